@@ -1,0 +1,3 @@
+from fairdeal.cli import main
+
+main()

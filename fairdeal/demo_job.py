@@ -1,0 +1,1 @@
+"""The main job that `make demo` runs on the shipped sample data."""
