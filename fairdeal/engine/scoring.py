@@ -1,0 +1,354 @@
+"""The pulya sheet: pulya, gora and whists per seat, written hand by hand as the convention says.
+
+Amounts are exact ``Fraction`` values: gentleman splits, half-responsible penalties and shared raspasy whists
+make halves, and the settlement must sum to exactly zero. ``docs/scoring.md`` explains every rule for players.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Literal
+
+from fairdeal.engine.outcome import DefenceCall, HandKind, HandOutcome
+from fairdeal.errors import ScoringError
+from fairdeal.rules.convention import Convention
+
+Column = Literal["pulya", "gora", "whists"]
+TRICKS_PER_HAND = 10
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    """One entry on the sheet: ``seat`` writes ``points`` in ``column`` (whists: ``on`` the seat written on)."""
+
+    seat: int
+    column: Column
+    points: Fraction
+    on: int | None = None
+
+    def to_record(self) -> dict:
+        """The log's ``score`` item; whole numbers stay integers."""
+        points = int(self.points) if self.points.denominator == 1 else float(self.points)
+        record: dict = {"seat": self.seat, "column": self.column, "points": points}
+        if self.on is not None:
+            record["on"] = self.on
+        return record
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """The whole pulya sheet; ``whists[a][b]`` are the whists seat ``a`` has written on seat ``b``."""
+
+    num_seats: int
+    pulya: tuple[Fraction, ...]
+    gora: tuple[Fraction, ...]
+    whists: tuple[tuple[Fraction, ...], ...]
+    raspasy_streak: int = 0
+    hands: int = 0
+
+    def whist_balance(self, seat: int) -> Fraction:
+        """Whists ``seat`` wrote on everyone minus whists everyone wrote on ``seat``."""
+        return sum((self.whists[seat][o] - self.whists[o][seat] for o in range(self.num_seats)), Fraction(0))
+
+    def apply(self, lines: tuple[ScoreLine, ...]) -> "Sheet":
+        """The sheet with ``lines`` added (the raspasy streak and hand count are left alone)."""
+        pulya, gora = list(self.pulya), list(self.gora)
+        whists = [list(row) for row in self.whists]
+        for line in lines:
+            if line.column == "pulya":
+                pulya[line.seat] += line.points
+            elif line.column == "gora":
+                gora[line.seat] += line.points
+            else:
+                whists[line.seat][line.on] += line.points
+        return replace(self, pulya=tuple(pulya), gora=tuple(gora), whists=tuple(tuple(r) for r in whists))
+
+
+def new_sheet(convention: Convention, num_seats: int) -> Sheet:
+    """An empty sheet for ``num_seats`` players of ``convention``."""
+    convention.check_players(num_seats)
+    zero = tuple(Fraction(0) for _ in range(num_seats))
+    return Sheet(num_seats, zero, zero, tuple(zero for _ in range(num_seats)))
+
+
+def is_finished(sheet: Sheet, convention: Convention) -> bool:
+    """Whether the pulya is played out: every pulya closed, or (Leningrad) their total reached size x players."""
+    size = convention.pulya.size
+    if convention.pulya.end == "total":
+        return sum(sheet.pulya) >= size * sheet.num_seats
+    return all(p >= size for p in sheet.pulya)
+
+
+def score_hand(sheet: Sheet, outcome: HandOutcome, convention: Convention) -> tuple[Sheet, tuple[ScoreLine, ...]]:
+    """Write one finished hand on the sheet; returns the new sheet and the lines written, in order."""
+    _check_outcome(sheet, outcome)
+    if outcome.kind is HandKind.RASPASY:
+        raw = _raspasy_lines(outcome, convention, sheet.raspasy_streak)
+        streak = sheet.raspasy_streak + 1
+    elif outcome.kind is HandKind.MISERE:
+        raw, streak = _misere_lines(outcome, convention), 0
+    else:
+        raw, streak = _game_lines(outcome, convention), 0
+    current, written = sheet, []
+    for line in raw:
+        lines = _pulya_lines(current, line, convention) if line.column == "pulya" else (line,)
+        current = current.apply(lines)
+        written.extend(lines)
+    return replace(current, raspasy_streak=streak, hands=sheet.hands + 1), tuple(written)
+
+
+# --- checking the outcome ------------------------------------------------------------------------------------
+
+
+def _check_outcome(sheet: Sheet, outcome: HandOutcome) -> None:
+    n = sheet.num_seats
+    if outcome.num_seats != n:
+        raise ScoringError(f"hand outcome is for {outcome.num_seats} seats but the sheet has {n}")
+    if len(outcome.tricks) != n:
+        raise ScoringError(f"tricks must list {n} seats, got {len(outcome.tricks)}")
+    if not 0 <= outcome.dealer < n or any(not 0 <= s < n for s in outcome.active):
+        raise ScoringError(f"dealer {outcome.dealer} or active seats {outcome.active} outside 0..{n - 1}")
+    if len(set(outcome.active)) != len(outcome.active) or len(outcome.active) < 2:
+        raise ScoringError(f"active seats {outcome.active} must be at least two distinct seats")
+    if any(t < 0 for t in outcome.tricks) or any(outcome.tricks[s] for s in range(n) if s not in outcome.active):
+        raise ScoringError(f"tricks {outcome.tricks}: negative, or taken by a seat that sat out")
+    if outcome.kind is HandKind.RASPASY:
+        _check_raspasy(outcome)
+    else:
+        _check_contract(outcome)
+
+
+def _check_raspasy(outcome: HandOutcome) -> None:
+    total = sum(outcome.tricks) + outcome.raspasy_talon_tricks
+    if outcome.raspasy_talon_tricks < 0 or total != TRICKS_PER_HAND:
+        raise ScoringError(f"raspasy tricks {outcome.tricks} + talon {outcome.raspasy_talon_tricks} sum to {total}")
+    if outcome.declarer is not None or outcome.contract is not None:
+        raise ScoringError("a raspasy hand has no declarer and no contract")
+
+
+def _check_contract(outcome: HandOutcome) -> None:
+    if outcome.declarer not in outcome.active or outcome.contract is None:
+        raise ScoringError(f"a {outcome.kind.value} needs a contract and a declarer among {outcome.active}")
+    if outcome.contract.misere != (outcome.kind is HandKind.MISERE):
+        raise ScoringError(f"contract {outcome.contract} does not fit hand kind {outcome.kind.value}")
+    if outcome.raspasy_talon_tricks:
+        raise ScoringError("talon tricks are only counted in raspasy")
+    unknown = [s for s, _ in outcome.defence if s not in outcome.defenders]
+    if unknown or len({s for s, _ in outcome.defence}) != len(outcome.defence):
+        raise ScoringError(f"defence calls {outcome.defence} name a seat twice or a seat that is not a defender")
+    played_tricks = sum(outcome.tricks)
+    if outcome.played and outcome.conceded_undertricks is None and played_tricks != TRICKS_PER_HAND:
+        raise ScoringError(f"a played hand has {TRICKS_PER_HAND} tricks, got {outcome.tricks}")
+    if outcome.conceded_undertricks is not None and not 0 < outcome.conceded_undertricks <= TRICKS_PER_HAND:
+        raise ScoringError(f"conceded undertricks must be 1..10, got {outcome.conceded_undertricks}")
+
+
+# --- contract games ------------------------------------------------------------------------------------------
+
+
+def _game_lines(outcome: HandOutcome, conv: Convention) -> list[ScoreLine]:
+    level = outcome.contract.level
+    value = conv.scoring.value(level)
+    declarer = outcome.declarer
+    whisters = [s for s in outcome.defenders if outcome.call_of(s) is DefenceCall.WHIST]
+    half = [s for s in outcome.defenders if outcome.call_of(s) is DefenceCall.HALF_WHIST]
+    if outcome.conceded_undertricks is not None:
+        return _conceded_lines(outcome, conv, whisters, value)
+    if not outcome.played:
+        return _unplayed_lines(outcome, conv, whisters + half, value)
+    under = max(0, level - outcome.tricks[declarer])
+    lines = [_declarer_line(declarer, value, under)]
+    if len(whisters) == 2:
+        lines += _two_whisters_lines(outcome, conv, whisters, value, under)
+    elif len(whisters) == 1:
+        lines += _lone_whister_lines(outcome, conv, whisters[0], value, under)
+    return lines
+
+
+def _declarer_line(declarer: int, value: int, under: int) -> ScoreLine:
+    if under:
+        return ScoreLine(declarer, "gora", Fraction(value * under))
+    return ScoreLine(declarer, "pulya", Fraction(value))
+
+
+def _consolation(conv: Convention, value: int, under: int) -> Fraction:
+    per_trick = value if conv.scoring.consolation == "game_value" else conv.scoring.consolation_fixed
+    return Fraction(per_trick * under)
+
+
+def _whists(seat: int, on: int, points: Fraction) -> list[ScoreLine]:
+    return [ScoreLine(seat, "whists", Fraction(points), on)] if points else []
+
+
+def _gora(seat: int, points: Fraction) -> list[ScoreLine]:
+    return [ScoreLine(seat, "gora", Fraction(points))] if points else []
+
+
+def _conceded_lines(outcome: HandOutcome, conv: Convention, whisters: list[int], value: int) -> list[ScoreLine]:
+    """«Без трёх» and other concessions: the undertricks to gora; whisters (if any) write consolation."""
+    under = outcome.conceded_undertricks
+    lines = [_declarer_line(outcome.declarer, value, under)]
+    for seat in whisters:
+        lines += _whists(seat, outcome.declarer, _consolation(conv, value, under))
+    return lines
+
+
+def _unplayed_lines(outcome: HandOutcome, conv: Convention, whisters: list[int], value: int) -> list[ScoreLine]:
+    """Both passed, «пол виста», or a lone whister who took the reduced whists without play (seed 000)."""
+    if len(whisters) > 1:
+        raise ScoringError("an unplayed contract can leave whists to one defender only")
+    lines = [ScoreLine(outcome.declarer, "pulya", Fraction(value))]
+    for seat in whisters:
+        share = conv.defence.half_whist_share * conv.defence.quota(outcome.contract.level)
+        lines += _whists(seat, outcome.declarer, share * value)
+    return lines
+
+
+def _two_whisters_lines(
+    outcome: HandOutcome, conv: Convention, whisters: list[int], value: int, under: int
+) -> list[ScoreLine]:
+    declarer, lines = outcome.declarer, []
+    consolation = _consolation(conv, value, under) if under else Fraction(0)
+    for seat in whisters:
+        lines += _whists(seat, declarer, value * outcome.tricks[seat] + consolation)
+    penalties = _pair_penalties([outcome.tricks[s] for s in whisters], conv.defence.quota(outcome.contract.level))
+    for seat, missing in zip(whisters, penalties):
+        lines += _gora(seat, missing * value * conv.scoring.whist_responsibility)
+    return lines
+
+
+def _pair_penalties(tricks: list[int], quota: int) -> list[Fraction]:
+    """Missing tricks each of two whisters answers for: only when the pair fell short of the quota, and then the
+    one who took less than half the quota (002: «штраф получает тот, кто взял меньше половины»); if both did,
+    each answers for his own distance to the half, which together make the pair's shortfall."""
+    shortfall = quota - sum(tricks)
+    if shortfall <= 0:
+        return [Fraction(0)] * len(tricks)
+    half = Fraction(quota, 2)
+    below = [max(Fraction(0), half - t) for t in tricks]
+    if all(below):
+        return below
+    return [Fraction(shortfall) if b else Fraction(0) for b in below]
+
+
+def _lone_whister_lines(
+    outcome: HandOutcome, conv: Convention, whister: int, value: int, under: int
+) -> list[ScoreLine]:
+    declarer, level = outcome.declarer, outcome.contract.level
+    passer = next(s for s in outcome.defenders if s != whister)
+    defence_tricks = sum(outcome.tricks[s] for s in outcome.defenders)
+    invited_bonus = outcome.whister_invited and conv.scoring.invitation_bonus
+    if invited_bonus:
+        lines = _whists(whister, declarer, Fraction(value * (defence_tricks + 2 * under)))
+        quota = conv.defence.quota(level)
+    else:
+        lines = _split_lone_whists(conv, whister, passer, declarer, value * defence_tricks, value, under)
+        quota = conv.defence.lone_quota(level)
+    missing = max(0, quota - defence_tricks)
+    return lines + _gora(whister, missing * value * conv.scoring.whist_responsibility)
+
+
+def _split_lone_whists(
+    conv: Convention, whister: int, passer: int, declarer: int, trick_whists: int, value: int, under: int
+) -> list[ScoreLine]:
+    """One whisted, one passed: the whister keeps the trick whists unless the declarer failed under gentleman
+    rules (003: «пишут все висты пополам — и консоляцию, и висты за фактическое количество взяток»)."""
+    if not under:
+        return _whists(whister, declarer, Fraction(trick_whists))
+    consolation = _consolation(conv, value, under)
+    passer_part = consolation if conv.scoring.passer_writes_consolation else Fraction(0)
+    if conv.defence.greedy_whist:
+        whister_part = trick_whists + consolation
+    else:
+        pool = trick_whists + consolation + passer_part
+        whister_part = passer_part = pool / 2
+    return _whists(whister, declarer, whister_part) + _whists(passer, declarer, passer_part)
+
+
+# --- misère and raspasy --------------------------------------------------------------------------------------
+
+
+def _misere_lines(outcome: HandOutcome, conv: Convention) -> list[ScoreLine]:
+    taken = outcome.tricks[outcome.declarer] if outcome.played else 0
+    value = conv.scoring.misere_value
+    if taken:
+        return [ScoreLine(outcome.declarer, "gora", Fraction(value * taken))]
+    return [ScoreLine(outcome.declarer, "pulya", Fraction(value))]
+
+
+def _raspasy_lines(outcome: HandOutcome, conv: Convention, streak: int) -> list[ScoreLine]:
+    rules = conv.raspasy
+    multiplier = rules.multiplier(streak)
+    players = {s: outcome.tricks[s] for s in outcome.active}
+    # 4 players: the sitting-out dealer owns the talon's tricks for gora and the zero-trick reward, but takes
+    # no part in the whist contest of raspasy "to whists" (docs/scoring.md).
+    taken = dict(players)
+    if rules.talon_tricks_to_dealer and outcome.dealer not in outcome.active:
+        taken[outcome.dealer] = outcome.raspasy_talon_tricks
+    price = rules.price_per_trick * multiplier
+    if rules.mode == "gora":
+        lines = _raspasy_gora(taken, rules.payers, price)
+    else:
+        lines = _raspasy_whists(players, price)
+    reward = rules.zero_trick_reward * (multiplier if rules.zero_reward_progresses else 1)
+    if reward:
+        lines += [ScoreLine(s, "pulya", Fraction(reward)) for s, t in sorted(taken.items()) if t == 0]
+    return lines
+
+
+def _raspasy_gora(taken: dict[int, int], payers: str, price: int) -> list[ScoreLine]:
+    """Each payer writes price x tricks to gora; Mail.Ru spares the one who took strictly the fewest."""
+    fewest = min(taken.values())
+    spared = [s for s, t in taken.items() if t == fewest] if payers == "all_but_fewest" else []
+    exempt = set(spared) if len(spared) == 1 else set()
+    return [ScoreLine(s, "gora", Fraction(price * t)) for s, t in sorted(taken.items()) if t and s not in exempt]
+
+
+def _raspasy_whists(players: dict[int, int], price: int) -> list[ScoreLine]:
+    """Rostov: whoever took the fewest writes price x tricks on each other player; tied winners share."""
+    fewest = min(players.values())
+    winners = [s for s, t in sorted(players.items()) if t == fewest]
+    losers = [s for s, t in sorted(players.items()) if t != fewest]
+    lines = []
+    for loser in losers:
+        for winner in winners:
+            lines += _whists(winner, loser, Fraction(price * players[loser], len(winners)))
+    return lines
+
+
+# --- pulya, closing and helping ------------------------------------------------------------------------------
+
+
+def _pulya_lines(sheet: Sheet, line: ScoreLine, conv: Convention) -> tuple[ScoreLine, ...]:
+    """Pulya points for a seat, after its pulya closes: to the helped player with 10x whists on him (003), or
+    (002) as 10x whists shared over the other players."""
+    rules = conv.pulya
+    if rules.end == "total":
+        return (line,)
+    seat, size = line.seat, rules.size
+    own = min(line.points, max(Fraction(0), size - sheet.pulya[seat]))
+    lines = [ScoreLine(seat, "pulya", own)] if own else []
+    excess, pulya = line.points - own, list(sheet.pulya)
+    while excess > 0 and rules.after_close == "help":
+        helped = _helped_seat(pulya, seat, size)
+        if helped is None:
+            break
+        given = min(excess, size - pulya[helped])
+        pulya[helped] += given
+        excess -= given
+        lines += [ScoreLine(helped, "pulya", given), ScoreLine(seat, "whists", given * rules.help_whist_factor, helped)]
+    if excess > 0:
+        others = [s for s in range(sheet.num_seats) if s != seat]
+        each = excess * rules.help_whist_factor / len(others)
+        lines += [ScoreLine(seat, "whists", each, o) for o in others]
+    return tuple(lines)
+
+
+def _helped_seat(pulya: list[Fraction], seat: int, size: int) -> int | None:
+    """The open pulya nearest to closing (003: «тому, у кого запись в пульке наибольшая»); ties go to the first
+    such seat clockwise from the helper."""
+    n = len(pulya)
+    order = [(seat + k) % n for k in range(1, n)]
+    open_seats = [s for s in order if pulya[s] < size]
+    return max(open_seats, key=lambda s: pulya[s], default=None)

@@ -1,0 +1,259 @@
+"""A convention (Sochi, Leningrad, Rostov, Mail.Ru, or a house rule) as one frozen value of named parameters.
+
+The engine and the scoring sheet read these fields and never branch on a convention's name. A house rule is a
+new value: ``dataclasses.replace(SOCHI, raspasy=dataclasses.replace(SOCHI.raspasy, price_per_trick=2))``.
+Each field's comment names the seed passage it comes from (seed files in ``/work/shared/seeds``:
+000 = classic book rules, 002 = Mail.Ru rules + the 1996 Codex, 003 = the Russian conventions chapter).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Literal
+
+from fairdeal.errors import ConventionError
+
+LEVELS = (6, 7, 8, 9, 10)
+
+RaspasyMode = Literal["gora", "whists"]
+Progression = Literal["none", "arithmetic", "geometric"]
+RaspasyPayers = Literal["all", "all_but_fewest"]
+ConsolationMode = Literal["game_value", "fixed"]
+PulyaEnd = Literal["each", "total"]
+AfterClose = Literal["help", "whists_on_all"]
+GoraSettlement = Literal["shared", "pairwise"]
+
+# 000: «простая ... 2 очка. За семерную ... 4 очка, за восьмерную — 6 очков, за девятерную — 8, а за десятерную
+# игру и мизер — 10 очков»; 002 lists the same «Стоимость контрактов».
+STANDARD_VALUES: tuple[tuple[int, int], ...] = ((6, 2), (7, 4), (8, 6), (9, 8), (10, 10))
+# 002: «Количество взяток, которое должны взять вистующие ... 6 – 4, 7 – 2, 8 – 1, 9 – 1, 10 – 1»; 000 leaves the
+# ten without a whist («на 10 ... виста здесь не существует»), hence 10 -> 0 in the book conventions.
+BOOK_QUOTAS: tuple[tuple[int, int], ...] = ((6, 4), (7, 2), (8, 1), (9, 1), (10, 0))
+MAILRU_QUOTAS: tuple[tuple[int, int], ...] = ((6, 4), (7, 2), (8, 1), (9, 1), (10, 1))
+
+
+def _check_levels(table: tuple[tuple[int, int], ...], what: str) -> None:
+    levels = tuple(level for level, _ in table)
+    if levels != LEVELS:
+        raise ConventionError(f"{what} must list the levels 6..10 in order, got {levels}")
+    if any(value < 0 for _, value in table):
+        raise ConventionError(f"{what} must not hold negative numbers: {table}")
+
+
+@dataclass(frozen=True)
+class BiddingRules:
+    """The auction; read by the hand state machine (fields fixed by the engine contract)."""
+
+    # 002 (Mail.Ru): «Следующий игрок должен заявить больший контракт ... как на аукционе»; the 1996 Codex (002):
+    # «торговаться надо строго следуя по лестнице цен, нельзя перепрыгивать через ступеньки».
+    jumps_allowed: bool = False
+    # 000: «может не назначать более высокую игру, а сказать: "Мои"».
+    senior_may_hold: bool = True
+    # 002: «Мизер можно объявить только сразу – если игрок еще не делал заявок в текущем торге».
+    misere_first_bid_only: bool = True
+    # 002: «Мизер старше 8 БК. 9 и следующие за ним контракты считаются старше мизера».
+    misere_beats_up_to: str = "8NT"
+    # 002: «9БП ... 10БП» — the no-talon rungs of the Mail.Ru ladder; empty = no such bids.
+    no_talon_levels: frozenset[int] = frozenset()
+    # 002: «Мизер без прикупа старше 9 БК».
+    misere_without_talon: bool = False
+    # 002: «Если в распасовку сыграно 2 раздачи подряд, то играющий должен заказать контракт не меньше 7. Если
+    # сыграно 3 и более ... не меньше 8» — index k = raspasy in a row before this hand, the last entry repeats.
+    raspasy_exit_levels: tuple[int, ...] = (6,)
+    # 000: «Повышать же игру можно сколько угодно ... объявить игру "девять черви"».
+    contract_may_exceed_bid: bool = True
+
+    def __post_init__(self) -> None:
+        if not self.raspasy_exit_levels or any(not 6 <= lv <= 10 for lv in self.raspasy_exit_levels):
+            raise ConventionError(f"raspasy_exit_levels must be levels 6..10, got {self.raspasy_exit_levels}")
+        if any(not 6 <= lv <= 10 for lv in self.no_talon_levels):
+            raise ConventionError(f"no_talon_levels must be levels 6..10, got {sorted(self.no_talon_levels)}")
+
+    def exit_level(self, raspasy_streak: int) -> int:
+        """The lowest contract allowed after ``raspasy_streak`` raspasy in a row."""
+        return self.raspasy_exit_levels[min(raspasy_streak, len(self.raspasy_exit_levels) - 1)]
+
+
+@dataclass(frozen=True)
+class DefenceRules:
+    """Whist and pass: quotas, options and who answers for missing tricks."""
+
+    # 000 / 002 quotas (see BOOK_QUOTAS, MAILRU_QUOTAS): the defenders' total tricks required per level.
+    quotas: tuple[tuple[int, int], ...] = BOOK_QUOTAS
+    # 000: «партнеры могут проверить прикупившего: ... если хотя бы одна взятка отходит другим игрокам,
+    # назначивший игру проигрывает».
+    ten_is_checked: bool = True
+    # 002: «Если первый игрок пасует, второй может сказать "Пол виста"».
+    half_whist: bool = False
+    # RULES.md / the engine contract: «пол виста» by the second defender after the first passed, on a six or a
+    # seven (002 does not name the levels; the quota's half is a whole trick only there).
+    half_whist_levels: frozenset[int] = frozenset({6, 7})
+    # RULES.md (reading 002): «пол виста» by the second defender after the first passed, at the 6 and 7 levels.
+    half_whist_levels: frozenset[int] = frozenset({6, 7})
+    # 002: «играющий может выбрать игру "Без трех" – завершить раздачу без игры».
+    concede_three: bool = False
+    # 000: «игра при этом может вестись втемную с закрытыми картами или в открытую»; 002: «может выбрать –
+    # играть в светлую или в темную».
+    lone_whister_may_choose_open: bool = True
+    # 002 (Codex): «если ход должны сделать вистующие - они же и открывают карты ещё до первого хода».
+    misere_cards_open_after_first_lead: bool = True
+    # 003 Sochi: «вист жлобский: ... висты пишет только вистовавший защитник, а пасовавший игрок пишет только
+    # консоляцию»; Leningrad and Rostov: «вист джентльменский ... пишут все висты пополам».
+    greedy_whist: bool = False
+    # 000: «если против играющего вистует только один партнер ... без приглашения ... при простой игре вистующий
+    # должен взять всего 2 взятки, а при игре семь, восемь, девять — 1 взятку». None = the lone whister answers for
+    # the whole quota (002: «Если один из игроков вистует, он должен взять определенное количество взяток»).
+    lone_whister_quotas: tuple[tuple[int, int], ...] | None = None
+    # 002: «Пол виста – тогда играющий без игры получает очки за заказанный контракт, а второй игрок – половину»;
+    # read as this share of the quota's whists (docs/scoring.md).
+    half_whist_share: Fraction = Fraction(1, 2)
+    # 002: «Без трех – ... штраф, равный трем недостающим взяткам».
+    conceded_undertricks: int = 3
+
+    def __post_init__(self) -> None:
+        _check_levels(self.quotas, "quotas")
+        if self.lone_whister_quotas is not None:
+            _check_levels(self.lone_whister_quotas, "lone_whister_quotas")
+        if not 0 <= self.half_whist_share <= 1:
+            raise ConventionError(f"half_whist_share must lie in 0..1, got {self.half_whist_share}")
+
+    def quota(self, level: int) -> int:
+        return dict(self.quotas)[level]
+
+    def lone_quota(self, level: int) -> int:
+        return dict(self.lone_whister_quotas or self.quotas)[level]
+
+
+@dataclass(frozen=True)
+class RaspasyRules:
+    """All passed: how the talon leads and how tricks are priced."""
+
+    # 000: «первая карта прикупа открывается, после первой взятки открывают вторую»; 003 Rostov: «прикуп на
+    # распасовке: не открывается никогда».
+    talon_leads: bool = True
+    talon_tricks: int = 2
+    # 003 Sochi/Leningrad: «распасовка на гору»; Rostov: «распасовка на висты».
+    mode: RaspasyMode = "gora"
+    # 003 Sochi: «по одному очку за каждую взятку»; Leningrad: «по два очка»; Rostov: «по пять вистов».
+    price_per_trick: int = 1
+    # 003 Sochi: «прогрессирующая ... (1–2–3)»; Leningrad «(2–4–6)»; Rostov «не прогрессирует»; 002: «прогрессия
+    # распасовки арифметическая или геометрическая?» (003, «Условные договорённости»).
+    progression: Progression = "arithmetic"
+    # The multiplier stops growing here: 003 writes the series with three terms («1–2–3», «2–4–6») and 002's exit
+    # levels stop tightening after three raspasy («3 и более»), so 1-2-3-3-... (docs/scoring.md).
+    progression_cap: int | None = 3
+    # 002 (Mail.Ru): «Двое игроков, взявшие наибольшее число взяток, получают штраф за каждую свою взятку».
+    payers: RaspasyPayers = "all"
+    # 003: «за ноль взяток на распасовке: игрок пишет в пульку стоимость одной взятки»; 000: «Если при распасовке
+    # игрок остался без взяток, он вписывает себе в пулю единицу».
+    zero_trick_reward: int = 1
+    # Whether that one trick's value follows the progression (003: «стоимость одной взятки»).
+    zero_reward_progresses: bool = True
+    # 000: «штрафные очки за взятки, полученные картами, которые лежат в прикупе, записывает ... сдающий»; 003
+    # Sochi/Leningrad: «карты прикупа принадлежат сдатчику, который пишет и в гору, и в пулю на общих основаниях»;
+    # Rostov: «сдатчик пишет единицу в пульку как за ноль взяток».
+    talon_tricks_to_dealer: bool = True
+
+    def __post_init__(self) -> None:
+        if self.price_per_trick < 0 or self.zero_trick_reward < 0 or self.talon_tricks < 0:
+            raise ConventionError("raspasy prices, reward and talon_tricks must not be negative")
+        if self.progression_cap is not None and self.progression_cap < 1:
+            raise ConventionError(f"progression_cap must be at least 1, got {self.progression_cap}")
+
+    def multiplier(self, raspasy_streak: int) -> int:
+        """Price multiplier of a raspasy played after ``raspasy_streak`` raspasy in a row."""
+        if self.progression == "none":
+            factor = 1
+        elif self.progression == "arithmetic":
+            factor = raspasy_streak + 1
+        else:
+            factor = 2 ** min(raspasy_streak, 30)
+        return factor if self.progression_cap is None else min(factor, self.progression_cap)
+
+
+@dataclass(frozen=True)
+class ScoringRules:
+    """What one hand writes on the sheet."""
+
+    # 000 / 002: 2/4/6/8/10 (STANDARD_VALUES); the same value per undertrick to gora («в гору 3 × 6 = 18») and
+    # per defender trick in whists.
+    contract_values: tuple[tuple[int, int], ...] = STANDARD_VALUES
+    # 000: «за десятерную игру и мизер — 10 очков».
+    misere_value: int = 10
+    # 003 Sochi: «вист ответственный: ... в гору пишется полная стоимость игры»; Leningrad/Rostov: «вист
+    # полуответственный: ... половина стоимости игры». Factor on the game value per missing defender trick.
+    whist_responsibility: Fraction = Fraction(1)
+    # 003 Sochi/Leningrad: «висты в размере стоимости игры за каждую недобранную взятку»; Rostov: «10 вистов за
+    # каждую недобранную взятку»; 000: «к уже полученным взяткам они добавляют ... недобрал разыгрывающий».
+    consolation: ConsolationMode = "game_value"
+    consolation_fixed: int = 10
+    # 003 Sochi: «пасовавший игрок пишет только консоляцию» — the passer also writes consolation.
+    passer_writes_consolation: bool = True
+    # 000: «Вистующий записывает себе (3 + 2 + 2) х 8 = 56 ... 2 — за приглашение»: the inviting whister adds the
+    # undertricks once more, and the invited passer writes nothing and answers for nothing.
+    invitation_bonus: bool = False
+
+    def __post_init__(self) -> None:
+        _check_levels(self.contract_values, "contract_values")
+        if self.whist_responsibility < 0 or self.consolation_fixed < 0 or self.misere_value < 0:
+            raise ConventionError("whist_responsibility, consolation_fixed and misere_value must not be negative")
+
+    def value(self, level: int) -> int:
+        return dict(self.contract_values)[level]
+
+
+@dataclass(frozen=True)
+class PulyaRules:
+    """The length of the game, what happens once a pulya is closed, and the final settlement."""
+
+    # The agreed pulya (003: «предметом предварительной договорённости игроков должны быть величина пульки»);
+    # 20 is the log header's default.
+    size: int = 20
+    # 003 Sochi/Rostov: «играют до того момента, когда запись в пульке каждого игрока достигнет условленной
+    # величины»; Leningrad: «когда сумма записей в пульке достигнет условленной величины, умноженной на
+    # количество игроков».
+    end: PulyaEnd = "each"
+    # 003 Sochi/Rostov: «"помогает" тому, у кого запись в пульке наибольшая ... пишет два очка в пульку противнику,
+    # а на него ... висты в десятикратном размере»; 002: «все его набранные после этого очки, пишутся как висты на
+    # других играющих ... (Чаще всего в 10 раз)».
+    after_close: AfterClose = "help"
+    help_whist_factor: int = 10
+    # 003 Leningrad: «выносит на гору двойную разницу ... Тот, кто переиграл, списывает свою разницу с горы —
+    # тоже вдвойне» (used when end == "total").
+    pulya_difference_factor: int = 2
+    # 000: «Сначала горы умножаются на 10».
+    gora_multiplier: int = 10
+    # 000: «Все полученные горы необходимо сложить вместе и разделить на количество игроков»; 003 Gusarik:
+    # «гору обычно не делят пополам, а вычитают из большей меньшую и умножают разницу на 10» ("pairwise").
+    gora_settlement: GoraSettlement = "shared"
+
+    def __post_init__(self) -> None:
+        if self.size <= 0:
+            raise ConventionError(f"pulya size must be positive, got {self.size}")
+        if self.help_whist_factor < 0 or self.pulya_difference_factor < 0 or self.gora_multiplier <= 0:
+            raise ConventionError("pulya factors must not be negative and gora_multiplier must be positive")
+
+
+@dataclass(frozen=True)
+class Convention:
+    """A whole set of table rules; the fields above hold every difference between the named conventions."""
+
+    name: str
+    title: str
+    seeds: tuple[str, ...]
+    players: tuple[int, ...]
+    bidding: BiddingRules = field(default_factory=BiddingRules)
+    defence: DefenceRules = field(default_factory=DefenceRules)
+    raspasy: RaspasyRules = field(default_factory=RaspasyRules)
+    scoring: ScoringRules = field(default_factory=ScoringRules)
+    pulya: PulyaRules = field(default_factory=PulyaRules)
+
+    def __post_init__(self) -> None:
+        if not self.players or any(n < 2 for n in self.players):
+            raise ConventionError(f"convention {self.name!r}: players must be seat counts of 2 or more")
+
+    def check_players(self, num_seats: int) -> None:
+        if num_seats not in self.players:
+            allowed = ", ".join(str(n) for n in self.players)
+            raise ConventionError(f"convention {self.name!r} is played by {allowed} players, not {num_seats}")
