@@ -1,0 +1,141 @@
+"""The wire form of mental-poker messages: JSON objects with lowercase-hex points and scalars.
+
+Decoding checks shape only (fields present, 32-byte hex); group membership and proofs are the verifier's job.
+Every decoding error names the claimed sender and the step.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from fairdeal.errors import MentalPokerError
+from fairdeal.protocols.mp_elgamal import Ciphertext, DecryptionShare, KeyShare
+from fairdeal.protocols.mp_group import Point, Scalar
+from fairdeal.protocols.mp_proofs import SigmaProof
+from fairdeal.protocols.mp_shuffle import Deck, ShuffleProof
+
+Message = Mapping[str, Any]
+
+
+def sender(message: Message) -> tuple[str, str]:
+    """``(player, step)`` a message claims, or an error if it claims none."""
+    if not isinstance(message, Mapping):
+        raise MentalPokerError("a message must be a JSON object")
+    player, step = message.get("player"), message.get("step")
+    if not isinstance(player, str) or not isinstance(step, str):
+        raise MentalPokerError("a message must name its player and step as strings")
+    return player, step
+
+
+class _Reader:
+    """Reads fields of one message, blaming its sender for anything malformed."""
+
+    def __init__(self, message: Message):
+        self.player, self.step = sender(message)
+        self.message = message
+
+    def fail(self, text: str) -> MentalPokerError:
+        return MentalPokerError(text, self.player, self.step)
+
+    def field(self, source: Mapping[str, Any], name: str, kind: type) -> Any:
+        value = source.get(name) if isinstance(source, Mapping) else None
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise self.fail(f"field {name!r} is missing or not a {kind.__name__}")
+        return value
+
+    def raw32(self, value: Any, what: str) -> bytes:
+        if not isinstance(value, str) or len(value) != 64 or value != value.lower():
+            raise self.fail(f"{what} must be 64 lowercase hex digits")
+        try:
+            return bytes.fromhex(value)
+        except ValueError:
+            raise self.fail(f"{what} is not hex") from None
+
+    def point(self, value: Any, what: str) -> Point:
+        return Point(self.raw32(value, what))
+
+    def scalar(self, value: Any, what: str) -> Scalar:
+        try:
+            return Scalar.decode(self.raw32(value, what))
+        except MentalPokerError as error:
+            raise self.fail(f"{what}: {error}") from None
+
+    def points(self, source: Mapping[str, Any], name: str) -> tuple[Point, ...]:
+        return tuple(self.point(v, f"{name}[{i}]") for i, v in enumerate(self.field(source, name, list)))
+
+    def scalars(self, source: Mapping[str, Any], name: str) -> tuple[Scalar, ...]:
+        return tuple(self.scalar(v, f"{name}[{i}]") for i, v in enumerate(self.field(source, name, list)))
+
+    def proof(self, source: Mapping[str, Any]) -> SigmaProof:
+        return SigmaProof(self.scalar(source.get("c"), "c"), self.scalar(source.get("s"), "s"))
+
+
+def _sigma(proof: SigmaProof) -> dict:
+    return {"c": proof.challenge.hex(), "s": proof.response.hex()}
+
+
+def key_message(share: KeyShare) -> dict:
+    return {"step": "keys", "player": share.player, "public": share.public.hex(), **_sigma(share.proof)}
+
+
+def read_key(message: Message) -> KeyShare:
+    reader = _Reader(message)
+    return KeyShare(reader.player, reader.point(message.get("public"), "public"), reader.proof(message))
+
+
+def shuffle_message(player: str, deck: Deck, proof: ShuffleProof) -> dict:
+    return {
+        "step": "shuffle", "player": player,
+        "deck": [[ct.c1.hex(), ct.c2.hex()] for ct in deck],
+        "proof": {
+            "u": [p.hex() for p in proof.commitments],
+            "chain": [p.hex() for p in proof.chain],
+            "v": proof.challenge.hex(),
+            "k": [s.hex() for s in proof.responses],
+            "k_chain": [s.hex() for s in proof.chain_responses],
+            "k_open": [s.hex() for s in proof.opening_responses],
+        },
+    }
+
+
+def read_shuffle(message: Message) -> tuple[Deck, ShuffleProof]:
+    reader = _Reader(message)
+    deck = []
+    for i, pair in enumerate(reader.field(message, "deck", list)):
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise reader.fail(f"deck[{i}] must be a pair [c1, c2]")
+        deck.append(Ciphertext(reader.point(pair[0], f"deck[{i}].c1"), reader.point(pair[1], f"deck[{i}].c2")))
+    body = reader.field(message, "proof", dict)
+    responses = reader.scalars(body, "k")
+    if len(responses) != 4:
+        raise reader.fail("proof.k must hold the four responses k1..k4")
+    proof = ShuffleProof(
+        commitments=reader.points(body, "u"), chain=reader.points(body, "chain"),
+        challenge=reader.scalar(body.get("v"), "v"), responses=responses,
+        chain_responses=reader.scalars(body, "k_chain"), opening_responses=reader.scalars(body, "k_open"),
+    )
+    return tuple(deck), proof
+
+
+def shares_message(step: str, player: str, shares: Sequence[tuple[int, DecryptionShare]]) -> dict:
+    return {
+        "step": step, "player": player,
+        "shares": [{"position": pos, "share": d.share.hex(), **_sigma(d.proof)} for pos, d in shares],
+    }
+
+
+def read_shares(message: Message) -> dict[int, DecryptionShare]:
+    """Position -> decryption share; the label of a share for deck position p is ``position/p``."""
+    reader = _Reader(message)
+    out: dict[int, DecryptionShare] = {}
+    for entry in reader.field(message, "shares", list):
+        position = reader.field(entry, "position", int)
+        if position in out:
+            raise reader.fail(f"two shares for position {position}")
+        share = reader.point(entry.get("share"), f"share for position {position}")
+        out[position] = DecryptionShare(reader.player, position_label(position), share, reader.proof(entry))
+    return out
+
+
+def position_label(position: int) -> str:
+    return f"position/{position}"

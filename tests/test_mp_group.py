@@ -1,0 +1,161 @@
+"""The ed25519 group layer: scalar and point algebra, hash-to-curve, strict validation of received bytes."""
+
+import hashlib
+import re
+from pathlib import Path
+
+import nacl.bindings as sodium
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from fairdeal.errors import MentalPokerError
+from fairdeal.protocols.mp_group import (
+    BASE, IDENTITY, MULTS, ORDER, Point, Scalar, base_mult, blame, hash_to_point, multi_mult, validate,
+)
+
+# The eight small-order points of edwards25519 include these encodings (identity, order 2, 4, 8).
+SMALL_ORDER = [
+    bytes.fromhex("0100000000000000000000000000000000000000000000000000000000000000"),
+    bytes.fromhex("ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f"),
+    bytes.fromhex("0000000000000000000000000000000000000000000000000000000000000000"),
+    bytes.fromhex("0000000000000000000000000000000000000000000000000000000000000080"),
+    bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a"),
+    bytes.fromhex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05"),
+]
+
+scalars = st.integers(min_value=0, max_value=ORDER - 1)
+nonzero = st.integers(min_value=1, max_value=ORDER - 1)
+
+
+def off_curve_bytes() -> bytes:
+    """The first y = 2, 3, ... whose encoding decodes to no curve point."""
+    for y in range(2, 100):
+        data = y.to_bytes(32, "little")
+        if not sodium.crypto_core_ed25519_is_valid_point(data):
+            try:
+                sodium.crypto_core_ed25519_add(data, BASE.data)
+            except Exception:
+                return data
+    raise AssertionError("no off-curve encoding found")
+
+
+@settings(max_examples=40, deadline=None)
+@given(scalars, scalars)
+def test_scalar_arithmetic_is_arithmetic_modulo_the_order(a, b):
+    x, y = Scalar.from_int(a), Scalar.from_int(b)
+    assert int(x + y) == (a + b) % ORDER
+    assert int(x - y) == (a - b) % ORDER
+    assert int(x * y) == (a * b) % ORDER
+    assert int(-x) == (-a) % ORDER
+
+
+@settings(max_examples=20, deadline=None)
+@given(nonzero)
+def test_inverse_times_scalar_is_one(a):
+    x = Scalar.from_int(a)
+    assert int(x * x.invert()) == 1
+
+
+@settings(max_examples=15, deadline=None)
+@given(nonzero, nonzero)
+def test_scalar_multiplication_is_a_homomorphism(a, b):
+    x, y = Scalar.from_int(a), Scalar.from_int(b)
+    assert base_mult(x + y) == base_mult(x) + base_mult(y)
+    assert base_mult(x) * y == base_mult(x * y)
+    assert base_mult(x) - base_mult(x) == IDENTITY
+
+
+def test_order_times_base_is_identity_and_zero_is_handled():
+    assert base_mult(Scalar.from_int(ORDER)) == IDENTITY
+    assert BASE * Scalar.from_int(0) == IDENTITY
+    assert IDENTITY * Scalar.from_int(5) == IDENTITY
+    assert BASE + IDENTITY == BASE
+
+
+def test_multi_mult_equals_the_sum_of_products():
+    s = [Scalar.from_int(k) for k in (3, 5, 7)]
+    p = [hash_to_point(f"test/{k}") for k in range(3)]
+    assert multi_mult(s, p) == p[0] * s[0] + p[1] * s[1] + p[2] * s[2]
+    with pytest.raises(MentalPokerError):
+        multi_mult(s, p[:2])
+
+
+def test_hash_to_point_is_domain_separated_sha512_then_elligator():
+    digest = hashlib.sha512(b"fairdeal/mental-poker/v1/card/AS").digest()
+    expected = sodium.crypto_core_ed25519_from_uniform(digest[:32])
+    assert hash_to_point("card/AS").data == expected
+    assert hash_to_point("card/AS") != hash_to_point("card/AH")
+    assert sodium.crypto_core_ed25519_is_valid_point(expected)
+
+
+def test_random_scalars_are_canonical_and_distinct():
+    values = {Scalar.random().data for _ in range(50)}
+    assert len(values) == 50
+    assert all(int.from_bytes(v, "little") < ORDER for v in values)
+
+
+def test_counter_counts_each_kind():
+    MULTS.reset()
+    base_mult(Scalar.from_int(9))
+    BASE * Scalar.from_int(9)
+    assert (MULTS.fixed_base, MULTS.variable, MULTS.total) == (1, 1, 2)
+
+
+@pytest.mark.parametrize("data", SMALL_ORDER)
+def test_small_order_points_are_refused(data):
+    with pytest.raises(MentalPokerError):
+        Point.decode(data)
+    with pytest.raises(MentalPokerError):
+        validate([Point(data)], "test point")
+
+
+def test_identity_only_where_allowed():
+    assert Point.decode(IDENTITY.data, allow_identity=True) == IDENTITY
+    with pytest.raises(MentalPokerError, match="identity"):
+        Point.decode(IDENTITY.data)
+
+
+def test_off_curve_and_mixed_order_points_are_refused():
+    with pytest.raises(MentalPokerError, match="not a valid group element"):
+        Point.decode(off_curve_bytes())
+    # A valid point plus a point of order 2 is on the curve but outside the prime-order subgroup.
+    mixed = sodium.crypto_core_ed25519_add(BASE.data, SMALL_ORDER[1])
+    with pytest.raises(MentalPokerError):
+        Point.decode(mixed)
+    with pytest.raises(MentalPokerError):
+        Point.decode(BASE.data[:31])
+    assert Point.decode(BASE.data) == BASE
+
+
+def test_non_canonical_scalars_are_refused():
+    with pytest.raises(MentalPokerError, match="not reduced"):
+        Scalar.decode(ORDER.to_bytes(32, "little"))
+    with pytest.raises(MentalPokerError):
+        Scalar.decode(b"\x01" * 31)
+    assert int(Scalar.decode((ORDER - 1).to_bytes(32, "little"))) == ORDER - 1
+
+
+def test_blame_names_player_and_step():
+    with pytest.raises(MentalPokerError) as caught:
+        with blame("west", "keys"):
+            Point.decode(SMALL_ORDER[0])
+    assert (caught.value.player, caught.value.step) == ("west", "keys")
+    assert "player west, step keys" in str(caught.value)
+
+
+def test_multi_mult_merges_repeated_points_into_one_multiplication():
+    s = [Scalar.from_int(k) for k in (3, 5, 7, 11)]
+    p = [BASE, BASE, hash_to_point("test/0"), hash_to_point("test/0")]
+    expected = BASE * Scalar.from_int(8) + p[2] * Scalar.from_int(18)
+    MULTS.reset()
+    assert multi_mult(s, p) == expected
+    assert (MULTS.fixed_base, MULTS.variable) == (1, 1)
+
+
+def test_hash_to_point_vectors_of_the_spec():
+    """protocols/mental-poker.md §9 lists hash_to_point outputs; every row must match."""
+    spec = (Path(__file__).resolve().parent.parent / "protocols" / "mental-poker.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `([^`]+)` \| `([0-9a-f]{64})` \|$", spec, flags=re.MULTILINE)
+    assert len(rows) == 6
+    for label, point in rows:
+        assert hash_to_point(label).hex() == point, label
