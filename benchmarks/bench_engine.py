@@ -1,0 +1,81 @@
+"""Complete hands per second (one core) with random-legal and heuristic bots, and how the heuristic evenings look:
+rates of raspasy, misère and failed contracts per convention.
+
+Run: .venv/bin/python benchmarks/bench_engine.py   (about a minute)
+"""
+
+from __future__ import annotations
+
+import collections
+import time
+
+import numpy as np
+
+from fairdeal.engine.bots import HeuristicBot, RandomBot
+from fairdeal.engine.driver import play_hand
+from fairdeal.engine.hand import result
+from fairdeal.engine.outcome import HandKind
+from fairdeal.engine.record import replay_record, to_record
+from fairdeal.rules import CONVENTIONS, SOCHI
+
+SPEED_HANDS = 400
+RATE_HANDS = 2000
+
+
+def hands_per_second(make_bots, hands: int, seed: int) -> float:
+    rng = np.random.default_rng(seed)
+    start = time.perf_counter()
+    for number in range(hands):
+        play_hand(SOCHI, 3, number % 3, None, make_bots(rng), rng=rng)
+    return hands / (time.perf_counter() - start)
+
+
+def replays_per_second(hands: int, seed: int) -> float:
+    rng = np.random.default_rng(seed)
+    records = [to_record(play_hand(SOCHI, 3, n % 3, None, [HeuristicBot()] * 3, rng=rng)) for n in range(hands)]
+    start = time.perf_counter()
+    for record in records:
+        replay_record(record, SOCHI, 3)
+    return hands / (time.perf_counter() - start)
+
+
+def evening_rates(convention, hands: int, seed: int) -> dict[str, float]:
+    """Share of hands that were raspasy, misère, failed contracts (played games the declarer lost)."""
+    rng = np.random.default_rng(seed)
+    bots = [HeuristicBot() for _ in range(3)]
+    counts: collections.Counter = collections.Counter()
+    streak = 0
+    for number in range(hands):
+        outcome = result(play_hand(convention, 3, number % 3, None, bots, raspasy_streak=streak, rng=rng))
+        streak = streak + 1 if outcome.kind is HandKind.RASPASY else 0
+        counts[outcome.kind.value] += 1
+        if outcome.kind is HandKind.GAME:
+            if outcome.conceded_undertricks is not None:
+                counts["conceded"] += 1
+            elif not outcome.played:
+                counts["unplayed"] += 1
+            elif outcome.tricks[outcome.declarer] < outcome.contract.level:
+                counts["failed"] += 1
+        if outcome.kind is HandKind.MISERE and outcome.tricks[outcome.declarer] > 0:
+            counts["misere caught"] += 1
+    return {key: counts[key] / hands for key in
+            ("raspasy", "misere", "misere caught", "game", "failed", "unplayed", "conceded")}
+
+
+def main() -> None:
+    random_rate = hands_per_second(lambda rng: [RandomBot(rng)] * 3, SPEED_HANDS, 1)
+    heuristic_rate = hands_per_second(lambda rng: [HeuristicBot()] * 3, SPEED_HANDS, 2)
+    replay_rate = replays_per_second(SPEED_HANDS // 2, 3)
+    print(f"random-legal bots : {random_rate:8.0f} hands/s  (baseline)")
+    print(f"heuristic bots    : {heuristic_rate:8.0f} hands/s  ({heuristic_rate / random_rate:.2f}x the baseline)")
+    print(f"replay of records : {replay_rate:8.0f} hands/s  ({replay_rate / random_rate:.2f}x the baseline)")
+    print(f"\nheuristic evenings, {RATE_HANDS} hands per convention, raspasy streak carried from hand to hand")
+    header = ("raspasy", "misere", "misere caught", "game", "failed", "unplayed", "conceded")
+    print(f"{'convention':<11}" + "".join(f"{h:>15}" for h in header))
+    for seed, (name, convention) in enumerate(sorted(CONVENTIONS.items())):
+        rates = evening_rates(convention, RATE_HANDS, 100 + seed)
+        print(f"{name:<11}" + "".join(f"{rates[h]:>15.1%}" for h in header))
+
+
+if __name__ == "__main__":
+    main()

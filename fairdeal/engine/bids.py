@@ -1,0 +1,116 @@
+"""Bid tokens and the contract ladder (seeds 000, 002).
+
+A token is the log's spelling of a call: ``pass``, ``mine``, ``6S``..``10NT``, ``misere``, a ``-bp`` suffix for a
+no-talon bid (``9S-bp``, ``misere-bp``). The ladder runs 6♠ 6♣ 6♦ 6♥ 6NT 7♠ ... 10NT; a no-talon bid of a level
+ranks above every plain bid of that level; a misère beats every bid of the levels up to
+``misere_beats_up_to`` and loses to the next level; a misère without the talon ranks above the plain bids of the
+next level and is beaten only by no-talon bids (Mail.Ru, seed 002: «перебить заявку "Мизер без прикупа" можно
+только 9-ю БП и 10-ю БП»).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from fairdeal.cards import Suit
+from fairdeal.engine.outcome import Contract
+from fairdeal.errors import FairdealError
+
+PASS = "pass"
+MINE = "mine"
+MISERE = "misere"
+NO_TALON_SUFFIX = "-bp"
+STRAIN_LETTERS = ("S", "C", "D", "H", "NT")   # strain index 4 = no trump
+NO_TRUMP = 4
+LEVELS = range(6, 11)
+
+
+class BidError(FairdealError, ValueError):
+    """A bid token that cannot be read."""
+
+
+@dataclass(frozen=True)
+class ContractBid:
+    """A contract-bearing bid: a game ``level``/``strain`` or a misère, with or without the talon."""
+
+    level: int | None          # None for a misère
+    strain: int | None         # 0..3 suits, 4 = no trump; None for a misère
+    no_talon: bool = False
+
+    @property
+    def misere(self) -> bool:
+        return self.level is None
+
+    @property
+    def token(self) -> str:
+        base = MISERE if self.misere else f"{self.level}{STRAIN_LETTERS[self.strain]}"
+        return base + (NO_TALON_SUFFIX if self.no_talon else "")
+
+    def contract(self) -> Contract:
+        if self.misere:
+            return Contract(None, None, misere=True, no_talon=self.no_talon)
+        trump = None if self.strain == NO_TRUMP else Suit(self.strain)
+        return Contract(self.level, trump, no_talon=self.no_talon)
+
+    def __str__(self) -> str:
+        return self.token
+
+
+@lru_cache(maxsize=None)
+def parse_bid(token: str) -> ContractBid:
+    """Read a contract-bearing token (not ``pass``/``mine``)."""
+    text = token.strip()
+    core, no_talon = (text[: -len(NO_TALON_SUFFIX)], True) if text.endswith(NO_TALON_SUFFIX) else (text, False)
+    if core == MISERE:
+        return ContractBid(None, None, no_talon)
+    for strain, letters in enumerate(STRAIN_LETTERS):
+        if core.endswith(letters) and core[: -len(letters)].isdigit():
+            level = int(core[: -len(letters)])
+            if level in LEVELS:
+                return ContractBid(level, strain, no_talon)
+    raise BidError(
+        f"cannot read bid {token!r}: expected pass, mine, misere or 6S..10NT (strains S C D H NT), "
+        f"optionally with the suffix -bp"
+    )
+
+
+def bid_from_contract(contract: Contract) -> ContractBid:
+    if contract.misere:
+        return ContractBid(None, None, contract.no_talon)
+    strain = NO_TRUMP if contract.trump is None else int(contract.trump)
+    return ContractBid(contract.level, strain, contract.no_talon)
+
+
+def rank_key(bid: ContractBid, misere_level: int) -> float:
+    """A number ordering bids on the ladder; ``misere_level`` is the last level a misère beats."""
+    if bid.misere:
+        if bid.no_talon:   # above the next level's plain bids, below its no-talon bids
+            return (misere_level + 1 - 6) * 10 + 4.5
+        return (misere_level + 1 - 6) * 10 - 0.5   # above every bid of its level, below the next level
+    return (bid.level - 6) * 10 + bid.strain + (5 if bid.no_talon else 0)
+
+
+def beats(new: ContractBid, old: ContractBid, misere_level: int) -> bool:
+    """True when ``new`` outbids ``old`` on the ladder."""
+    if old.misere and old.no_talon and not new.no_talon:
+        return False
+    return rank_key(new, misere_level) > rank_key(old, misere_level)
+
+
+def misere_level_of(token: str) -> int:
+    """The level a misère beats, read from ``misere_beats_up_to`` (``"8NT"`` -> 8)."""
+    bid = parse_bid(token)
+    if bid.misere:
+        raise BidError(f"misere_beats_up_to must name a game bid such as 8NT, got {token!r}")
+    return bid.level
+
+
+def all_game_bids(no_talon_levels: frozenset[int] | set[int]) -> tuple[ContractBid, ...]:
+    """Every game bid in ladder order: plain bids, then the level's no-talon bids where the convention has them."""
+    bids: list[ContractBid] = []
+    for level in LEVELS:
+        bids.extend(ContractBid(level, strain) for strain in range(5))
+        if level in no_talon_levels:
+            bids.extend(ContractBid(level, strain, True) for strain in range(5))
+    return tuple(bids)

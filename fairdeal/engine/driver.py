@@ -1,0 +1,49 @@
+"""Play one hand with bots: each bot is asked only with its own ``PlayerView``."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from fairdeal.cards import parse_cards
+from fairdeal.deal import Deal, deal_order, get_pattern
+from fairdeal.engine.bots import Bot
+from fairdeal.engine.hand import apply, is_over, new_hand, to_move
+from fairdeal.engine.state import HandState
+from fairdeal.engine.view import view_for
+from fairdeal.errors import IllegalAction
+
+# A hand takes at most: auction (each bid raises the ladder or passes), discard, contract, two defence calls,
+# the open choice, 30 cards. 200 is far above any legal hand.
+MAX_STEPS = 200
+
+
+def random_deal(rng: np.random.Generator) -> Deal:
+    """A uniformly shuffled piquet deck dealt by the Russian pattern (talon = positions 7-8)."""
+    return deal_order(rng.permutation(32).astype(np.uint8), get_pattern("russian"))
+
+
+def deal_from_text(first: str, second: str, third: str, talon: str) -> Deal:
+    """A deal written out by hand (``"AS KS 10H ..."``), hands from the first hand clockwise."""
+    def codes(text: str) -> np.ndarray:
+        return np.array([c.code for c in parse_cards(text)], dtype=np.uint8)
+    return Deal(hands=(codes(first), codes(second), codes(third)), talons=(codes(talon),))
+
+
+def play_hand(convention, num_seats: int, dealer: int, deal: Deal | None, bots: Sequence[Bot],
+              raspasy_streak: int = 0, rng: np.random.Generator | None = None) -> HandState:
+    """Play a hand to the end; ``bots[seat]`` acts for ``seat``. Without a ``deal``, ``rng`` shuffles one."""
+    if deal is None:
+        if rng is None:
+            raise IllegalAction("play_hand needs a deal or an rng to shuffle one")
+        deal = random_deal(rng)
+    if len(bots) != num_seats:
+        raise IllegalAction(f"play_hand needs one bot per seat ({num_seats}), got {len(bots)}")
+    state = new_hand(convention, num_seats, dealer, deal, raspasy_streak)
+    while not is_over(state):
+        if state.steps >= MAX_STEPS:
+            raise IllegalAction(f"the hand did not finish within {MAX_STEPS} actions")
+        seat = to_move(state)
+        state = apply(state, bots[seat].act(view_for(state, seat)))
+    return state

@@ -1,0 +1,184 @@
+"""A hand as the game log's hand-line fields, and the replay of such a record through the state machine.
+
+The replay *is* the engine: every recorded action goes through ``apply``, so an illegal record fails with the
+rule that forbids it, and the fields the log states but the engine derives (trick winners, talon shown, result)
+are checked against the replay.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+import numpy as np
+
+from fairdeal.cards import from_ascii_list, to_ascii_list
+from fairdeal.deal import Deal
+from fairdeal.engine.actions import Bid, ChooseOpen, Concede, Declare, Defend, Discard, Phase, Play
+from fairdeal.engine.hand import apply, new_hand, to_move
+from fairdeal.engine.outcome import DefenceCall, HandKind
+from fairdeal.engine.state import HandState
+from fairdeal.errors import CardError, FairdealError, IllegalAction
+
+
+def to_record(state: HandState) -> dict[str, Any]:
+    """The hand-line fields (log vocabulary) of everything that has happened in ``state`` so far."""
+    record: dict[str, Any] = {
+        "dealer": state.dealer,
+        "deal": {
+            "hands": [to_ascii_list(h) for h in state.dealt_hands],
+            "talons": [to_ascii_list(state.dealt_talon)],
+        },
+        "auction": [{"seat": s, "bid": t} for s, t in state.auction],
+        "talon_shown": state.talon_shown,
+    }
+    if state.discard:   # raspasy and no-talon games put nothing away; the log's discard is exactly two cards
+        record["discard"] = to_ascii_list(state.discard)
+    if state.declarer is not None and (state.contract is not None or state.conceded):
+        bid = state.contract if state.contract is not None else state.final_bid
+        record["contract"] = {"declarer": state.declarer, "bid": bid.token}
+    record["defence"] = [{"seat": s, "call": c.value} for s, c in state.defence]
+    record["defence_open"] = state.defence_open
+    record["tricks"] = [_trick_record(t) for t in state.tricks]
+    if state.phase is Phase.DONE:
+        record["result"] = {"kind": state.kind.value, "tricks": list(state.won)}
+    record["extras"] = _extras(state)
+    return record
+
+
+def _trick_record(trick) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "lead": trick.lead,
+        "cards": to_ascii_list([c for _, c in trick.plays]),
+        "winner": trick.winner,
+    }
+    if trick.talon_card is not None:
+        entry["talon_card"] = to_ascii_list([trick.talon_card])[0]
+    return entry
+
+
+def _extras(state: HandState) -> dict[str, Any]:
+    extras: dict[str, Any] = {"raspasy_streak": state.raspasy_streak}
+    if state.conceded:
+        extras["conceded"] = True
+    if state.talon_won:
+        extras["talon_tricks"] = state.talon_won
+    return extras
+
+
+def replay_record(record: Mapping[str, Any], convention, num_seats: int) -> HandState:
+    """Rebuild a hand from its record's deal and actions; raises ``IllegalAction`` naming hand, trick and field."""
+    where = f"hand {record.get('hand', '?')}"
+    state = _guard(where, "deal", lambda: _initial_state(record, convention, num_seats))
+    for index, entry in enumerate(_field(record, "auction", where)):
+        state = _step(state, f"{where}, auction entry {index + 1}",
+                      lambda e=entry: Bid(int(e["seat"]), str(e["bid"])))
+    if state.phase is Phase.DISCARD:
+        state = _step(state, f"{where}, field discard",
+                      lambda: Discard(state.declarer, tuple(int(c) for c in _cards(record.get("discard", [])))))
+    if state.phase is Phase.CONTRACT:
+        state = _step(state, f"{where}, field contract", lambda: _contract_action(record, state))
+    for index, entry in enumerate(record.get("defence", [])):
+        state = _step(state, f"{where}, defence entry {index + 1}",
+                      lambda e=entry: Defend(int(e["seat"]), DefenceCall(e["call"])))
+    if state.phase is Phase.OPEN_CHOICE:
+        state = _step(state, f"{where}, field defence_open",
+                      lambda: ChooseOpen(state.turn, bool(record["defence_open"])))
+    for number, trick in enumerate(record.get("tricks", []), start=1):
+        state = _replay_trick(state, trick, f"{where}, trick {number}")
+    _check_derived(state, record, where)
+    return state
+
+
+def _field(record: Mapping[str, Any], name: str, where: str):
+    if name not in record:
+        raise IllegalAction(f"{where}: field {name} is missing")
+    return record[name]
+
+
+def _guard(where: str, field: str, make: Callable[[], Any]) -> Any:
+    try:
+        return make()
+    except IllegalAction as exc:
+        raise IllegalAction(f"{where}, field {field}: {exc}") from None
+    except (FairdealError, KeyError, TypeError, ValueError) as exc:
+        raise IllegalAction(f"{where}, field {field}: malformed ({exc!r})") from None
+
+
+def _step(state: HandState, where: str, make: Callable[[], Any]) -> HandState:
+    try:
+        action = make()
+    except (FairdealError, KeyError, TypeError, ValueError) as exc:
+        raise IllegalAction(f"{where}: malformed ({exc!r})") from None
+    try:
+        return apply(state, action)
+    except IllegalAction as exc:
+        raise IllegalAction(f"{where}: {exc}") from None
+
+
+def _cards(items) -> np.ndarray:
+    try:
+        return from_ascii_list(items)
+    except CardError as exc:
+        raise IllegalAction(str(exc)) from None
+
+
+def _initial_state(record: Mapping[str, Any], convention, num_seats: int) -> HandState:
+    dealer = int(record["dealer"])
+    deal = record["deal"]
+    seat_hands = deal["hands"]
+    if len(seat_hands) != num_seats:
+        raise IllegalAction(f"the deal lists {len(seat_hands)} hands for a table of {num_seats}")
+    active = [(dealer + 1 + k) % num_seats for k in range(3)]
+    if any(seat_hands[s] for s in range(num_seats) if s not in active):
+        raise IllegalAction(f"the dealer (seat {dealer}) sits out at {num_seats} players and is dealt no hand")
+    hands = tuple(_cards(seat_hands[s]) for s in active)
+    talons = tuple(_cards(t) for t in deal["talons"])
+    streak = int(record.get("extras", {}).get("raspasy_streak", 0))
+    return new_hand(convention, num_seats, dealer, Deal(hands, talons), streak)
+
+
+def _contract_action(record: Mapping[str, Any], state: HandState):
+    contract = record["contract"]
+    if int(contract["declarer"]) != state.declarer:
+        raise IllegalAction(f"the auction's winner is seat {state.declarer}, not {contract['declarer']}")
+    if record.get("extras", {}).get("conceded"):
+        return Concede(state.declarer)
+    return Declare(state.declarer, str(contract["bid"]))
+
+
+def _replay_trick(state: HandState, trick: Mapping[str, Any], where: str) -> HandState:
+    if state.phase is not Phase.PLAY:
+        raise IllegalAction(f"{where}: no trick play in this hand at this point (phase {state.phase.value})")
+    if int(trick.get("lead", -1)) != state.turn:
+        raise IllegalAction(f"{where}, field lead: seat {state.turn} leads, not {trick.get('lead')}")
+    cards = _guard(where, "cards", lambda: [int(c) for c in _cards(trick["cards"])])
+    for position, card in enumerate(cards, start=1):
+        seat = state.turn
+        state = _step(state, f"{where}, card {position}", lambda s=seat, c=card: Play(s, c, to_move(state)))
+    if state.current:
+        raise IllegalAction(f"{where}, field cards: the trick holds {len(cards)} cards, not {len(state.active)}")
+    last = state.tricks[-1]
+    if int(trick.get("winner", -1)) != last.winner:
+        raise IllegalAction(f"{where}, field winner: the trick goes to seat {last.winner}, not {trick.get('winner')}")
+    recorded_talon = trick.get("talon_card")
+    actual_talon = None if last.talon_card is None else to_ascii_list([last.talon_card])[0]
+    if recorded_talon != actual_talon:
+        raise IllegalAction(f"{where}, field talon_card: the talon card is {actual_talon}, not {recorded_talon}")
+    return state
+
+
+def _check_derived(state: HandState, record: Mapping[str, Any], where: str) -> None:
+    if bool(record.get("talon_shown", False)) != state.talon_shown:
+        raise IllegalAction(f"{where}, field talon_shown: the talon was {'' if state.talon_shown else 'not '}shown")
+    if state.kind is not HandKind.RASPASY and "defence_open" in record and state.phase is Phase.DONE:
+        if bool(record["defence_open"]) != state.defence_open:
+            raise IllegalAction(f"{where}, field defence_open: the replay gives {state.defence_open}")
+    if "result" not in record:
+        return
+    if state.phase is not Phase.DONE:
+        raise IllegalAction(f"{where}, field result: the recorded actions do not finish the hand "
+                            f"(phase {state.phase.value})")
+    result = record["result"]
+    if result.get("kind") != state.kind.value or list(result.get("tricks", [])) != list(state.won):
+        raise IllegalAction(f"{where}, field result: the replay gives {state.kind.value} with tricks "
+                            f"{list(state.won)}, the record says {result.get('kind')} {result.get('tricks')}")

@@ -1,0 +1,91 @@
+"""The state of one hand: a frozen value; ``fairdeal.engine.hand`` moves it from one state to the next."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from fairdeal.engine.actions import Phase
+from fairdeal.engine.bids import ContractBid
+from fairdeal.engine.outcome import DefenceCall, HandKind
+
+
+@dataclass(frozen=True)
+class Trick:
+    """A finished trick. ``plays`` are (seat, card) from the first seat to play a card from hand."""
+
+    plays: tuple[tuple[int, int], ...]
+    winner: int                     # the dealer's seat when a 4-player raspasy talon card wins
+    talon_card: int | None = None   # raspasy: the talon card that set the suit
+
+    @property
+    def lead(self) -> int:
+        return self.plays[0][0]
+
+
+@dataclass(frozen=True)
+class HandState:
+    convention: object              # fairdeal.rules Convention (read by field, never by name)
+    num_seats: int
+    dealer: int
+    active: tuple[int, ...]         # seats dealt a hand, first hand first
+    raspasy_streak: int
+    dealt_hands: tuple[tuple[int, ...], ...]   # per absolute seat, as dealt (empty for a seat that sits out)
+    dealt_talon: tuple[int, ...]
+    hands: tuple[tuple[int, ...], ...]         # per absolute seat, current cards (sorted)
+    talon: tuple[int, ...]                     # cards still lying in the talon
+    phase: Phase
+    turn: int                                  # whose decision (whose card, in play)
+    auction: tuple[tuple[int, str], ...] = ()
+    passed: frozenset[int] = frozenset()
+    bidders: frozenset[int] = frozenset()      # seats that have made a contract-bearing bid or said «мои»
+    misere_bidders: frozenset[int] = frozenset()
+    high: ContractBid | None = None
+    high_seat: int | None = None
+    declarer: int | None = None
+    final_bid: ContractBid | None = None
+    talon_shown: bool = False
+    discard: tuple[int, ...] = ()
+    contract: ContractBid | None = None
+    conceded: bool = False
+    defence: tuple[tuple[int, DefenceCall], ...] = ()
+    defence_open: bool = False
+    open_seats: frozenset[int] = frozenset()   # hands lying face up
+    kind: HandKind | None = None
+    tricks: tuple[Trick, ...] = ()
+    current: tuple[tuple[int, int], ...] = ()  # the trick being played: (seat, card)
+    leader: int | None = None
+    won: tuple[int, ...] = ()                  # tricks per absolute seat
+    talon_won: int = 0                         # 4-player raspasy: tricks the talon cards took (the dealer's)
+    steps: int = 0                             # actions applied so far
+
+    @property
+    def defenders(self) -> tuple[int, ...]:
+        """Active seats other than the declarer, from the declarer's left."""
+        if self.declarer is None:
+            return ()
+        at = self.active.index(self.declarer)
+        return tuple(self.active[(at + k) % len(self.active)] for k in range(1, len(self.active)))
+
+    @property
+    def current_talon_card(self) -> int | None:
+        """The raspasy talon card that sets the suit of the trick being played, if any."""
+        if self.kind is not HandKind.RASPASY or not getattr(self.convention.raspasy, "talon_leads", False):
+            return None
+        index = len(self.tricks)
+        if index < min(self.convention.raspasy.talon_tricks, len(self.dealt_talon)):
+            return self.dealt_talon[index]
+        return None
+
+
+_FIELD_NAMES = frozenset(f.name for f in fields(HandState))
+
+
+def evolve(state: HandState, **changes) -> HandState:
+    """``dataclasses.replace`` without its per-call introspection (states are copied once per action)."""
+    unknown = set(changes) - _FIELD_NAMES
+    if unknown:
+        raise TypeError(f"HandState has no fields {sorted(unknown)}")
+    new = object.__new__(HandState)
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
+    return new
