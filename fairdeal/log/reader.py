@@ -1,0 +1,108 @@
+"""Streaming reader: one ``LogItem`` per line, a record when the line is valid, its errors when not.
+
+Lines are decoded with msgspec into the typed records (the fast path), then checked by ``LogValidator``.
+Memory stays constant however long the log: lines are read and yielded one at a time.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO, Iterator
+
+import msgspec
+
+from fairdeal.errors import LogError
+from fairdeal.log.records import Record
+from fairdeal.log.validate import LogValidator
+
+_DECODER = msgspec.json.Decoder(Record)
+_AT_PATH = re.compile(r"^(?P<message>.*?) - at `\$(?P<path>[^`]*)`$", re.S)
+_NAMED_FIELD = re.compile(r"field `(?P<name>[^`]+)`")
+_HAND_NUMBER = re.compile(rb'"hand"\s*:\s*(-?\d+)')
+WHOLE_LINE = "$"
+
+
+@dataclass(frozen=True)
+class LogItem:
+    """One line of a log: ``record`` is set only when ``errors`` is empty."""
+
+    line: int
+    record: Record | None
+    errors: tuple[LogError, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def decode_line(raw: bytes, line: int) -> Record:
+    """Decode one line into its typed record; a ``LogError`` names the line and the field at fault."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise LogError(f"not UTF-8 text (bad byte at {exc.start})", line, WHOLE_LINE) from None
+    try:
+        return _DECODER.decode(text)
+    except msgspec.ValidationError as exc:
+        raise _validation_error(str(exc), line) from None
+    except msgspec.DecodeError as exc:
+        raise LogError(f"not a JSON object: {_plain_decode_message(str(exc))}", line, WHOLE_LINE) from None
+
+
+def _validation_error(text: str, line: int) -> LogError:
+    match = _AT_PATH.match(text)
+    message, path = (match["message"], match["path"].lstrip(".")) if match else (text, "")
+    named = _NAMED_FIELD.search(message)
+    if named and ("missing required" in message or "unknown field" in message):
+        path = f"{path}.{named['name']}" if path else named["name"]
+    if message.startswith("Invalid value") and path == "type":
+        message = f"{message}: the line type must be table, hand or end"
+    return LogError(message, line, path or WHOLE_LINE)
+
+
+def _plain_decode_message(text: str) -> str:
+    return text.replace("JSON is malformed: ", "").replace("Input data was truncated", "the line is cut short")
+
+
+def iter_lines(source: str | Path | BinaryIO) -> Iterator[tuple[int, bytes]]:
+    """Numbered non-blank lines of a file path or binary stream, read one at a time."""
+    if isinstance(source, (str, Path)):
+        with open(source, "rb") as stream:
+            yield from iter_lines(stream)
+        return
+    for number, raw in enumerate(source, start=1):
+        if raw.strip():
+            yield number, raw
+
+
+def read_log(source: str | Path | BinaryIO) -> Iterator[LogItem]:
+    """Yield a ``LogItem`` for every non-blank line of a log; a bad line never stops the reading."""
+    validator = LogValidator()
+    for number, raw in iter_lines(source):
+        yield check_line(validator, raw, number)
+
+
+def check_line(validator: LogValidator, raw: bytes, line: int) -> LogItem:
+    try:
+        record = decode_line(raw, line)
+    except LogError as exc:
+        validator.note_unreadable_line(_hand_number(raw))
+        return LogItem(line, None, (exc,))
+    errors = validator.check(record, line)
+    return LogItem(line, None if errors else record, tuple(errors))
+
+
+def _hand_number(raw: bytes) -> int | None:
+    # A line that fails to decode may still tell which hand it was, so the next line's numbering is judged fairly.
+    match = _HAND_NUMBER.search(raw)
+    return int(match.group(1)) if match else None
+
+
+def records(source: str | Path | BinaryIO) -> Iterator[Record]:
+    """The valid records only; raise the first ``LogError`` met (for consumers that need a clean log)."""
+    for item in read_log(source):
+        if item.errors:
+            raise item.errors[0]
+        yield item.record

@@ -1,0 +1,111 @@
+"""The typed records of game-log format v1 (msgspec Structs): one Struct per line type and per nested object.
+
+A field that is not known is absent: ``UNSET`` in Python, left out of the JSON. ``null`` is never written and
+never accepted. Unknown keys are rejected (system-specific facts go into ``extras``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Union
+
+import msgspec
+from msgspec import UNSET, UnsetType
+
+FORMAT_NAME = "fairdeal-log"
+FORMAT_VERSION = 1
+
+Card = str   # "AS", "10H": checked against the deck by the validator
+
+
+class _Record(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True, frozen=True, gc=False):
+    """Records hold no cycles, so the garbage collector need not track them (a large speed-up on big logs)."""
+
+
+class TableRecord(_Record, tag_field="type", tag="table"):
+    """The header line: who plays, what deck and pattern, how the cards were dealt."""
+
+    format: Literal["fairdeal-log"]
+    version: Literal[1]
+    system: str
+    players: list[str]
+    deck: str
+    deal_pattern: str
+    dealing: Literal["physical", "commit-reveal", "mental-poker", "server-rng"]
+    convention: dict[str, Any] | UnsetType = UNSET
+    pulya: int | float | UnsetType = UNSET
+    started: str | UnsetType = UNSET
+    notes: str | UnsetType = UNSET
+
+
+class DealRecord(_Record):
+    hands: list[list[Card]]       # per seat in seat order, [] for a seat that sat out; the dummy's hand last
+    talons: list[list[Card]]
+
+
+class BidRecord(_Record):
+    seat: int
+    bid: str
+
+
+class ContractRecord(_Record):
+    declarer: int
+    bid: str
+
+
+class DefenceRecord(_Record):
+    seat: int
+    call: str
+
+
+class TrickRecord(_Record):
+    lead: int
+    cards: list[Card]
+    winner: int
+    talon_card: Card | UnsetType = UNSET
+
+
+class ResultRecord(_Record):
+    kind: Literal["game", "misere", "raspasy"]
+    tricks: list[int]
+
+
+class ScoreRecord(_Record):
+    seat: int
+    column: Literal["pulya", "gora", "whists"]
+    points: int | float
+    on: int | UnsetType = UNSET
+
+
+class TranscriptRecord(_Record):
+    file: str
+    sha256: str
+
+
+class HandRecord(_Record, tag_field="type", tag="hand"):
+    """One hand; every field but ``hand`` and ``dealer`` is optional and absent when unknown."""
+
+    hand: int
+    dealer: int
+    order_before: list[Card] | UnsetType = UNSET
+    shuffle: str | UnsetType = UNSET
+    deal: DealRecord | UnsetType = UNSET
+    auction: list[BidRecord] | UnsetType = UNSET
+    talon_shown: bool | UnsetType = UNSET
+    discard: list[Card] | UnsetType = UNSET
+    contract: ContractRecord | UnsetType = UNSET
+    defence: list[DefenceRecord] | UnsetType = UNSET
+    defence_open: bool | UnsetType = UNSET
+    tricks: list[TrickRecord] | UnsetType = UNSET
+    result: ResultRecord | UnsetType = UNSET
+    score: list[ScoreRecord] | UnsetType = UNSET
+    transcript: TranscriptRecord | UnsetType = UNSET
+    extras: dict[str, Any] | UnsetType = UNSET
+
+
+class EndRecord(_Record, tag_field="type", tag="end"):
+    """The optional trailer: the final settlement per player name."""
+
+    settlement: dict[str, int | float] | UnsetType = UNSET
+
+
+Record = Union[TableRecord, HandRecord, EndRecord]

@@ -1,0 +1,36 @@
+"""The words of the log: bid tokens of the Russian systems and card strings."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from fairdeal.cards import Card, DeckKind
+
+# Level 6..10 with a strain, or misère; "-bp" = without the talon («без прикупа»); "dark-" = bid in the dark.
+_CONTRACT = r"(?:(?:6|7|8|9|10)(?:S|C|D|H|NT)|misere)(?:-bp)?"
+CONTRACT_TOKEN = re.compile(rf"(?:dark-)?{_CONTRACT}")
+BID_TOKEN = re.compile(rf"(?:dark-)?(?:{_CONTRACT}|pass|mine)")
+ANY_TOKEN = re.compile(r"[A-Za-z0-9-]+")   # the schema's pattern: other systems add their own words
+
+# Systems whose auctions use the Russian vocabulary above; any other system is held to ANY_TOKEN only.
+RUSSIAN_SYSTEMS = frozenset(
+    {"sochi", "leningrad", "rostov", "moscow", "mailru", "classic", "gusarik", "hussar", "codex", "russian"}
+)
+
+
+def card_codes(deck: DeckKind) -> dict[str, int]:
+    """File strings of the deck's cards (``AS``, ``10H``) to codes."""
+    return {Card.from_code(int(code)).ascii: int(code) for code in deck.codes()}
+
+
+@lru_cache(maxsize=4096)   # the vocabulary is small; a log repeats the same words millions of times
+def is_bid(token: str, system: str) -> bool:
+    pattern = BID_TOKEN if system in RUSSIAN_SYSTEMS else ANY_TOKEN
+    return pattern.fullmatch(token) is not None
+
+
+@lru_cache(maxsize=4096)
+def is_contract(token: str, system: str) -> bool:
+    pattern = CONTRACT_TOKEN if system in RUSSIAN_SYSTEMS else ANY_TOKEN
+    return pattern.fullmatch(token) is not None
