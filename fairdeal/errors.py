@@ -33,3 +33,41 @@ class LogError(FairdealError, ValueError):
         if field:
             where.append(f"field {field}")
         super().__init__(f"{', '.join(where)}: {message}" if where else message)
+
+
+class AuditError(FairdealError, ValueError):
+    """Input the auditor cannot judge: p-values outside (0, 1], mismatched arrays, a hand record it cannot read."""
+
+
+class ProtocolError(FairdealError, ValueError):
+    """A dealing-protocol message or transcript that breaks the protocol; names the party and the step."""
+
+
+class ConventionError(FairdealError, ValueError):
+    """An unknown convention name or a convention whose parameters do not fit together."""
+
+
+class ScoringError(FairdealError, ValueError):
+    """A hand outcome that cannot be written on the sheet (inconsistent seats, tricks or calls)."""
+
+
+class MentalPokerError(ProtocolError):
+    """A mental-poker message that fails verification; ``player`` and ``step`` name who broke which step."""
+
+    def __init__(self, message: str, player: str | None = None, step: str | None = None):
+        self.player = player
+        self.step = step
+        where = []
+        if player is not None:
+            where.append(f"player {player}")
+        if step:
+            where.append(f"step {step}")
+        super().__init__(f"{', '.join(where)}: {message}" if where else message)
+
+
+class IllegalAction(FairdealError, ValueError):
+    """An action the rules of the hand forbid; the message names the rule (and where, when replaying a record)."""
+
+
+class MatchError(FairdealError, ValueError):
+    """A pulya that cannot be played or re-read: bad table, players, hand cap, or a log that is not a pulya."""

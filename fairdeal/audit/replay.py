@@ -1,0 +1,251 @@
+"""Replay a logged shuffle from the gathered order, deal by the pattern, and compare with the deal as received.
+
+A difference is a finding that lists the cards that went astray and the manipulations that explain it exactly:
+a card dealt from the bottom, a second card dealt in place of the top one, a talon switched with cards of a
+hand, an unlogged or skipped cut, an extra card. The shuffle itself is also read for its own tells: a cut that
+leaves fewer cards on a side than the convention allows, consecutive actions that undo each other (a false cut)
+or leave every receiver's cards unchanged, and one cut depth repeated hand after hand by a dealer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats as sps
+
+from fairdeal.cards import to_ascii_list
+from fairdeal.deal import Deal, DealPattern, deal_batch, deal_order
+from fairdeal.errors import AuditError
+from fairdeal.shuffle.models import CODEX_MIN_EACH_SIDE
+from fairdeal.shuffle.ops import Cut, ShuffleSequence, cut_is_legal
+from fairdeal.shuffle.perm import compose, identity
+
+
+@dataclass(frozen=True)
+class Finding:
+    """Something the log shows that an honest hand would not: what, which cards, and what would explain it."""
+
+    kind: str
+    message: str
+    cards: tuple[str, ...] = ()
+    explanations: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class MovedCard:
+    card: str
+    expected: str      # the receiver the replay gives it to ("hand 0" = first hand, "talon 0")
+    received: str
+
+
+@dataclass(frozen=True)
+class ReplayResult:
+    expected: Deal
+    moved: tuple[MovedCard, ...]
+    findings: tuple[Finding, ...]
+
+    @property
+    def matches(self) -> bool:
+        return not self.moved and not self.findings
+
+
+def receiver_name(index: int, pattern: DealPattern) -> str:
+    return f"hand {index}" if index < pattern.hands else f"talon {index - pattern.hands}"
+
+
+def replay_deal(order_before: np.ndarray, sequence: ShuffleSequence, received: Deal, pattern: DealPattern) -> ReplayResult:
+    """Replay ``sequence`` on ``order_before``, deal by ``pattern`` and explain any difference from ``received``.
+
+    Hands and talons are compared as sets (a log need not keep the order a hand was received in).
+    """
+    before = np.asarray(order_before, dtype=np.uint8)
+    n = pattern.deck.size
+    if before.shape != (n,):
+        raise AuditError(f"the gathered order must hold {n} cards, got {before.shape}")
+    after = before[sequence.permutation(n)]
+    expected = deal_order(after, pattern)
+    moved = _moved_cards(expected, received, pattern)
+    if not moved:
+        return ReplayResult(expected, (), ())
+    cards = tuple(m.card for m in moved)
+    sizes = _size_findings(received, pattern)
+    explanations = sizes or _explanations(before, after, sequence, expected, received, pattern)
+    message = f"{len(moved)} card(s) not where the logged shuffle puts them: " + ", ".join(
+        f"{m.card} ({m.expected} -> {m.received})" for m in moved
+    )
+    finding = Finding("deal-mismatch", message, cards, explanations or ("no single known manipulation explains it",))
+    return ReplayResult(expected, moved, (finding,))
+
+
+def _receivers(deal: Deal) -> list[np.ndarray]:
+    return [np.asarray(h, dtype=np.int64) for h in deal.hands] + [np.asarray(t, dtype=np.int64) for t in deal.talons]
+
+
+def _moved_cards(expected: Deal, received: Deal, pattern: DealPattern) -> tuple[MovedCard, ...]:
+    got = _receivers(received)
+    if len(got) != pattern.hands + pattern.talons:
+        raise AuditError(f"pattern {pattern.name} deals {pattern.hands} hands and {pattern.talons} talons")
+    where_expected = {int(c): r for r, cards in enumerate(_receivers(expected)) for c in cards}
+    moved = []
+    for r, cards in enumerate(got):
+        for c in cards:
+            want = where_expected.get(int(c))
+            if want != r:
+                label = "nowhere (not in the deck)" if want is None else receiver_name(want, pattern)
+                moved.append(MovedCard(to_ascii_list([c])[0], label, receiver_name(r, pattern)))
+    return tuple(moved)
+
+
+def _size_findings(received: Deal, pattern: DealPattern) -> tuple[str, ...]:
+    wrong = []
+    for r, cards in enumerate(_receivers(received)):
+        size = pattern.cards_per_hand if r < pattern.hands else pattern.talon_size
+        if len(cards) != size:
+            kind = "an extra card" if len(cards) > size else "a card short"
+            wrong.append(f"{receiver_name(r, pattern)} holds {len(cards)} cards instead of {size}: {kind}")
+    return tuple(wrong)
+
+
+def _candidates(before: np.ndarray, after: np.ndarray, sequence: ShuffleSequence, n: int) -> list[tuple[str, np.ndarray]]:
+    """Deck orders each single manipulation would have dealt from, with its description."""
+    out: list[tuple[str, np.ndarray]] = []
+    for i in range(n - 1):
+        out.append((f"a card from the bottom ({to_ascii_list([after[-1]])[0]}) dealt as card {i + 1}",
+                    np.concatenate([after[:i], after[-1:], after[i:-1]])))
+        swapped = after.copy()
+        swapped[[i, i + 1]] = swapped[[i + 1, i]]
+        out.append((f"a second card dealt at card {i + 1} (the top card {to_ascii_list([after[i]])[0]} held back)", swapped))
+    for depth in range(1, n):
+        out.append((f"an unlogged cut of {depth} after the logged shuffle", np.roll(after, -depth)))
+    for index, action in enumerate(sequence, start=1):
+        if isinstance(action.op, Cut) and action.op.is_known:
+            rest = ShuffleSequence(tuple(a for k, a in enumerate(sequence, start=1) if k != index))
+            out.append((f"the logged cut (action {index}, {action.notation()}) was not made: a false cut",
+                        before[rest.permutation(n)]))
+    return out
+
+
+def _explanations(before, after, sequence, expected: Deal, received: Deal, pattern: DealPattern) -> tuple[str, ...]:
+    found = list(_switched_talon(expected, received, pattern))
+    described = _candidates(before, after, sequence, pattern.deck.size)
+    orders = np.array([order for _, order in described])
+    hands, talons = deal_batch(orders, pattern)
+    want_hands = np.sort(np.array([np.sort(h) for h in received.hands]), axis=-1)
+    want_talons = np.sort(np.array([np.sort(t) for t in received.talons]), axis=-1)
+    same = (np.sort(hands, axis=-1) == want_hands).all(axis=(1, 2)) & (np.sort(talons, axis=-1) == want_talons).all(axis=(1, 2))
+    found += [described[k][0] for k in np.flatnonzero(same)]
+    return tuple(found)
+
+
+def _switched_talon(expected: Deal, received: Deal, pattern: DealPattern):
+    """Talon cards exchanged with cards of one hand, every other receiver as replayed."""
+    for t, (want, got) in enumerate(zip(expected.talons, received.talons)):
+        if set(want.tolist()) == set(np.asarray(got).tolist()):
+            continue
+        for h in range(pattern.hands):
+            others_same = all(
+                set(a.tolist()) == set(np.asarray(b).tolist())
+                for k, (a, b) in enumerate(zip(_receivers(expected), _receivers(received)))
+                if k not in (h, pattern.hands + t)
+            )
+            if others_same and set(want.tolist()) - set(np.asarray(got).tolist()) <= set(np.asarray(received.hands[h]).tolist()):
+                yield f"talon {t} switched with cards of {receiver_name(h, pattern)}"
+
+
+# --- Tells in the shuffle itself -------------------------------------------------------------------------
+
+def cut_legality(sequence: ShuffleSequence, n: int, min_each_side: int = CODEX_MIN_EACH_SIDE) -> tuple[Finding, ...]:
+    """Cuts that leave fewer than ``min_each_side`` cards on a side (Codex, seed 002: at least 4)."""
+    found = []
+    for index, action in enumerate(sequence, start=1):
+        op = action.op
+        if isinstance(op, Cut) and op.is_known and not cut_is_legal(op.depth, n, min_each_side):
+            found.append(Finding(
+                "illegal-cut",
+                f"action {index} ({action.notation()}) leaves {min(op.depth, n - op.depth)} card(s) on one side; "
+                f"the convention asks at least {min_each_side}",
+            ))
+    return tuple(found)
+
+
+def undone_actions(sequence: ShuffleSequence, pattern: DealPattern) -> tuple[Finding, ...]:
+    """Runs of consecutive actions that cancel out (a false cut), or that leave every receiver's cards unchanged.
+
+    Only the shortest cancelling windows are reported: a window containing one already reported is skipped.
+    """
+    n = pattern.deck.size
+    steps = sequence.steps(n)
+    targets = np.asarray(pattern.targets)
+    found: list[Finding] = []
+    reported: list[tuple[int, int]] = []
+    for length in range(2, len(steps) + 1):
+        for start in range(len(steps) - length + 1):
+            stop = start + length
+            if any(start <= a and b <= stop for a, b in reported):
+                continue
+            p = compose(*steps[start:stop])
+            actions = " ".join(a.notation() for a in sequence.actions[start:stop])
+            where = f"actions {start + 1}-{stop} ({actions})"
+            if (p == identity(n)).all():
+                kind = "false-cut" if any(isinstance(a.op, Cut) for a in sequence.actions[start:stop]) else "cancelling-actions"
+                found.append(Finding(kind, f"{where} undo each other: the deck is as before them"))
+            elif (targets[p] == targets).all():
+                found.append(Finding("no-op-shuffle", f"{where} change no receiver's cards: every hand and talon as before them"))
+            else:
+                continue
+            reported.append((start, stop))
+    return tuple(found)
+
+
+@dataclass(frozen=True)
+class CutDepthTally:
+    """How often each cut depth was logged in one dealer's hands; merges by addition."""
+
+    counts: tuple[int, ...]
+
+    @staticmethod
+    def empty(n: int) -> "CutDepthTally":
+        return CutDepthTally((0,) * n)
+
+    @staticmethod
+    def of(sequence: ShuffleSequence, n: int) -> "CutDepthTally":
+        counts = [0] * n
+        for action in sequence:
+            if isinstance(action.op, Cut) and action.op.is_known and action.op.depth < n:
+                counts[action.op.depth] += 1
+        return CutDepthTally(tuple(counts))
+
+    def merge(self, other: "CutDepthTally") -> "CutDepthTally":
+        if len(self.counts) != len(other.counts):
+            raise AuditError("cannot merge cut tallies of different deck sizes")
+        return CutDepthTally(tuple(a + b for a, b in zip(self.counts, other.counts)))
+
+    def repeated_depth(self, min_each_side: int = CODEX_MIN_EACH_SIDE) -> tuple[int, float]:
+        """The most frequent depth and a p-value against uniform legal depths (binomial tail, Bonferroni)."""
+        n = len(self.counts)
+        legal = np.arange(min_each_side, n - min_each_side + 1)
+        counts = np.asarray(self.counts)
+        total = int(counts.sum())
+        if not total or not len(legal):
+            return 0, 1.0
+        depth = int(np.argmax(counts))
+        tail = sps.binom.sf(counts[depth] - 1, total, 1.0 / len(legal))
+        return depth, float(min(1.0, len(legal) * tail))
+
+
+def replay_findings(
+    order_before: np.ndarray,
+    sequence: ShuffleSequence,
+    received: Deal,
+    pattern: DealPattern,
+    min_each_side: int = CODEX_MIN_EACH_SIDE,
+) -> tuple[Finding, ...]:
+    """Every replay finding of one hand: the deal comparison, illegal cuts and self-cancelling actions."""
+    n = pattern.deck.size
+    return (
+        replay_deal(order_before, sequence, received, pattern).findings
+        + cut_legality(sequence, n, min_each_side)
+        + undone_actions(sequence, pattern)
+    )
+
