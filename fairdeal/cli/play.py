@@ -1,0 +1,197 @@
+"""`fairdeal play` (an evening of preferans with bots, or a person at one seat) and `fairdeal sheet LOG` (the pulya
+recomputed from a game log)."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from pathlib import Path
+from typing import Sequence
+
+import click
+import numpy as np
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from fairdeal.cli.human import TerminalPlayer
+from fairdeal.engine.bots import Bot, HeuristicBot, RandomBot
+from fairdeal.engine.match import HandSummary, MatchResult, play_match, with_pulya_size
+from fairdeal.engine.recount import LogSheet, sheet_from_log
+from fairdeal.engine.scoring import Sheet
+from fairdeal.engine.sheet_view import amount_text, settlement_table, sheet_json, sheet_table
+from fairdeal.errors import FairdealError
+from fairdeal.protocols.deal_source import ShuffledDeckSource
+from fairdeal.rules import CONVENTIONS, get_convention
+from fairdeal.rules.convention import Convention
+
+DEFAULT_NAMES = ("Anna", "Boris", "Vera", "Gleb")
+
+
+class CommandFailure(click.ClickException):
+    """A user error met after the options were read (unreadable log, a table that cannot be played)."""
+
+    exit_code = 2
+
+
+@click.command("play")
+@click.option("--system", type=click.Choice(sorted(CONVENTIONS)), default="sochi", show_default=True,
+              help="Convention (rules and scoring).")
+@click.option("--players", "num_players", type=click.IntRange(3, 4), default=3, show_default=True,
+              help="Players at the table (at four the dealer sits out).")
+@click.option("--hands", "max_hands", type=click.IntRange(min=1), default=None,
+              help="Stop after N hands even if the pulya is not closed (it is settled as it stands).")
+@click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed for the deals and bots (default: random).")
+@click.option("--bots", "bot_kind", type=click.Choice(["heuristic", "random"]), default="heuristic",
+              show_default=True, help="How the bots play.")
+@click.option("--pulya", "pulya_size", type=click.IntRange(min=1), default=None,
+              help="The agreed pulya (default: the convention's).")
+@click.option("--names", default=None, help="Player names, comma-separated, clockwise from seat 0.")
+@click.option("--human", "human_seat", type=int, default=None, help="Play this seat yourself (0-based).")
+@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the game log (JSON Lines) here, hand by hand.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def play_command(system: str, num_players: int, max_hands: int | None, seed: int | None, bot_kind: str,
+                 pulya_size: int | None, names: str | None, human_seat: int | None, out: Path | None,
+                 as_json: bool) -> None:
+    """Play a pulya with bots (or take a seat with --human) and print the sheet and the settlement."""
+    convention = _table_convention(system, num_players, pulya_size)
+    players = _player_names(names, num_players)
+    if human_seat is not None and not 0 <= human_seat < num_players:
+        raise click.BadParameter(f"seat {human_seat} is not at a table of {num_players} (0..{num_players - 1})",
+                                 param_hint="--human")
+    if human_seat is not None and as_json:
+        raise click.BadParameter("cannot be combined with --human (the game talks to you on stdout)",
+                                 param_hint="--json")
+    seed = secrets.randbelow(2**32) if seed is None else seed
+    deal_seed, *bot_seeds = np.random.SeedSequence(seed).spawn(num_players + 1)
+    bots = _bots(bot_kind, bot_seeds)
+    if human_seat is not None:
+        bots[human_seat] = TerminalPlayer(players)
+    source = ShuffledDeckSource(rng=np.random.default_rng(deal_seed))
+    try:
+        result = _run(convention, players, bots, source, max_hands, out, human_seat is not None)
+    except FairdealError as exc:
+        raise CommandFailure(str(exc)) from None
+    if as_json:
+        click.echo(json.dumps(_play_json(result, seed, out), ensure_ascii=False))
+    else:
+        _print_play(result, seed, out)
+
+
+def _table_convention(system: str, num_players: int, pulya_size: int | None) -> Convention:
+    convention = get_convention(system)
+    if num_players not in convention.players:
+        allowed = " or ".join(str(n) for n in convention.players)
+        raise click.BadParameter(f"{system} is played by {allowed} players, not {num_players}",
+                                 param_hint="--players")
+    return convention if pulya_size is None else with_pulya_size(convention, pulya_size)
+
+
+def _player_names(names: str | None, num_players: int) -> list[str]:
+    if names is None:
+        return list(DEFAULT_NAMES[:num_players])
+    listed = [n.strip() for n in names.split(",")]
+    if len(listed) != num_players or not all(listed) or len(set(listed)) != num_players:
+        raise click.BadParameter(f"give {num_players} distinct non-empty names, got {names!r}", param_hint="--names")
+    return listed
+
+
+def _bots(kind: str, seeds: Sequence[np.random.SeedSequence]) -> list[Bot]:
+    if kind == "random":
+        return [RandomBot(np.random.default_rng(s)) for s in seeds]
+    return [HeuristicBot() for _ in seeds]
+
+
+def _run(convention: Convention, players: list[str], bots: list[Bot], source, max_hands: int | None,
+         out: Path | None, human: bool) -> MatchResult:
+    if human:
+        return play_match(convention, players, bots, source=source, max_hands=max_hands, log=out,
+                          on_hand=lambda summary, sheet: click.echo(_hand_line(summary, players, sheet)))
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        return play_match(convention, players, bots, source=source, max_hands=max_hands, log=out)
+    target = max_hands or convention.pulya.size * len(players)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task("hands played" if max_hands else "pulya written", total=target)
+
+        def advance(summary: HandSummary, sheet: Sheet) -> None:
+            done = summary.number if max_hands else sum(min(p, convention.pulya.size) for p in sheet.pulya)
+            progress.update(task, completed=int(done))
+
+        return play_match(convention, players, bots, source=source, max_hands=max_hands, log=out, on_hand=advance)
+
+
+def _hand_line(summary: HandSummary, players: list[str], sheet: Sheet) -> str:
+    if summary.declarer is None:
+        what = "raspasy"
+    else:
+        verdict = "went down" if summary.failed else "made it"
+        what = f"{players[summary.declarer]} played {summary.contract} and {verdict}"
+    pulya = ", ".join(f"{name} {amount_text(p)}" for name, p in zip(players, sheet.pulya))
+    return f"hand {summary.number} (dealer {players[summary.dealer]}): {what}; пуля: {pulya}"
+
+
+def _ending(finished: bool, stopped: str | None, hands: int) -> str:
+    if finished:
+        return f"the pulya is closed after {hands} hands"
+    return f"the pulya was not finished ({stopped or 'the log ends'}, {hands} hands); it is settled as it stands"
+
+
+def _play_json(result: MatchResult, seed: int, out: Path | None) -> dict:
+    data = {"system": result.convention.name, "pulya": result.convention.pulya.size, "seed": seed,
+            "finished": result.finished, "stopped": result.stopped}
+    data.update(sheet_json(result.sheet, result.settlement, result.players))
+    if out is not None:
+        data["log"] = str(out)
+    return data
+
+
+def _print_play(result: MatchResult, seed: int, out: Path | None) -> None:
+    console = Console()
+    click.echo(f"{result.convention.title}, {len(result.players)} players, pulya {result.convention.pulya.size}, "
+               f"seed {seed}: {_ending(result.finished, result.stopped, len(result.hands))}")
+    console.print(sheet_table(result.sheet, result.players))
+    console.print(settlement_table(result.settlement, result.players))
+    if out is not None:
+        click.echo(f"game log: {out}")
+
+
+@click.command("sheet")
+@click.argument("log", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: the sheet, the settlement and any mismatches.")
+def sheet_command(log: Path, as_json: bool) -> None:
+    """Recompute the pulya sheet and settlement from a game log, replaying every hand through the engine.
+
+    Exit code 1 when the logged score lines (or settlement) differ from the recomputation."""
+    try:
+        recount = sheet_from_log(log)
+    except FairdealError as exc:
+        raise CommandFailure(str(exc)) from None
+    if as_json:
+        click.echo(json.dumps(_sheet_json(recount), ensure_ascii=False))
+    else:
+        _print_sheet(recount, log)
+    if recount.problems:
+        raise SystemExit(1)
+
+
+def _sheet_json(recount: LogSheet) -> dict:
+    data = {"system": recount.convention.name, "pulya": recount.convention.pulya.size, "finished": recount.finished}
+    data.update(sheet_json(recount.sheet, recount.settlement, recount.players))
+    data["mismatches"] = list(recount.problems)
+    return data
+
+
+def _print_sheet(recount: LogSheet, log: Path) -> None:
+    console = Console()
+    click.echo(f"{log}: {recount.convention.title}, {len(recount.players)} players, pulya "
+               f"{recount.convention.pulya.size}: {_ending(recount.finished, None, recount.hands)}")
+    console.print(sheet_table(recount.sheet, recount.players))
+    console.print(settlement_table(recount.settlement, recount.players))
+    for problem in recount.problems:
+        click.echo(f"mismatch: {problem}")
+    click.echo(f"{len(recount.problems)} mismatches" if recount.problems else "every logged score line matches")
+
+
+COMMANDS = [play_command, sheet_command]

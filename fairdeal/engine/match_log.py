@@ -1,0 +1,104 @@
+"""The game log of a pulya as it is played: header, one validated hand line per hand, the settlement trailer.
+
+Hand lines are streamed (written and flushed as each hand ends), so a pulya cut short still leaves a valid log
+of the hands played. A deal source's transcript is written next to the log and cited by file and SHA-256.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import msgspec
+
+from fairdeal.engine.record import to_record
+from fairdeal.engine.scoring import ScoreLine
+from fairdeal.engine.state import HandState
+from fairdeal.log import EndRecord, HandRecord, LogWriter, TableRecord, TranscriptRecord
+from fairdeal.log.records import FORMAT_NAME, FORMAT_VERSION
+from fairdeal.protocols.transcript import FORMAT as TRANSCRIPT_FORMAT
+from fairdeal.protocols.transcript import write_transcript
+from fairdeal.rules.convention import Convention
+
+DECK = "piquet32"
+DEAL_PATTERN = "russian"
+# Evidence keys a deal source may know about the physical deck; copied to the hand line as they are.
+_DECK_FACTS = ("order_before", "shuffle")
+
+
+def number(value: Fraction) -> int | float:
+    """A sheet amount as a JSON number: whole amounts stay integers."""
+    return int(value) if value.denominator == 1 else float(value)
+
+
+def dealing_kind(evidence: Mapping[str, Any]) -> str:
+    """The header's ``dealing`` for a source's evidence: a transcript means the commit-reveal protocol."""
+    if evidence.get("format") == TRANSCRIPT_FORMAT:
+        return "commit-reveal"
+    return str(evidence.get("dealing", "server-rng"))
+
+
+def table_record(convention: Convention, players: Sequence[str], dealing: str) -> TableRecord:
+    return TableRecord(
+        format=FORMAT_NAME, version=FORMAT_VERSION, system=convention.name, players=list(players), deck=DECK,
+        deal_pattern=DEAL_PATTERN, dealing=dealing, pulya=convention.pulya.size,
+    )
+
+
+def hand_fields(hand: int, state: HandState, evidence: Mapping[str, Any], lines: Sequence[ScoreLine]) -> dict:
+    """The hand line (log vocabulary) without the transcript reference: what the deal source signs off."""
+    fields: dict[str, Any] = {"type": "hand", "hand": hand}
+    fields.update({key: evidence[key] for key in _DECK_FACTS if key in evidence})
+    fields.update(to_record(state))
+    fields["score"] = [line.to_record() for line in lines]
+    return fields
+
+
+def end_record(players: Sequence[str], amounts: Sequence[Fraction]) -> EndRecord:
+    return EndRecord(settlement={name: number(a) for name, a in zip(players, amounts)})
+
+
+class MatchLog:
+    """A game log being written: ``path`` gets the lines, ``path``'s sibling folder the transcripts."""
+
+    def __init__(self, path: str | Path, convention: Convention, players: Sequence[str]):
+        self.path = Path(path)
+        self.convention = convention
+        self.players = list(players)
+        self.transcripts = self.path.with_name(self.path.name + ".transcripts")
+        self._stream = open(self.path, "wb")
+        self._writer = LogWriter(self._stream, validate=True)
+        self._header_written = False
+
+    def write_hand(self, fields: dict, evidence: Mapping[str, Any], document: Mapping[str, Any] | None) -> None:
+        """Write the header (before the first hand, when the dealing is known) and this hand's line."""
+        self._ensure_header(dealing_kind(evidence))
+        if document is not None and document.get("format") == TRANSCRIPT_FORMAT:
+            fields = dict(fields, transcript=self._write_transcript(fields["hand"], document))
+        self._write(msgspec.convert(fields, HandRecord))
+
+    def close(self, amounts: Sequence[Fraction] | None) -> None:
+        """Finish the log: the trailer with the settlement (``None``: no trailer), then close the file."""
+        try:
+            self._ensure_header("server-rng")
+            if amounts is not None:
+                self._write(end_record(self.players, amounts))
+        finally:
+            self._stream.close()
+
+    def _ensure_header(self, dealing: str) -> None:
+        if not self._header_written:
+            self._write(table_record(self.convention, self.players, dealing))
+            self._header_written = True
+
+    def _write(self, record) -> None:
+        self._writer.write(record)
+        self._stream.flush()
+
+    def _write_transcript(self, hand: int, document: Mapping[str, Any]) -> dict:
+        self.transcripts.mkdir(parents=True, exist_ok=True)
+        path = self.transcripts / f"hand-{hand:04d}.json"
+        digest = write_transcript(document, path)
+        reference = TranscriptRecord(file=f"{self.transcripts.name}/{path.name}", sha256=digest)
+        return msgspec.to_builtins(reference)

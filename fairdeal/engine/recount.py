@@ -1,0 +1,175 @@
+"""Re-read a pulya from its game log: replay every hand through the engine, score it again, compare.
+
+The sheet is rebuilt from the replayed hands, never from the logged score lines; a logged line that differs from
+the recomputation is a problem naming the hand and the seat. So are an unreadable line, a hand the rules reject,
+a dealer out of turn, a wrong raspasy streak and a trailer settlement that differs from the recomputed one.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from fairdeal.engine.hand import result
+from fairdeal.engine.match import with_pulya_size
+from fairdeal.engine.match_log import number
+from fairdeal.engine.record import replay_record
+from fairdeal.engine.scoring import ScoreLine, Sheet, is_finished, new_sheet, score_hand
+from fairdeal.engine.settlement import Settlement, settle
+from fairdeal.errors import FairdealError, MatchError
+from fairdeal.log import EndRecord, HandRecord, TableRecord, read_log
+from fairdeal.rules import get_convention
+from fairdeal.rules.convention import Convention
+
+
+@dataclass(frozen=True)
+class LogSheet:
+    """A pulya recomputed from a log; ``problems`` is empty when the log is honest and complete."""
+
+    convention: Convention
+    players: tuple[str, ...]
+    sheet: Sheet
+    settlement: Settlement
+    hands: int
+    finished: bool
+    problems: tuple[str, ...]
+
+
+def sheet_from_log(path: str | Path) -> LogSheet:
+    """Recompute the sheet and settlement of the pulya logged at ``path`` (raises ``MatchError`` without a header)."""
+    items = iter(_read(path))
+    header = _header(path, items)
+    convention = _convention_of(header)
+    recount = _Recount(convention, tuple(header.players))
+    for item in items:
+        recount.add(item)
+    return recount.finish()
+
+
+def _read(path: str | Path):
+    try:
+        yield from read_log(path)
+    except OSError as exc:
+        raise MatchError(f"{path}: cannot read the log ({exc.strerror or exc})") from None
+
+
+def _header(path: str | Path, items) -> TableRecord:
+    first = next(items, None)
+    if first is None:
+        raise MatchError(f"{path}: the log is empty")
+    if not first.ok or not isinstance(first.record, TableRecord):
+        reason = first.errors[0] if first.errors else "the first line is not a table header"
+        raise MatchError(f"{path}: no usable table header ({reason})")
+    return first.record
+
+
+def _convention_of(header: TableRecord) -> Convention:
+    try:
+        convention = get_convention(header.system)
+    except FairdealError as exc:
+        raise MatchError(f"the log's system cannot be scored: {exc}") from None
+    if header.convention is not msgspec.UNSET and header.convention:
+        raise MatchError(f"the log overrides convention parameters {sorted(header.convention)}; "
+                         f"only the agreed pulya size can be re-scored")
+    if header.pulya is not msgspec.UNSET and header.pulya != convention.pulya.size:
+        if header.pulya != int(header.pulya) or header.pulya <= 0:
+            raise MatchError(f"the log's pulya {header.pulya} is not a positive whole number")
+        convention = with_pulya_size(convention, int(header.pulya))
+    convention.check_players(len(header.players))
+    return convention
+
+
+class _Recount:
+    def __init__(self, convention: Convention, players: tuple[str, ...]):
+        self.convention = convention
+        self.players = players
+        self.sheet = new_sheet(convention, len(players))
+        self.problems: list[str] = []
+        self.hands = 0
+        self.last: HandRecord | None = None
+        self.logged_settlement: dict[str, Any] | None = None
+
+    def add(self, item) -> None:
+        if not item.ok:
+            self.problems.extend(f"line {item.line}: {error}" for error in item.errors)
+        elif isinstance(item.record, HandRecord):
+            self._hand(item.record)
+        elif isinstance(item.record, EndRecord) and item.record.settlement is not msgspec.UNSET:
+            self.logged_settlement = dict(item.record.settlement)
+
+    def finish(self) -> LogSheet:
+        settlement = settle(self.sheet, self.convention)
+        self._compare_settlement(settlement)
+        finished = is_finished(self.sheet, self.convention)
+        return LogSheet(self.convention, self.players, self.sheet, settlement, self.hands, finished,
+                        tuple(self.problems))
+
+    def _hand(self, record: HandRecord) -> None:
+        where = f"hand {record.hand}"
+        self._check_dealer(record, where)
+        self.last = record
+        fields = msgspec.to_builtins(record)
+        extras = dict(fields.get("extras", {}))
+        logged_streak = extras.get("raspasy_streak", self.sheet.raspasy_streak)
+        if logged_streak != self.sheet.raspasy_streak:
+            self.problems.append(f"{where}: logged raspasy streak {logged_streak}, the sheet has "
+                                 f"{self.sheet.raspasy_streak}")
+        fields["extras"] = dict(extras, raspasy_streak=self.sheet.raspasy_streak)
+        try:
+            state = replay_record(fields, self.convention, len(self.players))
+            sheet, lines = score_hand(self.sheet, result(state), self.convention)
+        except FairdealError as exc:
+            self.problems.append(f"{where}: cannot be replayed, not scored: {exc}")
+            return
+        self.sheet, self.hands = sheet, self.hands + 1
+        if record.score is not msgspec.UNSET:
+            self._compare_lines(where, fields["score"], lines)
+
+    def _check_dealer(self, record: HandRecord, where: str) -> None:
+        if self.last is None or record.hand != self.last.hand + 1:
+            return
+        expected = (self.last.dealer + 1) % len(self.players)
+        if record.dealer != expected:
+            self.problems.append(f"{where}: dealer is seat {record.dealer}, but the deal passes clockwise to "
+                                 f"seat {expected}")
+
+    def _compare_lines(self, where: str, logged: list[dict], lines: tuple[ScoreLine, ...]) -> None:
+        recomputed = [line.to_record() for line in lines]
+        for seat in range(len(self.players)):
+            mine = Counter(_key(item) for item in logged if item["seat"] == seat)
+            true = Counter(_key(item) for item in recomputed if item["seat"] == seat)
+            if mine != true:
+                self.problems.append(
+                    f"{where}, seat {seat} ({self.players[seat]}): logged score {_show(mine)}, "
+                    f"the replay gives {_show(true)}"
+                )
+        strangers = sorted({item["seat"] for item in logged} - set(range(len(self.players))))
+        if strangers:
+            self.problems.append(f"{where}: score lines for seats {strangers} that are not at the table")
+
+    def _compare_settlement(self, settlement: Settlement) -> None:
+        if self.logged_settlement is None:
+            return
+        recomputed = {name: number(a) for name, a in zip(self.players, settlement.amounts)}
+        for name in self.players:
+            logged = self.logged_settlement.get(name)
+            if logged is None or abs(logged - recomputed[name]) > 1e-9:
+                self.problems.append(f"settlement, {name}: logged {logged}, recomputed {recomputed[name]}")
+
+
+def _key(item: dict) -> tuple:
+    return item["column"], item.get("on"), item["points"]
+
+
+def _show(lines: Counter) -> str:
+    if not lines:
+        return "nothing"
+    parts = []
+    for (column, on, points), count in sorted(lines.items(), key=lambda kv: (kv[0][0], kv[0][1] or -1, kv[0][2])):
+        text = f"{column} {points}" + (f" on seat {on}" if on is not None else "")
+        parts.extend([text] * count)
+    return ", ".join(parts)
