@@ -1,0 +1,96 @@
+"""The game record inside transcripts, replayed through the engine: cards, tricks, result and score lines.
+
+Score lines depend on the sheet before the hand (a closed pulya spills into whists), so a session's records
+are replayed in hand order from an empty sheet; when the first transcript given is not hand 1, or a hand is
+missing or unreplayable, score lines after that point cannot be recomputed and are reported as not checked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from fairdeal.engine.hand import result
+from fairdeal.engine.record import replay_record
+from fairdeal.engine.scoring import Sheet, new_sheet, score_hand
+from fairdeal.errors import FairdealError
+from fairdeal.protocols.encoding import canonical_json
+from fairdeal.rules import get_convention
+
+
+@dataclass(frozen=True)
+class RecordProblem:
+    index: int       # position of the transcript in the sequence given
+    check: str
+    detail: str
+
+
+def check_session_records(
+    docs: Sequence[Mapping[str, Any]], trusted: Sequence[bool]
+) -> tuple[list[RecordProblem], list[tuple[int, str]]]:
+    """Replay the records of one session's transcripts (given in hand order); ``trusted[i]`` is False when the
+    deal of transcript ``i`` failed verification, so its record cannot be judged.
+
+    Returns the problems and the notes (index, text) for what could not be checked.
+    """
+    problems: list[RecordProblem] = []
+    notes: list[tuple[int, str]] = []
+    statement = docs[0]["session"]["statement"]
+    num_seats = len(statement["players"])
+    try:
+        convention = get_convention(statement["system"])
+        sheet: Sheet | None = new_sheet(convention, num_seats) if docs[0]["hand"] == 1 else None
+    except FairdealError as exc:
+        return [], [(i, f"record not replayed: {exc}") for i, d in enumerate(docs) if "record" in d]
+    previous_hand = 0
+    for index, doc in enumerate(docs):
+        if doc["hand"] != previous_hand + 1:
+            sheet = None
+        previous_hand = doc["hand"]
+        if "record" not in doc or not trusted[index]:
+            sheet = None
+            why = "no game record" if "record" not in doc else "the deal failed verification"
+            notes.append((index, f"{why}: play and score not checked"))
+            continue
+        found, sheet = _check_one(doc, convention, num_seats, sheet)
+        problems += [RecordProblem(index, check, detail) for check, detail in found]
+        if sheet is None and not found:
+            notes.append((index, "score lines not checked: the sheet before this hand is unknown"))
+    return problems, notes
+
+
+def _check_one(doc: Mapping[str, Any], convention, num_seats: int, sheet: Sheet | None):
+    record = doc["record"]
+    found = _check_header(doc, record)
+    if found:
+        return found, None
+    try:
+        state = replay_record(record, convention, num_seats)
+        outcome = result(state)
+    except FairdealError as exc:
+        return [("replay", str(exc))], None
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+        # The engine's replay names most malformed fields itself; anything else is still the record's fault.
+        return [("replay", f"malformed record ({type(exc).__name__}: {exc})")], None
+    if sheet is None:
+        return [], None
+    streak = record.get("extras", {}).get("raspasy_streak", 0)
+    if streak != sheet.raspasy_streak:
+        return [("raspasy streak", f"the record plays streak {streak}, the sheet has {sheet.raspasy_streak}")], None
+    sheet, lines = score_hand(sheet, outcome, convention)
+    expected = [line.to_record() for line in lines]
+    if canonical_json(record.get("score")) != canonical_json(expected):
+        return [("score", f"the score lines should be {canonical_json(expected).decode()}")], sheet
+    return [], sheet
+
+
+def _check_header(doc: Mapping[str, Any], record: Mapping[str, Any]) -> list[tuple[str, str]]:
+    found = []
+    if record.get("hand", doc["hand"]) != doc["hand"]:
+        found.append(("hand number", f"the record is hand {record.get('hand')}, the transcript hand {doc['hand']}"))
+    if record.get("dealer") != doc["dealer"]:
+        found.append(("dealer", f"the record's dealer is {record.get('dealer')}, the transcript's {doc['dealer']}"))
+    deal = record.get("deal")
+    if not isinstance(deal, Mapping) or [deal.get("hands"), deal.get("talons")] != [doc["deal"]["hands"], doc["deal"]["talons"]]:
+        found.append(("deal", "the record's deal is not the deal the seeds derive"))
+    return found

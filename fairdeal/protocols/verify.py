@@ -1,0 +1,393 @@
+"""Re-check hand transcripts: signatures, commitments, chain links, deck derivation, deal, game record.
+
+Every failure names the hand, the party responsible — ``service``, ``player NAME`` or ``record`` — and the
+check that failed. Deck derivations of all revealed hands are recomputed in one batch.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+import jsonschema
+
+from fairdeal.cards import DeckKind, to_ascii_list
+from fairdeal.errors import FairdealError
+from fairdeal.protocols.commit_reveal import seed_statement, signature_holds
+from fairdeal.protocols.deck import derive_orders
+from fairdeal.protocols.derive import chain_step, deck_input, seed_commitment
+from fairdeal.protocols.record_check import check_session_records
+from fairdeal.protocols.transcript import REVEALED, read_transcript, seat_deal, transcript_hash
+
+SCHEMA_PATH = Path(__file__).resolve().parents[2] / "protocols" / "transcript.schema.json"
+SERVICE, RECORD = "service", "record"
+
+
+@dataclass(frozen=True)
+class Failure:
+    source: str          # the file (or label) the transcript came from
+    hand: int | None
+    party: str           # "service", "player NAME" or "record"
+    check: str
+    detail: str
+
+    def line(self) -> str:
+        hand = "?" if self.hand is None else self.hand
+        return f"{self.source}: hand {hand}: {self.party}: {self.check}: {self.detail}"
+
+
+@dataclass(frozen=True)
+class Report:
+    transcripts: int
+    failures: tuple[Failure, ...]
+    notes: tuple[str, ...] = ()     # what could not be checked (e.g. score lines without the earlier hands)
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+    def to_json(self) -> dict:
+        return {"ok": self.ok, "transcripts": self.transcripts, "failures": [asdict(f) for f in self.failures],
+                "notes": list(self.notes)}
+
+
+@lru_cache(maxsize=1)
+def _validator() -> jsonschema.Draft202012Validator:
+    """The schema with references to its leaf definitions (hash, signature, card) written in place: the same
+    constraints, validated about twice as fast (reference lookups dominate the cost)."""
+    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    text = json.dumps(schema)
+    for name in ("hash", "signature", "card"):
+        text = text.replace(json.dumps({"$ref": f"#/$defs/{name}"}), json.dumps(schema["$defs"][name]))
+    return jsonschema.Draft202012Validator(json.loads(text))
+
+
+def player_party(doc: Mapping[str, Any], seat: int) -> str:
+    try:
+        return f"player {doc['session']['statement']['players'][seat]['name']}"
+    except (KeyError, IndexError, TypeError):
+        return f"player at seat {seat}"
+
+
+class _Checker:
+    """Collects failures for one transcript."""
+
+    def __init__(self, source: str, doc: Mapping[str, Any]):
+        self.source, self.doc = source, doc
+        hand = doc.get("hand") if isinstance(doc, Mapping) else None
+        self.hand = hand if isinstance(hand, int) and not isinstance(hand, bool) else None
+        self.failures: list[Failure] = []
+        self.links: dict[int, str] = {}     # proven links of this session's seed chain (shared per session)
+
+    def fail(self, party: str, check: str, detail: str) -> None:
+        self.failures.append(Failure(self.source, self.hand, party, check, detail))
+
+
+def check_structure(c: _Checker) -> bool:
+    errors = sorted(_validator().iter_errors(c.doc), key=lambda e: list(e.absolute_path))
+    for error in errors[:5]:
+        where = "/".join(map(str, error.absolute_path)) or "(document)"
+        c.fail(SERVICE, "transcript schema", f"{where}: {error.message}")
+    if errors:
+        return False
+    statement = c.doc["session"]["statement"]
+    roster = statement["players"]
+    if [p["seat"] for p in roster] != list(range(len(roster))):
+        c.fail(SERVICE, "transcript schema", "session roster seats are not 0..n-1 in order")
+        return False
+    if len(c.doc["session"]["player_signatures"]) != len(roster):
+        c.fail(SERVICE, "transcript schema", "one session countersignature per seated player is required")
+        return False
+    return True
+
+
+def check_session(c: _Checker) -> bool:
+    """Signatures of the session opening; ``False`` (stop) if the service's own signature fails: then the
+    opening was altered after signing, the publisher is to blame and nothing derived from it can be judged."""
+    session = c.doc["session"]
+    statement = session["statement"]
+    if not signature_holds(statement["service_key"], statement, session["service_signature"]):
+        c.fail(SERVICE, "session signature", "the service's signature of the session opening does not verify")
+        return False
+    for seat, signature in enumerate(session["player_signatures"]):
+        if not signature_holds(statement["players"][seat]["key"], statement, signature):
+            c.fail(player_party(c.doc, seat), "session countersignature", "does not verify under the player's key")
+    if c.doc["hand"] > statement["hands"]:
+        c.fail(SERVICE, "hand number", f"hand {c.doc['hand']} is beyond the session's {statement['hands']} hands")
+    if c.doc["dealer"] >= len(statement["players"]):
+        c.fail(SERVICE, "dealer", f"dealer seat {c.doc['dealer']} is not at the table")
+    return True
+
+
+def check_service_commitment(c: _Checker) -> None:
+    s = c.doc["session"]["statement"]
+    hand = c.doc["hand"]
+    if hand <= s["hands"] and not _in_chain(s, hand, c.doc["service"]["commitment"], c.links):
+        c.fail(SERVICE, "commitment in chain", f"the hand's commitment is not link {hand - 1} of the anchored chain")
+
+
+def _in_chain(s: Mapping[str, Any], hand: int, commitment: str, known: dict[int, str]) -> bool:
+    """Is ``commitment`` link ``hand-1`` of the anchored chain? Hashes down to the anchor, or to a link already
+    proven (``known``: index -> link of this session's chain), and remembers the links it proves."""
+    known.setdefault(0, s["anchor"])
+    link, index, path = bytes.fromhex(commitment), hand - 1, []
+    while known.get(index) != link.hex():
+        if index == 0:
+            return False
+        path.append((index, link.hex()))
+        link = chain_step(s["table"], s["session"], index, link)
+        index -= 1
+    known.update(path)
+    return True
+
+
+SHARED_FIELDS = ("hand", "dealer", "service_commitment")
+
+
+def check_contributions(c: _Checker) -> None:
+    """Every seat signed a seed commitment naming the service commitment, then opened a matching seed."""
+    doc, s = c.doc, c.doc["session"]["statement"]
+    seats = [p["seat"] for p in doc["players"]]
+    for missing in sorted(set(range(len(s["players"]))) - set(seats)):
+        c.fail(player_party(doc, missing), "seed commitment", "no seed commitment from this seat")
+    if seats != sorted(set(seats)) or any(seat >= len(s["players"]) for seat in seats):
+        c.fail(SERVICE, "transcript schema", f"player entries must list distinct table seats in order, got {seats}")
+        return
+    blamed = _service_misstatements(c)
+    for entry in doc["players"]:
+        _check_contribution(c, s, entry, blamed)
+
+
+def _service_misstatements(c: _Checker) -> set[str]:
+    """Shared fields on which every player signed the same value and the transcript states another.
+
+    The players' signed statements outvote the unsigned copy: the service published a wrong hand, dealer or
+    commitment (for the commitment, only if what the players signed is the chain's link and the copy is not).
+    """
+    doc = c.doc
+    expected = {"hand": doc["hand"], "dealer": doc["dealer"], "service_commitment": doc["service"]["commitment"]}
+    blamed = set()
+    for name in SHARED_FIELDS:
+        signed = {json.dumps(p["statement"][name]) for p in doc["players"]}
+        if len(signed) != 1 or doc["players"][0]["statement"][name] == expected[name]:
+            continue
+        if name == "service_commitment":
+            s, value = doc["session"]["statement"], doc["players"][0]["statement"][name]
+            if doc["hand"] > s["hands"] or not _in_chain(s, doc["hand"], value, c.links):
+                continue
+        blamed.add(name)
+        c.fail(SERVICE, "hand statement", f"the transcript's {name} is not what every player signed")
+    return blamed
+
+
+def _check_contribution(c: _Checker, s: Mapping[str, Any], entry: Mapping[str, Any], blamed: set[str]) -> None:
+    doc, seat = c.doc, entry["seat"]
+    party = player_party(doc, seat)
+    statement = entry["statement"]
+    expected = seed_statement(s, doc["hand"], doc["dealer"], seat, doc["service"]["commitment"],
+                              statement["seed_commitment"])
+    wrong = sorted(k for k in expected if statement.get(k) != expected[k] and k not in blamed)
+    if wrong:
+        c.fail(party, "seed statement", f"does not bind this table/hand/seat/service commitment: {', '.join(wrong)}")
+    if not signature_holds(s["players"][seat]["key"], statement, entry["signature"]):
+        c.fail(party, "seed signature", "the signed seed commitment does not verify under the player's key")
+    if "seed" not in entry:
+        c.fail(party, "seed opening", "the player's seed was never opened")
+        return
+    seed = bytes.fromhex(entry["seed"])
+    name = s["players"][seat]["name"]
+    if seed_commitment(s["table"], s["session"], statement["hand"], name, seed).hex() != statement["seed_commitment"]:
+        c.fail(party, "seed opening", "the seed does not open the player's commitment")
+
+
+def check_reveal(c: _Checker) -> bool:
+    """The service revealed a seed that opens its commitment; ``True`` iff the deck can now be judged."""
+    doc, s = c.doc, c.doc["session"]["statement"]
+    if doc["state"] != REVEALED:
+        c.fail(SERVICE, "reveal", "the service has not revealed its seed (transcript state 'unrevealed')")
+        return False
+    seed = bytes.fromhex(doc["service"]["seed"])
+    if chain_step(s["table"], s["session"], doc["hand"], seed).hex() != doc["service"]["commitment"]:
+        c.fail(SERVICE, "reveal", "the revealed seed does not open the service's commitment")
+    if c.failures:
+        return False
+    c.links[doc["hand"]] = doc["service"]["seed"]
+    return len(doc["players"]) == len(s["players"])
+
+
+def deck_input_of(doc: Mapping[str, Any]) -> bytes:
+    s = doc["session"]["statement"]
+    players = [(s["players"][p["seat"]]["name"], bytes.fromhex(p["seed"])) for p in doc["players"]]
+    return deck_input(s["table"], s["session"], doc["hand"], s["deck"], bytes.fromhex(doc["service"]["seed"]), players)
+
+
+def check_deck_and_deal(c: _Checker, order: Sequence[int]) -> None:
+    doc, s = c.doc, c.doc["session"]["statement"]
+    if doc["deck_order"] != to_ascii_list(order):
+        c.fail(SERVICE, "deck derivation", "the published deck order is not the one the seeds derive")
+    try:
+        expected = seat_deal(order, s["deal_pattern"], doc["dealer"], len(s["players"]))
+    except FairdealError as exc:
+        c.fail(SERVICE, "deal pattern", str(exc))
+        return
+    if doc["deal"] != expected:
+        c.fail(SERVICE, "deal pattern", f"the published deal does not follow pattern {s['deal_pattern']}")
+
+
+def check_sequence(checkers: Sequence[_Checker]) -> list[Failure]:
+    """Across one session's transcripts: hands 1, 2, ... each once; links and document hashes chained."""
+    failures: list[Failure] = []
+    by_hand = sorted(checkers, key=lambda c: c.doc["hand"])
+    seen: dict[tuple[int, str], int] = {}
+    for prev, cur in zip([None] + by_hand[:-1], by_hand):
+        hand = cur.doc["hand"]
+        def fail(party: str, check: str, detail: str) -> None:
+            failures.append(Failure(cur.source, hand, party, check, detail))
+        if prev is not None and prev.doc["hand"] == hand:
+            fail(SERVICE, "hand sequence", f"hand {hand} appears twice ({prev.source})")
+            continue
+        expected_previous = transcript_hash(prev.doc) if prev is not None and prev.doc["hand"] == hand - 1 else None
+        if prev is not None and prev.doc["hand"] != hand - 1:
+            gap = f"hand {hand - 1} is" if prev.doc["hand"] == hand - 2 else f"hands {prev.doc['hand'] + 1}..{hand - 1} are"
+            fail(SERVICE, "hand sequence", f"{gap} missing")
+        elif prev is not None:
+            if prev.doc["service"].get("seed") != cur.doc["service"]["commitment"]:
+                fail(SERVICE, "chain link", f"the commitment is not hand {hand - 1}'s revealed seed")
+            if cur.doc["previous"] != expected_previous:
+                fail(SERVICE, "transcript chain", f"'previous' is not the hash of hand {hand - 1}'s transcript")
+        elif hand == 1 and cur.doc["previous"] is not None:
+            fail(SERVICE, "transcript chain", "the first hand of a session has previous = null")
+        for entry in cur.doc["players"]:
+            if "seed" in entry:
+                key = (entry["seat"], entry["seed"])
+                if key in seen:
+                    fail(player_party(cur.doc, entry["seat"]), "seed reuse", f"same seed as in hand {seen[key]}")
+                seen[key] = hand
+    return failures
+
+
+def verify_documents(docs: Iterable[tuple[str, Mapping[str, Any]]], replay_records: bool = True) -> Report:
+    """Verify transcripts given as ``(source, document)``; sessions are grouped by (table, session, anchor)."""
+    checkers = [_Checker(source, doc) for source, doc in docs]
+    derivable: list[_Checker] = []
+    sessions: dict[tuple[str, str, str], list[_Checker]] = {}
+    chains: dict[tuple[str, str, str], dict[int, str]] = {}
+    for c in sorted(checkers, key=lambda c: c.hand or 0):
+        if not check_structure(c):
+            continue
+        s = c.doc["session"]["statement"]
+        c.links = chains.setdefault((s["table"], s["session"], s["anchor"]), {})
+        if check_session(c):
+            check_service_commitment(c)
+            check_contributions(c)
+            if check_reveal(c):
+                derivable.append(c)
+        sessions.setdefault((s["table"], s["session"], s["anchor"]), []).append(c)
+    _check_decks(derivable)
+    notes: list[str] = []
+    sequence_failures: list[Failure] = []
+    for group in sessions.values():
+        group.sort(key=lambda c: c.doc["hand"])
+        sequence_failures += check_sequence(group)
+        if replay_records:
+            notes += _check_records(group, set(map(id, derivable)))
+    failures = [f for c in checkers for f in c.failures] + sequence_failures
+    return Report(len(checkers), tuple(failures), tuple(notes))
+
+
+def _check_records(group: list[_Checker], derivable: set[int]) -> list[str]:
+    """Replay the group's game records; adds ``record`` failures to the report, returns the notes."""
+    trusted = [id(c) in derivable and not any(f.party == SERVICE for f in c.failures) for c in group]
+    problems, notes = check_session_records([c.doc for c in group], trusted)
+    for problem in problems:
+        c = group[problem.index]
+        c.failures.append(Failure(c.source, c.hand, RECORD, problem.check, problem.detail))
+    return [f"{group[i].source}: hand {group[i].hand}: {text}" for i, text in notes]
+
+
+def _check_decks(checkers: Sequence[_Checker]) -> None:
+    by_deck: dict[str, list[_Checker]] = {}
+    for c in checkers:
+        by_deck.setdefault(c.doc["session"]["statement"]["deck"], []).append(c)
+    for deck_name, group in by_deck.items():
+        orders = derive_orders([deck_input_of(c.doc) for c in group], DeckKind(deck_name))
+        for c, order in zip(group, orders):
+            check_deck_and_deal(c, order)
+
+
+def verify_paths(paths: Sequence[Path], replay_records: bool = True) -> Report:
+    """Verify transcript files; a file that cannot be read is itself a failure of the service that published it."""
+    docs, unreadable = [], []
+    for path in paths:
+        try:
+            docs.append((str(path), read_transcript(path)))
+        except FairdealError as exc:
+            unreadable.append(Failure(str(path), None, SERVICE, "transcript file", str(exc)))
+    report = verify_documents(docs, replay_records)
+    return Report(report.transcripts + len(unreadable), tuple(unreadable) + report.failures, report.notes)
+
+
+def verify_log(log_path: Path, replay_records: bool = True) -> Report:
+    """Verify every transcript a game log cites, and that the log cites each by its true hash and copies its record.
+
+    The log is JSON lines (``protocols/game-log.md``); hand lines cite ``"transcript": {"file", "sha256"}`` with
+    ``file`` relative to the log's folder.
+    """
+    log_path = Path(log_path)
+    try:
+        lines = log_path.read_text(encoding="utf-8").splitlines()
+    except (FileNotFoundError, UnicodeDecodeError) as exc:
+        return Report(0, (Failure(str(log_path), None, RECORD, "game log", f"cannot read the log: {exc}"),))
+    failures: list[Failure] = []
+    cited: list[tuple[Path, dict]] = []
+    for number, text in enumerate(lines, start=1):
+        where = f"{log_path}:{number}"
+        try:
+            line = json.loads(text)
+        except json.JSONDecodeError as exc:
+            failures.append(Failure(where, None, RECORD, "game log", f"not JSON: {exc}"))
+            continue
+        if not isinstance(line, dict) or line.get("type") != "hand":
+            continue
+        found = _check_citation(log_path, where, line)
+        failures += found[0]
+        if found[1] is not None:
+            cited.append((found[1], line))
+    report = verify_paths([path for path, _ in cited], replay_records)
+    failures += _check_copies(cited)
+    return Report(report.transcripts, tuple(failures) + report.failures, report.notes)
+
+
+def _check_citation(log_path: Path, where: str, line: Mapping[str, Any]) -> tuple[list[Failure], Path | None]:
+    hand = line.get("hand") if isinstance(line.get("hand"), int) else None
+    reference = line.get("transcript")
+    if not isinstance(reference, dict) or not isinstance(reference.get("file"), str):
+        return [Failure(where, hand, RECORD, "transcript reference", "the hand line cites no transcript")], None
+    path = log_path.parent / reference["file"]
+    try:
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError as exc:
+        return [Failure(where, hand, RECORD, "transcript reference", f"cannot read {path}: {exc.strerror}")], None
+    if digest != reference.get("sha256"):
+        return [Failure(where, hand, RECORD, "transcript reference", f"{reference['file']} has SHA-256 {digest}, "
+                        f"the log cites {reference.get('sha256')}")], path
+    return [], path
+
+
+def _check_copies(cited: Sequence[tuple[Path, Mapping[str, Any]]]) -> list[Failure]:
+    """The hand line (without ``type`` and ``transcript``) must be the record the transcript holds."""
+    failures = []
+    for path, line in cited:
+        try:
+            doc = read_transcript(path)
+        except FairdealError:
+            continue   # already reported by verify_paths
+        expected = {k: v for k, v in line.items() if k not in ("type", "transcript")}
+        if doc.get("record") != expected:
+            failures.append(Failure(str(path), line.get("hand"), RECORD, "log line",
+                                    "the game log's hand line differs from the record in the transcript"))
+    return failures
