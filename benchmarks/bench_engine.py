@@ -42,11 +42,12 @@ def replays_per_second(hands: int, seed: int) -> float:
 def evening_rates(convention, hands: int, seed: int) -> dict[str, float]:
     """Share of hands that were raspasy, misère, failed contracts (played games the declarer lost)."""
     rng = np.random.default_rng(seed)
-    bots = [HeuristicBot() for _ in range(3)]
+    seats = convention.players[0]          # the smallest table the convention plays (two for Hussar, Gusarik)
+    bots = [HeuristicBot() for _ in range(seats)]
     counts: collections.Counter = collections.Counter()
     streak = 0
     for number in range(hands):
-        outcome = result(play_hand(convention, 3, number % 3, None, bots, raspasy_streak=streak, rng=rng))
+        outcome = result(play_hand(convention, seats, number % seats, None, bots, raspasy_streak=streak, rng=rng))
         streak = streak + 1 if outcome.kind is HandKind.RASPASY else 0
         counts[outcome.kind.value] += 1
         if outcome.kind is HandKind.GAME:
@@ -59,7 +60,7 @@ def evening_rates(convention, hands: int, seed: int) -> dict[str, float]:
         if outcome.kind is HandKind.MISERE and outcome.tricks[outcome.declarer] > 0:
             counts["misere caught"] += 1
     return {key: counts[key] / hands for key in
-            ("raspasy", "misere", "misere caught", "game", "failed", "unplayed", "conceded")}
+            ("raspasy", "redeal", "misere", "misere caught", "game", "failed", "unplayed", "conceded")}
 
 
 def main() -> None:
@@ -70,11 +71,11 @@ def main() -> None:
     print(f"heuristic bots    : {heuristic_rate:8.0f} hands/s  ({heuristic_rate / random_rate:.2f}x the baseline)")
     print(f"replay of records : {replay_rate:8.0f} hands/s  ({replay_rate / random_rate:.2f}x the baseline)")
     print(f"\nheuristic evenings, {RATE_HANDS} hands per convention, raspasy streak carried from hand to hand")
-    header = ("raspasy", "misere", "misere caught", "game", "failed", "unplayed", "conceded")
-    print(f"{'convention':<11}" + "".join(f"{h:>15}" for h in header))
+    header = ("raspasy", "redeal", "misere", "misere caught", "game", "failed", "unplayed", "conceded")
+    print(f"{'convention':<18}" + "".join(f"{h:>15}" for h in header))
     for seed, (name, convention) in enumerate(sorted(CONVENTIONS.items())):
         rates = evening_rates(convention, RATE_HANDS, 100 + seed)
-        print(f"{name:<11}" + "".join(f"{rates[h]:>15.1%}" for h in header))
+        print(f"{name:<18}" + "".join(f"{rates[h]:>15.1%}" for h in header))
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fairdeal.cards import suit_of
+from fairdeal.cards import DeckKind, suit_of
 from fairdeal.engine.bids import ContractBid, all_game_bids, beats, parse_bid
 from fairdeal.engine.bots import HeuristicBot, RandomBot
 from fairdeal.engine.driver import MAX_STEPS, random_deal
@@ -26,11 +26,12 @@ def table(data_seed: int, name: str, heuristic: bool):
     dealer = int(rng.integers(seats))
     streak = int(rng.integers(0, 4))
     bots = [HeuristicBot() if heuristic else RandomBot(np.random.default_rng(data_seed * 7 + s)) for s in range(seats)]
-    return convention, seats, dealer, streak, bots, random_deal(rng)
+    opening = int(rng.integers(0, convention.table.opening_raspasy_rounds + 1)) if rng.random() < 0.2 else 0
+    return convention, seats, dealer, streak, bots, random_deal(rng, convention), opening
 
 
-def play_all_states(convention, seats, dealer, streak, bots, deal):
-    state = new_hand(convention, seats, dealer, deal, streak)
+def play_all_states(convention, seats, dealer, streak, bots, deal, opening=0):
+    state = new_hand(convention, seats, dealer, deal, streak, opening)
     states = [state]
     while not is_over(state):
         seat = to_move(state)
@@ -45,7 +46,12 @@ def cards_in(state) -> list[int]:
     current = [c for _, c in state.current]
     talon_turned = {t.talon_card for t in state.tricks if t.talon_card is not None}
     talon = [c for c in state.talon if c not in talon_turned]
-    return [c for h in state.hands for c in h] + talon + list(state.discard) + played + current
+    return ([c for h in state.hands for c in h] + talon + list(state.discard) + list(state.defence_discard)
+            + played + current)
+
+
+def deck_of(convention) -> list[int]:
+    return sorted(int(c) for c in DeckKind.parse(convention.table.deck).codes())
 
 
 def check_trick(trick, trump, talon_owner):
@@ -69,11 +75,12 @@ def check_trick(trick, trump, talon_owner):
 @settings(max_examples=150, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), name=st.sampled_from(NAMES), heuristic=st.booleans())
 def test_random_legal_play_keeps_every_invariant(seed, name, heuristic):
-    convention, seats, dealer, streak, bots, deal = table(seed, name, heuristic)
-    states = play_all_states(convention, seats, dealer, streak, bots, deal)
+    convention, seats, dealer, streak, bots, deal, opening = table(seed, name, heuristic)
+    states = play_all_states(convention, seats, dealer, streak, bots, deal, opening)
     final = states[-1]
-    for state in states:   # the 32 cards are all somewhere, exactly once, in every state
-        assert sorted(cards_in(state)) == list(range(32))
+    deck = deck_of(convention)
+    for state in states:   # every card of the deck is somewhere, exactly once, in every state
+        assert sorted(cards_in(state)) == deck
     assert len(states) - 1 <= MAX_STEPS
     trump = None if final.kind is not HandKind.GAME or final.contract.strain == 4 else final.contract.strain
     owner = final.dealer if final.dealer not in final.active else None
@@ -83,17 +90,17 @@ def test_random_legal_play_keeps_every_invariant(seed, name, heuristic):
     if outcome.played:
         assert sum(outcome.tricks) + outcome.raspasy_talon_tricks == 10
     else:
-        assert sum(outcome.tricks) == 0 and outcome.kind is HandKind.GAME
+        assert sum(outcome.tricks) == 0 and outcome.kind in (HandKind.GAME, HandKind.REDEAL)
     assert all(outcome.tricks[s] == 0 for s in range(seats) if s not in outcome.active)
-    assert (outcome.kind is HandKind.RASPASY) == (outcome.declarer is None)
+    assert (outcome.kind in (HandKind.RASPASY, HandKind.REDEAL)) == (outcome.declarer is None)
     assert replay_record(to_record(final), convention, seats) == final
 
 
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), name=st.sampled_from(NAMES))
 def test_views_never_show_hidden_cards(seed, name):
-    convention, seats, dealer, streak, bots, deal = table(seed, name, False)
-    for state in play_all_states(convention, seats, dealer, streak, bots, deal):
+    convention, seats, dealer, streak, bots, deal, opening = table(seed, name, False)
+    for state in play_all_states(convention, seats, dealer, streak, bots, deal, opening):
         for seat in state.active:
             view = view_for(state, seat)
             for other in state.active:

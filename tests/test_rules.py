@@ -10,15 +10,16 @@ import pytest
 import fairdeal.engine.scoring as scoring
 import fairdeal.engine.settlement as settlement
 from fairdeal.errors import ConventionError, FairdealError
-from fairdeal.rules import CONVENTIONS, LENINGRAD, MAILRU, ROSTOV, SOCHI, get_convention
+from fairdeal.rules import ALL, CONVENTIONS, LENINGRAD, MAILRU, ROSTOV, SOCHI, get_convention
 from fairdeal.rules import convention as convention_module
 from fairdeal.rules.table import markdown_table
 
 
 def test_get_convention_by_name_and_a_miss_lists_known_names():
     assert get_convention("Sochi") is SOCHI
-    assert set(CONVENTIONS) == {"sochi", "leningrad", "rostov", "mailru"}
-    with pytest.raises(ConventionError, match="known conventions: leningrad, mailru, rostov, sochi"):
+    assert set(CONVENTIONS) == {"sochi", "leningrad", "rostov", "mailru", "classic", "hussar", "gusarik-sochi",
+                                "gusarik-leningrad", "gusarik-rostov"}
+    with pytest.raises(ConventionError, match="known conventions: classic, gusarik-leningrad, .*, sochi"):
         get_convention("piter")
     assert issubclass(ConventionError, FairdealError)
 
@@ -74,7 +75,7 @@ def test_seed002_mailru_characteristics():
 
 
 def test_book_defaults_from_seed000():
-    for conv in CONVENTIONS.values():
+    for conv in (c for c in CONVENTIONS.values() if c.table.deck == "piquet32"):   # Hussar has its own prices
         assert conv.scoring.contract_values == ((6, 2), (7, 4), (8, 6), (9, 8), (10, 10))
         assert conv.scoring.misere_value == 10
         assert conv.pulya.gora_multiplier == 10
@@ -96,6 +97,9 @@ def test_house_rule_is_a_replace():
         (lambda: convention_module.PulyaRules(size=0), "pulya size"),
         (lambda: convention_module.RaspasyRules(progression_cap=0), "progression_cap"),
         (lambda: dataclasses.replace(SOCHI, players=()), "players"),
+        (lambda: convention_module.TableRules(deal_pattern="hussar"), "is not the deck of pattern hussar"),
+        (lambda: convention_module.TableRules(deal_pattern="gusarik", hand_players=2), "and a dummy"),
+        (lambda: convention_module.TableRules(deal_pattern="whist"), "table.deal_pattern"),
     ],
 )
 def test_bad_parameters_raise_convention_error(build, message):
@@ -130,7 +134,8 @@ def _comment_above(lines: list[str], index: int) -> str:
     return "\n".join(block)
 
 
-@pytest.mark.parametrize("group", ["BiddingRules", "DefenceRules", "RaspasyRules", "ScoringRules", "PulyaRules"])
+@pytest.mark.parametrize("group", ["BiddingRules", "DefenceRules", "RaspasyRules", "ScoringRules", "PulyaRules",
+                                   "TableRules"])
 def test_every_parameter_carries_a_seed_citation(group):
     """Each parameter sits under a comment quoting a seed («...») or naming one (000, 002, 003)."""
     cls = getattr(convention_module, group)
@@ -143,4 +148,4 @@ def test_every_parameter_carries_a_seed_citation(group):
 
 def test_docs_conventions_table_matches_the_values():
     doc = Path(__file__).resolve().parents[1] / "docs" / "conventions.md"
-    assert markdown_table([SOCHI, LENINGRAD, ROSTOV, MAILRU]) in doc.read_text(encoding="utf-8")
+    assert markdown_table(list(ALL)) in doc.read_text(encoding="utf-8")

@@ -46,7 +46,7 @@ def conventions(draw):
         after_close=draw(st.sampled_from(["help", "whists_on_all"])),
         gora_settlement=draw(st.sampled_from(["shared", "pairwise"])),
     )
-    players = draw(st.sampled_from([(3,), (3, 4)]))
+    players = draw(st.sampled_from([(3,), (3, 4), (3, 4, 5)]))
     return replace(base, players=players, defence=defence, raspasy=raspasy, scoring=scoring, pulya=pulya)
 
 
@@ -60,12 +60,14 @@ def split_ten(draw, parts):
 def outcomes(draw, num_seats):
     dealer = draw(st.integers(0, num_seats - 1))
     order = [(dealer + k) % num_seats for k in range(1, num_seats + 1)]
-    active = tuple(order[:3]) if num_seats == 4 else tuple(order)
+    active = tuple(order[:3])    # at four the dealer sits out, at five the dealer and his right-hand neighbour
     kind = draw(st.sampled_from(list(HandKind)))
     tricks = [0] * num_seats
+    if kind is HandKind.REDEAL:
+        return HandOutcome(num_seats, dealer, active, kind, tuple(tricks), played=False)
     if kind is HandKind.RASPASY:
         # 4 players: up to two tricks go to the talon cards (the dealer's); the rest are the players'.
-        talon = draw(st.integers(0, 2)) if num_seats == 4 else 0
+        talon = draw(st.integers(0, 2)) if num_seats >= 4 else 0
         for seat, t in zip(active, split_ten(draw, 3)):
             tricks[seat] = t
         tricks[max(active, key=lambda s: tricks[s])] -= talon

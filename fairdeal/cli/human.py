@@ -12,7 +12,7 @@ from typing import Callable, Sequence
 import click
 
 from fairdeal.cards import format_cards, parse_card, parse_cards
-from fairdeal.engine.actions import Action, Bid, ChooseOpen, Concede, Declare, Defend, Discard, Phase, Play
+from fairdeal.engine.actions import Action, Bid, ChooseOpen, Concede, Declare, Defend, Discard, Phase, Play, TakeTalon
 from fairdeal.engine.match import StopMatch
 from fairdeal.engine.view import PlayerView
 from fairdeal.errors import CardError
@@ -33,6 +33,8 @@ def action_label(action: Action) -> str:
         return action.call.value
     if isinstance(action, ChooseOpen):
         return "open" if action.open else "closed"
+    if isinstance(action, TakeTalon):
+        return "take"
     return format_cards([action.card], "ascii")
 
 

@@ -13,6 +13,7 @@ import numpy as np
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from fairdeal.cards import DeckKind
 from fairdeal.cli.human import TerminalPlayer
 from fairdeal.engine.bots import Bot, HeuristicBot, RandomBot
 from fairdeal.engine.match import HandSummary, MatchResult, play_match, with_pulya_size
@@ -24,7 +25,7 @@ from fairdeal.protocols.deal_source import ShuffledDeckSource
 from fairdeal.rules import CONVENTIONS, get_convention
 from fairdeal.rules.convention import Convention
 
-DEFAULT_NAMES = ("Anna", "Boris", "Vera", "Gleb")
+DEFAULT_NAMES = ("Anna", "Boris", "Vera", "Gleb", "Dasha")
 
 
 class CommandFailure(click.ClickException):
@@ -35,9 +36,10 @@ class CommandFailure(click.ClickException):
 
 @click.command("play")
 @click.option("--system", type=click.Choice(sorted(CONVENTIONS)), default="sochi", show_default=True,
-              help="Convention (rules and scoring).")
-@click.option("--players", "num_players", type=click.IntRange(3, 4), default=3, show_default=True,
-              help="Players at the table (at four the dealer sits out).")
+              help="System and convention (rules and scoring); `fairdeal systems` lists them.")
+@click.option("--players", "num_players", type=click.IntRange(2, 5), default=None,
+              help="Players at the table (default: the system's smallest; at four the dealer sits out, at five "
+                   "two sit out).")
 @click.option("--hands", "max_hands", type=click.IntRange(min=1), default=None,
               help="Stop after N hands even if the pulya is not closed (it is settled as it stands).")
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed for the deals and bots (default: random).")
@@ -50,10 +52,11 @@ class CommandFailure(click.ClickException):
 @click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the game log (JSON Lines) here, hand by hand.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def play_command(system: str, num_players: int, max_hands: int | None, seed: int | None, bot_kind: str,
+def play_command(system: str, num_players: int | None, max_hands: int | None, seed: int | None, bot_kind: str,
                  pulya_size: int | None, names: str | None, human_seat: int | None, out: Path | None,
                  as_json: bool) -> None:
     """Play a pulya with bots (or take a seat with --human) and print the sheet and the settlement."""
+    num_players = get_convention(system).players[0] if num_players is None else num_players
     convention = _table_convention(system, num_players, pulya_size)
     players = _player_names(names, num_players)
     if human_seat is not None and not 0 <= human_seat < num_players:
@@ -67,7 +70,7 @@ def play_command(system: str, num_players: int, max_hands: int | None, seed: int
     bots = _bots(bot_kind, bot_seeds)
     if human_seat is not None:
         bots[human_seat] = TerminalPlayer(players)
-    source = ShuffledDeckSource(rng=np.random.default_rng(deal_seed))
+    source = ShuffledDeckSource(deck=DeckKind.parse(convention.table.deck), rng=np.random.default_rng(deal_seed))
     try:
         result = _run(convention, players, bots, source, max_hands, out, human_seat is not None)
     except FairdealError as exc:
@@ -124,7 +127,7 @@ def _run(convention: Convention, players: list[str], bots: list[Bot], source, ma
 
 def _hand_line(summary: HandSummary, players: list[str], sheet: Sheet) -> str:
     if summary.declarer is None:
-        what = "raspasy"
+        what = summary.kind.value
     else:
         verdict = "went down" if summary.failed else "made it"
         what = f"{players[summary.declarer]} played {summary.contract} and {verdict}"

@@ -11,9 +11,11 @@ from fairdeal.engine.outcome import DefenceCall
 
 class Phase(enum.Enum):
     AUCTION = "auction"            # bids, «мои», passes
+    TALON = "talon"                # Classic: the dark six's winner takes the talon or switches to misère
     DISCARD = "discard"            # the declarer has taken the (shown) talon and puts two cards away
     CONTRACT = "contract"          # the declarer names the contract (or concedes «без трёх»)
     DEFENCE = "defence"            # defenders say pass / whist / half-whist
+    DEFENCE_DISCARD = "defence_discard"  # Hussar: the whister took his own talon and puts two cards away
     OPEN_CHOICE = "open_choice"    # the lone whister plays open («в светлую») or closed
     PLAY = "play"                  # trick play (games, misère, raspasy)
     DONE = "done"
@@ -26,6 +28,16 @@ class Bid:
 
     def __str__(self) -> str:
         return f"seat {self.seat} bids {self.token}"
+
+
+@dataclass(frozen=True)
+class TakeTalon:
+    """Classic: the winner of a dark six takes the talon unseen instead of switching to misère."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} takes the talon"
 
 
 @dataclass(frozen=True)
@@ -91,4 +103,4 @@ class Play:
         return f"{who} plays {Card.from_code(self.card).ascii}"
 
 
-Action = Bid | Discard | Declare | Concede | Defend | ChooseOpen | Play
+Action = Bid | TakeTalon | Discard | Declare | Concede | Defend | ChooseOpen | Play

@@ -1,16 +1,19 @@
-"""The auction («торговля») and the contract the declarer may name after it (seeds 000, 002).
+"""The auction («торговля») and the contract the declarer may name after it (seeds 000, 002, 003).
 
 Bidding goes clockwise from the first hand; a pass is final («Тот игрок, который один раз спасовал, не имеет больше
 права на торговлю»); each bid must outbid the last; the senior hand may hold a junior's bid with «мои» where the
 convention allows; a misère is bid only as a player's first bid; after ``k`` raspasy in a row game bids start at
-``raspasy_exit_levels[k]``. The auction ends when all have passed (raspasy) or one bidder is left.
+``raspasy_exit_levels[k]``. Classic adds calls made before looking at the cards (``dark-`` tokens, a player's first
+call): a dark bid doubles the game and is beaten only from the next level, a dark pass is beaten only by a seven.
+The auction ends when all have passed (raspasy, or a redeal where there are none) or one bidder is left.
 """
 
 from __future__ import annotations
 
 
 from fairdeal.engine.bids import (
-    MINE, NO_TALON_SUFFIX, PASS, BidError, ContractBid, all_game_bids, beats, misere_level_of, parse_bid,
+    DARK_PREFIX, MINE, NO_TALON_SUFFIX, PASS, BidError, ContractBid, all_game_bids, beats, misere_level_of,
+    parse_bid, split_dark,
 )
 from fairdeal.engine.actions import Phase
 from fairdeal.engine.outcome import HandKind
@@ -18,10 +21,16 @@ from fairdeal.engine.play import start_play
 from fairdeal.engine.state import HandState, evolve
 from fairdeal.errors import IllegalAction
 
+MISERE_TOKEN = "misere"
+
 
 def exit_level(state: HandState) -> int:
-    """The lowest game level allowed after ``state.raspasy_streak`` raspasy in a row (the last entry repeats)."""
-    return state.convention.bidding.exit_level(state.raspasy_streak)
+    """The lowest game level allowed now: after raspasy in a row (the last entry repeats) and after a dark pass."""
+    rules = state.convention.bidding
+    floor = rules.exit_level(state.raspasy_streak)
+    if state.dark_passers:
+        floor = max(floor, rules.dark_pass_overcall_level)
+    return floor
 
 
 def _misere_level(state: HandState) -> int:
@@ -29,7 +38,13 @@ def _misere_level(state: HandState) -> int:
 
 
 def _outbids(state: HandState, bid: ContractBid) -> bool:
-    return state.high is None or beats(bid, state.high, _misere_level(state))
+    if state.high is None:
+        return True
+    rules = state.convention.bidding
+    if state.dark and rules.dark_overcall_next_level and not bid.misere and not state.high.misere:
+        if bid.level <= state.high.level:
+            return False
+    return beats(bid, state.high, _misere_level(state), rules.misere_bp_plain_overcall_level)
 
 
 def _game_bids(state: HandState) -> list[ContractBid]:
@@ -45,7 +60,7 @@ def _game_bids(state: HandState) -> list[ContractBid]:
 
 def _misere_bids(state: HandState, seat: int) -> list[ContractBid]:
     rules = state.convention.bidding
-    if rules.misere_first_bid_only and seat in state.bidders:
+    if not rules.misere or (rules.misere_first_bid_only and seat in state.bidders):
         return []
     options = [ContractBid(None, None)]
     if rules.misere_without_talon:
@@ -54,48 +69,86 @@ def _misere_bids(state: HandState, seat: int) -> list[ContractBid]:
 
 
 def _may_hold(state: HandState, seat: int) -> bool:
-    """«Мои»: a senior hand holds the last bid made by a junior hand (seat order from the first hand)."""
-    if not state.convention.bidding.senior_may_hold or state.high is None or state.high.misere:
+    """«Мои»: a senior hand holds the last bid made by a junior hand (seat order from the first hand); a dark bid
+    cannot be held, it is beaten only from the next level."""
+    if not state.convention.bidding.senior_may_hold or state.high is None or state.high.misere or state.dark:
         return False
     return state.active.index(seat) < state.active.index(state.high_seat)
 
 
+def _first_call(state: HandState, seat: int) -> bool:
+    return all(s != seat for s, _ in state.auction)
+
+
+def _dark_tokens(state: HandState, seat: int, open_bids: list[ContractBid]) -> list[str]:
+    """Calls before looking at the cards: only as the player's first call (003 Классика)."""
+    rules = state.convention.bidding
+    if not _first_call(state, seat):
+        return []
+    tokens = []
+    if rules.dark_pass and state.high is None:
+        tokens.append(DARK_PREFIX + PASS)
+    if rules.dark_bids:
+        tokens.extend(DARK_PREFIX + b.token for b in open_bids if not b.no_talon)
+    return tokens
+
+
 def legal_tokens(state: HandState) -> list[str]:
+    if state.phase is Phase.TALON:
+        return [MISERE_TOKEN]
     seat = state.turn
     tokens = [PASS]
     if seat in state.misere_bidders:     # a misère bidder may not turn to a game («мизер можно объявить только сразу»)
         return tokens
     if _may_hold(state, seat):
         tokens.append(MINE)
-    tokens.extend(b.token for b in _misere_bids(state, seat))
-    tokens.extend(b.token for b in _game_bids(state))
+    bids = _misere_bids(state, seat) + _game_bids(state)
+    tokens.extend(b.token for b in bids)
+    tokens.extend(_dark_tokens(state, seat, bids))
     return tokens
 
 
 def _explain(state: HandState, token: str) -> str:
     """Why ``token`` is not a legal bid now."""
     seat = state.turn
+    rules = state.convention.bidding
     if seat in state.misere_bidders:
         return "after a misère a player may only pass"
     if token == MINE:
-        if not state.convention.bidding.senior_may_hold:
+        if not rules.senior_may_hold:
             return "«мои» is not part of this convention"
-        return "«мои» holds only a game bid made by a junior hand"
+        return "«мои» holds only a game bid made by a junior hand (and never a dark bid)"
+    dark, core = split_dark(token)
+    if dark:
+        if not (rules.dark_pass if core == PASS else rules.dark_bids):
+            return "calls in the dark are not part of this convention"
+        if not _first_call(state, seat):
+            return "a call in the dark is a player's first call, made before looking at the cards"
+        if core == PASS:
+            return "«После того как кто-то сделал значащую заявку, заявить пас втёмную нельзя»"
     try:
-        bid = parse_bid(token)
+        bid = parse_bid(core)
     except BidError as exc:
         return str(exc)
+    if dark and bid.no_talon:
+        return "a no-talon bid cannot be made in the dark (the dark bidder takes the talon unseen)"
     if bid.misere:
-        if bid.no_talon and not state.convention.bidding.misere_without_talon:
+        if not rules.misere:
+            return "misère is not part of this convention"
+        if bid.no_talon and not rules.misere_without_talon:
             return "misère without the talon is not part of this convention"
-        if seat in state.bidders and state.convention.bidding.misere_first_bid_only:
+        if seat in state.bidders and rules.misere_first_bid_only:
             return "misère after a bid: a misère is allowed only as a player's first bid"
         return f"bid below the last: {token} does not outbid {state.high.token}"
-    if bid.no_talon and bid.level not in state.convention.bidding.no_talon_levels:
+    if bid.no_talon and bid.level not in rules.no_talon_levels:
         return f"no-talon bids at level {bid.level} are not part of this convention"
     if bid.level < exit_level(state):
+        if state.dark_passers:
+            return f"a dark pass is beaten only by a bid of {rules.dark_pass_overcall_level} or more"
         return f"after {state.raspasy_streak} raspasy in a row bids start at level {exit_level(state)}"
     if not _outbids(state, bid):
+        if state.dark and rules.dark_overcall_next_level:
+            return f"a dark bid is beaten only from the next level: {state.high.token} in the dark"
         return f"bid below the last: {token} does not outbid {state.high.token}"
     return f"jump not allowed: the next bid on the ladder is {_game_bids(state)[0].token}"
 
@@ -105,20 +158,29 @@ def apply_bid(state: HandState, token: str) -> HandState:
     if token not in legal_tokens(state):
         raise IllegalAction(f"seat {seat} bids {token}: {_explain(state, token)}")
     state = evolve(state, auction=state.auction + ((seat, token),))
-    if token == PASS:
-        state = evolve(state, passed=state.passed | {seat})
-    elif token == MINE:
+    if state.phase is Phase.TALON:     # «может сменить заявку и заказать мизер ... как обычный мизер»
+        misere = ContractBid(None, None)
+        return _take_talon(evolve(state, high=misere, final_bid=misere, dark=False), seat)
+    dark, core = split_dark(token)
+    if core == PASS:
+        passers = state.dark_passers | {seat} if dark else state.dark_passers
+        state = evolve(state, passed=state.passed | {seat}, dark_passers=passers)
+    elif core == MINE:
         state = evolve(state, high_seat=seat, bidders=state.bidders | {seat})
     else:
-        bid = parse_bid(token)
+        bid = parse_bid(core)
         misere = state.misere_bidders | {seat} if bid.misere else state.misere_bidders
-        state = evolve(state, high=bid, high_seat=seat, bidders=state.bidders | {seat}, misere_bidders=misere)
+        darks = state.dark_seats | {seat} if dark else state.dark_seats
+        state = evolve(state, high=bid, high_seat=seat, bidders=state.bidders | {seat}, misere_bidders=misere,
+                       dark=dark, dark_seats=darks)
     return _advance(state)
 
 
 def _advance(state: HandState) -> HandState:
     left = [s for s in state.active if s not in state.passed]
     if not left:
+        if state.convention.table.all_pass == "redeal":
+            return evolve(state, declarer=None, kind=HandKind.REDEAL, phase=Phase.DONE)
         return start_play(evolve(state, declarer=None), HandKind.RASPASY)
     if len(left) == 1 and state.high_seat == left[0]:
         return _win(state, left[0])
@@ -135,13 +197,37 @@ def _next_bidder(state: HandState) -> int:
 
 
 def _win(state: HandState, seat: int) -> HandState:
-    """The last bidder takes the talon: shown to all and added to his hand, unless he bid without the talon."""
+    """The last bidder takes the talon (shown to all; unseen after a dark bid), unless he bid without it."""
     state = evolve(state, declarer=seat, final_bid=state.high, turn=seat)
     if state.high.no_talon:
         return evolve(state, phase=Phase.CONTRACT)
+    rules = state.convention.bidding
+    if state.dark and state.high.level == 6 and rules.dark_six_may_switch_to_misere and rules.misere:
+        return evolve(state, phase=Phase.TALON)
+    return _take_talon(state, seat)
+
+
+def take_talon(state: HandState, seat: int) -> HandState:
+    """The dark six's winner keeps his game and takes the talon (unseen)."""
+    return _take_talon(state, seat)
+
+
+def _take_talon(state: HandState, seat: int) -> HandState:
+    """Add the talon the declarer may buy to his hand: the only talon, or with two talons his own."""
+    index = own_talon_index(state, seat)
+    bought = state.dealt_talons[index] if index is not None else state.talon
     hands = list(state.hands)
-    hands[seat] = tuple(sorted(hands[seat] + state.talon))
-    return evolve(state, hands=tuple(hands), talon=(), talon_shown=True, phase=Phase.DISCARD)
+    hands[seat] = tuple(sorted(hands[seat] + bought))
+    rest = tuple(c for c in state.talon if c not in bought)
+    return evolve(state, hands=tuple(hands), talon=rest, talon_shown=not state.dark, talon_bought=index,
+                  phase=Phase.DISCARD)
+
+
+def own_talon_index(state: HandState, seat: int) -> int | None:
+    """With one talon per player (Hussar), the index of ``seat``'s own talon; ``None`` with a single talon."""
+    if len(state.dealt_talons) < 2:
+        return None
+    return state.convention.table.own_talon(state.players.index(seat))
 
 
 def legal_contracts(state: HandState) -> list[ContractBid]:
@@ -171,4 +257,3 @@ def check_contract(state: HandState, bid: ContractBid, what: str) -> None:
     if not state.convention.bidding.contract_may_exceed_bid:
         raise IllegalAction(f"{what}: this convention plays the final bid {final.token} as the contract")
     raise IllegalAction(f"{what}: contract below the final bid {final.token}")
-

@@ -21,6 +21,7 @@ PASS = "pass"
 MINE = "mine"
 MISERE = "misere"
 NO_TALON_SUFFIX = "-bp"
+DARK_PREFIX = "dark-"                     # a call made before looking at the cards (Classic, seed 003)
 STRAIN_LETTERS = ("S", "C", "D", "H", "NT")   # strain index 4 = no trump
 NO_TRUMP = 4
 LEVELS = range(6, 11)
@@ -75,6 +76,13 @@ def parse_bid(token: str) -> ContractBid:
     )
 
 
+def split_dark(token: str) -> tuple[bool, str]:
+    """(made in the dark, the call itself): ``dark-6S`` -> (True, ``6S``)."""
+    if token.startswith(DARK_PREFIX):
+        return True, token[len(DARK_PREFIX):]
+    return False, token
+
+
 def bid_from_contract(contract: Contract) -> ContractBid:
     if contract.misere:
         return ContractBid(None, None, contract.no_talon)
@@ -91,10 +99,11 @@ def rank_key(bid: ContractBid, misere_level: int) -> float:
     return (bid.level - 6) * 10 + bid.strain + (5 if bid.no_talon else 0)
 
 
-def beats(new: ContractBid, old: ContractBid, misere_level: int) -> bool:
-    """True when ``new`` outbids ``old`` on the ladder."""
+def beats(new: ContractBid, old: ContractBid, misere_level: int, plain_over_misere_bp: int | None = None) -> bool:
+    """True when ``new`` outbids ``old`` on the ladder. A misère without the talon is beaten by no-talon bids and,
+    where ``plain_over_misere_bp`` names a level (Classic: 10), by plain bids from that level."""
     if old.misere and old.no_talon and not new.no_talon:
-        return False
+        return plain_over_misere_bp is not None and not new.misere and new.level >= plain_over_misere_bp
     return rank_key(new, misere_level) > rank_key(old, misere_level)
 
 

@@ -15,12 +15,12 @@ from typing import Protocol
 import numpy as np
 
 from fairdeal.engine import evaluate
-from fairdeal.engine.actions import Action, Bid, ChooseOpen, Concede, Declare, Defend, Discard, Phase, Play
-from fairdeal.engine.bids import MINE, PASS, ContractBid, beats, misere_level_of, parse_bid
+from fairdeal.engine.actions import (
+    Action, Bid, ChooseOpen, Concede, Declare, Defend, Discard, Phase, Play, TakeTalon,
+)
+from fairdeal.engine.bids import DARK_PREFIX, MINE, PASS, ContractBid, beats, misere_level_of, parse_bid
 from fairdeal.engine.outcome import DefenceCall, HandKind
 from fairdeal.engine.view import PlayerView
-
-ALL_CARDS = frozenset(range(32))
 
 
 class Bot(Protocol):
@@ -50,8 +50,14 @@ class HeuristicBot:
         phase = view.phase
         if phase is Phase.AUCTION:
             return self._bid(view)
+        if phase is Phase.TALON:      # the dark six: switch to misère only on a hand without takers
+            if evaluate.misere_risk(view.hand) <= self.misere_risk:
+                return Bid(view.seat, "misere")
+            return TakeTalon(view.seat)
         if phase is Phase.DISCARD:
             return self._discard(view)
+        if phase is Phase.DEFENCE_DISCARD:
+            return self._defence_discard(view)
         if phase is Phase.CONTRACT:
             return self._declare(view)
         if phase is Phase.DEFENCE:
@@ -76,7 +82,7 @@ class HeuristicBot:
             return Bid(view.seat, MINE)
         ordered = [a.token for a in view.legal]   # legal bids come in ladder order
         games = [parse_bid(t) for t in ordered if t not in (PASS, MINE) and not t.startswith("misere")
-                 and not t.endswith("-bp")]
+                 and not t.endswith("-bp") and not t.startswith(DARK_PREFIX)]
         affordable = [b for b in games if not b.misere and not beats(b, limit, level)]
         if not affordable:
             return Bid(view.seat, PASS)
@@ -97,6 +103,14 @@ class HeuristicBot:
             if best is None or score > best[0]:
                 best = (score, pair)
         return Discard(view.seat, best[1])
+
+    def _defence_discard(self, view: PlayerView) -> Action:
+        """The whister who took his talon keeps his tricks: away go the two smallest cards of his shortest suits."""
+        tricks = evaluate.defence_tricks
+        pairs = combinations(view.hand, 2)
+        best = max(pairs, key=lambda pair: (tricks([c for c in view.hand if c not in pair], view.trump),
+                                            -sum(c % 8 for c in pair)))
+        return Discard(view.seat, best)
 
     def _declare(self, view: PlayerView) -> Action:
         declares = [a for a in view.legal if isinstance(a, Declare)]
@@ -124,6 +138,10 @@ class HeuristicBot:
         need = max(1.0, quota / 2 if not first_passed else quota * 0.75)
         mine = evaluate.defence_tricks(view.hand, view.trump)
         calls = {a.call for a in view.legal}
+        if DefenceCall.PASS not in calls:     # a forced whist
+            return view.legal[0]
+        if DefenceCall.WHIST_TALON in calls and mine + 1 >= quota:
+            return Defend(view.seat, DefenceCall.WHIST_TALON)
         if mine >= need:
             return Defend(view.seat, DefenceCall.WHIST)
         if DefenceCall.HALF_WHIST in calls and mine >= 1:
@@ -149,7 +167,7 @@ def _unseen(view: PlayerView) -> set[int]:
     known = set(view.hand) | set(view.played) | set(view.discard) | set(view.talon_seen)
     for _, cards in view.open_hands:
         known |= set(cards)
-    return set(ALL_CARDS - known)
+    return set(view.deck - known)
 
 
 def _is_master(card: int, unseen: set[int]) -> bool:
@@ -185,7 +203,7 @@ def _wins_now(card: int, view: PlayerView, holder: int | None) -> bool:
 
 
 def _is_last(view: PlayerView) -> bool:
-    return len(view.current) == len(view.active) - 1
+    return len(view.current) == len(view.trick_seats) - 1
 
 
 def _game_card(view: PlayerView, seat: int, cards: list[int]) -> int:
@@ -229,7 +247,8 @@ def _game_lead(view: PlayerView, seat: int, cards: list[int], unseen: set[int], 
     side_masters = [c for c in masters if c // 8 != trump]
     if side_masters:
         return max(side_masters)
-    declarer_next = view.active[(view.active.index(seat) + 1) % len(view.active)] == view.declarer
+    seats = view.trick_seats
+    declarer_next = seats[(seats.index(seat) + 1) % len(seats)] == view.declarer
     # «под играющего ходи с семака, а под вистующего с тузующего»
     return _from_longest(cards, trump, low=declarer_next)
 

@@ -19,9 +19,11 @@ from fairdeal.errors import IllegalAction
 MAX_STEPS = 200
 
 
-def random_deal(rng: np.random.Generator) -> Deal:
-    """A uniformly shuffled piquet deck dealt by the Russian pattern (talon = positions 7-8)."""
-    return deal_order(rng.permutation(32).astype(np.uint8), get_pattern("russian"))
+def random_deal(rng: np.random.Generator, convention=None) -> Deal:
+    """A uniformly shuffled deck dealt by the convention's pattern (default: piquet, Russian, talon = positions
+    7-8)."""
+    pattern = get_pattern(convention.table.deal_pattern if convention is not None else "russian")
+    return deal_order(rng.permutation(pattern.deck.codes()).astype(np.uint8), pattern)
 
 
 def deal_from_text(first: str, second: str, third: str, talon: str) -> Deal:
@@ -32,15 +34,15 @@ def deal_from_text(first: str, second: str, third: str, talon: str) -> Deal:
 
 
 def play_hand(convention, num_seats: int, dealer: int, deal: Deal | None, bots: Sequence[Bot],
-              raspasy_streak: int = 0, rng: np.random.Generator | None = None) -> HandState:
+              raspasy_streak: int = 0, rng: np.random.Generator | None = None, opening_round: int = 0) -> HandState:
     """Play a hand to the end; ``bots[seat]`` acts for ``seat``. Without a ``deal``, ``rng`` shuffles one."""
     if deal is None:
         if rng is None:
             raise IllegalAction("play_hand needs a deal or an rng to shuffle one")
-        deal = random_deal(rng)
+        deal = random_deal(rng, convention)
     if len(bots) != num_seats:
         raise IllegalAction(f"play_hand needs one bot per seat ({num_seats}), got {len(bots)}")
-    state = new_hand(convention, num_seats, dealer, deal, raspasy_streak)
+    state = new_hand(convention, num_seats, dealer, deal, raspasy_streak, opening_round)
     while not is_over(state):
         if state.steps >= MAX_STEPS:
             raise IllegalAction(f"the hand did not finish within {MAX_STEPS} actions")

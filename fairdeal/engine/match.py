@@ -15,13 +15,15 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from fairdeal.cards import DeckKind
 from fairdeal.deal import deal_order, get_pattern
 from fairdeal.engine.bots import Bot
 from fairdeal.engine.driver import play_hand
 from fairdeal.engine.hand import result
-from fairdeal.engine.match_log import DEAL_PATTERN, MatchLog, hand_fields
+from fairdeal.engine.match_log import MatchLog, hand_fields
 from fairdeal.engine.outcome import HandKind, HandOutcome
-from fairdeal.engine.scoring import ScoreLine, Sheet, is_finished, new_sheet, score_hand
+from fairdeal.engine.scoring import ScoreLine, Sheet, failed_contract, is_finished, new_sheet, score_hand
+from fairdeal.engine.match_log import sheet_extras
 from fairdeal.engine.settlement import Settlement, settle
 from fairdeal.errors import MatchError
 from fairdeal.protocols.deal_source import DealSource, ShuffledDeckSource
@@ -61,9 +63,27 @@ def with_pulya_size(convention: Convention, size: int) -> Convention:
     return replace(convention, pulya=replace(convention.pulya, size=size))
 
 
-def seeded_source(seed: int | None) -> ShuffledDeckSource:
-    """The default deal source: a server RNG seeded for reproducible evenings."""
-    return ShuffledDeckSource(rng=np.random.default_rng(seed))
+def seeded_source(seed: int | None, convention: Convention | None = None) -> ShuffledDeckSource:
+    """The default deal source: a server RNG seeded for reproducible evenings, shuffling the convention's deck."""
+    deck = DeckKind.parse(convention.table.deck) if convention is not None else DeckKind.PIQUET32
+    return ShuffledDeckSource(deck=deck, rng=np.random.default_rng(seed))
+
+
+def dealer_of(convention: Convention, index: int, first_dealer: int, num_seats: int) -> tuple[int, int]:
+    """(dealer, opening round) of the hand at 0-based ``index``: the deal passes clockwise, but during Classic's
+    opening raspasy each dealer deals ``opening_raspasy_rounds`` times in a row («сдача не переходила»), the k-th
+    of them being opening round k."""
+    rounds = convention.table.opening_raspasy_rounds
+    if index < rounds * num_seats:
+        return (first_dealer + index // rounds) % num_seats, index % rounds + 1
+    return (first_dealer + index) % num_seats, 0
+
+
+def first_dealer_from(convention: Convention, index: int, dealer: int, num_seats: int) -> int:
+    """The first dealer of a pulya whose hand at 0-based ``index`` was dealt by ``dealer`` (``dealer_of`` inverted)."""
+    rounds = convention.table.opening_raspasy_rounds
+    steps = index // rounds if index < rounds * num_seats else index
+    return (dealer - steps) % num_seats
 
 
 def play_match(
@@ -87,9 +107,9 @@ def play_match(
             if max_hands is not None and len(hands) >= max_hands:
                 stopped = f"stopped at the cap of {max_hands} hands"
                 break
-            dealer = (first_dealer + len(hands)) % len(players)
+            dealer, opening = dealer_of(convention, len(hands), first_dealer, len(players))
             try:
-                sheet, summary = _play_one(convention, bots, source, sheet, len(hands) + 1, dealer, writer)
+                sheet, summary = _play_one(convention, bots, source, sheet, len(hands) + 1, dealer, writer, opening)
             except StopMatch as stop:
                 stopped = str(stop) or "stopped by a player"
                 break
@@ -120,13 +140,14 @@ def _check_table(convention: Convention, players: tuple[str, ...], bots: Sequenc
 
 
 def _play_one(convention: Convention, bots: Sequence[Bot], source: DealSource, sheet: Sheet, number: int,
-              dealer: int, writer: MatchLog | None) -> tuple[Sheet, HandSummary]:
+              dealer: int, writer: MatchLog | None, opening: int = 0) -> tuple[Sheet, HandSummary]:
     dealt = source.deal(number, dealer)
-    deal = deal_order(dealt.order, get_pattern(DEAL_PATTERN))
-    state = play_hand(convention, sheet.num_seats, dealer, deal, bots, sheet.raspasy_streak)
+    deal = deal_order(dealt.order, get_pattern(convention.table.deal_pattern))
+    state = play_hand(convention, sheet.num_seats, dealer, deal, bots, sheet.raspasy_streak, opening_round=opening)
     outcome = result(state)
+    before = sheet
     sheet, lines = score_hand(sheet, outcome, convention)
-    fields = hand_fields(number, state, dealt.evidence, lines)
+    fields = hand_fields(number, state, dealt.evidence, lines, sheet_extras(before, sheet, outcome, convention))
     document = source.finish(number, {k: v for k, v in fields.items() if k != "type"})
     if writer is not None:
         writer.write_hand(fields, dealt.evidence, document)
@@ -139,11 +160,4 @@ def summarize(number: int, outcome: HandOutcome, contract: str | None, lines: tu
 
 def failed(outcome: HandOutcome) -> bool:
     """Whether the declarer went down: undertricks in a game (or conceded), any trick in a misère."""
-    if outcome.kind is HandKind.RASPASY:
-        return False
-    if outcome.conceded_undertricks is not None:
-        return True
-    taken = outcome.tricks[outcome.declarer] if outcome.played else None
-    if outcome.kind is HandKind.MISERE:
-        return bool(taken)
-    return taken is not None and taken < outcome.contract.level
+    return failed_contract(outcome)

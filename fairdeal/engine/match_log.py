@@ -13,7 +13,8 @@ from typing import Any, Mapping, Sequence
 import msgspec
 
 from fairdeal.engine.record import to_record
-from fairdeal.engine.scoring import ScoreLine
+from fairdeal.engine.outcome import HandOutcome
+from fairdeal.engine.scoring import ScoreLine, Sheet, hand_multiplier
 from fairdeal.engine.state import HandState
 from fairdeal.log import EndRecord, HandRecord, LogWriter, TableRecord, TranscriptRecord
 from fairdeal.log.records import FORMAT_NAME, FORMAT_VERSION
@@ -21,8 +22,6 @@ from fairdeal.protocols.transcript import FORMAT as TRANSCRIPT_FORMAT
 from fairdeal.protocols.transcript import write_transcript
 from fairdeal.rules.convention import Convention
 
-DECK = "piquet32"
-DEAL_PATTERN = "russian"
 # Evidence keys a deal source may know about the physical deck; copied to the hand line as they are.
 _DECK_FACTS = ("order_before", "shuffle")
 
@@ -41,18 +40,41 @@ def dealing_kind(evidence: Mapping[str, Any]) -> str:
 
 def table_record(convention: Convention, players: Sequence[str], dealing: str) -> TableRecord:
     return TableRecord(
-        format=FORMAT_NAME, version=FORMAT_VERSION, system=convention.name, players=list(players), deck=DECK,
-        deal_pattern=DEAL_PATTERN, dealing=dealing, pulya=convention.pulya.size,
+        format=FORMAT_NAME, version=FORMAT_VERSION, system=convention.name, players=list(players),
+        deck=convention.table.deck, deal_pattern=convention.table.deal_pattern, dealing=dealing,
+        pulya=convention.pulya.size,
     )
 
 
-def hand_fields(hand: int, state: HandState, evidence: Mapping[str, Any], lines: Sequence[ScoreLine]) -> dict:
+def hand_fields(hand: int, state: HandState, evidence: Mapping[str, Any], lines: Sequence[ScoreLine],
+                extras: Mapping[str, Any] | None = None) -> dict:
     """The hand line (log vocabulary) without the transcript reference: what the deal source signs off."""
     fields: dict[str, Any] = {"type": "hand", "hand": hand}
     fields.update({key: evidence[key] for key in _DECK_FACTS if key in evidence})
     fields.update(to_record(state))
+    if extras:
+        fields["extras"] = dict(fields["extras"], **extras)
     fields["score"] = [line.to_record() for line in lines]
     return fields
+
+
+SHEET_EXTRAS = ("bomb", "multiplier", "bombs_earned")   # extras the sheet writes, not the hand's replay
+
+
+def sheet_extras(before: Sheet, after: Sheet, outcome: HandOutcome, convention: Convention) -> dict[str, Any]:
+    """What the sheet adds to a hand line: the bomb the declarer played on and the hand's multiplier (Classic),
+    and the bombs each seat earned (``{"seat": [levels]}``)."""
+    extras: dict[str, Any] = {}
+    bomb, multiplier = hand_multiplier(before, outcome, convention)
+    if bomb:
+        extras["bomb"] = bomb
+    if multiplier != 1:
+        extras["multiplier"] = multiplier
+    earned = {str(s): list(a[len(b):]) for s, (a, b) in enumerate(zip(after.bombs, before.bombs or ((),) * len(after.bombs)))
+              if len(a) > len(b)}
+    if earned:
+        extras["bombs_earned"] = earned
+    return extras
 
 
 def end_record(players: Sequence[str], amounts: Sequence[Fraction]) -> EndRecord:

@@ -16,12 +16,14 @@ class HandKind(enum.Enum):
     GAME = "game"          # a trump or no-trump contract
     MISERE = "misere"      # the declarer must take no trick
     RASPASY = "raspasy"    # all passed: fewest tricks wins (распасы)
+    REDEAL = "redeal"      # all passed where there are no raspasy (Hussar): the next dealer deals again
 
 
 class DefenceCall(enum.Enum):
     PASS = "pass"
     WHIST = "whist"
     HALF_WHIST = "half-whist"   # «пол виста»: half the quota's whists without playing (Mail.Ru, Sochi)
+    WHIST_TALON = "whist-talon" # Hussar: whist «с приглашением своей прикупки» — the whister takes his talon
 
 
 @dataclass(frozen=True)

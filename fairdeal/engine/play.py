@@ -22,9 +22,13 @@ TRICKS_PER_HAND = 10
 
 
 def start_play(state: HandState, kind: HandKind) -> HandState:
-    """Trick play begins; the first hand leads every kind of hand in the Russian game."""
-    first = state.active[0]
-    return evolve(state, kind=kind, phase=Phase.PLAY, leader=first, turn=first)
+    """Trick play begins; the first hand leads every kind of hand in the Russian game (Gusarik: the dummy, «Первый
+    ход на висте всегда от болвана»; in raspasy the dummy sits out unless the convention says otherwise)."""
+    seats = state.active
+    if kind is HandKind.RASPASY and state.dummy is not None and not state.convention.table.dummy_in_raspasy:
+        seats = state.players
+    first = seats[0]
+    return evolve(state, kind=kind, phase=Phase.PLAY, leader=first, turn=first, trick_seats=seats)
 
 
 def trump_of(state: HandState) -> int | None:
@@ -79,16 +83,17 @@ def play_card(state: HandState, card: int, what: str) -> HandState:
     hands[seat] = tuple(c for c in hands[seat] if c != card)
     state = evolve(state, hands=tuple(hands), current=state.current + ((seat, card),))
     if (state.kind is HandKind.MISERE and len(state.tricks) == 0 and len(state.current) == 1
-            and state.convention.defence.misere_cards_open_after_first_lead):
+            and state.convention.defence.misere_cards_open_after_first_lead
+            and not (state.dark and state.convention.defence.dark_misere_closed)):
         state = evolve(state, open_seats=frozenset(state.defenders), defence_open=True)
-    if len(state.current) < len(state.active):
+    if len(state.current) < len(state.trick_seats):
         return evolve(state, turn=_next_seat(state, seat))
     return _finish_trick(state)
 
 
 def _next_seat(state: HandState, seat: int) -> int:
-    at = state.active.index(seat)
-    return state.active[(at + 1) % len(state.active)]
+    at = state.trick_seats.index(seat)
+    return state.trick_seats[(at + 1) % len(state.trick_seats)]
 
 
 def _finish_trick(state: HandState) -> HandState:
@@ -101,7 +106,7 @@ def _finish_trick(state: HandState) -> HandState:
         won[winner] += 1
     else:
         talon_won += 1
-    leader = state.active[0] if talon_card is not None else winner
+    leader = state.trick_seats[0] if talon_card is not None else winner
     tricks = state.tricks + (trick,)
     phase = Phase.DONE if len(tricks) == TRICKS_PER_HAND else Phase.PLAY
     return evolve(state, tricks=tricks, current=(), won=tuple(won), talon_won=talon_won,
@@ -111,6 +116,7 @@ def _finish_trick(state: HandState) -> HandState:
 def _talon_owner(state: HandState) -> int | None:
     """At four players the talon cards are the sitting-out dealer's; at three they only show the suit."""
     return state.dealer if state.dealer not in state.active else None
+
 
 
 def trick_winner(plays: tuple[tuple[int, int], ...], talon_card: int | None, trump: int | None,

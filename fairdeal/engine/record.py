@@ -12,8 +12,8 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from fairdeal.cards import from_ascii_list, to_ascii_list
-from fairdeal.deal import Deal
-from fairdeal.engine.actions import Bid, ChooseOpen, Concede, Declare, Defend, Discard, Phase, Play
+from fairdeal.deal import Deal, get_pattern, seats_of_hands
+from fairdeal.engine.actions import Bid, ChooseOpen, Concede, Declare, Defend, Discard, Phase, Play, TakeTalon
 from fairdeal.engine.hand import apply, new_hand, to_move
 from fairdeal.engine.outcome import DefenceCall, HandKind
 from fairdeal.engine.state import HandState
@@ -26,7 +26,7 @@ def to_record(state: HandState) -> dict[str, Any]:
         "dealer": state.dealer,
         "deal": {
             "hands": [to_ascii_list(h) for h in state.dealt_hands],
-            "talons": [to_ascii_list(state.dealt_talon)],
+            "talons": [to_ascii_list(t) for t in state.dealt_talons],
         },
         "auction": [{"seat": s, "bid": t} for s, t in state.auction],
         "talon_shown": state.talon_shown,
@@ -62,6 +62,14 @@ def _extras(state: HandState) -> dict[str, Any]:
         extras["conceded"] = True
     if state.talon_won:
         extras["talon_tricks"] = state.talon_won
+    if state.opening_round:
+        extras["opening_round"] = state.opening_round
+    if state.talon_bought is not None:
+        extras["talon_bought"] = state.talon_bought
+    if state.whist_talon is not None:
+        extras["whist_talon"] = state.whist_talon
+    if state.defence_discard:
+        extras["defence_discard"] = to_ascii_list(state.defence_discard)
     return extras
 
 
@@ -72,6 +80,8 @@ def replay_record(record: Mapping[str, Any], convention, num_seats: int) -> Hand
     for index, entry in enumerate(_field(record, "auction", where)):
         state = _step(state, f"{where}, auction entry {index + 1}",
                       lambda e=entry: Bid(int(e["seat"]), str(e["bid"])))
+    if state.phase is Phase.TALON:     # the dark six kept: the talon is taken (a switch is an auction entry)
+        state = _step(state, f"{where}, field auction", lambda: TakeTalon(state.declarer))
     if state.phase is Phase.DISCARD:
         state = _step(state, f"{where}, field discard",
                       lambda: Discard(state.declarer, tuple(int(c) for c in _cards(record.get("discard", [])))))
@@ -80,6 +90,9 @@ def replay_record(record: Mapping[str, Any], convention, num_seats: int) -> Hand
     for index, entry in enumerate(record.get("defence", [])):
         state = _step(state, f"{where}, defence entry {index + 1}",
                       lambda e=entry: Defend(int(e["seat"]), DefenceCall(e["call"])))
+    if state.phase is Phase.DEFENCE_DISCARD:
+        state = _step(state, f"{where}, extras.defence_discard",
+                      lambda: Discard(state.turn, tuple(int(c) for c in _cards(record["extras"]["defence_discard"]))))
     if state.phase is Phase.OPEN_CHOICE:
         state = _step(state, f"{where}, field defence_open",
                       lambda: ChooseOpen(state.turn, bool(record["defence_open"])))
@@ -126,15 +139,20 @@ def _initial_state(record: Mapping[str, Any], convention, num_seats: int) -> Han
     dealer = int(record["dealer"])
     deal = record["deal"]
     seat_hands = deal["hands"]
-    if len(seat_hands) != num_seats:
-        raise IllegalAction(f"the deal lists {len(seat_hands)} hands for a table of {num_seats}")
-    active = [(dealer + 1 + k) % num_seats for k in range(3)]
-    if any(seat_hands[s] for s in range(num_seats) if s not in active):
-        raise IllegalAction(f"the dealer (seat {dealer}) sits out at {num_seats} players and is dealt no hand")
-    hands = tuple(_cards(seat_hands[s]) for s in active)
+    pattern = get_pattern(convention.table.deal_pattern)
+    dummy = pattern.dummy_hand is not None
+    if len(seat_hands) != num_seats + dummy:
+        raise IllegalAction(f"the deal lists {len(seat_hands)} hands for a table of {num_seats}"
+                            + (" and the dummy" if dummy else ""))
+    holders = [num_seats if s is None else s for s in seats_of_hands(pattern, dealer, num_seats)]
+    if any(seat_hands[s] for s in range(num_seats) if s not in holders):
+        raise IllegalAction(f"with seat {dealer} dealing, the seats that sit out at {num_seats} players are dealt "
+                            f"no hand")
+    hands = tuple(_cards(seat_hands[s]) for s in holders)
     talons = tuple(_cards(t) for t in deal["talons"])
-    streak = int(record.get("extras", {}).get("raspasy_streak", 0))
-    return new_hand(convention, num_seats, dealer, Deal(hands, talons), streak)
+    extras = record.get("extras", {})
+    streak = int(extras.get("raspasy_streak", 0))
+    return new_hand(convention, num_seats, dealer, Deal(hands, talons), streak, int(extras.get("opening_round", 0)))
 
 
 def _contract_action(record: Mapping[str, Any], state: HandState):

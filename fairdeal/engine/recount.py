@@ -15,8 +15,8 @@ from typing import Any
 import msgspec
 
 from fairdeal.engine.hand import result
-from fairdeal.engine.match import with_pulya_size
-from fairdeal.engine.match_log import number
+from fairdeal.engine.match import dealer_of, first_dealer_from, with_pulya_size
+from fairdeal.engine.match_log import SHEET_EXTRAS, number, sheet_extras
 from fairdeal.engine.record import replay_record
 from fairdeal.engine.scoring import ScoreLine, Sheet, is_finished, new_sheet, score_hand
 from fairdeal.engine.settlement import Settlement, settle
@@ -90,6 +90,7 @@ class _Recount:
         self.sheet = new_sheet(convention, len(players))
         self.problems: list[str] = []
         self.hands = 0
+        self.first_dealer: int | None = None
         self.last: HandRecord | None = None
         self.logged_settlement: dict[str, Any] | None = None
 
@@ -121,21 +122,30 @@ class _Recount:
         fields["extras"] = dict(extras, raspasy_streak=self.sheet.raspasy_streak)
         try:
             state = replay_record(fields, self.convention, len(self.players))
-            sheet, lines = score_hand(self.sheet, result(state), self.convention)
+            outcome = result(state)
+            sheet, lines = score_hand(self.sheet, outcome, self.convention)
         except FairdealError as exc:
             self.problems.append(f"{where}: cannot be replayed, not scored: {exc}")
             return
+        recomputed = sheet_extras(self.sheet, sheet, outcome, self.convention)
+        logged = {key: extras[key] for key in SHEET_EXTRAS if key in extras}
+        if logged != recomputed:
+            self.problems.append(f"{where}: logged bombs {logged}, the sheet gives {recomputed}")
         self.sheet, self.hands = sheet, self.hands + 1
         if record.score is not msgspec.UNSET:
             self._compare_lines(where, fields["score"], lines)
 
     def _check_dealer(self, record: HandRecord, where: str) -> None:
-        if self.last is None or record.hand != self.last.hand + 1:
-            return
-        expected = (self.last.dealer + 1) % len(self.players)
+        """The dealer (and Classic's opening round) the rotation gives this hand number."""
+        if self.first_dealer is None:
+            self.first_dealer = first_dealer_from(self.convention, record.hand - 1, record.dealer, len(self.players))
+        expected, opening = dealer_of(self.convention, record.hand - 1, self.first_dealer, len(self.players))
         if record.dealer != expected:
             self.problems.append(f"{where}: dealer is seat {record.dealer}, but the deal passes clockwise to "
                                  f"seat {expected}")
+        logged = record.extras.get("opening_round", 0) if record.extras is not msgspec.UNSET else 0
+        if logged != opening:
+            self.problems.append(f"{where}: logged opening round {logged}, the rotation gives {opening}")
 
     def _compare_lines(self, where: str, logged: list[dict], lines: tuple[ScoreLine, ...]) -> None:
         recomputed = [line.to_record() for line in lines]

@@ -46,6 +46,12 @@ class Sheet:
     whists: tuple[tuple[Fraction, ...], ...]
     raspasy_streak: int = 0
     hands: int = 0
+    bombs: tuple[tuple[int, ...], ...] = ()   # Classic: per seat, the levels of the bombs still to play, in order
+    first_closed: int | None = None           # the first seat whose pulya closed (the «скачки» premium)
+
+    def next_bomb(self, seat: int) -> int:
+        """The level of ``seat``'s next bomb (0 = none left)."""
+        return self.bombs[seat][0] if self.bombs and self.bombs[seat] else 0
 
     def whist_balance(self, seat: int) -> Fraction:
         """Whists ``seat`` wrote on everyone minus whists everyone wrote on ``seat``."""
@@ -69,7 +75,7 @@ def new_sheet(convention: Convention, num_seats: int) -> Sheet:
     """An empty sheet for ``num_seats`` players of ``convention``."""
     convention.check_players(num_seats)
     zero = tuple(Fraction(0) for _ in range(num_seats))
-    return Sheet(num_seats, zero, zero, tuple(zero for _ in range(num_seats)))
+    return Sheet(num_seats, zero, zero, tuple(zero for _ in range(num_seats)), bombs=((),) * num_seats)
 
 
 def is_finished(sheet: Sheet, convention: Convention) -> bool:
@@ -83,19 +89,102 @@ def is_finished(sheet: Sheet, convention: Convention) -> bool:
 def score_hand(sheet: Sheet, outcome: HandOutcome, convention: Convention) -> tuple[Sheet, tuple[ScoreLine, ...]]:
     """Write one finished hand on the sheet; returns the new sheet and the lines written, in order."""
     _check_outcome(sheet, outcome)
-    if outcome.kind is HandKind.RASPASY:
-        raw = _raspasy_lines(outcome, convention, sheet.raspasy_streak)
-        streak = sheet.raspasy_streak + 1
-    elif outcome.kind is HandKind.MISERE:
-        raw, streak = _misere_lines(outcome, convention), 0
+    extras = dict(outcome.extras)
+    streak, bombs = sheet.raspasy_streak, sheet.bombs or ((),) * sheet.num_seats
+    if outcome.kind is HandKind.REDEAL:
+        raw = []
+    elif outcome.kind is HandKind.RASPASY:
+        opening = int(extras.get("opening_round", 0))
+        raw = _raspasy_lines(outcome, convention, 0 if opening else streak)
+        streak = streak if opening else streak + 1
+        bombs = _earned_bombs(bombs, outcome, convention, opening)
     else:
-        raw, streak = _game_lines(outcome, convention), 0
+        _, multiplier = hand_multiplier(sheet, outcome, convention)
+        raw = _misere_lines(outcome, convention) if outcome.kind is HandKind.MISERE else _game_lines(outcome, convention)
+        raw = [replace(line, points=line.points * multiplier) for line in raw]
+        raw += _dealer_lines(outcome, convention, multiplier)
+        streak = 0
+        if sheet.next_bomb(outcome.declarer) and not failed_contract(outcome):
+            bombs = tuple(b[1:] if s == outcome.declarer else b for s, b in enumerate(bombs))  # «бомба пропадает»
     current, written = sheet, []
     for line in raw:
         lines = _pulya_lines(current, line, convention) if line.column == "pulya" else (line,)
         current = current.apply(lines)
         written.extend(lines)
-    return replace(current, raspasy_streak=streak, hands=sheet.hands + 1), tuple(written)
+    closed = sheet.first_closed
+    if closed is None:
+        closed = next((s for s in range(sheet.num_seats) if current.pulya[s] >= convention.pulya.size), None)
+    return replace(current, raspasy_streak=streak, hands=sheet.hands + 1, bombs=bombs,
+                   first_closed=closed), tuple(written)
+
+
+def hand_multiplier(sheet: Sheet, outcome: HandOutcome, convention: Convention) -> tuple[int, int]:
+    """(the declarer's bomb level, the factor on every line of the hand): the bomb's ``bomb_base ** level`` times
+    ``dark_multiplier`` for a contract won in the dark (003 Классика: «Тройная бомба даёт коэффициент 8. Заявка
+    втёмную увеличивает стоимость игры вдвое. Итого коэффициент 16»)."""
+    if outcome.declarer is None:
+        return 0, 1
+    level = sheet.next_bomb(outcome.declarer)
+    dark = convention.scoring.dark_multiplier if dict(outcome.extras).get("dark") else 1
+    return level, convention.scoring.bomb_multiplier(level) * dark
+
+
+def failed_contract(outcome: HandOutcome) -> bool:
+    """Whether the declarer went down: undertricks in a game (or conceded), any trick in a misère."""
+    if outcome.declarer is None:
+        return False
+    if outcome.conceded_undertricks is not None:
+        return True
+    taken = outcome.tricks[outcome.declarer] if outcome.played else None
+    if outcome.kind is HandKind.MISERE:
+        return bool(taken)
+    return taken is not None and taken < outcome.contract.level
+
+
+def _earned_bombs(bombs: tuple[tuple[int, ...], ...], outcome: HandOutcome, conv: Convention,
+                  opening: int) -> tuple[tuple[int, ...], ...]:
+    """Bombs earned by a raspasy: every player one of the opening round's level («каждый получил по 12 бомб»),
+    and each dark passer one more («все спасовавшие втёмную получают дополнительные бомбы»)."""
+    earned = [list(b) for b in bombs]
+    if opening:
+        for row in earned:
+            row.append(opening)
+    for seat in dict(outcome.extras).get("dark_passers", ()):
+        earned[seat].append(conv.scoring.dark_pass_bomb_level)
+    return tuple(tuple(row) for row in earned)
+
+
+def _dealer_lines(outcome: HandOutcome, conv: Convention, multiplier: int) -> list[ScoreLine]:
+    """000: the dealer who sits out writes whists on the declarer for each ace in the talon he bought (one
+    trick's value each) and for each undertrick of a failed game."""
+    if not conv.scoring.dealer_talon_consolation or outcome.dealer in outcome.active:
+        return []
+    aces = int(dict(outcome.extras).get("talon_aces", 0))
+    if outcome.kind is HandKind.MISERE:
+        value, under = conv.scoring.misere_value, 0
+    else:
+        value = conv.scoring.value(outcome.contract.level)
+        under = _undertricks(outcome)
+    return _whists(outcome.dealer, outcome.declarer, Fraction(value * (aces + under) * multiplier))
+
+
+def renonce_penalty(convention: Convention, offender: int, opponent: int, level: int) -> tuple[ScoreLine, ...]:
+    """A renonce (not following suit or not trumping) seen at a physical table, charged «по размеру игры» like a
+    remiz of ``renonce_undertricks`` (001): to the offender's gora, or where remiz goes straight to the opponent, as
+    whists ``opponent`` writes on him. The state machine itself never lets a renonce happen."""
+    rules = convention.scoring
+    points = Fraction(rules.value(level) * rules.renonce_undertricks)
+    if rules.remiz_to == "gora":
+        return (ScoreLine(offender, "gora", points),)
+    return (ScoreLine(opponent, "whists", points * rules.remiz_whist_factor, offender),)
+
+
+def _undertricks(outcome: HandOutcome) -> int:
+    if outcome.conceded_undertricks is not None:
+        return outcome.conceded_undertricks
+    if not outcome.played:
+        return 0
+    return max(0, outcome.contract.level - outcome.tricks[outcome.declarer])
 
 
 # --- checking the outcome ------------------------------------------------------------------------------------
@@ -115,6 +204,9 @@ def _check_outcome(sheet: Sheet, outcome: HandOutcome) -> None:
         raise ScoringError(f"tricks {outcome.tricks}: negative, or taken by a seat that sat out")
     if outcome.kind is HandKind.RASPASY:
         _check_raspasy(outcome)
+    elif outcome.kind is HandKind.REDEAL:
+        if outcome.declarer is not None or any(outcome.tricks) or outcome.played:
+            raise ScoringError("a redeal has no declarer and no tricks")
     else:
         _check_contract(outcome)
 
@@ -151,19 +243,40 @@ def _game_lines(outcome: HandOutcome, conv: Convention) -> list[ScoreLine]:
     level = outcome.contract.level
     value = conv.scoring.value(level)
     declarer = outcome.declarer
-    whisters = [s for s in outcome.defenders if outcome.call_of(s) is DefenceCall.WHIST]
+    whisters = [s for s in outcome.defenders if outcome.call_of(s) in (DefenceCall.WHIST, DefenceCall.WHIST_TALON)]
     half = [s for s in outcome.defenders if outcome.call_of(s) is DefenceCall.HALF_WHIST]
     if outcome.conceded_undertricks is not None:
         return _conceded_lines(outcome, conv, whisters, value)
     if not outcome.played:
         return _unplayed_lines(outcome, conv, whisters + half, value)
     under = max(0, level - outcome.tricks[declarer])
-    lines = [_declarer_line(declarer, value, under)]
+    lines = _remiz_lines(outcome, conv, whisters, value, under)
     if len(whisters) == 2:
         lines += _two_whisters_lines(outcome, conv, whisters, value, under)
     elif len(whisters) == 1:
         lines += _lone_whister_lines(outcome, conv, whisters[0], value, under)
     return lines
+
+
+def _remiz_lines(outcome: HandOutcome, conv: Convention, whisters: list[int], value: int,
+                 under: int) -> list[ScoreLine]:
+    """The declarer's pulya, or his remiz: to gora, or (Hussar, 001) «отдается прямо вистующему» as whists."""
+    if not under or conv.scoring.remiz_to == "gora" or not whisters:
+        return [_declarer_line(outcome.declarer, value, under)]
+    factor = conv.scoring.remiz_whist_factor
+    lines: list[ScoreLine] = []
+    for seat in whisters:
+        lines += _whists(seat, outcome.declarer, Fraction(value * under * factor))
+    return lines
+
+
+def _whister_penalty(outcome: HandOutcome, conv: Convention, seat: int, missing: Fraction,
+                     value: int) -> list[ScoreLine]:
+    """A whister short of his quota: to gora, or (remiz straight to the opponent) as whists the declarer writes."""
+    points = missing * value * conv.scoring.whist_responsibility
+    if conv.scoring.remiz_to == "gora":
+        return _gora(seat, points)
+    return _whists(outcome.declarer, seat, points * conv.scoring.remiz_whist_factor)
 
 
 def _declarer_line(declarer: int, value: int, under: int) -> ScoreLine:
@@ -214,7 +327,7 @@ def _two_whisters_lines(
         lines += _whists(seat, declarer, value * outcome.tricks[seat] + consolation)
     penalties = _pair_penalties([outcome.tricks[s] for s in whisters], conv.defence.quota(outcome.contract.level))
     for seat, missing in zip(whisters, penalties):
-        lines += _gora(seat, missing * value * conv.scoring.whist_responsibility)
+        lines += _whister_penalty(outcome, conv, seat, missing, value)
     return lines
 
 
@@ -236,27 +349,29 @@ def _lone_whister_lines(
     outcome: HandOutcome, conv: Convention, whister: int, value: int, under: int
 ) -> list[ScoreLine]:
     declarer, level = outcome.declarer, outcome.contract.level
-    passer = next(s for s in outcome.defenders if s != whister)
+    passer = next((s for s in outcome.defenders if s != whister), None)
     defence_tricks = sum(outcome.tricks[s] for s in outcome.defenders)
-    invited_bonus = outcome.whister_invited and conv.scoring.invitation_bonus
-    if invited_bonus:
+    if outcome.whister_invited and conv.scoring.invitation_bonus:
         lines = _whists(whister, declarer, Fraction(value * (defence_tricks + 2 * under)))
-        quota = conv.defence.quota(level)
     else:
         lines = _split_lone_whists(conv, whister, passer, declarer, value * defence_tricks, value, under)
-        quota = conv.defence.lone_quota(level)
+    # 000: the reduced quota holds «если ... игра идет без приглашения»; with the invitation the full one.
+    quota = conv.defence.quota(level) if outcome.whister_invited else conv.defence.lone_quota(level)
     missing = max(0, quota - defence_tricks)
-    return lines + _gora(whister, missing * value * conv.scoring.whist_responsibility)
+    return lines + _whister_penalty(outcome, conv, whister, Fraction(missing), value)
 
 
 def _split_lone_whists(
-    conv: Convention, whister: int, passer: int, declarer: int, trick_whists: int, value: int, under: int
+    conv: Convention, whister: int, passer: int | None, declarer: int, trick_whists: int, value: int, under: int
 ) -> list[ScoreLine]:
     """One whisted, one passed: the whister keeps the trick whists unless the declarer failed under gentleman
-    rules (003: «пишут все висты пополам — и консоляцию, и висты за фактическое количество взяток»)."""
+    rules (003: «пишут все висты пополам — и консоляцию, и висты за фактическое количество взяток»). Alone at
+    the table (two players) the whister writes everything."""
     if not under:
         return _whists(whister, declarer, Fraction(trick_whists))
     consolation = _consolation(conv, value, under)
+    if passer is None:
+        return _whists(whister, declarer, trick_whists + consolation)
     passer_part = consolation if conv.scoring.passer_writes_consolation else Fraction(0)
     if conv.defence.greedy_whist:
         whister_part = trick_whists + consolation

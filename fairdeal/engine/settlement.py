@@ -26,7 +26,8 @@ class SettlementRow:
     gora_after_amnesty: Fraction # (gora + adjustment) x multiplier - the smallest such value
     gora_part: Fraction          # what the gora share brings (+ for a small gora)
     whist_balance: Fraction      # whists written on others - whists written on this seat
-    amount: Fraction             # gora_part + whist_balance
+    amount: Fraction             # gora_part + whist_balance + premiums
+    premiums: Fraction = Fraction(0)   # «игра со скачками»: premiums received minus premiums paid
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,27 @@ def gora_parts(gora: tuple[Fraction, ...], convention: Convention) -> tuple[tupl
     return amnestied, parts
 
 
+def premiums(sheet: Sheet, convention: Convention) -> tuple[Fraction, ...]:
+    """003 Классика, «Игра со скачками»: every other player pays the premium to the first to close his pulya and
+    to the one with the least gora (tied winners share it). Zero-sum by construction."""
+    n = sheet.num_seats
+    result = [Fraction(0)] * n
+    least = min(sheet.gora)
+    awards = [(convention.pulya.least_gora_premium, [s for s in range(n) if sheet.gora[s] == least])]
+    if sheet.first_closed is not None:
+        awards.append((convention.pulya.first_closer_premium, [sheet.first_closed]))
+    for premium, winners in awards:
+        if not premium or len(winners) == n:
+            continue
+        share = Fraction(premium, len(winners))
+        for winner in winners:
+            for payer in range(n):
+                if payer not in winners:
+                    result[winner] += share
+                    result[payer] -= share
+    return tuple(result)
+
+
 def settle(sheet: Sheet, convention: Convention) -> Settlement:
     """Per-seat amounts in whists with their breakdown; they sum to exactly zero."""
     if sheet.num_seats < 2:
@@ -80,6 +102,7 @@ def settle(sheet: Sheet, convention: Convention) -> Settlement:
     adjustments = pulya_adjustments(sheet, convention)
     gora = tuple(g + a for g, a in zip(sheet.gora, adjustments))
     amnestied, parts = gora_parts(gora, convention)
+    bonus = premiums(sheet, convention)
     rows = tuple(
         SettlementRow(
             seat=s,
@@ -88,7 +111,8 @@ def settle(sheet: Sheet, convention: Convention) -> Settlement:
             gora_after_amnesty=amnestied[s],
             gora_part=parts[s],
             whist_balance=sheet.whist_balance(s),
-            amount=parts[s] + sheet.whist_balance(s),
+            amount=parts[s] + sheet.whist_balance(s) + bonus[s],
+            premiums=bonus[s],
         )
         for s in range(sheet.num_seats)
     )

@@ -27,7 +27,7 @@ class HandState:
     convention: object              # fairdeal.rules Convention (read by field, never by name)
     num_seats: int
     dealer: int
-    active: tuple[int, ...]         # seats dealt a hand, first hand first
+    active: tuple[int, ...]         # seats dealt a hand, first hand first (Gusarik's dummy is seat num_seats)
     raspasy_streak: int
     dealt_hands: tuple[tuple[int, ...], ...]   # per absolute seat, as dealt (empty for a seat that sits out)
     dealt_talon: tuple[int, ...]
@@ -57,6 +57,16 @@ class HandState:
     won: tuple[int, ...] = ()                  # tricks per absolute seat
     talon_won: int = 0                         # 4-player raspasy: tricks the talon cards took (the dealer's)
     steps: int = 0                             # actions applied so far
+    dealt_talons: tuple[tuple[int, ...], ...] = ()   # every talon as dealt (Hussar has two)
+    dummy: int | None = None                   # Gusarik: the dummy's pseudo-seat (always num_seats)
+    trick_seats: tuple[int, ...] = ()          # seats that play to the tricks, in turn order from the first hand
+    opening_round: int = 0                     # Classic: k-th opening raspasy of this dealer (0 = a normal hand)
+    dark_seats: frozenset[int] = frozenset()   # seats that bid in the dark (their first call)
+    dark_passers: frozenset[int] = frozenset() # seats that passed in the dark
+    dark: bool = False                         # the contract was won by a dark bid (talon taken unseen)
+    talon_bought: int | None = None            # with two talons: the one the declarer took
+    whist_talon: int | None = None             # Hussar: the talon the whister took («с приглашением своей прикупки»)
+    defence_discard: tuple[int, ...] = ()      # the whister's two cards put away after taking his talon
 
     @property
     def defenders(self) -> tuple[int, ...]:
@@ -65,6 +75,16 @@ class HandState:
             return ()
         at = self.active.index(self.declarer)
         return tuple(self.active[(at + k) % len(self.active)] for k in range(1, len(self.active)))
+
+    @property
+    def callers(self) -> tuple[int, ...]:
+        """Defenders who say pass or whist: every defender but the dummy (who always passes)."""
+        return tuple(s for s in self.defenders if s != self.dummy)
+
+    @property
+    def players(self) -> tuple[int, ...]:
+        """Active seats that are people at the table (the dummy excluded)."""
+        return tuple(s for s in self.active if s != self.dummy)
 
     @property
     def current_talon_card(self) -> int | None:

@@ -8,7 +8,9 @@ are public.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
+from fairdeal.cards import DeckKind
 from fairdeal.engine.actions import Action, Phase
 from fairdeal.engine.bids import ContractBid
 from fairdeal.engine.hand import legal_actions, to_move
@@ -46,6 +48,8 @@ class PlayerView:
     won: tuple[int, ...]
     legal: tuple[Action, ...]            # the actions open to this seat now (empty when it is not to act)
     convention: object
+    trick_seats: tuple[int, ...] = ()    # seats playing to the tricks (the dummy too; not in Gusarik's raspasy)
+    deck: frozenset[int] = frozenset(range(32))   # the codes of the deck in play
 
     def hand_of(self, seat: int) -> tuple[int, ...] | None:
         """Cards this seat can see for ``seat``: its own, or a hand lying face up; ``None`` when hidden."""
@@ -89,12 +93,23 @@ def view_for(state: HandState, seat: int) -> PlayerView:
         won=state.won,
         legal=tuple(legal_actions(state)) if actor == seat else (),
         convention=state.convention,
+        trick_seats=state.trick_seats,
+        deck=_deck(state),
     )
+
+
+def _deck(state: HandState) -> frozenset[int]:
+    return deck_codes(state.convention.table.deck)
+
+
+@lru_cache(maxsize=None)
+def deck_codes(name: str) -> frozenset[int]:
+    return frozenset(int(c) for c in DeckKind.parse(name).codes())
 
 
 def _talon_seen(state: HandState) -> tuple[int, ...]:
     if state.talon_shown:
-        return state.dealt_talon
+        return state.dealt_talons[state.talon_bought] if state.talon_bought is not None else state.dealt_talon
     turned = [t.talon_card for t in state.tricks if t.talon_card is not None]
     if state.phase is Phase.PLAY and state.current_talon_card is not None:
         turned.append(state.current_talon_card)

@@ -65,7 +65,7 @@ class TrickRecord(_Record):
 
 
 class ResultRecord(_Record):
-    kind: Literal["game", "misere", "raspasy"]
+    kind: Literal["game", "misere", "raspasy", "redeal"]
     tricks: list[int]
 
 

@@ -7,15 +7,18 @@ from functools import lru_cache
 
 from fairdeal.cards import Card, DeckKind
 
-# Level 6..10 with a strain, or misère; "-bp" = without the talon («без прикупа»); "dark-" = bid in the dark.
-_CONTRACT = r"(?:(?:6|7|8|9|10)(?:S|C|D|H|NT)|misere)(?:-bp)?"
-CONTRACT_TOKEN = re.compile(rf"(?:dark-)?{_CONTRACT}")
-BID_TOKEN = re.compile(rf"(?:dark-)?(?:{_CONTRACT}|pass|mine)")
+# Level 6..10 with a strain, or misère; "-bp" = without the talon («без прикупа»); "dark-" = called in the dark
+# (Classic): a bid with the talon or a pass, never «мои» and never a no-talon bid (the dark bidder takes the talon).
+_PLAIN = r"(?:(?:6|7|8|9|10)(?:S|C|D|H|NT)|misere)"
+_CONTRACT = rf"{_PLAIN}(?:-bp)?"
+CONTRACT_TOKEN = re.compile(rf"(?:dark-{_PLAIN}|{_CONTRACT})")
+BID_TOKEN = re.compile(rf"(?:dark-(?:{_PLAIN}|pass)|{_CONTRACT}|pass|mine)")
 ANY_TOKEN = re.compile(r"[A-Za-z0-9-]+")   # the schema's pattern: other systems add their own words
 
 # Systems whose auctions use the Russian vocabulary above; any other system is held to ANY_TOKEN only.
 RUSSIAN_SYSTEMS = frozenset(
-    {"sochi", "leningrad", "rostov", "moscow", "mailru", "classic", "gusarik", "hussar", "codex", "russian"}
+    {"sochi", "leningrad", "rostov", "moscow", "mailru", "classic", "gusarik", "hussar", "codex", "russian",
+     "gusarik-sochi", "gusarik-leningrad", "gusarik-rostov"}
 )
 
 

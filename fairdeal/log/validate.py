@@ -198,6 +198,8 @@ class HandChecker:
             self._check_result()
         if record.score is not UNSET:
             self._check_score()
+        if record.extras is not UNSET:
+            self._check_extras(record.extras)
         if record.transcript is not UNSET and not (
             len(record.transcript.sha256) == 64 and set(record.transcript.sha256) <= _HEX64
         ):
@@ -380,12 +382,31 @@ class HandChecker:
         for seat, count in enumerate(result.tricks):
             if count < 0:
                 self.problems.add(f"result.tricks[{seat}]", f"a trick count cannot be negative, got {count}")
-        if result.kind == "raspasy" and self.record.contract is not UNSET:
-            self.problems.add("contract", "raspasy have no contract")
+        if result.kind in ("raspasy", "redeal") and self.record.contract is not UNSET:
+            self.problems.add("contract", f"{result.kind} has no contract")
+        if result.kind == "redeal" and (any(result.tricks) or (self.record.tricks is not UNSET and self.record.tricks)):
+            self.problems.add("result.tricks", "a redeal plays no trick")
         if result.kind != "raspasy" and self.record.contract is not UNSET:
             is_misere = "misere" in self.record.contract.bid
             if is_misere != (result.kind == "misere"):
                 self.problems.add("result.kind", f"{result.kind} does not fit the contract {self.record.contract.bid}")
+
+    def _check_extras(self, extras: dict) -> None:
+        """The engine's extras: which talon was bought (two talons, Hussar), the whister's own talon and discard,
+        Classic's opening round, bombs and multiplier."""
+        talons = self.context.pattern.talons if self.context else None
+        for key in ("talon_bought", "whist_talon"):
+            if key in extras and not (isinstance(extras[key], int) and 0 <= extras[key] < (talons or 2**31)):
+                self.problems.add(f"extras.{key}", f"must be a talon index 0..{(talons or 1) - 1}, got {extras[key]!r}")
+        if "defence_discard" in extras:
+            cards = extras["defence_discard"]
+            if not isinstance(cards, list) or len(cards) != 2 or not all(isinstance(c, str) for c in cards):
+                self.problems.add("extras.defence_discard", "must be the two cards the whister put away")
+            else:
+                self._codes_of("extras.defence_discard", cards)
+        for key in ("opening_round", "bomb", "multiplier", "raspasy_streak"):
+            if key in extras and not (isinstance(extras[key], int) and extras[key] >= 0):
+                self.problems.add(f"extras.{key}", f"must be a whole number >= 0, got {extras[key]!r}")
 
     def _check_score(self) -> None:
         for index, line in enumerate(self.record.score):

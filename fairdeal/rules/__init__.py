@@ -10,10 +10,13 @@ from fairdeal.rules.convention import (
     PulyaRules,
     RaspasyRules,
     ScoringRules,
+    TableRules,
 )
 from fairdeal.rules.russian import LENINGRAD, MAILRU, ROSTOV, SOCHI
+from fairdeal.rules.systems import CLASSIC, GUSARIK_LENINGRAD, GUSARIK_ROSTOV, GUSARIK_SOCHI, HUSSAR
 
-CONVENTIONS: dict[str, Convention] = {c.name: c for c in (SOCHI, LENINGRAD, ROSTOV, MAILRU)}
+ALL = (SOCHI, LENINGRAD, ROSTOV, MAILRU, CLASSIC, HUSSAR, GUSARIK_SOCHI, GUSARIK_LENINGRAD, GUSARIK_ROSTOV)
+CONVENTIONS: dict[str, Convention] = {c.name: c for c in ALL}
 
 
 def get_convention(name: str) -> Convention:
@@ -26,6 +29,7 @@ def get_convention(name: str) -> Convention:
 
 
 __all__ = [
+    "ALL", "CLASSIC", "GUSARIK_LENINGRAD", "GUSARIK_ROSTOV", "GUSARIK_SOCHI", "HUSSAR", "TableRules",
     "BiddingRules", "CONVENTIONS", "Convention", "ConventionError", "DefenceRules", "LENINGRAD", "MAILRU",
     "PulyaRules", "ROSTOV", "RaspasyRules", "SOCHI", "ScoringRules", "get_convention",
 ]

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
 
-from fairdeal.errors import ConventionError
+from fairdeal.deal import get_pattern
+from fairdeal.errors import ConventionError, DealError
 
 LEVELS = (6, 7, 8, 9, 10)
 
@@ -23,6 +24,9 @@ ConsolationMode = Literal["game_value", "fixed"]
 PulyaEnd = Literal["each", "total"]
 AfterClose = Literal["help", "whists_on_all"]
 GoraSettlement = Literal["shared", "pairwise"]
+RemizTo = Literal["gora", "whister"]
+AllPass = Literal["raspasy", "redeal"]
+TalonSide = Literal["left", "right"]
 
 # 000: «простая ... 2 очка. За семерную ... 4 очка, за восьмерную — 6 очков, за девятерную — 8, а за десятерную
 # игру и мизер — 10 очков»; 002 lists the same «Стоимость контрактов».
@@ -52,6 +56,9 @@ class BiddingRules:
     senior_may_hold: bool = True
     # 002: «Мизер можно объявить только сразу – если игрок еще не делал заявок в текущем торге».
     misere_first_bid_only: bool = True
+    # 000: «мизер — игра без взяток ... Мизер и уверт считаются старшими играми»; Hussar (000): «никогда не бывает
+    # замысловатых игр» and the ladder runs «от шести пик и заканчивая десять без козырей» — no misère there.
+    misere: bool = True
     # 002: «Мизер старше 8 БК. 9 и следующие за ним контракты считаются старше мизера».
     misere_beats_up_to: str = "8NT"
     # 002: «9БП ... 10БП» — the no-talon rungs of the Mail.Ru ladder; empty = no such bids.
@@ -63,6 +70,23 @@ class BiddingRules:
     raspasy_exit_levels: tuple[int, ...] = (6,)
     # 000: «Повышать же игру можно сколько угодно ... объявить игру "девять черви"».
     contract_may_exceed_bid: bool = True
+    # 003 Классика: «обычный мизер перебивается девятерной, а мизер без прикупа — девятерной без прикупа или
+    # десятерной с прикупом» -> 10; Mail.Ru (002): «перебить заявку "Мизер без прикупа" можно только 9-ю БП и
+    # 10-ю БП» -> None (no plain bid beats it).
+    misere_bp_plain_overcall_level: int | None = None
+    # 003 Классика: «возможность торговаться втёмную» — a bid made before looking at the cards (a player's first
+    # call), doubling the game («Заявка втёмную увеличивает стоимость игры вдвое»).
+    dark_bids: bool = False
+    # 003 Классика: «Перебить раз втёмную одни разрешают только семерной игрой, а другие — обычной заявкой два»:
+    # True = a dark bid is beaten only from the next level up; False = by the next bid on the ladder.
+    dark_overcall_next_level: bool = True
+    # 003 Классика: «посмотрев карты, но не взяв ещё прикупа, игрок может сменить заявку и заказать мизер».
+    dark_six_may_switch_to_misere: bool = False
+    # 003 Классика: «он может «заработать» новые, сказав пас втёмную ... После того как кто-то сделал значащую
+    # заявку, заявить пас втёмную нельзя».
+    dark_pass: bool = False
+    # 003 Классика: «Перебить пас втёмную можно только заявкой 7 и выше».
+    dark_pass_overcall_level: int = 7
 
     def __post_init__(self) -> None:
         if not self.raspasy_exit_levels or any(not 6 <= lv <= 10 for lv in self.raspasy_exit_levels):
@@ -89,8 +113,6 @@ class DefenceRules:
     # RULES.md / the engine contract: «пол виста» by the second defender after the first passed, on a six or a
     # seven (002 does not name the levels; the quota's half is a whole trick only there).
     half_whist_levels: frozenset[int] = frozenset({6, 7})
-    # RULES.md (reading 002): «пол виста» by the second defender after the first passed, at the 6 and 7 levels.
-    half_whist_levels: frozenset[int] = frozenset({6, 7})
     # 002: «играющий может выбрать игру "Без трех" – завершить раздачу без игры».
     concede_three: bool = False
     # 000: «игра при этом может вестись втемную с закрытыми картами или в открытую»; 002: «может выбрать –
@@ -110,6 +132,14 @@ class DefenceRules:
     half_whist_share: Fraction = Fraction(1, 2)
     # 002: «Без трех – ... штраф, равный трем недостающим взяткам».
     conceded_undertricks: int = 3
+    # 000 / 001 (Hussar): «Другой игрок имеет право вистовать (один или с приглашением своей прикупки)»: the
+    # whister may take his own talon and put two cards away; then ``quotas`` apply, alone ``lone_whister_quotas``.
+    whist_with_talon: bool = False
+    # 003 Классика: «шестерная игра, заказанная втёмную, вистуется принудительно обоими защитниками и
+    # разыгрывается втёмную».
+    dark_six_forced_whist: bool = False
+    # 003 Классика: «мизер втёмную ловится втёмную» — the defenders' cards stay closed.
+    dark_misere_closed: bool = False
 
     def __post_init__(self) -> None:
         _check_levels(self.quotas, "quotas")
@@ -193,11 +223,39 @@ class ScoringRules:
     # 000: «Вистующий записывает себе (3 + 2 + 2) х 8 = 56 ... 2 — за приглашение»: the inviting whister adds the
     # undertricks once more, and the invited passer writes nothing and answers for nothing.
     invitation_bonus: bool = False
+    # 001 (Hussar): «ремиз не ставится наверху ... а он отдается прямо вистующему ... остался без двух,
+    # Вистующий записывает на него в своей вистовой графе 200»: "whister" writes the undertricks' value x
+    # ``remiz_whist_factor`` as whists on the declarer instead of gora ("gora": the book rule of 000).
+    remiz_to: RemizTo = "gora"
+    remiz_whist_factor: int = 10
+    # 003 Классика: «Заявка втёмную увеличивает стоимость игры вдвое».
+    dark_multiplier: int = 2
+    # 003 Классика: «Каждая игра, сыгранная на бомбе, считается вдвойне (на простой бомбе), вчетверо (на двойной
+    # бомбе) и восьмикратно (на тройной бомбе)»: a bomb of level k multiplies by ``bomb_base`` ** k.
+    bomb_base: int = 2
+    # 003 Классика: «все спасовавшие втёмную получают дополнительные бомбы» — the seed gives no level; a simple
+    # bomb (level 1) is our reading (docs/scoring.md).
+    dark_pass_bomb_level: int = 1
+    # 000: «Сдающий получает с игрока, взявшего прикуп, плату, т. е. консоляцию ... если в прикупе оказывается
+    # Туз (тогда консоляция равна размеру одной взятки) или два Туза (две взятки). Сдающий, кроме того,
+    # записывает за каждую недобранную взятку на игравшего взятку в графу «висты»» (the dealer who sits out).
+    dealer_talon_consolation: bool = False
+    # 001 (Hussar): «Ренонсы также преследуются строго, и виновный подвергается штрафу по размеру игры. За
+    # игроком, сделавшим ренонс, партнер записывает таким же образом, как и за ремиз»: undertricks charged.
+    renonce_undertricks: int = 1
 
     def __post_init__(self) -> None:
         _check_levels(self.contract_values, "contract_values")
         if self.whist_responsibility < 0 or self.consolation_fixed < 0 or self.misere_value < 0:
             raise ConventionError("whist_responsibility, consolation_fixed and misere_value must not be negative")
+        if self.remiz_whist_factor <= 0 or self.dark_multiplier < 1 or self.bomb_base < 1:
+            raise ConventionError("remiz_whist_factor must be positive, dark_multiplier and bomb_base at least 1")
+        if self.dark_pass_bomb_level < 1 or self.renonce_undertricks < 1:
+            raise ConventionError("dark_pass_bomb_level and renonce_undertricks must be at least 1")
+
+    def bomb_multiplier(self, level: int) -> int:
+        """The multiplier of a bomb of ``level`` (1 simple, 2 double, 3 triple); level 0 = no bomb."""
+        return self.bomb_base ** level
 
     def value(self, level: int) -> int:
         return dict(self.contract_values)[level]
@@ -227,12 +285,70 @@ class PulyaRules:
     # 000: «Все полученные горы необходимо сложить вместе и разделить на количество игроков»; 003 Gusarik:
     # «гору обычно не делят пополам, а вычитают из большей меньшую и умножают разницу на 10» ("pairwise").
     gora_settlement: GoraSettlement = "shared"
+    # 003 Классика: «Игрой со скачками называют игру с премиями (тому, кто первый закрыл пульку; тому, у кого
+    # меньше всех очков на горе). Разумеется, сам факт и размер премий являются предметом соглашения»: whists
+    # each other player pays the winner of the premium (0 = no premium; tied winners share).
+    first_closer_premium: int = 0
+    least_gora_premium: int = 0
 
     def __post_init__(self) -> None:
+        if self.first_closer_premium < 0 or self.least_gora_premium < 0:
+            raise ConventionError("premiums must not be negative")
         if self.size <= 0:
             raise ConventionError(f"pulya size must be positive, got {self.size}")
         if self.help_whist_factor < 0 or self.pulya_difference_factor < 0 or self.gora_multiplier <= 0:
             raise ConventionError("pulya factors must not be negative and gora_multiplier must be positive")
+
+
+@dataclass(frozen=True)
+class TableRules:
+    """Who sits at the table and what is dealt: deck, pattern, players per hand, dummy, talons, opening rounds."""
+
+    # 000: «Для преферанса используется пикетная колода, состоящая из 32 карт»; 001 (Hussar): «Колода состоит из
+    # 24 карт» (a ``fairdeal.cards.DeckKind`` value).
+    deck: str = "piquet32"
+    # 004: «талон = the 7th and 8th cards dealt»; 000/001: Hussar «по сторонам откладываются 2 прикупа»; 003
+    # Gusarik: «Карты в гусарика раздают так же, как и при игре втроём» (a ``fairdeal.deal`` pattern name).
+    deal_pattern: str = "russian"
+    # 000: «Основная игра идет между тремя игроками»; 000 (впятером): «Каждый игрок по два раза в туре не
+    # принимает участие в игре: когда трое разыгрывают партию, один сдает, а еще один ждет своей очереди»;
+    # Hussar and Gusarik: two players. Seats dealt a hand, from the dealer's left; the rest sit out.
+    hand_players: int = 3
+    # 003 Gusarik: «Болван всегда находится на первой руке. Он как бы всегда говорит пас ... вистовать и при этом
+    # открыть болвана ... Первый ход на висте всегда от болвана» (the pattern's dummy hand).
+    dummy: bool = False
+    # 003 Gusarik: «В распасовке карты болвана не участвуют».
+    dummy_in_raspasy: bool = False
+    # 000: «Каждый игрок может прикупить только тот прикуп, который лежит слева от него»; 001: «Каждый игрок,
+    # прикупая, может взять только свой правый прикуп». With two talons each player buys his own; "left" gives
+    # the first hand talon 0 of the pattern, "right" talon 1 (docs/scoring.md, the Hussar reading).
+    talon_side: TalonSide = "left"
+    # 000 / 001 (Hussar): «Распасовок в этой игре также не бывает, если спасовали оба игрока, карты нужно
+    # пересдать новым сдающим».
+    all_pass: AllPass = "raspasy"
+    # 003 Классика: «До начала собственно пульки играют несколько кругов распасовки — обычно два или по согласию
+    # всех игроков ... Каждый сдал по три раза подряд (сдача не переходила)»: each dealer deals this many raspasy
+    # in a row before the pulya; the k-th of them gives every player a bomb of level k.
+    opening_raspasy_rounds: int = 0
+
+    def __post_init__(self) -> None:
+        if self.hand_players < 2 or self.opening_raspasy_rounds < 0:
+            raise ConventionError("hand_players must be at least 2 and opening_raspasy_rounds not negative")
+        try:
+            pattern = get_pattern(self.deal_pattern)
+        except DealError as exc:
+            raise ConventionError(f"table.deal_pattern: {exc}") from None
+        if pattern.deck.value != self.deck:
+            raise ConventionError(f"table.deck {self.deck!r} is not the deck of pattern {pattern.name} "
+                                  f"({pattern.deck.value})")
+        if len(pattern.player_hands) != self.hand_players or (pattern.dummy_hand is not None) != self.dummy:
+            raise ConventionError(f"pattern {pattern.name} deals {len(pattern.player_hands)} player hands"
+                                  f"{' and a dummy' if pattern.dummy_hand is not None else ''}; the table says "
+                                  f"{self.hand_players}{' and a dummy' if self.dummy else ''}")
+
+    def own_talon(self, hand_index: int) -> int:
+        """The talon index the player of ``hand_index`` (0 = first hand) may buy when each player has his own."""
+        return (hand_index + (0 if self.talon_side == "left" else 1)) % 2
 
 
 @dataclass(frozen=True)
@@ -248,6 +364,9 @@ class Convention:
     raspasy: RaspasyRules = field(default_factory=RaspasyRules)
     scoring: ScoringRules = field(default_factory=ScoringRules)
     pulya: PulyaRules = field(default_factory=PulyaRules)
+    table: TableRules = field(default_factory=TableRules)
+    # One line for `fairdeal systems`.
+    description: str = ""
 
     def __post_init__(self) -> None:
         if not self.players or any(n < 2 for n in self.players):

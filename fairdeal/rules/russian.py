@@ -22,10 +22,12 @@ _SEED_BOOK = "000_be3d3be3bbe2f954.txt"
 _SEED_MAILRU = "002_c9f23a3292123887.txt"
 
 SOCHI = Convention(
+    description="Sochi: responsible greedy whist, raspasy to gora 1-2-3",
     name="sochi",
     title="Сочинка (Sochi)",
     seeds=(_SEED_RUSSIAN, _SEED_BOOK),
-    players=(3, 4),
+    # 000: «Играть в преферанс можно вдвоем, втроем, вчетвером и даже впятером»: at five two sit out.
+    players=(3, 4, 5),
     # 3) «вист жлобский».
     defence=DefenceRules(greedy_whist=True),
     # 4) «распасовка на гору: обычно по одному очку»; 5) «(1–2–3)»; 6) zero tricks: one trick to pulya;
@@ -38,10 +40,11 @@ SOCHI = Convention(
 )
 
 LENINGRAD = Convention(
+    description="Leningrad: half-responsible gentleman whist, raspasy to gora 2-4-6, pulya total",
     name="leningrad",
     title="Ленинградка (Leningrad)",
     seeds=(_SEED_RUSSIAN, _SEED_BOOK),
-    players=(3, 4),
+    players=(3, 4, 5),
     # 3) «вист джентльменский».
     defence=DefenceRules(greedy_whist=False),
     # 4) «по два очка за каждую взятку»; 5) «(2–4–6)»; 6), 7) as Sochi.
@@ -53,10 +56,11 @@ LENINGRAD = Convention(
 )
 
 ROSTOV = Convention(
+    description="Rostov (Moscow): half-responsible whist, raspasy to whists, consolation 10",
     name="rostov",
     title="Московская пулька / Ростов (Moscow, Rostov)",
     seeds=(_SEED_RUSSIAN, _SEED_BOOK),
-    players=(3, 4),
+    players=(3, 4, 5),
     # 3) «вист джентльменский».
     defence=DefenceRules(greedy_whist=False),
     # 4) «распасовка на висты: обычно по пять вистов»; 5) «не прогрессирует»; 6) zero tricks: one to pulya;
@@ -78,6 +82,7 @@ ROSTOV = Convention(
 )
 
 MAILRU = Convention(
+    description="Mail.Ru: jumps, 9/10 without talon, half-whist, без трёх, tightened exit from raspasy",
     name="mailru",
     title="Преферанс Mail.Ru (Mini-games)",
     seeds=(_SEED_MAILRU,),

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from fairdeal.rules.convention import Convention
 
-GROUPS = ("bidding", "defence", "raspasy", "scoring", "pulya")
+GROUPS = ("bidding", "defence", "raspasy", "scoring", "pulya", "table")
 
 
 def _show(value: object) -> str:
