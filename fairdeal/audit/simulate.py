@@ -10,11 +10,14 @@ Records carry the order, the shuffle and the deal only (the other fields of a ha
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
+import msgspec
 import numpy as np
 
-from fairdeal.cards import Rank, rank_of, to_ascii_list
+from fairdeal.audit.fastpath import CUT, RUN, CompiledShuffle, apply_compiled, step_notation
+from fairdeal.cards import NUM_CODES, Rank, rank_of, to_ascii_list
 from fairdeal.deal import deal_by_seat, deal_order, get_pattern
 from fairdeal.errors import AuditError
 from fairdeal.log.records import DealRecord, HandRecord, TableRecord
@@ -79,3 +82,80 @@ def simulated_records(rng: np.random.Generator, evening: Evening, hands: int):
     yield header(evening)
     for number in range(1, hands + 1):
         yield simulated_hand(rng, evening, number)
+
+
+def fast_evening_lines(rng: np.random.Generator, evening: Evening, hands: int, block: int = 20_000):
+    """The model of ``simulated_records`` written as log lines (bytes), a block of hands at a time.
+
+    Shuffles are drawn as op tables and replayed with numpy, so a million hands take seconds; each record
+    carries the order before shuffling, the shuffle and the deal, like ``simulated_hand``.
+    """
+    yield (json.dumps(msgspec.to_builtins(header(evening)), ensure_ascii=False) + "\n").encode()
+    quoted = np.array(['"' + c + '"' for c in to_ascii_list(range(NUM_CODES))], dtype=object)
+    for first in range(1, hands + 1, block):
+        numbers = np.arange(first, min(first + block, hands + 1))
+        yield _fast_block(rng, evening, numbers, quoted)
+
+
+def _fast_block(rng: np.random.Generator, evening: Evening, numbers: np.ndarray, quoted: np.ndarray) -> bytes:
+    seats, n = len(evening.players), PATTERN.deck.size
+    m = len(numbers)
+    dealers = (numbers - 1) % seats
+    before = PATTERN.deck.codes()[np.argsort(rng.random((m, n)), axis=1)]
+    kinds, args, actors = _honest_ops(rng, m, (dealers - 1) % seats, n)
+    stack = (dealers == evening.cheater) & (rng.random(m) < evening.rate)
+    if stack.any():
+        _stacking_ops(rng, before[stack], evening.accomplice_depth, (dealers[stack] - 1) % seats,
+                      kinds, args, actors, np.flatnonzero(stack))
+    after = apply_compiled(before, CompiledShuffle(kinds, args, actors))
+    by_hand = after[:, PATTERN.hand_positions]            # (m, hands, cards)
+    talon = after[:, PATTERN.talon_positions[0]]
+    lines = []
+    for k in range(m):
+        dealer = int(dealers[k])
+        seat_lists = [None] * seats
+        for h in range(PATTERN.hands):
+            seat_lists[(dealer + 1 + h) % seats] = _cards(quoted, by_hand[k, h])
+        shuffle = " ".join(step_notation(kinds[k, j], args[k, j], actors[k, j]) for j in range(kinds.shape[1])
+                           if kinds[k, j])
+        lines.append(f'{{"type":"hand","hand":{numbers[k]},"dealer":{dealer},"order_before":'
+                     f'{_cards(quoted, before[k])},"shuffle":"{shuffle}","deal":{{"hands":[{",".join(seat_lists)}],'
+                     f'"talons":[{_cards(quoted, talon[k])}]}}}}\n')
+    return "".join(lines).encode()
+
+
+def _cards(quoted: np.ndarray, codes: np.ndarray) -> str:
+    return "[" + ",".join(quoted[codes]) + "]"
+
+
+def _honest_ops(rng: np.random.Generator, m: int, cutters: np.ndarray, n: int):
+    """``honest_shuffle`` for many hands: 2-5 runs of 2-12 cards, then a legal cut by the right neighbour."""
+    steps = 6
+    runs = rng.integers(2, 6, size=m)
+    kinds = np.zeros((m, steps), dtype=np.int64)
+    args = np.zeros((m, steps), dtype=np.int64)
+    actors = np.full((m, steps), -1, dtype=np.int64)
+    slot = np.arange(steps)[None, :]
+    kinds[slot < runs[:, None]] = RUN
+    args[slot < runs[:, None]] = rng.integers(2, 13, size=int(runs.sum()))
+    rows = np.arange(m)
+    kinds[rows, runs] = CUT
+    args[rows, runs] = rng.integers(4, 29, size=m)
+    actors[rows, runs] = cutters
+    return kinds, args, actors
+
+
+def _stacking_ops(rng, before, depth, cutters, kinds, args, actors, rows) -> None:
+    """``stacking_shuffle`` for many hands, written over their rows of the op tables."""
+    n = before.shape[1]
+    target = (FIRST_TALON_PLACE + depth) % n
+    ace_places = np.argsort(rank_of(before) != int(Rank.ACE), axis=1, kind="stable")[:, :4]
+    at = ace_places[np.arange(len(before)), rng.integers(0, 4, size=len(before))]
+    kinds[rows], args[rows], actors[rows] = 0, 0, -1
+    for j, run in enumerate((at + 1, np.full(len(before), target + 1))):
+        used = run > 1
+        kinds[rows[used], j] = RUN
+        args[rows[used], j] = run[used]
+    kinds[rows, 2] = CUT
+    args[rows, 2] = depth
+    actors[rows, 2] = cutters

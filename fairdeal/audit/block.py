@@ -1,0 +1,131 @@
+"""One block of a log, audited at array speed: its deals read in bulk, its shuffles replayed, its statistics.
+
+``audit_block`` turns decoded lines into a ``summary.BlockSummary``. Deals whose card lists are in the usual form
+are read for the whole block at once (``fastpath.raw_cards``); any other deal is decoded card by card, and a deal
+that is not one deck in the pattern's shape is a finding, explained by the replay when the order and shuffle are
+logged.
+"""
+
+from __future__ import annotations
+
+import msgspec
+import numpy as np
+
+from fairdeal.audit.bulk_replay import replay_block
+from fairdeal.audit.evidence import received_deal
+from fairdeal.audit.exact import fold_deals, laws_for
+from fairdeal.audit.fastpath import Layout, NarrowHand, NarrowTable, RawHand, card_code, raw_cards
+from fairdeal.audit.replay import Finding, replay_deal
+from fairdeal.audit.summary import BlockContext, BlockSummary, Sums
+from fairdeal.cards import NUM_CODES, to_ascii_list
+from fairdeal.errors import FairdealError
+from fairdeal.shuffle.notation import parse_notation
+
+
+def audit_block(records: list[tuple[int, object]], errors: list[tuple[int, str]], lines: int, layout: Layout,
+                context: BlockContext, block_index: int) -> BlockSummary:
+    """Audit the decoded records (``RawHand`` for hands) of one block, numbered from 1 within the block."""
+    laws = laws_for(layout)
+    pattern = layout.pattern
+    seats = layout.num_seats
+    summary = BlockSummary(lines, Sums.empty(seats, len(laws.talon_aces.pmf) - 1, pattern.deck.size),
+                           np.zeros(0, np.int64), np.zeros(0, np.int16), np.zeros(0, np.int8), np.zeros(0, np.uint64),
+                           None)
+    for line, message in errors:
+        summary.problem(line, message, context.keep)
+    hands = []
+    for line, record in records:
+        if isinstance(record, RawHand):
+            if not 0 <= record.dealer < seats:
+                summary.problem(line, f"line {line}: hand {record.hand}: dealer seat {record.dealer} is not at a "
+                                f"table of {seats}", context.keep)
+            elif not len(record.deal):
+                summary.problem(line, f"line {line}: hand {record.hand} has no deal; nothing to audit", context.keep)
+            else:
+                hands.append((line, record))
+        elif isinstance(record, NarrowTable):
+            summary.headers += 1
+            summary.problem(line, f"line {line}: a second table header; the auditor keeps the first", context.keep)
+    if not hands:
+        return summary
+    rows, codes = _deals(hands, layout, summary, context)
+    if not rows:
+        return summary
+    hands = [hands[r] for r in rows]
+    dealers = np.array([record.dealer for _, record in hands], dtype=np.int64)
+    numbers = np.array([record.hand for _, record in hands], dtype=np.int64)
+    recv = np.full((len(hands), NUM_CODES), -1, dtype=np.int8)
+    recv[np.arange(len(hands))[:, None], codes] = layout.template[dealers]
+    replay_block(hands, recv, dealers, layout, context, summary)
+    fold_deals(summary, recv, dealers, numbers, layout, context, np.random.default_rng([context.seed, block_index]))
+    return summary
+
+
+def _deals(hands, layout: Layout, summary: BlockSummary, context: BlockContext) -> tuple[list[int], np.ndarray]:
+    """Rows whose deal is one deck in the pattern's shape, and their cards as listed (slot order, then talons)."""
+    pattern = layout.pattern
+    n = pattern.deck.size
+    dealers = np.array([record.dealer for _, record in hands], dtype=np.int64)
+    ok, fast = raw_cards([record.deal for _, record in hands], layout.lists[dealers], (b"hands", b"talons"), n)
+    deck = np.sort(pattern.deck.codes())
+    one_deck = (np.sort(fast, axis=1) == deck[None, :]).all(axis=1)
+    rows = list(np.flatnonzero(ok)[one_deck])
+    codes = [fast[one_deck]]
+    for k in np.flatnonzero(ok)[~one_deck]:
+        line, record = hands[k]
+        _bad_deal(line, record.narrow(), layout, summary, context, _deck_problem(fast[np.searchsorted(
+            np.flatnonzero(ok), k)], pattern))
+    for k in np.flatnonzero(~ok):
+        line, record = hands[k]
+        row = _slow_deal(line, record, layout, summary, context)
+        if row is not None:
+            rows.append(int(k))
+            codes.append(row[None, :])
+    order = np.argsort(rows, kind="stable")
+    return [int(rows[i]) for i in order], np.concatenate(codes)[order]
+
+
+def _slow_deal(line, record, layout: Layout, summary: BlockSummary, context: BlockContext) -> np.ndarray | None:
+    """One deal in a form the bulk reader leaves aside: decoded card by card, checked, worded."""
+    pattern = layout.pattern
+    try:
+        narrow = record.narrow()
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        summary.problem(line, f"line {line}: hand {record.hand}: {exc}", context.keep)
+        return None
+    deal = narrow.deal
+    sizes = tuple(map(len, deal.hands)) + tuple(map(len, deal.talons))
+    if sizes != layout.sizes[record.dealer]:
+        _bad_deal(line, narrow, layout, summary, context,
+                  f"the deal's hands and talons hold {list(sizes)} cards; pattern {pattern.name} deals "
+                  f"{list(layout.sizes[record.dealer])}")
+        return None
+    codes = np.array([card_code(c) for cards in deal.hands + deal.talons for c in cards], dtype=np.int64)
+    if not (np.sort(codes) == np.sort(pattern.deck.codes())).all():
+        _bad_deal(line, narrow, layout, summary, context, _deck_problem(codes, pattern))
+        return None
+    return codes
+
+
+def _deck_problem(codes: np.ndarray, pattern) -> str:
+    if (codes < 0).any():
+        return "the deal names a card that is not a card"
+    counts = np.bincount(codes, minlength=NUM_CODES)
+    twice = to_ascii_list(np.flatnonzero(counts > 1))
+    missing = to_ascii_list([c for c in pattern.deck.codes() if counts[c] == 0])
+    return f"the deal is not one {pattern.deck.value} deck: twice {twice}, missing {missing}"
+
+
+def _bad_deal(line, record: NarrowHand, layout: Layout, summary: BlockSummary, context: BlockContext, why: str) -> None:
+    """A deal no honest dealing gives; when the order and shuffle are logged, the replay explains it."""
+    explanation: tuple[str, ...] = ()
+    if record.order_before is not None and record.shuffle is not None:
+        try:
+            before = np.array([card_code(c) for c in record.order_before], dtype=np.uint8)
+            deal = received_deal(record, layout.pattern, layout.num_seats)
+            result = replay_deal(before, parse_notation(record.shuffle), deal, layout.pattern)
+            explanation = tuple(e for f in result.findings for e in f.explanations)
+        except (FairdealError, ValueError, IndexError):
+            explanation = ()
+    summary.finding(line, record.hand, record.dealer, Finding("bad-deal", f"hand {record.hand}: {why}", (),
+                                                              explanation), context.keep)

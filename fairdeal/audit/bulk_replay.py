@@ -1,0 +1,157 @@
+"""The logged shuffles of a block replayed at array speed, and the shuffle's own tells.
+
+Runs and cuts (the common notation) are replayed for all hands at once from the gathered order and compared with
+the deal as received; a difference is explained one hand at a time by ``replay.replay_deal``. Cuts that leave
+too few cards on a side, cuts by anyone but the dealer's right neighbour, windows of actions that undo each
+other (a false cut) or change nobody's cards are findings; cut depths are tallied per dealer. A shuffle in any
+other notation goes through the full parser, one hand.
+"""
+
+from __future__ import annotations
+
+import msgspec
+import numpy as np
+
+from fairdeal.audit.evidence import received_deal
+from fairdeal.audit.fastpath import (
+    CUT,
+    CompiledShuffle,
+    Layout,
+    apply_compiled,
+    card_code,
+    compile_batch,
+    compile_simple,
+    raw_cards,
+    step_notation,
+    undone_windows,
+)
+from fairdeal.audit.replay import CutDepthTally, Finding, cut_legality, replay_deal, replay_findings
+from fairdeal.audit.summary import BlockContext, BlockSummary
+from fairdeal.cards import NUM_CODES
+from fairdeal.errors import FairdealError
+from fairdeal.shuffle.notation import parse_notation
+
+
+def _orders(hands, layout: Layout, summary: BlockSummary, context: BlockContext) -> np.ndarray:
+    """The logged order before shuffling per row, ``-1`` rows where it is absent or not one deck."""
+    pattern = layout.pattern
+    n = pattern.deck.size
+    orders = np.full((len(hands), n), -1, dtype=np.int64)
+    present = np.array([len(record.order_before) > 0 for _, record in hands], dtype=bool)
+    rows = np.flatnonzero(present)
+    if not len(rows):
+        return orders
+    ok, fast = raw_cards([hands[k][1].order_before for k in rows], np.full((len(rows), 1), n), (), n)
+    orders[rows[ok]] = fast
+    for k in rows[~ok]:
+        line, record = hands[k]
+        try:
+            orders[k] = [card_code(c) for c in record.narrow().order_before]
+        except (msgspec.DecodeError, msgspec.ValidationError, ValueError):
+            pass
+    deck = np.sort(pattern.deck.codes())
+    broken = present & ~(np.sort(orders, axis=1) == deck[None, :]).all(axis=1)
+    for k in np.flatnonzero(broken):
+        line, record = hands[k]
+        summary.problem(line, f"line {line}: hand {record.hand}: order_before is not one {pattern.deck.value} deck; "
+                        "its shuffle is not replayed", context.keep)
+    orders[broken] = -1
+    return orders
+
+
+def replay_block(hands, recv, dealers, layout: Layout, context: BlockContext, summary: BlockSummary) -> None:
+    """Replay every logged shuffle from the gathered order and read the shuffle's own tells."""
+    n = layout.pattern.deck.size
+    orders = _orders(hands, layout, summary, context)
+    simple, simple_ops, other = [], [], []
+    for k, (_, record) in enumerate(hands):
+        if record.shuffle is None:
+            continue
+        ops = compile_simple(record.shuffle, n)
+        if ops is None:
+            other.append(k)
+        else:
+            simple.append(k)
+            simple_ops.append(ops)
+    if simple:
+        _replay_simple(hands, recv, dealers, orders, np.array(simple), compile_batch(simple_ops), layout, context,
+                       summary)
+    for k in other:
+        _replay_one(hands[k], orders[k], int(dealers[k]), layout, context, summary)
+
+
+def _replay_simple(hands, recv, dealers, orders, idx, compiled, layout: Layout, context, summary) -> None:
+    pattern = layout.pattern
+    n = pattern.deck.size
+    kinds, args, actors = compiled.kinds, compiled.args, compiled.actors
+    cut = kinds == CUT
+    np.add.at(summary.sums.cut_depths, (np.broadcast_to(dealers[idx][:, None], cut.shape)[cut], args[cut]), 1)
+    short = cut & (np.minimum(args, n - args) < context.min_each_side)
+    right = (dealers[idx] - 1) % layout.num_seats
+    wrong = cut & (actors >= 0) & (actors != right[:, None])
+    for j, s in zip(*np.nonzero(short | wrong)):
+        line, record = hands[idx[j]]
+        action = f"action {s + 1} ({step_notation(kinds[j, s], args[j, s], actors[j, s])})"
+        if short[j, s]:
+            summary.finding(line, record.hand, record.dealer, Finding(
+                "illegal-cut", f"{action} leaves {min(args[j, s], n - args[j, s])} card(s) on one side; "
+                f"the convention asks at least {context.min_each_side}"), context.keep)
+        if wrong[j, s]:
+            summary.finding(line, record.hand, record.dealer, Finding(
+                "wrong-cutter", f"{action}: seat {actors[j, s]} cut, but the cut belongs to the dealer's right "
+                f"neighbour, seat {right[j]}"), context.keep)
+    for j, start, stop, identity in undone_windows(compiled, np.asarray(pattern.targets)):
+        line, record = hands[idx[j]]
+        window = kinds[j, start:stop]
+        kind = ("false-cut" if (window == CUT).any() else "cancelling-actions") if identity else "no-op-shuffle"
+        if summary.finding_counts.get(kind, 0) >= context.keep:
+            summary.finding_counts[kind] += 1      # counted, not worded: the report keeps only the first ones
+            continue
+        text = " ".join(step_notation(kinds[j, s], args[j, s], actors[j, s]) for s in range(start, stop))
+        where = f"actions {start + 1}-{stop} ({text})"
+        message = (f"{where} undo each other: the deck is as before them" if identity
+                   else f"{where} change no receiver's cards: every hand and talon as before them")
+        summary.finding(line, record.hand, record.dealer, Finding(kind, message), context.keep)
+    known = np.flatnonzero(orders[idx, 0] >= 0)
+    if not len(known):
+        return
+    after = apply_compiled(orders[idx[known]], CompiledShuffle(kinds[known], args[known], actors[known]))
+    expected = np.full((len(known), NUM_CODES), -1, dtype=np.int8)
+    expected[np.arange(len(known))[:, None], after] = np.asarray(pattern.targets, dtype=np.int8)[None, :]
+    for m in np.flatnonzero((expected != recv[idx[known]]).any(axis=1)):
+        k = idx[known[m]]
+        line, record = hands[k]
+        narrow = record.narrow()
+        try:
+            deal = received_deal(narrow, pattern, layout.num_seats)
+            findings = replay_deal(orders[k].astype(np.uint8), parse_notation(record.shuffle), deal, pattern).findings
+        except FairdealError as exc:
+            findings = (Finding("deal-mismatch", f"the deal differs from the replay and cannot be explained: {exc}"),)
+        for finding in findings:
+            summary.finding(line, record.hand, record.dealer, finding, context.keep)
+
+
+def _replay_one(item, order: np.ndarray, dealer: int, layout: Layout, context: BlockContext,
+                summary: BlockSummary) -> None:
+    """A shuffle in the full notation (overhand, riffle, unknown cuts...): the full parser, one hand."""
+    line, record = item
+    pattern = layout.pattern
+    n = pattern.deck.size
+    try:
+        sequence = parse_notation(record.shuffle)
+    except FairdealError as exc:
+        summary.problem(line, f"line {line}: hand {record.hand}: the shuffle cannot be read: {exc}", context.keep)
+        return
+    depths = CutDepthTally.of(sequence, n)
+    summary.sums.cut_depths[dealer] += np.array(depths.counts)
+    try:
+        if order[0] >= 0 and sequence.is_known:
+            deal = received_deal(record.narrow(), pattern, layout.num_seats)
+            findings = replay_findings(order.astype(np.uint8), sequence, deal, pattern, context.min_each_side)
+        else:
+            findings = cut_legality(sequence, n, context.min_each_side)
+    except FairdealError as exc:
+        summary.problem(line, f"line {line}: hand {record.hand}: the shuffle cannot be replayed: {exc}", context.keep)
+        return
+    for finding in findings:
+        summary.finding(line, record.hand, record.dealer, finding, context.keep)

@@ -1,0 +1,342 @@
+"""The fast reader of the statistical pass: narrow decoding of a block of log lines into arrays of card codes.
+
+Only the fields the statistics need are decoded (msgspec skips the rest at C speed), cards become codes through
+one dictionary lookup each, and the common shuffle notation (card-by-card runs ``k`` and cuts ``cut@s d``) is
+replayed for a whole block at once with numpy. Hand lines keep their card lists undecoded (``msgspec.Raw``)
+and ``raw_cards`` reads a whole block of them with numpy; a list in any other form (another spelling, a wrong
+shape) is decoded card by card. A line the narrow decoder rejects is decoded again by the full reader, so its
+error message is the reader's own; a shuffle in any other notation goes through the full parser one hand at a time.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import msgspec
+import numpy as np
+
+from fairdeal.cards import NUM_CODES, parse_card, to_ascii_list
+from fairdeal.deal import DealPattern, get_pattern, seats_of_hands
+from fairdeal.errors import FairdealError, LogError
+from fairdeal.log.reader import decode_line
+
+NO_OP, RUN, CUT = 0, 1, 2
+CARD_CODE: dict[str, int] = {text: code for code, text in enumerate(to_ascii_list(range(NUM_CODES)))}
+
+
+class NarrowDeal(msgspec.Struct, gc=False):
+    hands: list[list[str]]
+    talons: list[list[str]]
+
+
+class NarrowTable(msgspec.Struct, tag_field="type", tag="table", gc=False):
+    players: list[str]
+    deal_pattern: str
+    dealing: str
+    system: str = ""
+
+
+class NarrowHand(msgspec.Struct, tag_field="type", tag="hand", gc=False):
+    hand: int
+    dealer: int
+    order_before: list[str] | None = None
+    shuffle: str | None = None
+    deal: NarrowDeal | None = None
+
+
+class NarrowEnd(msgspec.Struct, tag_field="type", tag="end", gc=False):
+    pass
+
+
+def card_code(text: str) -> int:
+    """A card's code, accepting every spelling the log reader accepts; -1 for a string that is no card."""
+    code = CARD_CODE.get(text)
+    if code is not None:
+        return code
+    try:
+        return parse_card(text).code
+    except (FairdealError, TypeError, ValueError):
+        return -1
+
+
+def _full_error(raw: bytes, number: int) -> str:
+    try:
+        decode_line(raw.rstrip(b"\r\n"), number)
+    except LogError as exc:
+        return str(exc)
+    return f"line {number}: a field the auditor reads has the wrong type"
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How a table's seat lists map onto a pattern's hands: one receiver template per dealer."""
+
+    pattern: DealPattern
+    num_seats: int
+    slot_hand: np.ndarray       # (dealers, slots): hand index of each listed hand (-1: the seat sits out)
+    sizes: tuple[tuple[int, ...], ...]    # per dealer, the expected length of each listed hand then each talon
+    template: np.ndarray        # (dealers, deck): receiver of each card of the flattened listed deal
+    lists: np.ndarray           # (dealers, 2 + slots + talons): cards per '[' of a deal's JSON, outer lists 0
+
+    @property
+    def receivers(self) -> int:
+        return self.pattern.hands + self.pattern.talons
+
+
+@functools.lru_cache(maxsize=16)
+def layout_for(pattern_name: str, num_seats: int) -> Layout:
+    pattern = get_pattern(pattern_name)
+    slots = num_seats + (pattern.dummy_hand is not None)
+    slot_hand = np.full((num_seats, slots), -1, dtype=np.int64)
+    sizes, templates = [], []
+    for dealer in range(num_seats):
+        for hand, seat in enumerate(seats_of_hands(pattern, dealer, num_seats)):
+            slot_hand[dealer, num_seats if seat is None else seat] = hand
+        lengths = [pattern.cards_per_hand if h >= 0 else 0 for h in slot_hand[dealer]]
+        sizes.append(tuple(lengths) + (pattern.talon_size,) * pattern.talons)
+        receivers = [h for h in slot_hand[dealer] if h >= 0 for _ in range(pattern.cards_per_hand)]
+        receivers += [pattern.hands + t for t in range(pattern.talons) for _ in range(pattern.talon_size)]
+        templates.append(receivers)
+    lists = np.array([[0, *size[:slots], 0, *size[slots:]] for size in sizes], dtype=np.int64)
+    return Layout(pattern, num_seats, slot_hand, tuple(sizes), np.array(templates, dtype=np.int8), lists)
+
+
+@dataclass(frozen=True)
+class CompiledShuffle:
+    """Simple shuffles of a batch as op tables: ``kinds``/``args``/``actors`` of shape ``(hands, steps)``."""
+
+    kinds: np.ndarray
+    args: np.ndarray
+    actors: np.ndarray
+
+    @property
+    def steps(self) -> int:
+        return self.kinds.shape[1]
+
+
+@functools.lru_cache(maxsize=4096)
+def _token(text: str) -> tuple[int, int, int] | None:
+    """One token: ``(RUN, k, actor)``, ``(CUT, 0, actor)`` for a cut's head, ``None`` for anything else."""
+    name, at, actor_text = text.partition("@")
+    if at and not actor_text.isdigit():
+        return None
+    actor = int(actor_text) if at else -1
+    if name.isdigit():
+        return RUN, int(name), actor
+    return (CUT, 0, actor) if name == "cut" else None
+
+
+def compile_simple(text: str, n: int) -> list[tuple[int, int, int]] | None:
+    """``[(kind, arg, actor)]`` for a shuffle of runs and cuts with known depths, ``None`` for anything else."""
+    tokens = text.split()
+    ops: list[tuple[int, int, int]] = []
+    i = 0
+    while i < len(tokens):
+        op = _token(tokens[i])
+        if op is None:
+            return None
+        if op[0] == RUN:
+            if not 1 <= op[1] <= n:
+                return None
+            ops.append(op)
+            i += 1
+        else:
+            depth = tokens[i + 1] if i + 1 < len(tokens) else ""
+            if not depth.isdigit() or not 0 < int(depth) < n:
+                return None
+            ops.append((CUT, int(depth), op[2]))
+            i += 2
+    return ops
+
+
+def compile_batch(ops: list[list[tuple[int, int, int]]]) -> CompiledShuffle:
+    steps = max((len(o) for o in ops), default=0)
+    table = np.zeros((len(ops), steps, 3), dtype=np.int64)
+    table[:, :, 2] = -1
+    for row, items in enumerate(ops):
+        if items:
+            table[row, : len(items)] = items
+    return CompiledShuffle(table[:, :, 0], table[:, :, 1], table[:, :, 2])
+
+
+@functools.lru_cache(maxsize=8)
+def _gather_table(n: int) -> np.ndarray:
+    """Row ``kind * (n + 1) + arg``: the gather index of that op (no-op, run of ``arg``, cut of ``arg``)."""
+    p = np.arange(n)
+    table = np.tile(p, (3 * (n + 1), 1))
+    for k in range(1, n + 1):
+        table[RUN * (n + 1) + k] = np.where(p < k, k - 1 - p, p)
+    for d in range(n + 1):
+        table[CUT * (n + 1) + d] = (p + d) % n
+    table.setflags(write=False)
+    return table.astype(np.intp)
+
+
+def step_index(kinds: np.ndarray, args: np.ndarray, n: int) -> np.ndarray:
+    """Per row, the gather index of one step: ``new = old[index]`` (a run reverses the top k, a cut moves d)."""
+    return _gather_table(n)[kinds * (n + 1) + np.where(kinds == NO_OP, 0, args)]
+
+
+def _gather(current: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """``current[r, index[r]]`` for every row, through one flat ``take``."""
+    rows, n = index.shape
+    return np.take(np.ascontiguousarray(current).ravel(), index + (np.arange(rows) * n)[:, None])
+
+
+def apply_compiled(orders: np.ndarray, compiled: CompiledShuffle) -> np.ndarray:
+    """The deck orders after each row's shuffle (``orders`` is ``(hands, n)``)."""
+    current = np.asarray(orders)
+    n = current.shape[1]
+    for j in range(compiled.steps):
+        current = _gather(current, step_index(compiled.kinds[:, j], compiled.args[:, j], n))
+    return current
+
+
+def step_notation(kind: int, arg: int, actor: int) -> str:
+    at = f"@{actor}" if actor >= 0 else ""
+    return f"{arg}{at}" if kind == RUN else f"cut{at} {arg}"
+
+
+def undone_windows(compiled: CompiledShuffle, targets: np.ndarray) -> list[tuple[int, int, int, bool]]:
+    """``(row, start, stop, identity)`` for the shortest windows of consecutive steps that restore the deck
+    (``identity``) or leave every receiver's cards unchanged; a window containing a reported one is skipped."""
+    rows, steps = compiled.kinds.shape
+    if not steps:
+        return []
+    n = len(targets)
+    busy = compiled.kinds != NO_OP
+    lengths = np.where(busy.any(axis=1), steps - np.argmax(busy[:, ::-1], axis=1), 0)
+    found: list[tuple[int, int, int, bool]] = []
+    reported = np.zeros((rows, steps + 1, steps + 1), dtype=bool)
+    identity = np.arange(n, dtype=np.uint8)
+    labels = np.asarray(targets, dtype=np.uint8)
+    composed = {}
+    for start in range(steps - 1):
+        live = np.flatnonzero(lengths >= start + 2)
+        current = np.broadcast_to(identity, (len(live), n))
+        for stop in range(start + 1, steps + 1):
+            live_now = lengths[live] >= stop
+            live, current = live[live_now], current[live_now]
+            if not len(live):
+                break
+            current = _gather(current, step_index(compiled.kinds[live, stop - 1], compiled.args[live, stop - 1], n))
+            composed[start, stop] = (live, current)
+    for length in range(2, steps + 1):
+        for start in range(steps - length + 1):
+            stop = start + length
+            if (start, stop) not in composed:
+                continue
+            live, perm = composed[start, stop]
+            quiet = (labels[perm] == labels).all(axis=1)
+            if not quiet.any():
+                continue
+            live, perm = live[quiet], perm[quiet]
+            if reported.any():
+                inside = reported[live, start:stop + 1, start:stop + 1].any(axis=(1, 2))
+                live, perm = live[~inside], perm[~inside]
+            reported[live, start, stop] = True
+            same = (perm == identity).all(axis=1)
+            found += [(int(r), start, stop, bool(i)) for r, i in zip(live, same)]
+    return found
+
+
+class RawHand(msgspec.Struct, tag_field="type", tag="hand", gc=False):
+    """A hand line with its card lists left undecoded (``msgspec.Raw``): ``raw_cards`` reads them in bulk."""
+
+    hand: int
+    dealer: int
+    order_before: msgspec.Raw = msgspec.Raw()
+    shuffle: str | None = None
+    deal: msgspec.Raw = msgspec.Raw()
+
+    def narrow(self) -> NarrowHand:
+        """The same hand with its cards decoded one by one (the slow path; raises ``msgspec`` errors)."""
+        order = msgspec.json.decode(self.order_before, type=list[str]) if len(self.order_before) else None
+        deal = msgspec.json.decode(self.deal, type=NarrowDeal) if len(self.deal) else None
+        return NarrowHand(self.hand, self.dealer, order, self.shuffle, deal)
+
+
+RawRecord = NarrowTable | RawHand | NarrowEnd
+_RAW_LINE = msgspec.json.Decoder(RawRecord)
+_RAW_BLOCK = msgspec.json.Decoder(list[RawRecord])
+_QUOTE, _OPEN, _BACKSLASH = ord('"'), ord("["), ord("\\")
+
+
+def _char_table(pairs: dict[str, int]) -> np.ndarray:
+    table = np.full(256, -1, dtype=np.int64)
+    for char, value in pairs.items():
+        table[ord(char)] = value
+    return table
+
+
+_RANK = _char_table({"7": 0, "8": 1, "9": 2, "X": 3, "T": 3, "J": 4, "Q": 5, "K": 6, "A": 7})
+_SUIT = _char_table({"S": 0, "C": 1, "D": 2, "H": 3})
+
+
+def decode_raw_block(lines: list[bytes], first_line: int) -> tuple[list[tuple[int, object]], list[tuple[int, str]]]:
+    """Like ``decode_block`` but hands keep their card lists raw."""
+    numbered = [(first_line + i, raw) for i, raw in enumerate(lines) if raw.strip()]
+    try:
+        decoded = _RAW_BLOCK.decode(b"[" + b",".join(raw for _, raw in numbered) + b"]")
+        return [(n, rec) for (n, _), rec in zip(numbered, decoded)], []
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        pass
+    records, errors = [], []
+    for number, raw in numbered:
+        try:
+            records.append((number, _RAW_LINE.decode(raw)))
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            errors.append((number, _full_error(raw, number)))
+    return records, errors
+
+
+def raw_cards(raws: list[bytes], expected: np.ndarray, keys: tuple[bytes, ...], n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Card codes of many JSON card lists at once: ``(ok, codes)`` with ``codes`` of shape ``(ok.sum(), n)``.
+
+    ``expected[i]`` is row i's card count per ``[`` in order (outer lists count 0), ``keys`` the object keys the
+    row must hold, in order. A row in any other form (another key order, card spelling, shape) is not ``ok`` and
+    is left to the one-by-one decoder, which also words its errors.
+    """
+    rows = len(raws)
+    lengths = np.fromiter((len(r) for r in raws), dtype=np.int64, count=rows)
+    blob = b"".join(raws)
+    fail = (np.zeros(rows, dtype=bool), np.zeros((0, n), dtype=np.int64))
+    if not rows or _BACKSLASH in blob:
+        return fail
+    data = np.frombuffer(blob, dtype=np.uint8)
+    ends_of_rows = np.cumsum(lengths)
+    quotes = np.flatnonzero(data == _QUOTE)
+    if len(quotes) % 2:
+        return fail
+    start, stop = quotes[0::2] + 1, quotes[1::2]
+    row = np.searchsorted(ends_of_rows, start, side="right")
+    size = stop - start
+    ten = (size == 3) & (data[start] == ord("1")) & (data[np.minimum(start + 1, len(data) - 1)] == ord("0"))
+    rank = np.where(ten, 3, np.where(size == 2, _RANK[data[start]], -1))
+    suit = _SUIT[data[stop - 1]]
+    card = (size == 2) | (size == 3)
+    code = np.where((rank >= 0) & (suit >= 0), suit * 8 + rank, -1)
+    ok = np.ones(rows, dtype=bool)
+    ok &= np.bincount(row[card], minlength=rows) == n
+    ok &= np.bincount(row[card & (code < 0)], minlength=rows) == 0
+    words = np.flatnonzero(~card)
+    ok &= np.bincount(row[words], minlength=rows) == len(keys)
+    first_word = np.searchsorted(row[words], np.arange(rows))
+    for k, key in enumerate(keys):
+        if not len(words):
+            return fail
+        at = words[np.minimum(first_word + k, len(words) - 1)]
+        ok &= (size[at] == len(key)) & (row[at] == np.arange(rows))
+        for j, byte in enumerate(key):
+            ok &= data[np.minimum(start[at] + j, len(data) - 1)] == byte
+    opens = np.flatnonzero(data == _OPEN)
+    open_row = np.searchsorted(ends_of_rows, opens, side="right")
+    lists = expected.shape[1]
+    ok &= np.bincount(open_row, minlength=rows) == lists
+    first_open = np.searchsorted(open_row, np.arange(rows))
+    which = np.searchsorted(opens, start[card]) - first_open[row[card]] - 1
+    inside = (which >= 0) & (which < lists)
+    counts = np.bincount(row[card][inside] * lists + which[inside], minlength=rows * lists).reshape(rows, lists)
+    ok &= (counts == expected).all(axis=1)
+    return ok, code[card][ok[row[card]]].reshape(-1, n)

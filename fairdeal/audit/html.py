@@ -1,0 +1,131 @@
+"""A self-contained HTML audit report: tables in plain words and three plots embedded as base64 PNG.
+
+Plots: each dealer's talon-ace rate with an exact (Clopper-Pearson) 95% interval against the honest rate; a QQ
+plot of every test's p-value against the uniform law (honest tests lie on the diagonal); each dealer's CUSUM and
+e-process path with its threshold and the hand where it first crossed.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+from scipy import stats as sps  # noqa: E402
+
+from fairdeal.audit.run import AuditResult  # noqa: E402
+from fairdeal.audit.verdict import CERTAIN_FINDINGS, Verdict  # noqa: E402
+from fairdeal.deal import get_pattern  # noqa: E402
+
+STYLE = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;color:#222}
+table{border-collapse:collapse;margin:1em 0;font-size:.9em}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left}
+th{background:#f3f3f3}.flag{color:#b00;font-weight:bold}.ok{color:#070}img{max-width:100%}code{font-size:.9em}"""
+
+
+def _png(figure) -> str:
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=90, bbox_inches="tight")
+    plt.close(figure)
+    return base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def ace_rate_plot(verdict: Verdict) -> str:
+    figure, axes = plt.subplots(figsize=(7, 3.5))
+    pattern = get_pattern(verdict.pattern)
+    honest = 4 / pattern.deck.size
+    for i, path in enumerate(verdict.paths):
+        cards = path.deals * path.talon_cards
+        interval = sps.binomtest(path.talon_aces, cards).proportion_ci(0.95, method="exact")
+        rate = path.talon_aces / cards
+        axes.errorbar([i], [rate], yerr=[[rate - interval.low], [interval.high - rate]], fmt="o", capsize=6)
+    axes.axhline(honest, color="grey", linestyle="--", label=f"honest rate 4/{pattern.deck.size}")
+    axes.set_xticks(range(len(verdict.paths)), [p.dealer for p in verdict.paths])
+    axes.set_ylabel("aces per talon card")
+    axes.set_title("Talon-ace rate per dealer (exact 95% Clopper-Pearson interval)")
+    axes.legend()
+    return _png(figure)
+
+
+def qq_plot(verdict: Verdict) -> str:
+    figure, axes = plt.subplots(figsize=(5, 5))
+    p = np.sort(np.array([max(t.pvalue, 1e-300) for t in verdict.tests]))
+    expected = (np.arange(1, len(p) + 1) - 0.5) / max(len(p), 1)
+    axes.scatter(-np.log10(expected), -np.log10(p), s=12)
+    top = max(float(-np.log10(expected).max(initial=1)), 1.0)
+    axes.plot([0, top], [0, top], color="grey", linestyle="--", label="uniform (all honest)")
+    axes.set_xlabel("expected -log10 p")
+    axes.set_ylabel("observed -log10 p")
+    axes.set_title(f"QQ plot of the {len(p)} tests' p-values")
+    axes.legend()
+    return _png(figure)
+
+
+def paths_plot(verdict: Verdict) -> str:
+    figure, (top, bottom) = plt.subplots(2, 1, figsize=(8, 6), sharex=True)
+    for path in verdict.paths:
+        line, = top.plot(path.hands, path.cusum, label=path.dealer)
+        bottom.plot(path.hands, path.log_e, color=line.get_color(), label=path.dealer)
+        for axes, alarm in ((top, path.cusum_alarm), (bottom, path.eprocess_alarm)):
+            if alarm is not None:
+                axes.axvline(alarm, color=line.get_color(), linestyle=":")
+                axes.annotate(f"{path.dealer}: hand {alarm}", (alarm, axes.get_ylim()[1] * 0.9),
+                              color=line.get_color(), fontsize=8)
+    top.axhline(verdict.cusum_threshold, color="red", linestyle="--", label="CUSUM threshold")
+    bottom.axhline(verdict.eprocess_bar, color="red", linestyle="--", label="e-process bar log(dealers/alpha)")
+    top.set_ylabel("CUSUM")
+    bottom.set_ylabel("log e-value")
+    bottom.set_xlabel("hand number")
+    top.set_title("When each dealer became suspicious (dotted: first alarm)")
+    top.legend(fontsize=8)
+    bottom.legend(fontsize=8)
+    return _png(figure)
+
+
+def _table(head: list[str], rows: list[list[str]]) -> str:
+    cells = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
+    return "<table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in head) + "</tr>" + cells + "</table>"
+
+
+def render_html(result: AuditResult, title: str) -> str:
+    v = result.verdict
+    e = html.escape
+    verdict_line = ("<p class='ok'>Nothing flagged at the family-wise level alpha = {:g}.</p>".format(v.alpha)
+                    if v.clean else "<p class='flag'>Flagged at the family-wise level alpha = {:g}.</p>".format(v.alpha))
+    suspects = [[e(name), "; ".join(e(f"{t.test}: p = {t.pvalue:.3g}, Holm {t.holm:.3g}")
+                                     for t in v.flagged() if t.dealer == name) or "findings below"]
+                for name in v.suspects()]
+    sequential = [[e(p.dealer), str(p.deals), str(p.talon_aces), str(p.cusum_alarm or "-"),
+                   str(p.eprocess_alarm or "-")] for p in v.paths]
+    findings = [[str(line), str(hand), e(who), e(f.kind), e(f.message) + (
+        "<br><i>explained by: " + e("; ".join(f.explanations)) + "</i>" if f.explanations else "")]
+        for line, hand, who, f in v.findings if f.kind in CERTAIN_FINDINGS][:300]
+    tests = [[e(t.subject), e(t.test), str(t.count), f"{t.pvalue:.3g}", f"{t.holm:.3g}", f"{t.bh:.3g}", e(t.null)]
+             for t in sorted(v.tests, key=lambda t: t.pvalue)]
+    parts = [
+        f"<!doctype html><html><head><meta charset='utf-8'><title>{e(title)}</title><style>{STYLE}</style></head><body>",
+        f"<h1>Audit of {e(title)}</h1>",
+        f"<p>{v.hands:,} hands of {e(', '.join(v.players))}; pattern {e(v.pattern)}, {e(v.dealing)} dealing; "
+        f"{v.malformed_count} malformed line(s); {len(v.tests)} tests under Holm (family-wise) and "
+        f"Benjamini-Hochberg control.</p>", verdict_line,
+        "<h2>Suspicious dealers</h2>", _table(["dealer", "evidence"], suspects) if suspects else "<p>none</p>",
+        "<h2>Players whose hands were too strong</h2><p>" + (e(", ".join(v.beneficiaries())) or "none") + "</p>",
+        "<h2>Players named by a rules breach</h2><p>" + (e(", ".join(v.rule_breakers())) or "none") + "</p>",
+        f"<h2>Talon aces</h2><img alt='talon-ace rate per dealer' src='data:image/png;base64,{ace_rate_plot(v)}'>",
+        "<h2>When each dealer became suspicious</h2>",
+        _table(["dealer", "deals", "talon aces", "CUSUM alarm at hand", "e-process alarm at hand"], sequential),
+        f"<img alt='sequential paths' src='data:image/png;base64,{paths_plot(v)}'>",
+        f"<h2>All p-values</h2><img alt='p-value QQ plot' src='data:image/png;base64,{qq_plot(v)}'>",
+        "<h2>Findings</h2>", _table(["line", "hand", "who", "kind", "what"], findings) if findings else "<p>none</p>",
+        "<p>Counts by kind: " + e(", ".join(f"{k}: {c}" for k, c in sorted(v.finding_counts.items())) or "none") + "</p>",
+        "<h2>Tests</h2>", _table(["subject", "test", "n", "p", "Holm", "BH", "null model"], tests),
+        "<h2>Malformed lines</h2>", "<ul>" + "".join(f"<li><code>{e(m)}</code></li>" for m in v.malformed) + "</ul>"
+        if v.malformed else "<p>none</p>",
+        "<h2>Notes</h2><ul>" + "".join(f"<li>{e(n)}</li>" for n in v.notes) + "</ul>",
+        "</body></html>",
+    ]
+    return "\n".join(parts)

@@ -1,0 +1,241 @@
+"""Legality: every hand with its play fields replayed through the engine, and its score lines recomputed.
+
+The replay is the engine (``replay_record``): auction order, a contract below the final bid, following suit and
+trumping (a renonce), talon handling, trick winners and the result all go through the hand's state machine,
+so an illegal hand fails with the rule that forbids it. Replays are independent per hand and run in worker
+processes over blocks of lines; the sheet is sequential (a hand's score depends on the sheet before it), so the
+main process scores the replayed outcomes in log order and compares each seat's logged score lines with the
+recomputed ones: a line that differs is a cooked sheet. Hands without play fields are counted and skipped.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import msgspec
+
+from fairdeal.audit.replay import Finding
+from fairdeal.audit.scan import BLOCK_BYTES, Header, _blocks_of_file, _renumber, _run_tasks, read_header
+from fairdeal.cards import DeckKind
+from fairdeal.deal import get_pattern
+from fairdeal.engine.hand import result
+from fairdeal.engine.match import with_pulya_size
+from fairdeal.engine.outcome import HandOutcome
+from fairdeal.engine.record import replay_record
+from fairdeal.engine.scoring import new_sheet, score_hand
+from fairdeal.engine.settlement import settle
+from fairdeal.errors import FairdealError, LogError
+from fairdeal.log.reader import decode_line
+from fairdeal.log.records import EndRecord, HandRecord, TableRecord
+from fairdeal.rules import get_convention
+
+_SEAT = re.compile(r"seat (\d+)")
+LegalityFinding = tuple[int, int, str, Finding]      # line, hand, player named, finding
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """One hand after the worker's replay: the outcome to score, or why the engine refused it."""
+
+    line: int
+    hand: int
+    dealer: int
+    streak: int | None
+    outcome: HandOutcome | None
+    refusal: str | None
+    score: list | None
+    fields: dict | None           # kept only when the hand must be replayed again with the sheet's streak
+
+
+@dataclass(frozen=True)
+class LegalityReport:
+    hands: int                    # hand lines seen
+    replayed: int                 # hands that carried play fields and went through the engine
+    seconds: float
+    findings: tuple[LegalityFinding, ...]
+    notes: tuple[str, ...]
+    unreadable: tuple[tuple[int, str], ...] = ()     # lines the full reader rejects (line number, message)
+
+    @property
+    def rate(self) -> float:
+        return self.replayed / self.seconds if self.seconds > 0 else 0.0
+
+
+def _convention(header: TableRecord):
+    convention = get_convention(header.system)
+    if header.convention is not msgspec.UNSET and header.convention:
+        raise FairdealError(f"the log overrides convention parameters {sorted(header.convention)}")
+    if header.pulya is not msgspec.UNSET and header.pulya != convention.pulya.size:
+        convention = with_pulya_size(convention, int(header.pulya))
+    convention.check_players(len(header.players))
+    return convention
+
+
+def _replay_block(task) -> tuple[int, list[Replayed], int, list[tuple[int, str]]]:
+    path, offset, length, _, header_bytes, _ = task
+    header = decode_line(header_bytes, 1)
+    convention = _convention(header)
+    seats = len(header.players)
+    with open(path, "rb") as stream:
+        stream.seek(offset)
+        data = stream.read(length)
+    out = []
+    bare = 0
+    unreadable = []
+    for index, raw in enumerate(data.split(b"\n"), start=1):
+        if not raw.strip():
+            continue
+        try:
+            record = decode_line(raw, index)
+        except LogError as exc:
+            unreadable.append((index, str(exc)))
+            continue
+        if isinstance(record, HandRecord) and record.auction is not msgspec.UNSET:
+            out.append(_replay_hand(index, record, convention, seats))
+        elif isinstance(record, HandRecord):
+            bare += 1
+        elif isinstance(record, EndRecord):
+            out.append(Replayed(index, -1, -1, None, None, None, None,
+                                {"settlement": msgspec.to_builtins(record).get("settlement")}))
+    return data.count(b"\n"), out, bare, unreadable
+
+
+def _replay_hand(line: int, record: HandRecord, convention, seats: int) -> Replayed:
+    fields = msgspec.to_builtins(record)
+    streak = fields.get("extras", {}).get("raspasy_streak")
+    score = fields.get("score")
+    try:
+        outcome = result(replay_record(fields, convention, seats))
+        return Replayed(line, record.hand, record.dealer, streak, outcome, None, score, fields)
+    except FairdealError as exc:
+        return Replayed(line, record.hand, record.dealer, streak, None, str(exc), score, fields)
+
+
+def check_legality(path: str | Path, workers: int = 1) -> LegalityReport:
+    """Replay every hand of the log at ``path`` that has play fields, and recompute its score lines."""
+    started = time.perf_counter()
+    path = Path(path)
+    with open(path, "rb") as stream:
+        header = read_header(stream)
+        stream.seek(0)
+        raw_header = b""
+        for raw in stream:
+            if raw.strip():
+                raw_header = raw.rstrip(b"\r\n")
+                break
+    record = decode_line(raw_header, header.line)
+    pattern = get_pattern(record.deal_pattern)
+    if pattern.deck is not DeckKind.PIQUET32 or pattern.hands != 3 or pattern.talons != 1 or pattern.dummy_hand is not None:
+        return LegalityReport(0, 0, 0.0, (), (f"legality not checked: the engine plays three hands and one talon of a "
+                                              f"32-card deck, not pattern {pattern.name}",))
+    try:
+        convention = _convention(record)
+    except FairdealError as exc:
+        return LegalityReport(0, 0, 0.0, (), (f"legality not checked: {exc}",))
+    tasks = [(str(path), off, length, i, raw_header, None)
+             for i, (off, length) in enumerate(_blocks_of_file(path, header.offset, path.stat().st_size, BLOCK_BYTES // 16))]
+    sheet_keeper = _Sheet(convention, header)
+    base = header.line
+    unreadable = []
+    for lines, replayed, bare, errors in _run_tasks(_replay_block, tasks, workers):
+        for item in replayed:
+            sheet_keeper.add(item, base)
+        sheet_keeper.without_play += bare
+        unreadable += [(base + line, _renumber(message, line, base + line)) for line, message in errors]
+        base += lines
+    notes = []
+    if sheet_keeper.without_play:
+        notes.append(f"{sheet_keeper.without_play} hand(s) carry no play fields and were not replayed")
+    return LegalityReport(sheet_keeper.hands + sheet_keeper.without_play, sheet_keeper.replayed,
+                          time.perf_counter() - started, tuple(sheet_keeper.findings), tuple(notes), tuple(unreadable))
+
+
+class _Sheet:
+    """The sequential half: the pulya sheet rebuilt in log order, compared line by line with the log."""
+
+    def __init__(self, convention, header: Header):
+        self.convention = convention
+        self.players = header.players
+        self.sheet = new_sheet(convention, len(header.players))
+        self.findings: list[LegalityFinding] = []
+        self.hands = self.replayed = self.without_play = 0
+        self.last: Replayed | None = None
+
+    def add(self, item: Replayed, base: int) -> None:
+        line = base + item.line
+        if item.hand < 0:
+            self._settlement(line, item.fields.get("settlement") or {})
+            return
+        self.hands += 1
+        self._dealer(line, item)
+        self.last = item
+        if item.streak is not None and item.streak != self.sheet.raspasy_streak:
+            self._find(line, item.hand, "", "wrong-streak", f"hand {item.hand}: logged raspasy streak {item.streak}, "
+                       f"the sheet has {self.sheet.raspasy_streak}")
+            item = self._again(item)
+        if item.refusal is not None:
+            seat = _SEAT.search(item.refusal)
+            kind = "illegal-bid" if "auction" in item.refusal else "illegal-play"
+            self._find(line, item.hand, self._name(seat), kind, f"the engine refuses the hand: {item.refusal}")
+            return
+        self.replayed += 1
+        self.sheet, lines = score_hand(self.sheet, item.outcome, self.convention)
+        if item.score is not None:
+            self._compare(line, item, [ln.to_record() for ln in lines])
+
+    def _again(self, item: Replayed) -> Replayed:
+        fields = dict(item.fields, extras=dict(item.fields.get("extras", {}), raspasy_streak=self.sheet.raspasy_streak))
+        try:
+            outcome = result(replay_record(fields, self.convention, len(self.players)))
+            return Replayed(item.line, item.hand, item.dealer, None, outcome, None, item.score, None)
+        except FairdealError as exc:
+            return Replayed(item.line, item.hand, item.dealer, None, None, str(exc), item.score, None)
+
+    def _name(self, match) -> str:
+        if match is None or int(match.group(1)) >= len(self.players):
+            return ""
+        return self.players[int(match.group(1))]
+
+    def _find(self, line: int, hand: int, who: str, kind: str, message: str) -> None:
+        self.findings.append((line, hand, who, Finding(kind, message)))
+
+    def _dealer(self, line: int, item: Replayed) -> None:
+        last = self.last
+        if last is not None and item.hand == last.hand + 1 and item.dealer != (last.dealer + 1) % len(self.players):
+            self._find(line, item.hand, "", "dealer-out-of-turn",
+                       f"hand {item.hand}: seat {item.dealer} deals, but the deal passes clockwise to seat "
+                       f"{(last.dealer + 1) % len(self.players)}")
+
+    def _compare(self, line: int, item: Replayed, recomputed: list[dict]) -> None:
+        for seat, name in enumerate(self.players):
+            logged = Counter(_key(x) for x in item.score if x.get("seat") == seat)
+            true = Counter(_key(x) for x in recomputed if x["seat"] == seat)
+            if logged != true:
+                self._find(line, item.hand, name, "cooked-score",
+                           f"hand {item.hand}, seat {seat} ({name}): the log scores {_show(logged)}, the replayed "
+                           f"hand scores {_show(true)}")
+
+    def _settlement(self, line: int, logged: dict) -> None:
+        if not logged:
+            return
+        amounts = settle(self.sheet, self.convention).amounts
+        for name, amount in zip(self.players, amounts):
+            value = logged.get(name)
+            if value is None or abs(float(value) - float(amount)) > 1e-9:
+                self._find(line, 0, name, "cooked-settlement",
+                           f"the trailer settles {name} at {value}, the recomputed sheet at {float(amount):g}")
+
+
+def _key(item: dict) -> tuple:
+    return item.get("column"), item.get("on"), float(item.get("points", 0))
+
+
+def _show(lines: Counter) -> str:
+    if not lines:
+        return "nothing"
+    return ", ".join(f"{column} {points:g}" + (f" on seat {on}" if on is not None else "")
+                     for (column, on, points), count in sorted(lines.items(), key=str) for _ in range(count))

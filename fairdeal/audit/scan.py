@@ -1,0 +1,234 @@
+"""The statistical pass over a whole log: blocks of lines audited in worker processes, merged in log order.
+
+The file is cut into blocks at line ends (by offset, so the main process never reads the data); each worker
+decodes its block narrowly and audits it with arrays (``block.audit_block``). The main process adds the
+per-dealer sums, shifts line numbers, and keeps per hand only what the sequential detectors need: the talon's
+aces as one byte and, for digital logs, an 8-byte deal key for the repeated-deal test (about 9 MB per million
+hands; everything else is constant memory).
+"""
+
+from __future__ import annotations
+
+import io
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import BinaryIO, Callable, Iterator
+
+import numpy as np
+
+from fairdeal.audit.battery import BatteryPart, join
+from fairdeal.audit.block import audit_block
+from fairdeal.audit.summary import BlockContext, BlockSummary, Sums
+from fairdeal.audit.fastpath import Layout, decode_raw_block, layout_for
+from fairdeal.audit.replay import Finding
+from fairdeal.deal import get_pattern
+from fairdeal.errors import AuditError, FairdealError
+from fairdeal.log.reader import check_line
+from fairdeal.log.records import TableRecord
+from fairdeal.log.validate import LogValidator
+
+BLOCK_BYTES = 4 << 20
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class Header:
+    players: tuple[str, ...]
+    pattern_name: str
+    dealing: str
+    system: str
+    line: int              # the header's line number
+    offset: int            # byte offset just after it
+
+
+@dataclass
+class Merged:
+    """The running merge of block summaries, in log order."""
+
+    header: Header
+    layout: Layout
+    sums: Sums
+    lines: int
+    hands: int = 0
+    aces: list[list[np.ndarray]] = field(default_factory=list)      # per dealer: talon aces per deal, in order
+    numbers: list[list[np.ndarray]] = field(default_factory=list)   # per dealer: the hand numbers of those deals
+    keys: list[np.ndarray] = field(default_factory=list)
+    key_hands: list[np.ndarray] = field(default_factory=list)
+    battery: BatteryPart | None = None
+    findings: list[tuple[int, int, str, Finding]] = field(default_factory=list)   # line, hand, dealer name, finding
+    finding_counts: dict[str, int] = field(default_factory=dict)
+    malformed: list[str] = field(default_factory=list)
+    malformed_count: int = 0
+    keep: int = 1000
+    kept: dict[str, int] = field(default_factory=dict)
+
+    def add(self, block: BlockSummary) -> None:
+        base = self.lines
+        self.sums = self.sums.add(block.sums)
+        self.hands += len(block.hand_numbers)
+        for dealer in range(len(self.header.players)):
+            mine = block.dealers == dealer
+            if mine.any():
+                self.aces[dealer].append(block.talon_aces[mine])
+                self.numbers[dealer].append(block.hand_numbers[mine])
+        if len(block.keys):
+            self.keys.append(block.keys)
+            self.key_hands.append(block.hand_numbers)
+        self.battery = join(self.battery, block.battery)
+        for kind, count in block.finding_counts.items():
+            self.finding_counts[kind] = self.finding_counts.get(kind, 0) + count
+        for line, hand, dealer, finding in block.findings:
+            kept = self.kept.get(finding.kind, 0)
+            if kept < self.keep:
+                self.kept[finding.kind] = kept + 1
+                self.findings.append((base + line, hand, self.header.players[dealer], finding))
+        self.malformed_count += block.malformed_count
+        for line, message in block.malformed:
+            if len(self.malformed) < self.keep:
+                self.malformed.append(_renumber(message, line, base + line))
+        self.lines += block.lines
+
+
+def _renumber(message: str, local: int, line: int) -> str:
+    prefix = f"line {local}"
+    if message.startswith(prefix):
+        return f"line {line}" + message[len(prefix):]
+    return f"line {line}: {message}"
+
+
+def read_header(stream: BinaryIO) -> Header:
+    """The first non-blank line must be a valid table header."""
+    line = 0
+    offset = 0
+    for raw in stream:
+        line += 1
+        offset += len(raw)
+        if not raw.strip():
+            continue
+        item = check_line(LogValidator(), raw, line)
+        if item.errors:
+            raise AuditError(f"no usable table header: {item.errors[0]}")
+        if not isinstance(item.record, TableRecord):
+            raise AuditError(f"line {line}: the log must start with a table header, not a {type(item.record).__name__}")
+        header = item.record
+        return Header(tuple(header.players), header.deal_pattern, header.dealing, header.system, line, offset)
+    raise AuditError("the log is empty: nothing to audit")
+
+
+def check_table(header: Header) -> Layout:
+    try:
+        pattern = get_pattern(header.pattern_name)
+        return layout_for(pattern.name, len(header.players))
+    except FairdealError as exc:
+        raise AuditError(f"the table cannot be audited: {exc}") from None
+
+
+def _blocks_of_file(path: Path, start: int, size: int, block: int = BLOCK_BYTES) -> Iterator[tuple[int, int]]:
+    """``(offset, length)`` of blocks that end at line ends."""
+    with open(path, "rb") as stream:
+        offset = start
+        while offset < size:
+            stream.seek(min(offset + block, size))
+            if offset + block < size:
+                stream.readline()
+            end = min(stream.tell(), size) if offset + block < size else size
+            yield offset, end - offset
+            offset = end
+
+
+def _blocks_of_stream(stream: BinaryIO) -> Iterator[bytes]:
+    rest = b""
+    while True:
+        data = stream.read(BLOCK_BYTES)
+        if not data:
+            if rest:
+                yield rest
+            return
+        data = rest + data
+        cut = data.rfind(b"\n") + 1
+        if cut == 0:
+            rest = data
+            continue
+        rest = data[cut:]
+        yield data[:cut]
+
+
+def _audit_bytes(data: bytes, layout: Layout, context: BlockContext, index: int) -> BlockSummary:
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    records, errors = decode_raw_block(lines, 1)
+    counted = data.count(b"\n") + (bool(data) and not data.endswith(b"\n"))
+    return audit_block(records, errors, counted, layout, context, index)
+
+
+def _audit_file_block(task: tuple[str, int, int, int, str, int, BlockContext]) -> BlockSummary:
+    path, offset, length, index, pattern_name, seats, context = task
+    with open(path, "rb") as stream:
+        stream.seek(offset)
+        data = stream.read(length)
+    return _audit_bytes(data, layout_for(pattern_name, seats), context, index)
+
+
+def scan_log(source: str | Path | BinaryIO, context_of: Callable[[Header], BlockContext], workers: int = 1,
+             progress: Progress | None = None, keep: int = 1000) -> Merged:
+    """Read the header, audit every block (in ``workers`` processes for a file), merge in log order."""
+    if isinstance(source, (str, Path)):
+        path = Path(source)
+        if not path.is_file():
+            raise AuditError(f"no game log at {path}")
+        with open(path, "rb") as stream:
+            header = read_header(stream)
+        size = path.stat().st_size
+    else:
+        header = read_header(_lines_until_header(source))
+        size = 0
+    layout = check_table(header)
+    context = context_of(header)
+    seats = len(header.players)
+    merged = Merged(header, layout, Sums.empty(seats, len(_ace_categories(layout)) - 1, layout.pattern.deck.size),
+                    header.line, aces=[[] for _ in range(seats)], numbers=[[] for _ in range(seats)], keep=keep)
+    if isinstance(source, (str, Path)):
+        tasks = [(str(path), off, length, i, layout.pattern.name, seats, context)
+                 for i, (off, length) in enumerate(_blocks_of_file(path, header.offset, size))]
+        done = header.offset
+        for task, block in zip(tasks, _run_tasks(_audit_file_block, tasks, workers)):
+            merged.add(block)
+            done += task[2]
+            if progress:
+                progress(done, size)
+    else:
+        for index, data in enumerate(_blocks_of_stream(source)):
+            merged.add(_audit_bytes(data, layout, context, index))
+    return merged
+
+
+def _ace_categories(layout: Layout) -> range:
+    return range(min(4, layout.pattern.talons * layout.pattern.talon_size) + 1)
+
+
+def _lines_until_header(source: BinaryIO) -> io.BytesIO:
+    """Consume a stream up to and including its header line, returning those lines for ``read_header``."""
+    taken = []
+    while True:
+        raw = source.readline()
+        if not raw:
+            break
+        taken.append(raw)
+        if raw.strip():
+            break
+    return io.BytesIO(b"".join(taken))
+
+
+def _run_tasks(work: Callable, tasks: list, workers: int) -> Iterator:
+    """``work`` over ``tasks``, results in task order; in ``workers`` processes when there is more than one."""
+    if workers <= 1 or len(tasks) <= 1:
+        for task in tasks:
+            yield work(task)
+        return
+    context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        yield from pool.map(work, tasks)

@@ -1,0 +1,75 @@
+"""What one block of a log contributes: additive sums, the per-hand sequences and capped lists of findings.
+
+A ``BlockSummary`` holds per-dealer sums (they merge in any order), the talon-ace count of each hand in log
+order (for the sequential detectors), and the first findings and malformed lines of each kind (all are
+counted). Line numbers inside a summary count from the block's first line; the driver shifts them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from fairdeal.audit.battery import BatteryPart
+from fairdeal.audit.replay import Finding
+
+
+@dataclass(frozen=True)
+class BlockContext:
+    pattern_name: str
+    num_seats: int
+    digital: bool
+    min_each_side: int = 4
+    seed: int = 0
+    keep: int = 200            # findings and malformed lines kept per block (all are counted)
+
+
+@dataclass
+class Sums:
+    """Additive per-dealer (and per dealer x seat) statistics."""
+
+    ace_counts: np.ndarray       # (dealers, max aces + 1)
+    talon_value: np.ndarray      # (dealers,)
+    hand_fisher: np.ndarray      # (dealers, seats): Σ -2 log p of the seat's hand value
+    hand_tests: np.ndarray       # (dealers, seats)
+    rank_fisher: np.ndarray      # (dealers, seats): Σ -2 log p of the talon's rank given the seat's hand
+    rank_tests: np.ndarray
+    cut_depths: np.ndarray       # (dealers, deck size)
+    uniform_pvalues: int = 0     # per-hand p-values folded in (for the report)
+
+    @staticmethod
+    def empty(seats: int, max_aces: int, deck: int) -> "Sums":
+        z = np.zeros
+        return Sums(z((seats, max_aces + 1), np.int64), z(seats), z((seats, seats)), z((seats, seats), np.int64),
+                    z((seats, seats)), z((seats, seats), np.int64), z((seats, deck), np.int64))
+
+    def add(self, other: "Sums") -> "Sums":
+        return Sums(*(getattr(self, f) + getattr(other, f) for f in self.__dataclass_fields__))
+
+
+@dataclass
+class BlockSummary:
+    lines: int                                   # newlines in the block (for numbering the next one)
+    sums: Sums
+    hand_numbers: np.ndarray                     # in log order
+    dealers: np.ndarray
+    talon_aces: np.ndarray
+    keys: np.ndarray                             # deal keys (digital logs only)
+    battery: BatteryPart | None
+    findings: list[tuple[int, int, int, Finding]] = field(default_factory=list)   # line, hand, dealer, finding
+    finding_counts: dict[str, int] = field(default_factory=dict)
+    malformed: list[tuple[int, str]] = field(default_factory=list)
+    malformed_count: int = 0
+    headers: int = 0                             # table lines met inside the block
+    notes: list[str] = field(default_factory=list)
+
+    def finding(self, line: int, hand: int, dealer: int, finding: Finding, keep: int) -> None:
+        self.finding_counts[finding.kind] = self.finding_counts.get(finding.kind, 0) + 1
+        if self.finding_counts[finding.kind] <= keep:
+            self.findings.append((line, hand, dealer, finding))
+
+    def problem(self, line: int, message: str, keep: int) -> None:
+        self.malformed_count += 1
+        if len(self.malformed) < keep:
+            self.malformed.append((line, message))

@@ -1,0 +1,316 @@
+"""From merged sums to a verdict: the family of tests (Holm and Benjamini-Hochberg), the sequential detectors and
+the named suspects.
+
+The family: per dealer the talon's aces (exact) and value, the aces' mixture e-process (anytime-valid:
+``1 / max E`` is a p-value by Ville's inequality), a repeated cut depth; per (dealer, receiving seat) the seat's
+hand value and the talon's rank given the seat's hand (Fisher over exactly uniform per-hand p-values); for
+digital deals the GLI battery. A dealer or player is flagged when a test of theirs has Holm-adjusted p <= alpha,
+so the family-wise false-alarm rate is at most alpha. Findings no honest hand shows (a deal the logged shuffle
+cannot give, an illegal or undone cut, a cut by the wrong player, a rules breach, a cooked score line) flag
+without statistics. The CUSUM and the e-process say after which of his deals a dealer first became suspicious.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from math import comb
+
+import numpy as np
+from scipy import stats as sps
+from scipy.special import logsumexp
+
+from fairdeal.audit.battery import battery_tests
+from fairdeal.audit.exact import laws_for
+from fairdeal.audit.replay import CutDepthTally, Finding
+from fairdeal.audit.scan import Merged
+from fairdeal.audit.sequential import DEFAULT_RATES
+from fairdeal.audit.stats import DiscreteNull, benjamini_hochberg, hypergeometric_null, holm
+from fairdeal.audit.tally import DealerTally
+from fairdeal.cards import DeckKind
+from fairdeal.deal import get_pattern
+
+DEALER_FINDINGS = frozenset({"deal-mismatch", "bad-deal", "illegal-cut", "false-cut", "wrong-cutter"})
+RULE_FINDINGS = frozenset({"illegal-play", "illegal-bid", "cooked-score", "cooked-settlement", "wrong-streak",
+                           "dealer-out-of-turn"})
+CERTAIN_FINDINGS = DEALER_FINDINGS | RULE_FINDINGS | {"repeated-deal"}
+MAX_CALIBRATED_HORIZON = 20_000
+PATH_POINTS = 1500
+
+
+@dataclass(frozen=True)
+class TestResult:
+    subject: str            # "dealer Boris", "dealer Boris -> player Vera", "deal generator"
+    test: str
+    statistic: float
+    pvalue: float
+    count: int
+    null: str
+    holm: float = 1.0
+    bh: float = 1.0
+
+    @property
+    def dealer(self) -> str | None:
+        return self.subject.split(" ")[1] if self.subject.startswith("dealer ") else None
+
+    @property
+    def player(self) -> str | None:
+        return self.subject.rsplit(" ", 1)[1] if "-> player" in self.subject else None
+
+
+@dataclass(frozen=True)
+class DealerPath:
+    """One dealer's sequential evidence: alarm moments and a thinned path for the plots."""
+
+    dealer: str
+    deals: int
+    talon_aces: int
+    talon_cards: int
+    cusum_alarm: int | None         # hand number of the first CUSUM alarm
+    eprocess_alarm: int | None      # hand number where the e-process first reached its bar
+    max_log_e: float
+    hands: tuple[int, ...] = field(repr=False, default=())
+    cusum: tuple[float, ...] = field(repr=False, default=())
+    log_e: tuple[float, ...] = field(repr=False, default=())
+
+
+@dataclass(frozen=True)
+class Verdict:
+    players: tuple[str, ...]
+    pattern: str
+    dealing: str
+    hands: int
+    lines: int
+    alpha: float
+    tests: tuple[TestResult, ...]
+    paths: tuple[DealerPath, ...]
+    cusum_threshold: float
+    cusum_horizon: int
+    eprocess_bar: float
+    findings: tuple[tuple[int, int, str, Finding], ...]
+    finding_counts: dict[str, int]
+    malformed: tuple[str, ...]
+    malformed_count: int
+    notes: tuple[str, ...]
+
+    def flagged(self) -> tuple[TestResult, ...]:
+        return tuple(t for t in self.tests if t.holm <= self.alpha)
+
+    def certain(self) -> tuple[tuple[int, int, str, Finding], ...]:
+        return tuple(f for f in self.findings if f[3].kind in CERTAIN_FINDINGS)
+
+    def suspects(self) -> tuple[str, ...]:
+        """Dealers with a Holm-significant test, or a finding no honest hand shows."""
+        names = {t.dealer for t in self.flagged() if t.dealer and (t.player is None or t.test.startswith("talon"))}
+        names |= {who for _, _, who, f in self.findings if who and f.kind in DEALER_FINDINGS}
+        return tuple(sorted(names))
+
+    def rule_breakers(self) -> tuple[str, ...]:
+        """Players named by a legality finding (a renonce, an illegal bid, their cooked score line)."""
+        return tuple(sorted({who for _, _, who, f in self.findings if who and f.kind in RULE_FINDINGS}))
+
+    def beneficiaries(self) -> tuple[str, ...]:
+        """Players whose hands, when a given dealer dealt, were stronger than chance allows (Holm-significant)."""
+        return tuple(sorted({t.player for t in self.flagged() if t.player and t.test.startswith("hand value")}))
+
+    def generator_flagged(self) -> bool:
+        return any(t.subject == "deal generator" for t in self.flagged())
+
+    @property
+    def clean(self) -> bool:
+        return not self.flagged() and not self.certain()
+
+
+def stacking_law(null: DiscreteNull, deck_size: int, talon_cards: int, rate: float) -> np.ndarray:
+    """Talon aces when, in a share ``rate`` of deals, one ace is put into a talon place and the rest is honest."""
+    rest = hypergeometric_null(deck_size - 1, 3, talon_cards - 1).pmf
+    stacked = np.zeros(len(null.pmf))
+    stacked[1: 1 + len(rest)] = rest[: len(null.pmf) - 1]
+    return (1 - rate) * null.pmf + rate * stacked
+
+
+@functools.lru_cache(maxsize=32)
+def llr_table(pattern_name: str, deck_size: int, talon_cards: int, rates: tuple[float, ...]) -> np.ndarray:
+    null = hypergeometric_null(deck_size, 4, talon_cards)
+    with np.errstate(divide="ignore"):
+        return np.stack([np.log(stacking_law(null, deck_size, talon_cards, r)) - np.log(null.pmf) for r in rates])
+
+
+def calibrate_threshold(llr: np.ndarray, null: np.ndarray, horizon: int, false_alarm: float,
+                        rng: np.random.Generator) -> float:
+    """CUSUM threshold: simulated honest dealers' peak within ``horizon`` deals exceeds it ``false_alarm`` of the time.
+
+    Simulated in slices of time so memory stays small; the quantile is taken from above (alarm is ``S > h``).
+    """
+    draws = int(np.clip(40_000_000 // max(horizon, 1), 2_000, 20_000))
+    level = np.zeros(draws)
+    peak = np.zeros(draws)
+    cumulative = np.cumsum(null)
+    for start in range(0, horizon, 500):
+        width = min(500, horizon - start)
+        scores = llr[np.searchsorted(cumulative, rng.random((draws, width)), side="right").clip(0, len(null) - 1)]
+        for t in range(width):
+            level = np.maximum(0.0, level + scores[:, t])
+            np.maximum(peak, level, out=peak)
+    return float(np.quantile(peak, 1.0 - false_alarm, method="higher"))
+
+
+@functools.lru_cache(maxsize=64)
+def _threshold(pattern_name: str, talon_cards: int, cheat_rate: float, horizon: int, false_alarm: float,
+               seed: int) -> float:
+    """The calibrated CUSUM threshold, computed once per table shape and horizon (the simulation is the cost)."""
+    deck_size = get_pattern(pattern_name).deck.size
+    llr = llr_table(pattern_name, deck_size, talon_cards, (cheat_rate,))[0]
+    null = hypergeometric_null(deck_size, 4, talon_cards).pmf
+    return calibrate_threshold(llr, null, horizon, false_alarm, np.random.default_rng(seed))
+
+
+def cusum_path(scores: np.ndarray) -> np.ndarray:
+    """``S_t = max(0, S_{t-1} + x_t)`` at array speed: ``S_t = P_t - min(0, min_{k<=t} P_k)``."""
+    prefix = np.cumsum(scores)
+    return prefix - np.minimum(0.0, np.minimum.accumulate(prefix))
+
+
+def _thin(values: np.ndarray) -> np.ndarray:
+    if len(values) <= PATH_POINTS:
+        return np.arange(len(values))
+    return np.unique(np.linspace(0, len(values) - 1, PATH_POINTS).astype(np.int64))
+
+
+def build_verdict(merged: Merged, alpha: float, cheat_rate: float = 0.25, min_each_side: int = 4,
+                  seed: int = 0, extra_findings: list[tuple[int, int, str, Finding]] | None = None,
+                  extra_notes: list[str] | None = None) -> Verdict:
+    header, layout = merged.header, merged.layout
+    pattern = layout.pattern
+    players = header.players
+    laws = laws_for(layout)
+    talon_cards = pattern.talons * pattern.talon_size
+    notes = list(extra_notes or [])
+    tests: list[TestResult] = []
+    dealers_present = [d for d in range(len(players)) if merged.aces[d]]
+    bar = float(np.log(max(len(dealers_present), 1) / alpha))
+    rates = tuple(float(r) for r in DEFAULT_RATES)
+    grid = llr_table(pattern.name, pattern.deck.size, talon_cards, rates)
+    cusum_llr = llr_table(pattern.name, pattern.deck.size, talon_cards, (cheat_rate,))[0]
+    deals = {d: int(sum(len(a) for a in merged.aces[d])) for d in dealers_present}
+    horizon = min(max(deals.values(), default=1), MAX_CALIBRATED_HORIZON)
+    per_dealer = alpha / max(len(dealers_present), 1)
+    threshold = _threshold(pattern.name, talon_cards, cheat_rate, horizon, per_dealer, seed) if dealers_present else 0.0
+    if max(deals.values(), default=0) > MAX_CALIBRATED_HORIZON:
+        notes.append(f"the CUSUM threshold is calibrated for {MAX_CALIBRATED_HORIZON:,} deals per dealer; beyond that "
+                     "its alarms are indicative, and the anytime-valid e-process carries the test")
+    paths = []
+    for d in dealers_present:
+        name = players[d]
+        aces = np.concatenate(merged.aces[d]).astype(np.int64)
+        numbers = np.concatenate(merged.numbers[d])
+        log_e = logsumexp(np.cumsum(grid[:, aces], axis=1), axis=0) - np.log(len(rates))
+        cusum = cusum_path(cusum_llr[aces])
+        over_c, over_e = np.flatnonzero(cusum > threshold), np.flatnonzero(log_e >= bar)
+        keep = _thin(aces)
+        paths.append(DealerPath(
+            name, len(aces), int(aces.sum()), talon_cards,
+            int(numbers[over_c[0]]) if len(over_c) else None, int(numbers[over_e[0]]) if len(over_e) else None,
+            float(log_e.max()), tuple(int(h) for h in numbers[keep]), tuple(float(c) for c in cusum[keep]),
+            tuple(float(v) for v in log_e[keep]),
+        ))
+        tests += _dealer_tests(name, d, merged, laws, pattern, float(log_e.max()), min_each_side)
+    tests += _seat_tests(merged, players)
+    findings = list(merged.findings) + list(extra_findings or [])
+    counts = dict(merged.finding_counts)
+    for f in extra_findings or []:
+        counts[f[3].kind] = counts.get(f[3].kind, 0) + 1
+    if header.dealing != "physical":
+        pairs, repeated = _duplicates(merged)
+        for finding in repeated:
+            findings.append(finding)
+            counts["repeated-deal"] = counts.get("repeated-deal", 0) + 1
+        sizes = [pattern.cards_per_hand] * pattern.hands + [pattern.talon_size] * pattern.talons
+        tests += [TestResult("deal generator", b.name, b.statistic, b.pvalue, b.count, b.null)
+                  for b in battery_tests(merged.battery, sizes, pairs, merged.hands)]
+    else:
+        notes.append("physical deals: the GLI battery for digital deal generators is not applied")
+    if talon_cards != 2:
+        notes.append(f"pattern {pattern.name} has {talon_cards} talon cards: the talon-rank test (231 pairs) does "
+                     "not apply; the talon-aces total uses a normal approximation")
+    return Verdict(players, pattern.name, header.dealing, merged.hands, merged.lines, alpha, tuple(_adjusted(tests)),
+                   tuple(paths), threshold, horizon, bar, tuple(findings), counts, tuple(merged.malformed),
+                   merged.malformed_count, tuple(notes))
+
+
+def _dealer_tests(name, d, merged: Merged, laws, pattern, max_log_e, min_each_side) -> list[TestResult]:
+    subject = f"dealer {name}"
+    counts = merged.sums.ace_counts[d]
+    hands = int(counts.sum())
+    talon_cards = pattern.talons * pattern.talon_size
+    total = int(counts @ np.arange(len(counts)))
+    if pattern.deck is DeckKind.PIQUET32 and talon_cards == 2:
+        p_aces = DealerTally(hands, tuple(int(c) for c in counts)).talon_aces_test().pvalue
+        aces_null = "honest talons: two of 32 cards, aces hypergeometric (P(2 aces) = 6/496), exact total"
+    else:
+        law = laws.talon_aces
+        z = (total - 0.5 - hands * law.mean) / np.sqrt(hands * law.variance)
+        p_aces = float(sps.norm.sf(z))
+        aces_null = f"honest talons: aces hypergeometric, {talon_cards} cards; normal approximation of the total"
+    value_law = laws.talon_value
+    z = (merged.sums.talon_value[d] - hands * value_law.mean) / np.sqrt(hands * value_law.variance)
+    tests = [
+        TestResult(subject, "talon aces, total", float(total), float(p_aces), hands, aces_null),
+        TestResult(subject, "talon value, total", float(z), float(sps.norm.sf(z)), hands,
+                   "honest talons: exact subset-sum law of the value per hand, normal total"),
+        TestResult(subject, "talon aces, mixture e-process", max_log_e, float(min(1.0, np.exp(-max_log_e))), hands,
+                   "likelihood ratio vs an ace stacked in 5-100% of deals; 1/max E is a p-value (Ville)"),
+    ]
+    cuts = merged.sums.cut_depths[d]
+    if cuts.sum():
+        depth, p = CutDepthTally(tuple(int(c) for c in cuts)).repeated_depth(min_each_side)
+        tests.append(TestResult(subject, f"cut depth {depth} repeated", float(cuts[depth]), p, int(cuts.sum()),
+                                "an honest cutter: uniform over legal depths; binomial tail, Bonferroni over depths"))
+    return tests
+
+
+def _seat_tests(merged: Merged, players) -> list[TestResult]:
+    sums = merged.sums
+    tests = []
+    for d in range(len(players)):
+        for s in range(len(players)):
+            for label, fisher, count, null in (
+                ("hand value (Fisher)", sums.hand_fisher, sums.hand_tests,
+                 "honest deals: exact subset-sum law of a hand's value, tie-broken p-values, Fisher"),
+                ("talon rank given the hand (Fisher)", sums.rank_fisher, sums.rank_tests,
+                 "the talon is a uniform pair of the 22 cards outside the seat's hand: rank among 231 pairs, Fisher"),
+            ):
+                k = int(count[d, s])
+                if k:
+                    p = float(sps.chi2.sf(fisher[d, s], 2 * k))
+                    tests.append(TestResult(f"dealer {players[d]} -> player {players[s]}", label,
+                                            float(fisher[d, s]), p, k, null))
+    return tests
+
+
+def _duplicates(merged: Merged) -> tuple[int, list]:
+    if not merged.keys:
+        return 0, []
+    keys = np.concatenate(merged.keys)
+    hands = np.concatenate(merged.key_hands)
+    order = np.argsort(keys, kind="stable")
+    sorted_keys = keys[order]
+    same = np.flatnonzero(sorted_keys[1:] == sorted_keys[:-1])
+    if not len(same):
+        return 0, []
+    _, counts = np.unique(sorted_keys, return_counts=True)
+    pairs = int(sum(comb(int(c), 2) for c in counts if c > 1))
+    groups: dict[int, list[int]] = {}
+    for i in same:
+        groups.setdefault(int(sorted_keys[i]), [int(hands[order[i]])]).append(int(hands[order[i + 1]]))
+    findings = [(0, g[0], "", Finding("repeated-deal", f"hands {', '.join(map(str, g))} received exactly the same deal"))
+                for g in list(groups.values())[:100]]
+    return pairs, findings
+
+
+def _adjusted(tests: list[TestResult]) -> list[TestResult]:
+    if not tests:
+        return tests
+    p = np.array([max(t.pvalue, np.finfo(float).tiny) for t in tests])
+    return [TestResult(t.subject, t.test, t.statistic, t.pvalue, t.count, t.null, float(h), float(b))
+            for t, h, b in zip(tests, holm(p), benjamini_hochberg(p))]

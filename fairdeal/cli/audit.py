@@ -1,0 +1,155 @@
+"""`fairdeal audit LOG`: who dealt suspiciously, who profited, what broke the rules — with calibrated statistics.
+
+Exit status: 0 nothing flagged; 1 a dealer, player or finding is flagged at the family-wise alpha (Holm across
+all tests, or a finding no honest hand shows); 2 the input cannot be audited (no file, no table header).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from fairdeal.audit.evidence import AuditOptions
+from fairdeal.audit.report import audit_log
+from fairdeal.audit.run import AuditResult, RunOptions, run_audit
+from fairdeal.errors import FairdealError
+
+SHOWN_FINDINGS = 20
+
+
+@click.command("audit")
+@click.argument("log", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (keys: summary, suspects, "
+              "beneficiaries, findings, malformed, tests, sequential, legality).")
+@click.option("--html", "html_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write a self-contained HTML report with plots to this file.")
+@click.option("--alpha", type=click.FloatRange(0.0, 1.0, min_open=True, max_open=True), default=0.01,
+              show_default=True, help="Family-wise false-alarm level (Holm) and FDR level (Benjamini-Hochberg).")
+@click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True,
+              help="Worker processes for the statistical pass and the legality replay.")
+@click.option("--legality/--no-legality", default=None,
+              help="Replay every hand through the engine and recompute score lines "
+                   "(default: on for logs of at most 50,000 hands).")
+@click.option("--deep", is_flag=True, help="Also run the per-hand same-effort Monte Carlo audit (slow: ~400 "
+              "hands/s; 32-card single-talon logs only).")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed for tie-breaking draws and the CUSUM calibration.")
+def audit_command(log: Path, as_json: bool, html_out: Path | None, alpha: float, workers: int,
+                  legality: bool | None, deep: bool, seed: int) -> None:
+    """Audit a game log: replay shuffles and hands, test dealers and players, report in plain words."""
+    out = Console()
+    err = Console(stderr=True)
+    try:
+        result = _run(log, RunOptions(alpha=alpha, workers=workers, legality=legality, seed=seed), err)
+        deep_text = _deep(log, alpha, seed) if deep else None
+        if html_out is not None:
+            from fairdeal.audit.html import render_html
+            html_out.write_text(render_html(result, log.name), encoding="utf-8")
+    except FairdealError as exc:
+        err.print(f"error: {exc}", markup=False, highlight=False)
+        raise SystemExit(2)
+    except OSError as exc:
+        err.print(f"error: cannot read or write: {exc}", markup=False, highlight=False)
+        raise SystemExit(2)
+    if as_json:
+        document = result.to_json()
+        if deep_text is not None:
+            document["deep"] = deep_text
+        click.echo(json.dumps(document, ensure_ascii=False, indent=1))
+    else:
+        _print(out, result)
+        if deep_text is not None:
+            out.print("\n[bold]Deep per-hand audit (same-effort Monte Carlo null)[/bold]")
+            out.print(deep_text, markup=False, highlight=False)
+        if html_out is not None:
+            out.print(f"HTML report written to {html_out}", markup=False)
+    raise SystemExit(result.exit_code)
+
+
+def _run(log: Path, options: RunOptions, err: Console) -> AuditResult:
+    columns = (TextColumn("reading"), BarColumn(), DownloadColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress:
+        task = progress.add_task("read", total=None)
+
+        def step(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        return run_audit(log, options, step)
+
+
+def _deep(log: Path, alpha: float, seed: int) -> str:
+    try:
+        return audit_log(log, AuditOptions(alpha=alpha, seed=seed)).render()
+    except FairdealError as exc:
+        return f"deep audit not run: {exc}"
+
+
+def _print(out: Console, result: AuditResult) -> None:
+    v = result.verdict
+    out.print(f"[bold]Audited {v.hands:,} hands[/bold] of {', '.join(v.players)} (pattern {v.pattern}, "
+              f"{v.dealing} dealing) in {result.seconds:.1f} s; {v.malformed_count} malformed line(s); "
+              f"{len(v.tests)} tests, Holm family-wise alpha {v.alpha:g}.", highlight=False)
+    if v.clean:
+        out.print("[green]Nothing flagged.[/green]")
+    suspects = Table(title="Suspicious dealers")
+    for column in ("dealer", "why (Holm-adjusted p)", "CUSUM alarm", "e-process alarm"):
+        suspects.add_column(column)
+    alarms = {p.dealer: p for p in v.paths}
+    for name in v.suspects():
+        why = [f"{t.test}: p={t.pvalue:.2g} (Holm {t.holm:.2g})" for t in v.flagged() if t.dealer == name]
+        kinds = sorted({f.kind for _, _, who, f in v.certain() if who == name})
+        path = alarms.get(name)
+        suspects.add_row(name, "\n".join(why + [f"findings: {', '.join(kinds)}"] * bool(kinds)),
+                         _hand(path.cusum_alarm if path else None), _hand(path.eprocess_alarm if path else None))
+    out.print(suspects if v.suspects() else "Suspicious dealers: none")
+    out.print("Players whose hands were too strong: " + (", ".join(v.beneficiaries()) or "none"), highlight=False)
+    out.print("Players named by a rules breach: " + (", ".join(v.rule_breakers()) or "none"), highlight=False)
+    _print_findings(out, result)
+    _print_tests(out, result)
+    if v.malformed:
+        out.print(f"[bold]Malformed lines[/bold] ({v.malformed_count}; audited around them):")
+        for message in v.malformed[:SHOWN_FINDINGS]:
+            out.print(f"  {message}", markup=False, highlight=False)
+    if result.legality is not None and result.legality.hands:
+        out.print(f"Legality: {result.legality.replayed:,} of {result.legality.hands:,} hands replayed through the "
+                  f"engine ({result.legality.rate:,.0f} hands/s).", highlight=False)
+    for note in v.notes:
+        out.print(f"note: {note}", markup=False, highlight=False)
+
+
+def _hand(number: int | None) -> str:
+    return "-" if number is None else f"hand {number}"
+
+
+def _print_findings(out: Console, result: AuditResult) -> None:
+    v = result.verdict
+    certain = v.certain()
+    counts = ", ".join(f"{k}: {c}" for k, c in sorted(v.finding_counts.items())) or "none"
+    out.print(f"[bold]Findings[/bold] ({counts}; those no honest hand shows are listed):", highlight=False)
+    for line, hand, who, f in certain[:SHOWN_FINDINGS]:
+        where = f"hand {hand}" + (f" (line {line})" if line else "") + (f", {who}" if who else "")
+        text = f"  {where}: [{f.kind}] {f.message}"
+        if f.explanations:
+            text += f" — explained by: {'; '.join(f.explanations)}"
+        out.print(text, markup=False, highlight=False)
+    if len(certain) > SHOWN_FINDINGS:
+        out.print(f"  ... and {len(certain) - SHOWN_FINDINGS} more (see --json or --html)")
+
+
+def _print_tests(out: Console, result: AuditResult) -> None:
+    v = result.verdict
+    table = Table(title=f"Smallest p-values of {len(v.tests)} tests (null model in --json/--html)")
+    for column in ("subject", "test", "n", "p", "Holm", "BH", ""):
+        table.add_column(column)
+    for t in sorted(v.tests, key=lambda t: t.pvalue)[:12]:
+        mark = "FLAG" if t.holm <= v.alpha else ("fdr" if t.bh <= v.alpha else "")
+        table.add_row(t.subject, t.test, str(t.count), f"{t.pvalue:.3g}", f"{t.holm:.3g}", f"{t.bh:.3g}", mark)
+    out.print(table)
+
+
+COMMANDS = [audit_command]
