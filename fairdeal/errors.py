@@ -71,3 +71,7 @@ class IllegalAction(FairdealError, ValueError):
 
 class MatchError(FairdealError, ValueError):
     """A pulya that cannot be played or re-read: bad table, players, hand cap, or a log that is not a pulya."""
+
+
+class TrickError(FairdealError, ValueError):
+    """A cardsharp technique that cannot be planned or shown: an unknown trick, a goal that does not fit the deck."""

@@ -1,0 +1,71 @@
+"""`fairdeal demo`, `fairdeal casebook`, the samples and `make demo`'s main job (issue 8)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from fairdeal.audit.evidence import AuditOptions
+from fairdeal.audit.report import audit_log
+from fairdeal.cli import cli
+from fairdeal.tricks.catalogue import TRICKS
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "samples"
+
+
+def test_demo_without_a_trick_lists_the_catalogue():
+    result = CliRunner().invoke(cli, ["demo"])
+    assert result.exit_code == 0, result.output
+    for name in TRICKS:
+        assert name in result.output
+
+
+def test_demo_shows_a_trick_step_by_step_then_catches_it(tmp_path):
+    plot = tmp_path / "volt.png"
+    result = CliRunner().invoke(cli, ["demo", "volt", "--evenings", "1", "--plot", str(plot), "--seed", "2"])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "deck before" in out and "cut@0" in out and "really went out" in out and "talon:" in out
+    assert "mismatch" in out and "hands the auditor needed" in out
+    assert plot.stat().st_size > 1000
+
+
+def test_an_unknown_trick_is_one_clear_line():
+    run = subprocess.run([sys.executable, "-m", "fairdeal", "demo", "palming"], capture_output=True, text=True)
+    assert run.returncode == 2
+    assert "unknown trick 'palming'" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_the_casebook_command_writes_a_page_per_technique_and_an_index(tmp_path):
+    result = CliRunner().invoke(cli, ["casebook", "--out", str(tmp_path), "--replicates", "1", "--honest", "1",
+                                      "--only", "volt", "--only", "weak-server"])
+    assert result.exit_code == 0, result.output
+    page = (tmp_path / "volt.md").read_text(encoding="utf-8")
+    assert "hands needed" in page and "false alarms" in page and "fairdeal casebook --out audit/" in page
+    index = (tmp_path / "README.md").read_text(encoding="utf-8")
+    assert "(volt.md)" in index and "(weak-server.md)" in index
+
+
+def test_the_four_player_sample_names_the_stacking_dealer():
+    report = audit_log(SAMPLES / "sochi-4p-talon-stacker.jsonl", AuditOptions(alpha=0.01))
+    assert report.suspects() == ("Vera",)
+    honest = audit_log(SAMPLES / "sochi-3p-honest.jsonl", AuditOptions(alpha=0.01))
+    assert honest.suspects() == ()
+
+
+def test_the_malformed_sample_is_reported_line_by_line_and_the_rest_audited():
+    report = audit_log(SAMPLES / "malformed-lines.jsonl")
+    assert report.malformed_count >= 4 and report.hands >= 6
+
+
+def test_the_main_job_prints_the_report_naming_the_cheat():
+    run = subprocess.run([sys.executable, "-m", "fairdeal.demo_job"], capture_output=True, text=True, cwd=ROOT,
+                         env={**os.environ, "COLUMNS": "200"})
+    assert run.returncode == 0, run.stderr
+    dealers = run.stdout.split("Suspicious dealers", 1)[1].split("\n\n", 1)[0]
+    assert "│ Vera" in dealers and not any(f"│ {name} " in dealers for name in ("Anna", "Boris", "Gleb"))
