@@ -19,7 +19,7 @@ def cli() -> None:
 
 
 # Each module lists its click commands in COMMANDS; a new pillar adds its module name here.
-COMMAND_MODULES: tuple[str, ...] = ("shuffling", "logs", "dealing", "play")
+COMMAND_MODULES: tuple[str, ...] = ("shuffling", "logs", "dealing", "play", "systems", "demo", "audit")
 
 
 def _register_commands() -> None:
