@@ -1,10 +1,10 @@
-"""The ed25519 group layer: scalar and point algebra, hash-to-curve, strict validation of received bytes."""
+"""The ristretto255 group layer: scalar and point algebra, hash-to-group, strict validation of received bytes."""
 
 import hashlib
 import re
 from pathlib import Path
 
-import nacl.bindings as sodium
+import rbcl
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -13,7 +13,8 @@ from fairdeal.protocols.mp_group import (
     BASE, IDENTITY, MULTS, ORDER, Point, Scalar, base_mult, blame, hash_to_point, multi_mult, validate,
 )
 
-# The eight small-order points of edwards25519 include these encodings (identity, order 2, 4, 8).
+# Encodings of small-order edwards25519 points (identity, order 2, 4, 8) and the two encodings of the
+# ristretto255 identity (the second one, with the top bit set, is non-canonical): none may be accepted.
 SMALL_ORDER = [
     bytes.fromhex("0100000000000000000000000000000000000000000000000000000000000000"),
     bytes.fromhex("ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f"),
@@ -28,15 +29,12 @@ nonzero = st.integers(min_value=1, max_value=ORDER - 1)
 
 
 def off_curve_bytes() -> bytes:
-    """The first y = 2, 3, ... whose encoding decodes to no curve point."""
-    for y in range(2, 100):
-        data = y.to_bytes(32, "little")
-        if not sodium.crypto_core_ed25519_is_valid_point(data):
-            try:
-                sodium.crypto_core_ed25519_add(data, BASE.data)
-            except Exception:
-                return data
-    raise AssertionError("no off-curve encoding found")
+    """The first even s = 2, 4, ... that is no ristretto255 encoding (the decoder's square root fails)."""
+    for s in range(2, 200, 2):
+        data = s.to_bytes(32, "little")
+        if not rbcl.crypto_core_ristretto255_is_valid_point(data):
+            return data
+    raise AssertionError("no invalid encoding found")
 
 
 @settings(max_examples=40, deadline=None)
@@ -80,12 +78,12 @@ def test_multi_mult_equals_the_sum_of_products():
         multi_mult(s, p[:2])
 
 
-def test_hash_to_point_is_domain_separated_sha512_then_elligator():
-    digest = hashlib.sha512(b"fairdeal/mental-poker/v1/card/AS").digest()
-    expected = sodium.crypto_core_ed25519_from_uniform(digest[:32])
+def test_hash_to_point_is_domain_separated_sha512_then_hash_to_group():
+    digest = hashlib.sha512(b"fairdeal/mental-poker/v2/card/AS").digest()
+    expected = rbcl.crypto_core_ristretto255_from_hash(digest)
     assert hash_to_point("card/AS").data == expected
     assert hash_to_point("card/AS") != hash_to_point("card/AH")
-    assert sodium.crypto_core_ed25519_is_valid_point(expected)
+    assert rbcl.crypto_core_ristretto255_is_valid_point(expected)
 
 
 def test_random_scalars_are_canonical_and_distinct():
@@ -115,13 +113,16 @@ def test_identity_only_where_allowed():
         Point.decode(IDENTITY.data)
 
 
-def test_off_curve_and_mixed_order_points_are_refused():
+def test_invalid_negative_and_non_canonical_encodings_are_refused():
     with pytest.raises(MentalPokerError, match="not a valid group element"):
         Point.decode(off_curve_bytes())
-    # A valid point plus a point of order 2 is on the curve but outside the prime-order subgroup.
-    mixed = sodium.crypto_core_ed25519_add(BASE.data, SMALL_ORDER[1])
+    # s = 1 is odd ("negative"): ristretto255 refuses it, as it refuses s >= p and the top bit.
     with pytest.raises(MentalPokerError):
-        Point.decode(mixed)
+        Point.decode((1).to_bytes(32, "little"))
+    with pytest.raises(MentalPokerError):
+        Point.decode((2**255 - 19 + 2).to_bytes(32, "little"))
+    with pytest.raises(MentalPokerError):
+        Point.decode(bytes(BASE.data[:31]) + bytes([BASE.data[31] | 0x80]))
     with pytest.raises(MentalPokerError):
         Point.decode(BASE.data[:31])
     assert Point.decode(BASE.data) == BASE
@@ -153,7 +154,7 @@ def test_multi_mult_merges_repeated_points_into_one_multiplication():
 
 
 def test_hash_to_point_vectors_of_the_spec():
-    """protocols/mental-poker.md §9 lists hash_to_point outputs; every row must match."""
+    """protocols/mental-poker.md §10 lists hash_to_point outputs; every row must match."""
     spec = (Path(__file__).resolve().parent.parent / "protocols" / "mental-poker.md").read_text(encoding="utf-8")
     rows = re.findall(r"^\| `([^`]+)` \| `([0-9a-f]{64})` \|$", spec, flags=re.MULTILINE)
     assert len(rows) == 6

@@ -15,7 +15,8 @@ from fairdeal.protocols.mp_elgamal import Ciphertext, card_of_point, card_point,
 from fairdeal.protocols.mp_fiat_shamir import HandContext
 from fairdeal.protocols.mp_group import BASE, Point, Scalar, base_mult
 from fairdeal.protocols.mp_messages import key_message, read_key, shuffle_message
-from fairdeal.protocols.mp_protocol import HandState, Player, TableSetup, play_hand, verify_hand
+from fairdeal.protocols.mp_player import Player, play_hand
+from fairdeal.protocols.mp_protocol import HandState, TableSetup, verify_hand
 from fairdeal.protocols.mp_shuffle import prove_shuffle, random_permutation
 from test_mp_group import SMALL_ORDER
 
@@ -207,7 +208,7 @@ def test_message_out_of_turn_is_rejected(honest):
 def test_a_listening_player_rejects_a_hostile_message_naming_the_sender(honest):
     _, messages = honest
     listener = Player(SETUP, "north")
-    listener.keys()
+    listener.receive(messages[0])      # north's recorded key message, as if north had sent it
     listener.receive(messages[1])
     bad = dict(messages[2], c=messages[1]["c"])
     with pytest.raises(MentalPokerError) as caught:

@@ -9,8 +9,11 @@ from fairdeal.cards import DeckKind
 from fairdeal.errors import MentalPokerError
 from fairdeal.protocols.mp_elgamal import Ciphertext, card_point, decrypt, encrypt, open_deck
 from fairdeal.protocols.mp_fiat_shamir import HandContext
-from fairdeal.protocols.mp_group import BASE, Point, Scalar, base_mult
-from fairdeal.protocols.mp_shuffle import ShuffleProof, prove_shuffle, random_permutation, shuffle_deck, verify_shuffle
+from fairdeal.protocols.mp_group import BASE, MULTS, Point, Scalar, base_mult, hash_to_point
+from fairdeal.protocols.mp_shuffle import (
+    Combination, ShuffleClaim, ShuffleProof, prove_shuffle, random_permutation, shuffle_deck, verify_shuffle,
+    verify_shuffles,
+)
 from test_mp_group import SMALL_ORDER
 
 CTX = HandContext("table-9", 3)
@@ -138,7 +141,7 @@ def mutate(proof: ShuffleProof, field: str, index: int) -> ShuffleProof:
 
 @settings(max_examples=30, deadline=None)
 @given(
-    st.sampled_from(["commitments", "chain", "challenge", "responses", "chain_responses", "opening_responses"]),
+    st.sampled_from(["commitments", "chain", "t", "t_chain", "responses", "chain_responses", "opening_responses"]),
     st.integers(0, 63),
 )
 def test_any_single_field_mutation_of_an_honest_proof_is_rejected(honest, field, index):
@@ -154,3 +157,38 @@ def test_any_single_ciphertext_mutation_is_rejected(honest, index, first):
     c1, c2 = bad[index].c1, bad[index].c2
     bad[index] = Ciphertext(c1 + BASE, c2) if first else Ciphertext(c1, c2 + BASE)
     assert_rejected(DECK, tuple(bad), proof, player="east")
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(1, 2**64)), min_size=1, max_size=8))
+def test_a_combination_gathers_terms_by_point_and_sums_them(terms):
+    points = [hash_to_point(f"test/combination/{k}") for k in range(4)]
+    combination = Combination()
+    expected = None
+    for which, value in terms:
+        combination.add(Scalar.from_int(value), points[which])
+        product = points[which] * Scalar.from_int(value)
+        expected = product if expected is None else expected + product
+    assert len(combination.terms) == len({which for which, _ in terms})
+    assert combination.is_identity() == expected.is_identity
+    for which, value in terms:
+        combination.add(-Scalar.from_int(value), points[which])
+    assert combination.is_identity()
+
+
+def test_a_batch_of_shuffles_verifies_and_a_bad_one_in_it_is_named():
+    first, p1 = shuffle_deck(CTX, "north", JOINT, DECK)
+    second, p2 = shuffle_deck(CTX, "east", JOINT, first)
+    third, p3 = shuffle_deck(CTX, "west", JOINT, second)
+    claims = [ShuffleClaim("north", DECK, first, p1), ShuffleClaim("east", first, second, p2),
+              ShuffleClaim("west", second, third, p3)]
+    MULTS.reset()
+    verify_shuffles(CTX, JOINT, claims)
+    batched = MULTS.variable
+    assert batched < 3 * 8 * 32 * 3 // 4          # shared decks and generators cost one multiplication each
+    forged = list(second)
+    forged[4], forged[5] = forged[5], Ciphertext(forged[5].c1, forged[5].c2 + BASE)
+    bad = [claims[0], ShuffleClaim("east", first, tuple(forged), p2), ShuffleClaim("west", tuple(forged), third, p3)]
+    with pytest.raises(MentalPokerError) as caught:
+        verify_shuffles(CTX, JOINT, bad)
+    assert (caught.value.player, caught.value.step) == ("east", "shuffle")

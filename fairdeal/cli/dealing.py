@@ -1,4 +1,4 @@
-"""`fairdeal deal` (an evening dealt by the commit-reveal protocol) and `fairdeal verify` (re-check transcripts)."""
+"""`fairdeal deal` (an evening dealt by commit-reveal or mental poker) and `fairdeal verify` (re-check transcripts)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,10 @@ import click
 
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.protocols.commit_reveal import TableSpec
+from fairdeal.errors import MentalPokerError
 from fairdeal.protocols.deal_source import CommitRevealSource
+from fairdeal.protocols.mp_player import HandAbandoned
+from fairdeal.protocols.mp_source import MentalPokerSource
 from fairdeal.protocols.transcript import write_transcript
 from fairdeal.protocols.verify import verify_log, verify_paths
 from fairdeal.rules import get_convention
@@ -46,7 +49,8 @@ def verify_command(transcripts: tuple[Path, ...], log_path: Path | None, as_json
 
 
 @click.command("deal")
-@click.option("--protocol", type=click.Choice(["commit-reveal"]), default="commit-reveal", show_default=True)
+@click.option("--protocol", type=click.Choice(["commit-reveal", "mental-poker"]), default="commit-reveal",
+              show_default=True, help="mental-poker: the bots' player objects shuffle an encrypted deck themselves.")
 @click.option("--system", default="sochi", show_default=True, help="The convention (sochi, leningrad, rostov, mailru).")
 @click.option("--players", type=click.IntRange(3, 4), default=3, show_default=True)
 @click.option("--hands", type=click.IntRange(1, 10_000), default=10, show_default=True,
@@ -57,7 +61,7 @@ def verify_command(transcripts: tuple[Path, ...], log_path: Path | None, as_json
 @click.option("--deal-only", is_flag=True, help="Only deal: transcripts without play, no game log.")
 def deal_command(protocol: str, system: str, players: int, hands: int, out_dir: Path, table: str, session: str,
                  deal_only: bool) -> None:
-    """Play an evening with bots, every deal from the commit-reveal protocol.
+    """Play an evening with bots, every deal from the commit-reveal or the mental-poker protocol.
 
     Writes the game log OUT/evening.log and one transcript per hand in OUT/evening.log.transcripts/ (the log
     cites each by file and SHA-256); with --deal-only, just the transcripts, in OUT.
@@ -66,7 +70,19 @@ def deal_command(protocol: str, system: str, players: int, hands: int, out_dir: 
     convention.check_players(players)
     spec = TableSpec(table, session, hands, DEFAULT_NAMES[:players], system=convention.name)
     out_dir.mkdir(parents=True, exist_ok=True)
-    source = CommitRevealSource(spec)
+    source = CommitRevealSource(spec) if protocol == "commit-reveal" else MentalPokerSource(spec)
+    try:
+        _deal_evening(source, spec, convention, protocol, hands, out_dir, deal_only)
+    except HandAbandoned as abandoned:
+        path = out_dir / f"abandoned-hand-{source.transcripts[-1]['hand']:04d}.json"
+        write_transcript(source.transcripts[-1], path)
+        raise click.ClickException(f"{abandoned}; transcript {path}") from None
+    except MentalPokerError as error:
+        raise click.ClickException(str(error)) from None
+
+
+def _deal_evening(source, spec: TableSpec, convention, protocol: str, hands: int, out_dir: Path,
+                  deal_only: bool) -> None:
     if deal_only:
         _deal_only(source, spec, out_dir)
         return
@@ -77,12 +93,12 @@ def deal_command(protocol: str, system: str, players: int, hands: int, out_dir: 
     result = play_match(convention, spec.players, [HeuristicBot() for _ in spec.players], source=source,
                         max_hands=hands, log=log)
     amounts = ", ".join(f"{name} {float(a):+g}" for name, a in zip(spec.players, result.settlement.amounts))
-    click.echo(f"{len(result.hands)} hands dealt by commit-reveal and played; log {log}; "
+    click.echo(f"{len(result.hands)} hands dealt by {protocol} and played; log {log}; "
                f"transcripts {log.name}.transcripts/")
     click.echo(f"settlement: {amounts}" + ("" if result.finished else f" ({result.stopped})"))
 
 
-def _deal_only(source: CommitRevealSource, spec: TableSpec, out_dir: Path) -> None:
+def _deal_only(source: CommitRevealSource | MentalPokerSource, spec: TableSpec, out_dir: Path) -> None:
     for hand in range(1, spec.hands + 1):
         dealer = (hand - 1) % len(spec.players)
         source.deal(hand, dealer)

@@ -58,7 +58,10 @@ def _normalise(value: Any, where: str = "$") -> Any:
 def canonical_json(value: Any) -> bytes:
     """The canonical UTF-8 bytes of a JSON value (see the spec's 'Canonical encoding')."""
     text = json.dumps(_normalise(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-    return text.encode("utf-8")
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ProtocolError(f"canonical JSON is UTF-8; a lone surrogate cannot be encoded ({exc.reason})") from None
 
 
 def sha256_hex(data: bytes) -> str:

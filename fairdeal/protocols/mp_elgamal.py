@@ -73,8 +73,16 @@ def make_key_share(context: HandContext, player: str) -> tuple[Scalar, KeyShare]
     return secret, KeyShare(player, public, prove_possession(context, player, secret, public))
 
 
-def joint_key(context: HandContext, shares: Sequence[KeyShare]) -> Point:
-    """Σ Y_i, accepted only when the players are distinct and every proof of possession verifies.
+def check_key_share(context: HandContext, share: KeyShare) -> None:
+    """A valid non-identity point whose announcer proves knowing its logarithm, for this hand."""
+    with blame(share.player, "keys"):
+        validate([share.public], "key share")
+        verify_possession(context, share.player, share.public, share.proof)
+
+
+def joint_key(context: HandContext, shares: Sequence[KeyShare], checked: bool = False) -> Point:
+    """Σ Y_i, accepted only when the players are distinct and every proof of possession verifies (``checked``:
+    already verified one by one as they arrived).
 
     The proofs stop a rogue key ``Y_b = x*G - Y_a``: whoever announces it cannot prove knowing its logarithm.
     """
@@ -83,9 +91,8 @@ def joint_key(context: HandContext, shares: Sequence[KeyShare]) -> Point:
         if share.player in seen:
             raise MentalPokerError("announced a second key share", share.player, "keys")
         seen.add(share.player)
-        with blame(share.player, "keys"):
-            validate([share.public], "key share")
-            verify_possession(context, share.player, share.public, share.proof)
+        if not checked:
+            check_key_share(context, share)
     joint = point_sum([share.public for share in shares])
     if joint.is_identity:
         raise MentalPokerError("the key shares cancel to the identity", shares[-1].player, "keys")
@@ -111,12 +118,14 @@ def make_decryption_share(
 
 
 def verify_decryption_share(
-    context: HandContext, key_share: KeyShare, ciphertext: Ciphertext, share: DecryptionShare, label: str
+    context: HandContext, key_share: KeyShare, ciphertext: Ciphertext, share: DecryptionShare, label: str,
+    step: str = "decrypt",
 ) -> None:
-    """Raise ``MentalPokerError`` naming the player unless ``share`` is ``x_i * c1`` for this ciphertext."""
+    """Raise ``MentalPokerError`` naming the player (at ``step``) unless ``share`` is ``x_i * c1`` for this
+    ciphertext."""
     if share.player != key_share.player or share.label != label:
-        raise MentalPokerError(f"a decryption share for {share.label!r} offered as {label!r}", share.player, "decrypt")
-    with blame(share.player, "decrypt"):
+        raise MentalPokerError(f"a decryption share for {share.label!r} offered as {label!r}", share.player, step)
+    with blame(share.player, step):
         validate([share.share], "decryption share")
         verify_equal_logs(context, share.player, label, key_share.public, ciphertext.c1, share.share, share.proof)
 

@@ -1,9 +1,14 @@
-"""The prime-order ed25519 group (order ℓ = 2^252 + 2774...8493) through libsodium's low-level bindings.
+"""The prime-order group ristretto255 (order ℓ = 2^252 + 2774...8493) through libsodium, as bundled by ``rbcl``.
 
-Everything below this module is libsodium: scalar multiplication without clamping, point addition, scalar
-arithmetic modulo ℓ and hash-to-curve (Elligator 2 with the cofactor cleared). This module adds only the
-things a protocol needs on top: typed values, the identity element, strict validation of received bytes, and
-a count of scalar multiplications for the benchmark.
+Ristretto255 is edwards25519 with the cofactor quotiented out: every valid encoding is an element of the
+prime-order group, so there are no small-order or mixed-order points to filter, and a multiplication need not
+re-check subgroup membership (libsodium's ed25519 ``noclamp`` multiplication does, which doubles its cost).
+pynacl does not expose ristretto255; ``rbcl`` wraps the same libsodium functions.
+
+Everything below this module is libsodium: scalar multiplication, point addition, scalar arithmetic modulo ℓ
+and hash-to-group (``crypto_core_ristretto255_from_hash``). This module adds only what a protocol needs on
+top: typed values, the identity element, strict validation of received bytes, and a count of scalar
+multiplications for the benchmark.
 """
 
 from __future__ import annotations
@@ -14,14 +19,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
-import nacl.bindings as sodium
-from nacl.exceptions import RuntimeError as SodiumRuntimeError
+import rbcl
 
 from fairdeal.errors import MentalPokerError
 
 ORDER = 2**252 + 27742317777372353535851937790883648493
-DOMAIN = b"fairdeal/mental-poker/v1/"
-_IDENTITY_BYTES = b"\x01" + bytes(31)
+DOMAIN = b"fairdeal/mental-poker/v2/"
+_IDENTITY_BYTES = bytes(32)
 
 
 @dataclass
@@ -56,11 +60,11 @@ class Scalar:
     @staticmethod
     def random() -> "Scalar":
         # 64 uniform bytes reduced modulo ℓ: bias below 2^-250.
-        return Scalar(sodium.crypto_core_ed25519_scalar_reduce(os.urandom(64)))
+        return Scalar(rbcl.crypto_core_ristretto255_scalar_reduce(os.urandom(64)))
 
     @staticmethod
     def from_digest(digest64: bytes) -> "Scalar":
-        return Scalar(sodium.crypto_core_ed25519_scalar_reduce(digest64))
+        return Scalar(rbcl.crypto_core_ristretto255_scalar_reduce(digest64))
 
     @staticmethod
     def decode(data: bytes) -> "Scalar":
@@ -78,21 +82,21 @@ class Scalar:
         return self.data == bytes(32)
 
     def __add__(self, other: "Scalar") -> "Scalar":
-        return Scalar(sodium.crypto_core_ed25519_scalar_add(self.data, other.data))
+        return Scalar(rbcl.crypto_core_ristretto255_scalar_add(self.data, other.data))
 
     def __sub__(self, other: "Scalar") -> "Scalar":
-        return Scalar(sodium.crypto_core_ed25519_scalar_sub(self.data, other.data))
+        return Scalar(rbcl.crypto_core_ristretto255_scalar_sub(self.data, other.data))
 
     def __mul__(self, other: "Scalar") -> "Scalar":
-        return Scalar(sodium.crypto_core_ed25519_scalar_mul(self.data, other.data))
+        return Scalar(rbcl.crypto_core_ristretto255_scalar_mul(self.data, other.data))
 
     def __neg__(self) -> "Scalar":
-        return Scalar(sodium.crypto_core_ed25519_scalar_negate(self.data))
+        return Scalar(rbcl.crypto_core_ristretto255_scalar_negate(self.data))
 
     def invert(self) -> "Scalar":
         if self.is_zero():
             raise MentalPokerError("zero has no inverse modulo the group order")
-        return Scalar(sodium.crypto_core_ed25519_scalar_invert(self.data))
+        return Scalar(rbcl.crypto_core_ristretto255_scalar_invert(self.data))
 
     def hex(self) -> str:
         return self.data.hex()
@@ -104,21 +108,21 @@ ONE = Scalar.from_int(1)
 
 @dataclass(frozen=True, slots=True)
 class Point:
-    """An element of the prime-order subgroup, as its 32-byte compressed encoding."""
+    """An element of the prime-order group, as its 32-byte canonical ristretto255 encoding."""
 
     data: bytes
 
     @staticmethod
     def decode(data: bytes, allow_identity: bool = False) -> "Point":
-        """A received point: canonical, on the curve, in the prime-order subgroup; the identity only if allowed."""
+        """A received point: a canonical ristretto255 encoding; the identity only if allowed."""
         if not isinstance(data, bytes) or len(data) != 32:
             raise MentalPokerError("a point must be 32 bytes")
         if data == _IDENTITY_BYTES:
             if allow_identity:
                 return IDENTITY
             raise MentalPokerError("the identity point is not allowed here")
-        if not sodium.crypto_core_ed25519_is_valid_point(data):
-            raise MentalPokerError("not a valid group element (off the curve, small order or outside the subgroup)")
+        if not _is_canonical_element(data):
+            raise MentalPokerError("not a valid group element (not a canonical ristretto255 encoding)")
         return Point(data)
 
     @property
@@ -126,10 +130,10 @@ class Point:
         return self.data == _IDENTITY_BYTES
 
     def __add__(self, other: "Point") -> "Point":
-        return Point(sodium.crypto_core_ed25519_add(self.data, other.data))
+        return Point(rbcl.crypto_core_ristretto255_add(self.data, other.data))
 
     def __sub__(self, other: "Point") -> "Point":
-        return Point(sodium.crypto_core_ed25519_sub(self.data, other.data))
+        return Point(rbcl.crypto_core_ristretto255_sub(self.data, other.data))
 
     def __neg__(self) -> "Point":
         return IDENTITY - self
@@ -146,22 +150,28 @@ class Point:
 IDENTITY = Point(_IDENTITY_BYTES)
 
 
+def _is_canonical_element(data: bytes) -> bool:
+    # libsodium 1.0.18 ignores the top bit when decoding, so 00..80 would pass as a second encoding of the
+    # identity: refuse the bit here, keeping one encoding per element.
+    return data[31] & 0x80 == 0 and bool(rbcl.crypto_core_ristretto255_is_valid_point(data))
+
+
 def validate(points: Sequence[Point], what: str) -> None:
     """Strictly validate received points (see ``Point.decode``); the message names ``what`` failed."""
     for index, point in enumerate(points):
-        if point.is_identity or not sodium.crypto_core_ed25519_is_valid_point(point.data):
+        if point.is_identity or len(point.data) != 32 or not _is_canonical_element(point.data):
             raise MentalPokerError(f"{what} [{index}] is not a valid non-identity group element")
 
 
 def scalar_mult(scalar: Scalar, point: Point) -> Point:
-    """``scalar * point`` without clamping; the identity and zero are handled here, not by libsodium."""
+    """``scalar * point``; the identity and zero are handled here, not by libsodium (which refuses them)."""
     if scalar.is_zero() or point.is_identity:
         return IDENTITY
     MULTS.variable += 1
     try:
-        return Point(sodium.crypto_scalarmult_ed25519_noclamp(scalar.data, point.data))
-    except SodiumRuntimeError:
-        # libsodium refuses small-order inputs; a validated point never gets here.
+        return Point(rbcl.crypto_scalarmult_ristretto255(scalar.data, point.data))
+    except Exception:
+        # libsodium refuses undecodable inputs; a validated point never gets here.
         raise MentalPokerError("scalar multiplication of an invalid point") from None
 
 
@@ -170,7 +180,7 @@ def base_mult(scalar: Scalar) -> Point:
     if scalar.is_zero():
         return IDENTITY
     MULTS.fixed_base += 1
-    return Point(sodium.crypto_scalarmult_ed25519_base_noclamp(scalar.data))
+    return Point(rbcl.crypto_scalarmult_ristretto255_base(scalar.data))
 
 
 BASE = base_mult(ONE)
@@ -198,9 +208,10 @@ def point_sum(points: Sequence[Point]) -> Point:
 
 
 def hash_to_point(label: str) -> Point:
-    """A group element nobody knows the logarithm of: SHA-512 of the domain tag and label, then Elligator 2."""
+    """A group element nobody knows the logarithm of: SHA-512 of the domain tag and label, then ristretto255's
+    hash-to-group (two Elligator 2 maps added)."""
     digest = hashlib.sha512(DOMAIN + label.encode("utf-8")).digest()
-    point = Point(sodium.crypto_core_ed25519_from_uniform(digest[:32]))
+    point = Point(rbcl.crypto_core_ristretto255_from_hash(digest))
     return Point.decode(point.data)
 
 

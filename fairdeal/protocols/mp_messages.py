@@ -27,6 +27,30 @@ def sender(message: Message) -> tuple[str, str]:
     return player, step
 
 
+_SHARES = {"shares"}
+FIELDS: dict[str, set[str]] = {
+    "keys": {"public", "c", "s"}, "shuffle": {"deck", "proof"}, "deal": _SHARES, "talon": _SHARES,
+    "take": _SHARES | {"to"}, "turn": _SHARES, "reveal": _SHARES, "play": {"position", "share", "c", "s"},
+    "discard": {"commitment"}, "discard-open": {"positions", "nonce"}, "abandon": {"at"},
+}
+_ENVELOPE = {"step", "player", "prev"}
+_PROOF_FIELDS = {"u", "chain", "t", "t_chain", "k", "k_chain", "k_open"}
+_SHARE_FIELDS = {"position", "share", "c", "s"}
+
+
+def check_fields(message: Message) -> None:
+    """Refuse fields a step does not define, so that no part of a message escapes its own checks."""
+    player, step = sender(message)
+    extra = set(message) - _ENVELOPE - FIELDS.get(step, set())
+    if extra:
+        raise MentalPokerError(f"fields {sorted(extra)} are not part of a {step} message", player, step)
+
+
+def _exact(reader: "_Reader", source: Mapping[str, Any], allowed: set[str], what: str) -> None:
+    if not isinstance(source, Mapping) or set(source) - allowed:
+        raise reader.fail(f"{what} may hold only {sorted(allowed)}")
+
+
 class _Reader:
     """Reads fields of one message, blaming its sender for anything malformed."""
 
@@ -90,7 +114,8 @@ def shuffle_message(player: str, deck: Deck, proof: ShuffleProof) -> dict:
         "proof": {
             "u": [p.hex() for p in proof.commitments],
             "chain": [p.hex() for p in proof.chain],
-            "v": proof.challenge.hex(),
+            "t": [p.hex() for p in proof.t],
+            "t_chain": [p.hex() for p in proof.t_chain],
             "k": [s.hex() for s in proof.responses],
             "k_chain": [s.hex() for s in proof.chain_responses],
             "k_open": [s.hex() for s in proof.opening_responses],
@@ -106,12 +131,13 @@ def read_shuffle(message: Message) -> tuple[Deck, ShuffleProof]:
             raise reader.fail(f"deck[{i}] must be a pair [c1, c2]")
         deck.append(Ciphertext(reader.point(pair[0], f"deck[{i}].c1"), reader.point(pair[1], f"deck[{i}].c2")))
     body = reader.field(message, "proof", dict)
+    _exact(reader, body, _PROOF_FIELDS, "proof")
     responses = reader.scalars(body, "k")
     if len(responses) != 4:
         raise reader.fail("proof.k must hold the four responses k1..k4")
     proof = ShuffleProof(
         commitments=reader.points(body, "u"), chain=reader.points(body, "chain"),
-        challenge=reader.scalar(body.get("v"), "v"), responses=responses,
+        t=reader.points(body, "t"), t_chain=reader.points(body, "t_chain"), responses=responses,
         chain_responses=reader.scalars(body, "k_chain"), opening_responses=reader.scalars(body, "k_open"),
     )
     return tuple(deck), proof
@@ -129,6 +155,7 @@ def read_shares(message: Message) -> dict[int, DecryptionShare]:
     reader = _Reader(message)
     out: dict[int, DecryptionShare] = {}
     for entry in reader.field(message, "shares", list):
+        _exact(reader, entry, _SHARE_FIELDS, "a share entry")
         position = reader.field(entry, "position", int)
         if position in out:
             raise reader.fail(f"two shares for position {position}")
@@ -139,3 +166,50 @@ def read_shares(message: Message) -> dict[int, DecryptionShare]:
 
 def position_label(position: int) -> str:
     return f"position/{position}"
+
+
+def single_share_message(step: str, player: str, position: int, share: DecryptionShare) -> dict:
+    """A ``play``: one position and the sender's own decryption share of it (the card comes from its hand)."""
+    return {"step": step, "player": player, "position": position, "share": share.share.hex(), **_sigma(share.proof)}
+
+
+def read_single_share(message: Message) -> tuple[int, DecryptionShare]:
+    reader = _Reader(message)
+    position = reader.field(message, "position", int)
+    share = reader.point(message.get("share"), "share")
+    return position, DecryptionShare(reader.player, position_label(position), share, reader.proof(message))
+
+
+def discard_message(player: str, commitment: bytes) -> dict:
+    return {"step": "discard", "player": player, "commitment": commitment.hex()}
+
+
+def read_discard(message: Message) -> bytes:
+    reader = _Reader(message)
+    return reader.raw32(message.get("commitment"), "commitment")
+
+
+def discard_open_message(player: str, positions: Sequence[int], nonce: bytes) -> dict:
+    return {"step": "discard-open", "player": player, "positions": list(positions), "nonce": nonce.hex()}
+
+
+def read_discard_open(message: Message) -> tuple[tuple[int, ...], bytes]:
+    reader = _Reader(message)
+    positions = reader.field(message, "positions", list)
+    if not all(isinstance(p, int) and not isinstance(p, bool) for p in positions):
+        raise reader.fail("field 'positions' must list deck positions (integers)")
+    return tuple(positions), reader.raw32(message.get("nonce"), "nonce")
+
+
+def abandon_message(player: str, at: str) -> dict:
+    """The table gives up waiting: ``player`` did not send its ``at`` message in time."""
+    return {"step": "abandon", "player": player, "at": at}
+
+
+def read_abandon(message: Message) -> str:
+    return _Reader(message).field(message, "at", str)
+
+
+def read_recipient(message: Message) -> str:
+    """The ``to`` of a ``take`` message: the declarer who receives the talon unseen."""
+    return _Reader(message).field(message, "to", str)

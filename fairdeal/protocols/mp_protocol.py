@@ -1,29 +1,38 @@
-"""One mentally dealt hand: keys -> shuffles -> private deal -> public talon, between players who only exchange messages.
+"""One mentally dealt hand as a public state machine, advanced by one verified message at a time.
 
-``HandState`` is the public state machine: it checks that each message comes from the expected player at the
-expected step and verifies every proof in it. A ``Player`` is a ``HandState`` plus that player's secret key
-share; ``verify_hand`` is a ``HandState`` run over a whole message list by someone who holds no secret.
+Fixed opening: ``keys``, ``shuffle``, ``deal`` from every player in turn. Then the steps the game calls for, in
+the order it calls for them: ``talon`` (opened publicly), ``take`` (the talon passed unseen to the declarer),
+``turn`` (one raspasy talon card turned), ``discard`` (the declarer's commitment), ``play`` (a card proven to come
+from the sender's holdings), ``reveal`` (every share not yet published), ``discard-open``; or ``abandon``.
+Every message carries ``prev``, the hash of the message before it, so a verifier stops at the first change.
+``HandState`` checks who may send what when and verifies every proof; each failure names the sender and step.
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Sequence
 
 from fairdeal.deal import DealPattern
-from fairdeal.errors import MentalPokerError
+from fairdeal.errors import FairdealError, MentalPokerError
+from fairdeal.protocols.encoding import canonical_json, frame
 from fairdeal.protocols.mp_elgamal import (
-    KeyShare, card_of_point, joint_key, make_decryption_share, make_key_share, open_deck, verify_decryption_share,
+    KeyShare, card_of_point, check_key_share, joint_key, open_deck, verify_decryption_share,
 )
 from fairdeal.protocols.mp_fiat_shamir import HandContext
-from fairdeal.protocols.mp_group import Point, Scalar, point_sum
+from fairdeal.protocols.mp_group import DOMAIN, Point, blame, point_sum, validate
 from fairdeal.protocols.mp_messages import (
-    Message, key_message, position_label, read_key, read_shares, read_shuffle, sender, shares_message,
-    shuffle_message,
+    Message, check_fields, position_label, read_abandon, read_discard, read_discard_open, read_key, read_recipient,
+    read_shares,
+    read_shuffle, read_single_share, sender,
 )
-from fairdeal.protocols.mp_shuffle import Deck, shuffle_deck, verify_shuffle
+from fairdeal.protocols.mp_shuffle import Deck, ShuffleClaim, verify_shuffles
 
-STEPS = ("keys", "shuffle", "deal", "talon")
+OPENING = ("keys", "shuffle", "deal")
+ROUNDS = ("talon", "take", "turn", "reveal")          # steps every listed player sends, one after another
+SINGLE = ("play", "discard", "discard-open")           # steps one player sends when the game calls for them
+STEPS = OPENING + ROUNDS + SINGLE + ("abandon",)
 
 
 @dataclass(frozen=True)
@@ -56,63 +65,269 @@ class TableSetup:
     def talon_positions(self) -> tuple[int, ...]:
         return tuple(int(p) for row in self.pattern.talon_positions for p in row)
 
+    @property
+    def size(self) -> int:
+        return self.pattern.deck.size
+
     def schedule(self) -> list[tuple[str, str]]:
-        return [(step, player) for step in STEPS for player in self.players]
+        """The fixed opening: (step, player) pairs every hand begins with."""
+        return [(step, player) for step in OPENING for player in self.players]
+
+    def genesis(self) -> str:
+        """The ``prev`` of the first message: binds the chain to this table, hand, roster and pattern."""
+        data = frame(DOMAIN + b"chain", self.context.encode(), canonical_json(list(self.players)), self.pattern.name)
+        return hashlib.sha256(data).hexdigest()
+
+
+def message_hash(message: Message) -> str:
+    return hashlib.sha256(canonical_json(message)).hexdigest()
+
+
+def discard_commitment(context: HandContext, player: str, positions: Sequence[int], nonce: bytes) -> bytes:
+    """The hiding, binding commitment to the two discarded positions (SHA-512 of framed inputs, first 32 bytes)."""
+    encoded = b"".join(p.to_bytes(2, "big") for p in sorted(positions))
+    return hashlib.sha512(frame(DOMAIN + b"discard", context.encode(), player, encoded, nonce)).digest()[:32]
 
 
 class HandState:
-    """The public state of one hand, advanced by one verified message at a time."""
+    """The public state of one hand; ``apply`` raises ``MentalPokerError`` naming the sender and the step."""
 
     def __init__(self, setup: TableSetup):
         self.setup = setup
         self.messages: list[Message] = []
+        self.head = setup.genesis()
         self.key_shares: dict[str, KeyShare] = {}
         self.joint_key: Point | None = None
         self.deck: Deck = ()
+        self.pending: list[ShuffleClaim] = []      # shuffles received, proofs checked once the round is complete
         self.shares: dict[int, dict[str, Point]] = {}
+        self.round: tuple[str, list[str]] | None = None
+        self.recipient: str | None = None        # who a ``take`` round hands the talon to
+        self.done: list[str] = []                # round steps completed, in order
+        self.turned = 0                          # talon positions turned one by one (raspasy)
+        self.taker: str | None = None            # whoever holds the talon after the auction
+        self.commitment: bytes | None = None
+        self.discarded: tuple[int, ...] | None = None
+        self.plays: list[tuple[str, int, int]] = []      # (player, position, card)
+        self.abandoned: tuple[str, str] | None = None   # (player who stopped answering, step)
+
+    # ---- whose turn -------------------------------------------------------------------------------------------
 
     @property
     def expected(self) -> tuple[str, str] | None:
-        schedule = self.setup.schedule()
-        return schedule[len(self.messages)] if len(self.messages) < len(schedule) else None
+        """The (step, player) that must come next when the protocol fixes it; ``None`` when the game decides."""
+        opening = self.setup.schedule()
+        if len(self.messages) < len(opening):
+            return opening[len(self.messages)]
+        if self.round is not None:
+            return self.round[0], self.round[1][0]
+        return None
+
+    @property
+    def dealt(self) -> bool:
+        return len(self.messages) >= len(self.setup.schedule())
+
+    @property
+    def revealed(self) -> bool:
+        return "reveal" in self.done
+
+    @property
+    def finished(self) -> bool:
+        """Abandoned, or every share out and the discard (if any) opened."""
+        return self.abandoned is not None or (self.revealed and (self.commitment is None or self.discarded is not None))
+
+    @property
+    def talon_public(self) -> bool:
+        return "talon" in self.done
+
+    # ---- apply ------------------------------------------------------------------------------------------------
 
     def apply(self, message: Message, check_proofs: bool = True) -> None:
-        """Verify ``message`` (unless it is one's own) and add it; ``MentalPokerError`` names sender and step."""
+        """Verify ``message`` (proofs skipped for one's own) and add it."""
         player, step = sender(message)
-        if (step, player) != self.expected:
-            raise MentalPokerError(f"message out of turn; expected {self.expected}", player, step)
-        getattr(self, f"_apply_{step}")(player, message, check_proofs)
+        if step not in STEPS:
+            raise MentalPokerError(f"unknown step {step!r}", player, step)
+        if player not in self.setup.players:
+            raise MentalPokerError("is not at this table", player, step)
+        if self.finished:
+            raise MentalPokerError("the hand is over; no message may follow", player, step)
+        check_fields(message)
+        if step == "abandon":
+            self._apply_abandon(player, message)
+        else:
+            self._check_turn(player, step, message)
+            getattr(self, "_apply_" + step.replace("-", "_"))(player, message, check_proofs)
+            self._advance_round()
+        if message.get("prev") != self.head:
+            # Name a pending shuffle's cheat first: its message may be the one that does not belong here.
+            verify_shuffles(self.setup.context, self.joint_key, self.pending)
+            raise MentalPokerError("'prev' is not the hash of the message before it", player, "chain")
         self.messages.append(message)
+        self.head = message_hash(message)
+
+    def _check_turn(self, player: str, step: str, message: Message) -> None:
+        expected = self.expected
+        if expected is not None:
+            if (step, player) != expected:
+                raise MentalPokerError(f"message out of turn; expected {expected}", player, step)
+            return
+        if step in OPENING:
+            raise MentalPokerError("the deal is over", player, step)
+        if step in ROUNDS:
+            self.round = (step, self._round_players(player, step, message))
+            if self.round[1][0] != player:
+                raise MentalPokerError(f"the {step} round starts with {self.round[1][0]}", player, step)
+        elif self.revealed and step != "discard-open":
+            raise MentalPokerError("every share is out; only the discard may still be opened", player, step)
+
+    def _round_players(self, player: str, step: str, message: Message) -> list[str]:
+        players = list(self.setup.players)
+        talon_closed = not self.talon_public and self.taker is None and self.turned == 0
+        if step == "reveal" and not self.revealed:
+            return players
+        talon_left = self.turned < len(self.setup.talon_positions)
+        if step == "turn" and not self.talon_public and self.taker is None and talon_left:
+            return players
+        if step == "talon" and talon_closed and not self.plays:
+            return players
+        if step == "take" and talon_closed and not self.plays:
+            recipient = read_recipient(message)
+            if recipient not in players:
+                raise MentalPokerError(f"the talon goes to {recipient!r}, who is not at this table", player, step)
+            self.recipient = recipient
+            return [p for p in players if p != recipient]
+        raise MentalPokerError("this step is not allowed at this point of the hand", player, step)
+
+    def _advance_round(self) -> None:
+        if self.round is None:
+            return
+        step, left = self.round
+        left.pop(0)
+        if left:
+            return
+        self.round = None
+        self.done.append(step)
+        if step == "turn":
+            self.turned += 1
+
+    # ---- the opening --------------------------------------------------------------------------------------------
 
     def _apply_keys(self, player: str, message: Message, check_proofs: bool) -> None:
-        self.key_shares[player] = read_key(message)
+        share = read_key(message)
+        if check_proofs:
+            check_key_share(self.setup.context, share)
+        self.key_shares[player] = share
         if len(self.key_shares) == len(self.setup.players):
             shares = [self.key_shares[p] for p in self.setup.players]
-            self.joint_key = joint_key(self.setup.context, shares) if check_proofs else point_sum([s.public for s in shares])
+            self.joint_key = (joint_key(self.setup.context, shares, checked=True) if check_proofs
+                              else point_sum([s.public for s in shares]))
             self.deck = open_deck(self.setup.pattern.deck, self.joint_key)
 
     def _apply_shuffle(self, player: str, message: Message, check_proofs: bool) -> None:
+        """Points are checked at once; proofs together when the last shuffle is in, before any share is sent."""
         deck, proof = read_shuffle(message)
         if check_proofs:
-            verify_shuffle(self.setup.context, player, self.joint_key, self.deck, deck, proof)
+            with blame(player, "shuffle"):
+                validate([p for ct in deck for p in (ct.c1, ct.c2)], "output deck point")
+            self.pending.append(ShuffleClaim(player, self.deck, deck, proof))
         self.deck = deck
+        if len(self.messages) + 1 == 2 * len(self.setup.players):
+            verify_shuffles(self.setup.context, self.joint_key, self.pending)
+            self.pending = []
 
     def _apply_deal(self, player: str, message: Message, check_proofs: bool) -> None:
         self._apply_shares(player, message, self.setup.deal_positions(player), check_proofs)
 
+    # ---- the talon ----------------------------------------------------------------------------------------------
+
     def _apply_talon(self, player: str, message: Message, check_proofs: bool) -> None:
         self._apply_shares(player, message, self.setup.talon_positions, check_proofs)
 
+    def _apply_take(self, player: str, message: Message, check_proofs: bool) -> None:
+        recipient = read_recipient(message)
+        if recipient != self.recipient:
+            raise MentalPokerError(f"the talon goes to {self.recipient}, not {recipient}", player, "take")
+        self._apply_shares(player, message, self.setup.talon_positions, check_proofs)
+        self.taker = recipient
+
+    def _apply_turn(self, player: str, message: Message, check_proofs: bool) -> None:
+        self._apply_shares(player, message, (self.setup.talon_positions[self.turned],), check_proofs)
+
+    def _apply_discard(self, player: str, message: Message, check_proofs: bool) -> None:
+        if self.commitment is not None or self.plays:
+            raise MentalPokerError("a discard is committed once, before the first card is played", player, "discard")
+        if not self.talon_public and self.taker != player:
+            raise MentalPokerError("only the player who took the talon discards", player, "discard")
+        self.commitment = read_discard(message)
+        self.taker = player
+
+    # ---- play and the end ---------------------------------------------------------------------------------------
+
+    def holdings(self, player: str) -> tuple[int, ...]:
+        """Positions ``player`` may play from: his hand, plus the talon once he has taken it and discarded."""
+        talon = self.setup.talon_positions if self.taker == player and self.commitment is not None else ()
+        return self.setup.hand_positions(player) + talon
+
+    def _apply_play(self, player: str, message: Message, check_proofs: bool) -> None:
+        position, share = read_single_share(message)
+        if position not in self.holdings(player):
+            raise MentalPokerError(f"position {position} was not dealt to this player", player, "play")
+        if any(position == p for _, p, _ in self.plays):
+            raise MentalPokerError(f"position {position} was already played", player, "play")
+        others = [p for p in self.setup.players if p != player]
+        if any(other not in self.shares.get(position, {}) for other in others):
+            raise MentalPokerError(f"position {position} lacks the other players' shares", player, "play")
+        if check_proofs:
+            self._verify_share(player, position, share, "play")
+        self.shares[position][player] = share.share
+        with blame(player, "play"):
+            self.plays.append((player, position, self.open_position(position)))
+
+    def _apply_reveal(self, player: str, message: Message, check_proofs: bool) -> None:
+        missing = [p for p in range(self.setup.size) if player not in self.shares.get(p, {})]
+        self._apply_shares(player, message, missing, check_proofs)
+
+    def _apply_discard_open(self, player: str, message: Message, check_proofs: bool) -> None:
+        if self.commitment is None or self.discarded is not None or player != self.taker or not self.revealed:
+            raise MentalPokerError("opens no discard of his, or not after the reveal", player, "discard-open")
+        positions, nonce = read_discard_open(message)
+        if len(set(positions)) != 2 or not all(0 <= p < self.setup.size for p in positions):
+            raise MentalPokerError(f"a discard is two distinct deck positions, not {list(positions)}", player,
+                                   "discard-open")
+        if discard_commitment(self.setup.context, player, positions, nonce) != self.commitment:
+            raise MentalPokerError("the positions and nonce do not open the discard commitment", player,
+                                   "discard-open")
+        played = {p for _, p, _ in self.plays}
+        if not set(positions) <= set(self.holdings(player)) or set(positions) & played:
+            raise MentalPokerError(f"positions {list(positions)} are not two unplayed cards of his", player,
+                                   "discard-open")
+        self.discarded = tuple(positions)
+
+    def _apply_abandon(self, player: str, message: Message) -> None:
+        at = read_abandon(message)
+        expected = self.expected
+        if expected is not None and (at, player) != expected:
+            raise MentalPokerError(f"the hand waits for {expected}, not for {player} at {at}", player, "abandon")
+        if at not in STEPS or at == "abandon":
+            raise MentalPokerError(f"{at!r} is not a step", player, "abandon")
+        self.abandoned = (player, at)
+        self.round = None
+
+    # ---- shares -------------------------------------------------------------------------------------------------
+
     def _apply_shares(self, player: str, message: Message, positions: Sequence[int], check_proofs: bool) -> None:
+        step = sender(message)[1]
         shares = read_shares(message)
         if sorted(shares) != sorted(positions):
-            raise MentalPokerError(f"shares for positions {sorted(shares)}, expected {sorted(positions)}", player,
-                                   sender(message)[1])
+            raise MentalPokerError(f"shares for positions {sorted(shares)}, expected {sorted(positions)}", player, step)
         for position, share in shares.items():
             if check_proofs:
-                verify_decryption_share(self.setup.context, self.key_shares[player], self.deck[position], share,
-                                        position_label(position))
+                self._verify_share(player, position, share, "decrypt")
             self.shares.setdefault(position, {})[player] = share.share
+
+    def _verify_share(self, player: str, position: int, share, step: str) -> None:
+        verify_decryption_share(self.setup.context, self.key_shares[player], self.deck[position], share,
+                                position_label(position), step)
 
     def open_position(self, position: int, own_share: Point | None = None) -> int:
         """The card at ``position`` from the published shares (plus one's own, for one's own card)."""
@@ -127,87 +342,79 @@ class HandState:
     def talon(self) -> tuple[int, ...]:
         return tuple(self.open_position(p) for p in self.setup.talon_positions)
 
+    def snapshot(self) -> "HandState":
+        """An independent copy (messages and points are immutable and shared; the containers are copied)."""
+        copy = object.__new__(HandState)
+        copy.__dict__.update(self.__dict__)
+        copy.messages, copy.done, copy.plays = list(self.messages), list(self.done), list(self.plays)
+        copy.pending = list(self.pending)
+        copy.key_shares = dict(self.key_shares)
+        copy.shares = {position: dict(shares) for position, shares in self.shares.items()}
+        copy.round = None if self.round is None else (self.round[0], list(self.round[1]))
+        return copy
 
-class Player:
-    """One seat at the table: knows its own key share, sends messages, and verifies everyone else's."""
-
-    def __init__(self, setup: TableSetup, name: str):
-        if name not in setup.players:
-            raise MentalPokerError(f"{name!r} is not at this table")
-        self.name = name
-        self.state = HandState(setup)
-        self._secret: Scalar | None = None
-
-    def receive(self, message: Message) -> None:
-        self.state.apply(message)
-
-    def _send(self, message: Message) -> Message:
-        self.state.apply(message, check_proofs=False)
-        return message
-
-    def keys(self) -> Message:
-        self._secret, share = make_key_share(self.state.setup.context, self.name)
-        return self._send(key_message(share))
-
-    def shuffle(self) -> Message:
-        deck, proof = shuffle_deck(self.state.setup.context, self.name, self.state.joint_key, self.state.deck)
-        return self._send(shuffle_message(self.name, deck, proof))
-
-    def deal(self) -> Message:
-        return self._send(self._shares("deal", self.state.setup.deal_positions(self.name)))
-
-    def open_talon(self) -> Message:
-        return self._send(self._shares("talon", self.state.setup.talon_positions))
-
-    def _shares(self, step: str, positions: Sequence[int]) -> Message:
-        setup, public = self.state.setup, self.state.key_shares[self.name].public
-        made = [
-            (p, make_decryption_share(setup.context, self.name, self._secret, public, self.state.deck[p],
-                                      position_label(p)))
-            for p in positions
-        ]
-        return shares_message(step, self.name, made)
-
-    def hand(self) -> tuple[int, ...]:
-        """This player's cards in the order received; only this player can compute them."""
-        return tuple(
-            self.state.open_position(p, self.state.deck[p].c1 * self._secret)
-            for p in self.state.setup.hand_positions(self.name)
-        )
-
-
-def play_hand(setup: TableSetup, open_talon: bool = True) -> tuple[list[Player], list[Message]]:
-    """Run one hand: every message a player sends is delivered to every other player, who verifies it."""
-    players = [Player(setup, name) for name in setup.players]
-    messages: list[Message] = []
-    steps = ("keys", "shuffle", "deal", "talon") if open_talon else ("keys", "shuffle", "deal")
-    for step in steps:
-        for speaker in players:
-            message = getattr(speaker, "open_talon" if step == "talon" else step)()
-            for listener in players:
-                if listener is not speaker:
-                    listener.receive(message)
-            messages.append(message)
-    return players, messages
+    def order(self) -> tuple[int, ...]:
+        """The whole deck, top first, once every share is out."""
+        return tuple(self.open_position(p) for p in range(self.setup.size))
 
 
 @dataclass(frozen=True)
 class VerifiedHand:
-    """What a verifier without secrets learns: the proven final deck and, if it was opened, the talon."""
+    """What a verifier without secrets learns: the proven final deck, and the cards opened by the steps."""
 
     joint_key: Point
     deck: Deck
-    talon: tuple[int, ...] | None
+    talon: tuple[int, ...] | None                  # when opened publicly
+    order: tuple[int, ...] | None                  # the whole deck, when every share is out
+    plays: tuple[tuple[str, int, int], ...]        # (player, position, card)
+    discard: tuple[int, ...] | None                # the discarded cards, when opened
+    abandoned: tuple[str, str] | None
+    state: HandState
 
 
-def verify_hand(setup: TableSetup, messages: Sequence[Message]) -> VerifiedHand:
-    """Check a whole message list; the first failure raises ``MentalPokerError`` naming the player and step."""
-    state = HandState(setup)
-    for message in messages:
+class Checkpoints:
+    """States after each message of transcripts already verified, keyed by the chain head: a variant of a verified
+    transcript resumes after its longest verified prefix, so checking many variants costs only their new suffixes.
+    Sound because the head after k messages hashes all k messages (and the table, through the genesis)."""
+
+    def __init__(self) -> None:
+        self._states: dict[str, HandState] = {}
+
+    def keep(self, state: HandState) -> None:
+        self._states[state.head] = state.snapshot()
+
+    def resume(self, setup: TableSetup, messages: Sequence[Message]) -> tuple[HandState, int]:
+        head, best = setup.genesis(), (HandState(setup), 0)
+        for index, message in enumerate(messages):
+            try:
+                if message.get("prev") != head:
+                    break
+                head = message_hash(message)
+            except (AttributeError, FairdealError):
+                break
+            if head in self._states:
+                best = (self._states[head].snapshot(), index + 1)
+        return best
+
+
+def verify_hand(setup: TableSetup, messages: Sequence[Message], checkpoints: Checkpoints | None = None) -> VerifiedHand:
+    """Check a message list in order, stopping at the first failure (``MentalPokerError`` naming player and step)."""
+    state, start = checkpoints.resume(setup, messages) if checkpoints else (HandState(setup), 0)
+    for message in messages[start:]:
         state.apply(message)
-    done = len(state.messages)
-    if done < STEPS.index("talon") * len(setup.players):
-        raise MentalPokerError(f"the hand stops after {done} messages, before the deal is complete",
+        if checkpoints is not None:
+            checkpoints.keep(state)
+    if not state.dealt and state.abandoned is None:
+        raise MentalPokerError(f"the hand stops after {len(state.messages)} messages, before the deal is complete",
                                step=state.expected[0] if state.expected else None)
-    complete = state.expected is None
-    return VerifiedHand(state.joint_key, state.deck, state.talon() if complete else None)
+    if state.round is not None:
+        raise MentalPokerError(f"the hand stops inside the {state.round[0]} round", *state.expected[::-1])
+    complete = state.revealed and state.abandoned is None
+    return VerifiedHand(
+        joint_key=state.joint_key, deck=state.deck,
+        talon=state.talon() if state.talon_public else None,
+        order=state.order() if complete else None,
+        plays=tuple(state.plays),
+        discard=tuple(state.open_position(p) for p in state.discarded) if state.discarded else None,
+        abandoned=state.abandoned, state=state,
+    )

@@ -15,7 +15,7 @@ from fairdeal.errors import MentalPokerError
 from fairdeal.protocols.mp_elgamal import Ciphertext
 from fairdeal.protocols.mp_fiat_shamir import FiatShamir, HandContext
 from fairdeal.protocols.mp_group import (
-    BASE, ONE, ZERO, Point, Scalar, base_mult, blame, hash_to_point, multi_mult, point_sum, validate,
+    BASE, ONE, ZERO, Point, Scalar, base_mult, blame, hash_to_point, multi_mult, validate,
 )
 
 Deck = tuple[Ciphertext, ...]
@@ -25,7 +25,8 @@ Deck = tuple[Ciphertext, ...]
 class ShuffleProof:
     commitments: tuple[Point, ...]          # u_i = r_i·G + H_{π⁻¹(i)}
     chain: tuple[Point, ...]                # ĉ_1..ĉ_N
-    challenge: Scalar                       # v
+    t: tuple[Point, ...]                    # T1, T2, T3, T4a, T4b
+    t_chain: tuple[Point, ...]              # T̂_1..T̂_N
     responses: tuple[Scalar, Scalar, Scalar, Scalar]   # k1..k4
     chain_responses: tuple[Scalar, ...]     # k̂_j
     opening_responses: tuple[Scalar, ...]   # k'_j
@@ -110,19 +111,23 @@ def prove_shuffle(context: HandContext, player: str, joint_key: Point, deck_in: 
     w1, w2, w3, w4 = (Scalar.random() for _ in range(4))
     w_hat = [Scalar.random() for _ in range(size)]
     w_open = [Scalar.random() for _ in range(size)]
-    t4a = multi_mult(w_open, [ct.c1 for ct in deck_out]) - base_mult(w4)
-    t4b = multi_mult(w_open, [ct.c2 for ct in deck_out]) - joint_key * w4
+    # Σ ω'_j·w'_j − ω4·(G, Y), computed from the witness w'_j = w_{π(j)} + s_j·(G, Y): the same points for an
+    # honest output, and the first shuffle's c1 = G everywhere then costs one fixed-base multiplication.
+    shift = _dot(w_open, rerand) - w4
+    t4a = multi_mult(w_open, [deck_in[pi[j]].c1 for j in range(size)]) + base_mult(shift)
+    t4b = multi_mult(w_open, [deck_in[pi[j]].c2 for j in range(size)]) + joint_key * shift
     previous_links = [gens.h, *chain]
-    t_hat = [base_mult(w_hat[j]) + previous_links[j] * w_open[j] for j in range(size)]
+    t_hat = tuple(base_mult(w_hat[j]) + previous_links[j] * w_open[j] for j in range(size))
+    t = (base_mult(w1), base_mult(w2), base_mult(w3) + multi_mult(w_open, gens.hs), t4a, t4b)
     fs.absorb("chain", *chain)
-    fs.absorb("commitments", base_mult(w1), base_mult(w2), base_mult(w3) + multi_mult(w_open, gens.hs), t4a, t4b,
-              *t_hat)
+    fs.absorb("commitments", *t, *t_hat)
     v = fs.challenge("v")
 
     return ShuffleProof(
         commitments=u,
         chain=chain,
-        challenge=v,
+        t=t,
+        t_chain=t_hat,
         responses=(w1 + v * _sum(r), w2 + v * r_hat_total, w3 + v * _dot(e, r), w4 + v * _dot(e_perm, rerand)),
         chain_responses=tuple(w_hat[j] + v * r_hat[j] for j in range(size)),
         opening_responses=tuple(w_open[j] + v * e_perm[j] for j in range(size)),
@@ -149,28 +154,78 @@ def _product_chain(e_perm: Sequence[Scalar], h: Point) -> tuple[list[Scalar], tu
     return r_hat, tuple(chain), total
 
 
+@dataclass(frozen=True)
+class ShuffleClaim:
+    """One shuffle to check: who claims ``deck_out`` is a re-encrypted permutation of ``deck_in``, and the proof."""
+
+    player: str
+    deck_in: Deck
+    deck_out: Deck
+    proof: ShuffleProof
+
+
 def verify_shuffle(
     context: HandContext, player: str, joint_key: Point, deck_in: Deck, deck_out: Deck, proof: ShuffleProof
 ) -> None:
     """Raise ``MentalPokerError`` naming ``player`` and step ``shuffle`` unless ``proof`` proves the shuffle."""
-    with blame(player, "shuffle"):
-        _verify(context, player, joint_key, deck_in, deck_out, proof)
+    verify_shuffles(context, joint_key, [ShuffleClaim(player, deck_in, deck_out, proof)])
+
+
+def verify_shuffles(context: HandContext, joint_key: Point, claims: Sequence[ShuffleClaim]) -> None:
+    """Check several shuffles at once: every verification equation of every proof, each times a fresh random
+    weight, summed into one combination that must be the identity. A point shared by equations or proofs (the
+    generators, the joint key, a deck that is one shuffle's output and the next one's input) then costs one
+    multiplication. If the sum fails, each proof is checked alone so that the error names its player."""
+    combination = Combination()
+    for claim in claims:
+        with blame(claim.player, "shuffle"):
+            _add_equations(context, claim, joint_key, combination)
+    if combination.is_identity():
+        return
+    for claim in claims:
+        alone = Combination()
+        with blame(claim.player, "shuffle"):
+            _add_equations(context, claim, joint_key, alone)
+            if not alone.is_identity():
+                raise MentalPokerError("the shuffle proof does not verify: the output is not a proven re-encrypted "
+                                       "permutation")
+    raise MentalPokerError("the shuffle proofs do not verify together", step="shuffle")
+
+
+class Combination:
+    """``Σ coefficient·point`` gathered by point, evaluated with one multiplication per distinct point."""
+
+    def __init__(self) -> None:
+        self.terms: dict[bytes, Scalar] = {}
+
+    def add(self, coefficient: Scalar, point: Point) -> None:
+        self.terms[point.data] = self.terms[point.data] + coefficient if point.data in self.terms else coefficient
+
+    def add_all(self, coefficients: Sequence[Scalar], points: Sequence[Point]) -> None:
+        for coefficient, point in zip(coefficients, points):
+            self.add(coefficient, point)
+
+    def is_identity(self) -> bool:
+        points = [Point(data) for data in self.terms]
+        return multi_mult(list(self.terms.values()), points).is_identity
 
 
 def _check_shapes(size: int, deck_out: Deck, proof: ShuffleProof) -> None:
     lengths = {
         "output deck": len(deck_out), "permutation commitment": len(proof.commitments), "chain": len(proof.chain),
-        "chain responses": len(proof.chain_responses), "opening responses": len(proof.opening_responses),
+        "chain commitments": len(proof.t_chain), "chain responses": len(proof.chain_responses),
+        "opening responses": len(proof.opening_responses),
     }
     for what, length in lengths.items():
         if length != size:
             raise MentalPokerError(f"{what} has {length} entries for a deck of {size}")
-    if len(proof.responses) != 4:
-        raise MentalPokerError("a shuffle proof needs four responses k1..k4")
+    if len(proof.responses) != 4 or len(proof.t) != 5:
+        raise MentalPokerError("a shuffle proof needs five commitments T1..T4b and four responses k1..k4")
 
 
-def _verify(context: HandContext, player: str, joint_key: Point, deck_in: Deck, deck_out: Deck,
-            proof: ShuffleProof) -> None:
+def _add_equations(context: HandContext, claim: ShuffleClaim, joint_key: Point, out: Combination) -> None:
+    """Validate the claim's points and add its six kinds of verification equations (§5), each weighted."""
+    deck_in, deck_out, proof = claim.deck_in, claim.deck_out, claim.proof
     size = len(deck_in)
     if size == 0:
         raise MentalPokerError("cannot shuffle an empty deck")
@@ -178,20 +233,32 @@ def _verify(context: HandContext, player: str, joint_key: Point, deck_in: Deck, 
     validate([p for ct in deck_out for p in (ct.c1, ct.c2)], "output deck point")
     validate(proof.commitments, "permutation commitment")
     validate(proof.chain, "chain commitment")
+    validate(proof.t + proof.t_chain, "proof commitment")
     gens = shuffle_generators(size)
-    fs, e = _start(context, player, joint_key, deck_in, deck_out, gens, proof.commitments)
-
-    v, (k1, k2, k3, k4) = proof.challenge, proof.responses
-    k_open, k_hat = proof.opening_responses, proof.chain_responses
-    ve = [v * x for x in e]
-    t1 = base_mult(k1) - (point_sum(proof.commitments) - point_sum(gens.hs)) * v
-    t2 = base_mult(k2) - (proof.chain[-1] - gens.h * _product(e)) * v
-    t3 = base_mult(k3) + multi_mult(k_open, gens.hs) - multi_mult(ve, proof.commitments)
-    t4a = multi_mult(k_open, [ct.c1 for ct in deck_out]) - base_mult(k4) - multi_mult(ve, [ct.c1 for ct in deck_in])
-    t4b = multi_mult(k_open, [ct.c2 for ct in deck_out]) - joint_key * k4 - multi_mult(ve, [ct.c2 for ct in deck_in])
-    previous = (gens.h,) + proof.chain
-    t_hat = [base_mult(k_hat[j]) + previous[j] * k_open[j] - proof.chain[j] * v for j in range(size)]
+    fs, e = _start(context, claim.player, joint_key, deck_in, deck_out, gens, proof.commitments)
     fs.absorb("chain", *proof.chain)
-    fs.absorb("commitments", t1, t2, t3, t4a, t4b, *t_hat)
-    if fs.challenge("v") != v:
-        raise MentalPokerError("the shuffle proof does not verify: the output is not a proven re-encrypted permutation")
+    fs.absorb("commitments", *proof.t, *proof.t_chain)
+    v = fs.challenge("v")
+    (k1, k2, k3, k4), k_open, k_hat = proof.responses, proof.opening_responses, proof.chain_responses
+    r1, r2, r3, r4a, r4b = (Scalar.random() for _ in range(5))
+    r_hat = [Scalar.random() for _ in range(size)]
+    ve = [v * x for x in e]
+    # E1: k1·G − v·Σu + v·ΣH_j = T1      E3: k3·G + Σk'_j·H_j − Σ v·e_i·u_i = T3
+    out.add_all([-(r1 * v + r3 * x) for x in ve], proof.commitments)
+    out.add_all([r1 * v + r3 * k for k in k_open], gens.hs)
+    # E2: k2·G − v·ĉ_N + v·(Πe)·H = T2
+    out.add(-(r2 * v), proof.chain[-1])
+    out.add(r2 * v * _product(e), gens.h)
+    # E4: −k4·G + Σk'_j·w'_j − Σ v·e_i·w_i = T4 (both components)
+    out.add_all([r4a * k for k in k_open], [ct.c1 for ct in deck_out])
+    out.add_all([r4b * k for k in k_open], [ct.c2 for ct in deck_out])
+    out.add_all([-(r4a * x) for x in ve], [ct.c1 for ct in deck_in])
+    out.add_all([-(r4b * x) for x in ve], [ct.c2 for ct in deck_in])
+    out.add(-(r4b * k4), joint_key)
+    # Ê_j: k̂_j·G + k'_j·ĉ_{j−1} − v·ĉ_j = T̂_j
+    previous = (gens.h,) + proof.chain
+    out.add_all([r_hat[j] * k_open[j] for j in range(size)], previous[:size])
+    out.add_all([-(r_hat[j] * v) for j in range(size)], proof.chain)
+    out.add(r1 * k1 + r2 * k2 + r3 * k3 - r4a * k4 + _dot(r_hat, k_hat), BASE)
+    out.add_all([-r for r in (r1, r2, r3, r4a, r4b)], proof.t)
+    out.add_all([-r for r in r_hat], proof.t_chain)

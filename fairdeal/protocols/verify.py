@@ -1,7 +1,8 @@
 """Re-check hand transcripts: signatures, commitments, chain links, deck derivation, deal, game record.
 
-Every failure names the hand, the party responsible — ``service``, ``player NAME`` or ``record`` — and the
-check that failed. Deck derivations of all revealed hands are recomputed in one batch.
+Every failure names the hand, the party responsible — ``service``, ``player NAME``, ``record`` (or, for
+mental-poker transcripts, ``transcript``) — and the check that failed. Deck derivations of all revealed
+commit-reveal hands are recomputed in one batch; mental-poker transcripts go to ``mp_verify``.
 """
 
 from __future__ import annotations
@@ -19,6 +20,10 @@ from fairdeal.cards import DeckKind, to_ascii_list
 from fairdeal.errors import FairdealError
 from fairdeal.protocols.commit_reveal import seed_statement, signature_holds
 from fairdeal.protocols.deck import derive_orders
+from fairdeal.protocols.mp_verify import MpCheck, is_mental_poker
+from fairdeal.protocols.mp_verify import check_document as check_mp_document
+from fairdeal.protocols.mp_verify import check_records as check_mp_records
+from fairdeal.protocols.mp_verify import check_sequence as check_mp_sequence
 from fairdeal.protocols.derive import chain_step, deck_input, seed_commitment
 from fairdeal.protocols.record_check import check_session_records
 from fairdeal.protocols.transcript import REVEALED, read_transcript, seat_deal, transcript_hash
@@ -271,7 +276,36 @@ def check_sequence(checkers: Sequence[_Checker]) -> list[Failure]:
 
 
 def verify_documents(docs: Iterable[tuple[str, Mapping[str, Any]]], replay_records: bool = True) -> Report:
-    """Verify transcripts given as ``(source, document)``; sessions are grouped by (table, session, anchor)."""
+    """Verify transcripts given as ``(source, document)``: commit-reveal sessions are grouped by (table, session,
+    anchor), mental-poker ones by (table, session)."""
+    docs = list(docs)
+    poker = [(source, doc) for source, doc in docs if is_mental_poker(doc)]
+    report = _verify_commit_reveal([(s, d) for s, d in docs if not is_mental_poker(d)], replay_records)
+    if not poker:
+        return report
+    failures, notes = _verify_mental_poker(poker, replay_records)
+    return Report(report.transcripts + len(poker), report.failures + tuple(failures), report.notes + tuple(notes))
+
+
+def _verify_mental_poker(docs: Sequence[tuple[str, Mapping[str, Any]]], replay_records: bool
+                         ) -> tuple[list[Failure], list[str]]:
+    checks = [check_mp_document(source, doc) for source, doc in docs]
+    sessions: dict[tuple[str, str], list[MpCheck]] = {}
+    for c in checks:
+        if c.verified is not None or not c.findings:
+            sessions.setdefault((c.doc["table"], c.doc["session"]), []).append(c)
+    failures = [Failure(c.source, c.hand, *finding) for c in checks for finding in c.findings]
+    notes = [f"{c.source}: hand {c.hand}: {note}" for c in checks for note in c.notes]
+    for group in sessions.values():
+        failures += [Failure(c.source, c.hand, party, check, detail) for c, party, check, detail in check_mp_sequence(group)]
+        if replay_records:
+            problems, record_notes = check_mp_records(group)
+            failures += [Failure(c.source, c.hand, RECORD, check, detail) for c, check, detail in problems]
+            notes += [f"{c.source}: hand {c.hand}: {text}" for c, text in record_notes]
+    return failures, notes
+
+
+def _verify_commit_reveal(docs: Sequence[tuple[str, Mapping[str, Any]]], replay_records: bool) -> Report:
     checkers = [_Checker(source, doc) for source, doc in docs]
     derivable: list[_Checker] = []
     sessions: dict[tuple[str, str, str], list[_Checker]] = {}

@@ -1,0 +1,211 @@
+"""The seats of a mentally dealt hand: each ``Player`` holds its own secret key share and sees only its own cards;
+a ``Table`` passes every message to every other player, who verifies it, and abandons the hand cleanly when a
+player stops answering.
+"""
+
+from __future__ import annotations
+
+import os
+from operator import methodcaller
+from typing import Callable, Sequence
+
+from fairdeal.cards import Card
+from fairdeal.errors import MentalPokerError
+from fairdeal.protocols.mp_elgamal import make_decryption_share, make_key_share
+from fairdeal.protocols.mp_group import Point, Scalar
+from fairdeal.protocols.mp_messages import (
+    Message, abandon_message, discard_message, discard_open_message, key_message, position_label, shares_message,
+    shuffle_message, single_share_message,
+)
+from fairdeal.protocols.mp_protocol import HandState, TableSetup, discard_commitment
+from fairdeal.protocols.mp_shuffle import shuffle_deck
+
+
+class Unresponsive(Exception):
+    """Raised by a seat that does not answer in time (a dropped connection, a player who walks away)."""
+
+
+class HandAbandoned(MentalPokerError):
+    """The table gave up on a hand: ``player`` did not answer at ``step``; ``messages`` end with the abandon."""
+
+    def __init__(self, player: str, step: str, messages: Sequence[Message]):
+        super().__init__("stopped answering; the hand is abandoned", player, step)
+        self.messages = list(messages)
+
+
+class Player:
+    """One seat at the table: knows its own key share, sends messages, and verifies everyone else's."""
+
+    def __init__(self, setup: TableSetup, name: str):
+        if name not in setup.players:
+            raise MentalPokerError(f"{name!r} is not at this table")
+        self.name = name
+        self.state = HandState(setup)
+        self._secret: Scalar | None = None
+        self._discard: tuple[tuple[int, ...], bytes] | None = None
+        self._cards: dict[int, int] = {}     # positions this player has opened for itself
+
+    @property
+    def setup(self) -> TableSetup:
+        return self.state.setup
+
+    def receive(self, message: Message) -> None:
+        self.state.apply(message)
+
+    def _send(self, message: Message) -> Message:
+        message = dict(message, prev=self.state.head)
+        self.state.apply(message, check_proofs=False)
+        return message
+
+    # ---- the opening ------------------------------------------------------------------------------------------
+
+    def keys(self) -> Message:
+        self._secret, share = make_key_share(self.setup.context, self.name)
+        return self._send(key_message(share))
+
+    def shuffle(self) -> Message:
+        deck, proof = shuffle_deck(self.setup.context, self.name, self.state.joint_key, self.state.deck)
+        return self._send(shuffle_message(self.name, deck, proof))
+
+    def deal(self) -> Message:
+        return self._send(self._shares("deal", self.setup.deal_positions(self.name)))
+
+    # ---- the talon ----------------------------------------------------------------------------------------------
+
+    def open_talon(self) -> Message:
+        return self._send(self._shares("talon", self.setup.talon_positions))
+
+    def take(self, recipient: str) -> Message:
+        """Hand the talon to ``recipient`` unseen by anybody else (his own share completes it)."""
+        message = dict(self._shares("take", self.setup.talon_positions), to=recipient)
+        return self._send(message)
+
+    def turn(self) -> Message:
+        """Open the next talon card for everybody (raspasy)."""
+        return self._send(self._shares("turn", (self.setup.talon_positions[self.state.turned],)))
+
+    def talon_share_points(self) -> dict[int, Point]:
+        """Raw shares of the talon, for a simulation's engine host that must hold the whole deal at once."""
+        return {p: self.own_share(p) for p in self.setup.talon_positions}
+
+    # ---- play -----------------------------------------------------------------------------------------------------
+
+    def own_share(self, position: int) -> Point:
+        return self.state.deck[position].c1 * self._secret
+
+    def card_at(self, position: int) -> int:
+        if position not in self._cards:
+            published = self.name in self.state.shares.get(position, {})
+            self._cards[position] = self.state.open_position(position, None if published else self.own_share(position))
+        return self._cards[position]
+
+    def hand(self) -> tuple[int, ...]:
+        """This player's cards in the order received; only this player can compute them."""
+        return tuple(self.card_at(p) for p in self.setup.hand_positions(self.name))
+
+    def _position_of(self, card: int, positions: Sequence[int]) -> int:
+        for position in positions:
+            if self.card_at(position) == card:
+                return position
+        raise MentalPokerError(f"{Card.from_code(card).ascii} is not among my cards", self.name)
+
+    def discard(self, cards: Sequence[int]) -> Message:
+        """Commit to the two discarded cards' positions without showing them."""
+        positions = self._held_positions(taking=True)
+        chosen = tuple(sorted(self._position_of(card, positions) for card in cards))
+        nonce = os.urandom(32)
+        self._discard = (chosen, nonce)
+        return self._send(discard_message(self.name, discard_commitment(self.setup.context, self.name, chosen, nonce)))
+
+    def play(self, card: int) -> Message:
+        """Prove ``card`` comes from my holdings: its position and my decryption share of it."""
+        position = self._position_of(card, self._held_positions())
+        share = make_decryption_share(self.setup.context, self.name, self._secret, self._public,
+                                      self.state.deck[position], position_label(position))
+        return self._send(single_share_message("play", self.name, position, share))
+
+    def _held_positions(self, taking: bool = False) -> list[int]:
+        played = {p for _, p, _ in self.state.plays}
+        discarded = set(self._discard[0]) if self._discard else set()
+        talon = self.setup.talon_positions if taking else ()
+        return [p for p in self.state.holdings(self.name) + talon if p not in played | discarded]
+
+    # ---- the end ------------------------------------------------------------------------------------------------
+
+    def reveal(self) -> Message:
+        missing = [p for p in range(self.setup.size) if self.name not in self.state.shares.get(p, {})]
+        return self._send(self._shares("reveal", missing))
+
+    def open_discard(self) -> Message:
+        if self._discard is None:
+            raise MentalPokerError("has committed no discard", self.name, "discard-open")
+        return self._send(discard_open_message(self.name, *self._discard))
+
+    @property
+    def _public(self) -> Point:
+        return self.state.key_shares[self.name].public
+
+    def _shares(self, step: str, positions: Sequence[int]) -> Message:
+        made = [
+            (p, make_decryption_share(self.setup.context, self.name, self._secret, self._public,
+                                      self.state.deck[p], position_label(p)))
+            for p in sorted(positions)
+        ]
+        return shares_message(step, self.name, made)
+
+
+class Table:
+    """Delivers each message to every other player (who verifies it) and keeps the transcript."""
+
+    def __init__(self, players: Sequence[Player]):
+        self.players = list(players)
+        self.messages: list[Message] = []
+
+    def by_name(self, name: str) -> Player:
+        return next(p for p in self.players if p.name == name)
+
+    def say(self, speaker: Player, step: str, act: Callable[[Player], Message]) -> Message:
+        """``speaker`` acts; a seat that does not answer ends the hand with an ``abandon`` message."""
+        try:
+            message = act(speaker)
+        except Unresponsive:
+            self._abandon(speaker, step)
+        self._deliver(speaker, message)
+        return message
+
+    def round(self, step: str, act: Callable[[Player], Message], skip: str | None = None) -> None:
+        for player in self.players:
+            if player.name != skip:
+                self.say(player, step, act)
+
+    def _deliver(self, speaker: Player | None, message: Message) -> None:
+        for listener in self.players:
+            if listener is not speaker:
+                listener.receive(message)
+        self.messages.append(message)
+
+    def _abandon(self, silent: Player, step: str) -> None:
+        """Every other seat records who stopped answering at which step; nothing more is revealed."""
+        witness = next(p for p in self.players if p is not silent)
+        message = dict(abandon_message(silent.name, step), prev=witness.state.head)
+        for listener in self.players:
+            if listener is not silent:
+                listener.receive(message)
+        self.messages.append(message)
+        raise HandAbandoned(silent.name, step, self.messages)
+
+    def deal(self, open_talon: bool = False) -> None:
+        """Keys, shuffles and the private deal (and, if asked, the talon opened at once)."""
+        self.round("keys", methodcaller("keys"))
+        self.round("shuffle", methodcaller("shuffle"))
+        self.round("deal", methodcaller("deal"))
+        if open_talon:
+            self.round("talon", methodcaller("open_talon"))
+
+
+def play_hand(setup: TableSetup, open_talon: bool = True,
+              make_player: Callable[[TableSetup, str], Player] = Player) -> tuple[list[Player], list[Message]]:
+    """Deal one hand between fresh players; every message a player sends is verified by every other player."""
+    table = Table([make_player(setup, name) for name in setup.players])
+    table.deal(open_talon)
+    return table.players, table.messages

@@ -1,0 +1,177 @@
+"""Mental-poker dealing for the match loop: a ``DealSource`` whose deals come from players who shuffle an
+encrypted deck themselves, each holding its own secrets and exchanging only protocol messages.
+
+The engine knows nothing of this. ``deal`` runs keys, shuffles and the private deal; ``finish`` replays the hand's
+game record as protocol steps, in the order the game produced them: the talon opened (or passed unseen to the
+declarer), the discard committed, talon cards turned in raspasy, every card played with its proof from its owner's
+player object, then every remaining share and the discard opened. The document it returns is the transcript.
+
+One simulation shortcut, stated plainly: the match loop runs every seat's engine in one process and needs the
+whole deal when the hand starts, so the source (the engine host) assembles it from each player's private view of
+its own hand plus the players' raw talon shares. The transcript still opens the talon only where the rules say.
+"""
+
+from __future__ import annotations
+
+import copy
+from contextlib import contextmanager
+from operator import methodcaller
+from typing import Any, Callable, Iterator, Mapping, Sequence
+
+import numpy as np
+
+from fairdeal.cards import parse_card
+from fairdeal.deal import get_pattern
+from fairdeal.errors import MentalPokerError, ProtocolError
+from fairdeal.protocols.commit_reveal import TableSpec
+from fairdeal.protocols.deal_source import DealEvidence
+from fairdeal.protocols.mp_elgamal import card_of_point
+from fairdeal.protocols.mp_fiat_shamir import HandContext
+from fairdeal.protocols.mp_group import point_sum
+from fairdeal.protocols.mp_player import HandAbandoned, Player, Table
+from fairdeal.protocols.mp_protocol import TableSetup
+from fairdeal.protocols.transcript import FORMAT, VERSION, seat_deal, transcript_hash
+
+PROTOCOL = "fairdeal-mental-poker/2"
+COMPLETE, ABANDONED = "complete", "abandoned"
+
+
+def active_seats(dealer: int, num_seats: int) -> tuple[int, ...]:
+    """The seats dealt a hand, first hand first: the three after the dealer (at four the dealer sits out)."""
+    return tuple((dealer + 1 + k) % num_seats for k in range(3))
+
+
+def hand_setup(spec: TableSpec, hand: int, dealer: int) -> TableSetup:
+    """The protocol's table for one hand: the active seats' names in hand order, bound to table/session/hand."""
+    names = tuple(spec.players[s] for s in active_seats(dealer, len(spec.players)))
+    return TableSetup(HandContext(f"{spec.table}/{spec.session}", hand), get_pattern(spec.deal_pattern), names)
+
+
+def expected_events(record: Mapping[str, Any], names: Sequence[str], seats: Sequence[int]) -> list[tuple]:
+    """The protocol steps the game record calls for after the deal, in order (rounds as one event)."""
+    events: list[tuple] = []
+    name_of = dict(zip(seats, names))
+    declarer = record.get("contract", {}).get("declarer")
+    if record.get("talon_shown"):
+        events.append(("talon",))
+    elif "discard" in record:
+        events.append(("take", name_of.get(declarer)))
+    if "discard" in record:
+        events.append(("discard", name_of.get(declarer)))
+    for trick in record.get("tricks", []):
+        if "talon_card" in trick:
+            events.append(("turn",))
+        seat = trick["lead"]
+        for card in trick["cards"]:
+            events.append(("play", name_of.get(seat), parse_card(card).code))
+            seat = seats[(list(seats).index(seat) + 1) % len(seats)] if seat in seats else seat
+    events.append(("reveal",))
+    if "discard" in record:
+        events.append(("discard-open", name_of.get(declarer)))
+    return events
+
+
+def play_out(table: Table, events: Sequence[tuple], discard: Sequence[int]) -> None:
+    """Run the post-deal events through the players; each message is verified by every other player."""
+    for event in events:
+        step = event[0]
+        if step == "talon":
+            table.round(step, methodcaller("open_talon"))
+        elif step == "take":
+            table.round(step, lambda p, to=event[1]: p.take(to), skip=event[1])
+        elif step == "turn":
+            table.round(step, methodcaller("turn"))
+        elif step == "reveal":
+            table.round(step, methodcaller("reveal"))
+        elif step == "discard":
+            table.say(table.by_name(event[1]), step, lambda p: p.discard(discard))
+        elif step == "play":
+            table.say(table.by_name(event[1]), step, lambda p, card=event[2]: p.play(card))
+        else:
+            table.say(table.by_name(event[1]), step, methodcaller("open_discard"))
+
+
+class MentalPokerSource:
+    """Deals every hand by mental poker between player objects; ``finish`` returns the hand's transcript."""
+
+    def __init__(self, spec: TableSpec, make_player: Callable[[TableSetup, str], Player] = Player):
+        pattern = get_pattern(spec.deal_pattern)
+        if pattern.talons > 1:
+            raise ProtocolError(f"mental poker deals patterns with one talon; {pattern.name} has {pattern.talons}")
+        self.spec = spec
+        self._make_player = make_player
+        self._hand: tuple[int, int, Table] | None = None
+        self._previous: str | None = None
+        self.transcripts: list[dict] = []
+
+    def deal(self, hand: int, dealer: int) -> DealEvidence:
+        """Keys, shuffles, private deal; a seat that stops answering abandons the hand (``HandAbandoned``)."""
+        setup = hand_setup(self.spec, hand, dealer)
+        table = Table([self._make_player(setup, name) for name in setup.players])
+        self._hand = (hand, dealer, table)
+        with self._abandoning():
+            table.deal()
+        order = self._assemble(table)
+        return DealEvidence(hand, dealer, order, {"dealing": "mental-poker", "hand": hand, "dealer": dealer})
+
+    def finish(self, hand: int, record: Mapping[str, Any] | None = None) -> dict:
+        """Play the record's steps (or, without a record, just reveal) and return the transcript."""
+        if self._hand is None or self._hand[0] != hand:
+            raise ProtocolError(f"mental poker: hand {hand} is not the hand in progress")
+        _, dealer, table = self._hand
+        names = [player.name for player in table.players]
+        seats = active_seats(dealer, len(self.spec.players))
+        events = expected_events(record, names, seats) if record else [("reveal",)]
+        discard = [parse_card(c).code for c in (record or {}).get("discard", [])]
+        with self._abandoning(record):
+            play_out(table, events, discard)
+        doc = self.document(hand, dealer, table.messages, record, self._assemble(table))
+        self._hand = None
+        return doc
+
+    @contextmanager
+    def _abandoning(self, record: Mapping[str, Any] | None = None) -> Iterator[None]:
+        """On ``HandAbandoned`` keep the abandoned hand's transcript (``self.transcripts``), then re-raise."""
+        try:
+            yield
+        except HandAbandoned as abandoned:
+            hand, dealer, _ = self._hand
+            self.document(hand, dealer, abandoned.messages, record, None)
+            self._hand = None
+            raise
+
+    def document(self, hand: int, dealer: int, messages: Sequence[Mapping[str, Any]],
+                 record: Mapping[str, Any] | None, order: np.ndarray | None) -> dict:
+        """The transcript of one hand (``order`` is None for an abandoned hand); hands are chained by ``previous``."""
+        spec = self.spec
+        doc: dict[str, Any] = {
+            "format": FORMAT, "version": VERSION, "protocol": PROTOCOL,
+            "state": COMPLETE if order is not None else ABANDONED,
+            "table": spec.table, "session": spec.session, "system": spec.system, "deck": spec.deck.value,
+            "deal_pattern": spec.deal_pattern, "players": list(spec.players), "hand": hand, "dealer": dealer,
+            "messages": list(messages), "previous": self._previous,
+        }
+        if order is not None:
+            doc["deal"] = seat_deal(order, spec.deal_pattern, dealer, len(spec.players))
+        if record is not None:
+            doc["record"] = dict(record)
+        doc = copy.deepcopy(doc)
+        self._previous = transcript_hash(doc)
+        self.transcripts.append(doc)
+        return doc
+
+    def _assemble(self, table: Table) -> np.ndarray:
+        """The deck order for the engine host: every player's own cards, and the talon from the raw shares."""
+        setup = table.players[0].setup
+        order = np.zeros(setup.size, dtype=np.uint8)
+        for player in table.players:
+            for position, card in zip(setup.hand_positions(player.name), player.hand()):
+                order[position] = card
+        shares = [player.talon_share_points() for player in table.players]
+        deck = table.players[0].state.deck
+        for position in setup.talon_positions:
+            try:
+                order[position] = card_of_point(deck[position].c2 - point_sum([s[position] for s in shares]))
+            except MentalPokerError as error:
+                raise ProtocolError(f"mental poker: the talon does not decrypt: {error}") from None
+        return order
