@@ -12,24 +12,36 @@ from fairdeal import __version__
 from fairdeal.errors import FairdealError
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """Imports a command's module only when that command runs, so `fairdeal shuffle` does not pay for scipy,
+    matplotlib and the crypto libraries, and a broken pillar cannot take the others down with it."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMAND_MODULES)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        module_name = COMMAND_MODULES.get(name)
+        if module_name is None:
+            return None
+        module = importlib.import_module(f"fairdeal.cli.{module_name}")
+        return next(c for c in module.COMMANDS if c.name == name)
+
+
+# Command name -> the module of this package that defines it (in its COMMANDS list).
+COMMAND_MODULES: dict[str, str] = {
+    "shuffle": "shuffling", "theory": "shuffling",
+    "deal-pattern": "logs", "log": "logs",
+    "deal": "dealing", "verify": "dealing",
+    "play": "play", "sheet": "play", "systems": "systems",
+    "audit": "audit",
+    "demo": "demo", "casebook": "demo",
+}
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="fairdeal")
 def cli() -> None:
     """fairdeal: provably fair dealing, a full Preferans engine, and an auditor that catches stacked decks."""
-
-
-# Each module lists its click commands in COMMANDS; a new pillar adds its module name here.
-COMMAND_MODULES: tuple[str, ...] = ("shuffling", "logs", "dealing", "play", "systems", "demo", "audit")
-
-
-def _register_commands() -> None:
-    for name in COMMAND_MODULES:
-        module = importlib.import_module(f"fairdeal.cli.{name}")
-        for command in module.COMMANDS:
-            cli.add_command(command)
-
-
-_register_commands()
 
 
 def main() -> None:
