@@ -26,6 +26,7 @@ from fairdeal.log import (
 )
 from fairdeal.log.schema import schema_check_lines, schema_errors
 from fairdeal.log.synth import SynthTable, synth_hand
+from fairdeal.log.tokens import is_bid, is_contract
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "samples" / "format-example.jsonl"
@@ -34,8 +35,9 @@ TABLES = [
     SynthTable(),
     SynthTable(players=("A", "B", "C", "D"), system="leningrad"),
     SynthTable(players=("A", "B", "C", "D", "E"), system="rostov"),
-    SynthTable(pattern_name="austrian", system="austrian"),
-    SynthTable(pattern_name="croatian", system="croatian", players=("A", "B", "C", "D")),
+    # synthetic Russian-style auctions on the Austrian and Croatian deals (their own systems fix other words)
+    SynthTable(pattern_name="austrian", system="austrian-deal"),
+    SynthTable(pattern_name="croatian", system="croatian-deal", players=("A", "B", "C", "D")),
     SynthTable(pattern_name="russian-talon-after-round-3"),
     SynthTable(pattern_name="gusarik", system="gusarik", players=("A", "B")),
 ]
@@ -189,11 +191,23 @@ def test_russian_bid_words_are_accepted(bid):
 
 def test_other_systems_take_any_word():
     docs = sample_documents()
-    docs[0]["system"] = "austrian"
+    docs[0]["system"] = "tarock"
     for doc in docs[1:]:
         for bid in doc.get("auction", []):
             bid["bid"] = "igra"
     assert not errors_of(docs)
+
+
+@pytest.mark.parametrize("system, word, ok", [
+    ("croatian", "sanac", True), ("croatian", "game-three", True), ("austrian", "hearts", True),
+    ("austrian", "7H", False), ("austrian", "igra", False), ("preferans-1800s", "buy", True),
+    ("preferans-1800s", "mine", False), ("preferans-1800s-mixed", "eight", True),
+])
+def test_austrian_croatian_and_1800s_words_are_fixed(system, word, ok):
+    assert is_bid(word, system) == ok
+    assert is_contract("misere-open-bp", "austrian-illustrated") and not is_contract("7S", "croatian")
+    assert is_contract("6H-bp", "preferans-1800s") and is_contract("9D-bp", "preferans-1800s-mixed")
+    assert not is_contract("7S", "preferans-1800s")
 
 
 def test_shuffle_notation_must_parse_and_name_real_seats():

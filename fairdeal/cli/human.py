@@ -12,7 +12,9 @@ from typing import Callable, Sequence
 import click
 
 from fairdeal.cards import format_cards, parse_card, parse_cards
-from fairdeal.engine.actions import Action, Bid, ChooseOpen, Concede, Declare, Defend, Discard, Phase, Play, TakeTalon
+from fairdeal.engine.actions import (
+    Action, Announce, Bid, ChooseOpen, Concede, Declare, Defend, Discard, Follow, Invite, Kontra, Phase, Play, TakeTalon,
+)
 from fairdeal.engine.match import StopMatch
 from fairdeal.engine.view import PlayerView
 from fairdeal.errors import CardError
@@ -35,6 +37,14 @@ def action_label(action: Action) -> str:
         return "open" if action.open else "closed"
     if isinstance(action, TakeTalon):
         return "take"
+    if isinstance(action, Invite):
+        return "invite" if action.invite else "alone"
+    if isinstance(action, Kontra):
+        return "double" if action.double else "pass"
+    if isinstance(action, Announce):
+        return "no-aces" if action.no_aces else "quiet"
+    if isinstance(action, Follow):
+        return "follow" if action.take else "pass"
     return format_cards([action.card], "ascii")
 
 

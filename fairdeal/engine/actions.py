@@ -17,6 +17,10 @@ class Phase(enum.Enum):
     DEFENCE = "defence"            # defenders say pass / whist / half-whist
     DEFENCE_DISCARD = "defence_discard"  # Hussar: the whister took his own talon and puts two cards away
     OPEN_CHOICE = "open_choice"    # the lone whister plays open («в светлую») or closed
+    INVITE = "invite"              # Austrian/Croatian: the lone whister invites the passer or plays alone
+    KONTRA = "kontra"              # the kontra chain: kontra, rekontra, subkontra, mortkontra, ...
+    ANNOUNCE = "announce"          # Austrian: the declarer may announce he holds no ace, before the first lead
+    FOLLOW = "follow"              # Austrian Nachgehen: a bidder takes the last discard and names a higher contract
     PLAY = "play"                  # trick play (games, misère, raspasy)
     DONE = "done"
 
@@ -87,6 +91,50 @@ class ChooseOpen:
 
 
 @dataclass(frozen=True)
+class Invite:
+    """The lone whister invites the passer (who plays his own cards, answering for nothing) or plays alone."""
+
+    seat: int
+    invite: bool
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} {'invites the other defender' if self.invite else 'plays alone'}"
+
+
+@dataclass(frozen=True)
+class Kontra:
+    """A call in the kontra chain: ``double`` raises it (kontra, rekontra, ...), otherwise the seat passes."""
+
+    seat: int
+    double: bool
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} {'doubles' if self.double else 'does not double'}"
+
+
+@dataclass(frozen=True)
+class Follow:
+    """Nachgehen («По стопам»): ``take`` the last discard (then discard and name a higher contract), or pass."""
+
+    seat: int
+    take: bool
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} {'takes the discard' if self.take else 'lets the contract stand'}"
+
+
+@dataclass(frozen=True)
+class Announce:
+    """Austrian «Премия за отсутствие тузов»: the declarer announces (or keeps quiet) that he holds no ace."""
+
+    seat: int
+    no_aces: bool
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} {'announces no aces' if self.no_aces else 'keeps quiet about aces'}"
+
+
+@dataclass(frozen=True)
 class Play:
     """``seat`` is whose card it is; ``actor`` who plays it (the open lone whister plays the passer's cards)."""
 
@@ -103,4 +151,5 @@ class Play:
         return f"{who} plays {Card.from_code(self.card).ascii}"
 
 
-Action = Bid | TakeTalon | Discard | Declare | Concede | Defend | ChooseOpen | Play
+Action = (Bid | TakeTalon | Discard | Declare | Concede | Defend | ChooseOpen | Invite | Kontra | Announce | Follow
+          | Play)

@@ -22,6 +22,7 @@ MINE = "mine"
 MISERE = "misere"
 NO_TALON_SUFFIX = "-bp"
 DARK_PREFIX = "dark-"                     # a call made before looking at the cards (Classic, seed 003)
+OPEN_SUFFIX = "-open"                     # Austrian Plauderer / Offener Durchmarsch: the declarer's cards face up
 STRAIN_LETTERS = ("S", "C", "D", "H", "NT")   # strain index 4 = no trump
 NO_TRUMP = 4
 LEVELS = range(6, 11)
@@ -38,6 +39,7 @@ class ContractBid:
     level: int | None          # None for a misère
     strain: int | None         # 0..3 suits, 4 = no trump; None for a misère
     no_talon: bool = False
+    open: bool = False         # the declarer lays his cards open after the first lead (seed 003, Austrian)
 
     @property
     def misere(self) -> bool:
@@ -46,13 +48,13 @@ class ContractBid:
     @property
     def token(self) -> str:
         base = MISERE if self.misere else f"{self.level}{STRAIN_LETTERS[self.strain]}"
-        return base + (NO_TALON_SUFFIX if self.no_talon else "")
+        return base + (OPEN_SUFFIX if self.open else "") + (NO_TALON_SUFFIX if self.no_talon else "")
 
     def contract(self) -> Contract:
         if self.misere:
-            return Contract(None, None, misere=True, no_talon=self.no_talon)
+            return Contract(None, None, misere=True, no_talon=self.no_talon, open=self.open)
         trump = None if self.strain == NO_TRUMP else Suit(self.strain)
-        return Contract(self.level, trump, no_talon=self.no_talon)
+        return Contract(self.level, trump, no_talon=self.no_talon, open=self.open)
 
     def __str__(self) -> str:
         return self.token
@@ -63,16 +65,17 @@ def parse_bid(token: str) -> ContractBid:
     """Read a contract-bearing token (not ``pass``/``mine``)."""
     text = token.strip()
     core, no_talon = (text[: -len(NO_TALON_SUFFIX)], True) if text.endswith(NO_TALON_SUFFIX) else (text, False)
+    core, open_ = (core[: -len(OPEN_SUFFIX)], True) if core.endswith(OPEN_SUFFIX) else (core, False)
     if core == MISERE:
-        return ContractBid(None, None, no_talon)
+        return ContractBid(None, None, no_talon, open_)
     for strain, letters in enumerate(STRAIN_LETTERS):
         if core.endswith(letters) and core[: -len(letters)].isdigit():
             level = int(core[: -len(letters)])
             if level in LEVELS:
-                return ContractBid(level, strain, no_talon)
+                return ContractBid(level, strain, no_talon, open_)
     raise BidError(
         f"cannot read bid {token!r}: expected pass, mine, misere or 6S..10NT (strains S C D H NT), "
-        f"optionally with the suffix -bp"
+        f"optionally with the suffixes -open and -bp"
     )
 
 
@@ -85,9 +88,9 @@ def split_dark(token: str) -> tuple[bool, str]:
 
 def bid_from_contract(contract: Contract) -> ContractBid:
     if contract.misere:
-        return ContractBid(None, None, contract.no_talon)
+        return ContractBid(None, None, contract.no_talon, contract.open)
     strain = NO_TRUMP if contract.trump is None else int(contract.trump)
-    return ContractBid(contract.level, strain, contract.no_talon)
+    return ContractBid(contract.level, strain, contract.no_talon, contract.open)
 
 
 def rank_key(bid: ContractBid, misere_level: int) -> float:

@@ -14,13 +14,19 @@ from typing import Protocol
 
 import numpy as np
 
-from fairdeal.engine import evaluate
+from fairdeal.engine import evaluate, number_bot
 from fairdeal.engine.actions import (
-    Action, Bid, ChooseOpen, Concede, Declare, Defend, Discard, Phase, Play, TakeTalon,
+    Action, Announce, Bid, ChooseOpen, Concede, Declare, Defend, Discard, Follow, Invite, Kontra, Phase, Play,
+    TakeTalon,
 )
 from fairdeal.engine.bids import DARK_PREFIX, MINE, PASS, ContractBid, beats, misere_level_of, parse_bid
 from fairdeal.engine.outcome import DefenceCall, HandKind
 from fairdeal.engine.view import PlayerView
+
+
+INVITE_TRICKS = 2.5           # the lone whister invites when he holds most of the four tricks he then answers for
+KONTRA_DEFENCE_TRICKS = 4.5   # a defender doubles holding the contract's defeat (five tricks) nearly alone
+KONTRA_SPARE = 2              # the declarer redoubles with two tricks to spare
 
 
 class Bot(Protocol):
@@ -48,8 +54,9 @@ class HeuristicBot:
 
     def act(self, view: PlayerView) -> Action:
         phase = view.phase
+        numbers = view.convention.bidding.ladder != "russian"    # the number and suit ladders of seed 003
         if phase is Phase.AUCTION:
-            return self._bid(view)
+            return number_bot.bid(view, self.talon_hope, self.misere_risk) if numbers else self._bid(view)
         if phase is Phase.TALON:      # the dark six: switch to misère only on a hand without takers
             if evaluate.misere_risk(view.hand) <= self.misere_risk:
                 return Bid(view.seat, "misere")
@@ -59,11 +66,20 @@ class HeuristicBot:
         if phase is Phase.DEFENCE_DISCARD:
             return self._defence_discard(view)
         if phase is Phase.CONTRACT:
-            return self._declare(view)
+            return number_bot.declare(view, self.misere_risk) if numbers else self._declare(view)
         if phase is Phase.DEFENCE:
             return self._defend(view)
         if phase is Phase.OPEN_CHOICE:
             return ChooseOpen(view.seat, True)   # seed 000: «Игра виста делается с приглашением»
+        if phase is Phase.INVITE:                # answering for four wants most of them in hand
+            return Invite(view.seat, evaluate.defence_tricks(view.hand, view.trump) >= INVITE_TRICKS)
+        if phase is Phase.KONTRA:
+            return self._kontra(view)
+        if phase is Phase.FOLLOW:             # the discard is taken unseen: follow only on a hand sure on its own
+            return Follow(view.seat, number_bot.follows(view, self.misere_risk))
+        if phase is Phase.ANNOUNCE:           # «если ... не уверен в выполнении контракта, он может и промолчать»
+            spare = evaluate.strain_tricks(view.hand, view.contract.strain) - view.contract.level
+            return Announce(view.seat, spare >= KONTRA_SPARE - 1)
         return Play(*_choose_card(view))
 
     # ---- auction ----------------------------------------------------------------------------------------------
@@ -147,6 +163,19 @@ class HeuristicBot:
         if DefenceCall.HALF_WHIST in calls and mine >= 1:
             return Defend(view.seat, DefenceCall.HALF_WHIST)
         return Defend(view.seat, DefenceCall.PASS)
+
+
+    def _kontra(self, view: PlayerView) -> Action:
+        """Double only with a clear surplus: the defender with the contract's defeat in hand, the declarer with
+        tricks to spare; never on a misère."""
+        may_double = any(a.double for a in view.legal)
+        if not may_double or view.kind is HandKind.MISERE:
+            return Kontra(view.seat, False)
+        if view.seat == view.declarer:
+            sure = evaluate.strain_tricks(view.hand, view.contract.strain) >= view.contract.level + KONTRA_SPARE
+        else:
+            sure = evaluate.defence_tricks(view.hand, view.trump) >= KONTRA_DEFENCE_TRICKS
+        return Kontra(view.seat, sure)
 
 
 # ---- card play --------------------------------------------------------------------------------------------------

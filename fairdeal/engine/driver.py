@@ -34,7 +34,8 @@ def deal_from_text(first: str, second: str, third: str, talon: str) -> Deal:
 
 
 def play_hand(convention, num_seats: int, dealer: int, deal: Deal | None, bots: Sequence[Bot],
-              raspasy_streak: int = 0, rng: np.random.Generator | None = None, opening_round: int = 0) -> HandState:
+              raspasy_streak: int = 0, rng: np.random.Generator | None = None, opening_round: int = 0,
+              refe_seats: frozenset[int] = frozenset()) -> HandState:
     """Play a hand to the end; ``bots[seat]`` acts for ``seat``. Without a ``deal``, ``rng`` shuffles one."""
     if deal is None:
         if rng is None:
@@ -42,7 +43,7 @@ def play_hand(convention, num_seats: int, dealer: int, deal: Deal | None, bots: 
         deal = random_deal(rng, convention)
     if len(bots) != num_seats:
         raise IllegalAction(f"play_hand needs one bot per seat ({num_seats}), got {len(bots)}")
-    state = new_hand(convention, num_seats, dealer, deal, raspasy_streak, opening_round)
+    state = new_hand(convention, num_seats, dealer, deal, raspasy_streak, opening_round, refe_seats)
     while not is_over(state):
         if state.steps >= MAX_STEPS:
             raise IllegalAction(f"the hand did not finish within {MAX_STEPS} actions")

@@ -13,21 +13,29 @@ from typing import Sequence
 from fairdeal.cards import Card
 from fairdeal.deal import get_pattern, seats_of_hands
 from fairdeal.engine import auction as auction_rules
+from fairdeal.engine import numbers as number_rules
 from fairdeal.engine import play as play_rules
+from fairdeal.engine import suits as suit_rules
 from fairdeal.engine.actions import (
-    Action, Bid, ChooseOpen, Concede, Declare, Defend, Discard, Phase, Play, TakeTalon,
+    Action, Announce, Bid, ChooseOpen, Concede, Declare, Defend, Discard, Follow, Invite, Kontra, Phase, Play,
+    TakeTalon,
 )
 from fairdeal.engine.bids import BidError, ContractBid, parse_bid
 from fairdeal.engine.outcome import DefenceCall, HandKind, HandOutcome
 from fairdeal.engine.state import HandState, evolve
 from fairdeal.errors import IllegalAction
 
+PASS_CALL = "pass"
+ACE = 7          # rank index of the ace in a card code (suit * 8 + rank)
+
+
 def new_hand(convention, num_seats: int, dealer: int, deal, raspasy_streak: int = 0,
-             opening_round: int = 0) -> HandState:
+             opening_round: int = 0, refe_seats: frozenset[int] = frozenset()) -> HandState:
     """Start a hand. ``deal.hands[i]`` is hand ``i`` of the convention's deal pattern (0 = first hand, left of the
     dealer, then clockwise over the seats dealt a hand: at four the dealer sits out, at five the dealer and his
     right-hand neighbour); Gusarik's dummy is hand 0 and takes the pseudo-seat ``num_seats``. ``opening_round``
-    k > 0 starts the k-th opening raspasy of this dealer (Classic): no auction."""
+    k > 0 starts the k-th opening raspasy of this dealer (Classic): no auction. ``refe_seats`` hold a refe
+    (Croatian, from the sheet)."""
     if num_seats not in convention.players:
         allowed = " or ".join(str(n) for n in convention.players)
         raise IllegalAction(f"{convention.title} is played by {allowed} seats, not {num_seats}")
@@ -51,7 +59,7 @@ def new_hand(convention, num_seats: int, dealer: int, deal, raspasy_streak: int 
         raspasy_streak=raspasy_streak, dealt_hands=tuple(by_seat), dealt_talon=talons[0] if talons else (),
         hands=tuple(tuple(sorted(h)) for h in by_seat), talon=sum(talons, ()), phase=Phase.AUCTION,
         turn=next(s for s in active if s != dummy), won=(0,) * len(by_seat), dealt_talons=talons, dummy=dummy,
-        trick_seats=active, opening_round=opening_round,
+        trick_seats=active, opening_round=opening_round, refe_seats=frozenset(refe_seats),
         passed=frozenset() if dummy is None else frozenset({dummy}),   # «Он как бы всегда говорит пас»
     )
     if opening_round:    # «До начала собственно пульки играют несколько кругов распасовки»
@@ -104,13 +112,13 @@ def legal_actions(state: HandState) -> list[Action]:
     """Every action the rules allow now, for the seat ``to_move`` returns."""
     phase = state.phase
     if phase is Phase.AUCTION:
-        return [Bid(state.turn, t) for t in auction_rules.legal_tokens(state)]
+        return [Bid(state.turn, t) for t in _auction(state).legal_tokens(state)]
     if phase is Phase.TALON:
         return [TakeTalon(state.turn), Bid(state.turn, auction_rules.MISERE_TOKEN)]
     if phase in (Phase.DISCARD, Phase.DEFENCE_DISCARD):
         return [Discard(state.turn, pair) for pair in combinations(state.hands[state.turn], 2)]
     if phase is Phase.CONTRACT:
-        actions: list[Action] = [Declare(state.turn, b.token) for b in auction_rules.legal_contracts(state)]
+        actions: list[Action] = [Declare(state.turn, b.token) for b in _auction(state).legal_contracts(state)]
         if _may_concede(state):
             actions.append(Concede(state.turn))
         return actions
@@ -118,10 +126,25 @@ def legal_actions(state: HandState) -> list[Action]:
         return [Defend(state.turn, call) for call in _legal_calls(state)]
     if phase is Phase.OPEN_CHOICE:
         return [ChooseOpen(state.turn, True), ChooseOpen(state.turn, False)]
+    if phase is Phase.INVITE:
+        return [Invite(state.turn, True), Invite(state.turn, False)]
+    if phase is Phase.ANNOUNCE:
+        return [Announce(state.turn, True), Announce(state.turn, False)]
+    if phase is Phase.FOLLOW:
+        return [Follow(state.turn, False)] + ([Follow(state.turn, True)] if _follow_floor(state) is not None else [])
+    if phase is Phase.KONTRA:
+        return [Kontra(state.turn, False)] + ([Kontra(state.turn, True)] if _may_double(state) else [])
     if phase is Phase.PLAY:
         actor = to_move(state)
         return [Play(state.turn, c, None if actor == state.turn else actor) for c in play_rules.legal_cards(state)]
     return []
+
+
+def _auction(state: HandState):
+    """The auction module of the convention's ladder: the Russian 6S..10NT, the Austrian/Croatian numbers, or the
+    19th-century suit announcements."""
+    ladder = state.convention.bidding.ladder
+    return number_rules if ladder == "numbers" else suit_rules if ladder == "suits" else auction_rules
 
 
 def _may_concede(state: HandState) -> bool:
@@ -132,6 +155,8 @@ def _legal_calls(state: HandState) -> list[DefenceCall]:
     rules = state.convention.defence
     if state.dark and state.contract.level == 6 and rules.dark_six_forced_whist:
         return [DefenceCall.WHIST]    # «шестерная игра, заказанная втёмную, вистуется принудительно обоими»
+    if rules.forced_whist_numbers and _number(state) in rules.forced_whist_numbers:
+        return [DefenceCall.WHIST]    # Austrian Illustrated: «защитники не могут отказаться от игры»
     calls = [DefenceCall.PASS, DefenceCall.WHIST]
     other_passed = (state.dummy in state.defenders) or (state.defence and state.defence[0][1] is DefenceCall.PASS)
     if other_passed and _half_whist_allowed(state):
@@ -139,6 +164,10 @@ def _legal_calls(state: HandState) -> list[DefenceCall]:
     if rules.whist_with_talon and _whister_talon(state) is not None:
         calls.append(DefenceCall.WHIST_TALON)
     return calls
+
+
+def _number(state: HandState) -> int:
+    return state.convention.bidding.number_of(state.contract.token)
 
 
 def _whister_talon(state: HandState) -> int | None:
@@ -174,7 +203,7 @@ def apply(state: HandState, action: Action) -> HandState:
 
 
 def _apply_bid(state: HandState, action: Bid) -> HandState:
-    return auction_rules.apply_bid(state, action.token)
+    return _auction(state).apply_bid(state, action.token)
 
 
 def _apply_take_talon(state: HandState, action: TakeTalon) -> HandState:
@@ -195,7 +224,54 @@ def _checked_discard(state: HandState, action: Discard) -> tuple[tuple[int, ...]
 
 def _apply_discard(state: HandState, action: Discard) -> HandState:
     cards, kept = _checked_discard(state, action)
-    return evolve(state, hands=_with_hand(state, action.seat, kept), discard=cards, phase=Phase.CONTRACT)
+    state = evolve(state, hands=_with_hand(state, action.seat, kept), discard=cards, phase=Phase.CONTRACT)
+    if _nachgehen(state) and not state.follow_steps:     # «Я снёс» (Ich liege): the other bidders may follow
+        return _follow_round(evolve(state, winner_discard=cards), action.seat)
+    return state
+
+
+def _nachgehen(state: HandState) -> bool:
+    """Nachgehen applies after a number auction won with the talon in which another player bid too."""
+    first = state.convention.bidding.nachgehen_from_number
+    return bool(first) and not state.final_bid.no_talon and len(state.bidders) > 1
+
+
+def _follow_round(state: HandState, seat: int) -> HandState:
+    """Every other bidder, from ``seat``'s left, may take ``seat``'s discard."""
+    at = state.active.index(seat)
+    order = [state.active[(at + k) % len(state.active)] for k in range(1, len(state.active))]
+    queue = tuple(s for s in order if s in state.bidders)
+    if not queue:
+        return state
+    return evolve(state, phase=Phase.FOLLOW, follow_queue=queue, turn=queue[0])
+
+
+def _follow_floor(state: HandState) -> int | None:
+    """The lowest number a follower may name now: «не ниже чем 5 (Bettel)», then above the last named."""
+    rules = state.convention.bidding
+    named = [rules.number_of(token) for _, took, _, token in state.follow_steps if took]
+    floor = max(named) + 1 if named else rules.nachgehen_from_number
+    return floor if floor <= rules.last_number else None
+
+
+def _apply_follow(state: HandState, action: Follow) -> HandState:
+    seat = action.seat
+    if action.take:
+        floor = _follow_floor(state)
+        if floor is None:
+            raise IllegalAction(f"{action}: no contract is left above the one named")
+        hands = list(state.hands)
+        hands[seat] = tuple(sorted(hands[seat] + state.discard))
+        return evolve(state, hands=tuple(hands), discard=(), declarer=seat, final_number=floor,
+                      final_bid=number_rules.contract_bid(state, floor, False), follow_queue=(), phase=Phase.DISCARD,
+                      turn=seat, follow_steps=state.follow_steps + ((seat, True, (), ""),))
+    steps = state.follow_steps + ((seat, False, (), ""),)
+    state = evolve(state, follow_queue=state.follow_queue[1:], follow_steps=steps)
+    if state.follow_queue:
+        return evolve(state, turn=state.follow_queue[0])
+    if state.contract is not None:                        # the last follower's contract stands
+        return _declared(state, state.contract)
+    return evolve(state, phase=Phase.CONTRACT, turn=state.declarer)
 
 
 def _apply_defence_discard(state: HandState, action: Discard) -> HandState:
@@ -209,9 +285,26 @@ def _apply_declare(state: HandState, action: Declare) -> HandState:
         bid = parse_bid(action.token)
     except BidError as exc:
         raise IllegalAction(f"{action}: {exc}") from None
-    auction_rules.check_contract(state, bid, str(action))
+    if state.convention.bidding.ladder != "russian":
+        if bid not in _auction(state).legal_contracts(state):
+            raise IllegalAction(f"{action}: the contract must be a number not below {state.final_number} "
+                                f"{'without' if state.final_bid.no_talon else 'with'} the talon (or the named game)")
+    else:
+        auction_rules.check_contract(state, bid, str(action))
+    if state.follow_steps and state.follow_steps[-1][1] and not state.follow_steps[-1][3]:
+        seat, _, _, _ = state.follow_steps[-1]           # the follower named his contract: the others may follow
+        steps = state.follow_steps[:-1] + ((seat, True, state.discard, bid.token),)
+        following = _follow_round(evolve(state, contract=bid, follow_steps=steps), seat)
+        if following.phase is Phase.FOLLOW:
+            return following
+    return _declared(state, bid)
+
+
+def _declared(state: HandState, bid) -> HandState:
+    """The contract stands: the defence (or, against a misère, the kontra chain or the play) follows."""
     if bid.misere:
-        return play_rules.start_play(evolve(state, contract=bid), HandKind.MISERE)
+        state = evolve(state, contract=bid, kind=HandKind.MISERE)
+        return _after_defence(state) if _kontra_open(state) else play_rules.start_play(state, HandKind.MISERE)
     return evolve(state, contract=bid, kind=HandKind.GAME, phase=Phase.DEFENCE, turn=state.callers[0])
 
 
@@ -234,6 +327,11 @@ def _apply_defend(state: HandState, action: Defend) -> HandState:
     whists = [s for s, c in defence if c is DefenceCall.WHIST]
     if not whists:     # both passed, or pass + half-whist: the contract is written without play
         return evolve(state, phase=Phase.DONE)
+    if len(whists) == 1 and state.convention.defence.lone_whister_invites and len(state.callers) > 1:
+        return evolve(state, phase=Phase.INVITE, turn=whists[0])
+    rules = state.convention.defence
+    if rules.lone_whister_invites or rules.passer_sits_out or _kontra_open(state):
+        return _after_defence(state)
     if state.dummy is not None:            # «вистовать и при этом открыть болвана»
         state = evolve(state, open_seats=frozenset({state.dummy}), defence_open=True)
         return play_rules.start_play(state, HandKind.GAME)
@@ -266,6 +364,90 @@ def _apply_choose_open(state: HandState, action: ChooseOpen) -> HandState:
     return play_rules.start_play(state, HandKind.GAME)
 
 
+def _apply_invite(state: HandState, action: Invite) -> HandState:
+    return _after_defence(evolve(state, invited=bool(action.invite)))
+
+
+def _kontra_open(state: HandState) -> bool:
+    rules = state.convention.defence
+    return rules.kontra_levels > 0 and _number(state) >= rules.kontra_from_number
+
+
+def _whisters(state: HandState) -> tuple[int, ...]:
+    """The defenders in the play against a game (those who whisted), or every defender against a misère."""
+    if state.kind is HandKind.MISERE:
+        return state.callers
+    return tuple(s for s, call in state.defence if call is DefenceCall.WHIST)
+
+
+def _after_defence(state: HandState) -> HandState:
+    """The kontra chain where the convention has one, then the play."""
+    if _kontra_open(state):
+        whisters = _whisters(state)
+        return evolve(state, phase=Phase.KONTRA, kontra_round=1, kontra_queue=whisters, turn=whisters[0])
+    return _begin_play(state)
+
+
+def _may_double(state: HandState) -> bool:
+    return state.kontra_round <= state.convention.defence.kontra_levels
+
+
+def _apply_kontra(state: HandState, action: Kontra) -> HandState:
+    """Odd rounds: each defender still in the chain may double (kontra, subkontra, ...); even rounds: the declarer
+    answers every defender who doubled (rekontra, mortkontra, ...). A round without a double ends the chain."""
+    if action.double and not _may_double(state):
+        raise IllegalAction(f"{action}: the chain stops at {state.convention.defence.kontra_levels} doublings")
+    round_ = state.kontra_round
+    levels = dict(state.kontra)
+    call = PASS_CALL
+    if action.double:
+        call = state.convention.defence.kontra_word(round_)
+        raised = [action.seat] if round_ % 2 else [d for d, lv in levels.items() if lv == round_ - 1]
+        levels.update({d: round_ for d in raised})
+    calls = state.kontra_calls + ((action.seat, call),)
+    state = evolve(state, kontra=tuple(sorted(levels.items())), kontra_calls=calls, kontra_queue=state.kontra_queue[1:])
+    if action.double and round_ == 1 and state.convention.defence.kontra_invites and len(_whisters(state)) == 1:
+        state = evolve(state, invited=True)   # «Заявка контра ... при пасе второго защитника означает приглашение»
+    if state.kontra_queue:
+        return evolve(state, turn=state.kontra_queue[0])
+    doubled = tuple(d for d in _whisters(state) if levels.get(d) == round_)
+    if not doubled or round_ >= state.convention.defence.kontra_levels:
+        return _begin_play(state)
+    queue = doubled if (round_ + 1) % 2 else (state.declarer,)
+    return evolve(state, kontra_round=round_ + 1, kontra_queue=queue, turn=queue[0])
+
+
+def _begin_play(state: HandState) -> HandState:
+    """Croatian: an undoubled two with the talon and no refe is won without play; a lone whister who did not
+    invite plays alone against the declarer («его карты не участвуют»)."""
+    if state.kind is HandKind.MISERE:
+        return play_rules.start_play(state, HandKind.MISERE)
+    if _may_announce(state):
+        return evolve(state, phase=Phase.ANNOUNCE, turn=state.declarer)
+    rules = state.convention.defence
+    if (rules.kontra_required_numbers and _number(state) in rules.kontra_required_numbers
+            and not state.contract.no_talon and state.declarer not in state.refe_seats and not state.kontra):
+        return evolve(state, phase=Phase.DONE)
+    whisters = _whisters(state)
+    if (rules.lone_whister_invites or rules.passer_sits_out) and len(whisters) == 1 and not state.invited:
+        seats = tuple(s for s in state.active if s in (state.declarer, whisters[0]))
+        return play_rules.start_play(state, HandKind.GAME, seats)
+    return play_rules.start_play(state, HandKind.GAME)
+
+
+def _may_announce(state: HandState) -> bool:
+    """«Если у разыгрывающего на руках нет ни одного туза и он объявил об этом до того, как сделать первый ход ...
+    Нельзя снести тузов и объявить об их отсутствии»; no premium on the directly settled contracts."""
+    scoring = state.convention.scoring
+    if not scoring.premium_no_aces or state.no_aces is not None or _number(state) in dict(scoring.direct_values):
+        return False
+    return not any(c % 8 == ACE for c in state.hands[state.declarer] + state.discard)
+
+
+def _apply_announce(state: HandState, action: Announce) -> HandState:
+    return _begin_play(evolve(state, no_aces=bool(action.no_aces)))
+
+
 def _apply_play(state: HandState, action: Play) -> HandState:
     if action.seat != state.turn:
         raise IllegalAction(f"{action}: it is seat {state.turn}'s card to play")
@@ -288,6 +470,10 @@ _HANDLERS = {
     (Phase.CONTRACT, Concede): _apply_concede,
     (Phase.DEFENCE, Defend): _apply_defend,
     (Phase.OPEN_CHOICE, ChooseOpen): _apply_choose_open,
+    (Phase.INVITE, Invite): _apply_invite,
+    (Phase.KONTRA, Kontra): _apply_kontra,
+    (Phase.ANNOUNCE, Announce): _apply_announce,
+    (Phase.FOLLOW, Follow): _apply_follow,
     (Phase.PLAY, Play): _apply_play,
 }
 
@@ -299,7 +485,7 @@ def result(state: HandState) -> HandOutcome:
     if state.phase is not Phase.DONE:
         raise IllegalAction(f"the hand is not over (phase {state.phase.value})")
     contract: ContractBid | None = state.contract
-    invited = (state.defence_open or state.whist_talon is not None) and state.kind is HandKind.GAME
+    invited = (state.defence_open or state.whist_talon is not None or state.invited) and state.kind is HandKind.GAME
     return HandOutcome(
         num_seats=state.num_seats,
         dealer=state.dealer,
@@ -315,6 +501,14 @@ def result(state: HandState) -> HandOutcome:
         raspasy_talon_tricks=state.talon_won,
         extras=_outcome_extras(state),
     )
+
+
+def _declarer_aces(state: HandState) -> int:
+    """Aces in the hand the declarer played with: as dealt, with the talon he took, less his discard."""
+    cards = set(state.dealt_hands[state.declarer])
+    if state.final_bid is not None and not state.final_bid.no_talon:
+        cards |= set(state.dealt_talons[state.talon_bought] if state.talon_bought is not None else state.dealt_talon)
+    return sum(1 for c in cards - set(state.discard) if c % 8 == ACE)
 
 
 def _player_tricks(state: HandState) -> tuple[int, ...]:
@@ -334,6 +528,12 @@ def _outcome_extras(state: HandState) -> tuple[tuple[str, object], ...]:
         extras.append(("dark_passers", tuple(sorted(state.dark_passers))))
     if state.opening_round:
         extras.append(("opening_round", state.opening_round))
+    if state.kontra:
+        extras.append(("kontra", state.kontra))
+    if state.no_aces:
+        extras.append(("no_aces", True))
+    if state.convention.scoring.premium_four_aces and state.declarer is not None:
+        extras.append(("aces", _declarer_aces(state)))
     if state.declarer is not None and state.final_bid is not None and not state.final_bid.no_talon:
         bought = state.dealt_talons[state.talon_bought] if state.talon_bought is not None else state.dealt_talon
         extras.append(("talon_aces", sum(1 for c in bought if c % 8 == 7)))

@@ -143,7 +143,8 @@ def _play_one(convention: Convention, bots: Sequence[Bot], source: DealSource, s
               dealer: int, writer: MatchLog | None, opening: int = 0) -> tuple[Sheet, HandSummary]:
     dealt = source.deal(number, dealer)
     deal = deal_order(dealt.order, get_pattern(convention.table.deal_pattern))
-    state = play_hand(convention, sheet.num_seats, dealer, deal, bots, sheet.raspasy_streak, opening_round=opening)
+    state = play_hand(convention, sheet.num_seats, dealer, deal, bots, sheet.raspasy_streak, opening_round=opening,
+                      refe_seats=sheet.refe_seats())
     outcome = result(state)
     before = sheet
     sheet, lines = score_hand(sheet, outcome, convention)

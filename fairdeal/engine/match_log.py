@@ -58,7 +58,9 @@ def hand_fields(hand: int, state: HandState, evidence: Mapping[str, Any], lines:
     return fields
 
 
-SHEET_EXTRAS = ("bomb", "multiplier", "bombs_earned")   # extras the sheet writes, not the hand's replay
+# Extras the sheet writes, not the hand's replay: Classic's bombs, the Croatian/19th-century columns and hat, the
+# Austrian pot.
+SHEET_EXTRAS = ("bomb", "multiplier", "bombs_earned", "columns", "hat", "pot")
 
 
 def sheet_extras(before: Sheet, after: Sheet, outcome: HandOutcome, convention: Convention) -> dict[str, Any]:
@@ -74,7 +76,22 @@ def sheet_extras(before: Sheet, after: Sheet, outcome: HandOutcome, convention: 
               if len(a) > len(b)}
     if earned:
         extras["bombs_earned"] = earned
+    extras.update(_column_extras(after, convention))
     return extras
+
+
+def _column_extras(sheet: Sheet, convention: Convention) -> dict[str, Any]:
+    """The counted-down columns after the hand and the seats «под шляпой», or the money left in the pot."""
+    if convention.scoring.method == "countdown":
+        columns = [sheet.column(s, convention.pulya.size) for s in range(sheet.num_seats)]
+        extras: dict[str, Any] = {"columns": [number(c) for c in columns]}
+        hat = [s for s, c in enumerate(columns) if c < 0]
+        if hat:
+            extras["hat"] = hat
+        return extras
+    if convention.scoring.method == "pot":
+        return {"pot": number(sum(sheet.gora, Fraction(0)) - sum(sheet.pulya, Fraction(0)))}
+    return {}
 
 
 def end_record(players: Sequence[str], amounts: Sequence[Fraction]) -> EndRecord:

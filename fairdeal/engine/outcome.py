@@ -34,6 +34,7 @@ class Contract:
     trump: Suit | None
     misere: bool = False
     no_talon: bool = False   # «без прикупа» (9БП, 10БП, misère without the talon)
+    open: bool = False       # Austrian Plauderer / Offener Durchmarsch: the declarer plays face up
 
     def __post_init__(self) -> None:
         if self.misere != (self.level is None):

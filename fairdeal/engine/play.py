@@ -14,21 +14,41 @@ from __future__ import annotations
 from fairdeal.cards import Card, Suit, suit_of
 from fairdeal.engine.actions import Phase
 from fairdeal.engine.bids import NO_TRUMP
-from fairdeal.engine.outcome import HandKind
+from fairdeal.engine.outcome import DefenceCall, HandKind
 from fairdeal.engine.state import HandState, Trick, evolve
 from fairdeal.errors import IllegalAction
 
 TRICKS_PER_HAND = 10
 
 
-def start_play(state: HandState, kind: HandKind) -> HandState:
-    """Trick play begins; the first hand leads every kind of hand in the Russian game (Gusarik: the dummy, «Первый
-    ход на висте всегда от болвана»; in raspasy the dummy sits out unless the convention says otherwise)."""
-    seats = state.active
-    if kind is HandKind.RASPASY and state.dummy is not None and not state.convention.table.dummy_in_raspasy:
-        seats = state.players
-    first = seats[0]
-    return evolve(state, kind=kind, phase=Phase.PLAY, leader=first, turn=first, trick_seats=seats)
+def start_play(state: HandState, kind: HandKind, seats: tuple[int, ...] | None = None) -> HandState:
+    """Trick play begins among ``seats`` (default: every active seat); the first of them from the first hand leads
+    (Gusarik: the dummy, «Первый ход на висте всегда от болвана»; in raspasy the dummy sits out unless the
+    convention says otherwise). The convention's ``play`` rules move the first lead to the declarer (Austrian, two
+    whists) or away from him in a no-trump six (Croatian Sanac, Austrian Sans Atout)."""
+    if seats is None:
+        seats = state.active
+        if kind is HandKind.RASPASY and state.dummy is not None and not state.convention.table.dummy_in_raspasy:
+            seats = state.players
+    state = evolve(state, kind=kind, trick_seats=seats)
+    first = _first_leader(state, seats)
+    return evolve(state, phase=Phase.PLAY, leader=first, turn=first)
+
+
+def _first_leader(state: HandState, seats: tuple[int, ...]) -> int:
+    rules = state.convention.play
+    declarer = state.declarer
+    if state.kind is not HandKind.GAME or declarer not in seats:
+        return seats[0]
+    if state.contract is not None and state.contract.strain == NO_TRUMP and rules.no_trump_lead != "first_hand":
+        at = seats.index(declarer)
+        if rules.no_trump_lead == "right_of_declarer":
+            return seats[(at - 1) % len(seats)]
+        return seats[(at + 1) % len(seats)] if seats[0] == declarer else seats[0]
+    whists = sum(1 for _, call in state.defence if call is DefenceCall.WHIST)
+    if rules.declarer_leads_two_whists and whists >= 2:
+        return declarer
+    return seats[0]
 
 
 def trump_of(state: HandState) -> int | None:
@@ -52,12 +72,27 @@ def legal_cards(state: HandState) -> list[int]:
     suit = led_suit(state)
     if suit is None:
         return list(hand)
-    follow = [c for c in hand if c // 8 == suit]
-    if follow:
-        return follow
     trump = trump_of(state)
+    follow = [c for c in hand if c // 8 == suit]
     trumps = [c for c in hand if trump is not None and c // 8 == trump]
-    return trumps or list(hand)
+    allowed = follow or trumps or list(hand)
+    if state.convention.play.must_overtake and state.current:
+        best = _best_card(state.current, trump)
+        heading = [c for c in allowed if _beats(c, best, trump)]
+        return heading or allowed
+    return allowed
+
+
+def _best_card(plays: tuple[tuple[int, int], ...], trump: int | None) -> int:
+    winner = trick_winner(plays, None, trump)
+    return next(card for seat, card in plays if seat == winner)
+
+
+def _beats(card: int, best: int, trump: int | None) -> bool:
+    """Whether ``card`` heads a trick whose best card so far is ``best``."""
+    if card // 8 == best // 8:
+        return card > best
+    return trump is not None and card // 8 == trump
 
 
 def _check_card(state: HandState, card: int, what: str) -> None:
@@ -67,9 +102,13 @@ def _check_card(state: HandState, card: int, what: str) -> None:
     if card in legal_cards(state):
         return
     suit = led_suit(state)
-    if any(c // 8 == suit for c in hand):
+    holds_suit = any(c // 8 == suit for c in hand)
+    if holds_suit and card // 8 != suit:
         raise IllegalAction(f"{what}: must follow suit {Suit(suit).symbol}")
-    raise IllegalAction(f"{what}: must trump (no {Suit(suit).symbol}, holds {Suit(trump_of(state)).symbol})")
+    trump = trump_of(state)
+    if not holds_suit and trump is not None and any(c // 8 == trump for c in hand) and card // 8 != trump:
+        raise IllegalAction(f"{what}: must trump (no {Suit(suit).symbol}, holds {Suit(trump).symbol})")
+    raise IllegalAction(f"{what}: must head the trick when able («Перебивать карту хода обязательно»)")
 
 
 def _name(card: int) -> str:
@@ -86,6 +125,8 @@ def play_card(state: HandState, card: int, what: str) -> HandState:
             and state.convention.defence.misere_cards_open_after_first_lead
             and not (state.dark and state.convention.defence.dark_misere_closed)):
         state = evolve(state, open_seats=frozenset(state.defenders), defence_open=True)
+    if state.contract is not None and state.contract.open and not state.tricks and len(state.current) == 1:
+        state = evolve(state, open_seats=state.open_seats | {state.declarer})   # «После первого хода ... в открытую»
     if len(state.current) < len(state.trick_seats):
         return evolve(state, turn=_next_seat(state, seat))
     return _finish_trick(state)
@@ -108,9 +149,17 @@ def _finish_trick(state: HandState) -> HandState:
         talon_won += 1
     leader = state.trick_seats[0] if talon_card is not None else winner
     tricks = state.tricks + (trick,)
-    phase = Phase.DONE if len(tricks) == TRICKS_PER_HAND else Phase.PLAY
+    phase = Phase.DONE if len(tricks) == TRICKS_PER_HAND or _defence_capped(state, won) else Phase.PLAY
     return evolve(state, tricks=tricks, current=(), won=tuple(won), talon_won=talon_won,
                    leader=leader, turn=leader, phase=phase)
+
+
+def _defence_capped(state: HandState, won: list[int]) -> bool:
+    """Croatian: «В тот момент, когда защита берёт пятую взятку, игра заканчивается (не доигрывается)»."""
+    cap = state.convention.play.defence_trick_cap
+    if cap is None or state.kind is not HandKind.GAME:
+        return False
+    return sum(won[s] for s in state.defenders) >= cap
 
 
 def _talon_owner(state: HandState) -> int | None:

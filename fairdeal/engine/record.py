@@ -13,7 +13,9 @@ import numpy as np
 
 from fairdeal.cards import from_ascii_list, to_ascii_list
 from fairdeal.deal import Deal, get_pattern, seats_of_hands
-from fairdeal.engine.actions import Bid, ChooseOpen, Concede, Declare, Defend, Discard, Phase, Play, TakeTalon
+from fairdeal.engine.actions import (
+    Announce, Bid, ChooseOpen, Concede, Declare, Defend, Discard, Follow, Invite, Kontra, Phase, Play, TakeTalon,
+)
 from fairdeal.engine.hand import apply, new_hand, to_move
 from fairdeal.engine.outcome import DefenceCall, HandKind
 from fairdeal.engine.state import HandState
@@ -32,7 +34,7 @@ def to_record(state: HandState) -> dict[str, Any]:
         "talon_shown": state.talon_shown,
     }
     if state.discard:   # raspasy and no-talon games put nothing away; the log's discard is exactly two cards
-        record["discard"] = to_ascii_list(state.discard)
+        record["discard"] = to_ascii_list(state.winner_discard or state.discard)
     if state.declarer is not None and (state.contract is not None or state.conceded):
         bid = state.contract if state.contract is not None else state.final_bid
         record["contract"] = {"declarer": state.declarer, "bid": bid.token}
@@ -70,7 +72,30 @@ def _extras(state: HandState) -> dict[str, Any]:
         extras["whist_talon"] = state.whist_talon
     if state.defence_discard:
         extras["defence_discard"] = to_ascii_list(state.defence_discard)
+    if state.refe_seats:
+        extras["refe"] = sorted(state.refe_seats)
+    if _invitation_asked(state):
+        extras["invited"] = state.invited
+    if state.kontra_calls:
+        extras["kontra"] = [{"seat": s, "call": c} for s, c in state.kontra_calls]
+    if state.no_aces is not None:
+        extras["no_aces"] = state.no_aces
+    if state.follow_steps:
+        extras["nachgehen"] = [_follow_record(step) for step in state.follow_steps]
     return extras
+
+
+def _follow_record(step: tuple[int, bool, tuple[int, ...], str]) -> dict[str, Any]:
+    seat, took, discard, contract = step
+    entry: dict[str, Any] = {"seat": seat, "take": took}
+    if took and contract:
+        entry.update(discard=to_ascii_list(discard), contract=contract)
+    return entry
+
+
+def _invitation_asked(state: HandState) -> bool:
+    whists = [s for s, c in state.defence if c is DefenceCall.WHIST]
+    return state.convention.defence.lone_whister_invites and len(whists) == 1 and len(state.defence) > 1
 
 
 def replay_record(record: Mapping[str, Any], convention, num_seats: int) -> HandState:
@@ -85,6 +110,8 @@ def replay_record(record: Mapping[str, Any], convention, num_seats: int) -> Hand
     if state.phase is Phase.DISCARD:
         state = _step(state, f"{where}, field discard",
                       lambda: Discard(state.declarer, tuple(int(c) for c in _cards(record.get("discard", [])))))
+    for index, entry in enumerate(record.get("extras", {}).get("nachgehen", [])):
+        state = _replay_follow(state, entry, f"{where}, extras.nachgehen entry {index + 1}")
     if state.phase is Phase.CONTRACT:
         state = _step(state, f"{where}, field contract", lambda: _contract_action(record, state))
     for index, entry in enumerate(record.get("defence", [])):
@@ -96,9 +123,27 @@ def replay_record(record: Mapping[str, Any], convention, num_seats: int) -> Hand
     if state.phase is Phase.OPEN_CHOICE:
         state = _step(state, f"{where}, field defence_open",
                       lambda: ChooseOpen(state.turn, bool(record["defence_open"])))
+    if state.phase is Phase.INVITE:
+        state = _step(state, f"{where}, extras.invited", lambda: Invite(state.turn, bool(record["extras"]["invited"])))
+    for index, entry in enumerate(record.get("extras", {}).get("kontra", [])):
+        state = _step(state, f"{where}, extras.kontra entry {index + 1}",
+                      lambda e=entry: Kontra(int(e["seat"]), str(e["call"]) != "pass"))
+    if state.phase is Phase.ANNOUNCE:
+        state = _step(state, f"{where}, extras.no_aces",
+                      lambda: Announce(state.turn, bool(record["extras"]["no_aces"])))
     for number, trick in enumerate(record.get("tricks", []), start=1):
         state = _replay_trick(state, trick, f"{where}, trick {number}")
     _check_derived(state, record, where)
+    return state
+
+
+def _replay_follow(state: HandState, entry: Mapping[str, Any], where: str) -> HandState:
+    """One Nachgehen step: the follower takes the discard, puts two away and names his contract — or passes."""
+    state = _step(state, where, lambda: Follow(int(entry["seat"]), bool(entry["take"])))
+    if bool(entry["take"]):
+        state = _step(state, f"{where}, discard",
+                      lambda: Discard(int(entry["seat"]), tuple(int(c) for c in _cards(entry["discard"]))))
+        state = _step(state, f"{where}, contract", lambda: Declare(int(entry["seat"]), str(entry["contract"])))
     return state
 
 
@@ -152,7 +197,8 @@ def _initial_state(record: Mapping[str, Any], convention, num_seats: int) -> Han
     talons = tuple(_cards(t) for t in deal["talons"])
     extras = record.get("extras", {})
     streak = int(extras.get("raspasy_streak", 0))
-    return new_hand(convention, num_seats, dealer, Deal(hands, talons), streak, int(extras.get("opening_round", 0)))
+    return new_hand(convention, num_seats, dealer, Deal(hands, talons), streak, int(extras.get("opening_round", 0)),
+                    frozenset(int(s) for s in extras.get("refe", ())))
 
 
 def _contract_action(record: Mapping[str, Any], state: HandState):

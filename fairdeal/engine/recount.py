@@ -120,6 +120,9 @@ class _Recount:
             self.problems.append(f"{where}: logged raspasy streak {logged_streak}, the sheet has "
                                  f"{self.sheet.raspasy_streak}")
         fields["extras"] = dict(extras, raspasy_streak=self.sheet.raspasy_streak)
+        fields["extras"].pop("refe", None)     # the refes held come from the sheet, as the streak does
+        if self.sheet.refe_seats():
+            fields["extras"]["refe"] = sorted(self.sheet.refe_seats())
         try:
             state = replay_record(fields, self.convention, len(self.players))
             outcome = result(state)
@@ -130,7 +133,7 @@ class _Recount:
         recomputed = sheet_extras(self.sheet, sheet, outcome, self.convention)
         logged = {key: extras[key] for key in SHEET_EXTRAS if key in extras}
         if logged != recomputed:
-            self.problems.append(f"{where}: logged bombs {logged}, the sheet gives {recomputed}")
+            self.problems.append(f"{where}: logged sheet extras {logged}, the sheet gives {recomputed}")
         self.sheet, self.hands = sheet, self.hands + 1
         if record.score is not msgspec.UNSET:
             self._compare_lines(where, fields["score"], lines)

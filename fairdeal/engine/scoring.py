@@ -48,6 +48,15 @@ class Sheet:
     hands: int = 0
     bombs: tuple[tuple[int, ...], ...] = ()   # Classic: per seat, the levels of the bombs still to play, in order
     first_closed: int | None = None           # the first seat whose pulya closed (the «скачки» premium)
+    refe: tuple[int, ...] = ()                # Croatian: refes each seat holds («рефет»)
+    refe_rounds: int = 0                      # Croatian: all-pass hands that gave a refe so far
+
+    def refe_seats(self) -> frozenset[int]:
+        return frozenset(s for s, count in enumerate(self.refe) if count)
+
+    def column(self, seat: int, start: int) -> Fraction:
+        """Croatian: the contract column counted down from ``start`` (written-off pulya, added gora)."""
+        return start - self.pulya[seat] + self.gora[seat]
 
     def next_bomb(self, seat: int) -> int:
         """The level of ``seat``'s next bomb (0 = none left)."""
@@ -83,11 +92,20 @@ def is_finished(sheet: Sheet, convention: Convention) -> bool:
     size = convention.pulya.size
     if convention.pulya.end == "total":
         return sum(sheet.pulya) >= size * sheet.num_seats
+    if convention.pulya.end == "countdown":
+        return sum(sheet.column(s, size) for s in range(sheet.num_seats)) <= 0
+    if convention.pulya.end == "hands":          # the pot game: an evening of ``size`` deals
+        return sheet.hands >= size
     return all(p >= size for p in sheet.pulya)
 
 
 def score_hand(sheet: Sheet, outcome: HandOutcome, convention: Convention) -> tuple[Sheet, tuple[ScoreLine, ...]]:
     """Write one finished hand on the sheet; returns the new sheet and the lines written, in order."""
+    if convention.scoring.method != "pulya":   # the other sheets build on this module's Sheet and ScoreLine
+        from fairdeal.engine.countdown import score_countdown
+        from fairdeal.engine.pot import score_pot
+        scorer = score_countdown if convention.scoring.method == "countdown" else score_pot
+        return scorer(sheet, outcome, convention)
     _check_outcome(sheet, outcome)
     extras = dict(outcome.extras)
     streak, bombs = sheet.raspasy_streak, sheet.bombs or ((),) * sheet.num_seats

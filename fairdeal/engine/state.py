@@ -67,6 +67,21 @@ class HandState:
     talon_bought: int | None = None            # with two talons: the one the declarer took
     whist_talon: int | None = None             # Hussar: the talon the whister took («с приглашением своей прикупки»)
     defence_discard: tuple[int, ...] = ()      # the whister's two cards put away after taking his talon
+    number_high: int | None = None             # number ladders (Austrian, Croatian): the highest number bid
+    game_bids: tuple[tuple[int, int | None], ...] = ()   # («игра») seat and named number (None = not named yet)
+    naming: bool = False                       # the game bidders name their numbers in turn
+    final_number: int | None = None            # the number the declarer's contract must reach
+    named_contract: bool = False               # a game named in the auction: the contract is that number's
+    refe_seats: frozenset[int] = frozenset()   # Croatian: seats holding a refe at the deal (from the sheet)
+    invited: bool = False                      # the lone whister invited the passer («пригласить второго»)
+    kontra: tuple[tuple[int, int], ...] = ()   # (defender, doublings) of the kontra chain
+    kontra_calls: tuple[tuple[int, str], ...] = ()   # the chain's calls in order: kontra, rekontra, ..., pass
+    kontra_queue: tuple[int, ...] = ()         # seats still to call in this round of the chain
+    kontra_round: int = 0                      # 1 = defenders may kontra, 2 = declarer may rekontra, ...
+    no_aces: bool | None = None                # Austrian: the declarer's announcement (None = not asked)
+    follow_queue: tuple[int, ...] = ()         # Nachgehen: bidders still to take the discard or pass
+    follow_steps: tuple[tuple[int, bool, tuple[int, ...], str], ...] = ()  # (seat, took, his discard, contract)
+    winner_discard: tuple[int, ...] = ()       # Nachgehen: the auction winner's discard («Ich liege»)
 
     @property
     def defenders(self) -> tuple[int, ...]:

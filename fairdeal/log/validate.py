@@ -15,7 +15,7 @@ from fairdeal.cards import DeckKind
 from fairdeal.deal import DealPattern, get_pattern, seats_of_hands
 from fairdeal.errors import CardError, DealError, LogError, NotationError, ShuffleError
 from fairdeal.log.records import UNSET, EndRecord, HandRecord, Record, TableRecord
-from fairdeal.log.tokens import ANY_TOKEN, card_codes, is_bid, is_contract
+from fairdeal.log.tokens import ANY_TOKEN, KONTRA_CALL, card_codes, is_bid, is_contract
 from fairdeal.shuffle.notation import parse_notation
 
 _HEX64 = frozenset("0123456789abcdef")
@@ -331,6 +331,9 @@ class HandChecker:
         declarer = record.contract.declarer
         if not 0 <= declarer < len(record.deal.hands):
             return
+        if record.extras is not UNSET and any(step.get("take") for step in record.extras.get("nachgehen", [])
+                                              if isinstance(step, dict)):
+            return   # Nachgehen: the discard is the auction winner's, the contract a follower's (extras.nachgehen)
         held = set(record.deal.hands[declarer]).union(*record.deal.talons)
         for index, card in enumerate(discard):
             if card in self.codes and card not in held:
@@ -407,6 +410,37 @@ class HandChecker:
         for key in ("opening_round", "bomb", "multiplier", "raspasy_streak"):
             if key in extras and not (isinstance(extras[key], int) and extras[key] >= 0):
                 self.problems.add(f"extras.{key}", f"must be a whole number >= 0, got {extras[key]!r}")
+        self._check_central_extras(extras)
+
+    def _check_central_extras(self, extras: dict) -> None:
+        """Austrian/Croatian/19th-century extras: the invitation, the kontra chain, the refes held, «no aces»."""
+        for key in ("invited", "no_aces"):
+            if key in extras and not isinstance(extras[key], bool):
+                self.problems.add(f"extras.{key}", f"must be true or false, got {extras[key]!r}")
+        if "refe" in extras:
+            seats = extras["refe"]
+            if not isinstance(seats, list) or not all(isinstance(s, int) for s in seats):
+                self.problems.add("extras.refe", "must list the seats holding a refe")
+            else:
+                for index, seat in enumerate(seats):
+                    self._check_seat(f"extras.refe[{index}]", seat, players_only=True)
+        if "columns" in extras and not (isinstance(extras["columns"], list)
+                                        and all(isinstance(c, (int, float)) for c in extras["columns"])):
+            self.problems.add("extras.columns", "must list each seat's contract column (numbers)")
+        if "pot" in extras and not (isinstance(extras["pot"], (int, float)) and extras["pot"] >= 0):
+            self.problems.add("extras.pot", f"must be the money left in the pot (a number >= 0), got {extras['pot']!r}")
+        for index, seat in enumerate(extras.get("hat", [])):
+            if not isinstance(seat, int) or not self._check_seat(f"extras.hat[{index}]", seat, players_only=True):
+                self.problems.add(f"extras.hat[{index}]", "must be a seat under the hat")
+        for index, call in enumerate(extras.get("kontra", [])):
+            where = f"extras.kontra[{index}]"
+            if not isinstance(call, dict) or not isinstance(call.get("seat"), int):
+                self.problems.add(where, "must be {\"seat\": s, \"call\": word}")
+                continue
+            self._check_seat(f"{where}.seat", call["seat"], players_only=True)
+            if not isinstance(call.get("call"), str) or KONTRA_CALL.fullmatch(call["call"]) is None:
+                self.problems.add(f"{where}.call", f"{call.get('call')!r} is not pass, kontra, rekontra, subkontra, "
+                                                   f"mortkontra or kontra-N")
 
     def _check_score(self) -> None:
         for index, line in enumerate(self.record.score):

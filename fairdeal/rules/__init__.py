@@ -1,4 +1,5 @@
-"""Conventions as data: the named Russian conventions and the lookup by name."""
+"""Conventions as data: the named conventions (Russian, Classic, Hussar, Gusarik, Croatian, Austrian, 19th century)
+and the lookup by name."""
 
 from __future__ import annotations
 
@@ -7,15 +8,26 @@ from fairdeal.rules.convention import (
     BiddingRules,
     Convention,
     DefenceRules,
+    PlayRules,
     PulyaRules,
     RaspasyRules,
     ScoringRules,
     TableRules,
 )
+from fairdeal.rules.central import (
+    AUSTRIAN, AUSTRIAN_ILLUSTRATED, AUSTRIAN_LIMITED, AUSTRIAN_NACHGEHEN, AUSTRIAN_SANS_ATOUT, AUSTRIAN_STYRIAN,
+    AUSTRIAN_UNLIMITED, CROATIAN,
+)
+from fairdeal.rules.nineteenth import (
+    PREFERANS_1800S, PREFERANS_1800S_KADILI, PREFERANS_1800S_MIXED, PREFERANS_1800S_TALON,
+)
 from fairdeal.rules.russian import LENINGRAD, MAILRU, ROSTOV, SOCHI
 from fairdeal.rules.systems import CLASSIC, GUSARIK_LENINGRAD, GUSARIK_ROSTOV, GUSARIK_SOCHI, HUSSAR
 
-ALL = (SOCHI, LENINGRAD, ROSTOV, MAILRU, CLASSIC, HUSSAR, GUSARIK_SOCHI, GUSARIK_LENINGRAD, GUSARIK_ROSTOV)
+ALL = (SOCHI, LENINGRAD, ROSTOV, MAILRU, CLASSIC, HUSSAR, GUSARIK_SOCHI, GUSARIK_LENINGRAD, GUSARIK_ROSTOV,
+       CROATIAN, AUSTRIAN, AUSTRIAN_UNLIMITED, AUSTRIAN_LIMITED, AUSTRIAN_STYRIAN, AUSTRIAN_ILLUSTRATED,
+       AUSTRIAN_SANS_ATOUT, AUSTRIAN_NACHGEHEN, PREFERANS_1800S, PREFERANS_1800S_KADILI, PREFERANS_1800S_TALON,
+       PREFERANS_1800S_MIXED)
 CONVENTIONS: dict[str, Convention] = {c.name: c for c in ALL}
 
 
@@ -29,7 +41,9 @@ def get_convention(name: str) -> Convention:
 
 
 __all__ = [
-    "ALL", "CLASSIC", "GUSARIK_LENINGRAD", "GUSARIK_ROSTOV", "GUSARIK_SOCHI", "HUSSAR", "TableRules",
-    "BiddingRules", "CONVENTIONS", "Convention", "ConventionError", "DefenceRules", "LENINGRAD", "MAILRU",
-    "PulyaRules", "ROSTOV", "RaspasyRules", "SOCHI", "ScoringRules", "get_convention",
+    "ALL", "AUSTRIAN", "AUSTRIAN_ILLUSTRATED", "AUSTRIAN_LIMITED", "AUSTRIAN_NACHGEHEN", "AUSTRIAN_SANS_ATOUT",
+    "AUSTRIAN_STYRIAN", "AUSTRIAN_UNLIMITED", "BiddingRules", "CLASSIC", "CONVENTIONS", "CROATIAN", "Convention",
+    "ConventionError", "DefenceRules", "GUSARIK_LENINGRAD", "GUSARIK_ROSTOV", "GUSARIK_SOCHI", "HUSSAR", "LENINGRAD",
+    "MAILRU", "PREFERANS_1800S", "PREFERANS_1800S_KADILI", "PREFERANS_1800S_MIXED", "PREFERANS_1800S_TALON",
+    "PlayRules", "PulyaRules", "ROSTOV", "RaspasyRules", "SOCHI", "ScoringRules", "TableRules", "get_convention",
 ]

@@ -21,12 +21,15 @@ RaspasyMode = Literal["gora", "whists"]
 Progression = Literal["none", "arithmetic", "geometric"]
 RaspasyPayers = Literal["all", "all_but_fewest"]
 ConsolationMode = Literal["game_value", "fixed"]
-PulyaEnd = Literal["each", "total"]
+PulyaEnd = Literal["each", "total", "countdown", "hands"]
 AfterClose = Literal["help", "whists_on_all"]
 GoraSettlement = Literal["shared", "pairwise"]
 RemizTo = Literal["gora", "whister"]
 AllPass = Literal["raspasy", "redeal"]
 TalonSide = Literal["left", "right"]
+Ladder = Literal["russian", "numbers", "suits"]
+ScoringMethod = Literal["pulya", "countdown", "pot"]
+NoTrumpLead = Literal["first_hand", "next_after_declarer", "right_of_declarer"]
 
 # 000: «простая ... 2 очка. За семерную ... 4 очка, за восьмерную — 6 очков, за девятерную — 8, а за десятерную
 # игру и мизер — 10 очков»; 002 lists the same «Стоимость контрактов».
@@ -35,6 +38,13 @@ STANDARD_VALUES: tuple[tuple[int, int], ...] = ((6, 2), (7, 4), (8, 6), (9, 8), 
 # ten without a whist («на 10 ... виста здесь не существует»), hence 10 -> 0 in the book conventions.
 BOOK_QUOTAS: tuple[tuple[int, int], ...] = ((6, 4), (7, 2), (8, 1), (9, 1), (10, 0))
 MAILRU_QUOTAS: tuple[tuple[int, int], ...] = ((6, 4), (7, 2), (8, 1), (9, 1), (10, 1))
+
+
+# A number-ladder entry ``8*``: the level in any suit (the declarer names the trump).
+WILDCARD = "*"
+SUIT_LETTERS = ("S", "C", "D", "H")
+# 003 Croatian: «контра ... реконтра ... субконтру ... мортконтрой».
+KONTRA_WORDS = ("kontra", "rekontra", "subkontra", "mortkontra")
 
 
 def _check_levels(table: tuple[tuple[int, int], ...], what: str) -> None:
@@ -87,12 +97,60 @@ class BiddingRules:
     dark_pass: bool = False
     # 003 Классика: «Перебить пас втёмную можно только заявкой 7 и выше».
     dark_pass_overcall_level: int = 7
+    # 003 Austrian/Croatian: «В торговле каждая масть представлена своим номером» — the auction climbs numbers
+    # (one step at a time, «скачки не допускаются»), each number standing for a contract of six tricks (or a
+    # Bettel/Sanac/Durchmarsch); "russian" = the 6S..10NT ladder above.
+    ladder: Ladder = "russian"
+    # The contract each number stands for, from ``first_number`` up, as contract tokens (with the talon; the
+    # same contract without the talon adds -bp). Croatian: «2, 3, 4, 5 (представляющие каждую масть), 6 (Bettel),
+    # 7 (Sanac)»; the suits of the numbers are read from the worked example (docs/systems.md).
+    number_contracts: tuple[str, ...] = ()
+    # 003 Austrian: «раз, два, три, четыре» start at one; Croatian: «числа 2, 3, 4, 5» start at two.
+    first_number: int = 1
+    # No-talon games announced with their contract at a player's first call: Austrian «червы — без прикупа в
+    # червах»; Croatian «Заявки об игре Bettel или Sanac без прикупа (игра) объявляются сразу» (number, token).
+    # An unnamed «игра» names any other number later.
+    named_games: tuple[tuple[int, str], ...] = ()
+    # 003 Croatian: «открывает прикуп для всеобщего обозрения»; Austrian: «берёт прикуп себе, никому не показывая».
+    talon_shown: bool = True
+    # 003, 19th-century rule 59: «Другой же род преферанса сопровождается переговорами о талоне ... куплю» — each
+    # buyer claims the next suit up; without it the first who wants the talon takes it (rule 24).
+    talon_negotiation: bool = False
+    # 003 Austrian «По стопам (Nachgehen)»: the number auction's winner discards without naming («Ich liege»); a
+    # defender who bid may take his discard, discard in turn and name a contract «не ниже чем 5 (Bettel)», and so
+    # on, each higher — the number the first follower's contract must reach (0 = no Nachgehen).
+    nachgehen_from_number: int = 0
 
     def __post_init__(self) -> None:
         if not self.raspasy_exit_levels or any(not 6 <= lv <= 10 for lv in self.raspasy_exit_levels):
             raise ConventionError(f"raspasy_exit_levels must be levels 6..10, got {self.raspasy_exit_levels}")
         if any(not 6 <= lv <= 10 for lv in self.no_talon_levels):
             raise ConventionError(f"no_talon_levels must be levels 6..10, got {sorted(self.no_talon_levels)}")
+
+    @property
+    def last_number(self) -> int:
+        return self.first_number + len(self.number_contracts) - 1
+
+    def number_tokens(self, number: int, no_talon: bool) -> tuple[str, ...]:
+        """The contract tokens a number stands for (``-bp`` without the talon); an entry ``8*`` stands for the level
+        in any suit, the trump named by the declarer (19th-century «восемь с козырями»)."""
+        entry = self.number_contracts[number - self.first_number]
+        suffix = "-bp" if no_talon else ""
+        if entry.endswith(WILDCARD):
+            return tuple(f"{entry[:-1]}{suit}{suffix}" for suit in SUIT_LETTERS)
+        return (entry + suffix,)
+
+    def number_token(self, number: int, no_talon: bool) -> str:
+        """The first (lowest) contract token of a number."""
+        return self.number_tokens(number, no_talon)[0]
+
+    def number_of(self, token: str) -> int:
+        """The number of a contract token (with or without ``-bp``)."""
+        core = token[:-3] if token.endswith("-bp") else token
+        for index, entry in enumerate(self.number_contracts):
+            if core == entry or (entry.endswith(WILDCARD) and core[:-1] == entry[:-1] and core[-1] in SUIT_LETTERS):
+                return index + self.first_number
+        raise ConventionError(f"{token!r} is not a contract of this number ladder {self.number_contracts}")
 
     def exit_level(self, raspasy_streak: int) -> int:
         """The lowest contract allowed after ``raspasy_streak`` raspasy in a row."""
@@ -140,6 +198,30 @@ class DefenceRules:
     dark_six_forced_whist: bool = False
     # 003 Классика: «мизер втёмную ловится втёмную» — the defenders' cards stay closed.
     dark_misere_closed: bool = False
+    # 003 Austrian/Croatian: «Если вистует только один из защитников, он может пригласить второго ... приглашённый
+    # не несёт никакой ответственности ... Если вистующий не пригласил пасовавшего защитника, тот кладёт свои
+    # карты на стол в закрытую и в дальнейшем розыгрыше его карты не участвуют».
+    lone_whister_invites: bool = False
+    # 003 Croatian: «контра -> реконтра -> субконтра -> мортконтра ... и так до бесконечности»: the most doublings
+    # of the kontra chain (0 = no kontra; the seed's «бесконечность» is capped, docs/systems.md); Austrian
+    # Illustrated: kontra and rekontra = 2.
+    kontra_levels: int = 0
+    # Numbers whose contracts may be doubled: Croatian every contract; Austrian Illustrated only «бескозырные
+    # контракты (Bettel, Durchmarsch, Plauderer, Offener Durchmarsch)» (numbers 5..8).
+    kontra_from_number: int = 0
+    # 003 Croatian: «Заявка контра от вистующего при пасе второго защитника автоматически означает приглашение».
+    kontra_invites: bool = False
+    # 003 Croatian: «Если играется самый маленький контракт — два — с прикупом и без рефета, один из защитников
+    # должен законтрить ... Если никто из защитников не заявит контру, розыгрыша не состоится».
+    kontra_required_numbers: frozenset[int] = frozenset()
+    # Numbers whose contracts the defenders may not pass (Austrian Illustrated: «защитники не могут отказаться»).
+    forced_whist_numbers: frozenset[int] = frozenset()
+    # 003, 19th-century rule 3: «сами обязуются непременно сделать по две взятки» — each whister answers for his
+    # own two, whatever the other took (Croatian: only when the pair fell short of four).
+    each_whister_quota: bool = False
+    # A passer's cards take no part when one defender whists alone (19th-century rules 9, 63: «могут быть два виста
+    # и один»; read as the lone whister against the declarer, docs/systems.md).
+    passer_sits_out: bool = False
 
     def __post_init__(self) -> None:
         _check_levels(self.quotas, "quotas")
@@ -150,6 +232,10 @@ class DefenceRules:
 
     def quota(self, level: int) -> int:
         return dict(self.quotas)[level]
+
+    def kontra_word(self, level: int) -> str:
+        """The call raising the chain to ``level``: kontra, rekontra, subkontra, mortkontra, then kontra-N."""
+        return KONTRA_WORDS[level - 1] if level <= len(KONTRA_WORDS) else f"kontra-{level}"
 
     def lone_quota(self, level: int) -> int:
         return dict(self.lone_whister_quotas or self.quotas)[level]
@@ -243,6 +329,54 @@ class ScoringRules:
     # 001 (Hussar): «Ренонсы также преследуются строго, и виновный подвергается штрафу по размеру игры. За
     # игроком, сделавшим ренонс, партнер записывает таким же образом, как и за ремиз»: undertricks charged.
     renonce_undertricks: int = 1
+    # "pulya": the Russian sheet; "countdown": 003 Croatian «Колонка контрактов начинается с отрицательной записи
+    # (т. е. стоимость сыгранных контрактов списывается с определённого числа ...)» — written-off contracts go to
+    # ``pulya``, added ones («приписывает») to ``gora``, the juha to ``whists``.
+    method: ScoringMethod = "pulya"
+    # 003 Croatian: «запись за контракт с прикупом вдвое больше, чем порядковый номер заявки ... Игра без прикупа
+    # добавляет единичку к порядковому номеру»: value = factor x (number + bonus without the talon).
+    number_value_factor: int = 2
+    # 003 Croatian: «трефы без прикупа (игра) дают 2×(5+1)=12 очков».
+    no_talon_number_bonus: int = 1
+    # 003 Croatian: «дали разыгрывающему взятку на прикупном мизере (Bettel), каждый пишет на него по 60 вистов ...
+    # штрафуется на 12 очков»: each defender writes this many tricks' worth.
+    misere_failed_whist_tricks: int = 5
+    # 003 Croatian: «Если списывают с 50, допускается не больше трёх рефетов. Если с 30 — только один»: (column
+    # start, all-pass hands per pulya that give everyone a refe); the last entry not above the start applies, the
+    # first below it; empty = no refe at all.
+    refe_limits: tuple[tuple[int, int], ...] = ()
+    # 003 Croatian: «Если у разыгрывающего есть рефет в колонке контрактов, все результаты игры считаются вдвойне».
+    refe_multiplier: int = 2
+    # 003, 19th-century rules 43-44: «Преферансом с кадилями называется тот, где за каждую недоделанную взятку
+    # ставится столько, сколько ... за одну взятку в масти»; «без кадили ... ремизы ставятся только за масть».
+    remiz_per_trick: bool = False
+    # 003 Austrian «Котёл»: «Перед началом игры все игроки вносят в котёл равную сумму денег. Она должна быть
+    # кратна 10. Если ... котёл опустеет ... снова сделать взносы»: each player's contribution (0 = none). With the
+    # "pot" method the sheet's pulya is what a seat took from the pot, gora what it paid in, whists direct payments.
+    pot_initial: int = 0
+    # 003 «Неограниченный котёл»: «Каждый сдающий добавляет в него 10 ставок перед раздачей».
+    pot_dealer_stake: int = 0
+    # 003: «Сначала разыгрывающий берёт из котла 10 ставок» (10); «Ограниченный котёл ... в 5, 10 или 20 раз
+    # превосходить первоначальную ставку» (50, 100, 200); None = «Разыгрывающий забирает весь котёл».
+    pot_play_limit: int | None = 10
+    # 003 «Styrian»: «трефовый — стоит 20 очков (по два за взятку), пиковый — 30, бубновый — 40, а червовый — 50»
+    # (number, amount played); empty = the limit above.
+    pot_stakes: tuple[tuple[int, int], ...] = ()
+    # 003: «При ремизе разыгрывающий добавляет в котёл ставки в двойном размере, а вистующий — в одинарном».
+    pot_declarer_penalty: int = 2
+    pot_whister_penalty: int = 1
+    # 003: «платит каждому вистующему ... по одной десятой за каждую взятку, полученную защитой».
+    pot_trick_share: Fraction = Fraction(1, 10)
+    # 003 Illustrated Preference: «Разыгрывающий рассчитывается за каждую сыгранную и не сыгранную игру
+    # непосредственно с защитниками» for the numbers from this one (0 = none): (number, value) «Стоимость контракта
+    # — 10 ... 20 ... 30»; «без прикупа ... плата за выигрыш и проигрыш удваивается».
+    direct_values: tuple[tuple[int, int], ...] = ()
+    direct_no_talon_factor: int = 2
+    # 003 «Премия за контракт червы»: (number, premium) of the no-talon games every defender pays for.
+    no_talon_premiums: tuple[tuple[int, int], ...] = ()
+    # 003 «Премия за тузы ... по 10 ставок»; «Премия за отсутствие тузов ... по 10 ставок» (0 = none).
+    premium_four_aces: int = 0
+    premium_no_aces: int = 0
 
     def __post_init__(self) -> None:
         _check_levels(self.contract_values, "contract_values")
@@ -252,6 +386,13 @@ class ScoringRules:
             raise ConventionError("remiz_whist_factor must be positive, dark_multiplier and bomb_base at least 1")
         if self.dark_pass_bomb_level < 1 or self.renonce_undertricks < 1:
             raise ConventionError("dark_pass_bomb_level and renonce_undertricks must be at least 1")
+
+    def refe_limit(self, start: int) -> int:
+        """How many all-pass hands give a refe in a pulya whose contract column starts at ``start``."""
+        if not self.refe_limits:
+            return 0
+        fitting = [limit for size, limit in self.refe_limits if size <= start]
+        return fitting[-1] if fitting else self.refe_limits[0][1]
 
     def bomb_multiplier(self, level: int) -> int:
         """The multiplier of a bomb of ``level`` (1 simple, 2 double, 3 triple); level 0 = no bomb."""
@@ -352,6 +493,27 @@ class TableRules:
 
 
 @dataclass(frozen=True)
+class PlayRules:
+    """Trick play: overtaking, who leads first, and when play stops."""
+
+    # 000: «Необязательно бить старшей картой»; 003 Austrian: «Перебивать карту хода обязательно» — read as: head
+    # the trick (beat the best card so far) when one can, after following suit or trumping.
+    must_overtake: bool = False
+    # 003 Austrian: «Если завистовали оба, разыгрывающий делает первый ход» (the Russian and Croatian first hand
+    # leads; a first hand out of the play passes the lead to the next seat that plays).
+    declarer_leads_two_whists: bool = False
+    # Who leads a no-trump six: the first hand (Russian); 003 Croatian Sanac «разыгрывающий не имеет права ходить
+    # первым: право хода переходит к следующему игроку»; Austrian Sans Atout «справа от разыгрывающего».
+    no_trump_lead: NoTrumpLead = "first_hand"
+    # 003 Croatian: «В тот момент, когда защита берёт пятую взятку, игра заканчивается (не доигрывается)».
+    defence_trick_cap: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.defence_trick_cap is not None and not 1 <= self.defence_trick_cap <= 10:
+            raise ConventionError(f"defence_trick_cap must be 1..10, got {self.defence_trick_cap}")
+
+
+@dataclass(frozen=True)
 class Convention:
     """A whole set of table rules; the fields above hold every difference between the named conventions."""
 
@@ -365,6 +527,7 @@ class Convention:
     scoring: ScoringRules = field(default_factory=ScoringRules)
     pulya: PulyaRules = field(default_factory=PulyaRules)
     table: TableRules = field(default_factory=TableRules)
+    play: PlayRules = field(default_factory=PlayRules)
     # One line for `fairdeal systems`.
     description: str = ""
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from fairdeal.rules.convention import Convention
 
-GROUPS = ("bidding", "defence", "raspasy", "scoring", "pulya", "table")
+GROUPS = ("bidding", "defence", "raspasy", "scoring", "pulya", "table", "play")
 
 
 def _show(value: object) -> str:

@@ -1,0 +1,75 @@
+"""The heuristic bot's auction and contract choice on a number ladder (Austrian, Croatian, 19th century; seed 003).
+
+Each number stands for a contract; the bot reckons the tricks each contract would bring (``evaluate``), bids the
+numbers up to the highest contract it could make with the talon's help, says «игра» at its first call when a
+contract stands without the talon, and names the contract with the widest margin.
+"""
+
+from __future__ import annotations
+
+from fairdeal.engine import evaluate
+from fairdeal.engine.actions import Action, Bid, Declare
+from fairdeal.engine.bids import MINE, PASS, ContractBid, parse_bid
+from fairdeal.engine.numbers import GAME, GAME_PREFIX, number_of_word
+from fairdeal.engine.suits import BUY
+from fairdeal.engine.view import PlayerView
+
+SURE_MARGIN = 0.5      # a no-talon game wants half a trick to spare: the counts are optimistic
+
+
+def margin(hand: tuple[int, ...], bid: ContractBid, misere_risk: float) -> float:
+    """Tricks to spare for ``bid`` (a misère: 1 on a hand within the risk accepted, else -5)."""
+    if bid.misere:
+        return 1.0 if evaluate.misere_risk(hand) <= misere_risk else -5.0
+    return evaluate.strain_tricks(hand, bid.strain) - bid.level
+
+
+def _best(view: PlayerView, number: int, no_talon: bool, misere_risk: float) -> float:
+    """The margin of the best contract a number stands for (``8*``: the best suit at that level)."""
+    tokens = view.convention.bidding.number_tokens(number, no_talon)
+    return max(margin(view.hand, parse_bid(t), misere_risk) for t in tokens)
+
+
+def bid(view: PlayerView, talon_hope: float, misere_risk: float) -> Action:
+    tokens = [a.token for a in view.legal]
+    rules = view.convention.bidding
+    named = dict((name, n) for n, name in rules.named_games)
+    if any(t.startswith(GAME_PREFIX) for t in tokens):      # naming round of several «игра»
+        fits = [t for t in tokens if t.startswith(GAME_PREFIX)
+                and _best(view, number_of_word(t[len(GAME_PREFIX):]), True, misere_risk) >= 0]
+        return Bid(view.seat, fits[-1] if fits else (PASS if PASS in tokens else tokens[0]))
+    for token in tokens:
+        if token in named and _best(view, named[token], True, misere_risk) >= SURE_MARGIN:
+            return Bid(view.seat, token)
+    nameable = [n for n in range(rules.first_number, rules.last_number + 1) if n not in named.values()]
+    if GAME in tokens and any(_best(view, n, True, misere_risk) >= SURE_MARGIN for n in nameable):
+        return Bid(view.seat, GAME)
+    reach = [n for n in range(rules.first_number, rules.last_number + 1)
+             if _best(view, n, False, misere_risk) + talon_hope >= 0]
+    target = max(reach, default=None)
+    if target is None:
+        return Bid(view.seat, PASS)
+    numbers = [(number_of_word(t), t) for t in tokens if number_of_word(t) is not None]
+    if BUY in tokens:          # 19th century: each «куплю» claims the next suit up
+        following = rules.first_number + sum(1 for _, t in view.auction if t == BUY)
+        return Bid(view.seat, BUY if following <= target else PASS)
+    high = number_of_word(next((t for _, t in reversed(view.auction) if number_of_word(t) is not None), "zero"))
+    if MINE in tokens and high <= target:
+        return Bid(view.seat, MINE)
+    affordable = [t for n, t in numbers if n <= target]
+    return Bid(view.seat, affordable[0] if affordable else PASS)
+
+
+def declare(view: PlayerView, misere_risk: float) -> Action:
+    """The legal contract with the most tricks to spare (the first, lowest, on a tie)."""
+    declares = [a for a in view.legal if isinstance(a, Declare)]
+    return max(declares, key=lambda a: margin(view.hand, parse_bid(a.token), misere_risk))
+
+
+def follows(view: PlayerView, misere_risk: float) -> bool:
+    """Nachgehen: take the discard when a contract above the one standing is sure on the bot's own ten cards."""
+    if not any(a.take for a in view.legal):
+        return False
+    rules = view.convention.bidding
+    standing = rules.number_of(view.contract.token) + 1 if view.contract is not None else rules.nachgehen_from_number
+    return any(_best(view, n, False, misere_risk) >= SURE_MARGIN for n in range(standing, rules.last_number + 1))
