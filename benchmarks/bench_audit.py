@@ -19,12 +19,10 @@ from pathlib import Path
 
 import numpy as np
 
-from fairdeal.audit.evidence import AuditOptions
-from fairdeal.audit.report import audit_log
+from fairdeal.audit.run import RunOptions, run_audit
 from fairdeal.audit.simulate import Evening, simulated_records
-from fairdeal.audit.sequential import ace_stacking_test, calibrate_cusum, eprocess_paths
-from fairdeal.audit.stats import count_aces, holm
-from fairdeal.audit.tally import tally_hands
+from fairdeal.audit.sequential import calibrate_threshold, cusum_path, eprocess_path, llr_table
+from fairdeal.audit.stats import card_values, holm, hypergeometric_null, talon_aces_total_pvalue
 from fairdeal.deal import deal_batch, get_pattern
 from fairdeal.log.records import HandRecord
 from fairdeal.log.writer import write_log
@@ -36,6 +34,22 @@ DEALERS = 3
 FAMILY_ALPHA = 0.05
 CHEAT_RATE = 0.25
 CHUNK = 50_000
+NULL = hypergeometric_null(32, 4, 2).pmf
+CALIBRATION_DRAWS = 20_000
+
+
+def count_aces(cards: np.ndarray) -> np.ndarray:
+    return np.count_nonzero(card_values(cards) == 7, axis=-1)
+
+
+def exact_total_pvalue(row: np.ndarray) -> float:
+    return talon_aces_total_pvalue(np.bincount(row, minlength=3), NULL)
+
+
+def first_over(paths: np.ndarray, bar: float, strict: bool) -> np.ndarray:
+    """Index of the first deal whose statistic passes ``bar`` (per row), ``-1`` when none does."""
+    over = paths > bar if strict else paths >= bar
+    return np.where(over.any(axis=1), np.argmax(over, axis=1), -1)
 
 
 def honest_talon_aces(rng: np.random.Generator, hands: int) -> np.ndarray:
@@ -83,7 +97,7 @@ def fixed_sample_alarms(aces: np.ndarray) -> np.ndarray:
     tables = aces.reshape(-1, DEALERS, HORIZON)
     alarms = np.zeros(tables.shape[:2], dtype=bool)
     for t, table in enumerate(tables):
-        p = np.array([tally_hands(row, np.zeros(HORIZON), 0.0, 0.0).talon_aces_test().pvalue for row in table])
+        p = np.array([exact_total_pvalue(row) for row in table])
         alarms[t] = holm(p) <= FAMILY_ALPHA
     return alarms
 
@@ -97,25 +111,22 @@ def main() -> None:
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     per_dealer = FAMILY_ALPHA / DEALERS     # Bonferroni over the table's dealers
-    test = ace_stacking_test(CHEAT_RATE)
+    llr = llr_table(32, 2, (CHEAT_RATE,))[0]
 
     started = time.perf_counter()
-    cusum = calibrate_cusum(test, HORIZON, per_dealer, draws=20_000, rng=rng)
+    threshold = calibrate_threshold(llr, NULL, HORIZON, per_dealer, rng)
     calibration_seconds = time.perf_counter() - started
-    print(f"CUSUM for '{test.description}': threshold h = {cusum.threshold:.3f} "
-          f"(horizon {HORIZON} deals, per-dealer false alarm {per_dealer:.4f}, {cusum.draws} simulated dealers, "
-          f"{calibration_seconds:.1f} s)")
+    print(f"CUSUM for an ace stacked in {CHEAT_RATE:.0%} of deals: threshold h = {threshold:.3f} "
+          f"(horizon {HORIZON} deals, per-dealer false alarm {per_dealer:.4f}, {CALIBRATION_DRAWS} simulated "
+          f"dealers, {calibration_seconds:.1f} s)")
     log_bar = np.log(1 / per_dealer)
     print(f"mixture e-process: alarm when E >= {1 / per_dealer:.0f} (Ville's inequality, no calibration)\n")
 
     started = time.perf_counter()
     cheat = stacked_talon_aces(rng, args.runs * HORIZON, CHEAT_RATE).reshape(args.runs, HORIZON)
-    cusum_delay = cusum.alarm_at(cheat)
-    over = eprocess_paths(cheat) >= log_bar
-    e_delay = np.where(over.any(axis=1), np.argmax(over, axis=1), -1)
-    fixed_power = np.mean([
-        tally_hands(row, np.zeros(HORIZON), 0.0, 0.0).talon_aces_test().pvalue <= per_dealer for row in cheat
-    ])
+    cusum_delay = first_over(cusum_path(llr[cheat]), threshold, strict=True)
+    e_delay = first_over(eprocess_path(cheat, 32, 2), log_bar, strict=False)
+    fixed_power = np.mean([exact_total_pvalue(row) <= per_dealer for row in cheat])
     print(f"power against a dealer stacking an ace in {CHEAT_RATE:.0%} of deals ({args.runs} runs of {HORIZON} deals):")
     print(f"  CUSUM        {summarise(cusum_delay)}")
     print(f"  e-process    {summarise(e_delay)}")
@@ -126,8 +137,8 @@ def main() -> None:
     hands = args.tables * DEALERS * HORIZON
     honest = honest_talon_aces(rng, hands).reshape(args.tables * DEALERS, HORIZON)
     seconds = time.perf_counter() - started
-    cusum_tables = (cusum.alarm_at(honest) >= 0).reshape(args.tables, DEALERS).any(axis=1)
-    e_tables = (eprocess_paths(honest) >= log_bar).any(axis=1).reshape(args.tables, DEALERS).any(axis=1)
+    cusum_tables = (first_over(cusum_path(llr[honest]), threshold, True) >= 0).reshape(args.tables, DEALERS).any(axis=1)
+    e_tables = (eprocess_path(honest, 32, 2) >= log_bar).any(axis=1).reshape(args.tables, DEALERS).any(axis=1)
     fixed_tables = fixed_sample_alarms(honest).any(axis=1)
     se = np.sqrt(FAMILY_ALPHA * (1 - FAMILY_ALPHA) / args.tables)
     print(f"family-wise false alarms on {hands:,} honest hands ({args.tables} tables x {DEALERS} dealers x {HORIZON} deals; "
@@ -149,20 +160,21 @@ def stripped(records):
 
 def audit_synthetic_log(hands: int, seed: int) -> None:
     evening = Evening(cheater=1, rate=CHEAT_RATE)
-    options = AuditOptions(draws=199, seed=seed)
+    options = RunOptions(alpha=FAMILY_ALPHA, seed=seed, legality=False, workers=1)
     with tempfile.TemporaryDirectory() as folder:
         full, bare = Path(folder) / "full.jsonl", Path(folder) / "bare.jsonl"
         write_log(full, simulated_records(np.random.default_rng(seed), evening, hands))
         write_log(bare, stripped(simulated_records(np.random.default_rng(seed), evening, hands)))
-        print(f"synthetic log: {hands} hands, {evening.players[1]} stacks an ace in {CHEAT_RATE:.0%} of his deals")
-        for label, path in ((f"orders + shuffles ({options.draws} draws/hand)", full), ("deals only (baseline)", bare)):
+        print(f"synthetic log: {hands} hands, {evening.players[1]} stacks an ace in {CHEAT_RATE:.0%} of his deals "
+              "(fairdeal audit's pipeline, legality aside)")
+        for label, path in (("orders + shuffles (replay and tells)", full), ("deals only (baseline)", bare)):
             started = time.perf_counter()
-            report = audit_log(path, options)
+            verdict = run_audit(path, options).verdict
             seconds = time.perf_counter() - started
-            flagged = sorted({t.test for t in report.tests if t.holm <= FAMILY_ALPHA})
-            alarms = ", ".join(f"{d} at hand {h}" for d, h in report.first_alarm) or "none"
+            flagged = sorted({t.test for t in verdict.flagged()})
+            alarms = ", ".join(f"{p.dealer} at hand {p.cusum_alarm}" for p in verdict.paths if p.cusum_alarm) or "none"
             print(f"  {label:<38} {seconds:5.1f} s ({hands / seconds:6.0f} hands/s); "
-                  f"suspects: {', '.join(report.suspects()) or 'none'}; CUSUM alarm: {alarms}")
+                  f"suspects: {', '.join(verdict.suspects()) or 'none'}; CUSUM alarm: {alarms}")
             print(f"  {'':<38} Holm-significant: {'; '.join(flagged) or 'none'}")
 
 

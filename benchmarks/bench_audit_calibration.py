@@ -1,8 +1,11 @@
 """Calibration of `fairdeal audit` at alpha = 1%: the family-wise false-alarm rate on honest simulated tables, and
 power against a dealer who stacks an ace into the talon in 25% of his deals.
 
-Each honest table runs the whole statistical pipeline (log lines -> bulk reader -> shuffle replay -> tests ->
-Holm): the measured rate of tables with any flag must be at most alpha. Run: .venv/bin/python benchmarks/bench_audit_calibration.py
+Each honest table runs the whole statistical pipeline as ``fairdeal audit`` runs it on a file of this size (log
+lines -> bulk reader -> shuffle replay -> the shuffle's tells -> tests -> Holm): the measured rate of tables with
+any flag must be at most alpha. Two kinds of honest table: seed 004's card-by-card runs and a cut
+(``audit.simulate``), and six logged GSR riffles and a cut (``tricks.honest``, where the lazy-shuffle test applies).
+Run: .venv/bin/python benchmarks/bench_audit_calibration.py
 """
 
 from __future__ import annotations
@@ -17,42 +20,58 @@ from fairdeal.audit.summary import BlockContext
 from fairdeal.audit.scan import scan_log
 from fairdeal.audit.simulate import Evening, fast_evening_lines
 from fairdeal.audit.verdict import build_verdict
+from fairdeal.log.writer import encode_record
+from fairdeal.tricks.table import quick_records
 
 ALPHA = 0.01
 
 
-def audit(evening: Evening, hands: int, seed: int):
-    data = b"".join(fast_evening_lines(np.random.default_rng(seed), evening, hands))
-    merged = scan_log(io.BytesIO(data), lambda h: BlockContext(h.pattern_name, len(h.players), False))
+def verdict_of(data: bytes):
+    merged = scan_log(io.BytesIO(data), lambda h: BlockContext(h.pattern_name, len(h.players), False, tells=True))
     return build_verdict(merged, ALPHA)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--tables", type=int, default=1000)
-    parser.add_argument("--hands", type=int, default=150, help="hands per honest table")
-    parser.add_argument("--power-runs", type=int, default=60)
-    args = parser.parse_args()
+def audit(evening: Evening, hands: int, seed: int):
+    return verdict_of(b"".join(fast_evening_lines(np.random.default_rng(seed), evening, hands)))
 
+
+def riffled_table(hands: int, seed: int):
+    records = quick_records(Evening().players, hands, np.random.default_rng(seed))
+    return verdict_of(b"".join(encode_record(r) for r in records))
+
+
+def false_alarms(label: str, tables: int, hands: int, verdict_for) -> None:
     started = time.perf_counter()
     family = cusum = eprocess = 0
     worst: list[float] = []
-    for table in range(args.tables):
-        verdict = audit(Evening(), args.hands, 10_000 + table)
+    for table in range(tables):
+        verdict = verdict_for(table)
         family += not verdict.clean
         cusum += any(p.cusum_alarm is not None for p in verdict.paths)
         eprocess += any(p.eprocess_alarm is not None for p in verdict.paths)
         worst.append(min(t.holm for t in verdict.tests))
     seconds = time.perf_counter() - started
-    hands = args.tables * args.hands
-    se = np.sqrt(ALPHA * (1 - ALPHA) / args.tables)
-    print(f"honest tables: {args.tables} x {args.hands} hands = {hands:,} hands, full pipeline, {seconds:.1f} s "
-          f"({hands / seconds:,.0f} hands/s)")
+    se = np.sqrt(ALPHA * (1 - ALPHA) / tables)
+    print(f"honest tables ({label}): {tables} x {hands} hands = {tables * hands:,} hands, full pipeline, "
+          f"{seconds:.1f} s ({tables * hands / seconds:,.0f} hands/s)")
     print(f"family-wise false alarms at alpha {ALPHA:.0%} (target <= {ALPHA:.0%}, s.e. {se:.2%}):")
-    print(f"  Holm family (any test or certain finding; the exit code) {family / args.tables:6.2%}")
-    print(f"  CUSUM alarm (calibrated by simulation per horizon)        {cusum / args.tables:6.2%}")
-    print(f"  e-process alarm (Ville, no calibration)                    {eprocess / args.tables:6.2%}")
+    print(f"  Holm family (any test or certain finding; the exit code) {family / tables:6.2%}")
+    print(f"  CUSUM alarm (calibrated by simulation per horizon)        {cusum / tables:6.2%}")
+    print(f"  e-process alarm (Ville, no calibration)                    {eprocess / tables:6.2%}")
     print(f"  median smallest Holm-adjusted p per table: {np.median(worst):.3f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--tables", type=int, default=1000)
+    parser.add_argument("--riffle-tables", type=int, default=300)
+    parser.add_argument("--hands", type=int, default=150, help="hands per honest table")
+    parser.add_argument("--power-runs", type=int, default=60)
+    args = parser.parse_args()
+
+    false_alarms("runs and a cut", args.tables, args.hands, lambda t: audit(Evening(), args.hands, 10_000 + t))
+    false_alarms("six riffles and a cut", args.riffle_tables, args.hands,
+                 lambda t: riffled_table(args.hands, 20_000 + t))
 
     started = time.perf_counter()
     delays_c, delays_e, flagged = [], [], 0

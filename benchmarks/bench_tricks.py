@@ -1,6 +1,6 @@
 """The cardsharp's catalogue: how fast the weak server falls, and what each technique costs to plan.
 
-1. The weak-server brute force (``fairdeal.tricks.weak_server``): seeds per second of the vectorised search with
+1. The weak-server brute force (``fairdeal.audit.seeds``, which the cheat and the auditor share): seeds per second of the vectorised search with
    early rejection, against two baselines in the same run — the plain-integer reference shuffle one seed at a
    time, and the vectorised search that checks the hand only after the whole shuffle — and the projected time
    for all 2^32 seeds on one core.
@@ -21,7 +21,7 @@ from fairdeal.tricks.catalogue import TRICKS
 from fairdeal.tricks.plan import RUSSIAN
 from fairdeal.tricks.power import PLAYERS
 from fairdeal.tricks.table import Cheat, play_evening, quick_records, right_neighbour
-from fairdeal.tricks.weak_server import SEED_SPACE, _search_batch, search_seeds, server_deck
+from fairdeal.audit.seeds import SEED_SPACE, _search_batch, search_seeds, server_deck
 
 
 def weak_server(bits: int) -> None:

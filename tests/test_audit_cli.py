@@ -170,3 +170,27 @@ def test_another_pattern_is_audited_with_what_applies(tmp_path):
     text = " ".join(result.output.split())
     assert "Audited 300 hands" in text and "talon-rank test (231 pairs) does not apply" in text
     assert "legality not checked" in text
+
+
+def test_the_server_seed_window_finds_the_weak_server_and_needs_a_time(tmp_path):
+    from fairdeal.log import write_log
+    from fairdeal.tricks.power import weak_server_records
+
+    weak = tmp_path / "weak.jsonl"
+    write_log(weak, weak_server_records(6, np.random.default_rng(2)))
+    assert run(str(weak), "--workers", "1").exit_code == 0
+    result = run(str(weak), "--workers", "1", "--server-seed-window", "12")
+    assert result.exit_code == 1 and "weak-seed" in result.output and "Deal generator: flagged" in result.output
+    lines = weak.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[0] = lines[0].replace(',"started":"2025-11-24T16:00:00+00:00"', "")
+    weak.write_text("".join(lines), encoding="utf-8")
+    result = run(str(weak), "--workers", "1", "--server-seed-window", "12")
+    assert result.exit_code == 2 and "--server-time" in result.output and "Traceback" not in result.output
+    assert run(str(weak), "--workers", "1", "--server-seed-window", "12", "--server-time", "1764000000").exit_code == 1
+
+
+def test_the_tells_can_be_switched_off(tmp_path):
+    path = write_evening(tmp_path / "honest.jsonl", None, 30, 4)
+    result = run(str(path), "--workers", "1", "--no-tells", "--json")
+    assert result.exit_code == 0
+    assert any("tells" in note for note in json.loads(result.output)["summary"]["notes"])

@@ -9,8 +9,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from fairdeal.audit.evidence import AuditOptions
-from fairdeal.audit.report import audit_log
+from fairdeal.audit.run import RunOptions, run_audit
 from fairdeal.cli import cli
 from fairdeal.tricks.catalogue import TRICKS
 
@@ -52,15 +51,20 @@ def test_the_casebook_command_writes_a_page_per_technique_and_an_index(tmp_path)
 
 
 def test_the_four_player_sample_names_the_stacking_dealer():
-    report = audit_log(SAMPLES / "sochi-4p-talon-stacker.jsonl", AuditOptions(alpha=0.01))
-    assert report.suspects() == ("Vera",)
-    honest = audit_log(SAMPLES / "sochi-3p-honest.jsonl", AuditOptions(alpha=0.01))
-    assert honest.suspects() == ()
+    verdict = run_audit(SAMPLES / "sochi-4p-talon-stacker.jsonl", RunOptions(alpha=0.01, legality=False)).verdict
+    assert verdict.suspects() == ("Vera",)
+    honest = run_audit(SAMPLES / "sochi-3p-honest.jsonl", RunOptions(alpha=0.01)).verdict
+    assert honest.clean
 
 
-def test_the_malformed_sample_is_reported_line_by_line_and_the_rest_audited():
-    report = audit_log(SAMPLES / "malformed-lines.jsonl")
-    assert report.malformed_count >= 4 and report.hands >= 6
+def test_the_malformed_sample_is_reported_line_by_line_and_every_valid_line_audited():
+    result = run_audit(SAMPLES / "malformed-lines.jsonl", RunOptions())
+    verdict = result.verdict
+    assert verdict.malformed_count == 4 and verdict.hands == 8     # lines 2-9: every valid hand line
+    assert any(m.startswith("line 11, field deal.talons[0][0]") and "'1X' is not a card" in m
+               for m in verdict.malformed)
+    assert not any(f.kind == "bad-deal" for _, _, _, f in verdict.findings)
+    assert verdict.finding_counts.get("bad-deal", 0) == 0
 
 
 def test_the_main_job_prints_the_report_naming_the_cheat():

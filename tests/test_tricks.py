@@ -11,16 +11,16 @@ from fairdeal.audit.replay import replay_deal, undone_actions
 from fairdeal.cards import Rank, rank_of
 from fairdeal.errors import TrickError
 from fairdeal.shuffle.notation import parse_notation
-from fairdeal.shuffle.ops import Cut, Riffle, Run, RunUnder, ShuffleSequence, Action
+from fairdeal.shuffle.ops import Cut, Overhand, Riffle, Run, RunUnder, ShuffleSequence, Action
 from fairdeal.tricks.catalogue import TRICKS, get_trick
 from fairdeal.tricks.plan import ACES, RUSSIAN, Goal
 from fairdeal.tricks.runs import place_by_runs, shortest_runs
-from fairdeal.tricks.stacking import LEGAL_DEPTHS
+from fairdeal.tricks.stacking import LEGAL_DEPTHS, run_up, singles
 from fairdeal.tricks.table import right_neighbour
 
 ORDERS = 40
-EXACT = ("talon-runs", "talon-arrows", "crimp-cut", "partner-stack", "false-cut", "volt", "false-shuffle",
-         "switched-talon")
+EXACT = ("talon-runs", "talon-arrows", "crimp-cut", "partner-stack", "partner-runup", "false-cut", "volt",
+         "false-shuffle", "switched-talon")
 
 
 def plans(name: str, count: int = ORDERS, seed: int = 0, dealer: int = 1, seats: int = 3):
@@ -89,6 +89,38 @@ def test_partner_stack_gives_the_partner_three_aces_and_the_partner_cuts():
     for goal, plan in plans("partner-stack", 20, seed=7):
         assert goal.receiver == 1 and goal.cutter == 0
         assert len(receiver_cards(plan, goal) & set(ACES)) >= 3
+
+
+@given(st.permutations(list(range(32))), st.integers(0, 2), st.integers(0, 2**32 - 1))
+@settings(max_examples=150, deadline=None)
+def test_the_overhand_run_up_puts_three_aces_in_the_partners_hand_from_any_gathered_order(order, partner, seed):
+    trick = get_trick("partner-runup")
+    dealer = (partner + 1) % 3                      # the partner is the dealer's right-hand neighbour and cuts
+    goal = trick.table_goal(dealer, 3, right_neighbour(dealer, 3), partner)
+    plan = trick.plan(np.array(order, dtype=np.uint8), goal, np.random.default_rng(seed))
+    assert plan.achieved and set(plan.targeted) <= receiver_cards(plan, goal) and len(plan.targeted) == 3
+    *shuffles, cut = plan.actions.actions
+    assert all(isinstance(a.op, Overhand) for a in shuffles)
+    assert isinstance(cut.op, Cut) and cut.op.depth == trick.agreed_depth and cut.actor == partner
+    assert parse_notation(plan.notation).permutation(32).tolist() == plan.actions.permutation(32).tolist()
+
+
+def test_running_k_cards_singly_puts_them_reversed_under_the_rest():
+    deck = np.arange(32)
+    assert deck[singles(5).permutation(32)].tolist() == list(range(5, 32)) + [4, 3, 2, 1, 0]
+    assert singles(5).notation() == "overhand 1,1,1,1,1"
+
+
+@given(st.permutations(list(range(32))), st.integers(1, 8), st.integers(0, 31), st.integers(4, 28))
+@settings(max_examples=100, deadline=None)
+def test_the_run_up_spaces_cards_in_the_deals_rhythm_and_the_cut_brings_the_first_home(order, gap, first, depth):
+    before = np.array(order, dtype=np.uint8)
+    cards = tuple(int(c) for c in before[[3, 17, 29]])
+    offsets = (0, gap, 2 * gap + 6)
+    ops = run_up(before, cards, offsets, first, depth)
+    deck = before[ShuffleSequence(tuple(Action(op) for op in ops) + (Action(Cut(depth)),)).permutation(32)]
+    where = [int(np.flatnonzero(deck == c)[0]) for c in cards]
+    assert where == [(first + o) % 32 for o in offsets]
 
 
 def test_false_cut_is_seen_by_the_replay_as_actions_that_undo_each_other():

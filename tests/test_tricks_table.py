@@ -16,7 +16,7 @@ from fairdeal.shuffle.notation import parse_notation
 from fairdeal.shuffle.ops import Cut, Riffle, Run
 from fairdeal.tricks.catalogue import TRICKS, get_trick
 from fairdeal.tricks.honest import HonestDealer
-from fairdeal.tricks.power import PLAYERS, detector_for, named_by
+from fairdeal.tricks.power import GENERATOR, PLAYERS, named_by, server_rng_records, weak_server_records
 from fairdeal.tricks.table import Cheat, TableSource, gathered_order, play_evening, quick_records
 
 
@@ -68,17 +68,25 @@ def test_every_technique_is_caught_in_a_simulated_evening(name, tmp_path):
     rng = np.random.default_rng(11)
     path = tmp_path / f"{name}.jsonl"
     write_log(path, quick_records(PLAYERS, 150, rng, cheat=Cheat(1, trick, 1.0, partner=0)))
-    named, evidence = named_by(detector_for(trick), path, seed=0)
-    wanted = {"Boris", "Anna"} if name == "partner-stack" else {"Boris"}
+    named, evidence = named_by(path, seed=0)
+    wanted = {"Boris", "Anna"} if trick.receives_partner else {"Boris"}
     assert named & wanted, evidence
     assert "Vera" not in named
 
 
-@pytest.mark.parametrize("detector", ["auditor report", "shuffle quality", "aces side by side"])
-def test_honest_evenings_name_nobody(detector, tmp_path):
+def test_the_weak_server_is_caught_by_the_audit_with_a_seed_window(tmp_path):
+    path = tmp_path / "weak.jsonl"
+    write_log(path, weak_server_records(6, np.random.default_rng(13)))
+    named, evidence = named_by(path, seed=0, digital=True)
+    assert named == {GENERATOR} and "weak-seed" in evidence
+
+
+@pytest.mark.parametrize("digital", [False, True])
+def test_honest_evenings_name_nobody(digital, tmp_path):
     path = tmp_path / "honest.jsonl"
-    write_log(path, quick_records(PLAYERS, 150, np.random.default_rng(12)))
-    named, evidence = named_by(detector, path, seed=0)
+    rng = np.random.default_rng(12)
+    write_log(path, server_rng_records(150, rng) if digital else quick_records(PLAYERS, 150, rng))
+    named, evidence = named_by(path, seed=0, digital=digital)
     assert not named, evidence
 
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 import msgspec
 import numpy as np
 
-from fairdeal.audit.bulk_replay import replay_block
-from fairdeal.audit.evidence import received_deal
+from fairdeal.audit.bulk_replay import gathered_orders, replay_block
 from fairdeal.audit.exact import fold_deals, laws_for
 from fairdeal.audit.fastpath import Layout, NarrowHand, NarrowTable, RawHand, card_code, raw_cards
-from fairdeal.audit.replay import Finding, replay_deal
+from fairdeal.audit.replay import Finding, received_deal, replay_deal
 from fairdeal.audit.summary import BlockContext, BlockSummary, Sums
+from fairdeal.audit.tells import fold_tells
 from fairdeal.cards import NUM_CODES, to_ascii_list
 from fairdeal.errors import FairdealError
 from fairdeal.shuffle.notation import parse_notation
@@ -56,7 +56,14 @@ def audit_block(records: list[tuple[int, object]], errors: list[tuple[int, str]]
     numbers = np.array([record.hand for _, record in hands], dtype=np.int64)
     recv = np.full((len(hands), NUM_CODES), -1, dtype=np.int8)
     recv[np.arange(len(hands))[:, None], codes] = layout.template[dealers]
-    replay_block(hands, recv, dealers, layout, context, summary)
+    orders = gathered_orders(hands, layout, summary, context)
+    valid = np.array([orders[k, 0] >= 0 or not len(record.order_before) for k, (_, record) in enumerate(hands)])
+    hands = [h for h, v in zip(hands, valid) if v]
+    orders, recv, dealers, numbers = orders[valid], recv[valid], dealers[valid], numbers[valid]
+    replay_block(hands, orders, recv, dealers, layout, context, summary)
+    if context.tells:
+        fold_tells(hands, orders, dealers, laws.aces, context, summary,
+                   np.random.default_rng([context.seed, block_index, 1]))
     fold_deals(summary, recv, dealers, numbers, layout, context, np.random.default_rng([context.seed, block_index]))
     return summary
 
@@ -94,6 +101,12 @@ def _slow_deal(line, record, layout: Layout, summary: BlockSummary, context: Blo
         summary.problem(line, f"line {line}: hand {record.hand}: {exc}", context.keep)
         return None
     deal = narrow.deal
+    unknown = unknown_card(deal)
+    if unknown is not None:
+        field, text = unknown
+        summary.problem(line, f"line {line}, field {field}: hand {record.hand}: {text!r} is not a card; the line is "
+                        "left out of the statistics", context.keep)
+        return None
     sizes = tuple(map(len, deal.hands)) + tuple(map(len, deal.talons))
     if sizes != layout.sizes[record.dealer]:
         _bad_deal(line, narrow, layout, summary, context,
@@ -107,9 +120,17 @@ def _slow_deal(line, record, layout: Layout, summary: BlockSummary, context: Blo
     return codes
 
 
+def unknown_card(deal) -> tuple[str, str] | None:
+    """The first card name in a deal that names no card, as ``(field path, text)``: the line fails validation."""
+    for part in ("hands", "talons"):
+        for i, cards in enumerate(getattr(deal, part)):
+            for j, text in enumerate(cards):
+                if card_code(text) < 0:
+                    return f"deal.{part}[{i}][{j}]", text
+    return None
+
+
 def _deck_problem(codes: np.ndarray, pattern) -> str:
-    if (codes < 0).any():
-        return "the deal names a card that is not a card"
     counts = np.bincount(codes, minlength=NUM_CODES)
     twice = to_ascii_list(np.flatnonzero(counts > 1))
     missing = to_ascii_list([c for c in pattern.deck.codes() if counts[c] == 0])

@@ -12,7 +12,6 @@ from __future__ import annotations
 import msgspec
 import numpy as np
 
-from fairdeal.audit.evidence import received_deal
 from fairdeal.audit.fastpath import (
     CUT,
     CompiledShuffle,
@@ -25,15 +24,16 @@ from fairdeal.audit.fastpath import (
     step_notation,
     undone_windows,
 )
-from fairdeal.audit.replay import CutDepthTally, Finding, cut_legality, replay_deal, replay_findings
+from fairdeal.audit.replay import CutDepthTally, Finding, cut_legality, received_deal, replay_deal, replay_findings
 from fairdeal.audit.summary import BlockContext, BlockSummary
 from fairdeal.cards import NUM_CODES
 from fairdeal.errors import FairdealError
 from fairdeal.shuffle.notation import parse_notation
 
 
-def _orders(hands, layout: Layout, summary: BlockSummary, context: BlockContext) -> np.ndarray:
-    """The logged order before shuffling per row, ``-1`` rows where it is absent or not one deck."""
+def gathered_orders(hands, layout: Layout, summary: BlockSummary, context: BlockContext) -> np.ndarray:
+    """The logged order before shuffling per row, ``-1`` rows where it is absent or not one deck (a malformed line,
+    reported here)."""
     pattern = layout.pattern
     n = pattern.deck.size
     orders = np.full((len(hands), n), -1, dtype=np.int64)
@@ -53,19 +53,18 @@ def _orders(hands, layout: Layout, summary: BlockSummary, context: BlockContext)
     broken = present & ~(np.sort(orders, axis=1) == deck[None, :]).all(axis=1)
     for k in np.flatnonzero(broken):
         line, record = hands[k]
-        summary.problem(line, f"line {line}: hand {record.hand}: order_before is not one {pattern.deck.value} deck; "
-                        "its shuffle is not replayed", context.keep)
+        summary.problem(line, f"line {line}, field order_before: hand {record.hand}: not one {pattern.deck.value} "
+                        "deck; the line is left out of the statistics", context.keep)
     orders[broken] = -1
     return orders
 
 
-def replay_block(hands, recv, dealers, layout: Layout, context: BlockContext, summary: BlockSummary) -> None:
-    """Replay every logged shuffle from the gathered order and read the shuffle's own tells."""
+def replay_block(hands, orders, recv, dealers, layout: Layout, context: BlockContext, summary: BlockSummary) -> None:
+    """Replay every logged shuffle from the gathered order (``gathered_orders``) and read its replay tells."""
     n = layout.pattern.deck.size
-    orders = _orders(hands, layout, summary, context)
     simple, simple_ops, other = [], [], []
     for k, (_, record) in enumerate(hands):
-        if record.shuffle is None:
+        if record.logged_shuffle is None:
             continue
         ops = compile_simple(record.shuffle, n)
         if ops is None:

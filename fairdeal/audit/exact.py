@@ -59,7 +59,7 @@ def _laws(pattern_name: str) -> Laws:
 
 def randomized_upper(law, observed: np.ndarray, uniform: np.ndarray) -> np.ndarray:
     """``P(X > x) + U P(X = x)``: exactly uniform under the law, kept inside (0, 1]."""
-    return np.clip(law.pvalue(observed + 1) + uniform * law.prob(observed), TINY, 1.0)
+    return np.clip(law.randomized_pvalue(observed, uniform), TINY, 1.0)
 
 
 def hand_seats(layout: Layout) -> np.ndarray:

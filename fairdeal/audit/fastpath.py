@@ -247,14 +247,18 @@ class RawHand(msgspec.Struct, tag_field="type", tag="hand", gc=False):
     hand: int
     dealer: int
     order_before: msgspec.Raw = msgspec.Raw()
-    shuffle: str | None = None
+    shuffle: str | msgspec.UnsetType = msgspec.UNSET     # absent is fine, null fails validation as in the log reader
     deal: msgspec.Raw = msgspec.Raw()
 
     def narrow(self) -> NarrowHand:
         """The same hand with its cards decoded one by one (the slow path; raises ``msgspec`` errors)."""
         order = msgspec.json.decode(self.order_before, type=list[str]) if len(self.order_before) else None
         deal = msgspec.json.decode(self.deal, type=NarrowDeal) if len(self.deal) else None
-        return NarrowHand(self.hand, self.dealer, order, self.shuffle, deal)
+        return NarrowHand(self.hand, self.dealer, order, self.logged_shuffle, deal)
+
+    @property
+    def logged_shuffle(self) -> str | None:
+        return self.shuffle if isinstance(self.shuffle, str) else None
 
 
 RawRecord = NarrowTable | RawHand | NarrowEnd

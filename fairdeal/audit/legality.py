@@ -26,7 +26,8 @@ from fairdeal.engine.hand import result
 from fairdeal.engine.match import with_pulya_size
 from fairdeal.engine.outcome import HandOutcome
 from fairdeal.engine.record import replay_record
-from fairdeal.engine.scoring import new_sheet, score_hand
+from fairdeal.engine.scoring import score_hand
+from fairdeal.engine.sheet import new_sheet
 from fairdeal.engine.settlement import settle
 from fairdeal.errors import FairdealError, LogError
 from fairdeal.log.reader import decode_line

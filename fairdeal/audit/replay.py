@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as sps
 
-from fairdeal.cards import to_ascii_list
-from fairdeal.deal import Deal, DealPattern, deal_batch, deal_order
+from fairdeal.cards import from_ascii_list, to_ascii_list
+from fairdeal.deal import Deal, DealPattern, deal_batch, deal_from_seats, deal_order
 from fairdeal.errors import AuditError
 from fairdeal.shuffle.models import CODEX_MIN_EACH_SIDE
 from fairdeal.shuffle.ops import Cut, ShuffleSequence, cut_is_legal
@@ -249,3 +249,9 @@ def replay_findings(
         + undone_actions(sequence, pattern)
     )
 
+
+def received_deal(record, pattern: DealPattern, num_seats: int) -> Deal:
+    """The deal a hand record logs (its seats' hands and the talons), as the pattern's hands."""
+    hands = [from_ascii_list(h) for h in record.deal.hands]
+    talons = [from_ascii_list(t) for t in record.deal.talons]
+    return deal_from_seats(hands, talons, pattern, record.dealer, num_seats)

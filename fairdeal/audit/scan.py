@@ -42,6 +42,7 @@ class Header:
     system: str
     line: int              # the header's line number
     offset: int            # byte offset just after it
+    started: str | None = None     # the header's ISO-8601 start time, when logged
 
 
 @dataclass
@@ -114,7 +115,8 @@ def read_header(stream: BinaryIO) -> Header:
         if not isinstance(item.record, TableRecord):
             raise AuditError(f"line {line}: the log must start with a table header, not a {type(item.record).__name__}")
         header = item.record
-        return Header(tuple(header.players), header.deal_pattern, header.dealing, header.system, line, offset)
+        started = header.started if isinstance(header.started, str) else None
+        return Header(tuple(header.players), header.deal_pattern, header.dealing, header.system, line, offset, started)
     raise AuditError("the log is empty: nothing to audit")
 
 

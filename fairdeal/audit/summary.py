@@ -23,6 +23,7 @@ class BlockContext:
     min_each_side: int = 4
     seed: int = 0
     keep: int = 200            # findings and malformed lines kept per block (all are counted)
+    tells: bool = False        # the shuffle's own tells (``tells``): per-hand Monte Carlo, so only when asked
 
 
 @dataclass
@@ -36,13 +37,18 @@ class Sums:
     rank_fisher: np.ndarray      # (dealers, seats): Σ -2 log p of the talon's rank given the seat's hand
     rank_tests: np.ndarray
     cut_depths: np.ndarray       # (dealers, deck size)
+    lazy_tests: np.ndarray       # (dealers,): riffled shuffles judged by the guessing score
+    lazy_low: np.ndarray         # (dealers,): of those, hands with an exact p <= tells.LAZY_LEVEL
+    together_fisher: np.ndarray  # (dealers,): Σ -2 log p of new ace neighbours against same-effort shuffles
+    together_tests: np.ndarray
     uniform_pvalues: int = 0     # per-hand p-values folded in (for the report)
 
     @staticmethod
     def empty(seats: int, max_aces: int, deck: int) -> "Sums":
         z = np.zeros
         return Sums(z((seats, max_aces + 1), np.int64), z(seats), z((seats, seats)), z((seats, seats), np.int64),
-                    z((seats, seats)), z((seats, seats), np.int64), z((seats, deck), np.int64))
+                    z((seats, seats)), z((seats, seats), np.int64), z((seats, deck), np.int64),
+                    z(seats, np.int64), z(seats, np.int64), z(seats), z(seats, np.int64))
 
     def add(self, other: "Sums") -> "Sums":
         return Sums(*(getattr(self, f) + getattr(other, f) for f in self.__dataclass_fields__))

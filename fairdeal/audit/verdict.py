@@ -3,7 +3,8 @@ the named suspects.
 
 The family: per dealer the talon's aces (exact) and value, the aces' mixture e-process (anytime-valid:
 ``1 / max E`` is a p-value by Ville's inequality), a repeated cut depth; per (dealer, receiving seat) the seat's
-hand value and the talon's rank given the seat's hand (Fisher over exactly uniform per-hand p-values); for
+hand value and the talon's rank given the seat's hand (Fisher over exactly uniform per-hand p-values); when the
+shuffle's tells ran (``tells``), per dealer a shuffle too weak for its riffles and aces brought together; for
 digital deals the GLI battery. A dealer or player is flagged when a test of theirs has Holm-adjusted p <= alpha,
 so the family-wise false-alarm rate is at most alpha. Findings no honest hand shows (a deal the logged shuffle
 cannot give, an illegal or undone cut, a cut by the wrong player, a rules breach, a cooked score line) flag
@@ -12,28 +13,25 @@ without statistics. The CUSUM and the e-process say after which of his deals a d
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 from math import comb
 
 import numpy as np
 from scipy import stats as sps
-from scipy.special import logsumexp
 
 from fairdeal.audit.battery import battery_tests
 from fairdeal.audit.exact import laws_for
 from fairdeal.audit.replay import CutDepthTally, Finding
 from fairdeal.audit.scan import Merged
-from fairdeal.audit.sequential import DEFAULT_RATES
-from fairdeal.audit.stats import DiscreteNull, benjamini_hochberg, hypergeometric_null, holm
-from fairdeal.audit.tally import DealerTally
+from fairdeal.audit.sequential import calibrated_threshold, cusum_path, eprocess_path, llr_table
+from fairdeal.audit.stats import benjamini_hochberg, holm, talon_aces_total_pvalue
+from fairdeal.audit.tells import LAZY_LEVEL, LAZY_NULL, TOGETHER_NULL
 from fairdeal.cards import DeckKind
-from fairdeal.deal import get_pattern
 
 DEALER_FINDINGS = frozenset({"deal-mismatch", "bad-deal", "illegal-cut", "false-cut", "wrong-cutter"})
 RULE_FINDINGS = frozenset({"illegal-play", "illegal-bid", "cooked-score", "cooked-settlement", "wrong-streak",
                            "dealer-out-of-turn"})
-CERTAIN_FINDINGS = DEALER_FINDINGS | RULE_FINDINGS | {"repeated-deal"}
+CERTAIN_FINDINGS = DEALER_FINDINGS | RULE_FINDINGS | {"repeated-deal", "weak-seed"}
 MAX_CALIBRATED_HORIZON = 20_000
 PATH_POINTS = 1500
 
@@ -114,61 +112,13 @@ class Verdict:
         return tuple(sorted({t.player for t in self.flagged() if t.player and t.test.startswith("hand value")}))
 
     def generator_flagged(self) -> bool:
-        return any(t.subject == "deal generator" for t in self.flagged())
+        """The digital deal generator failed the battery, repeated a deal or dealt from a searchable seed."""
+        return any(t.subject == "deal generator" for t in self.flagged()) or any(
+            f.kind in ("repeated-deal", "weak-seed") for _, _, _, f in self.findings)
 
     @property
     def clean(self) -> bool:
         return not self.flagged() and not self.certain()
-
-
-def stacking_law(null: DiscreteNull, deck_size: int, talon_cards: int, rate: float) -> np.ndarray:
-    """Talon aces when, in a share ``rate`` of deals, one ace is put into a talon place and the rest is honest."""
-    rest = hypergeometric_null(deck_size - 1, 3, talon_cards - 1).pmf
-    stacked = np.zeros(len(null.pmf))
-    stacked[1: 1 + len(rest)] = rest[: len(null.pmf) - 1]
-    return (1 - rate) * null.pmf + rate * stacked
-
-
-@functools.lru_cache(maxsize=32)
-def llr_table(pattern_name: str, deck_size: int, talon_cards: int, rates: tuple[float, ...]) -> np.ndarray:
-    null = hypergeometric_null(deck_size, 4, talon_cards)
-    with np.errstate(divide="ignore"):
-        return np.stack([np.log(stacking_law(null, deck_size, talon_cards, r)) - np.log(null.pmf) for r in rates])
-
-
-def calibrate_threshold(llr: np.ndarray, null: np.ndarray, horizon: int, false_alarm: float,
-                        rng: np.random.Generator) -> float:
-    """CUSUM threshold: simulated honest dealers' peak within ``horizon`` deals exceeds it ``false_alarm`` of the time.
-
-    Simulated in slices of time so memory stays small; the quantile is taken from above (alarm is ``S > h``).
-    """
-    draws = int(np.clip(40_000_000 // max(horizon, 1), 2_000, 20_000))
-    level = np.zeros(draws)
-    peak = np.zeros(draws)
-    cumulative = np.cumsum(null)
-    for start in range(0, horizon, 500):
-        width = min(500, horizon - start)
-        scores = llr[np.searchsorted(cumulative, rng.random((draws, width)), side="right").clip(0, len(null) - 1)]
-        for t in range(width):
-            level = np.maximum(0.0, level + scores[:, t])
-            np.maximum(peak, level, out=peak)
-    return float(np.quantile(peak, 1.0 - false_alarm, method="higher"))
-
-
-@functools.lru_cache(maxsize=64)
-def _threshold(pattern_name: str, talon_cards: int, cheat_rate: float, horizon: int, false_alarm: float,
-               seed: int) -> float:
-    """The calibrated CUSUM threshold, computed once per table shape and horizon (the simulation is the cost)."""
-    deck_size = get_pattern(pattern_name).deck.size
-    llr = llr_table(pattern_name, deck_size, talon_cards, (cheat_rate,))[0]
-    null = hypergeometric_null(deck_size, 4, talon_cards).pmf
-    return calibrate_threshold(llr, null, horizon, false_alarm, np.random.default_rng(seed))
-
-
-def cusum_path(scores: np.ndarray) -> np.ndarray:
-    """``S_t = max(0, S_{t-1} + x_t)`` at array speed: ``S_t = P_t - min(0, min_{k<=t} P_k)``."""
-    prefix = np.cumsum(scores)
-    return prefix - np.minimum(0.0, np.minimum.accumulate(prefix))
 
 
 def _thin(values: np.ndarray) -> np.ndarray:
@@ -189,13 +139,12 @@ def build_verdict(merged: Merged, alpha: float, cheat_rate: float = 0.25, min_ea
     tests: list[TestResult] = []
     dealers_present = [d for d in range(len(players)) if merged.aces[d]]
     bar = float(np.log(max(len(dealers_present), 1) / alpha))
-    rates = tuple(float(r) for r in DEFAULT_RATES)
-    grid = llr_table(pattern.name, pattern.deck.size, talon_cards, rates)
-    cusum_llr = llr_table(pattern.name, pattern.deck.size, talon_cards, (cheat_rate,))[0]
+    cusum_llr = llr_table(pattern.deck.size, talon_cards, (cheat_rate,))[0]
     deals = {d: int(sum(len(a) for a in merged.aces[d])) for d in dealers_present}
     horizon = min(max(deals.values(), default=1), MAX_CALIBRATED_HORIZON)
     per_dealer = alpha / max(len(dealers_present), 1)
-    threshold = _threshold(pattern.name, talon_cards, cheat_rate, horizon, per_dealer, seed) if dealers_present else 0.0
+    threshold = (calibrated_threshold(pattern.name, talon_cards, cheat_rate, horizon, per_dealer, seed)
+                 if dealers_present else 0.0)
     if max(deals.values(), default=0) > MAX_CALIBRATED_HORIZON:
         notes.append(f"the CUSUM threshold is calibrated for {MAX_CALIBRATED_HORIZON:,} deals per dealer; beyond that "
                      "its alarms are indicative, and the anytime-valid e-process carries the test")
@@ -204,7 +153,7 @@ def build_verdict(merged: Merged, alpha: float, cheat_rate: float = 0.25, min_ea
         name = players[d]
         aces = np.concatenate(merged.aces[d]).astype(np.int64)
         numbers = np.concatenate(merged.numbers[d])
-        log_e = logsumexp(np.cumsum(grid[:, aces], axis=1), axis=0) - np.log(len(rates))
+        log_e = eprocess_path(aces, pattern.deck.size, talon_cards)
         cusum = cusum_path(cusum_llr[aces])
         over_c, over_e = np.flatnonzero(cusum > threshold), np.flatnonzero(log_e >= bar)
         keep = _thin(aces)
@@ -245,7 +194,7 @@ def _dealer_tests(name, d, merged: Merged, laws, pattern, max_log_e, min_each_si
     talon_cards = pattern.talons * pattern.talon_size
     total = int(counts @ np.arange(len(counts)))
     if pattern.deck is DeckKind.PIQUET32 and talon_cards == 2:
-        p_aces = DealerTally(hands, tuple(int(c) for c in counts)).talon_aces_test().pvalue
+        p_aces = talon_aces_total_pvalue(counts, laws.talon_aces.pmf)
         aces_null = "honest talons: two of 32 cards, aces hypergeometric (P(2 aces) = 6/496), exact total"
     else:
         law = laws.talon_aces
@@ -261,11 +210,27 @@ def _dealer_tests(name, d, merged: Merged, laws, pattern, max_log_e, min_each_si
         TestResult(subject, "talon aces, mixture e-process", max_log_e, float(min(1.0, np.exp(-max_log_e))), hands,
                    "likelihood ratio vs an ace stacked in 5-100% of deals; 1/max E is a p-value (Ville)"),
     ]
+    tests += _tell_tests(subject, merged.sums, d)
     cuts = merged.sums.cut_depths[d]
     if cuts.sum():
         depth, p = CutDepthTally(tuple(int(c) for c in cuts)).repeated_depth(min_each_side)
         tests.append(TestResult(subject, f"cut depth {depth} repeated", float(cuts[depth]), p, int(cuts.sum()),
                                 "an honest cutter: uniform over legal depths; binomial tail, Bonferroni over depths"))
+    return tests
+
+
+def _tell_tests(subject: str, sums, d: int) -> list[TestResult]:
+    """The shuffle's own tells (``tells``), when that pass ran and the dealer logged such shuffles."""
+    tests = []
+    lazy, low = int(sums.lazy_tests[d]), int(sums.lazy_low[d])
+    if lazy:
+        tests.append(TestResult(subject, "shuffle too weak for its riffles", float(low),
+                                float(sps.binom.sf(low - 1, lazy, LAZY_LEVEL)), lazy, LAZY_NULL))
+    together = int(sums.together_tests[d])
+    if together:
+        fisher = float(sums.together_fisher[d])
+        tests.append(TestResult(subject, "aces brought together (Fisher)", fisher,
+                                float(sps.chi2.sf(fisher, 2 * together)), together, TOGETHER_NULL))
     return tests
 
 

@@ -14,8 +14,6 @@ from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from fairdeal.audit.evidence import AuditOptions
-from fairdeal.audit.report import audit_log
 from fairdeal.audit.run import AuditResult, RunOptions, run_audit
 from fairdeal.errors import FairdealError
 
@@ -35,18 +33,27 @@ SHOWN_FINDINGS = 20
 @click.option("--legality/--no-legality", default=None,
               help="Replay every hand through the engine and recompute score lines "
                    "(default: on for logs of at most 50,000 hands).")
-@click.option("--deep", is_flag=True, help="Also run the per-hand same-effort Monte Carlo audit (slow: ~400 "
-              "hands/s; 32-card single-talon logs only).")
+@click.option("--tells/--no-tells", default=None,
+              help="Test each dealer's shuffles for their own tells: a shuffle too weak for its riffles, aces "
+                   "brought together against honest shuffles of the same effort (default: on for files of at "
+                   "most 32 MB).")
+@click.option("--server-seed-window", type=click.IntRange(1, 32), default=None, metavar="BITS",
+              help="Digital logs: search 2^BITS seeds of a clock-seeded 32-bit server generator around the "
+                   "table's start time for the first hands' deals.")
+@click.option("--server-time", type=click.IntRange(min=0), default=None, metavar="UNIX",
+              help="The Unix time the seed window centres on (default: the header's 'started').")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed for tie-breaking draws and the CUSUM calibration.")
 def audit_command(log: Path, as_json: bool, html_out: Path | None, alpha: float, workers: int,
-                  legality: bool | None, deep: bool, seed: int) -> None:
+                  legality: bool | None, tells: bool | None, server_seed_window: int | None,
+                  server_time: int | None, seed: int) -> None:
     """Audit a game log: replay shuffles and hands, test dealers and players, report in plain words."""
     out = Console()
     err = Console(stderr=True)
     try:
-        result = _run(log, RunOptions(alpha=alpha, workers=workers, legality=legality, seed=seed), err)
-        deep_text = _deep(log, alpha, seed) if deep else None
+        options = RunOptions(alpha=alpha, workers=workers, legality=legality, seed=seed, tells=tells,
+                             server_seed_window=server_seed_window, server_time=server_time)
+        result = _run(log, options, err)
         if html_out is not None:
             from fairdeal.audit.html import render_html
             html_out.write_text(render_html(result, log.name), encoding="utf-8")
@@ -57,15 +64,9 @@ def audit_command(log: Path, as_json: bool, html_out: Path | None, alpha: float,
         err.print(f"error: cannot read or write: {exc}", markup=False, highlight=False)
         raise SystemExit(2)
     if as_json:
-        document = result.to_json()
-        if deep_text is not None:
-            document["deep"] = deep_text
-        click.echo(json.dumps(document, ensure_ascii=False, indent=1))
+        click.echo(json.dumps(result.to_json(), ensure_ascii=False, indent=1))
     else:
         _print(out, result)
-        if deep_text is not None:
-            out.print("\n[bold]Deep per-hand audit (same-effort Monte Carlo null)[/bold]")
-            out.print(deep_text, markup=False, highlight=False)
         if html_out is not None:
             out.print(f"HTML report written to {html_out}", markup=False)
     raise SystemExit(result.exit_code)
@@ -80,13 +81,6 @@ def _run(log: Path, options: RunOptions, err: Console) -> AuditResult:
             progress.update(task, completed=done, total=total)
 
         return run_audit(log, options, step)
-
-
-def _deep(log: Path, alpha: float, seed: int) -> str:
-    try:
-        return audit_log(log, AuditOptions(alpha=alpha, seed=seed)).render()
-    except FairdealError as exc:
-        return f"deep audit not run: {exc}"
 
 
 def _print(out: Console, result: AuditResult) -> None:
@@ -109,6 +103,8 @@ def _print(out: Console, result: AuditResult) -> None:
     out.print(suspects if v.suspects() else "Suspicious dealers: none")
     out.print("Players whose hands were too strong: " + (", ".join(v.beneficiaries()) or "none"), highlight=False)
     out.print("Players named by a rules breach: " + (", ".join(v.rule_breakers()) or "none"), highlight=False)
+    if v.dealing != "physical":
+        out.print("Deal generator: " + ("[red]flagged[/red]" if v.generator_flagged() else "no test flagged it"))
     _print_findings(out, result)
     _print_tests(out, result)
     if v.malformed:

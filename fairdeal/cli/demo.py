@@ -14,7 +14,7 @@ from rich.table import Table
 
 from fairdeal.tricks.casebook import COMMAND, write_casebook
 from fairdeal.tricks.catalogue import TRICKS, get_trick
-from fairdeal.tricks.power import ALPHA, PLAYERS, STEPS, Measurement, detector_for, measure
+from fairdeal.tricks.power import ALPHA, PLAYERS, Measurement, measure, steps_for
 from fairdeal.tricks.render import show_plan
 from fairdeal.tricks.table import right_neighbour
 from fairdeal.tricks.weak_server import WeakServer
@@ -52,7 +52,8 @@ def demo_command(trick: str | None, seed: int, evenings: int, rate: float, plot_
     if no_evenings:
         return
     console.print(f"\nsimulating {evenings} evening(s) where {PLAYERS[DEMO_DEALER]} cheats in {rate:.0%} of his deals, "
-                  f"auditing growing prefixes ({', '.join(map(str, STEPS))} hands) at level {ALPHA:g} ...")
+                  f"auditing growing prefixes ({', '.join(map(str, steps_for(technique)))} hands) with fairdeal audit at level "
+                  f"{ALPHA:g} ...")
     m = measure(technique, replicates=evenings, rate=rate, seed=seed, honest_evenings=evenings,
                 progress=lambda line: console.print(f"  {escape(line)}", style="dim"))
     _show_measurement(console, m)
@@ -66,12 +67,12 @@ def _list(console: Console) -> None:
     for column in ("trick", "what", "caught by"):
         table.add_column(column, overflow="fold")
     for name, trick in TRICKS.items():
-        table.add_row(name, trick.title, detector_for(trick))
+        table.add_row(name, trick.title, trick.detector)
     console.print(table)
 
 
 def _show_measurement(console: Console, m: Measurement) -> None:
-    table = Table(title=f"{m.trick}: detector «{m.detector}»")
+    table = Table(title=f"{m.trick}: fairdeal audit, named first by «{m.detector}»")
     for column in ("evening", "named after (hands)", "evidence"):
         table.add_column(column, overflow="fold")
     for number, catch in enumerate(m.catches, start=1):
@@ -114,7 +115,7 @@ def plot_power(m: Measurement, path: Path) -> None:
               show_default=True, help="The casebook folder.")
 @click.option("--replicates", type=click.IntRange(1, 200), default=8, show_default=True,
               help="Cheating evenings per technique.")
-@click.option("--honest", "honest_evenings", type=click.IntRange(1, 500), default=10, show_default=True,
+@click.option("--honest", "honest_evenings", type=click.IntRange(1, 500), default=30, show_default=True,
               help="Honest evenings per detector (false alarms).")
 @click.option("--rate", type=click.FloatRange(0.01, 1.0), default=0.5, show_default=True,
               help="Share of his deals the cheat uses the trick in.")

@@ -2,8 +2,8 @@
 
 Modules: ``plan`` (Goal, TrickPlan), ``runs`` (moving cards with card-by-card runs), the techniques (``stacking``,
 ``cuts``, ``dealing``, ``lazy``, ``weak_server``) collected in ``catalogue``, ``honest`` (fair dealers),
-``table`` (simulated evenings written like real logs), ``detect`` (detectors beyond the auditor's report),
-``power`` (hands needed and false alarms), ``casebook`` (the pages in ``audit/``), ``render`` (the terminal demo),
+``table`` (simulated evenings written like real logs), ``power`` (hands ``fairdeal audit`` needs and its false
+alarms), ``casebook`` (the pages in ``audit/``), ``render`` (the terminal demo),
 ``samples`` (the sample logs).
 """
 

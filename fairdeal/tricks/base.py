@@ -28,6 +28,11 @@ class Technique(abc.ABC):
     def plan(self, gathered_order: np.ndarray, goal: Goal, rng: np.random.Generator) -> TrickPlan:
         """The actions a cardsharp performs on this gathered order to reach ``goal``, and their result."""
 
+    @property
+    def receives_partner(self) -> bool:
+        """Whether the trick fills a partner's hand (so naming the partner names the trick too)."""
+        return False
+
     def describe_goal(self, goal: Goal) -> str:
         return goal.describe()
 

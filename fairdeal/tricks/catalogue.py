@@ -10,12 +10,12 @@ from fairdeal.tricks.base import Technique
 from fairdeal.tricks.cuts import FalseCut, FalseShuffle, Volt
 from fairdeal.tricks.dealing import BottomDeal, SecondDeal, SwitchedTalon
 from fairdeal.tricks.lazy import LazyShuffle
-from fairdeal.tricks.stacking import PartnerStack, TalonStack
+from fairdeal.tricks.stacking import PartnerRunUp, PartnerStack, TalonStack
 from fairdeal.tricks.weak_server import WeakServer
 
 SEED_004 = "seed 004 «Преферанс против шулера»: runs «2», «4» reverse the top cards; the talon is cards 7-8"
-TARGETING = ("same-effort targeting: the talon against honest shuffles of the same actions from the gathered "
-             "order (per hand, Fisher across hands), with the exact talon-ace totals and the CUSUM")
+TARGETING = ("the talon's aces and value per dealer: exact totals, the mixture e-process and the CUSUM against "
+             "honest (uniform) deals")
 REPLAY = "replay: the deal is compared with the logged shuffle replayed from the gathered order (deal-mismatch)"
 
 _TECHNIQUES: tuple[Technique, ...] = (
@@ -38,8 +38,10 @@ _TECHNIQUES: tuple[Technique, ...] = (
         "talon-open-cut", "Stacking the talon against an honest cut", SEED_004,
         "The dealer stacks two aces for the cut that needs the fewest runs, but the neighbour cuts honestly at a "
         "uniform legal depth; the aces reach the talon only when the cut falls where he aimed.",
-        "Runs and an honest cut; the talon rarely holds the stacked aces (the measured hit rate is in this page).",
-        TARGETING, cut="open",
+        "Runs and an honest cut; the talon rarely holds the stacked aces (the measured hit rate is in this page), "
+        "but the replayed deck holds two aces side by side that were not neighbours in the gathered order.",
+        "the shuffle's tells: aces brought together (new ace neighbours against honest shuffles of the same effort "
+        "from the gathered order, Fisher per dealer)", cut="open",
     ),
     TalonStack(
         "crimp-cut", "A crimp forces every cut to the same depth", "Erdnase (1902), the crimp; " + SEED_004,
@@ -55,6 +57,16 @@ _TECHNIQUES: tuple[Technique, ...] = (
         "Runs and a cut at the agreed depth; the partner's hands are strong when this dealer deals.",
         "the repeated depth of the agreed cut names the dealer; hand value per hand (Fisher over the partner's "
         "hands against the same-effort null) names the partner",
+    ),
+    PartnerRunUp(
+        "partner-runup", "The overhand run-up: a partner's hand stacked by running cards singly",
+        SEED_004 + "; the run-up (stock stacking by the overhand shuffle): Erdnase (1902), Maskelyne (1894)",
+        "Overhand shuffles: one packet thrown under turns the deck, cards run singly are laid in reverse; the "
+        "runs are counted in the deal's rhythm (by two to three hands a hand's pairs come round every 6 cards), so "
+        "three aces land on the partner's places and the partner, cutting, cuts where agreed.",
+        "Overhand shuffles with long runs of singles (`overhand 1,1,1,...`), single-packet overhands, and a cut at "
+        "the agreed depth; the partner's hands are strong when this dealer deals.",
+        "the repeated depth of the agreed cut names the dealer; hand value per (dealer, seat) names the partner",
     ),
     FalseCut(
         "false-cut", "The false cut, seen", "Erdnase (1902): false cuts that leave the stock in place",
@@ -102,7 +114,7 @@ _TECHNIQUES: tuple[Technique, ...] = (
         "An honest dealer riffles only twice; an opponent who watched the tricks gathered names the likeliest "
         "talon cards from the gathered order and the visible cut.",
         "Two riffles and a cut: the deck keeps long rising sequences of the gathered order.",
-        "shuffle quality: the cyclic guessing score against the uniform deck, per dealer (fairdeal.tricks.detect)",
+        "the shuffle's tells: a shuffle too weak for its riffles (cyclic guessing score, binomial per dealer)",
     ),
     WeakServer(
         "weak-server", "The weak online server (a 32-bit clock seed)", "the 1999 ASF online-poker shuffle flaw "
@@ -110,7 +122,8 @@ _TECHNIQUES: tuple[Technique, ...] = (
         "The server seeds a 32-bit LCG with the time; a player searches the seeds near the time with his own ten "
         "cards and learns every hand and the talon.",
         "Nothing unusual in the log: the deals look uniform; only the seed search shows they are not.",
-        "the seed search over a window around the deal time (fairdeal.tricks.detect), not a statistical test",
+        "the seed search (`fairdeal audit --server-seed-window 16`) over a window around the table's start time, "
+        "a finding rather than a statistical test",
     ),
 )
 

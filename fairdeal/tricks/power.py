@@ -1,11 +1,12 @@
-"""How many hands the auditor needs to name a cardsharp, and how often it names an honest dealer.
+"""How many hands ``fairdeal audit`` needs to name a cardsharp, and how often it names an honest dealer.
 
 For each technique: ``replicates`` simulated evenings at a 3-player table where seat 1 uses the technique in a
 share ``rate`` of his deals (``table.quick_records``: order, shuffle and deal, no play). Each evening is audited
-on growing prefixes (6, 12, 24, ... hands) until the technique's detector names the cheat (or, for a stacked
-partner's hand, the partner); the hands needed are the prefix length. The false-alarm rate is the share of
-honest evenings (every dealer fair, ``HonestDealer``) of the longest length in which the same detector names
-anyone. Every detector runs at the level ``alpha`` (1%), Holm-corrected across the table.
+by ``audit.run.run_audit`` — exactly what ``fairdeal audit LOG`` runs, with the same options — on growing
+prefixes (6, 12, 24, ... hands) until the auditor names the cheat (for a stacked partner's hand, the dealer or
+the partner; for the weak server, the deal generator); the hands needed are the prefix length. The false-alarm
+rate is the share of honest evenings (every dealer fair, ``HonestDealer``) of the longest length in which the
+auditor names anyone. The auditor's level is ``alpha`` (1%), Holm-corrected across its whole family of tests.
 """
 
 from __future__ import annotations
@@ -13,20 +14,19 @@ from __future__ import annotations
 import tempfile
 import time
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
-from fairdeal.audit.evidence import AuditOptions
-from fairdeal.audit.report import audit_log
-from fairdeal.cards import to_ascii_list
+from fairdeal.audit.run import AuditResult, RunOptions, run_audit
+from fairdeal.audit.seeds import recover_deal, seed_window
+from fairdeal.cards import from_ascii_list, to_ascii_list
 from fairdeal.deal import deal_by_seat, deal_order
-from fairdeal.errors import TrickError
 from fairdeal.log import write_log
 from fairdeal.log.records import DealRecord, HandRecord
 from fairdeal.tricks.base import Technique
-from fairdeal.tricks.detect import clustered_aces, lazy_dealers, weak_server_seeds
 from fairdeal.tricks.plan import RUSSIAN
 from fairdeal.tricks.table import Cheat, TableSource, quick_records, table_header
 from fairdeal.tricks.weak_server import WeakServerSource
@@ -37,40 +37,41 @@ PARTNER_SEAT = 0          # the cheat's right-hand neighbour: he cuts when the c
 ALPHA = 0.01
 STEPS = (6, 12, 24, 48, 96, 192, 384)
 WEAK_SERVER_START = 1_764_000_000          # a Unix time (late 2025): the server's clock when the evening began
-
-# Which detector the casebook credits for each technique (the report of fairdeal.audit unless named here).
-DETECTOR_OF = {"lazy-shuffle": "shuffle quality", "talon-open-cut": "aces side by side", "weak-server": "seed search"}
-AUDITOR = "auditor report"
-
-
-def detector_for(trick: Technique) -> str:
-    return DETECTOR_OF.get(trick.name, AUDITOR)
+SEED_WINDOW_BITS = 16                      # ``fairdeal audit --server-seed-window 16``
+GENERATOR = "the deal generator"           # who is named when the generator is flagged
+DIGITAL_STEPS = (6, 12, 24, 48)
 
 
-def named_by(detector: str, path: Path, seed: int) -> tuple[set[str], str]:
-    """Who the detector names in the log at ``path``, and the evidence in one line."""
-    if detector == AUDITOR:
-        report = audit_log(path, AuditOptions(alpha=ALPHA, seed=seed))
-        names = set(report.suspects()) | set(report.beneficiaries())
-        return names, _strongest(report)
-    if detector == "shuffle quality":
-        found = lazy_dealers(path, ALPHA)
-    elif detector == "aces side by side":
-        found = clustered_aces(path, ALPHA, seed)
-    else:
-        raise TrickError(f"no log detector called {detector!r}")
-    best = min(found.verdicts, key=lambda v: v.holm)
-    return set(found.named()), f"{found.test}: {best.dealer} holm p={best.holm:.3g}"
+def audit_options(seed: int, digital: bool = False) -> RunOptions:
+    """The options of ``fairdeal audit --alpha 0.01 --seed SEED [--server-seed-window 16]`` (legality aside: the
+    measured evenings log no play)."""
+    return RunOptions(alpha=ALPHA, seed=seed, legality=False, workers=1,
+                      server_seed_window=SEED_WINDOW_BITS if digital else None)
 
 
-def _strongest(report) -> str:
-    certain = [f for _, _, f in report.findings if f.kind in ("deal-mismatch", "false-cut", "illegal-cut")]
+def named(result: AuditResult) -> set[str]:
+    """Everyone the audit names: suspicious dealers, players who profited, a flagged deal generator."""
+    v = result.verdict
+    return set(v.suspects()) | set(v.beneficiaries()) | ({GENERATOR} if v.generator_flagged() else set())
+
+
+def strongest(result: AuditResult) -> str:
+    """The audit's strongest evidence, in one line."""
+    v = result.verdict
+    certain = v.certain()
     if certain:
-        return f"replay finding [{certain[0].kind}] in {len(certain)} hand(s)"
-    if not report.tests:
+        kind = certain[0][3].kind
+        return f"finding [{kind}] in {sum(1 for f in certain if f[3].kind == kind)} hand(s)"
+    if not v.tests:
         return "no tests"
-    best = min(report.tests, key=lambda t: t.holm)
+    best = min(v.tests, key=lambda t: t.holm)
     return f"{best.subject}: {best.test} holm p={best.holm:.3g}"
+
+
+def named_by(path: Path, seed: int, digital: bool = False) -> tuple[set[str], str]:
+    """Who ``fairdeal audit`` names in the log at ``path``, and its strongest evidence."""
+    result = run_audit(path, audit_options(seed, digital))
+    return named(result), strongest(result)
 
 
 @dataclass(frozen=True)
@@ -117,11 +118,11 @@ def _prefix(records: Sequence, hands: int, folder: Path) -> Path:
     return path
 
 
-def first_catch(records: Sequence, steps: Sequence[int], detector: str, names: set[str], seed: int,
-                folder: Path) -> Catch:
+def first_catch(records: Sequence, steps: Sequence[int], names: set[str], seed: int, folder: Path,
+                digital: bool = False) -> Catch:
     for hands in steps:
-        named, evidence = named_by(detector, _prefix(records, hands, folder), seed)
-        if named & names:
+        found, evidence = named_by(_prefix(records, hands, folder), seed, digital)
+        if found & names:
             return Catch(hands, evidence)
     return Catch(None, "not named")
 
@@ -135,90 +136,105 @@ def honest_evening(hands: int, rng: np.random.Generator) -> list:
     return list(quick_records(PLAYERS, hands, rng))
 
 
+def _started(start: int) -> str:
+    return datetime.fromtimestamp(start, timezone.utc).isoformat()
+
+
+def _server_records(hands: int, deck_of: Callable[[int, int], np.ndarray], start: int) -> Iterator:
+    yield table_header(PLAYERS, dealing="server-rng", started=_started(start))
+    for number in range(1, hands + 1):
+        dealer = (number - 1) % len(PLAYERS)
+        split = deal_order(deck_of(number, dealer), RUSSIAN)
+        seat_hands = [to_ascii_list(h) for h in deal_by_seat(split, RUSSIAN, dealer, len(PLAYERS))]
+        yield HandRecord(hand=number, dealer=dealer,
+                         deal=DealRecord(hands=seat_hands, talons=[to_ascii_list(t) for t in split.talons]))
+
+
 def weak_server_records(hands: int, rng: np.random.Generator, start: int = WEAK_SERVER_START) -> Iterator:
-    """A server-rng evening dealt by the weak server (order and deal only)."""
+    """A server-rng evening dealt by the weak server (order and deal only; the header holds the start time)."""
     source = WeakServerSource(start, rng)
-    yield table_header(PLAYERS, dealing="server-rng")
-    for number in range(1, hands + 1):
-        dealer = (number - 1) % len(PLAYERS)
-        split = deal_order(source.deal(number, dealer).order, RUSSIAN)
-        seat_hands = [to_ascii_list(h) for h in deal_by_seat(split, RUSSIAN, dealer, len(PLAYERS))]
-        yield HandRecord(hand=number, dealer=dealer,
-                         deal=DealRecord(hands=seat_hands, talons=[to_ascii_list(t) for t in split.talons]))
+    return _server_records(hands, lambda number, dealer: source.deal(number, dealer).order, start)
 
 
-def _server_rng_records(hands: int, rng: np.random.Generator) -> Iterator:
+def server_rng_records(hands: int, rng: np.random.Generator, start: int = WEAK_SERVER_START) -> Iterator:
     """An honest server (numpy's PCG64, 128-bit state): the same shape of log."""
-    yield table_header(PLAYERS, dealing="server-rng")
-    for number in range(1, hands + 1):
-        dealer = (number - 1) % len(PLAYERS)
-        split = deal_order(rng.permutation(RUSSIAN.deck.codes()).astype(np.uint8), RUSSIAN)
-        seat_hands = [to_ascii_list(h) for h in deal_by_seat(split, RUSSIAN, dealer, len(PLAYERS))]
-        yield HandRecord(hand=number, dealer=dealer,
-                         deal=DealRecord(hands=seat_hands, talons=[to_ascii_list(t) for t in split.talons]))
+    return _server_records(hands, lambda number, dealer: rng.permutation(RUSSIAN.deck.codes()).astype(np.uint8),
+                           start)
 
 
-def measure_weak_server(replicates: int, seed: int, bits: int = 16) -> Measurement:
-    """The seed search: named in the first hand it scans when the window holds the seed; never on an honest server."""
-    began = time.perf_counter()
-    rng = np.random.default_rng(seed)
-    catches, false_alarms = [], 0
-    with tempfile.TemporaryDirectory() as folder:
-        for r in range(replicates):
-            weak = Path(folder) / f"weak-{r}.jsonl"
-            write_log(weak, weak_server_records(6, rng))
-            scan = weak_server_seeds(weak, WEAK_SERVER_START, bits, max_hands=1)
-            catches.append(Catch(1 if scan.weak else None,
-                                 f"seed of hand {scan.found[0][0]} found at {scan.seeds_per_second:,.0f} seeds/s"
-                                 if scan.weak else "no seed in the window"))
-            fair = Path(folder) / f"fair-{r}.jsonl"
-            write_log(fair, _server_rng_records(6, rng))
-            false_alarms += weak_server_seeds(fair, WEAK_SERVER_START, bits, max_hands=1).weak
-    found = sum(c.hands is not None for c in catches) / replicates
-    return Measurement("weak-server", DETECTOR_OF["weak-server"], 1.0, tuple(catches), false_alarms, replicates, 1,
-                       found, replicates, found, time.perf_counter() - began, (1,))
+_FALSE_ALARMS: dict[tuple[bool, int, int, int], tuple[int, int]] = {}
 
 
-_FALSE_ALARMS: dict[tuple[str, int, int, int], tuple[int, int]] = {}
-
-
-def false_alarms(detector: str, evenings: int, hands: int, seed: int) -> tuple[int, int]:
-    """(evenings where anyone was named, evenings) on honest tables; cached per detector and size."""
-    key = (detector, evenings, hands, seed)
+def false_alarms(digital: bool, evenings: int, hands: int, seed: int) -> tuple[int, int]:
+    """(evenings where anyone was named, evenings) on honest tables (a fair server when ``digital``); cached."""
+    key = (digital, evenings, hands, seed)
     if key not in _FALSE_ALARMS:
         rng = np.random.default_rng([seed, 7])
         alarms = 0
         with tempfile.TemporaryDirectory() as folder:
             for _ in range(evenings):
-                named, _ = named_by(detector, _prefix(honest_evening(hands, rng), hands, Path(folder)), seed)
-                alarms += bool(named)
+                records = list(server_rng_records(hands, rng)) if digital else honest_evening(hands, rng)
+                found, _ = named_by(_prefix(records, hands, Path(folder)), seed, digital)
+                alarms += bool(found)
         _FALSE_ALARMS[key] = (alarms, evenings)
     return _FALSE_ALARMS[key]
+
+
+def _weak_server_evening(hands: int, rng: np.random.Generator) -> tuple[list, int, int]:
+    """A weak-server evening, and whether the player of seat 0 recovered hand 1 from his own cards (1 of 1)."""
+    source = WeakServerSource(WEAK_SERVER_START, rng)
+    records = list(_server_records(hands, lambda number, dealer: source.deal(number, dealer).order,
+                                   WEAK_SERVER_START))
+    first = records[1]
+    hand_index = (0 - first.dealer - 1) % len(PLAYERS)
+    start, stop = seed_window(source.seeds[1], SEED_WINDOW_BITS)
+    recovery = recover_deal(from_ascii_list(first.deal.hands[0]), hand_index, start, stop)
+    return records, int(recovery.deal is not None), 1
 
 
 def measure(trick: Technique, replicates: int = 8, rate: float = 0.5, seed: int = 0,
             steps: Sequence[int] = STEPS, honest_evenings: int = 10,
             progress: Callable[[str], None] | None = None) -> Measurement:
     """Hands needed and false alarms for one technique (see the module docstring)."""
-    if trick.name == "weak-server":
-        return measure_weak_server(replicates, seed)
     began = time.perf_counter()
-    detector = detector_for(trick)
+    digital = is_digital(trick)
+    steps = DIGITAL_STEPS if digital else tuple(steps)
     rng = np.random.default_rng([seed, len(trick.name)])
-    wanted = {PLAYERS[CHEAT_SEAT], PLAYERS[PARTNER_SEAT]} if trick.name == "partner-stack" else {PLAYERS[CHEAT_SEAT]}
+    wanted = {GENERATOR} if digital else {PLAYERS[CHEAT_SEAT]} | (
+        {PLAYERS[PARTNER_SEAT]} if trick.receives_partner else set())
     catches, achieved, attempts, hits, aimed = [], 0, 0, 0, 0
     with tempfile.TemporaryDirectory() as folder:
         for r in range(replicates):
-            records, source = cheating_evening(trick, rate, max(steps), rng)
-            plans = [h.plan for h in source.history if h.plan is not None]
-            achieved += sum(p.achieved for p in plans)
-            attempts += len(plans)
-            hits += sum(p.hits for p in plans)
-            aimed += sum(len(p.targeted) for p in plans)
-            catches.append(first_catch(records, steps, detector, wanted, seed + r, Path(folder)))
+            if digital:
+                records, reached, tried = _weak_server_evening(max(steps), rng)
+                achieved, attempts, hits, aimed = achieved + reached, attempts + tried, hits + reached, aimed + tried
+            else:
+                records, source = cheating_evening(trick, rate, max(steps), rng)
+                plans = [h.plan for h in source.history if h.plan is not None]
+                achieved += sum(p.achieved for p in plans)
+                attempts += len(plans)
+                hits += sum(p.hits for p in plans)
+                aimed += sum(len(p.targeted) for p in plans)
+            catches.append(first_catch(records, steps, wanted, seed + r, Path(folder), digital))
             if progress is not None:
                 progress(f"{trick.name}: evening {r + 1}/{replicates}: {catches[-1].hands or 'not'} named")
-    alarms, evenings = false_alarms(detector, honest_evenings, max(steps), seed)
-    return Measurement(trick.name, detector, rate, tuple(catches), alarms, evenings, max(steps),
-                       achieved / attempts if attempts else 0.0, attempts, hits / aimed if aimed else 0.0,
+    alarms, evenings = false_alarms(digital, honest_evenings, max(steps), seed)
+    return Measurement(trick.name, credited(catches), 1.0 if digital else rate, tuple(catches), alarms, evenings,
+                       max(steps), achieved / attempts if attempts else 0.0, attempts, hits / aimed if aimed else 0.0,
                        time.perf_counter() - began, tuple(steps))
+
+
+def is_digital(trick: Technique) -> bool:
+    """The weak server deals online: its evenings are digital logs, audited with the seed window."""
+    return trick.name == "weak-server"
+
+
+def steps_for(trick: Technique) -> tuple[int, ...]:
+    return DIGITAL_STEPS if is_digital(trick) else STEPS
+
+
+def credited(catches: Sequence[Catch]) -> str:
+    """The evidence that named the cheat first in most evenings: a finding's kind or a test's name."""
+    labels = [c.evidence.split(" holm p=")[0].split(": ", 1)[-1] if " holm p=" in c.evidence
+              else c.evidence.split("]")[0].replace("finding [", "finding ") for c in catches if c.hands is not None]
+    return max(set(labels), key=labels.count) if labels else "nothing within the longest evening"

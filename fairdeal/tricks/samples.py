@@ -14,8 +14,7 @@ import argparse
 import json
 from pathlib import Path
 
-from fairdeal.audit.evidence import AuditOptions
-from fairdeal.audit.report import audit_log
+from fairdeal.audit.run import RunOptions, run_audit
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.match import play_match, with_pulya_size
 from fairdeal.protocols.commit_reveal import TableSpec
@@ -93,8 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     for path in write_samples(args.out):
         print(f"{path} ({path.stat().st_size:,} bytes)")
-    report = audit_log(args.out / STACKER, AuditOptions(alpha=0.01))
-    print(f"audit of {STACKER}: suspects {', '.join(report.suspects()) or 'none'} "
+    verdict = run_audit(args.out / STACKER, RunOptions(alpha=0.01)).verdict
+    print(f"audit of {STACKER}: suspects {', '.join(verdict.suspects()) or 'none'} "
           f"(the stacker is {FOUR[STACKER_SEAT]})")
     return 0
 

@@ -134,9 +134,11 @@ def play_evening(players: tuple[str, ...], hands: int, seed: int, *, cheat: Chea
     return result, source
 
 
-def table_header(players: tuple[str, ...], system: str = "sochi", dealing: str = "physical") -> TableRecord:
+def table_header(players: tuple[str, ...], system: str = "sochi", dealing: str = "physical",
+                 started: str | None = None) -> TableRecord:
+    extra = {} if started is None else {"started": started}
     return TableRecord(format="fairdeal-log", version=1, system=system, players=list(players),
-                       deck=RUSSIAN.deck.value, deal_pattern=RUSSIAN.name, dealing=dealing)
+                       deck=RUSSIAN.deck.value, deal_pattern=RUSSIAN.name, dealing=dealing, **extra)
 
 
 def quick_records(players: tuple[str, ...], hands: int, rng: np.random.Generator, *, cheat: Cheat | None = None,
