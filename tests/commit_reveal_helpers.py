@@ -12,7 +12,8 @@ from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.driver import play_hand
 from fairdeal.engine.hand import result
 from fairdeal.engine.record import to_record
-from fairdeal.engine.scoring import new_sheet, score_hand
+from fairdeal.engine.scoring import score_hand
+from fairdeal.engine.sheet import new_sheet
 from fairdeal.protocols.commit_reveal import DealerService, Player, TableSpec
 from fairdeal.protocols.deal_source import CommitRevealSource
 from fairdeal.protocols.transcript import seat_deal

@@ -19,7 +19,7 @@ from fairdeal.engine.match import StopMatch, failed, play_match, seeded_source, 
 from fairdeal.engine.outcome import Contract, DefenceCall, HandKind, HandOutcome
 from fairdeal.engine.record import replay_record, to_record
 from fairdeal.engine.recount import sheet_from_log
-from fairdeal.engine.scoring import is_finished, new_sheet
+from fairdeal.engine.sheet import is_finished, new_sheet
 from fairdeal.errors import ConventionError, MatchError
 from fairdeal.log import EndRecord, HandRecord, TableRecord, read_log
 from fairdeal.protocols.deal_source import ShuffledDeckSource

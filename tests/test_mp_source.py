@@ -19,7 +19,8 @@ from fairdeal.engine.hand import result
 from fairdeal.engine.match import play_match
 from fairdeal.engine.match_log import hand_fields
 from fairdeal.engine.record import replay_record
-from fairdeal.engine.scoring import new_sheet, score_hand
+from fairdeal.engine.scoring import score_hand
+from fairdeal.engine.sheet import new_sheet
 from fairdeal.errors import IllegalAction
 from fairdeal.protocols.commit_reveal import TableSpec
 from fairdeal.protocols.mp_player import HandAbandoned, Player, Unresponsive

@@ -26,7 +26,8 @@ def test_get_convention_by_name_and_a_miss_lists_known_names():
                                 "gusarik-leningrad", "gusarik-rostov", "croatian",
                                 "austrian", "austrian-unlimited", "austrian-limited", "austrian-styrian",
                                 "austrian-illustrated", "austrian-sans-atout", "austrian-nachgehen", "preferans-1800s",
-                                "preferans-1800s-kadili", "preferans-1800s-talon", "preferans-1800s-mixed"}
+                                "preferans-1800s-kadili", "preferans-1800s-talon", "preferans-1800s-mixed",
+                                "preferans-1800s-mixed-full", "preferans-1800s-mixed-full-kadili"}
     with pytest.raises(ConventionError, match="known conventions: austrian, .*, classic, croatian, gusarik-leningrad, .*, sochi"):
         get_convention("piter")
     assert issubclass(ConventionError, FairdealError)

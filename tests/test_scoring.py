@@ -10,7 +10,8 @@ from fractions import Fraction
 import pytest
 
 from fairdeal.engine.outcome import Contract, DefenceCall, HandKind, HandOutcome
-from fairdeal.engine.scoring import ScoreLine, is_finished, new_sheet, score_hand
+from fairdeal.engine.scoring import score_hand
+from fairdeal.engine.sheet import ScoreLine, is_finished, new_sheet
 from fairdeal.errors import ConventionError, ScoringError
 from fairdeal.rules import LENINGRAD, MAILRU, ROSTOV, SOCHI
 

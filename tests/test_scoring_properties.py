@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from fairdeal.cards import Suit
 from fairdeal.engine.outcome import Contract, DefenceCall, HandKind, HandOutcome
-from fairdeal.engine.scoring import is_finished, new_sheet, score_hand
+from fairdeal.engine.scoring import score_hand
+from fairdeal.engine.sheet import is_finished, new_sheet
 from fairdeal.engine.settlement import settle
 from fairdeal.rules import CONVENTIONS
 

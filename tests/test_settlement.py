@@ -3,7 +3,7 @@
 from dataclasses import replace
 from fractions import Fraction
 
-from fairdeal.engine.scoring import new_sheet
+from fairdeal.engine.sheet import new_sheet
 from fairdeal.engine.settlement import settle
 from fairdeal.rules import LENINGRAD, ROSTOV, SOCHI
 

@@ -18,7 +18,8 @@ from fairdeal.engine.hand import apply, is_over, legal_actions, new_hand, result
 from fairdeal.engine.match import dealer_of, first_dealer_from, play_match, seeded_source
 from fairdeal.engine.outcome import Contract, DefenceCall, HandKind, HandOutcome
 from fairdeal.engine.record import replay_record, to_record
-from fairdeal.engine.scoring import new_sheet, renonce_penalty, score_hand
+from fairdeal.engine.scoring import renonce_penalty, score_hand
+from fairdeal.engine.sheet import new_sheet
 from fairdeal.engine.settlement import settle
 from fairdeal.errors import IllegalAction
 from fairdeal.engine.view import view_for

@@ -19,7 +19,8 @@ from fairdeal.engine.hand import apply, is_over, legal_actions, new_hand, result
 from fairdeal.engine.match import play_match, seeded_source
 from fairdeal.engine.outcome import Contract, DefenceCall, HandKind, HandOutcome
 from fairdeal.engine.record import replay_record, to_record
-from fairdeal.engine.scoring import is_finished, new_sheet, score_hand
+from fairdeal.engine.scoring import score_hand
+from fairdeal.engine.sheet import is_finished, new_sheet
 from fairdeal.errors import IllegalAction
 from fairdeal.rules import PREFERANS_1800S, PREFERANS_1800S_KADILI, PREFERANS_1800S_MIXED, PREFERANS_1800S_TALON
 

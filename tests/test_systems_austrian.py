@@ -22,7 +22,8 @@ from fairdeal.engine.match import play_match, seeded_source
 from fairdeal.engine.outcome import Contract, DefenceCall, HandKind, HandOutcome
 from fairdeal.engine.pot import pot_of
 from fairdeal.engine.record import replay_record, to_record
-from fairdeal.engine.scoring import new_sheet, score_hand
+from fairdeal.engine.scoring import score_hand
+from fairdeal.engine.sheet import new_sheet
 from fairdeal.engine.view import view_for
 from fairdeal.errors import IllegalAction
 from fairdeal.rules import (

@@ -21,7 +21,8 @@ from fairdeal.engine.hand import apply, is_over, legal_actions, new_hand, result
 from fairdeal.engine.match import play_match, seeded_source
 from fairdeal.engine.outcome import Contract, DefenceCall, HandKind, HandOutcome
 from fairdeal.engine.record import replay_record, to_record
-from fairdeal.engine.scoring import is_finished, new_sheet, score_hand
+from fairdeal.engine.scoring import score_hand
+from fairdeal.engine.sheet import is_finished, new_sheet
 from fairdeal.engine.settlement import settle
 from fairdeal.engine.view import view_for
 from fairdeal.errors import IllegalAction

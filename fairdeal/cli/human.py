@@ -151,4 +151,5 @@ def _choose_discard(text: str, legal: Sequence[Action]) -> tuple[Action | None, 
     for action in legal:
         if set(action.cards) == codes:
             return action, ""
-    return None, "name two different cards of your hand (with the talon) to put away"
+    what = "one card" if len(legal[0].cards) == 1 else "two different cards"
+    return None, f"name {what} of your hand (with the talon) to put away"

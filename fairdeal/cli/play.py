@@ -18,7 +18,7 @@ from fairdeal.cli.human import TerminalPlayer
 from fairdeal.engine.bots import Bot, HeuristicBot, RandomBot
 from fairdeal.engine.match import HandSummary, MatchResult, play_match, with_pulya_size
 from fairdeal.engine.recount import LogSheet, sheet_from_log
-from fairdeal.engine.scoring import Sheet
+from fairdeal.engine.sheet import Sheet
 from fairdeal.engine.sheet_view import amount_text, settlement_table, sheet_json, sheet_table
 from fairdeal.errors import FairdealError
 from fairdeal.protocols.deal_source import ShuffledDeckSource
@@ -144,7 +144,7 @@ def _ending(finished: bool, stopped: str | None, hands: int) -> str:
 def _play_json(result: MatchResult, seed: int, out: Path | None) -> dict:
     data = {"system": result.convention.name, "pulya": result.convention.pulya.size, "seed": seed,
             "finished": result.finished, "stopped": result.stopped}
-    data.update(sheet_json(result.sheet, result.settlement, result.players))
+    data.update(sheet_json(result.sheet, result.settlement, result.players, result.convention))
     if out is not None:
         data["log"] = str(out)
     return data
@@ -154,7 +154,7 @@ def _print_play(result: MatchResult, seed: int, out: Path | None) -> None:
     console = Console()
     click.echo(f"{result.convention.title}, {len(result.players)} players, pulya {result.convention.pulya.size}, "
                f"seed {seed}: {_ending(result.finished, result.stopped, len(result.hands))}")
-    console.print(sheet_table(result.sheet, result.players))
+    console.print(sheet_table(result.sheet, result.players, result.convention))
     console.print(settlement_table(result.settlement, result.players))
     if out is not None:
         click.echo(f"game log: {out}")
@@ -181,7 +181,7 @@ def sheet_command(log: Path, as_json: bool) -> None:
 
 def _sheet_json(recount: LogSheet) -> dict:
     data = {"system": recount.convention.name, "pulya": recount.convention.pulya.size, "finished": recount.finished}
-    data.update(sheet_json(recount.sheet, recount.settlement, recount.players))
+    data.update(sheet_json(recount.sheet, recount.settlement, recount.players, recount.convention))
     data["mismatches"] = list(recount.problems)
     return data
 
@@ -190,7 +190,7 @@ def _print_sheet(recount: LogSheet, log: Path) -> None:
     console = Console()
     click.echo(f"{log}: {recount.convention.title}, {len(recount.players)} players, pulya "
                f"{recount.convention.pulya.size}: {_ending(recount.finished, None, recount.hands)}")
-    console.print(sheet_table(recount.sheet, recount.players))
+    console.print(sheet_table(recount.sheet, recount.players, recount.convention))
     console.print(settlement_table(recount.settlement, recount.players))
     for problem in recount.problems:
         click.echo(f"mismatch: {problem}")

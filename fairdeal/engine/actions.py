@@ -47,7 +47,7 @@ class TakeTalon:
 @dataclass(frozen=True)
 class Discard:
     seat: int
-    cards: tuple[int, int]
+    cards: tuple[int, ...]         # two after a talon; one after «малая бедность»'s exchange (19th century)
 
     def __str__(self) -> str:
         return f"seat {self.seat} discards {' '.join(Card.from_code(c).ascii for c in self.cards)}"

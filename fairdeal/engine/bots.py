@@ -110,7 +110,7 @@ class HeuristicBot:
         hand = view.hand
         misere = view.high is not None and view.high.misere
         best = None
-        for pair in combinations(hand, 2):
+        for pair in combinations(hand, len(view.legal[0].cards)):
             kept = [c for c in hand if c not in pair]
             if misere:
                 score = (-evaluate.misere_risk(kept), sum(c % 8 for c in pair))

@@ -16,7 +16,7 @@ from fractions import Fraction
 
 from fairdeal.engine.bids import bid_from_contract
 from fairdeal.engine.outcome import DefenceCall, HandKind, HandOutcome
-from fairdeal.engine.scoring import ScoreLine, Sheet
+from fairdeal.engine.sheet import ScoreLine, Sheet
 from fairdeal.errors import ScoringError
 from fairdeal.rules.convention import Convention
 
@@ -99,7 +99,7 @@ def _short(outcome: HandOutcome, conv: Convention, seat: int, whisters: list[int
     """Tricks a whister is short of his obligation: the inviter of four together, a lone whister (or every
     whister, where each answers for himself) of two, and of two whisters short of four together the one(s) who
     took fewer than two («наказывается тот ... кто взял меньше двух»)."""
-    own = conv.defence.lone_quota(level) - outcome.tricks[seat]
+    own = _own_quota(outcome, conv, seat, whisters, level) - outcome.tricks[seat]
     if outcome.whister_invited:
         return max(0, conv.defence.quota(level) - defence_tricks)
     if len(whisters) == 1 or conv.defence.each_whister_quota:
@@ -107,14 +107,27 @@ def _short(outcome: HandOutcome, conv: Convention, seat: int, whisters: list[int
     return max(0, own) if defence_tricks < conv.defence.quota(level) else 0
 
 
+def _own_quota(outcome: HandOutcome, conv: Convention, seat: int, whisters: list[int], level: int) -> int:
+    """19th century, rule 51: of two whisters only the one at the declarer's left («подручный игроку») owes the
+    full quota; the last may take one less."""
+    if len(whisters) < 2:
+        return conv.defence.lone_quota(level)
+    at = outcome.active.index(outcome.declarer)
+    left = outcome.active[(at + 1) % len(outcome.active)]
+    return conv.defence.lone_quota(level) if seat == left else conv.defence.second_quota(level)
+
+
 def _misere_lines(outcome: HandOutcome, conv: Convention, base: int, levels: dict[int, int]) -> list[ScoreLine]:
     """Bettel: «Защитники не могут пасовать, но и не наказываются»; a failed one costs the declarer the value and
-    each defender writes «по 60 вистов» (five tricks' worth) on him."""
+    each defender writes «по 60 вистов» (five tricks' worth, ``misere_failed_whist_tricks``) on him."""
     declarer = outcome.declarer
     top = max((2 ** lv for lv in levels.values()), default=1)
-    made = outcome.tricks[declarer] == 0
-    lines = [_declarer_line(declarer, Fraction(base * top), made)]
-    if not made:
+    taken = outcome.tricks[declarer]
+    # With «кадили» (19th century, rule 43) every trick taken is a remiz, as every missing one in a game.
+    per_trick = taken if conv.scoring.remiz_per_trick and taken else 1
+    made = taken == 0
+    lines = [_declarer_line(declarer, Fraction(base * top * per_trick), made)]
+    if not made and conv.scoring.misere_failed_whist_tricks:
         tricks = conv.scoring.misere_failed_whist_tricks
         lines += [ScoreLine(s, "whists", Fraction(base * _factor(levels, s) * tricks), declarer)
                   for s in outcome.defenders]

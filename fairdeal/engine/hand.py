@@ -116,7 +116,8 @@ def legal_actions(state: HandState) -> list[Action]:
     if phase is Phase.TALON:
         return [TakeTalon(state.turn), Bid(state.turn, auction_rules.MISERE_TOKEN)]
     if phase in (Phase.DISCARD, Phase.DEFENCE_DISCARD):
-        return [Discard(state.turn, pair) for pair in combinations(state.hands[state.turn], 2)]
+        hand = state.hands[state.turn]
+        return [Discard(state.turn, cards) for cards in combinations(hand, _excess(state, state.turn))]
     if phase is Phase.CONTRACT:
         actions: list[Action] = [Declare(state.turn, b.token) for b in _auction(state).legal_contracts(state)]
         if _may_concede(state):
@@ -210,12 +211,23 @@ def _apply_take_talon(state: HandState, action: TakeTalon) -> HandState:
     return auction_rules.take_talon(state, action.seat)
 
 
+def _excess(state: HandState, seat: int) -> int:
+    """How many cards ``seat`` holds beyond a hand as dealt: two after a talon, one after the one-card
+    exchange of «малая бедность» (rule 52)."""
+    return len(state.hands[seat]) - len(state.dealt_hands[seat])
+
+
+def _cards_word(count: int) -> str:
+    return "one card" if count == 1 else f"{'two' if count == 2 else count} different cards"
+
+
 def _checked_discard(state: HandState, action: Discard) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """(the two cards, the hand kept) of a legal discard."""
+    """(the cards, the hand kept) of a legal discard."""
     cards = tuple(int(c) for c in action.cards)
     hand = state.hands[action.seat]
-    if len(cards) != 2 or len(set(cards)) != 2:
-        raise IllegalAction(f"{action}: the discard is exactly two different cards")
+    count = _excess(state, action.seat)
+    if len(cards) != count or len(set(cards)) != count:
+        raise IllegalAction(f"{action}: the discard is exactly {_cards_word(count)}")
     foreign = [Card.from_code(c).ascii for c in cards if c not in hand]
     if foreign:
         raise IllegalAction(f"{action}: discard not from your hand ({' '.join(foreign)})")

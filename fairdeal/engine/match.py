@@ -22,7 +22,8 @@ from fairdeal.engine.driver import play_hand
 from fairdeal.engine.hand import result
 from fairdeal.engine.match_log import MatchLog, hand_fields
 from fairdeal.engine.outcome import HandKind, HandOutcome
-from fairdeal.engine.scoring import ScoreLine, Sheet, failed_contract, is_finished, new_sheet, score_hand
+from fairdeal.engine.scoring import failed_contract, score_hand
+from fairdeal.engine.sheet import ScoreLine, Sheet, is_finished, new_sheet
 from fairdeal.engine.match_log import sheet_extras
 from fairdeal.engine.settlement import Settlement, settle
 from fairdeal.errors import MatchError

@@ -14,7 +14,8 @@ import msgspec
 
 from fairdeal.engine.record import to_record
 from fairdeal.engine.outcome import HandOutcome
-from fairdeal.engine.scoring import ScoreLine, Sheet, hand_multiplier
+from fairdeal.engine.scoring import hand_multiplier
+from fairdeal.engine.sheet import ScoreLine, Sheet
 from fairdeal.engine.state import HandState
 from fairdeal.log import EndRecord, HandRecord, LogWriter, TableRecord, TranscriptRecord
 from fairdeal.log.records import FORMAT_NAME, FORMAT_VERSION

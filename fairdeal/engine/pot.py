@@ -15,7 +15,7 @@ from fractions import Fraction
 
 from fairdeal.engine.bids import bid_from_contract
 from fairdeal.engine.outcome import DefenceCall, HandKind, HandOutcome
-from fairdeal.engine.scoring import ScoreLine, Sheet
+from fairdeal.engine.sheet import ScoreLine, Sheet
 from fairdeal.errors import ScoringError
 from fairdeal.rules.convention import Convention
 

@@ -18,7 +18,8 @@ from fairdeal.engine.hand import result
 from fairdeal.engine.match import dealer_of, first_dealer_from, with_pulya_size
 from fairdeal.engine.match_log import SHEET_EXTRAS, number, sheet_extras
 from fairdeal.engine.record import replay_record
-from fairdeal.engine.scoring import ScoreLine, Sheet, is_finished, new_sheet, score_hand
+from fairdeal.engine.scoring import score_hand
+from fairdeal.engine.sheet import ScoreLine, Sheet, is_finished, new_sheet
 from fairdeal.engine.settlement import Settlement, settle
 from fairdeal.errors import FairdealError, MatchError
 from fairdeal.log import EndRecord, HandRecord, TableRecord, read_log

@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from fairdeal.engine.scoring import Sheet
+from fairdeal.engine.sheet import Sheet
 from fairdeal.errors import ScoringError
 from fairdeal.rules.convention import Convention
 

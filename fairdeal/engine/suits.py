@@ -5,7 +5,9 @@ First every player, from the first hand, speaks once: ``pass`` or a suit announc
 перебиваются трефами, трефы бубнами»; hearts, the «преферанс», above all). The highest announcement plays. If all
 passed, the talon is offered: without negotiation the first hand may ``buy`` it, else the next, then the third («если
 же все трое спасуют от талона, то игра пересдаётся»); with negotiation (rule 59) each ``buy`` claims the next suit up
-(«куплю» from spades to hearts) and the last buyer left takes the talon. A pass is final within each round.
+(«куплю» from spades to hearts) and the last buyer left takes the talon. A pass is final within each round. A game
+announced with a one-card exchange (mixed full preferans, «малая бедность ... при относе одной карты») takes the
+talon's first card and discards one before it is declared.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ def apply_bid(state: HandState, token: str) -> HandState:
         named = dict((name, n) for n, name in rules.named_games).get(token)
         if named is not None:
             state = evolve(state, number_high=named, high_seat=seat, bidders=state.bidders | {seat},
-                           high=contract_bid(state, named, True))
+                           high=contract_bid(state, named, _announced_no_talon(state, named)))
         if _announcing(state):
             return evolve(state, turn=_after(state, seat, set()))
         if state.number_high is not None:
@@ -83,10 +85,22 @@ def _after(state: HandState, seat: int, passed: set[int] | frozenset[int]) -> in
     return next(s for s in order if s not in passed)
 
 
+def _announced_no_talon(state: HandState, number: int) -> bool:
+    """An announced game is played without the talon, except one that exchanges a card (rule 52)."""
+    return number not in state.convention.bidding.one_card_exchange_numbers
+
+
 def _play_announced(state: HandState) -> HandState:
-    final = contract_bid(state, state.number_high, True)
-    return evolve(state, declarer=state.high_seat, turn=state.high_seat, final_number=state.number_high,
-                  final_bid=final, named_contract=True, phase=Phase.CONTRACT)
+    number, seat = state.number_high, state.high_seat
+    final = contract_bid(state, number, _announced_no_talon(state, number))
+    state = evolve(state, declarer=seat, turn=seat, final_number=number, final_bid=final, named_contract=True,
+                   phase=Phase.CONTRACT)
+    if _announced_no_talon(state, number):
+        return state
+    # «при относе одной карты»: the talon's first card, unseen by the others, for one card of his own.
+    hands = list(state.hands)
+    hands[seat] = tuple(sorted(hands[seat] + state.talon[:1]))
+    return evolve(state, hands=tuple(hands), talon=state.talon[1:], phase=Phase.DISCARD)
 
 
 def _buy(state: HandState) -> HandState:
@@ -103,6 +117,8 @@ def legal_contracts(state: HandState) -> list[ContractBid]:
     """The announced contract (an announced «восемь» in the suit the declarer names); after buying the talon any
     contract not below the one bought for."""
     if state.named_contract:
-        return contract_bids(state, state.final_number, True)
+        return contract_bids(state, state.final_number, _announced_no_talon(state, state.final_number))
     rules = state.convention.bidding
-    return [bid for n in range(state.final_number, rules.last_number + 1) for bid in contract_bids(state, n, False)]
+    # A game played only on the cards dealt (rule 54, «не относя ни одной карты») cannot follow a bought talon.
+    return [bid for n in range(state.final_number, rules.last_number + 1) for bid in contract_bids(state, n, False)
+            if not bid.no_talon]

@@ -38,6 +38,12 @@ SUIT_BID_TOKEN = re.compile(r"(?:pass|buy|spades|clubs|diamonds|hearts|notrump|e
 SUIT_CONTRACT_TOKEN = re.compile(r"(?:6(?:S|C|D|H|NT)|(?:8|9)(?:S|C|D|H))(?:-bp)?")
 SUIT_SYSTEMS = frozenset({"preferans-1800s", "preferans-1800s-kadili", "preferans-1800s-talon",
                           "preferans-1800s-mixed"})
+# Mixed full preferans (rules 48-56): also seven, малая бедность, тотус and большая бедность; contracts seven to ten
+# in a suit, misere (малая бедность) and misere-bp (большая бедность).
+MIXED_FULL_BID_TOKEN = re.compile(r"(?:pass|buy|spades|clubs|diamonds|hearts|notrump|seven|little-poverty|eight|nine"
+                                  r"|totus|great-poverty)")
+MIXED_FULL_CONTRACT_TOKEN = re.compile(r"(?:6(?:S|C|D|H|NT)|(?:7|8|9|10)(?:S|C|D|H)|misere)(?:-bp)?")
+MIXED_FULL_SYSTEMS = frozenset({"preferans-1800s-mixed-full", "preferans-1800s-mixed-full-kadili"})
 # The kontra chain (003 Croatian: «контра ... реконтра ... субконтра ... мортконтра ... и так до бесконечности»).
 KONTRA_CALL = re.compile(r"(?:pass|kontra|rekontra|subkontra|mortkontra|kontra-[0-9]+)")
 
@@ -55,6 +61,8 @@ def _vocabulary(system: str) -> tuple[re.Pattern, re.Pattern]:
         return NUMBER_BID_TOKEN, NUMBER_CONTRACT_TOKEN
     if system in SUIT_SYSTEMS:
         return SUIT_BID_TOKEN, SUIT_CONTRACT_TOKEN
+    if system in MIXED_FULL_SYSTEMS:
+        return MIXED_FULL_BID_TOKEN, MIXED_FULL_CONTRACT_TOKEN
     return ANY_TOKEN, ANY_TOKEN
 
 

@@ -324,8 +324,10 @@ class HandChecker:
     def _check_discard(self, discard: list[str]) -> None:
         self._codes_of("discard", discard)
         record = self.record
-        if self.context and len(discard) != self.context.pattern.talon_size:
-            self.problems.add("discard", f"the discard has {self.context.pattern.talon_size} cards, got {len(discard)}")
+        # One card after the one-card exchange of «малая бедность» (seed 003, rule 52), else the talon's size.
+        if self.context and not 1 <= len(discard) <= self.context.pattern.talon_size:
+            self.problems.add("discard", f"the discard has 1 to {self.context.pattern.talon_size} cards, "
+                                         f"got {len(discard)}")
         if record.deal is UNSET or record.contract is UNSET:
             return
         declarer = record.contract.declarer

@@ -12,7 +12,8 @@ from typing import Any, Mapping, Sequence
 
 from fairdeal.engine.hand import result
 from fairdeal.engine.record import replay_record
-from fairdeal.engine.scoring import Sheet, new_sheet, score_hand
+from fairdeal.engine.scoring import score_hand
+from fairdeal.engine.sheet import Sheet, new_sheet
 from fairdeal.errors import FairdealError
 from fairdeal.protocols.encoding import canonical_json
 from fairdeal.rules import get_convention

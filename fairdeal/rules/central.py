@@ -57,7 +57,7 @@ CROATIAN = Convention(
         kontra_required_numbers=frozenset({2}),
     ),
     raspasy=RaspasyRules(talon_leads=False, talon_tricks=0),
-    scoring=ScoringRules(method="countdown", number_value_factor=2, no_talon_number_bonus=1,
+    scoring=ScoringRules(method="countdown", sheet_words="contracts", number_value_factor=2, no_talon_number_bonus=1,
                          misere_failed_whist_tricks=5, refe_limits=((30, 1), (50, 3)),
                          refe_multiplier=2),
     # «договариваются, какое число поставить как стартовое в колонке контрактов: 30, 50 или больше»; «При
@@ -95,7 +95,7 @@ AUSTRIAN = Convention(
     # «Сначала разыгрывающий берёт из котла 10 ставок ... платит каждому вистующему ... по одной ставке за каждую
     # фактическую взятку ... доставляет в котёл 20 ставок ... платит в котёл 10 ставок»; each player puts 50 in
     # at the start («равную сумму денег ... кратна 10»: the amount is ours).
-    scoring=ScoringRules(method="pot", pot_initial=50, pot_dealer_stake=0, pot_play_limit=10,
+    scoring=ScoringRules(method="pot", sheet_words="pot", pot_initial=50, pot_dealer_stake=0, pot_play_limit=10,
                          no_talon_premiums=((4, 10),), premium_four_aces=10, premium_no_aces=10),
     # The pot game has no end of its own: an evening of 30 deals, the pot left shared equally («деньги на кону ...
     # следовало бы разделить между игроками поровну»).

@@ -29,6 +29,7 @@ AllPass = Literal["raspasy", "redeal"]
 TalonSide = Literal["left", "right"]
 Ladder = Literal["russian", "numbers", "suits"]
 ScoringMethod = Literal["pulya", "countdown", "pot"]
+SheetWords = Literal["pulya", "contracts", "pot", "remizes"]
 NoTrumpLead = Literal["first_hand", "next_after_declarer", "right_of_declarer"]
 
 # 000: «простая ... 2 очка. За семерную ... 4 очка, за восьмерную — 6 очков, за девятерную — 8, а за десятерную
@@ -42,6 +43,7 @@ MAILRU_QUOTAS: tuple[tuple[int, int], ...] = ((6, 4), (7, 2), (8, 1), (9, 1), (1
 
 # A number-ladder entry ``8*``: the level in any suit (the declarer names the trump).
 WILDCARD = "*"
+NO_TALON = "-bp"
 SUIT_LETTERS = ("S", "C", "D", "H")
 # 003 Croatian: «контра ... реконтра ... субконтру ... мортконтрой».
 KONTRA_WORDS = ("kontra", "rekontra", "subkontra", "mortkontra")
@@ -120,6 +122,11 @@ class BiddingRules:
     # defender who bid may take his discard, discard in turn and name a contract «не ниже чем 5 (Bettel)», and so
     # on, each higher — the number the first follower's contract must reach (0 = no Nachgehen).
     nachgehen_from_number: int = 0
+    # 003, 19th-century rule 52: «Малая бедность состоит в том, чтобы не взять ни одной взятки при относе одной
+    # карты»: numbers announced without buying the talon for which the declarer still exchanges one card — he
+    # takes the talon's first card and discards one (docs/systems.md); bought with the talon he changes two
+    # («можно переменить две карты»).
+    one_card_exchange_numbers: frozenset[int] = frozenset()
 
     def __post_init__(self) -> None:
         if not self.raspasy_exit_levels or any(not 6 <= lv <= 10 for lv in self.raspasy_exit_levels):
@@ -135,7 +142,9 @@ class BiddingRules:
         """The contract tokens a number stands for (``-bp`` without the talon); an entry ``8*`` stands for the level
         in any suit, the trump named by the declarer (19th-century «восемь с козырями»)."""
         entry = self.number_contracts[number - self.first_number]
-        suffix = "-bp" if no_talon else ""
+        if entry.endswith(NO_TALON):         # a game only ever played on the cards dealt («не относя ни одной карты»)
+            return (entry,)
+        suffix = NO_TALON if no_talon else ""
         if entry.endswith(WILDCARD):
             return tuple(f"{entry[:-1]}{suit}{suffix}" for suit in SUIT_LETTERS)
         return (entry + suffix,)
@@ -146,7 +155,9 @@ class BiddingRules:
 
     def number_of(self, token: str) -> int:
         """The number of a contract token (with or without ``-bp``)."""
-        core = token[:-3] if token.endswith("-bp") else token
+        if token in self.number_contracts:
+            return self.number_contracts.index(token) + self.first_number
+        core = token[: -len(NO_TALON)] if token.endswith(NO_TALON) else token
         for index, entry in enumerate(self.number_contracts):
             if core == entry or (entry.endswith(WILDCARD) and core[:-1] == entry[:-1] and core[-1] in SUIT_LETTERS):
                 return index + self.first_number
@@ -222,11 +233,17 @@ class DefenceRules:
     # A passer's cards take no part when one defender whists alone (19th-century rules 9, 63: «могут быть два виста
     # и один»; read as the lone whister against the declarer, docs/systems.md).
     passer_sits_out: bool = False
+    # 003, 19th-century rule 51: «при двух же вистах только подручный игроку обязан сделать две взятки, а последний
+    # игрок может взять и одну»: the quota per level of the second whister (the one not at the declarer's left)
+    # when both whist and each answers for himself; None = ``lone_whister_quotas`` for both.
+    second_whister_quotas: tuple[tuple[int, int], ...] | None = None
 
     def __post_init__(self) -> None:
         _check_levels(self.quotas, "quotas")
         if self.lone_whister_quotas is not None:
             _check_levels(self.lone_whister_quotas, "lone_whister_quotas")
+        if self.second_whister_quotas is not None:
+            _check_levels(self.second_whister_quotas, "second_whister_quotas")
         if not 0 <= self.half_whist_share <= 1:
             raise ConventionError(f"half_whist_share must lie in 0..1, got {self.half_whist_share}")
 
@@ -239,6 +256,10 @@ class DefenceRules:
 
     def lone_quota(self, level: int) -> int:
         return dict(self.lone_whister_quotas or self.quotas)[level]
+
+    def second_quota(self, level: int) -> int:
+        """The second of two whisters' own quota (rule 51), where it differs from the first's."""
+        return dict(self.second_whister_quotas)[level] if self.second_whister_quotas else self.lone_quota(level)
 
 
 @dataclass(frozen=True)
@@ -333,6 +354,10 @@ class ScoringRules:
     # (т. е. стоимость сыгранных контрактов списывается с определённого числа ...)» — written-off contracts go to
     # ``pulya``, added ones («приписывает») to ``gora``, the juha to ``whists``.
     method: ScoringMethod = "pulya"
+    # The names the seed gives the sheet's columns, for printing only: "pulya" (пуля, гора, висты), "contracts"
+    # (003 Croatian «колонка контрактов», «Левая и правая колонки называются юха», «под шляпой»), "pot" (003
+    # Austrian «котёл»), "remizes" (003 19th-century rules 32, 37: «Ремизы ставочные», «списывает», «ставит ремиз»).
+    sheet_words: SheetWords = "pulya"
     # 003 Croatian: «запись за контракт с прикупом вдвое больше, чем порядковый номер заявки ... Игра без прикупа
     # добавляет единичку к порядковому номеру»: value = factor x (number + bonus without the talon).
     number_value_factor: int = 2
