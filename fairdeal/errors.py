@@ -5,6 +5,12 @@ class FairdealError(Exception):
     """Base of every error that carries a message meant for a user."""
 
 
+def _located(message: str, **where: object) -> str:
+    """Prefix ``message`` with the places that are known: ``line 3, field deal.hands[1]: ...``."""
+    known = [f"{name} {value}" for name, value in where.items() if value is not None and value != ""]
+    return f"{', '.join(known)}: {message}" if known else message
+
+
 class CardError(FairdealError, ValueError):
     """A card, deck or deck order that cannot be read or is not a proper deck."""
 
@@ -27,12 +33,7 @@ class LogError(FairdealError, ValueError):
     def __init__(self, message: str, line: int | None = None, field: str | None = None):
         self.line = line
         self.field = field
-        where = []
-        if line is not None:
-            where.append(f"line {line}")
-        if field:
-            where.append(f"field {field}")
-        super().__init__(f"{', '.join(where)}: {message}" if where else message)
+        super().__init__(_located(message, line=line, field=field))
 
 
 class AuditError(FairdealError, ValueError):
@@ -57,12 +58,7 @@ class MentalPokerError(ProtocolError):
     def __init__(self, message: str, player: str | None = None, step: str | None = None):
         self.player = player
         self.step = step
-        where = []
-        if player is not None:
-            where.append(f"player {player}")
-        if step:
-            where.append(f"step {step}")
-        super().__init__(f"{', '.join(where)}: {message}" if where else message)
+        super().__init__(_located(message, player=player, step=step))
 
 
 class IllegalAction(FairdealError, ValueError):
