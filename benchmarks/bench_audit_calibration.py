@@ -2,7 +2,8 @@
 power against a dealer who stacks an ace into the talon in 25% of his deals.
 
 Each honest table runs the whole statistical pipeline as ``fairdeal audit`` runs it on a file of this size (log
-lines -> bulk reader -> shuffle replay -> the shuffle's tells -> tests -> Holm): the measured rate of tables with
+lines -> bulk reader -> shuffle replay -> shuffle quality -> targeting against same-effort shuffles -> the shuffle's
+tells -> tests -> Holm): the measured rate of tables with
 any flag must be at most alpha. Two kinds of honest table: seed 004's card-by-card runs and a cut
 (``audit.simulate``), and six logged GSR riffles and a cut (``tricks.honest``, where the lazy-shuffle test applies).
 Run: .venv/bin/python benchmarks/bench_audit_calibration.py
@@ -27,7 +28,8 @@ ALPHA = 0.01
 
 
 def verdict_of(data: bytes):
-    merged = scan_log(io.BytesIO(data), lambda h: BlockContext(h.pattern_name, len(h.players), False, tells=True))
+    merged = scan_log(io.BytesIO(data), lambda h: BlockContext(h.pattern_name, len(h.players), False, tells=True,
+                                                               targeting=True, per_hand=True))
     return build_verdict(merged, ALPHA)
 
 
@@ -42,7 +44,7 @@ def riffled_table(hands: int, seed: int):
 
 def false_alarms(label: str, tables: int, hands: int, verdict_for) -> None:
     started = time.perf_counter()
-    family = cusum = eprocess = 0
+    family = cusum = eprocess = targeting = hands_named = 0
     worst: list[float] = []
     for table in range(tables):
         verdict = verdict_for(table)
@@ -50,6 +52,8 @@ def false_alarms(label: str, tables: int, hands: int, verdict_for) -> None:
         cusum += any(p.cusum_alarm is not None for p in verdict.paths)
         eprocess += any(p.eprocess_alarm is not None for p in verdict.paths)
         worst.append(min(t.holm for t in verdict.tests))
+        targeting += any(t.holm <= ALPHA for t in verdict.tests if "same effort" in t.test)
+        hands_named += verdict.finding_counts.get("targeted-hand", 0) > 0
     seconds = time.perf_counter() - started
     se = np.sqrt(ALPHA * (1 - ALPHA) / tables)
     print(f"honest tables ({label}): {tables} x {hands} hands = {tables * hands:,} hands, full pipeline, "
@@ -58,6 +62,8 @@ def false_alarms(label: str, tables: int, hands: int, verdict_for) -> None:
     print(f"  Holm family (any test or certain finding; the exit code) {family / tables:6.2%}")
     print(f"  CUSUM alarm (calibrated by simulation per horizon)        {cusum / tables:6.2%}")
     print(f"  e-process alarm (Ville, no calibration)                    {eprocess / tables:6.2%}")
+    print(f"  of which a targeting test (same effort, Fisher)          {targeting / tables:6.2%}")
+    print(f"  tables with a hand named by BH across hands (q <= {ALPHA:.0%}; not a flag) {hands_named / tables:6.2%}")
     print(f"  median smallest Holm-adjusted p per table: {np.median(worst):.3f}")
 
 

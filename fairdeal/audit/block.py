@@ -1,4 +1,5 @@
-"""One block of a log, audited at array speed: its deals read in bulk, its shuffles replayed, its statistics.
+"""One block of a log, audited at array speed: its deals read in bulk, its shuffles replayed and measured
+(``shuffle_quality``), targeting per hand when asked (``targeting``), its statistics.
 
 ``audit_block`` turns decoded lines into a ``summary.BlockSummary``. Deals whose card lists are in the usual form
 are read for the whole block at once (``fastpath.raw_cards``); any other deal is decoded card by card, and a deal
@@ -14,8 +15,11 @@ import numpy as np
 from fairdeal.audit.bulk_replay import gathered_orders, replay_block
 from fairdeal.audit.exact import fold_deals, laws_for
 from fairdeal.audit.fastpath import Layout, NarrowHand, NarrowTable, RawHand, card_code, raw_cards
+from fairdeal.audit.logged import read_logged
 from fairdeal.audit.replay import Finding, received_deal, replay_deal
+from fairdeal.audit.shuffle_quality import fold_quality
 from fairdeal.audit.summary import BlockContext, BlockSummary, Sums
+from fairdeal.audit.targeting import fold_targeting
 from fairdeal.audit.tells import fold_tells
 from fairdeal.cards import NUM_CODES, to_ascii_list
 from fairdeal.errors import FairdealError
@@ -60,7 +64,12 @@ def audit_block(records: list[tuple[int, object]], errors: list[tuple[int, str]]
     valid = np.array([orders[k, 0] >= 0 or not len(record.order_before) for k, (_, record) in enumerate(hands)])
     hands = [h for h, v in zip(hands, valid) if v]
     orders, recv, dealers, numbers = orders[valid], recv[valid], dealers[valid], numbers[valid]
-    replay_block(hands, orders, recv, dealers, layout, context, summary)
+    simple, compiled = replay_block(hands, orders, recv, dealers, layout, context, summary)
+    logged = read_logged(hands, simple, compiled, pattern, context.min_each_side)
+    fold_quality(hands, dealers, logged, context, summary)
+    if context.targeting:
+        fold_targeting(hands, orders, recv, dealers, logged, layout, laws, context, summary,
+                       np.random.default_rng([context.seed, block_index, 2]))
     if context.tells:
         fold_tells(hands, orders, dealers, laws.aces, context, summary,
                    np.random.default_rng([context.seed, block_index, 1]))

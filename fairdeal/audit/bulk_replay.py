@@ -59,8 +59,11 @@ def gathered_orders(hands, layout: Layout, summary: BlockSummary, context: Block
     return orders
 
 
-def replay_block(hands, orders, recv, dealers, layout: Layout, context: BlockContext, summary: BlockSummary) -> None:
-    """Replay every logged shuffle from the gathered order (``gathered_orders``) and read its replay tells."""
+def replay_block(hands, orders, recv, dealers, layout: Layout, context: BlockContext,
+                 summary: BlockSummary) -> tuple[np.ndarray, CompiledShuffle | None]:
+    """Replay every logged shuffle from the gathered order (``gathered_orders``) and read its replay tells.
+
+    Returns the rows of runs and cuts with depths and their op tables, for the per-hand passes."""
     n = layout.pattern.deck.size
     simple, simple_ops, other = [], [], []
     for k, (_, record) in enumerate(hands):
@@ -72,11 +75,12 @@ def replay_block(hands, orders, recv, dealers, layout: Layout, context: BlockCon
         else:
             simple.append(k)
             simple_ops.append(ops)
+    compiled = compile_batch(simple_ops) if simple else None
     if simple:
-        _replay_simple(hands, recv, dealers, orders, np.array(simple), compile_batch(simple_ops), layout, context,
-                       summary)
+        _replay_simple(hands, recv, dealers, orders, np.array(simple), compiled, layout, context, summary)
     for k in other:
         _replay_one(hands[k], orders[k], int(dealers[k]), layout, context, summary)
+    return np.array(simple, dtype=np.int64), compiled
 
 
 def _replay_simple(hands, recv, dealers, orders, idx, compiled, layout: Layout, context, summary) -> None:

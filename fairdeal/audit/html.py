@@ -1,8 +1,9 @@
-"""A self-contained HTML audit report: tables in plain words and three plots embedded as base64 PNG.
+"""A self-contained HTML audit report: tables in plain words and four plots embedded as base64 PNG.
 
 Plots: each dealer's talon-ace rate with an exact (Clopper-Pearson) 95% interval against the honest rate; a QQ
 plot of every test's p-value against the uniform law (honest tests lie on the diagonal); each dealer's CUSUM and
-e-process path with its threshold and the hand where it first crossed.
+e-process path with its threshold and the hand where it first crossed; each dealer's guessing score against its
+exact law under a uniform shuffle.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from scipy import stats as sps  # noqa: E402
 
+from fairdeal.audit.quality import guessing_null  # noqa: E402
 from fairdeal.audit.run import AuditResult  # noqa: E402
-from fairdeal.audit.verdict import CERTAIN_FINDINGS, Verdict  # noqa: E402
+from fairdeal.audit.verdict import CERTAIN_FINDINGS, Verdict, targeting_row  # noqa: E402
 from fairdeal.deal import get_pattern  # noqa: E402
 
 STYLE = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;color:#222}
@@ -86,6 +88,49 @@ def paths_plot(verdict: Verdict) -> str:
     return _png(figure)
 
 
+def quality_plot(verdict: Verdict) -> str:
+    """Each dealer's cyclic guessing score against its exact law under a uniform shuffle."""
+    figure, axes = plt.subplots(figsize=(8, 3.8))
+    dealers = [q for q in verdict.quality_dealers if q.measured]
+    null = guessing_null(len(dealers[0].guessing_counts) - 1).pmf
+    scores = np.arange(len(null))
+    axes.bar(scores, null, color="lightgrey", label="uniform shuffle (exact)")
+    for q in dealers:
+        counts = np.array(q.guessing_counts, dtype=float)
+        axes.plot(scores, counts / counts.sum(), marker="o", markersize=3, label=f"{q.dealer} ({q.measured} hands)")
+    axes.set_xlabel("cards guessed by someone who knew the gathered order (cyclic, forgiving cuts)")
+    axes.set_ylabel("share of hands")
+    axes.set_title("Guessing score per dealer against its exact law under honest shuffling")
+    axes.legend(fontsize=8)
+    return _png(figure)
+
+
+def _quality_section(v: Verdict) -> list[str]:
+    if not v.quality_dealers:
+        return ["<h2>Shuffle quality</h2><p>no logged shuffle was read</p>"]
+    names = ("cyclic_preserved", "cyclic_reversed", "cyclic_longest_block", "cyclic_rising", "cyclic_guessing")
+    rows = [[html.escape(q.dealer), str(q.read), f"{q.zero_share:.0%}", f"{q.mean_bits:.1f}", str(q.measured),
+             *(f"{q.means[n]:.2f}" for n in names)] for q in v.quality_dealers]
+    parts = ["<h2>Shuffle quality</h2>",
+             _table(["dealer", "shuffles read", "0 bits of randomness", "mean bits", "fully logged", "preserved",
+                     "reversed", "longest block", "rising sequences", "guessing score"], rows),
+             "<p>Measures forgive cuts (cyclic, rotation-invariant) and are means over fully logged shuffles.</p>"]
+    if any(q.measured for q in v.quality_dealers):
+        parts.append(f"<img alt='guessing score per dealer' src='data:image/png;base64,{quality_plot(v)}'>")
+    return parts
+
+
+def _targeting_section(v: Verdict) -> list[str]:
+    if v.targeting is None:
+        return []
+    c = v.targeting.columns
+    order = np.argsort(c["p"], kind="stable")[:30]
+    rows = [[html.escape(cell) for cell in targeting_row(v, int(i))] for i in order]
+    return [f"<h2>Hands least likely from their gathered order</h2><p>{len(v.targeting):,} hands "
+            "tested; the 30 smallest p-values (all in the JSON report).</p>",
+            _table(["hand", "dealer", "talon aces", "p", "BH q", "same effort p", "its talon p", "cross-match p", "its talon p"], rows)]
+
+
 def _table(head: list[str], rows: list[list[str]]) -> str:
     cells = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
     return "<table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in head) + "</tr>" + cells + "</table>"
@@ -120,6 +165,8 @@ def render_html(result: AuditResult, title: str) -> str:
         _table(["dealer", "deals", "talon aces", "CUSUM alarm at hand", "e-process alarm at hand"], sequential),
         f"<img alt='sequential paths' src='data:image/png;base64,{paths_plot(v)}'>",
         f"<h2>All p-values</h2><img alt='p-value QQ plot' src='data:image/png;base64,{qq_plot(v)}'>",
+        *_targeting_section(v),
+        *_quality_section(v),
         "<h2>Findings</h2>", _table(["line", "hand", "who", "kind", "what"], findings) if findings else "<p>none</p>",
         "<p>Counts by kind: " + e(", ".join(f"{k}: {c}" for k, c in sorted(v.finding_counts.items())) or "none") + "</p>",
         "<h2>Tests</h2>", _table(["subject", "test", "n", "p", "Holm", "BH", "null model"], tests),

@@ -12,6 +12,7 @@ randomness; only actions logged without details (``riffle ?``, ``cut ?``, ``over
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -24,22 +25,6 @@ from fairdeal.errors import AuditError
 from fairdeal.shuffle.ops import Cut, Overhand, Riffle, ShuffleOp, ShuffleSequence
 from fairdeal.shuffle.models import CODEX_MIN_EACH_SIDE
 from fairdeal.shuffle.theory import rising_sequences, total_variation
-
-
-def relative_permutation(before: np.ndarray, after: np.ndarray) -> np.ndarray:
-    """``p`` with ``after = before[p]``, for one order pair or a batch (``before`` may be shared by the batch)."""
-    old = np.asarray(before, dtype=np.int64)
-    new = np.asarray(after, dtype=np.int64)
-    if new.shape[-1] != old.shape[-1]:
-        raise AuditError(f"orders of {old.shape[-1]} and {new.shape[-1]} cards cannot be compared")
-    old_b, new_b = np.broadcast_arrays(np.atleast_2d(old), np.atleast_2d(new))
-    top = int(max(old_b.max(initial=0), new_b.max(initial=0))) + 1
-    where = np.full((len(old_b), top), -1, dtype=np.int64)
-    np.put_along_axis(where, old_b, np.arange(old_b.shape[1])[None, :], axis=1)
-    p = np.take_along_axis(where, new_b, axis=1)
-    if (p < 0).any() or (np.sort(p, axis=1) != np.arange(p.shape[1])).any():
-        raise AuditError("the order after shuffling does not hold the same cards as the order before")
-    return p if new.ndim > 1 or old.ndim > 1 else p[0]
 
 
 def _steps(p: np.ndarray, cyclic: bool) -> np.ndarray:
@@ -89,17 +74,27 @@ def longest_preserved_block(p: np.ndarray, cyclic: bool = False) -> np.ndarray |
 
 
 def rising_sequence_count(p: np.ndarray, rotation_invariant: bool = False) -> np.ndarray | int:
-    """Rising sequences (theory module's count); rotation-invariant: the least over cuts before and after."""
+    """Rising sequences (theory module's count); rotation-invariant: the least over cuts before and after.
+
+    A cut before the shuffle relabels the cards cyclically, so it only chooses which cyclic successor pair
+    ``(j, j + 1 mod n)`` is not counted: the least over those cuts is ``1 + breaks - [any break]``, where a break
+    is a successor lying above its card. A cut of depth ``a`` after the shuffle makes the pair at positions
+    ``(x, y)`` a break exactly when ``a`` lies in the cyclic interval ``(x, y]``: the breaks of every cut at once
+    are the coverage counts of those intervals.
+    """
     arr = np.atleast_2d(p)
     if not rotation_invariant:
         return _shaped(np.atleast_1d(rising_sequences(arr)), p)
-    n = arr.shape[1]
-    best = np.full(len(arr), n, dtype=np.int64)
-    for before_cut in range(n):
-        relabelled = (arr - before_cut) % n
-        for after_cut in range(n):
-            best = np.minimum(best, rising_sequences(np.roll(relabelled, -after_cut, axis=1)))
-    return _shaped(best, p)
+    m, n = arr.shape
+    where = np.argsort(arr, axis=1)
+    start = where + 1                                   # the interval covers start .. start + length - 1 (mod n)
+    length = (np.roll(where, -1, axis=1) - where) % n
+    base = (np.arange(m) * 2 * n)[:, None]
+    marks = np.bincount((base + start).ravel(), minlength=2 * m * n)
+    marks -= np.bincount((base + start + length).ravel(), minlength=2 * m * n)[: 2 * m * n]
+    cover = np.cumsum(marks.reshape(m, 2 * n), axis=1)
+    breaks = cover[:, :n] + cover[:, n:]
+    return _shaped((1 + breaks - (breaks > 0)).min(axis=1), p)
 
 
 def guessing_score(p: np.ndarray, cyclic: bool = False) -> np.ndarray | int:
@@ -136,41 +131,31 @@ def guessing_null(n: int) -> DiscreteNull:
     return DiscreteNull(pmf, f"guessing score against a uniform {n}-card shuffle")
 
 
+MEASURES = ("preserved", "reversed", "longest_block", "rising", "guessing", "cyclic_preserved", "cyclic_reversed",
+            "cyclic_longest_block", "cyclic_rising", "cyclic_guessing")
+
+
 @dataclass(frozen=True)
 class QualityReport:
-    """Per-hand shuffle-quality measures (arrays over a batch of hands)."""
+    """Per-hand shuffle-quality measures over a batch of hands (``MEASURES`` in that order)."""
 
-    preserved: np.ndarray
-    reversed: np.ndarray
-    longest_block: np.ndarray
-    rising: np.ndarray
-    guessing: np.ndarray
-    cyclic_preserved: np.ndarray
-    cyclic_reversed: np.ndarray
-    cyclic_longest_block: np.ndarray
-    cyclic_guessing: np.ndarray
-    guessing_pvalue: np.ndarray          # exact P(score >= observed) under a uniform shuffle
-    cyclic_guessing_pvalue: np.ndarray   # the same exact law: the cyclic guesser also names an unseen card
+    measures: np.ndarray                 # (hands, len(MEASURES)) integer counts
+    cyclic_guessing_pvalue: np.ndarray   # exact P(score >= observed) under a uniform shuffle
+
+    def measure(self, name: str) -> np.ndarray:
+        return self.measures[:, MEASURES.index(name)]
 
 
-def shuffle_quality(before: np.ndarray, after: np.ndarray) -> QualityReport:
-    """All per-hand measures for a batch of ``after`` orders against ``before`` (shared or one per row)."""
-    p = np.atleast_2d(relative_permutation(before, after))
-    null = guessing_null(p.shape[1])
-    guesses, cyclic_guesses = guessing_score(p), guessing_score(p, cyclic=True)
-    return QualityReport(
-        preserved=preserved_adjacencies(p),
-        reversed=reversed_adjacencies(p),
-        longest_block=longest_preserved_block(p),
-        rising=np.atleast_1d(rising_sequences(p)),
-        guessing=guesses,
-        cyclic_preserved=preserved_adjacencies(p, cyclic=True),
-        cyclic_reversed=reversed_adjacencies(p, cyclic=True),
-        cyclic_longest_block=longest_preserved_block(p, cyclic=True),
-        cyclic_guessing=cyclic_guesses,
-        guessing_pvalue=null.pvalue(guesses),
-        cyclic_guessing_pvalue=null.pvalue(cyclic_guesses),
-    )
+def permutation_quality(p: np.ndarray) -> QualityReport:
+    """All per-hand measures of a batch of relative permutations (``after = before[p]``, one per row)."""
+    p = np.atleast_2d(p)
+    cyclic_guesses = guessing_score(p, cyclic=True)
+    columns = (preserved_adjacencies(p), reversed_adjacencies(p), longest_preserved_block(p),
+               rising_sequence_count(p), guessing_score(p), preserved_adjacencies(p, cyclic=True),
+               reversed_adjacencies(p, cyclic=True), longest_preserved_block(p, cyclic=True),
+               rising_sequence_count(p, rotation_invariant=True), cyclic_guesses)
+    return QualityReport(np.stack([np.asarray(c, dtype=np.int64) for c in columns], axis=1),
+                         guessing_null(p.shape[1]).pvalue(cyclic_guesses))
 
 
 # --- How much randomness the logged actions could carry -----------------------------------------------------
@@ -236,4 +221,9 @@ def riffle_distance(sequence: ShuffleSequence, n: int) -> Fraction:
     Logged ops are fixed permutations and do not move the distance; with no unrecorded riffle the outcome is
     one arrangement, at distance ``1 - 1/n!``.
     """
-    return total_variation(n, unrecorded_riffles(sequence))
+    return _riffles_distance(n, unrecorded_riffles(sequence))
+
+
+@functools.lru_cache(maxsize=64)
+def _riffles_distance(n: int, riffles: int) -> Fraction:
+    return total_variation(n, riffles)

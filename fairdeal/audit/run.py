@@ -1,5 +1,6 @@
 """The whole audit of a log file — what ``fairdeal audit LOG`` runs: the statistical pass (with the shuffle's
-tells for files up to ``TELLS_AUTO_BYTES``), then legality (for logs small enough, or on request), then the opt-in
+tells for files up to ``TELLS_AUTO_BYTES``, targeting and per-hand shuffle quality for logs of up to
+``TARGETING_AUTO_HANDS`` hands), then legality (for logs small enough, or on request), then the opt-in
 weak-server seed search for digital logs.
 
 Exit status contract (used by ``fairdeal audit``): 0 when nothing is flagged; 1 when a test is significant after
@@ -16,15 +17,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from fairdeal.audit.legality import LegalityReport, check_legality
+from fairdeal.audit.quality import MEASURES
 from fairdeal.audit.scan import Header, Progress, scan_log
 from fairdeal.audit.seeds import scan_seeds, unix_time
 from fairdeal.audit.summary import BlockContext
+from fairdeal.audit.targeting import CROSS_NULL, SAME_EFFORT_NULL
 from fairdeal.audit.verdict import CERTAIN_FINDINGS, Verdict, build_verdict
 from fairdeal.errors import AuditError
 
 LEGALITY_AUTO_HANDS = 50_000     # legality runs by default on logs up to this many hands (~1.5k hands/s on 2 cores)
 TELLS_AUTO_BYTES = 32 << 20      # the shuffle's tells run by default on files up to this size (a Monte Carlo a hand)
+TARGETING_AUTO_HANDS = 50_000    # targeting (a Monte Carlo a hand) and per-hand rows: on for logs up to this many hands
+SAMPLE_BYTES = 1 << 16           # the file's head, read to estimate its number of hands before the pass
 
 
 @dataclass(frozen=True)
@@ -39,6 +46,7 @@ class RunOptions:
     tells: bool | None = None       # the shuffle's own tells; None: on for files of at most TELLS_AUTO_BYTES
     server_seed_window: int | None = None   # bits of the weak-server seed search (digital logs; None: not run)
     server_time: int | None = None  # Unix time the window centres on (None: the header's ``started``)
+    targeting: bool | None = None   # per-hand same-effort Monte Carlo; None: on for logs of at most TARGETING_AUTO_HANDS
 
 
 @dataclass(frozen=True)
@@ -83,6 +91,8 @@ class AuditResult:
                              "cusum_alarm_hand": p.cusum_alarm, "eprocess_alarm_hand": p.eprocess_alarm,
                              "max_log_evalue": p.max_log_e} for p in v.paths],
             },
+            "targeting": _targeting_json(v),
+            "quality": _quality_json(v),
             "legality": None if self.legality is None else {
                 "hands": self.legality.hands, "replayed": self.legality.replayed,
                 "seconds": round(self.legality.seconds, 3), "notes": list(self.legality.notes),
@@ -93,6 +103,42 @@ class AuditResult:
 def _test_json(t) -> dict[str, Any]:
     return {"subject": t.subject, "test": t.test, "statistic": t.statistic, "pvalue": t.pvalue, "holm": t.holm,
             "bh": t.bh, "count": t.count, "null": t.null}
+
+
+def _number(x) -> float | None:
+    """A float for JSON; NaN (absent) becomes null."""
+    return None if np.isnan(x) else round(float(x), 6)
+
+
+def _targeting_json(v: Verdict) -> dict[str, Any] | None:
+    if v.targeting is None:
+        return None
+    c = v.targeting.columns
+    hands = [{"line": int(c["line"][i]), "hand": int(c["hand"][i]), "dealer": v.players[int(c["dealer"][i])],
+              "p": _number(c["p"][i]), "bh": _number(c["q"][i]), "talon_aces": int(c["talon_aces"][i]),
+              "p_same_effort": _number(c["p_same"][i]),
+              "p_talon": _number(c["p_talon"][i]),
+              "p_seats": {v.players[s]: _number(p) for s, p in enumerate(c["p_seats"][i]) if not np.isnan(p)},
+              "p_cross": _number(c["p_cross"][i]), "p_cross_talon": _number(c["p_cross_talon"][i]),
+              "draws": int(c["draws"][i])} for i in range(len(v.targeting))]
+    return {"null": SAME_EFFORT_NULL, "cross_match": CROSS_NULL, "hands": hands}
+
+
+def _quality_json(v: Verdict) -> dict[str, Any]:
+    dealers = [{"dealer": q.dealer, "hands_read": q.read, "zero_bit_share": _number(q.zero_share),
+                "mean_bits": _number(q.mean_bits), "hands_measured": q.measured,
+                "means": {m: _number(x) for m, x in q.means.items()},
+                "cyclic_guessing_counts": list(q.guessing_counts),
+                "honest_cyclic_guessing_mean": round(q.honest_guessing_mean(), 6)} for q in v.quality_dealers]
+    hands = None
+    if v.quality is not None:
+        c = v.quality.columns
+        hands = [{"line": int(c["line"][i]), "hand": int(c["hand"][i]), "dealer": v.players[int(c["dealer"][i])],
+                  "bits": _number(c["bits"][i]), "unrecorded_riffles": int(c["unrecorded_riffles"][i]),
+                  "riffle_tv": _number(c["riffle_tv"][i]), "can_randomise_deal": bool(c["can_randomise_deal"][i]),
+                  **({m: int(x) for m, x in zip(MEASURES, c["measures"][i])} if c["measures"][i][0] >= 0 else {}),
+                  "cyclic_guessing_p": _number(c["guessing_p"][i])} for i in range(len(v.quality))]
+    return {"dealers": dealers, "hands": hands}
 
 
 def _add_unreadable(merged, legality: LegalityReport) -> None:
@@ -114,6 +160,24 @@ def _line_number(message: str) -> int:
 def _tells_skipped(options: RunOptions) -> str:
     why = "not asked for" if options.tells is False else f"the file exceeds {TELLS_AUTO_BYTES >> 20} MB (--tells runs them)"
     return f"the shuffle's tells (a shuffle too weak for its riffles, aces brought together) skipped: {why}"
+
+
+def estimated_hands(path: str | Path) -> int:
+    """Lines in the file, estimated from the length of the lines in its head (the decision precedes the pass)."""
+    file = Path(path)
+    if not file.is_file():
+        return 0
+    with open(file, "rb") as stream:
+        head = stream.read(SAMPLE_BYTES)
+    lines = max(head.count(b"\n"), 1)
+    return round(file.stat().st_size * lines / max(len(head), 1))
+
+
+def _targeting_skipped(options: RunOptions, estimate: int) -> str:
+    if options.targeting is False:
+        return "targeting (each deal against honest shuffles of the same effort) skipped: not asked for"
+    return (f"targeting (each deal against honest shuffles of the same effort) and per-hand shuffle-quality rows "
+            f"skipped: about {estimate:,} hands exceed {TARGETING_AUTO_HANDS:,} (--targeting runs them)")
 
 
 def _seed_findings(path, header: Header, options: RunOptions, notes: list[str]) -> list:
@@ -140,14 +204,20 @@ def run_audit(path: str | Path, options: RunOptions = RunOptions(), progress: Pr
     tells = options.tells if options.tells is not None else (
         Path(path).is_file() and Path(path).stat().st_size <= TELLS_AUTO_BYTES)
 
+    estimate = estimated_hands(path)
+    targeting = options.targeting if options.targeting is not None else estimate <= TARGETING_AUTO_HANDS
+
     def context_of(header: Header) -> BlockContext:
         return BlockContext(header.pattern_name, len(header.players), header.dealing != "physical",
-                            options.min_each_side, options.seed, min(options.keep, 200), tells)
+                            options.min_each_side, options.seed, min(options.keep, 200), tells, targeting,
+                            targeting or estimate <= TARGETING_AUTO_HANDS)
 
     merged = scan_log(path, context_of, options.workers, progress, options.keep)
     scan_seconds = time.perf_counter() - started
     legality = None
     notes = [] if tells else [_tells_skipped(options)]
+    if not targeting:
+        notes.append(_targeting_skipped(options, estimate))
     wanted = options.legality if options.legality is not None else merged.hands <= LEGALITY_AUTO_HANDS
     if wanted:
         legality = check_legality(path, options.workers)

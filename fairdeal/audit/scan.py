@@ -21,7 +21,7 @@ import numpy as np
 
 from fairdeal.audit.battery import BatteryPart, join
 from fairdeal.audit.block import audit_block
-from fairdeal.audit.summary import BlockContext, BlockSummary, Sums
+from fairdeal.audit.summary import BlockContext, BlockSummary, HandTable, Sums
 from fairdeal.audit.fastpath import Layout, decode_raw_block, layout_for
 from fairdeal.audit.replay import Finding
 from fairdeal.deal import get_pattern
@@ -65,6 +65,10 @@ class Merged:
     malformed_count: int = 0
     keep: int = 1000
     kept: dict[str, int] = field(default_factory=dict)
+    tables: dict[str, list[HandTable]] = field(default_factory=dict)   # per-hand rows by pass, lines shifted
+
+    def table(self, name: str) -> HandTable | None:
+        return HandTable.concat(self.tables.get(name, []))
 
     def add(self, block: BlockSummary) -> None:
         base = self.lines
@@ -86,6 +90,8 @@ class Merged:
             if kept < self.keep:
                 self.kept[finding.kind] = kept + 1
                 self.findings.append((base + line, hand, self.header.players[dealer], finding))
+        for name, table in block.tables.items():
+            self.tables.setdefault(name, []).append(table.shifted(base))
         self.malformed_count += block.malformed_count
         for line, message in block.malformed:
             if len(self.malformed) < self.keep:

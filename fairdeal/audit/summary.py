@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from fairdeal.audit.battery import BatteryPart
+from fairdeal.audit.quality import MEASURES
 from fairdeal.audit.replay import Finding
 
 
@@ -24,6 +25,8 @@ class BlockContext:
     seed: int = 0
     keep: int = 200            # findings and malformed lines kept per block (all are counted)
     tells: bool = False        # the shuffle's own tells (``tells``): per-hand Monte Carlo, so only when asked
+    targeting: bool = False    # per-hand same-effort Monte Carlo (``targeting``)
+    per_hand: bool = False     # keep per-hand rows (shuffle quality) for the report
 
 
 @dataclass
@@ -41,6 +44,16 @@ class Sums:
     lazy_low: np.ndarray         # (dealers,): of those, hands with an exact p <= tells.LAZY_LEVEL
     together_fisher: np.ndarray  # (dealers,): Σ -2 log p of new ace neighbours against same-effort shuffles
     together_tests: np.ndarray
+    targeting_talon_fisher: np.ndarray   # (dealers,): Σ -2 log p of the talon against same-effort shuffles
+    targeting_talon_tests: np.ndarray
+    targeting_seat_fisher: np.ndarray    # (dealers, seats): Σ -2 log p of the seat's hand value, same effort
+    targeting_seat_tests: np.ndarray
+    quality_hands: np.ndarray    # (dealers,): hands whose whole shuffle is logged, measured by ``quality``
+    quality_totals: np.ndarray   # (dealers, len(quality.MEASURES)): sums of the measures
+    guessing_counts: np.ndarray  # (dealers, deck size + 1): histogram of the cyclic guessing score
+    budget_hands: np.ndarray     # (dealers,): hands whose logged shuffle was read
+    zero_bits: np.ndarray        # (dealers,): of those, hands whose logged actions carry no randomness
+    bits_total: np.ndarray       # (dealers,): Σ randomness bound (bits)
     uniform_pvalues: int = 0     # per-hand p-values folded in (for the report)
 
     @staticmethod
@@ -48,10 +61,32 @@ class Sums:
         z = np.zeros
         return Sums(z((seats, max_aces + 1), np.int64), z(seats), z((seats, seats)), z((seats, seats), np.int64),
                     z((seats, seats)), z((seats, seats), np.int64), z((seats, deck), np.int64),
-                    z(seats, np.int64), z(seats, np.int64), z(seats), z(seats, np.int64))
+                    z(seats, np.int64), z(seats, np.int64), z(seats), z(seats, np.int64),
+                    z(seats), z(seats, np.int64), z((seats, seats)), z((seats, seats), np.int64),
+                    z(seats, np.int64), z((seats, len(MEASURES)), np.int64), z((seats, deck + 1), np.int64),
+                    z(seats, np.int64), z(seats, np.int64), z(seats))
 
     def add(self, other: "Sums") -> "Sums":
         return Sums(*(getattr(self, f) + getattr(other, f) for f in self.__dataclass_fields__))
+
+
+@dataclass(frozen=True)
+class HandTable:
+    """Per-hand rows of one pass: columns of equal length, ``line`` counted from the block's (or file's) start."""
+
+    columns: dict[str, np.ndarray]
+
+    def __len__(self) -> int:
+        return len(self.columns["line"])
+
+    def shifted(self, base: int) -> "HandTable":
+        return HandTable({**self.columns, "line": self.columns["line"] + base})
+
+    @staticmethod
+    def concat(tables: list["HandTable"]) -> "HandTable | None":
+        if not tables:
+            return None
+        return HandTable({name: np.concatenate([t.columns[name] for t in tables]) for name in tables[0].columns})
 
 
 @dataclass
@@ -69,6 +104,7 @@ class BlockSummary:
     malformed_count: int = 0
     headers: int = 0                             # table lines met inside the block
     notes: list[str] = field(default_factory=list)
+    tables: dict[str, HandTable] = field(default_factory=dict)    # per-hand rows by pass ("targeting", "quality")
 
     def finding(self, line: int, hand: int, dealer: int, finding: Finding, keep: int) -> None:
         self.finding_counts[finding.kind] = self.finding_counts.get(finding.kind, 0) + 1

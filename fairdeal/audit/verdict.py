@@ -5,8 +5,11 @@ The family: per dealer the talon's aces (exact) and value, the aces' mixture e-p
 ``1 / max E`` is a p-value by Ville's inequality), a repeated cut depth; per (dealer, receiving seat) the seat's
 hand value and the talon's rank given the seat's hand (Fisher over exactly uniform per-hand p-values); when the
 shuffle's tells ran (``tells``), per dealer a shuffle too weak for its riffles and aces brought together; for
-digital deals the GLI battery. A dealer or player is flagged when a test of theirs has Holm-adjusted p <= alpha,
-so the family-wise false-alarm rate is at most alpha. Findings no honest hand shows (a deal the logged shuffle
+digital deals the GLI battery; when targeting ran, per dealer the talon and per (dealer, seat) the hand value
+against honest shuffles of the same effort (``targeting``; its per-hand p-values are Benjamini-Hochberg
+adjusted across hands, and hands at q <= alpha are listed as findings that do not by themselves flag). A dealer
+or player is flagged when a test of theirs has Holm-adjusted p <= alpha, so the family-wise false-alarm rate is
+at most alpha. Findings no honest hand shows (a deal the logged shuffle
 cannot give, an illegal or undone cut, a cut by the wrong player, a rules breach, a cooked score line) flag
 without statistics. The CUSUM and the e-process say after which of his deals a dealer first became suspicious.
 """
@@ -25,6 +28,9 @@ from fairdeal.audit.replay import CutDepthTally, Finding
 from fairdeal.audit.scan import Merged
 from fairdeal.audit.sequential import calibrated_threshold, cusum_path, eprocess_path, llr_table
 from fairdeal.audit.stats import benjamini_hochberg, holm, talon_aces_total_pvalue
+from fairdeal.audit.quality import MEASURES, guessing_null
+from fairdeal.audit.summary import HandTable
+from fairdeal.audit.targeting import SAME_EFFORT_NULL
 from fairdeal.audit.tells import LAZY_LEVEL, LAZY_NULL, TOGETHER_NULL
 from fairdeal.cards import DeckKind
 
@@ -73,6 +79,26 @@ class DealerPath:
 
 
 @dataclass(frozen=True)
+class DealerQuality:
+    """One dealer's shuffle quality: how much chance his logged actions could carry, and the measures' means."""
+
+    dealer: str
+    read: int                       # hands whose logged shuffle was read
+    zero_bits: int                  # of those, hands whose logged actions carry no randomness
+    mean_bits: float
+    measured: int                   # hands whose whole shuffle is logged (the measures apply)
+    means: dict[str, float]         # measure -> mean over the measured hands
+    guessing_counts: tuple[int, ...]    # histogram of the cyclic guessing score
+
+    @property
+    def zero_share(self) -> float:
+        return self.zero_bits / self.read if self.read else float("nan")
+
+    def honest_guessing_mean(self) -> float:
+        return guessing_null(len(self.guessing_counts) - 1).mean
+
+
+@dataclass(frozen=True)
 class Verdict:
     players: tuple[str, ...]
     pattern: str
@@ -90,6 +116,9 @@ class Verdict:
     malformed: tuple[str, ...]
     malformed_count: int
     notes: tuple[str, ...]
+    targeting: HandTable | None = None          # per-hand targeting p-values with their BH q-values (column q)
+    quality: HandTable | None = None            # per-hand shuffle quality rows (small logs)
+    quality_dealers: tuple[DealerQuality, ...] = ()
 
     def flagged(self) -> tuple[TestResult, ...]:
         return tuple(t for t in self.tests if t.holm <= self.alpha)
@@ -179,12 +208,64 @@ def build_verdict(merged: Merged, alpha: float, cheat_rate: float = 0.25, min_ea
                   for b in battery_tests(merged.battery, sizes, pairs, merged.hands)]
     else:
         notes.append("physical deals: the GLI battery for digital deal generators is not applied")
+    targeting = _targeting_hands(merged, alpha, findings, counts)
     if talon_cards != 2:
         notes.append(f"pattern {pattern.name} has {talon_cards} talon cards: the talon-rank test (231 pairs) does "
                      "not apply; the talon-aces total uses a normal approximation")
     return Verdict(players, pattern.name, header.dealing, merged.hands, merged.lines, alpha, tuple(_adjusted(tests)),
                    tuple(paths), threshold, horizon, bar, tuple(findings), counts, tuple(merged.malformed),
-                   merged.malformed_count, tuple(notes))
+                   merged.malformed_count, tuple(notes), targeting, merged.table("quality"),
+                   _dealer_quality(merged, players))
+
+
+def _targeting_hands(merged: Merged, alpha: float, findings: list, counts: dict) -> HandTable | None:
+    """Per-hand targeting p-values with Benjamini-Hochberg q-values; hands at q <= alpha become findings."""
+    table = merged.table("targeting")
+    if table is None or not len(table):
+        return None
+    c = table.columns
+    q = benjamini_hochberg(np.maximum(c["p"], np.finfo(float).tiny))
+    table = HandTable({**c, "q": q})
+    named = np.flatnonzero(q <= alpha)
+    if len(named):
+        counts["targeted-hand"] = len(named)
+    for row in named[np.argsort(q[named], kind="stable")][: merged.keep]:
+        cross = "" if np.isnan(c["p_cross"][row]) else (
+            f"; against the dealer's other shuffles (cross-match) p = {c['p_cross'][row]:.3g}, talon "
+            f"{c['p_cross_talon'][row]:.3g}")
+        findings.append((int(c["line"][row]), int(c["hand"][row]), merged.header.players[int(c["dealer"][row])],
+                         Finding("targeted-hand", f"hand {int(c['hand'][row])}: a deal unlikely from its gathered "
+                                 f"order: p = {c['p'][row]:.3g} (BH q = {q[row]:.3g}); against honest shuffles of "
+                                 f"the same effort p = {c['p_same'][row]:.3g}, talon {c['p_talon'][row]:.3g} with "
+                                 f"{int(c['talon_aces'][row])} ace(s){cross}")))
+    return table
+
+
+def targeting_row(verdict: Verdict, i: int) -> list[str]:
+    """One hand of the targeting table in words: hand, dealer, talon aces, p, BH q, then each null and its talon."""
+    c = verdict.targeting.columns
+
+    def fmt(x) -> str:
+        return "-" if np.isnan(x) else f"{x:.3g}"
+
+    return [str(c["hand"][i]), verdict.players[int(c["dealer"][i])], str(c["talon_aces"][i]), fmt(c["p"][i]),
+            fmt(c["q"][i]), fmt(c["p_same"][i]), fmt(c["p_talon"][i]), fmt(c["p_cross"][i]),
+            fmt(c["p_cross_talon"][i])]
+
+
+def _dealer_quality(merged: Merged, players) -> tuple[DealerQuality, ...]:
+    sums = merged.sums
+    out = []
+    for d, name in enumerate(players):
+        read, measured = int(sums.budget_hands[d]), int(sums.quality_hands[d])
+        if not read and not measured:
+            continue
+        means = {m: float(sums.quality_totals[d, i]) / measured if measured else float("nan")
+                 for i, m in enumerate(MEASURES)}
+        out.append(DealerQuality(name, read, int(sums.zero_bits[d]),
+                                 float(sums.bits_total[d]) / read if read else float("nan"), measured, means,
+                                 tuple(int(x) for x in sums.guessing_counts[d])))
+    return tuple(out)
 
 
 def _dealer_tests(name, d, merged: Merged, laws, pattern, max_log_e, min_each_side) -> list[TestResult]:
@@ -231,6 +312,11 @@ def _tell_tests(subject: str, sums, d: int) -> list[TestResult]:
         fisher = float(sums.together_fisher[d])
         tests.append(TestResult(subject, "aces brought together (Fisher)", fisher,
                                 float(sps.chi2.sf(fisher, 2 * together)), together, TOGETHER_NULL))
+    targeted = int(sums.targeting_talon_tests[d])
+    if targeted:
+        fisher = float(sums.targeting_talon_fisher[d])
+        tests.append(TestResult(subject, "talon vs honest shuffles of the same effort (Fisher)", fisher,
+                                float(sps.chi2.sf(fisher, 2 * targeted)), targeted, SAME_EFFORT_NULL))
     return tests
 
 
@@ -244,6 +330,8 @@ def _seat_tests(merged: Merged, players) -> list[TestResult]:
                  "honest deals: exact subset-sum law of a hand's value, tie-broken p-values, Fisher"),
                 ("talon rank given the hand (Fisher)", sums.rank_fisher, sums.rank_tests,
                  "the talon is a uniform pair of the 22 cards outside the seat's hand: rank among 231 pairs, Fisher"),
+                ("hand value vs honest shuffles of the same effort (Fisher)", sums.targeting_seat_fisher,
+                 sums.targeting_seat_tests, SAME_EFFORT_NULL),
             ):
                 k = int(count[d, s])
                 if k:

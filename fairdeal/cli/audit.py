@@ -10,20 +10,23 @@ import json
 from pathlib import Path
 
 import click
+import numpy as np
 from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from fairdeal.audit.run import AuditResult, RunOptions, run_audit
+from fairdeal.audit.verdict import targeting_row
 from fairdeal.errors import FairdealError
 
 SHOWN_FINDINGS = 20
+SHOWN_TARGETED = 10
 
 
 @click.command("audit")
 @click.argument("log", type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (keys: summary, suspects, "
-              "beneficiaries, findings, malformed, tests, sequential, legality).")
+              "beneficiaries, findings, malformed, tests, sequential, targeting, quality, legality).")
 @click.option("--html", "html_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write a self-contained HTML report with plots to this file.")
 @click.option("--alpha", type=click.FloatRange(0.0, 1.0, min_open=True, max_open=True), default=0.01,
@@ -37,6 +40,10 @@ SHOWN_FINDINGS = 20
               help="Test each dealer's shuffles for their own tells: a shuffle too weak for its riffles, aces "
                    "brought together against honest shuffles of the same effort (default: on for files of at "
                    "most 32 MB).")
+@click.option("--targeting/--no-targeting", default=None,
+              help="Test each deal against honest shuffles of the same effort from its gathered order (a Monte "
+                   "Carlo a hand; per-hand p-values, Benjamini-Hochberg across hands, Fisher per dealer) and keep "
+                   "per-hand shuffle-quality rows (default: on for logs of at most 50,000 hands).")
 @click.option("--server-seed-window", type=click.IntRange(1, 32), default=None, metavar="BITS",
               help="Digital logs: search 2^BITS seeds of a clock-seeded 32-bit server generator around the "
                    "table's start time for the first hands' deals.")
@@ -45,13 +52,13 @@ SHOWN_FINDINGS = 20
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed for tie-breaking draws and the CUSUM calibration.")
 def audit_command(log: Path, as_json: bool, html_out: Path | None, alpha: float, workers: int,
-                  legality: bool | None, tells: bool | None, server_seed_window: int | None,
+                  legality: bool | None, tells: bool | None, targeting: bool | None, server_seed_window: int | None,
                   server_time: int | None, seed: int) -> None:
     """Audit a game log: replay shuffles and hands, test dealers and players, report in plain words."""
     out = Console()
     err = Console(stderr=True)
     try:
-        options = RunOptions(alpha=alpha, workers=workers, legality=legality, seed=seed, tells=tells,
+        options = RunOptions(alpha=alpha, workers=workers, legality=legality, seed=seed, tells=tells, targeting=targeting,
                              server_seed_window=server_seed_window, server_time=server_time)
         result = _run(log, options, err)
         if html_out is not None:
@@ -107,6 +114,8 @@ def _print(out: Console, result: AuditResult) -> None:
         out.print("Deal generator: " + ("[red]flagged[/red]" if v.generator_flagged() else "no test flagged it"))
     _print_findings(out, result)
     _print_tests(out, result)
+    _print_targeting(out, result)
+    _print_quality(out, result)
     if v.malformed:
         out.print(f"[bold]Malformed lines[/bold] ({v.malformed_count}; audited around them):")
         for message in v.malformed[:SHOWN_FINDINGS]:
@@ -145,6 +154,42 @@ def _print_tests(out: Console, result: AuditResult) -> None:
     for t in sorted(v.tests, key=lambda t: t.pvalue)[:12]:
         mark = "FLAG" if t.holm <= v.alpha else ("fdr" if t.bh <= v.alpha else "")
         table.add_row(t.subject, t.test, str(t.count), f"{t.pvalue:.3g}", f"{t.holm:.3g}", f"{t.bh:.3g}", mark)
+    out.print(table)
+
+
+def _print_targeting(out: Console, result: AuditResult) -> None:
+    table_rows = result.verdict.targeting
+    if table_rows is None:
+        return
+    v = result.verdict
+    c = table_rows.columns
+    out.print()                      # a blank line: the per-hand and per-dealer detail after the verdict
+    table = Table(title=f"Hands least likely from their gathered order ({len(table_rows):,} hands tested, all in "
+                        "--json): p over both nulls, Benjamini-Hochberg q across hands; then honest shuffles of the "
+                        "same effort and the dealer's other shuffles (cross-match), each with its talon p")
+    for column in ("hand", "dealer", "aces", "p", "BH q", "same effort", "talon", "cross-match", "talon"):
+        table.add_column(column)
+    for i in np.argsort(c["p"], kind="stable")[:SHOWN_TARGETED]:
+        table.add_row(*targeting_row(v, int(i)))
+    out.print(table)
+
+
+def _print_quality(out: Console, result: AuditResult) -> None:
+    dealers = result.verdict.quality_dealers
+    if not dealers:
+        return
+    honest = dealers[0].honest_guessing_mean()
+    out.print()
+    table = Table(title="Shuffle quality per dealer: the logged actions' randomness, and means over fully logged "
+                        "shuffles of measures that forgive cuts (a uniform shuffle: preserved 1, reversed 1, "
+                        f"guessing {honest:.2f})")
+    for column in ("dealer", "shuffles", "0 bits", "bits", "preserved", "reversed", "block", "rising", "guessing"):
+        table.add_column(column)
+    for q in dealers:
+        m = q.means
+        table.add_row(q.dealer, f"{q.read:,}", f"{q.zero_share:.0%}", f"{q.mean_bits:.0f}",
+                      *(f"{m[name]:.1f}" for name in ("cyclic_preserved", "cyclic_reversed", "cyclic_longest_block",
+                                                        "cyclic_rising", "cyclic_guessing")))
     out.print(table)
 
 
