@@ -12,17 +12,16 @@ from hypothesis import strategies as st
 
 from fairdeal.cards import Suit
 from fairdeal.engine.actions import Bid, Declare, Defend, Discard, Phase
-from fairdeal.engine.bots import HeuristicBot, RandomBot
 from fairdeal.engine.countdown import contract_value
-from fairdeal.engine.driver import play_hand, random_deal
+from fairdeal.engine.driver import random_deal
 from fairdeal.engine.hand import apply, is_over, legal_actions, new_hand, result, to_move
-from fairdeal.engine.match import play_match, seeded_source
 from fairdeal.engine.outcome import Contract, DefenceCall, HandKind, HandOutcome
 from fairdeal.engine.record import replay_record, to_record
 from fairdeal.engine.scoring import score_hand
 from fairdeal.engine.sheet import is_finished, new_sheet
 from fairdeal.errors import IllegalAction
 from fairdeal.rules import PREFERANS_1800S, PREFERANS_1800S_KADILI, PREFERANS_1800S_MIXED, PREFERANS_1800S_TALON
+from random_play import assert_cards_conserved, random_hand, three_player_evening
 
 WHIST, PASS = DefenceCall.WHIST, DefenceCall.PASS
 A, B, C = 0, 1, 2
@@ -139,12 +138,8 @@ def test_lone_whister_plays_alone_against_the_declarer():
 @settings(max_examples=50, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), conv=st.sampled_from(SYSTEMS), seats=st.sampled_from([3, 4, 5]))
 def test_random_legal_hands_conserve_cards_end_and_replay(seed, conv, seats):
-    rng = np.random.default_rng(seed)
-    bots = [RandomBot(np.random.default_rng([seed, s])) for s in range(seats)]
-    state = play_hand(conv, seats, int(rng.integers(seats)), None, bots, rng=rng)
-    in_hands = [c for h in state.hands for c in h]
-    played = [c for t in state.tricks for _, c in t.plays]
-    assert sorted(in_hands + played + list(state.talon) + list(state.discard)) == list(range(32))
+    state = random_hand(conv, seats, seed)
+    assert_cards_conserved(state)
     assert not result(state).played or len(state.tricks) == 10
     assert replay_record(to_record(state), conv, seats) == state
 
@@ -152,8 +147,7 @@ def test_random_legal_hands_conserve_cards_end_and_replay(seed, conv, seats):
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), conv=st.sampled_from(SYSTEMS), random_bots=st.booleans())
 def test_random_evenings_settle_to_zero(seed, conv, random_bots):
-    bots = [RandomBot(np.random.default_rng([seed, s])) if random_bots else HeuristicBot() for s in range(3)]
-    played = play_match(conv, ["A", "B", "C"], bots, source=seeded_source(seed, conv), max_hands=40)
+    played = three_player_evening(conv, seed, random_bots, max_hands=40)
     assert sum(played.settlement.amounts) == 0
 
 

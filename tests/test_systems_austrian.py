@@ -15,10 +15,8 @@ from hypothesis import strategies as st
 from fairdeal.cards import Suit, parse_card
 from fairdeal.deal import Deal
 from fairdeal.engine.actions import Announce, Bid, Declare, Defend, Discard, Follow, Invite, Kontra, Phase, Play
-from fairdeal.engine.bots import HeuristicBot, RandomBot
-from fairdeal.engine.driver import play_hand, random_deal
+from fairdeal.engine.driver import random_deal
 from fairdeal.engine.hand import apply, is_over, legal_actions, new_hand, result, to_move
-from fairdeal.engine.match import play_match, seeded_source
 from fairdeal.engine.outcome import Contract, DefenceCall, HandKind, HandOutcome
 from fairdeal.engine.pot import pot_of
 from fairdeal.engine.record import replay_record, to_record
@@ -30,6 +28,7 @@ from fairdeal.rules import (
     AUSTRIAN, AUSTRIAN_ILLUSTRATED, AUSTRIAN_LIMITED, AUSTRIAN_NACHGEHEN, AUSTRIAN_SANS_ATOUT, AUSTRIAN_STYRIAN,
     AUSTRIAN_UNLIMITED,
 )
+from random_play import assert_cards_conserved, random_hand, three_player_evening
 
 WHIST, PASS = DefenceCall.WHIST, DefenceCall.PASS
 A, B, C = 0, 1, 2
@@ -247,12 +246,8 @@ def test_seed003_sans_atout_is_led_from_the_declarers_right():
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), conv=st.sampled_from(VARIANTS), seats=st.sampled_from([3, 4]))
 def test_random_legal_hands_conserve_cards_end_and_replay(seed, conv, seats):
-    rng = np.random.default_rng(seed)
-    bots = [RandomBot(np.random.default_rng([seed, s])) for s in range(seats)]
-    state = play_hand(conv, seats, int(rng.integers(seats)), None, bots, rng=rng)
-    in_hands = [c for h in state.hands for c in h]
-    played = [c for t in state.tricks for _, c in t.plays]
-    assert sorted(in_hands + played + list(state.talon) + list(state.discard)) == list(range(32))
+    state = random_hand(conv, seats, seed)
+    assert_cards_conserved(state)
     outcome = result(state)
     assert not outcome.played or sum(outcome.tricks) == 10
     assert replay_record(to_record(state), conv, seats) == state
@@ -261,8 +256,7 @@ def test_random_legal_hands_conserve_cards_end_and_replay(seed, conv, seats):
 @settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), conv=st.sampled_from(VARIANTS), random_bots=st.booleans())
 def test_random_evenings_balance_the_pot_and_settle_to_zero(seed, conv, random_bots):
-    bots = [RandomBot(np.random.default_rng([seed, s])) if random_bots else HeuristicBot() for s in range(3)]
-    played = play_match(conv, ["A", "B", "C"], bots, source=seeded_source(seed, conv), max_hands=12)
+    played = three_player_evening(conv, seed, random_bots, max_hands=12)
     assert sum(played.settlement.amounts) == 0
     assert pot_of(played.sheet) >= 0
     taken_and_paid = sum(played.sheet.pulya) - sum(played.sheet.gora)

@@ -14,11 +14,10 @@ from hypothesis import strategies as st
 
 from fairdeal.cards import Suit
 from fairdeal.engine.actions import Bid, Declare, Defend, Discard, Invite, Kontra, Phase
-from fairdeal.engine.bots import HeuristicBot, RandomBot
+from fairdeal.engine.bots import RandomBot
 from fairdeal.engine.countdown import contract_value, under_hat
 from fairdeal.engine.driver import play_hand, random_deal
 from fairdeal.engine.hand import apply, is_over, legal_actions, new_hand, result, to_move
-from fairdeal.engine.match import play_match, seeded_source
 from fairdeal.engine.outcome import Contract, DefenceCall, HandKind, HandOutcome
 from fairdeal.engine.record import replay_record, to_record
 from fairdeal.engine.scoring import score_hand
@@ -27,6 +26,7 @@ from fairdeal.engine.settlement import settle
 from fairdeal.engine.view import view_for
 from fairdeal.errors import IllegalAction
 from fairdeal.rules import CROATIAN
+from random_play import assert_cards_conserved, three_player_evening
 
 WHIST, PASS = DefenceCall.WHIST, DefenceCall.PASS
 A, B, C = 0, 1, 2
@@ -214,9 +214,7 @@ def test_random_legal_hands_conserve_cards_end_and_replay(seed, dealer):
     refe = frozenset(s for s in range(3) if rng.random() < 0.3)
     state = play_hand(CROATIAN, 3, dealer, None, bots, rng=rng, refe_seats=refe)
     assert is_over(state)
-    in_hands = [c for h in state.hands for c in h]
-    played = [c for t in state.tricks for _, c in t.plays]
-    assert sorted(in_hands + played + list(state.talon) + list(state.discard)) == list(range(32))
+    assert_cards_conserved(state)
     outcome = result(state)
     if outcome.kind is HandKind.GAME and outcome.played:
         defence = sum(outcome.tricks[s] for s in outcome.defenders)
@@ -229,8 +227,7 @@ def test_random_legal_hands_conserve_cards_end_and_replay(seed, dealer):
 @given(seed=st.integers(0, 2**32 - 1), random_bots=st.booleans())
 def test_random_evenings_settle_to_zero_and_end_on_a_zero_column(seed, random_bots):
     conv = replace(CROATIAN, pulya=replace(CROATIAN.pulya, size=10))
-    bots = [RandomBot(np.random.default_rng([seed, s])) if random_bots else HeuristicBot() for s in range(3)]
-    played = play_match(conv, ["A", "B", "C"], bots, source=seeded_source(seed, conv), max_hands=60)
+    played = three_player_evening(conv, seed, random_bots, max_hands=60)
     assert sum(played.settlement.amounts) == 0
     if played.finished:
         assert sum(played.sheet.column(s, 10) for s in range(3)) == 0
