@@ -2,6 +2,7 @@
 (a cooked score line, a renonce), and unreadable input — always an exit code, never a traceback."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -194,3 +195,12 @@ def test_the_tells_can_be_switched_off(tmp_path):
     result = run(str(path), "--workers", "1", "--no-tells", "--json")
     assert result.exit_code == 0
     assert any("tells" in note for note in json.loads(result.output)["summary"]["notes"])
+
+
+def test_a_malformed_line_is_reported_once_and_not_also_judged_as_a_hand():
+    sample = Path(__file__).resolve().parent.parent / "samples" / "malformed-lines.jsonl"
+    document = json.loads(run(str(sample), "--json").stdout)
+    malformed = {int(m.split(",")[0].split(":")[0].removeprefix("line ")) for m in document["malformed"]}
+    judged = {f["line"] for f in document["findings"]}
+    assert len(malformed) == document["summary"]["malformed_lines"] == 4
+    assert not malformed & judged

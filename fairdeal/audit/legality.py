@@ -31,6 +31,7 @@ from fairdeal.engine.sheet import new_sheet
 from fairdeal.engine.settlement import settle
 from fairdeal.errors import FairdealError, LogError
 from fairdeal.log.reader import decode_line
+from fairdeal.log.validate import LogValidator
 from fairdeal.log.records import EndRecord, HandRecord, TableRecord
 from fairdeal.rules import get_convention
 
@@ -87,6 +88,9 @@ def _replay_block(task) -> tuple[int, list[Replayed], int, list[tuple[int, str]]
     out = []
     bare = 0
     unreadable = []
+    # A line the validator rejects is not a hand to replay; the audit reports it once (malformed, or as a finding).
+    validator = LogValidator()
+    validator.check(header, 1)
     for index, raw in enumerate(data.split(b"\n"), start=1):
         if not raw.strip():
             continue
@@ -94,6 +98,10 @@ def _replay_block(task) -> tuple[int, list[Replayed], int, list[tuple[int, str]]
             record = decode_line(raw, index)
         except LogError as exc:
             unreadable.append((index, str(exc)))
+            continue
+        errors = validator.check(record, index)
+        if errors:
+            unreadable.append((index, str(errors[0])))
             continue
         if isinstance(record, HandRecord) and record.auction is not msgspec.UNSET:
             out.append(_replay_hand(index, record, convention, seats))

@@ -142,10 +142,11 @@ def _quality_json(v: Verdict) -> dict[str, Any]:
 
 
 def _add_unreadable(merged, legality: LegalityReport) -> None:
-    """Lines the narrow reader took but the full reader rejects (a bad field the statistics do not read)."""
-    known = {m.split(",", 1)[0].split(":", 1)[0] for m in merged.malformed}
+    """Lines the narrow reader took but the full reader rejects (a bad field the statistics do not read); a line
+    already reported as malformed, or judged as a finding (a deal with a card too many), is not counted again."""
+    known = {_line_number(m) for m in merged.malformed} | {line for line, *_ in merged.findings}
     for line, message in legality.unreadable:
-        if f"line {line}" not in known:
+        if line not in known:
             merged.malformed_count += 1
             if len(merged.malformed) < merged.keep:
                 merged.malformed.append(message)
