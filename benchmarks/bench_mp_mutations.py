@@ -13,7 +13,6 @@ Run: .venv/bin/python benchmarks/bench_mp_mutations.py [count]   (about a minute
 from __future__ import annotations
 
 import collections
-import copy
 import random
 import sys
 import time
@@ -25,6 +24,7 @@ from fairdeal.protocols.commit_reveal import TableSpec
 from fairdeal.protocols.mp_protocol import Checkpoints, verify_hand
 from fairdeal.protocols.mp_source import MentalPokerSource, hand_setup
 from fairdeal.rules import get_convention
+from fairdeal.protocols.mp_tamper import random_mutations
 
 PLAYERS = ("north", "east", "west")
 SPEC = TableSpec("mutations", "night", 4, PLAYERS, system="sochi")
@@ -35,28 +35,6 @@ def honest_transcripts() -> list[dict]:
     source = MentalPokerSource(SPEC)
     play_match(convention, PLAYERS, [HeuristicBot() for _ in PLAYERS], source=source, max_hands=SPEC.hands)
     return source.transcripts
-
-
-def leaves(value, path=()):
-    if isinstance(value, dict):
-        for key in sorted(value):
-            yield from leaves(value[key], path + (key,))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from leaves(item, path + (index,))
-    else:
-        yield path
-
-
-def mutate(value, rng: random.Random):
-    if isinstance(value, bool) or value is None:
-        return "x"
-    if isinstance(value, int):
-        return value + rng.choice([-1, 1, 7])
-    if len(value) == 64 and all(ch in "0123456789abcdef" for ch in value):
-        at = rng.randrange(64)
-        return value[:at] + rng.choice([d for d in "0123456789abcdef" if d != value[at]]) + value[at + 1:]
-    return value + "x"
 
 
 def main(count: int) -> None:
@@ -73,16 +51,9 @@ def main(count: int) -> None:
     start = time.perf_counter()
     for _ in range(count):
         which = rng.randrange(len(docs))
-        messages = docs[which]["messages"]
-        index = rng.randrange(len(messages))
-        message = copy.deepcopy(messages[index])
-        path = rng.choice(list(leaves(message)))
-        holder = message
-        for key in path[:-1]:
-            holder = holder[key]
-        holder[path[-1]] = mutate(holder[path[-1]], rng)
+        index, path, changed = next(random_mutations(docs[which]["messages"], 1, rng))
         try:
-            verify_hand(setups[which], messages[:index] + [message] + messages[index + 1:], checkpoints)
+            verify_hand(setups[which], changed, checkpoints)
             accepted.append((which, index, path))
         except MentalPokerError as error:
             caught[error.step or "transcript"] += 1

@@ -18,6 +18,7 @@ from fairdeal.protocols.mp_elgamal import make_decryption_share
 from fairdeal.protocols.mp_messages import abandon_message, position_label, single_share_message
 from fairdeal.protocols.mp_player import HandAbandoned, Player, Table, Unresponsive, play_hand
 from fairdeal.protocols.mp_protocol import Checkpoints, TableSetup, discard_commitment, message_hash, verify_hand
+from fairdeal.protocols.mp_tamper import random_mutations
 
 PLAYERS = ("north", "east", "west")
 SETUP = TableSetup(HandContext("club-7/evening", 3), get_pattern("russian"), PLAYERS)
@@ -258,49 +259,12 @@ def test_checkpoints_resume_after_the_verified_prefix_and_still_catch_changes(ho
     assert verify_hand(SETUP, table.messages, checkpoints).state.finished
 
 
-def leaves(value, path=()):
-    if isinstance(value, dict):
-        for key in sorted(value):
-            yield from leaves(value[key], path + (key,))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from leaves(item, path + (index,))
-    else:
-        yield path
-
-
-def mutate(value, rng):
-    """A different value of the same kind: an integer moved, one hex digit changed, a string extended."""
-    if isinstance(value, bool) or value is None:
-        return "x"
-    if isinstance(value, int):
-        return value + rng.choice([-1, 1, 7])
-    if len(value) == 64 and all(ch in "0123456789abcdef" for ch in value):
-        at = rng.randrange(64)
-        return value[:at] + rng.choice([d for d in "0123456789abcdef" if d != value[at]]) + value[at + 1:]
-    return value + "x"
-
-
-def mutations(messages, count, seed):
-    """``count`` transcripts, each with one field of one message (chosen uniformly) changed."""
-    rng = random.Random(seed)
-    for _ in range(count):
-        index = rng.randrange(len(messages))
-        message = copy.deepcopy(messages[index])
-        path = rng.choice(list(leaves(message)))
-        holder = message
-        for key in path[:-1]:
-            holder = holder[key]
-        holder[path[-1]] = mutate(holder[path[-1]], rng)
-        yield index, path, messages[:index] + [message] + messages[index + 1:]
-
-
 def test_300_random_single_field_mutations_are_all_rejected(honest):
     table, _ = honest
     checkpoints = Checkpoints()
     verify_hand(SETUP, table.messages, checkpoints)
     accepted = []
-    for index, path, changed in mutations(table.messages, 300, seed=6):
+    for index, path, changed in random_mutations(table.messages, 300, random.Random(6)):
         try:
             verify_hand(SETUP, changed, checkpoints)
             accepted.append((index, path))

@@ -18,6 +18,7 @@ from fairdeal.protocols.mp_messages import key_message, read_key, shuffle_messag
 from fairdeal.protocols.mp_player import Player, play_hand
 from fairdeal.protocols.mp_protocol import HandState, TableSetup, verify_hand
 from fairdeal.protocols.mp_shuffle import prove_shuffle, random_permutation
+from fairdeal.protocols.mp_tamper import leaves, with_field_changed
 from test_mp_group import SMALL_ORDER
 
 PLAYERS = ("north", "east", "west")
@@ -234,17 +235,6 @@ def test_malformed_fields_name_the_sender(honest):
 
 # --- random single-field mutations ---------------------------------------------------------------------------
 
-def leaves(value, path=()):
-    if isinstance(value, dict):
-        for key in sorted(value):
-            yield from leaves(value[key], path + (key,))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from leaves(item, path + (index,))
-    else:
-        yield path
-
-
 def mutated(value, digit):
     if isinstance(value, int):
         return value + 1
@@ -260,15 +250,10 @@ def mutated(value, digit):
 @given(st.integers(0, 11), st.integers(0, 10**6), st.integers(0, 10**6))
 def test_any_single_field_mutation_is_rejected(honest, index, pick, digit):
     _, messages = honest
-    message = copy.deepcopy(messages[index])
-    paths = list(leaves(message))
-    path = paths[pick % len(paths)]
-    holder = message
-    for key in path[:-1]:
-        holder = holder[key]
-    holder[path[-1]] = mutated(holder[path[-1]], digit)
+    paths = list(leaves(messages[index]))
+    changed = with_field_changed(messages, index, paths[pick % len(paths)], lambda old: mutated(old, digit))
     with pytest.raises(MentalPokerError):
-        verify_hand(SETUP, replace(messages, index, message))
+        verify_hand(SETUP, changed)
 
 
 def test_two_colluders_cannot_open_a_card_dealt_to_the_third(honest):
