@@ -187,6 +187,31 @@ def _table(hands: int = 3) -> tuple[TableSpec, DealerService, list[Player]]:
     return spec, service, players
 
 
+def _committed(service, players, hand, dealer=0):
+    """Begin ``hand``: every player's signed seed commitment, accepted by the service."""
+    commitment = service.begin_hand(hand, dealer)
+    signed = [p.commit(hand, dealer, commitment) for p in players]
+    for s in signed:
+        service.accept_commitment(s)
+    return signed
+
+
+def _dealt(service, players, hand, dealer=0):
+    """``hand`` committed, every seed opened, and the deck dealt; the signed commitments."""
+    signed = _committed(service, players, hand, dealer)
+    for p in players:
+        service.accept_seed(p.seat, p.open_seed(hand, signed))
+    service.deal()
+    return signed
+
+
+def source_round(service, players, hand):
+    _dealt(service, players, hand)
+    link = service.reveal()
+    for p in players:
+        p.accept_reveal(hand, link)
+
+
 def test_players_give_no_seed_before_countersigning_the_session():
     with pytest.raises(ProtocolError, match="no session countersigned"):
         Player("ann", 0).commit(1, 0, "00" * 32)
@@ -223,10 +248,7 @@ def test_no_seed_is_opened_before_every_seat_committed():
 
 def test_no_commitment_after_seed_opening_began():
     _, service, players = _table()
-    commitment = service.begin_hand(1, 0)
-    signed = [p.commit(1, 0, commitment) for p in players]
-    for s in signed:
-        service.accept_commitment(s)
+    signed = _committed(service, players, 1)
     service.accept_seed(0, players[0].open_seed(1, signed))
     with pytest.raises(ProtocolError, match="no more commitments"):
         service.accept_commitment(signed[1])
@@ -234,13 +256,7 @@ def test_no_commitment_after_seed_opening_began():
 
 def test_service_rejects_a_commitment_replayed_from_another_hand_or_forged():
     _, service, players = _table()
-    commitment = service.begin_hand(1, 0)
-    first = [p.commit(1, 0, commitment) for p in players]
-    for s in first:
-        service.accept_commitment(s)
-    for p in players:
-        service.accept_seed(p.seat, p.open_seed(1, first))
-    service.deal()
+    first = _dealt(service, players, 1)
     link = service.reveal()
     for p in players:
         p.accept_reveal(1, link)
@@ -255,10 +271,7 @@ def test_service_rejects_a_commitment_replayed_from_another_hand_or_forged():
 
 def test_a_seed_that_does_not_open_the_commitment_is_refused():
     _, service, players = _table()
-    commitment = service.begin_hand(1, 0)
-    signed = [p.commit(1, 0, commitment) for p in players]
-    for s in signed:
-        service.accept_commitment(s)
+    _committed(service, players, 1)
     with pytest.raises(ProtocolError, match="player ann's seed does not open"):
         service.accept_seed(0, b"\1" * 32)
 
@@ -276,28 +289,9 @@ def test_hand_numbers_never_repeat_skip_or_pass_the_chain():
         players[0].commit(1, 0, "00" * 32)
 
 
-def source_round(service, players, hand):
-    commitment = service.begin_hand(hand, 0)
-    signed = [p.commit(hand, 0, commitment) for p in players]
-    for s in signed:
-        service.accept_commitment(s)
-    for p in players:
-        service.accept_seed(p.seat, p.open_seed(hand, signed))
-    service.deal()
-    link = service.reveal()
-    for p in players:
-        p.accept_reveal(hand, link)
-
-
 def test_players_detect_a_reveal_that_does_not_open_the_commitment():
     _, service, players = _table()
-    commitment = service.begin_hand(1, 0)
-    signed = [p.commit(1, 0, commitment) for p in players]
-    for s in signed:
-        service.accept_commitment(s)
-    for p in players:
-        service.accept_seed(p.seat, p.open_seed(1, signed))
-    service.deal()
+    _dealt(service, players, 1)
     with pytest.raises(ProtocolError, match="does not open its commitment"):
         players[0].accept_reveal(1, b"\7" * 32)
 
