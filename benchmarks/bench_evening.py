@@ -16,6 +16,7 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Sequence
 
 import numpy as np
 
@@ -29,15 +30,16 @@ PLAYERS = ("Anna", "Boris", "Vera")
 FULL_EVENING = 10_000
 
 
-def evening(convention, hands: int, seed: int, log_dir: Path | None = None) -> tuple[list[HandSummary], int, float]:
+def evening(convention, hands: int, seed: int, log_dir: Path | None = None,
+            players: Sequence[str] = PLAYERS) -> tuple[list[HandSummary], int, float]:
     """Play pulyas until ``hands`` hands are played; returns the hands, the pulyas closed and the seconds taken."""
     played: list[HandSummary] = []
     closed = 0
     start = time.perf_counter()
     while len(played) < hands:
         log = None if log_dir is None else log_dir / f"pulya-{closed}.jsonl"
-        result = play_match(convention, PLAYERS, [HeuristicBot() for _ in PLAYERS],
-                            source=seeded_source(seed + closed), max_hands=hands - len(played), log=log)
+        result = play_match(convention, players, [HeuristicBot() for _ in players],
+                            source=seeded_source(seed + closed, convention), max_hands=hands - len(played), log=log)
         played.extend(result.hands)
         closed += result.finished
     return played, closed, time.perf_counter() - start

@@ -12,16 +12,12 @@ Run: .venv/bin/python benchmarks/bench_systems.py [--hands N]
 from __future__ import annotations
 
 import argparse
-import time
 from collections import Counter
 
-import numpy as np
-
-from fairdeal.engine.bots import HeuristicBot
-from fairdeal.engine.driver import play_hand
-from fairdeal.engine.match import HandSummary, play_match, seeded_source
+from bench_evening import bare_hands_per_second, evening   # the same evening loop and baseline, in this folder
+from fairdeal.engine.match import HandSummary
 from fairdeal.engine.outcome import HandKind
-from fairdeal.rules import CONVENTIONS, SOCHI
+from fairdeal.rules import CONVENTIONS
 
 FULL_EVENING = 10_000
 TABLES = (("classic", 3), ("classic", 4), ("classic", 5), ("sochi", 5), ("hussar", 2), ("gusarik-sochi", 2),
@@ -30,30 +26,6 @@ TABLES = (("classic", 3), ("classic", 4), ("classic", 5), ("sochi", 5), ("hussar
           ("austrian-sans-atout", 3), ("austrian-nachgehen", 3), ("preferans-1800s", 3),
           ("preferans-1800s-kadili", 4), ("preferans-1800s-talon", 5), ("preferans-1800s-mixed", 3),
           ("preferans-1800s-mixed-full", 3), ("preferans-1800s-mixed-full-kadili", 4))
-
-
-def evening(name: str, seats: int, hands: int, seed: int) -> tuple[list[HandSummary], int, float]:
-    """Pulyas back to back until ``hands`` hands are played: (hands, pulyas closed, seconds)."""
-    convention = CONVENTIONS[name]
-    players = [f"P{s}" for s in range(seats)]
-    played: list[HandSummary] = []
-    closed = 0
-    start = time.perf_counter()
-    while len(played) < hands:
-        result = play_match(convention, players, [HeuristicBot() for _ in players],
-                            source=seeded_source(seed + closed, convention), max_hands=hands - len(played))
-        played.extend(result.hands)
-        closed += result.finished
-    return played, closed, time.perf_counter() - start
-
-
-def bare_hands_per_second(hands: int, seed: int) -> float:
-    rng = np.random.default_rng(seed)
-    bots = [HeuristicBot() for _ in range(3)]
-    start = time.perf_counter()
-    for number in range(hands):
-        play_hand(SOCHI, 3, number % 3, None, bots, rng=rng)
-    return hands / (time.perf_counter() - start)
 
 
 def rates(hands: list[HandSummary]) -> dict[str, float]:
@@ -79,7 +51,8 @@ def main() -> None:
     print(f"{'system':<34} {'seats':>5} {'hands/s':>8} {'vs bare':>8} {'pulyas':>7} {'raspasy':>8} "
           f"{'redeal':>7} {'misère':>7} {'failed/contracts':>17} {'10k hands':>10}")
     for name, seats in TABLES:
-        hands, closed, seconds = evening(name, seats, args.hands, seed=200)
+        players = [f"P{s}" for s in range(seats)]
+        hands, closed, seconds = evening(CONVENTIONS[name], args.hands, seed=200, players=players)
         speed = len(hands) / seconds
         r = rates(hands)
         print(f"{name:<34} {seats:>5} {speed:>8,.0f} {speed / baseline:>7.2f}x {closed:>7} {r['raspasy']:>8.1%} "
