@@ -8,12 +8,12 @@ from hypothesis import given, settings, strategies as st
 from fairdeal.cards import DeckKind, parse_card
 from fairdeal.errors import MentalPokerError
 from fairdeal.protocols.mp_elgamal import (
-    KeyShare, card_of_point, card_point, decrypt, encrypt, joint_key, make_decryption_share, make_key_share,
-    open_deck, verify_decryption_share,
+    KeyShare, card_of_point, card_point, decrypt, encrypt, joint_key, make_decryption_shares, make_key_share,
+    open_deck, verify_decryption_shares,
 )
 from fairdeal.protocols.mp_fiat_shamir import HandContext
-from fairdeal.protocols.mp_group import BASE, ORDER, Point, Scalar, base_mult
-from fairdeal.protocols.mp_proofs import SigmaProof, prove_possession
+from fairdeal.protocols.mp_group import BASE, ONE, ORDER, Point, Scalar, base_mult
+from fairdeal.protocols.mp_proofs import prove_possession
 from test_mp_group import SMALL_ORDER
 
 CTX = HandContext("table-1", 7)
@@ -92,31 +92,56 @@ def test_open_deck_is_public_and_decrypts_in_code_order(table):
     assert len(open_deck(DeckKind.HUSSAR24, joint)) == 24
 
 
-def test_decryption_shares_verify_and_open_the_card(table):
+def _deck(joint, cards=(5, 9, 12)):
+    return [encrypt(card_point(code), joint, Scalar.random()) for code in cards]
+
+
+def test_decryption_shares_verify_and_open_the_cards(table):
     keys, joint = table
-    ciphertext = encrypt(card_point(5), joint, Scalar.random())
-    shares = []
+    deck = _deck(joint)
+    by_player = []
     for player, (secret, share) in keys.items():
-        dshare = make_decryption_share(CTX, player, secret, share.public, ciphertext, "position/3")
-        verify_decryption_share(CTX, share, ciphertext, dshare, "position/3")
-        shares.append(dshare.share)
-    assert decrypt(ciphertext, shares) == 5
+        shares = make_decryption_shares(CTX, player, secret, share.public, deck, (2, 0))
+        verify_decryption_shares(CTX, share, deck, shares)
+        assert shares.positions == (2, 0) and shares.shares == (deck[2].c1 * secret, deck[0].c1 * secret)
+        by_player.append(shares.shares)
+    assert [decrypt(deck[p], [s[i] for s in by_player]) for i, p in enumerate((2, 0))] == [12, 5]
 
 
-def test_wrong_decryption_share_is_refused_and_named(table):
+def test_one_proof_covers_every_share_and_any_wrong_one_is_refused_and_named(table):
     keys, joint = table
-    ciphertext = encrypt(card_point(5), joint, Scalar.random())
+    deck = _deck(joint)
     secret, share = keys["east"]
-    good = make_decryption_share(CTX, "east", secret, share.public, ciphertext, "position/3")
-    wrong_value = dataclasses.replace(good, share=good.share + BASE)
-    other_key = make_decryption_share(CTX, "east", Scalar.random(), share.public, ciphertext, "position/3")
-    other_label = make_decryption_share(CTX, "east", secret, share.public, ciphertext, "position/4")
-    replayed = make_decryption_share(HandContext("table-1", 6), "east", secret, share.public, ciphertext, "position/3")
-    forged_proof = dataclasses.replace(good, proof=SigmaProof(good.proof.challenge, good.proof.response + Scalar.from_int(1)))
-    for bad in (wrong_value, other_key, other_label, replayed, forged_proof):
+    good = make_decryption_shares(CTX, "east", secret, share.public, deck, (0, 1, 2))
+    wrong_value = dataclasses.replace(good, shares=(good.shares[0], good.shares[1] + BASE, good.shares[2]))
+    swapped = dataclasses.replace(good, shares=(good.shares[1], good.shares[0], good.shares[2]))
+    other_key = make_decryption_shares(CTX, "east", Scalar.random(), share.public, deck, (0, 1, 2))
+    other_positions = dataclasses.replace(make_decryption_shares(CTX, "east", secret, share.public, deck, (0, 1, 2)),
+                                          positions=(1, 0, 2))
+    replayed = make_decryption_shares(HandContext("table-1", 6), "east", secret, share.public, deck, (0, 1, 2))
+    forged = dataclasses.replace(good, proof=dataclasses.replace(good.proof, response=good.proof.response + ONE))
+    moved_commitment = dataclasses.replace(good, proof=dataclasses.replace(good.proof, a=good.proof.a + BASE))
+    for bad in (wrong_value, swapped, other_key, other_positions, replayed, forged, moved_commitment):
         with pytest.raises(MentalPokerError) as caught:
-            verify_decryption_share(CTX, share, ciphertext, bad, "position/3")
+            verify_decryption_shares(CTX, share, deck, bad)
         assert (caught.value.player, caught.value.step) == ("east", "decrypt")
+
+
+def test_shares_offered_as_another_players_are_refused(table):
+    keys, joint = table
+    deck = _deck(joint)
+    secret, share = keys["east"]
+    shares = make_decryption_shares(CTX, "east", secret, share.public, deck, (1,))
+    with pytest.raises(MentalPokerError, match="offered as west"):
+        verify_decryption_shares(CTX, keys["west"][1], deck, shares, step="play")
+
+
+def test_no_positions_need_no_proof(table):
+    keys, joint = table
+    secret, share = keys["north"]
+    empty = make_decryption_shares(CTX, "north", secret, share.public, _deck(joint), ())
+    assert (empty.shares, empty.proof) == ((), None)
+    verify_decryption_shares(CTX, share, _deck(joint), empty)
 
 
 def test_small_order_key_share_and_decryption_share_are_refused(table):
@@ -125,11 +150,15 @@ def test_small_order_key_share_and_decryption_share_are_refused(table):
         with pytest.raises(MentalPokerError) as caught:
             joint_key(CTX, [dataclasses.replace(keys["west"][1], public=Point(data))])
         assert (caught.value.player, caught.value.step) == ("west", "keys")
-    ciphertext = encrypt(card_point(1), joint, Scalar.random())
+    deck = _deck(joint)
     secret, share = keys["west"]
-    good = make_decryption_share(CTX, "west", secret, share.public, ciphertext, "talon/0")
-    with pytest.raises(MentalPokerError, match="decryption share"):
-        verify_decryption_share(CTX, share, ciphertext, dataclasses.replace(good, share=Point(SMALL_ORDER[4])), "talon/0")
+    good = make_decryption_shares(CTX, "west", secret, share.public, deck, (1,))
+    for data in SMALL_ORDER:
+        with pytest.raises(MentalPokerError, match="decryption share"):
+            verify_decryption_shares(CTX, share, deck, dataclasses.replace(good, shares=(Point(data),)))
+        with pytest.raises(MentalPokerError, match="proof commitment"):
+            verify_decryption_shares(CTX, share, deck, dataclasses.replace(
+                good, proof=dataclasses.replace(good.proof, b=Point(data))))
 
 
 def test_key_shares_that_cancel_are_refused():

@@ -14,8 +14,7 @@ from fairdeal.deal import get_pattern
 from fairdeal.errors import MentalPokerError
 from fairdeal.protocols.mp_fiat_shamir import HandContext
 from fairdeal.protocols.mp_group import BASE, Point
-from fairdeal.protocols.mp_elgamal import make_decryption_share
-from fairdeal.protocols.mp_messages import abandon_message, position_label, single_share_message
+from fairdeal.protocols.mp_messages import abandon_message, single_share_message
 from fairdeal.protocols.mp_player import HandAbandoned, Player, Table, Unresponsive, play_hand
 from fairdeal.protocols.mp_protocol import Checkpoints, TableSetup, discard_commitment, message_hash, verify_hand
 from fairdeal.protocols.mp_tamper import random_mutations
@@ -100,12 +99,7 @@ class ForeignCardPlayer(Player):
 
     def play(self, card):
         position = next(p for p in self.setup.hand_positions("east") if p not in {q for _, q, _ in self.state.plays})
-        return self._send(single_share_message("play", self.name, position, _share_of(self, position)))
-
-
-def _share_of(player, position):
-    return make_decryption_share(player.setup.context, player.name, player._secret, player._public,
-                                 player.state.deck[position], position_label(position))
+        return self._send(single_share_message("play", self._make_shares((position,))))
 
 
 def hostile_table(name, cls, talon="shown"):
@@ -140,7 +134,7 @@ def test_a_replayed_proof_from_another_position_is_rejected(honest):
     messages = copy.deepcopy(table.messages)
     plays = [i for i, m in enumerate(messages) if m["step"] == "play" and m["player"] == "east"]
     first, second = messages[plays[0]], messages[plays[1]]
-    for field in ("share", "c", "s"):
+    for field in ("share", "proof"):
         second[field] = first[field]
     rejected(messages, "east", "play")
 

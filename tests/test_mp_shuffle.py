@@ -184,8 +184,9 @@ def test_a_batch_of_shuffles_verifies_and_a_bad_one_in_it_is_named():
               ShuffleClaim("west", second, third, p3)]
     MULTS.reset()
     verify_shuffles(CTX, JOINT, claims)
-    batched = MULTS.variable
-    assert batched < 3 * 8 * 32 * 3 // 4          # shared decks and generators cost one multiplication each
+    distinct = MULTS.msm_points if MULTS.msm_calls else MULTS.variable + MULTS.fixed_base
+    # G, H, Y, the H_j, the starting deck's c2, and per proof 2N deck and 3N + 5 proof points: each taken once.
+    assert distinct == 17 * 32 + 18
     forged = list(second)
     forged[4], forged[5] = forged[5], Ciphertext(forged[5].c1, forged[5].c2 + BASE)
     bad = [claims[0], ShuffleClaim("east", first, tuple(forged), p2), ShuffleClaim("west", tuple(forged), third, p3)]

@@ -214,7 +214,7 @@ def test_cli_deals_an_evening_by_mental_poker_and_verify_checks_it(tmp_path):
     path = sorted((tmp_path / "evening.log.transcripts").glob("hand-*.json"))[0]
     doc = json.loads(path.read_text(encoding="utf-8"))
     deal = doc["messages"][7]
-    deal["shares"][0]["s"] = doc["messages"][0]["s"]
+    deal["proof"]["s"] = doc["messages"][0]["s"]
     path.write_text(json.dumps(doc), encoding="utf-8")
     broken = run("verify", str(path))
     assert broken.exit_code == 1 and f"player {deal['player']}: decrypt:" in broken.output

@@ -14,8 +14,12 @@ from typing import Mapping, Sequence
 from fairdeal.cards import Card, DeckKind
 from fairdeal.errors import MentalPokerError
 from fairdeal.protocols.mp_fiat_shamir import HandContext
-from fairdeal.protocols.mp_group import BASE, Point, Scalar, base_mult, blame, hash_to_point, point_sum, validate
-from fairdeal.protocols.mp_proofs import SigmaProof, prove_equal_logs, prove_possession, verify_equal_logs, verify_possession
+from fairdeal.protocols.mp_group import (
+    BASE, ONE, Combination, Point, Scalar, base_mult, blame, hash_to_point, multi_mult_vartime, point_sum, validate,
+)
+from fairdeal.protocols.mp_proofs import (
+    EqualLogsProof, SigmaProof, add_equal_logs_equations, prove_equal_logs, prove_possession, verify_possession,
+)
 
 
 @lru_cache(maxsize=None)
@@ -100,36 +104,54 @@ def joint_key(context: HandContext, shares: Sequence[KeyShare], checked: bool = 
 
 
 @dataclass(frozen=True)
-class DecryptionShare:
-    """``share = x_i * c1`` for one ciphertext, with a proof that it uses the same ``x_i`` as the key share."""
+class DecryptionShares:
+    """One player's shares ``x_P·c1`` of the ciphertexts at some deck positions, with one proof covering them all
+    (``None`` only when no position is listed)."""
 
     player: str
-    label: str
-    share: Point
-    proof: SigmaProof
+    positions: tuple[int, ...]
+    shares: tuple[Point, ...]
+    proof: EqualLogsProof | None
 
 
-def make_decryption_share(
-    context: HandContext, player: str, secret: Scalar, public: Point, ciphertext: Ciphertext, label: str
-) -> DecryptionShare:
-    share = ciphertext.c1 * secret
-    proof = prove_equal_logs(context, player, label, secret, public, ciphertext.c1, share)
-    return DecryptionShare(player, label, share, proof)
+def _label(positions: Sequence[int]) -> bytes:
+    """The positions the shares are for, bound into the proof."""
+    return b"".join(position.to_bytes(2, "big") for position in positions)
 
 
-def verify_decryption_share(
-    context: HandContext, key_share: KeyShare, ciphertext: Ciphertext, share: DecryptionShare, label: str,
-    step: str = "decrypt",
-) -> None:
-    """Raise ``MentalPokerError`` naming the player (at ``step``) unless ``share`` is ``x_i * c1`` for this
-    ciphertext."""
-    if share.player != key_share.player or share.label != label:
-        raise MentalPokerError(f"a decryption share for {share.label!r} offered as {label!r}", share.player, step)
-    with blame(share.player, step):
-        validate([share.share], "decryption share")
-        verify_equal_logs(context, share.player, label, key_share.public, ciphertext.c1, share.share, share.proof)
+def make_decryption_shares(context: HandContext, player: str, secret: Scalar, public: Point,
+                           deck: Sequence[Ciphertext], positions: Sequence[int]) -> DecryptionShares:
+    positions = tuple(positions)
+    if not positions:
+        return DecryptionShares(player, (), (), None)
+    images, proof = prove_equal_logs(context, player, _label(positions), secret, public, [deck[p].c1 for p in positions])
+    return DecryptionShares(player, positions, images, proof)
+
+
+def add_decryption_share_equations(context: HandContext, key_share: KeyShare, deck: Sequence[Ciphertext],
+                                   shares: DecryptionShares, out: Combination) -> None:
+    """Fold the shares' proof into ``out``; its points are then validated by the combination's evaluation."""
+    if shares.player != key_share.player:
+        raise MentalPokerError(f"shares announced by {shares.player} offered as {key_share.player}'s")
+    if shares.positions:
+        add_equal_logs_equations(context, shares.player, _label(shares.positions), key_share.public,
+                                 [deck[p].c1 for p in shares.positions], shares.shares, shares.proof, out)
+
+
+def verify_decryption_shares(context: HandContext, key_share: KeyShare, deck: Sequence[Ciphertext],
+                             shares: DecryptionShares, step: str = "decrypt") -> None:
+    """Raise ``MentalPokerError`` naming the player (at ``step``) unless every share is ``x_P·c1`` of its
+    position's ciphertext."""
+    with blame(shares.player, step):
+        validate(shares.shares, "decryption share")
+        if shares.proof is not None:
+            validate([shares.proof.a, shares.proof.b], "proof commitment")
+        combination = Combination()
+        add_decryption_share_equations(context, key_share, deck, shares, combination)
+        if not combination.is_identity():
+            raise MentalPokerError("the equal-logarithms proof of the decryption shares does not verify")
 
 
 def decrypt(ciphertext: Ciphertext, shares: Sequence[Point]) -> int:
     """The card code once every player's share ``x_i * c1`` is at hand: ``c2 - Σ shares``."""
-    return card_of_point(ciphertext.c2 - point_sum(list(shares)))
+    return card_of_point(multi_mult_vartime([ONE] + [-ONE] * len(shares), [ciphertext.c2, *shares]))

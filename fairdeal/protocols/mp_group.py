@@ -5,10 +5,12 @@ prime-order group, so there are no small-order or mixed-order points to filter, 
 re-check subgroup membership (libsodium's ed25519 ``noclamp`` multiplication does, which doubles its cost).
 pynacl does not expose ristretto255; ``rbcl`` wraps the same libsodium functions.
 
-Everything below this module is libsodium: scalar multiplication, point addition, scalar arithmetic modulo ℓ
-and hash-to-group (``crypto_core_ristretto255_from_hash``). This module adds only what a protocol needs on
-top: typed values, the identity element, strict validation of received bytes, and a count of scalar
-multiplications for the benchmark.
+Everything below this module is a library: libsodium for scalar multiplication, point addition, scalar
+arithmetic modulo ℓ and hash-to-group (``crypto_core_ristretto255_from_hash``); for verifiers, a multi-scalar
+multiplication (``_msm.c``: the bucket method over libdecaf's ristretto255 arithmetic, the same group and
+encoding), because libsodium offers one call per multiplication and every call decodes and re-encodes its points.
+This module adds only what a protocol needs on top: typed values, the identity element, strict validation of
+received bytes, sums gathered by point, and a count of the work for the benchmark.
 """
 
 from __future__ import annotations
@@ -23,25 +25,35 @@ import rbcl
 
 from fairdeal.errors import MentalPokerError
 
+try:
+    from fairdeal.protocols import _msm
+except ImportError:     # built only where libdecaf is installed (setup.py); libsodium alone then does the sums
+    _msm = None
+
 ORDER = 2**252 + 27742317777372353535851937790883648493
 DOMAIN = b"fairdeal/mental-poker/v2/"
 _IDENTITY_BYTES = bytes(32)
 
 
+MSM_BACKEND = "libdecaf bucket method" if _msm else "libsodium, one multiplication per term"
+
+
 @dataclass
 class MultCounter:
-    """Scalar multiplications performed, split by kind (a fixed-base one costs about a fifth of a variable one)."""
+    """Work done, by kind: libsodium's variable-base and fixed-base multiplications (a fixed-base one costs about
+    a third), and the multi-scalar multiplications with the points they summed."""
 
     variable: int = 0
     fixed_base: int = 0
+    msm_calls: int = 0
+    msm_points: int = 0
 
     @property
     def total(self) -> int:
         return self.variable + self.fixed_base
 
     def reset(self) -> None:
-        self.variable = 0
-        self.fixed_base = 0
+        self.variable = self.fixed_base = self.msm_calls = self.msm_points = 0
 
 
 MULTS = MultCounter()
@@ -187,24 +199,61 @@ BASE = base_mult(ONE)
 
 
 def multi_mult(scalars: Sequence[Scalar], points: Sequence[Point]) -> Point:
-    """``Σ scalars[i] * points[i]`` (one libsodium multiplication per term; libsodium has no multi-exponentiation)."""
-    if len(scalars) != len(points):
-        raise MentalPokerError(f"{len(scalars)} scalars for {len(points)} points")
-    # Repeated points (the public starting deck has c1 = G everywhere) cost one multiplication, G a cheap one.
-    merged: dict[bytes, Scalar] = {}
-    for scalar, point in zip(scalars, points):
-        merged[point.data] = merged[point.data] + scalar if point.data in merged else scalar
+    """``Σ scalars[i] * points[i]`` in constant time, for secret scalars: one libsodium multiplication per distinct
+    point (a repeated point is multiplied once, ``G`` by the fixed-base table)."""
     total = IDENTITY
-    for data, scalar in merged.items():
+    for data, scalar in _merged(scalars, points).items():
         total = total + (base_mult(scalar) if data == BASE.data else scalar_mult(scalar, Point(data)))
     return total
 
 
+def multi_mult_vartime(scalars: Sequence[Scalar], points: Sequence[Point]) -> Point:
+    """``Σ scalars[i] * points[i]`` for public scalars only (its time depends on them). Every point must be a valid
+    non-identity element; a received point therefore needs no separate validation when it enters such a sum."""
+    merged = _merged(scalars, points)
+    if _msm is None:
+        validate([Point(data) for data in merged], "a point of the sum")
+        return multi_mult(list(merged.values()), [Point(data) for data in merged])
+    MULTS.msm_calls += 1
+    MULTS.msm_points += len(merged)
+    try:
+        return Point(_msm.msm(b"".join(s.data for s in merged.values()), b"".join(merged)))
+    except ValueError as error:
+        raise MentalPokerError(f"a sum of multiples cannot be formed: {error}") from None
+
+
+def _merged(scalars: Sequence[Scalar], points: Sequence[Point]) -> dict[bytes, Scalar]:
+    if len(scalars) != len(points):
+        raise MentalPokerError(f"{len(scalars)} scalars for {len(points)} points")
+    merged: dict[bytes, Scalar] = {}
+    for scalar, point in zip(scalars, points):
+        merged[point.data] = merged[point.data] + scalar if point.data in merged else scalar
+    return merged
+
+
 def point_sum(points: Sequence[Point]) -> Point:
-    total = IDENTITY
-    for point in points:
-        total = total + point
-    return total
+    """The sum of public points, each a valid non-identity element."""
+    return multi_mult_vartime([ONE] * len(points), points) if points else IDENTITY
+
+
+class Combination:
+    """``Σ coefficient·point`` gathered by point: the verification equations of many proofs, each times a random
+    weight, checked by one multi-scalar multiplication in which every distinct point is decoded once."""
+
+    def __init__(self) -> None:
+        self.terms: dict[bytes, Scalar] = {}
+
+    def add(self, coefficient: Scalar, point: Point) -> None:
+        self.terms[point.data] = self.terms[point.data] + coefficient if point.data in self.terms else coefficient
+
+    def add_all(self, coefficients: Sequence[Scalar], points: Sequence[Point]) -> None:
+        for coefficient, point in zip(coefficients, points):
+            self.add(coefficient, point)
+
+    def is_identity(self) -> bool:
+        """Whether the sum vanishes; a term on an invalid or identity point raises ``MentalPokerError``."""
+        points = [Point(data) for data in self.terms]
+        return multi_mult_vartime(list(self.terms.values()), points).is_identity
 
 
 def hash_to_point(label: str) -> Point:

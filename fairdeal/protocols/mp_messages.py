@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from fairdeal.errors import MentalPokerError
-from fairdeal.protocols.mp_elgamal import Ciphertext, DecryptionShare, KeyShare
+from fairdeal.protocols.mp_elgamal import Ciphertext, DecryptionShares, KeyShare
 from fairdeal.protocols.mp_group import Point, Scalar
-from fairdeal.protocols.mp_proofs import SigmaProof
+from fairdeal.protocols.mp_proofs import EqualLogsProof, SigmaProof
 from fairdeal.protocols.mp_shuffle import Deck, ShuffleProof
 
 Message = Mapping[str, Any]
@@ -27,15 +27,16 @@ def sender(message: Message) -> tuple[str, str]:
     return player, step
 
 
-_SHARES = {"shares"}
+_SHARES = {"shares", "proof"}
 FIELDS: dict[str, set[str]] = {
     "keys": {"public", "c", "s"}, "shuffle": {"deck", "proof"}, "deal": _SHARES, "talon": _SHARES,
-    "take": _SHARES | {"to"}, "turn": _SHARES, "reveal": _SHARES, "play": {"position", "share", "c", "s"},
+    "take": _SHARES | {"to"}, "turn": _SHARES, "reveal": _SHARES, "play": {"position", "share", "proof"},
     "discard": {"commitment"}, "discard-open": {"positions", "nonce"}, "abandon": {"at"},
 }
 _ENVELOPE = {"step", "player", "prev"}
 _PROOF_FIELDS = {"u", "chain", "t", "t_chain", "k", "k_chain", "k_open"}
-_SHARE_FIELDS = {"position", "share", "c", "s"}
+_SHARE_FIELDS = {"position", "share"}
+_EQUAL_LOGS_FIELDS = {"a", "b", "s"}
 
 
 def check_fields(message: Message) -> None:
@@ -93,6 +94,17 @@ class _Reader:
     def proof(self, source: Mapping[str, Any]) -> SigmaProof:
         return SigmaProof(self.scalar(source.get("c"), "c"), self.scalar(source.get("s"), "s"))
 
+    def equal_logs(self, source: Mapping[str, Any], positions: Sequence[int]) -> EqualLogsProof | None:
+        """The proof behind shares for ``positions``: an ``{a, b, s}`` object, or ``null`` when none are listed."""
+        body = source.get("proof")
+        if not positions:
+            if body is not None:
+                raise self.fail("no shares are listed, so 'proof' must be null")
+            return None
+        _exact(self, body, _EQUAL_LOGS_FIELDS, "proof")
+        return EqualLogsProof(self.point(body.get("a"), "proof.a"), self.point(body.get("b"), "proof.b"),
+                              self.scalar(body.get("s"), "proof.s"))
+
 
 def _sigma(proof: SigmaProof) -> dict:
     return {"c": proof.challenge.hex(), "s": proof.response.hex()}
@@ -143,41 +155,45 @@ def read_shuffle(message: Message) -> tuple[Deck, ShuffleProof]:
     return tuple(deck), proof
 
 
-def shares_message(step: str, player: str, shares: Sequence[tuple[int, DecryptionShare]]) -> dict:
+def _equal_logs(proof: EqualLogsProof | None) -> dict | None:
+    return None if proof is None else {"a": proof.a.hex(), "b": proof.b.hex(), "s": proof.response.hex()}
+
+
+def shares_message(step: str, shares: DecryptionShares) -> dict:
     return {
-        "step": step, "player": player,
-        "shares": [{"position": pos, "share": d.share.hex(), **_sigma(d.proof)} for pos, d in shares],
+        "step": step, "player": shares.player,
+        "shares": [{"position": p, "share": d.hex()} for p, d in zip(shares.positions, shares.shares)],
+        "proof": _equal_logs(shares.proof),
     }
 
 
-def read_shares(message: Message) -> dict[int, DecryptionShare]:
-    """Position -> decryption share; the label of a share for deck position p is ``position/p``."""
+def read_shares(message: Message) -> DecryptionShares:
+    """The sender's decryption shares, by deck position, and the one proof that covers them."""
     reader = _Reader(message)
-    out: dict[int, DecryptionShare] = {}
+    positions: list[int] = []
+    points: list[Point] = []
     for entry in reader.field(message, "shares", list):
         _exact(reader, entry, _SHARE_FIELDS, "a share entry")
         position = reader.field(entry, "position", int)
-        if position in out:
+        if position in positions:
             raise reader.fail(f"two shares for position {position}")
-        share = reader.point(entry.get("share"), f"share for position {position}")
-        out[position] = DecryptionShare(reader.player, position_label(position), share, reader.proof(entry))
-    return out
+        positions.append(position)
+        points.append(reader.point(entry.get("share"), f"share for position {position}"))
+    return DecryptionShares(reader.player, tuple(positions), tuple(points), reader.equal_logs(message, positions))
 
 
-def position_label(position: int) -> str:
-    return f"position/{position}"
-
-
-def single_share_message(step: str, player: str, position: int, share: DecryptionShare) -> dict:
+def single_share_message(step: str, shares: DecryptionShares) -> dict:
     """A ``play``: one position and the sender's own decryption share of it (the card comes from its hand)."""
-    return {"step": step, "player": player, "position": position, "share": share.share.hex(), **_sigma(share.proof)}
+    (position,), (share,) = shares.positions, shares.shares
+    return {"step": step, "player": shares.player, "position": position, "share": share.hex(),
+            "proof": _equal_logs(shares.proof)}
 
 
-def read_single_share(message: Message) -> tuple[int, DecryptionShare]:
+def read_single_share(message: Message) -> DecryptionShares:
     reader = _Reader(message)
     position = reader.field(message, "position", int)
     share = reader.point(message.get("share"), "share")
-    return position, DecryptionShare(reader.player, position_label(position), share, reader.proof(message))
+    return DecryptionShares(reader.player, (position,), (share,), reader.equal_logs(message, (position,)))
 
 
 def discard_message(player: str, commitment: bytes) -> dict:

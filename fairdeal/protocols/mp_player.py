@@ -11,11 +11,11 @@ from typing import Callable, Sequence
 
 from fairdeal.cards import Card
 from fairdeal.errors import MentalPokerError
-from fairdeal.protocols.mp_elgamal import make_decryption_share, make_key_share
+from fairdeal.protocols.mp_elgamal import DecryptionShares, make_decryption_shares, make_key_share
 from fairdeal.protocols.mp_group import Point, Scalar
 from fairdeal.protocols.mp_messages import (
-    Message, abandon_message, discard_message, discard_open_message, key_message, position_label, shares_message,
-    shuffle_message, single_share_message,
+    Message, abandon_message, discard_message, discard_open_message, key_message, shares_message, shuffle_message,
+    single_share_message,
 )
 from fairdeal.protocols.mp_protocol import HandState, TableSetup, discard_commitment
 from fairdeal.protocols.mp_shuffle import shuffle_deck
@@ -120,9 +120,7 @@ class Player:
     def play(self, card: int) -> Message:
         """Prove ``card`` comes from my holdings: its position and my decryption share of it."""
         position = self._position_of(card, self._held_positions())
-        share = make_decryption_share(self.setup.context, self.name, self._secret, self._public,
-                                      self.state.deck[position], position_label(position))
-        return self._send(single_share_message("play", self.name, position, share))
+        return self._send(single_share_message("play", self._make_shares((position,))))
 
     def _held_positions(self, taking: bool = False) -> list[int]:
         played = {p for _, p, _ in self.state.plays}
@@ -146,12 +144,11 @@ class Player:
         return self.state.key_shares[self.name].public
 
     def _shares(self, step: str, positions: Sequence[int]) -> Message:
-        made = [
-            (p, make_decryption_share(self.setup.context, self.name, self._secret, self._public,
-                                      self.state.deck[p], position_label(p)))
-            for p in sorted(positions)
-        ]
-        return shares_message(step, self.name, made)
+        return shares_message(step, self._make_shares(sorted(positions)))
+
+    def _make_shares(self, positions: Sequence[int]) -> DecryptionShares:
+        return make_decryption_shares(self.setup.context, self.name, self._secret, self._public, self.state.deck,
+                                      positions)
 
 
 class Table:

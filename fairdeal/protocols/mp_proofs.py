@@ -1,16 +1,18 @@
 """Sigma proofs made non-interactive: Schnorr proof of possession and Chaum-Pedersen equality of logarithms.
 
-Both proofs are ``(challenge, response)`` pairs; the verifier recomputes the prover's commitments from them
-and accepts only if the hash of the whole statement and those commitments gives back the same challenge.
+The proof of possession is a ``(challenge, response)`` pair: the verifier recomputes the commitment and the
+challenge. The equality of logarithms covers many decryption shares at once and is sent in commitment form
+``(A, B, s)``, whose verification equations are linear in the points and so join a batch (``Combination``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 from fairdeal.errors import MentalPokerError
 from fairdeal.protocols.mp_fiat_shamir import FiatShamir, HandContext
-from fairdeal.protocols.mp_group import BASE, Point, Scalar, base_mult
+from fairdeal.protocols.mp_group import BASE, Combination, Point, Scalar, base_mult, multi_mult_vartime
 
 
 @dataclass(frozen=True)
@@ -39,30 +41,53 @@ def verify_possession(context: HandContext, player: str, public: Point, proof: S
         raise MentalPokerError("the proof of possession of the key share does not verify")
 
 
-def _dleq_hash(
-    context: HandContext, player: str, label: str, base2: Point, public: Point, image: Point,
-    commit1: Point, commit2: Point,
-) -> Scalar:
-    fs = FiatShamir("equal-logs", context, player)
-    fs.absorb("label", label.encode("utf-8"))
-    fs.absorb("statement", BASE, public, base2, image)
-    fs.absorb("commitment", commit1, commit2)
-    return fs.challenge("c")
+@dataclass(frozen=True)
+class EqualLogsProof:
+    """Chaum-Pedersen in commitment form, so that a verifier can fold it into a batch: ``A = w·G``, ``B = w·M``,
+    ``s = w + c·x`` with ``c`` re-derived from the statement and ``(A, B)``."""
+
+    a: Point
+    b: Point
+    response: Scalar
 
 
-def prove_equal_logs(
-    context: HandContext, player: str, label: str, secret: Scalar, public: Point, base2: Point, image: Point
-) -> SigmaProof:
-    """Chaum-Pedersen proof that ``log_G public == log_base2 image`` (both equal ``secret``); ``label`` names the use."""
+def _equal_logs_start(context: HandContext, player: str, label: bytes, public: Point, bases: Sequence[Point],
+                      images: Sequence[Point]) -> tuple[FiatShamir, list[Scalar]]:
+    fs = FiatShamir("equal-logs-batch", context, player)
+    fs.absorb("label", label)
+    fs.absorb("statement", BASE, public, *bases, *images)
+    return fs, fs.challenges("z", len(bases))
+
+
+def prove_equal_logs(context: HandContext, player: str, label: bytes, secret: Scalar, public: Point,
+                     bases: Sequence[Point]) -> tuple[tuple[Point, ...], EqualLogsProof]:
+    """``images[j] = secret·bases[j]`` and one proof that every image uses the logarithm of ``public = secret·G``:
+    a Chaum-Pedersen proof for ``(G, public)`` against ``(M, D) = (Σ z_j·bases[j], Σ z_j·images[j])`` with weights
+    ``z_j`` hashed from the whole statement, so a single wrong image makes ``D ≠ secret·M``."""
+    if not bases:
+        raise MentalPokerError("an equal-logarithms proof needs at least one base")
+    images = tuple(base * secret for base in bases)
+    fs, z = _equal_logs_start(context, player, label, public, bases, images)
     nonce = Scalar.random()
-    challenge = _dleq_hash(context, player, label, base2, public, image, base_mult(nonce), base2 * nonce)
-    return SigmaProof(challenge, nonce + challenge * secret)
+    a, b = base_mult(nonce), multi_mult_vartime(z, bases) * nonce
+    fs.absorb("commitment", a, b)
+    return images, EqualLogsProof(a, b, nonce + fs.challenge("c") * secret)
 
 
-def verify_equal_logs(
-    context: HandContext, player: str, label: str, public: Point, base2: Point, image: Point, proof: SigmaProof
-) -> None:
-    commit1 = base_mult(proof.response) - public * proof.challenge
-    commit2 = base2 * proof.response - image * proof.challenge
-    if _dleq_hash(context, player, label, base2, public, image, commit1, commit2) != proof.challenge:
-        raise MentalPokerError(f"the equal-logarithms proof for {label} does not verify")
+def add_equal_logs_equations(context: HandContext, player: str, label: bytes, public: Point, bases: Sequence[Point],
+                             images: Sequence[Point], proof: EqualLogsProof, out: Combination) -> None:
+    """Add ``s·G − c·Y − A = 0`` and ``Σ s·z_j·bases[j] − Σ c·z_j·images[j] − B = 0``, each times a random weight."""
+    if len(bases) != len(images) or not bases:
+        raise MentalPokerError(f"{len(images)} images for {len(bases)} bases")
+    fs, z = _equal_logs_start(context, player, label, public, bases, images)
+    fs.absorb("commitment", proof.a, proof.b)
+    c = fs.challenge("c")
+    first, second = Scalar.random(), Scalar.random()
+    out.add(first * proof.response, BASE)
+    out.add(-(first * c), public)
+    out.add(-first, proof.a)
+    scaled_s, scaled_c = second * proof.response, second * c
+    out.add_all([scaled_s * weight for weight in z], bases)
+    out.add_all([-(scaled_c * weight) for weight in z], images)
+    out.add(-second, proof.b)
+

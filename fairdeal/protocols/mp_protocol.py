@@ -18,16 +18,16 @@ from fairdeal.deal import DealPattern
 from fairdeal.errors import FairdealError, MentalPokerError
 from fairdeal.protocols.encoding import canonical_json, frame
 from fairdeal.protocols.mp_elgamal import (
-    KeyShare, card_of_point, check_key_share, joint_key, open_deck, verify_decryption_share,
+    DecryptionShares, KeyShare, add_decryption_share_equations, check_key_share, decrypt, joint_key, open_deck,
+    verify_decryption_shares,
 )
 from fairdeal.protocols.mp_fiat_shamir import HandContext
-from fairdeal.protocols.mp_group import DOMAIN, Point, blame, point_sum, validate
+from fairdeal.protocols.mp_group import DOMAIN, Combination, Point, blame, point_sum, validate
 from fairdeal.protocols.mp_messages import (
-    Message, check_fields, position_label, read_abandon, read_discard, read_discard_open, read_key, read_recipient,
-    read_shares,
+    Message, check_fields, read_abandon, read_discard, read_discard_open, read_key, read_recipient, read_shares,
     read_shuffle, read_single_share, sender,
 )
-from fairdeal.protocols.mp_shuffle import Deck, ShuffleClaim, verify_shuffles
+from fairdeal.protocols.mp_shuffle import Deck, ShuffleClaim, add_shuffle_equations, verify_shuffles
 
 OPENING = ("keys", "shuffle", "deal")
 ROUNDS = ("talon", "take", "turn", "reveal")          # steps every listed player sends, one after another
@@ -90,10 +90,14 @@ def discard_commitment(context: HandContext, player: str, positions: Sequence[in
 
 
 class HandState:
-    """The public state of one hand; ``apply`` raises ``MentalPokerError`` naming the sender and the step."""
+    """The public state of one hand; ``apply`` raises ``MentalPokerError`` naming the sender and the step.
 
-    def __init__(self, setup: TableSetup):
+    With a ``batch``, proofs are not checked as they arrive but folded into it, and their points are validated
+    only when it is evaluated: the observer's mode (``verify_hand``), where nothing is trusted before that."""
+
+    def __init__(self, setup: TableSetup, batch: Combination | None = None):
         self.setup = setup
+        self.batch = batch
         self.messages: list[Message] = []
         self.head = setup.genesis()
         self.key_shares: dict[str, KeyShare] = {}
@@ -227,9 +231,13 @@ class HandState:
         """Points are checked at once; proofs together when the last shuffle is in, before any share is sent."""
         deck, proof = read_shuffle(message)
         if check_proofs:
+            claim = ShuffleClaim(player, self.deck, deck, proof)
             with blame(player, "shuffle"):
-                validate([p for ct in deck for p in (ct.c1, ct.c2)], "output deck point")
-            self.pending.append(ShuffleClaim(player, self.deck, deck, proof))
+                if self.batch is not None:
+                    add_shuffle_equations(self.setup.context, claim, self.joint_key, self.batch, validate_points=False)
+                else:
+                    validate([p for ct in deck for p in (ct.c1, ct.c2)], "output deck point")
+                    self.pending.append(claim)
         self.deck = deck
         if len(self.messages) + 1 == 2 * len(self.setup.players):
             verify_shuffles(self.setup.context, self.joint_key, self.pending)
@@ -269,7 +277,8 @@ class HandState:
         return self.setup.hand_positions(player) + talon
 
     def _apply_play(self, player: str, message: Message, check_proofs: bool) -> None:
-        position, share = read_single_share(message)
+        shares = read_single_share(message)
+        (position,), (share,) = shares.positions, shares.shares
         if position not in self.holdings(player):
             raise MentalPokerError(f"position {position} was not dealt to this player", player, "play")
         if any(position == p for _, p, _ in self.plays):
@@ -278,8 +287,8 @@ class HandState:
         if any(other not in self.shares.get(position, {}) for other in others):
             raise MentalPokerError(f"position {position} lacks the other players' shares", player, "play")
         if check_proofs:
-            self._verify_share(player, position, share, "play")
-        self.shares[position][player] = share.share
+            self._check_shares(shares, "play")
+        self.shares[position][player] = share
         with blame(player, "play"):
             self.plays.append((player, position, self.open_position(position)))
 
@@ -318,16 +327,21 @@ class HandState:
     def _apply_shares(self, player: str, message: Message, positions: Sequence[int], check_proofs: bool) -> None:
         step = sender(message)[1]
         shares = read_shares(message)
-        if sorted(shares) != sorted(positions):
-            raise MentalPokerError(f"shares for positions {sorted(shares)}, expected {sorted(positions)}", player, step)
-        for position, share in shares.items():
-            if check_proofs:
-                self._verify_share(player, position, share, "decrypt")
-            self.shares.setdefault(position, {})[player] = share.share
+        if sorted(shares.positions) != sorted(positions):
+            raise MentalPokerError(f"shares for positions {sorted(shares.positions)}, expected {sorted(positions)}",
+                                   player, step)
+        if check_proofs:
+            self._check_shares(shares, "decrypt")
+        for position, share in zip(shares.positions, shares.shares):
+            self.shares.setdefault(position, {})[player] = share
 
-    def _verify_share(self, player: str, position: int, share, step: str) -> None:
-        verify_decryption_share(self.setup.context, self.key_shares[player], self.deck[position], share,
-                                position_label(position), step)
+    def _check_shares(self, shares: DecryptionShares, step: str) -> None:
+        key = self.key_shares[shares.player]
+        if self.batch is None:
+            verify_decryption_shares(self.setup.context, key, self.deck, shares, step)
+            return
+        with blame(shares.player, step):
+            add_decryption_share_equations(self.setup.context, key, self.deck, shares, self.batch)
 
     def open_position(self, position: int, own_share: Point | None = None) -> int:
         """The card at ``position`` from the published shares (plus one's own, for one's own card)."""
@@ -336,8 +350,7 @@ class HandState:
             shares["self"] = own_share
         if len(shares) != len(self.setup.players):
             raise MentalPokerError(f"position {position} has {len(shares)} of {len(self.setup.players)} shares")
-        ciphertext = self.deck[position]
-        return card_of_point(ciphertext.c2 - point_sum(list(shares.values())))
+        return decrypt(self.deck[position], list(shares.values()))
 
     def talon(self) -> tuple[int, ...]:
         return tuple(self.open_position(p) for p in self.setup.talon_positions)
@@ -398,8 +411,23 @@ class Checkpoints:
 
 
 def verify_hand(setup: TableSetup, messages: Sequence[Message], checkpoints: Checkpoints | None = None) -> VerifiedHand:
-    """Check a message list in order, stopping at the first failure (``MentalPokerError`` naming player and step)."""
+    """Check a message list in order, stopping at the first failure (``MentalPokerError`` naming player and step).
+
+    Without checkpoints, every proof of the hand is folded into one combination evaluated at the end (one
+    multi-scalar multiplication, every distinct point decoded and validated once); if anything fails, the
+    messages are checked again one at a time, so the error names the first failing message and step exactly as a
+    listening player would."""
+    if checkpoints is None:
+        try:
+            return _verify_from(HandState(setup, batch=Combination()), messages, 0, None)
+        except MentalPokerError:
+            pass
     state, start = checkpoints.resume(setup, messages) if checkpoints else (HandState(setup), 0)
+    return _verify_from(state, messages, start, checkpoints)
+
+
+def _verify_from(state: HandState, messages: Sequence[Message], start: int,
+                 checkpoints: Checkpoints | None) -> VerifiedHand:
     for message in messages[start:]:
         state.apply(message)
         if checkpoints is not None:
@@ -409,6 +437,8 @@ def verify_hand(setup: TableSetup, messages: Sequence[Message], checkpoints: Che
                                step=state.expected[0] if state.expected else None)
     if state.round is not None:
         raise MentalPokerError(f"the hand stops inside the {state.round[0]} round", *state.expected[::-1])
+    if state.batch is not None and not state.batch.is_identity():
+        raise MentalPokerError("the proofs of the hand do not verify together")
     complete = state.revealed and state.abandoned is None
     return VerifiedHand(
         joint_key=state.joint_key, deck=state.deck,

@@ -15,7 +15,7 @@ from fairdeal.errors import MentalPokerError
 from fairdeal.protocols.mp_elgamal import Ciphertext
 from fairdeal.protocols.mp_fiat_shamir import FiatShamir, HandContext
 from fairdeal.protocols.mp_group import (
-    BASE, ONE, ZERO, Point, Scalar, base_mult, blame, hash_to_point, multi_mult, validate,
+    BASE, ONE, ZERO, Combination, Point, Scalar, base_mult, blame, hash_to_point, multi_mult, validate,
 )
 
 Deck = tuple[Ciphertext, ...]
@@ -179,35 +179,17 @@ def verify_shuffles(context: HandContext, joint_key: Point, claims: Sequence[Shu
     combination = Combination()
     for claim in claims:
         with blame(claim.player, "shuffle"):
-            _add_equations(context, claim, joint_key, combination)
+            add_shuffle_equations(context, claim, joint_key, combination)
     if combination.is_identity():
         return
     for claim in claims:
         alone = Combination()
         with blame(claim.player, "shuffle"):
-            _add_equations(context, claim, joint_key, alone)
+            add_shuffle_equations(context, claim, joint_key, alone)
             if not alone.is_identity():
                 raise MentalPokerError("the shuffle proof does not verify: the output is not a proven re-encrypted "
                                        "permutation")
     raise MentalPokerError("the shuffle proofs do not verify together", step="shuffle")
-
-
-class Combination:
-    """``Σ coefficient·point`` gathered by point, evaluated with one multiplication per distinct point."""
-
-    def __init__(self) -> None:
-        self.terms: dict[bytes, Scalar] = {}
-
-    def add(self, coefficient: Scalar, point: Point) -> None:
-        self.terms[point.data] = self.terms[point.data] + coefficient if point.data in self.terms else coefficient
-
-    def add_all(self, coefficients: Sequence[Scalar], points: Sequence[Point]) -> None:
-        for coefficient, point in zip(coefficients, points):
-            self.add(coefficient, point)
-
-    def is_identity(self) -> bool:
-        points = [Point(data) for data in self.terms]
-        return multi_mult(list(self.terms.values()), points).is_identity
 
 
 def _check_shapes(size: int, deck_out: Deck, proof: ShuffleProof) -> None:
@@ -223,17 +205,20 @@ def _check_shapes(size: int, deck_out: Deck, proof: ShuffleProof) -> None:
         raise MentalPokerError("a shuffle proof needs five commitments T1..T4b and four responses k1..k4")
 
 
-def _add_equations(context: HandContext, claim: ShuffleClaim, joint_key: Point, out: Combination) -> None:
-    """Validate the claim's points and add its six kinds of verification equations (§5), each weighted."""
+def add_shuffle_equations(context: HandContext, claim: ShuffleClaim, joint_key: Point, out: Combination,
+                          validate_points: bool = True) -> None:
+    """Add the claim's six kinds of verification equations (§5), each weighted, after validating its points (a
+    caller that evaluates ``out`` before trusting anything may leave that to the evaluation)."""
     deck_in, deck_out, proof = claim.deck_in, claim.deck_out, claim.proof
     size = len(deck_in)
     if size == 0:
         raise MentalPokerError("cannot shuffle an empty deck")
     _check_shapes(size, deck_out, proof)
-    validate([p for ct in deck_out for p in (ct.c1, ct.c2)], "output deck point")
-    validate(proof.commitments, "permutation commitment")
-    validate(proof.chain, "chain commitment")
-    validate(proof.t + proof.t_chain, "proof commitment")
+    if validate_points:
+        validate([p for ct in deck_out for p in (ct.c1, ct.c2)], "output deck point")
+        validate(proof.commitments, "permutation commitment")
+        validate(proof.chain, "chain commitment")
+        validate(proof.t + proof.t_chain, "proof commitment")
     gens = shuffle_generators(size)
     fs, e = _start(context, claim.player, joint_key, deck_in, deck_out, gens, proof.commitments)
     fs.absorb("chain", *proof.chain)

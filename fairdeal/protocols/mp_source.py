@@ -25,14 +25,13 @@ from fairdeal.deal import get_pattern
 from fairdeal.errors import MentalPokerError, ProtocolError
 from fairdeal.protocols.commit_reveal import TableSpec
 from fairdeal.protocols.deal_source import DealEvidence
-from fairdeal.protocols.mp_elgamal import card_of_point
+from fairdeal.protocols.mp_elgamal import decrypt
 from fairdeal.protocols.mp_fiat_shamir import HandContext
-from fairdeal.protocols.mp_group import point_sum
 from fairdeal.protocols.mp_player import HandAbandoned, Player, Table
 from fairdeal.protocols.mp_protocol import TableSetup
 from fairdeal.protocols.transcript import FORMAT, VERSION, seat_deal, transcript_hash
 
-PROTOCOL = "fairdeal-mental-poker/2"
+PROTOCOL = "fairdeal-mental-poker/3"
 COMPLETE, ABANDONED = "complete", "abandoned"
 
 
@@ -171,7 +170,7 @@ class MentalPokerSource:
         deck = table.players[0].state.deck
         for position in setup.talon_positions:
             try:
-                order[position] = card_of_point(deck[position].c2 - point_sum([s[position] for s in shares]))
+                order[position] = decrypt(deck[position], [s[position] for s in shares])
             except MentalPokerError as error:
                 raise ProtocolError(f"mental poker: the talon does not decrypt: {error}") from None
         return order
