@@ -175,7 +175,8 @@ static PyObject *prepare(Plan *plan, const uint8_t *scalars, const uint8_t *poin
     return Py_None;
 }
 
-static PyObject *msm(PyObject *self, PyObject *args) {
+static PyObject *msm(PyObject *module, PyObject *args) {
+    (void)module;
     Py_buffer scalars, points;
     if (!PyArg_ParseTuple(args, "y*y*:msm", &scalars, &points)) return NULL;
     PyObject *result = NULL;
@@ -208,7 +209,12 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_msm", "ristretto255 multi-scalar multiplication "
-                                    "(libdecaf arithmetic, bucket method)", -1, methods};
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "_msm",
+    .m_doc = "ristretto255 multi-scalar multiplication (libdecaf arithmetic, bucket method)",
+    .m_size = -1,
+    .m_methods = methods,
+};
 
 PyMODINIT_FUNC PyInit__msm(void) { return PyModule_Create(&module); }

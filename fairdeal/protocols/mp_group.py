@@ -252,6 +252,8 @@ class Combination:
 
     def is_identity(self) -> bool:
         """Whether the sum vanishes; a term on an invalid or identity point raises ``MentalPokerError``."""
+        if not self.terms:
+            return True
         points = [Point(data) for data in self.terms]
         return multi_mult_vartime(list(self.terms.values()), points).is_identity
 

@@ -228,7 +228,8 @@ class HandState:
             self.deck = open_deck(self.setup.pattern.deck, self.joint_key)
 
     def _apply_shuffle(self, player: str, message: Message, check_proofs: bool) -> None:
-        """Points are checked at once; proofs together when the last shuffle is in, before any share is sent."""
+        """Points are checked at once and the proofs together when the last shuffle is in, before any share is
+        sent; an observer's batch takes the proofs and their points instead."""
         deck, proof = read_shuffle(message)
         if check_proofs:
             claim = ShuffleClaim(player, self.deck, deck, proof)
@@ -339,9 +340,9 @@ class HandState:
         key = self.key_shares[shares.player]
         if self.batch is None:
             verify_decryption_shares(self.setup.context, key, self.deck, shares, step)
-            return
-        with blame(shares.player, step):
-            add_decryption_share_equations(self.setup.context, key, self.deck, shares, self.batch)
+        else:
+            with blame(shares.player, step):
+                add_decryption_share_equations(self.setup.context, key, self.deck, shares, self.batch)
 
     def open_position(self, position: int, own_share: Point | None = None) -> int:
         """The card at ``position`` from the published shares (plus one's own, for one's own card)."""
