@@ -227,23 +227,25 @@ def add_shuffle_equations(context: HandContext, claim: ShuffleClaim, joint_key: 
     (k1, k2, k3, k4), k_open, k_hat = proof.responses, proof.opening_responses, proof.chain_responses
     r1, r2, r3, r4a, r4b = (Scalar.random() for _ in range(5))
     r_hat = [Scalar.random() for _ in range(size)]
-    ve = [v * x for x in e]
+    # Weight times challenge, once per proof, so that each term below costs one scalar multiplication.
+    r1v, r3v, r4av, r4bv = r1 * v, -(r3 * v), -(r4a * v), -(r4b * v)
     # E1: k1·G − v·Σu + v·ΣH_j = T1      E3: k3·G + Σk'_j·H_j − Σ v·e_i·u_i = T3
-    out.add_all([-(r1 * v + r3 * x) for x in ve], proof.commitments)
-    out.add_all([r1 * v + r3 * k for k in k_open], gens.hs)
+    out.add_all([r3v * x - r1v for x in e], proof.commitments)
+    out.add_all([r1v + r3 * k for k in k_open], gens.hs)
     # E2: k2·G − v·ĉ_N + v·(Πe)·H = T2
     out.add(-(r2 * v), proof.chain[-1])
     out.add(r2 * v * _product(e), gens.h)
     # E4: −k4·G + Σk'_j·w'_j − Σ v·e_i·w_i = T4 (both components)
     out.add_all([r4a * k for k in k_open], [ct.c1 for ct in deck_out])
     out.add_all([r4b * k for k in k_open], [ct.c2 for ct in deck_out])
-    out.add_all([-(r4a * x) for x in ve], [ct.c1 for ct in deck_in])
-    out.add_all([-(r4b * x) for x in ve], [ct.c2 for ct in deck_in])
+    out.add_all([r4av * x for x in e], [ct.c1 for ct in deck_in])
+    out.add_all([r4bv * x for x in e], [ct.c2 for ct in deck_in])
     out.add(-(r4b * k4), joint_key)
     # Ê_j: k̂_j·G + k'_j·ĉ_{j−1} − v·ĉ_j = T̂_j
     previous = (gens.h,) + proof.chain
+    minus_v = -v
     out.add_all([r_hat[j] * k_open[j] for j in range(size)], previous[:size])
-    out.add_all([-(r_hat[j] * v) for j in range(size)], proof.chain)
+    out.add_all([r_hat[j] * minus_v for j in range(size)], proof.chain)
     out.add(r1 * k1 + r2 * k2 + r3 * k3 - r4a * k4 + _dot(r_hat, k_hat), BASE)
     out.add_all([-r for r in (r1, r2, r3, r4a, r4b)], proof.t)
     out.add_all([-r for r in r_hat], proof.t_chain)
