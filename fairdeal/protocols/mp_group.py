@@ -212,14 +212,26 @@ def multi_mult_vartime(scalars: Sequence[Scalar], points: Sequence[Point]) -> Po
     non-identity element; a received point therefore needs no separate validation when it enters such a sum."""
     merged = _merged(scalars, points)
     if _msm is None:
-        validate([Point(data) for data in merged], "a point of the sum")
-        return multi_mult(list(merged.values()), [Point(data) for data in merged])
+        return _libsodium_sum(merged)
     MULTS.msm_calls += 1
     MULTS.msm_points += len(merged)
     try:
         return Point(_msm.msm(b"".join(s.data for s in merged.values()), b"".join(merged)))
     except ValueError as error:
         raise MentalPokerError(f"a sum of multiples cannot be formed: {error}") from None
+
+
+def _libsodium_sum(merged: dict[bytes, Scalar]) -> Point:
+    """The sum without libdecaf: terms ±1 (sums of points, decryptions) as additions, the rest multiplied."""
+    validate([Point(data) for data in merged], "a point of the sum")
+    minus_one = -ONE
+    total, multiples = IDENTITY, {}
+    for data, scalar in merged.items():
+        if scalar in (ONE, minus_one):
+            total = total + Point(data) if scalar == ONE else total - Point(data)
+        else:
+            multiples[data] = scalar
+    return total + multi_mult(list(multiples.values()), [Point(data) for data in multiples])
 
 
 def _merged(scalars: Sequence[Scalar], points: Sequence[Point]) -> dict[bytes, Scalar]:
