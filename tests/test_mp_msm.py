@@ -83,6 +83,46 @@ def test_an_off_curve_point_in_a_combination_is_refused(backend):
         combination.is_identity()
 
 
+def _accepted_by_libdecaf(data: bytes) -> bool:
+    try:
+        mp_group._msm.msm(Scalar.from_int(1).data, data)
+    except ValueError:
+        return False
+    return True
+
+
+P25519 = 2**255 - 19
+valid = st.integers(1, 10**6).map(lambda k: hash_to_point(f"test/msm/valid/{k}").data)
+ENCODINGS = st.one_of(
+    st.binary(min_size=32, max_size=32),
+    st.integers(0, 2**16).map(lambda k: (P25519 + k).to_bytes(32, "little")),        # s ≥ p: not canonical
+    valid,
+    valid.map(lambda data: data[:31] + bytes([data[31] | 0x80])),                      # top bit set
+    valid.map(lambda data: (P25519 - int.from_bytes(data, "little")).to_bytes(32, "little")),   # -s: odd
+)
+
+
+def _accepted_by_libsodium(data: bytes) -> bool:
+    return (data != IDENTITY.data and data[31] & 0x80 == 0
+            and bool(mp_group.rbcl.crypto_core_ristretto255_is_valid_point(data)))
+
+
+@needs_extension
+@settings(max_examples=400, deadline=None)
+@given(ENCODINGS)
+def test_libdecaf_accepts_exactly_the_encodings_libsodium_accepts(data):
+    accepted = _accepted_by_libsodium(data)
+    assert _accepted_by_libdecaf(data) == accepted
+    if accepted:
+        assert mp_group._msm.msm(Scalar.from_int(1).data, data) == data      # and decodes to the same element
+
+
+@needs_extension
+@pytest.mark.parametrize("data", SMALL_ORDER)
+def test_libdecaf_refuses_every_small_order_and_identity_encoding(data):
+    assert not _accepted_by_libdecaf(data)
+
+
 @needs_extension
 def test_the_extension_names_the_first_bad_input():
     one = Scalar.from_int(1).data

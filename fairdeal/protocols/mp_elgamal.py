@@ -124,7 +124,8 @@ def make_decryption_shares(context: HandContext, player: str, secret: Scalar, pu
     positions = tuple(positions)
     if not positions:
         return DecryptionShares(player, (), (), None)
-    images, proof = prove_equal_logs(context, player, _label(positions), secret, public, [deck[p].c1 for p in positions])
+    bases = [deck[p].c1 for p in positions]
+    images, proof = prove_equal_logs(context, player, _label(positions), secret, public, bases)
     return DecryptionShares(player, positions, images, proof)
 
 

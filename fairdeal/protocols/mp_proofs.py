@@ -76,7 +76,8 @@ def prove_equal_logs(context: HandContext, player: str, label: bytes, secret: Sc
 
 def add_equal_logs_equations(context: HandContext, player: str, label: bytes, public: Point, bases: Sequence[Point],
                              images: Sequence[Point], proof: EqualLogsProof, out: Combination) -> None:
-    """Add ``s·G − c·Y − A = 0`` and ``Σ s·z_j·bases[j] − Σ c·z_j·images[j] − B = 0``, each times a random weight."""
+    """Add ``s·G − c·Y − A = 0`` and ``Σ s·z_j·bases[j] − Σ c·z_j·images[j] − B = 0``, each times a random
+    weight."""
     if len(bases) != len(images) or not bases:
         raise MentalPokerError(f"{len(images)} images for {len(bases)} bases")
     fs, z = _equal_logs_start(context, player, label, public, bases, images)
