@@ -73,6 +73,16 @@ def test_verify_names_each_failure_and_exits_nonzero(tmp_path):
     assert run("verify", "--no-replay", paths[1]).exit_code == 0
 
 
+def test_a_schema_failure_quoting_a_long_value_is_shortened(tmp_path):
+    doc = honest_session(1)[0]
+    doc["session"] = ["a long wrong value"] * 100
+    path = tmp_path / "hand-1.json"
+    write_transcript(doc, path)
+    result = run("verify", str(path))
+    assert result.exit_code == 1 and "(shortened)" in result.output
+    assert max(len(line) for line in result.output.splitlines()) < 400
+
+
 def test_written_file_hash_is_the_transcript_hash(tmp_path):
     doc = honest_session(1)[0]
     digest = write_transcript(doc, tmp_path / "h.json")

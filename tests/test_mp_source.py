@@ -74,6 +74,14 @@ def failures(docs):
     return [(f.party, f.check) for f in verify_documents(named(docs)).failures]
 
 
+def test_a_transcript_of_another_protocol_version_gets_one_clear_line(evening):
+    source, _, _ = evening
+    older = dict(source.transcripts[0], protocol="fairdeal-mental-poker/2")
+    found = verify_documents([("older", older)]).failures
+    assert [(f.party, f.check) for f in found] == [("transcript", "transcript shape")]
+    assert "'fairdeal-mental-poker/2' is not the fairdeal-mental-poker/3" in found[0].detail
+
+
 def test_a_record_that_contradicts_the_proven_plays_is_blamed_on_the_record(evening):
     source, _, _ = evening
     docs = copy.deepcopy(source.transcripts)

@@ -27,7 +27,9 @@ _FIELDS = {"table": str, "session": str, "system": str, "deck": str, "deal_patte
 
 
 def is_mental_poker(doc: Any) -> bool:
-    return isinstance(doc, Mapping) and doc.get("protocol") == PROTOCOL
+    """Any version of the mental-poker protocol: a version this verifier does not read is reported as such."""
+    protocol = doc.get("protocol") if isinstance(doc, Mapping) else None
+    return isinstance(protocol, str) and protocol.split("/")[0] == PROTOCOL.split("/")[0]
 
 
 @dataclass
@@ -90,6 +92,10 @@ def _check_shape(c: MpCheck) -> bool:
             return False
     if doc["state"] not in (COMPLETE, ABANDONED):
         c.fail(TRANSCRIPT, "transcript shape", f"state {doc['state']!r} is neither {COMPLETE} nor {ABANDONED}")
+        return False
+    if doc["protocol"] != PROTOCOL:
+        c.fail(TRANSCRIPT, "transcript shape", f"protocol {doc['protocol']!r} is not the {PROTOCOL} this verifier "
+                                               "reads (protocols/mental-poker.md says what changed)")
         return False
     if (doc.get("format"), doc.get("version")) != (FORMAT, VERSION):
         c.fail(TRANSCRIPT, "transcript shape", f"not a {FORMAT} version {VERSION} document")

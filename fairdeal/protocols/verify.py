@@ -92,11 +92,16 @@ class _Checker:
         self.failures.append(Failure(self.source, self.hand, party, check, detail))
 
 
+def _shortened(message: str, limit: int = 240) -> str:
+    """A schema message quotes the offending value whole, which for a document is the document: keep its start."""
+    return message if len(message) <= limit else message[:limit] + " … (shortened)"
+
+
 def check_structure(c: _Checker) -> bool:
     errors = sorted(_validator().iter_errors(c.doc), key=lambda e: list(e.absolute_path))
     for error in errors[:5]:
         where = "/".join(map(str, error.absolute_path)) or "(document)"
-        c.fail(SERVICE, "transcript schema", f"{where}: {error.message}")
+        c.fail(SERVICE, "transcript schema", f"{where}: {_shortened(error.message)}")
     if errors:
         return False
     statement = c.doc["session"]["statement"]
