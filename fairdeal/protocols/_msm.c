@@ -133,24 +133,27 @@ static void *aligned(size_t count, size_t size) {
     return posix_memalign(&memory, 64, count * size) == 0 ? memory : NULL;
 }
 
-/* Decode and recode the inputs; returns NULL (with a Python error set) naming the first bad scalar or point. */
-static PyObject *prepare(Plan *plan, const uint8_t *scalars, const uint8_t *points) {
+/* Decode and recode the inputs; returns -1 (with a Python error set) naming the first bad scalar or point. */
+static int prepare(Plan *plan, const uint8_t *scalars, const uint8_t *points) {
     uint8_t (*folded)[BYTES] = aligned((size_t)plan->count, BYTES);
     plan->points = aligned((size_t)plan->count, sizeof(struct decaf_255_point_s));
     if (!folded || !plan->points) {
         free(folded);
-        return PyErr_NoMemory();
+        PyErr_NoMemory();
+        return -1;
     }
     int bits = 0;
     for (Py_ssize_t i = 0; i < plan->count; i++) {
         decaf_255_scalar_t s;
         if (decaf_255_scalar_decode(s, scalars + BYTES * i) != DECAF_SUCCESS) {
             free(folded);
-            return PyErr_Format(PyExc_ValueError, "scalar %zd is not reduced modulo the group order", i);
+            PyErr_Format(PyExc_ValueError, "scalar %zd is not reduced modulo the group order", i);
+            return -1;
         }
         if (decaf_255_point_decode(&plan->points[i], points + BYTES * i, DECAF_FALSE) != DECAF_SUCCESS) {
             free(folded);
-            return PyErr_Format(PyExc_ValueError, "point %zd is not a valid non-identity ristretto255 encoding", i);
+            PyErr_Format(PyExc_ValueError, "point %zd is not a valid non-identity ristretto255 encoding", i);
+            return -1;
         }
         if (above_half(scalars + BYTES * i)) {
             decaf_255_scalar_sub(s, decaf_255_scalar_zero, s);
@@ -166,13 +169,14 @@ static PyObject *prepare(Plan *plan, const uint8_t *scalars, const uint8_t *poin
     plan->filled = aligned((size_t)1 << (plan->window - 1), 1);
     if (!plan->digits || !plan->buckets || !plan->filled) {
         free(folded);
-        return PyErr_NoMemory();
+        PyErr_NoMemory();
+        return -1;
     }
     for (Py_ssize_t i = 0; i < plan->count; i++) {
         recode(folded[i], plan->window, plan->windows, plan->digits + i * plan->windows);
     }
     free(folded);
-    return Py_None;
+    return 0;
 }
 
 static PyObject *msm(PyObject *module, PyObject *args) {
@@ -186,7 +190,7 @@ static PyObject *msm(PyObject *module, PyObject *args) {
         goto done;
     }
     plan.count = points.len / BYTES;
-    if (!prepare(&plan, scalars.buf, points.buf)) goto done;
+    if (prepare(&plan, scalars.buf, points.buf) < 0) goto done;
     decaf_255_point_t sum;
     uint8_t encoded[BYTES];
     Py_BEGIN_ALLOW_THREADS
