@@ -7,7 +7,7 @@ Goals from issue 6: a verified 3-player 32-card deal (keys, three proven shuffle
 costs, and every verification again with libsodium alone (one multiplication per distinct point, the path taken
 where libdecaf is not installed), so the ratio shows what the multi-scalar multiplication buys.
 
-Run: .venv/bin/python benchmarks/bench_mental_poker.py   (about 30 s)
+Run: .venv/bin/python benchmarks/bench_mental_poker.py   (about 10 s)
 """
 
 from __future__ import annotations
