@@ -6,6 +6,7 @@ import random
 from pathlib import Path
 
 import pytest
+import rbcl
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from fairdeal.errors import MentalPokerError
@@ -16,7 +17,7 @@ from fairdeal.protocols.mp_group import (
 from fairdeal.protocols.mp_protocol import Checkpoints, verify_hand
 from fairdeal.protocols.mp_tamper import random_mutations
 from test_mp_group import SMALL_ORDER, off_curve_bytes
-from test_mp_hand import SETUP
+from test_mp_hand import SETUP, scripted_hand
 
 POINTS = [hash_to_point(f"test/msm/{k}") for k in range(12)]
 HEADER = Path("/usr/include/decaf/decaf/point_255.h")
@@ -104,7 +105,7 @@ ENCODINGS = st.one_of(
 
 def _accepted_by_libsodium(data: bytes) -> bool:
     return (data != IDENTITY.data and data[31] & 0x80 == 0
-            and bool(mp_group.rbcl.crypto_core_ristretto255_is_valid_point(data)))
+            and bool(rbcl.crypto_core_ristretto255_is_valid_point(data)))
 
 
 @needs_extension
@@ -139,7 +140,6 @@ def test_the_extension_names_the_first_bad_input():
 
 @pytest.fixture(scope="module")
 def hand():
-    from test_mp_hand import scripted_hand
     table, _ = scripted_hand()
     return table.messages
 
