@@ -23,7 +23,6 @@ from fairdeal.audit.scan import BLOCK_BYTES, Header, _blocks_of_file, _renumber,
 from fairdeal.cards import DeckKind
 from fairdeal.deal import get_pattern
 from fairdeal.engine.hand import result
-from fairdeal.engine.match import with_pulya_size
 from fairdeal.engine.outcome import HandOutcome
 from fairdeal.engine.record import replay_record
 from fairdeal.engine.scoring import score_hand
@@ -33,7 +32,7 @@ from fairdeal.errors import FairdealError, LogError
 from fairdeal.log.reader import decode_line
 from fairdeal.log.validate import LogValidator
 from fairdeal.log.records import EndRecord, HandRecord, TableRecord
-from fairdeal.rules import get_convention
+from fairdeal.log.header import header_convention
 
 _SEAT = re.compile(r"seat (\d+)")
 LegalityFinding = tuple[int, int, str, Finding]      # line, hand, player named, finding
@@ -68,11 +67,7 @@ class LegalityReport:
 
 
 def _convention(header: TableRecord):
-    convention = get_convention(header.system)
-    if header.convention is not msgspec.UNSET and header.convention:
-        raise FairdealError(f"the log overrides convention parameters {sorted(header.convention)}")
-    if header.pulya is not msgspec.UNSET and header.pulya != convention.pulya.size:
-        convention = with_pulya_size(convention, int(header.pulya))
+    convention = header_convention(header)
     convention.check_players(len(header.players))
     return convention
 

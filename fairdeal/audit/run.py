@@ -101,8 +101,9 @@ class AuditResult:
 
 
 def _test_json(t) -> dict[str, Any]:
-    return {"subject": t.subject, "test": t.test, "statistic": t.statistic, "pvalue": t.pvalue, "holm": t.holm,
-            "bh": t.bh, "count": t.count, "null": t.null}
+    about = {key: name for key, name in (("dealer", t.dealer), ("player", t.player)) if name is not None}
+    return {"subject": t.subject, **about, "test": t.test, "statistic": t.statistic, "pvalue": t.pvalue,
+            "holm": t.holm, "bh": t.bh, "count": t.count, "null": t.null}
 
 
 def _number(x) -> float | None:

@@ -16,7 +16,7 @@ without statistics. The CUSUM and the e-process say after which of his deals a d
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from math import comb
 
 import numpy as np
@@ -52,14 +52,9 @@ class TestResult:
     null: str
     holm: float = 1.0
     bh: float = 1.0
-
-    @property
-    def dealer(self) -> str | None:
-        return self.subject.split(" ")[1] if self.subject.startswith("dealer ") else None
-
-    @property
-    def player(self) -> str | None:
-        return self.subject.rsplit(" ", 1)[1] if "-> player" in self.subject else None
+    # Who the test is about, as the log names them: never parsed back out of the display ``subject``.
+    dealer: str | None = None
+    player: str | None = None
 
 
 @dataclass(frozen=True)
@@ -270,6 +265,7 @@ def _dealer_quality(merged: Merged, players) -> tuple[DealerQuality, ...]:
 
 def _dealer_tests(name, d, merged: Merged, laws, pattern, max_log_e, min_each_side) -> list[TestResult]:
     subject = f"dealer {name}"
+    about = {"dealer": name}
     counts = merged.sums.ace_counts[d]
     hands = int(counts.sum())
     talon_cards = pattern.talons * pattern.talon_size
@@ -285,38 +281,40 @@ def _dealer_tests(name, d, merged: Merged, laws, pattern, max_log_e, min_each_si
     value_law = laws.talon_value
     z = (merged.sums.talon_value[d] - hands * value_law.mean) / np.sqrt(hands * value_law.variance)
     tests = [
-        TestResult(subject, "talon aces, total", float(total), float(p_aces), hands, aces_null),
+        TestResult(subject, "talon aces, total", float(total), float(p_aces), hands, aces_null, **about),
         TestResult(subject, "talon value, total", float(z), float(sps.norm.sf(z)), hands,
-                   "honest talons: exact subset-sum law of the value per hand, normal total"),
+                   "honest talons: exact subset-sum law of the value per hand, normal total", **about),
         TestResult(subject, "talon aces, mixture e-process", max_log_e, float(min(1.0, np.exp(-max_log_e))), hands,
-                   "likelihood ratio vs an ace stacked in 5-100% of deals; 1/max E is a p-value (Ville)"),
+                   "likelihood ratio vs an ace stacked in 5-100% of deals; 1/max E is a p-value (Ville)", **about),
     ]
-    tests += _tell_tests(subject, merged.sums, d)
+    tests += _tell_tests(subject, name, merged.sums, d)
     cuts = merged.sums.cut_depths[d]
     if cuts.sum():
         depth, p = CutDepthTally(tuple(int(c) for c in cuts)).repeated_depth(min_each_side)
         tests.append(TestResult(subject, f"cut depth {depth} repeated", float(cuts[depth]), p, int(cuts.sum()),
-                                "an honest cutter: uniform over legal depths; binomial tail, Bonferroni over depths"))
+                                "an honest cutter: uniform over legal depths; binomial tail, Bonferroni over depths",
+                                **about))
     return tests
 
 
-def _tell_tests(subject: str, sums, d: int) -> list[TestResult]:
+def _tell_tests(subject: str, dealer: str, sums, d: int) -> list[TestResult]:
     """The shuffle's own tells (``tells``), when that pass ran and the dealer logged such shuffles."""
     tests = []
     lazy, low = int(sums.lazy_tests[d]), int(sums.lazy_low[d])
     if lazy:
         tests.append(TestResult(subject, "shuffle too weak for its riffles", float(low),
-                                float(sps.binom.sf(low - 1, lazy, LAZY_LEVEL)), lazy, LAZY_NULL))
+                                float(sps.binom.sf(low - 1, lazy, LAZY_LEVEL)), lazy, LAZY_NULL, dealer=dealer))
     together = int(sums.together_tests[d])
     if together:
         fisher = float(sums.together_fisher[d])
         tests.append(TestResult(subject, "aces brought together (Fisher)", fisher,
-                                float(sps.chi2.sf(fisher, 2 * together)), together, TOGETHER_NULL))
+                                float(sps.chi2.sf(fisher, 2 * together)), together, TOGETHER_NULL, dealer=dealer))
     targeted = int(sums.targeting_talon_tests[d])
     if targeted:
         fisher = float(sums.targeting_talon_fisher[d])
         tests.append(TestResult(subject, "talon vs honest shuffles of the same effort (Fisher)", fisher,
-                                float(sps.chi2.sf(fisher, 2 * targeted)), targeted, SAME_EFFORT_NULL))
+                                float(sps.chi2.sf(fisher, 2 * targeted)), targeted, SAME_EFFORT_NULL,
+                                dealer=dealer))
     return tests
 
 
@@ -337,7 +335,7 @@ def _seat_tests(merged: Merged, players) -> list[TestResult]:
                 if k:
                     p = float(sps.chi2.sf(fisher[d, s], 2 * k))
                     tests.append(TestResult(f"dealer {players[d]} -> player {players[s]}", label,
-                                            float(fisher[d, s]), p, k, null))
+                                            float(fisher[d, s]), p, k, null, dealer=players[d], player=players[s]))
     return tests
 
 
@@ -365,5 +363,4 @@ def _adjusted(tests: list[TestResult]) -> list[TestResult]:
     if not tests:
         return tests
     p = np.array([max(t.pvalue, np.finfo(float).tiny) for t in tests])
-    return [TestResult(t.subject, t.test, t.statistic, t.pvalue, t.count, t.null, float(h), float(b))
-            for t, h, b in zip(tests, holm(p), benjamini_hochberg(p))]
+    return [replace(t, holm=float(h), bh=float(b)) for t, h, b in zip(tests, holm(p), benjamini_hochberg(p))]

@@ -16,13 +16,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from fairdeal.cards import DeckKind
 from fairdeal.cli.human import TerminalPlayer
 from fairdeal.engine.bots import Bot, HeuristicBot, RandomBot
-from fairdeal.engine.match import HandSummary, MatchResult, play_match, with_pulya_size
+from fairdeal.engine.match import HandSummary, MatchResult, play_match
 from fairdeal.engine.recount import LogSheet, sheet_from_log
 from fairdeal.engine.sheet import Sheet
 from fairdeal.engine.sheet_view import amount_text, settlement_table, sheet_json, sheet_table
-from fairdeal.errors import FairdealError
+from fairdeal.errors import ConventionError, FairdealError
 from fairdeal.protocols.deal_source import ShuffledDeckSource
-from fairdeal.rules import CONVENTIONS, get_convention
+from fairdeal.rules import CONVENTIONS, parse_rule, rebuild_convention
 from fairdeal.rules.convention import Convention
 
 DEFAULT_NAMES = ("Anna", "Boris", "Vera", "Gleb", "Dasha")
@@ -48,16 +48,20 @@ class CommandFailure(click.ClickException):
 @click.option("--pulya", "pulya_size", type=click.IntRange(min=1), default=None,
               help="The agreed pulya (default: the convention's).")
 @click.option("--names", default=None, help="Player names, comma-separated, clockwise from seat 0.")
+@click.option("--rule", "rules", multiple=True, metavar="GROUP.FIELD=VALUE",
+              help="A house rule: any convention parameter as named in docs/conventions.md, e.g. "
+                   "raspasy.price_per_trick=2 (repeatable); the log header carries it.")
 @click.option("--human", "human_seat", type=int, default=None, help="Play this seat yourself (0-based).")
 @click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the game log (JSON Lines) here, hand by hand.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def play_command(system: str, num_players: int | None, max_hands: int | None, seed: int | None, bot_kind: str,
-                 pulya_size: int | None, names: str | None, human_seat: int | None, out: Path | None,
-                 as_json: bool) -> None:
+                 pulya_size: int | None, names: str | None, rules: tuple[str, ...], human_seat: int | None,
+                 out: Path | None, as_json: bool) -> None:
     """Play a pulya with bots (or take a seat with --human) and print the sheet and the settlement."""
-    num_players = get_convention(system).players[0] if num_players is None else num_players
-    convention = _table_convention(system, num_players, pulya_size)
+    convention = table_convention(system, rules, pulya_size)
+    num_players = convention.players[0] if num_players is None else num_players
+    check_players(convention, num_players)
     players = _player_names(names, num_players)
     if human_seat is not None and not 0 <= human_seat < num_players:
         raise click.BadParameter(f"seat {human_seat} is not at a table of {num_players} (0..{num_players - 1})",
@@ -81,13 +85,20 @@ def play_command(system: str, num_players: int | None, max_hands: int | None, se
         _print_play(result, seed, out)
 
 
-def _table_convention(system: str, num_players: int, pulya_size: int | None) -> Convention:
-    convention = get_convention(system)
+def table_convention(system: str, rules: Sequence[str], pulya_size: int | None) -> Convention:
+    """The system with the ``--rule`` house rules and the agreed ``--pulya``; one clear error for a bad rule."""
+    try:
+        overrides = dict(parse_rule(text) for text in rules)
+        return rebuild_convention(system, overrides, pulya_size)
+    except ConventionError as exc:
+        raise click.BadParameter(str(exc), param_hint="--rule") from None
+
+
+def check_players(convention: Convention, num_players: int) -> None:
     if num_players not in convention.players:
         allowed = " or ".join(str(n) for n in convention.players)
-        raise click.BadParameter(f"{system} is played by {allowed} players, not {num_players}",
+        raise click.BadParameter(f"{convention.name} is played by {allowed} players, not {num_players}",
                                  param_hint="--players")
-    return convention if pulya_size is None else with_pulya_size(convention, pulya_size)
 
 
 def _player_names(names: str | None, num_players: int) -> list[str]:

@@ -21,6 +21,7 @@ from fairdeal.log import EndRecord, HandRecord, LogWriter, TableRecord, Transcri
 from fairdeal.log.records import FORMAT_NAME, FORMAT_VERSION
 from fairdeal.protocols.transcript import FORMAT as TRANSCRIPT_FORMAT
 from fairdeal.protocols.transcript import write_transcript
+from fairdeal.rules import house_rules
 from fairdeal.rules.convention import Convention
 
 # Evidence keys a deal source may know about the physical deck; copied to the hand line as they are.
@@ -40,10 +41,12 @@ def dealing_kind(evidence: Mapping[str, Any]) -> str:
 
 
 def table_record(convention: Convention, players: Sequence[str], dealing: str) -> TableRecord:
+    """The header: the system by name, every house rule as an override, so readers rebuild this very convention."""
+    overrides = house_rules(convention)
     return TableRecord(
         format=FORMAT_NAME, version=FORMAT_VERSION, system=convention.name, players=list(players),
         deck=convention.table.deck, deal_pattern=convention.table.deal_pattern, dealing=dealing,
-        pulya=convention.pulya.size,
+        convention=overrides if overrides else msgspec.UNSET, pulya=convention.pulya.size,
     )
 
 

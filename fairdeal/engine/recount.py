@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 
 from fairdeal.engine.hand import result
-from fairdeal.engine.match import dealer_of, first_dealer_from, with_pulya_size
+from fairdeal.engine.match import dealer_of, first_dealer_from
 from fairdeal.engine.match_log import SHEET_EXTRAS, number, sheet_extras
 from fairdeal.engine.record import replay_record
 from fairdeal.engine.scoring import score_hand
@@ -23,7 +23,7 @@ from fairdeal.engine.sheet import ScoreLine, Sheet, is_finished, new_sheet
 from fairdeal.engine.settlement import Settlement, settle
 from fairdeal.errors import FairdealError, MatchError
 from fairdeal.log import EndRecord, HandRecord, TableRecord, read_log
-from fairdeal.rules import get_convention
+from fairdeal.log.header import header_convention
 from fairdeal.rules.convention import Convention
 
 
@@ -70,16 +70,9 @@ def _header(path: str | Path, items) -> TableRecord:
 
 def _convention_of(header: TableRecord) -> Convention:
     try:
-        convention = get_convention(header.system)
+        convention = header_convention(header)
     except FairdealError as exc:
         raise MatchError(f"the log's system cannot be scored: {exc}") from None
-    if header.convention is not msgspec.UNSET and header.convention:
-        raise MatchError(f"the log overrides convention parameters {sorted(header.convention)}; "
-                         f"only the agreed pulya size can be re-scored")
-    if header.pulya is not msgspec.UNSET and header.pulya != convention.pulya.size:
-        if header.pulya != int(header.pulya) or header.pulya <= 0:
-            raise MatchError(f"the log's pulya {header.pulya} is not a positive whole number")
-        convention = with_pulya_size(convention, int(header.pulya))
     convention.check_players(len(header.players))
     return convention
 

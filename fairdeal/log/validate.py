@@ -13,7 +13,8 @@ from typing import Sequence
 
 from fairdeal.cards import DeckKind
 from fairdeal.deal import DealPattern, get_pattern, seats_of_hands
-from fairdeal.errors import CardError, DealError, LogError, NotationError, ShuffleError
+from fairdeal.errors import CardError, ConventionError, DealError, LogError, NotationError, ShuffleError
+from fairdeal.log.header import header_convention
 from fairdeal.log.records import UNSET, EndRecord, HandRecord, Record, TableRecord
 from fairdeal.log.tokens import ANY_TOKEN, KONTRA_CALL, card_codes, is_bid, is_contract
 from fairdeal.shuffle.notation import parse_notation
@@ -111,6 +112,8 @@ class LogValidator:
         pattern = _parse_pattern(record.deal_pattern, problems)
         if record.started is not UNSET:
             _check_timestamp(record.started, problems)
+        if record.convention is not UNSET:
+            _check_overrides(record, problems)
         if deck is None or pattern is None:
             return
         if pattern.deck is not deck:
@@ -147,6 +150,14 @@ def _check_players(players: Sequence[str], problems: _Problems) -> None:
             problems.add(f"players[{index}]", "a player needs a name")
     if len(set(players)) != len(players):
         problems.add("players", "player names must differ (the settlement is keyed by name)")
+
+
+def _check_overrides(record: TableRecord, problems: _Problems) -> None:
+    """House rules must name real parameters with values of their type, for a system the reader knows."""
+    try:
+        header_convention(record)
+    except ConventionError as exc:
+        problems.add("convention", str(exc))
 
 
 def _parse_deck(name: str, problems: _Problems) -> DeckKind | None:

@@ -3,6 +3,9 @@ and the lookup by name."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Mapping
+
 from fairdeal.errors import ConventionError
 from fairdeal.rules.convention import (
     BiddingRules,
@@ -18,6 +21,7 @@ from fairdeal.rules.central import (
     AUSTRIAN, AUSTRIAN_ILLUSTRATED, AUSTRIAN_LIMITED, AUSTRIAN_NACHGEHEN, AUSTRIAN_SANS_ATOUT, AUSTRIAN_STYRIAN,
     AUSTRIAN_UNLIMITED, CROATIAN,
 )
+from fairdeal.rules.overrides import overrides_of, parse_rule, with_overrides
 from fairdeal.rules.nineteenth import (
     PREFERANS_1800S, PREFERANS_1800S_KADILI, PREFERANS_1800S_MIXED, PREFERANS_1800S_MIXED_FULL,
     PREFERANS_1800S_MIXED_FULL_KADILI, PREFERANS_1800S_TALON,
@@ -41,11 +45,26 @@ def get_convention(name: str) -> Convention:
         raise ConventionError(f"unknown convention {name!r}; known conventions: {known}") from None
 
 
+def house_rules(convention: Convention) -> dict[str, object]:
+    """What ``convention`` changes of its registered system, as the log header's ``convention`` overrides."""
+    return overrides_of(convention, get_convention(convention.name))
+
+
+def rebuild_convention(system: str, overrides: Mapping[str, object] | None = None,
+                       pulya: int | None = None) -> Convention:
+    """The convention a log header or a table statement names: the system, its overrides, the agreed pulya."""
+    convention = with_overrides(get_convention(system), overrides or {})
+    if pulya is not None and pulya != convention.pulya.size:
+        convention = replace(convention, pulya=replace(convention.pulya, size=pulya))
+    return convention
+
+
 __all__ = [
     "ALL", "AUSTRIAN", "AUSTRIAN_ILLUSTRATED", "AUSTRIAN_LIMITED", "AUSTRIAN_NACHGEHEN", "AUSTRIAN_SANS_ATOUT",
     "AUSTRIAN_STYRIAN", "AUSTRIAN_UNLIMITED", "BiddingRules", "CLASSIC", "CONVENTIONS", "CROATIAN", "Convention",
     "ConventionError", "DefenceRules", "GUSARIK_LENINGRAD", "GUSARIK_ROSTOV", "GUSARIK_SOCHI", "HUSSAR", "LENINGRAD",
     "MAILRU", "PREFERANS_1800S", "PREFERANS_1800S_KADILI", "PREFERANS_1800S_MIXED",
     "PREFERANS_1800S_MIXED_FULL", "PREFERANS_1800S_MIXED_FULL_KADILI", "PREFERANS_1800S_TALON",
-    "PlayRules", "PulyaRules", "ROSTOV", "RaspasyRules", "SOCHI", "ScoringRules", "TableRules", "get_convention",
+    "PlayRules", "PulyaRules", "ROSTOV", "RaspasyRules", "SOCHI", "ScoringRules", "TableRules", "get_convention", "house_rules",
+    "parse_rule", "rebuild_convention", "with_overrides",
 ]
