@@ -16,7 +16,8 @@ from fairdeal.engine.driver import play_hand
 from fairdeal.engine.hand import result
 from fairdeal.engine.outcome import HandKind
 from fairdeal.engine.record import replay_record, to_record
-from fairdeal.rules import CONVENTIONS, SOCHI
+from fairdeal.rules import SOCHI
+from fairdeal.systems import conventions
 
 SPEED_HANDS = 400
 RATE_HANDS = 2000
@@ -73,7 +74,7 @@ def main() -> None:
     print(f"\nheuristic evenings, {RATE_HANDS} hands per convention, raspasy streak carried from hand to hand")
     header = ("raspasy", "redeal", "misere", "misere caught", "game", "failed", "unplayed", "conceded")
     print(f"{'convention':<18}" + "".join(f"{h:>15}" for h in header))
-    for seed, (name, convention) in enumerate(sorted(CONVENTIONS.items())):
+    for seed, (name, convention) in enumerate(sorted(conventions().items())):
         rates = evening_rates(convention, RATE_HANDS, 100 + seed)
         print(f"{name:<18}" + "".join(f"{rates[h]:>15.1%}" for h in header))
 

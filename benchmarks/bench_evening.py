@@ -24,7 +24,8 @@ from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.driver import play_hand
 from fairdeal.engine.match import HandSummary, play_match, seeded_source
 from fairdeal.engine.outcome import HandKind
-from fairdeal.rules import CONVENTIONS, SOCHI
+from fairdeal.rules import SOCHI
+from fairdeal.systems import conventions
 
 PLAYERS = ("Anna", "Boris", "Vera")
 FULL_EVENING = 10_000
@@ -78,7 +79,7 @@ def main() -> None:
               f"{'raspasy':>8} {'misère':>7} {'failed':>7} {'failed/contracts':>17} {'10k hands':>10}")
     print(header)
     for name in ("sochi", "leningrad", "rostov", "mailru"):
-        hands, closed, seconds = evening(CONVENTIONS[name], args.hands, seed=100)
+        hands, closed, seconds = evening(conventions()[name], args.hands, seed=100)
         speed = len(hands) / seconds
         share = rates(hands)
         per_pulya = f"{len(hands) / closed:.1f}" if closed else "-"

@@ -29,7 +29,7 @@ from fairdeal.protocols.mp_player import Player, Table, play_hand
 from fairdeal.protocols.mp_protocol import TableSetup, verify_hand
 from fairdeal.protocols.mp_source import MentalPokerSource, hand_setup
 from fairdeal.protocols.mp_verify import check_document
-from fairdeal.rules import get_convention
+from fairdeal.systems import get_convention
 
 PLAYERS = ("north", "east", "west")
 REPEATS = 5

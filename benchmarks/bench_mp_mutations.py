@@ -23,7 +23,7 @@ from fairdeal.errors import MentalPokerError
 from fairdeal.protocols.commit_reveal import TableSpec
 from fairdeal.protocols.mp_protocol import Checkpoints, verify_hand
 from fairdeal.protocols.mp_source import MentalPokerSource, hand_setup
-from fairdeal.rules import get_convention
+from fairdeal.systems import get_convention
 from fairdeal.protocols.mp_tamper import random_mutations
 
 PLAYERS = ("north", "east", "west")

@@ -17,7 +17,7 @@ from collections import Counter
 from bench_evening import bare_hands_per_second, evening   # the same evening loop and baseline, in this folder
 from fairdeal.engine.match import HandSummary
 from fairdeal.engine.outcome import HandKind
-from fairdeal.rules import CONVENTIONS
+from fairdeal.systems import conventions
 
 FULL_EVENING = 10_000
 TABLES = (("classic", 3), ("classic", 4), ("classic", 5), ("sochi", 5), ("hussar", 2), ("gusarik-sochi", 2),
@@ -52,7 +52,7 @@ def main() -> None:
           f"{'redeal':>7} {'misère':>7} {'failed/contracts':>17} {'10k hands':>10}")
     for name, seats in TABLES:
         players = [f"P{s}" for s in range(seats)]
-        hands, closed, seconds = evening(CONVENTIONS[name], args.hands, seed=200, players=players)
+        hands, closed, seconds = evening(conventions()[name], args.hands, seed=200, players=players)
         speed = len(hands) / seconds
         r = rates(hands)
         print(f"{name:<34} {seats:>5} {speed:>8,.0f} {speed / baseline:>7.2f}x {closed:>7} {r['raspasy']:>8.1%} "

@@ -45,7 +45,13 @@ class ProtocolError(FairdealError, ValueError):
 
 
 class ConventionError(FairdealError, ValueError):
-    """An unknown convention name or a convention whose parameters do not fit together."""
+    """An unknown convention name or a convention whose parameters do not fit together; ``field`` names the
+    parameter (``convention.raspasy.price_per_trick``) where one is to blame."""
+
+    def __init__(self, message: str, field: str | None = None):
+        self.field = field
+        self.reason = message
+        super().__init__(f"{field}: {message}" if field else message)
 
 
 class ScoringError(FairdealError, ValueError):

@@ -17,7 +17,7 @@ from fairdeal.engine.sheet import new_sheet
 from fairdeal.protocols.commit_reveal import DealerService, Player, TableSpec
 from fairdeal.protocols.deal_source import CommitRevealSource
 from fairdeal.protocols.transcript import seat_deal
-from fairdeal.rules import get_convention
+from fairdeal.systems import get_convention
 
 
 def fixed(label: str) -> bytes:

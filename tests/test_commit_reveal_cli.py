@@ -51,7 +51,7 @@ def test_deal_only_writes_transcripts_without_play(tmp_path):
 
 def test_deal_refuses_a_table_the_convention_does_not_seat(tmp_path):
     result = CliRunner().invoke(cli, ["deal", "--system", "nonesuch", "--out", str(tmp_path)])
-    assert result.exit_code != 0 and "unknown convention" in str(result.exception)
+    assert result.exit_code != 0 and "unknown system" in str(result.exception)
 
 
 def test_verify_names_each_failure_and_exits_nonzero(tmp_path):

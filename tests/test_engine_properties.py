@@ -14,14 +14,14 @@ from fairdeal.engine.hand import apply, is_over, new_hand, result, to_move
 from fairdeal.engine.outcome import HandKind
 from fairdeal.engine.record import replay_record, to_record
 from fairdeal.engine.view import view_for
-from fairdeal.rules import CONVENTIONS
+from fairdeal.systems import conventions
 
-NAMES = sorted(CONVENTIONS)
+NAMES = sorted(conventions())
 
 
 def table(data_seed: int, name: str, heuristic: bool):
     rng = np.random.default_rng(data_seed)
-    convention = CONVENTIONS[name]
+    convention = conventions()[name]
     seats = int(rng.choice(convention.players))
     dealer = int(rng.integers(seats))
     streak = int(rng.integers(0, 4))

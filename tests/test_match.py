@@ -23,10 +23,10 @@ from fairdeal.engine.sheet import is_finished, new_sheet
 from fairdeal.errors import ConventionError, MatchError
 from fairdeal.log import EndRecord, HandRecord, TableRecord, read_log
 from fairdeal.protocols.deal_source import ShuffledDeckSource
-from fairdeal.rules import CONVENTIONS, get_convention
+from fairdeal.systems import conventions, get_convention
 
 NAMES = ("Anna", "Boris", "Vera", "Gleb", "Dasha")
-TABLES = [(name, n) for name, conv in sorted(CONVENTIONS.items()) for n in conv.players]
+TABLES = [(name, n) for name, conv in sorted(conventions().items()) for n in conv.players]
 QUICK = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 

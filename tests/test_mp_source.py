@@ -26,7 +26,7 @@ from fairdeal.protocols.commit_reveal import TableSpec
 from fairdeal.protocols.mp_player import HandAbandoned, Player, Unresponsive
 from fairdeal.protocols.mp_source import MentalPokerSource
 from fairdeal.protocols.verify import verify_documents, verify_log
-from fairdeal.rules import get_convention
+from fairdeal.systems import get_convention
 
 CONVENTION = get_convention("sochi")
 PLAYERS = ("north", "east", "south")

@@ -11,12 +11,12 @@ from fairdeal.engine.hand import result
 from fairdeal.engine.scoring import score_hand
 from fairdeal.engine.sheet import is_finished, new_sheet
 from fairdeal.engine.settlement import settle
-from fairdeal.rules import CONVENTIONS
+from fairdeal.systems import conventions
 
 
-@pytest.mark.parametrize("name", sorted(CONVENTIONS))
+@pytest.mark.parametrize("name", sorted(conventions()))
 def test_bot_pulya_scores_and_settles_to_zero(name):
-    conv = CONVENTIONS[name]
+    conv = conventions()[name]
     conv = replace(conv, pulya=replace(conv.pulya, size=10))
     rng = np.random.default_rng(7)
     for num_seats in conv.players:

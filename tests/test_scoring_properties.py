@@ -11,14 +11,14 @@ from fairdeal.engine.outcome import Contract, DefenceCall, HandKind, HandOutcome
 from fairdeal.engine.scoring import score_hand
 from fairdeal.engine.sheet import is_finished, new_sheet
 from fairdeal.engine.settlement import settle
-from fairdeal.rules import CONVENTIONS
+from fairdeal.systems import conventions as registered_conventions
 
 LONE_QUOTAS_000 = ((6, 2), (7, 1), (8, 1), (9, 1), (10, 0))
 
 
 @st.composite
 def conventions(draw):
-    pulya_sheets = [c for c in CONVENTIONS.values() if c.scoring.method == "pulya"]   # the Russian sheet
+    pulya_sheets = [c for c in registered_conventions().values() if c.scoring.method == "pulya"]   # the Russian sheet
     base = draw(st.sampled_from(sorted(pulya_sheets, key=lambda c: c.name)))
     defence = replace(
         base.defence,

@@ -21,7 +21,8 @@ from fairdeal.engine.scoring import score_hand
 from fairdeal.engine.sheet import new_sheet
 from fairdeal.errors import IllegalAction
 from fairdeal.log.tokens import is_bid, is_contract
-from fairdeal.rules import CONVENTIONS, PREFERANS_1800S_MIXED_FULL as FULL
+from fairdeal.rules import PREFERANS_1800S_MIXED_FULL as FULL
+from fairdeal.systems import conventions
 from fairdeal.rules import PREFERANS_1800S_MIXED_FULL_KADILI as FULL_KADILI
 from random_play import assert_cards_conserved, random_hand, three_player_evening
 
@@ -54,8 +55,8 @@ def summary(lines):
 
 
 def test_both_conventions_are_listed_and_playable_by_name():
-    assert CONVENTIONS["preferans-1800s-mixed-full"] is FULL
-    assert CONVENTIONS["preferans-1800s-mixed-full-kadili"] is FULL_KADILI
+    assert conventions()["preferans-1800s-mixed-full"] is FULL
+    assert conventions()["preferans-1800s-mixed-full-kadili"] is FULL_KADILI
 
 
 def test_rule50_the_ladder_of_announcements():

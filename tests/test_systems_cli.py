@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from fairdeal.cli import cli
 from fairdeal.log import read_log
-from fairdeal.rules import CONVENTIONS
+from fairdeal.systems import conventions
 
 
 def run(*args: str):
@@ -20,7 +20,7 @@ def test_systems_lists_every_system_with_its_description_and_seeds():
     result = run("systems", "--json")
     assert result.exit_code == 0, result.output
     rows = {row["name"]: row for row in json.loads(result.output)}
-    assert set(rows) == set(CONVENTIONS)
+    assert set(rows) == set(conventions())
     assert rows["hussar"]["players"] == [2] and rows["hussar"]["seeds"][0].startswith("001")
     assert rows["classic"]["players"] == [3, 4, 5] and all(row["description"] for row in rows.values())
     table = run("systems")

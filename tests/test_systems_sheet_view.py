@@ -14,7 +14,7 @@ from fairdeal.cli import cli
 from fairdeal.engine.settlement import settle
 from fairdeal.engine.sheet import ScoreLine, new_sheet
 from fairdeal.engine.sheet_view import SHEET_LABELS, sheet_json, sheet_labels, sheet_table
-from fairdeal.rules import CONVENTIONS
+from fairdeal.systems import conventions
 
 PLAYERS = ("Anna", "Boris", "Vera")
 
@@ -26,17 +26,17 @@ def rendered(table) -> str:
 
 
 def test_every_convention_names_its_sheet():
-    for conv in CONVENTIONS.values():
+    for conv in conventions().values():
         assert sheet_labels(conv) is SHEET_LABELS[conv.scoring.sheet_words]
-    assert sheet_labels(CONVENTIONS["sochi"]).pulya == "пуля"
-    assert sheet_labels(CONVENTIONS["croatian"]).whists == "юха на {name}"
-    assert sheet_labels(CONVENTIONS["austrian-styrian"]).gora == "внёс в котёл"
-    assert sheet_labels(CONVENTIONS["preferans-1800s-kadili"]).column == "ремизы"
+    assert sheet_labels(conventions()["sochi"]).pulya == "пуля"
+    assert sheet_labels(conventions()["croatian"]).whists == "юха на {name}"
+    assert sheet_labels(conventions()["austrian-styrian"]).gora == "внёс в котёл"
+    assert sheet_labels(conventions()["preferans-1800s-kadili"]).column == "ремизы"
 
 
 def test_croatian_sheet_shows_the_contract_column_juha_and_the_hat():
     # 003: «момент изменения знака записи отмечается на бумаге символом шляпы. Теперь игрок «под шляпой»».
-    conv = CONVENTIONS["croatian"]
+    conv = conventions()["croatian"]
     sheet = new_sheet(conv, 3).apply((ScoreLine(0, "pulya", Fraction(34)), ScoreLine(1, "whists", Fraction(60), 0)))
     text = rendered(sheet_table(sheet, PLAYERS, conv))
     assert "Колонка контрактов и юха (с 30)" in text
@@ -51,7 +51,7 @@ def test_croatian_sheet_shows_the_contract_column_juha_and_the_hat():
 
 def test_austrian_sheet_shows_the_pot():
     # 003: «Разыгрывающий забирает весь котёл ... При ремизе разыгрывающий добавляет в котёл ставки».
-    conv = CONVENTIONS["austrian"]
+    conv = conventions()["austrian"]
     lines = tuple(ScoreLine(s, "gora", Fraction(50)) for s in range(3)) + (ScoreLine(2, "pulya", Fraction(10)),)
     sheet = new_sheet(conv, 3).apply(lines)
     text = rendered(sheet_table(sheet, PLAYERS, conv))
@@ -64,7 +64,7 @@ def test_austrian_sheet_shows_the_pot():
 def test_1800s_sheet_counts_the_remizes_left():
     # Rule 31: «списывать ремиз может только игрок, объявивший игру и выигравший её, а ставить могут и игрок, и
     # вистёры»; rule 37: the stake of 21 remizes.
-    conv = CONVENTIONS["preferans-1800s"]
+    conv = conventions()["preferans-1800s"]
     sheet = new_sheet(conv, 3).apply((ScoreLine(0, "pulya", Fraction(4)), ScoreLine(1, "gora", Fraction(3))))
     text = rendered(sheet_table(sheet, PLAYERS, conv))
     assert "Ремизы (ставка 21)" in text and "поставлено" in text and "за вист с Boris" in text
@@ -75,7 +75,7 @@ def test_1800s_sheet_counts_the_remizes_left():
 
 
 def test_pulya_sheet_keeps_its_names():
-    conv = CONVENTIONS["sochi"]
+    conv = conventions()["sochi"]
     sheet = new_sheet(conv, 3)
     text = rendered(sheet_table(sheet, PLAYERS, conv))
     assert "Пуля" in text and "висты на Boris" in text

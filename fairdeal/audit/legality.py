@@ -25,7 +25,7 @@ from fairdeal.deal import get_pattern
 from fairdeal.engine.hand import result
 from fairdeal.engine.outcome import HandOutcome
 from fairdeal.engine.record import replay_record
-from fairdeal.engine.scoring import score_hand
+from fairdeal.engine.system import system_of
 from fairdeal.engine.sheet import new_sheet
 from fairdeal.engine.settlement import settle
 from fairdeal.errors import FairdealError, LogError
@@ -187,7 +187,7 @@ class _Sheet:
             self._find(line, item.hand, self._name(seat), kind, f"the engine refuses the hand: {item.refusal}")
             return
         self.replayed += 1
-        self.sheet, lines = score_hand(self.sheet, item.outcome, self.convention)
+        self.sheet, lines = system_of(self.convention).score_hand(self.sheet, item.outcome)
         if item.score is not None:
             self._compare(line, item, [ln.to_record() for ln in lines])
 

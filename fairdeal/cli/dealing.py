@@ -16,7 +16,7 @@ from fairdeal.protocols.mp_player import HandAbandoned
 from fairdeal.protocols.mp_source import MentalPokerSource
 from fairdeal.protocols.transcript import write_transcript
 from fairdeal.protocols.verify import verify_log, verify_paths
-from fairdeal.rules import get_convention
+from fairdeal.systems import get_convention
 
 DEFAULT_NAMES = ("north", "east", "south", "west")
 LOG_NAME = "evening.log"

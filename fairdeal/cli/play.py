@@ -15,14 +15,15 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from fairdeal.cards import DeckKind
 from fairdeal.cli.human import TerminalPlayer
-from fairdeal.engine.bots import Bot, HeuristicBot, RandomBot
+from fairdeal.engine.bots import Bot
 from fairdeal.engine.match import HandSummary, MatchResult, play_match
 from fairdeal.engine.recount import LogSheet, sheet_from_log
 from fairdeal.engine.sheet import Sheet
 from fairdeal.engine.sheet_view import amount_text, settlement_table, sheet_json, sheet_table
 from fairdeal.errors import ConventionError, FairdealError
 from fairdeal.protocols.deal_source import ShuffledDeckSource
-from fairdeal.rules import CONVENTIONS, parse_rule, rebuild_convention
+from fairdeal.rules import parse_rule
+from fairdeal.systems import BOT_KINDS, conventions, rebuild_convention, system_of
 from fairdeal.rules.convention import Convention
 
 DEFAULT_NAMES = ("Anna", "Boris", "Vera", "Gleb", "Dasha")
@@ -35,7 +36,7 @@ class CommandFailure(click.ClickException):
 
 
 @click.command("play")
-@click.option("--system", type=click.Choice(sorted(CONVENTIONS)), default="sochi", show_default=True,
+@click.option("--system", type=click.Choice(sorted(conventions())), default="sochi", show_default=True,
               help="System and convention (rules and scoring); `fairdeal systems` lists them.")
 @click.option("--players", "num_players", type=click.IntRange(2, 5), default=None,
               help="Players at the table (default: the system's smallest; at four the dealer sits out, at five "
@@ -43,7 +44,7 @@ class CommandFailure(click.ClickException):
 @click.option("--hands", "max_hands", type=click.IntRange(min=1), default=None,
               help="Stop after N hands even if the pulya is not closed (it is settled as it stands).")
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed for the deals and bots (default: random).")
-@click.option("--bots", "bot_kind", type=click.Choice(["heuristic", "random"]), default="heuristic",
+@click.option("--bots", "bot_kind", type=click.Choice(BOT_KINDS), default="heuristic",
               show_default=True, help="How the bots play.")
 @click.option("--pulya", "pulya_size", type=click.IntRange(min=1), default=None,
               help="The agreed pulya (default: the convention's).")
@@ -71,7 +72,8 @@ def play_command(system: str, num_players: int | None, max_hands: int | None, se
                                  param_hint="--json")
     seed = secrets.randbelow(2**32) if seed is None else seed
     deal_seed, *bot_seeds = np.random.SeedSequence(seed).spawn(num_players + 1)
-    bots = _bots(bot_kind, bot_seeds)
+    system = system_of(convention)
+    bots: list[Bot] = [system.make_bot(bot_kind, s) for s in bot_seeds]
     if human_seat is not None:
         bots[human_seat] = TerminalPlayer(players)
     source = ShuffledDeckSource(deck=DeckKind.parse(convention.table.deck), rng=np.random.default_rng(deal_seed))
@@ -108,12 +110,6 @@ def _player_names(names: str | None, num_players: int) -> list[str]:
     if len(listed) != num_players or not all(listed) or len(set(listed)) != num_players:
         raise click.BadParameter(f"give {num_players} distinct non-empty names, got {names!r}", param_hint="--names")
     return listed
-
-
-def _bots(kind: str, seeds: Sequence[np.random.SeedSequence]) -> list[Bot]:
-    if kind == "random":
-        return [RandomBot(np.random.default_rng(s)) for s in seeds]
-    return [HeuristicBot() for _ in seeds]
 
 
 def _run(convention: Convention, players: list[str], bots: list[Bot], source, max_hands: int | None,

@@ -8,22 +8,28 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from fairdeal.rules import ALL
+from fairdeal.rules.table import markdown_table
+from fairdeal.systems import registered
 
 
 def system_rows() -> list[dict]:
-    """One row per system: name, title, players, description, seeds."""
+    """One row per registered system: name, family, title, players, deck, deal pattern, description, seeds."""
     return [
-        {"name": c.name, "title": c.title, "players": list(c.players), "description": c.description,
-         "seeds": list(c.seeds)}
-        for c in ALL
+        {"name": s.name, "family": s.family, "title": s.convention.title, "players": list(s.players),
+         "deck": s.deck.value, "deal_pattern": s.pattern.name, "description": s.convention.description,
+         "seeds": list(s.convention.seeds)}
+        for s in registered()
     ]
 
 
 @click.command("systems")
 @click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
-def systems_command(as_json: bool) -> None:
+@click.option("--markdown", is_flag=True, help="Print every parameter of every system (docs/conventions.md's table).")
+def systems_command(as_json: bool, markdown: bool) -> None:
     """List the systems `fairdeal play --system NAME` plays."""
+    if markdown:
+        click.echo(markdown_table([system.convention for system in registered()]))
+        return
     rows = system_rows()
     if as_json:
         click.echo(json.dumps(rows, ensure_ascii=False))

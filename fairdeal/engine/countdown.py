@@ -27,7 +27,7 @@ def score_countdown(sheet: Sheet, outcome: HandOutcome, conv: Convention) -> tup
     if outcome.num_seats != sheet.num_seats:
         raise ScoringError(f"hand outcome is for {outcome.num_seats} seats but the sheet has {sheet.num_seats}")
     if outcome.kind is HandKind.REDEAL:
-        return _all_passed(replace(sheet, refe=refe), conv), ()
+        return grant_refe(replace(sheet, refe=refe), conv), ()
     if outcome.kind is HandKind.RASPASY or outcome.declarer is None or outcome.contract is None:
         raise ScoringError(f"the countdown sheet scores contracts and all-pass hands, not {outcome.kind.value}")
     declarer = outcome.declarer
@@ -53,7 +53,7 @@ def under_hat(sheet: Sheet, conv: Convention) -> tuple[int, ...]:
     return tuple(s for s in range(sheet.num_seats) if sheet.column(s, conv.pulya.size) < 0)
 
 
-def _all_passed(sheet: Sheet, conv: Convention) -> Sheet:
+def grant_refe(sheet: Sheet, conv: Convention) -> Sheet:
     """«каждый получает рефет»; none while someone is under the hat or once the pulya's refes are used up."""
     granted = sheet.refe_rounds < conv.scoring.refe_limit(conv.pulya.size) and not under_hat(sheet, conv)
     if not granted:

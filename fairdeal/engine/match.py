@@ -22,7 +22,8 @@ from fairdeal.engine.driver import play_hand
 from fairdeal.engine.hand import result
 from fairdeal.engine.match_log import MatchLog, hand_fields
 from fairdeal.engine.outcome import HandKind, HandOutcome
-from fairdeal.engine.scoring import failed_contract, score_hand
+from fairdeal.engine.scoring import failed_contract
+from fairdeal.engine.system import system_of
 from fairdeal.engine.sheet import ScoreLine, Sheet, is_finished, new_sheet
 from fairdeal.engine.match_log import sheet_extras
 from fairdeal.engine.settlement import Settlement, settle
@@ -148,7 +149,7 @@ def _play_one(convention: Convention, bots: Sequence[Bot], source: DealSource, s
                       refe_seats=sheet.refe_seats())
     outcome = result(state)
     before = sheet
-    sheet, lines = score_hand(sheet, outcome, convention)
+    sheet, lines = system_of(convention).score_hand(sheet, outcome)
     fields = hand_fields(number, state, dealt.evidence, lines, sheet_extras(before, sheet, outcome, convention))
     document = source.finish(number, {k: v for k, v in fields.items() if k != "type"})
     if writer is not None:

@@ -21,7 +21,7 @@ from fairdeal.log import EndRecord, HandRecord, LogWriter, TableRecord, Transcri
 from fairdeal.log.records import FORMAT_NAME, FORMAT_VERSION
 from fairdeal.protocols.transcript import FORMAT as TRANSCRIPT_FORMAT
 from fairdeal.protocols.transcript import write_transcript
-from fairdeal.rules import house_rules
+from fairdeal.engine.system import house_rules
 from fairdeal.rules.convention import Convention
 
 # Evidence keys a deal source may know about the physical deck; copied to the hand line as they are.

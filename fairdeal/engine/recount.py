@@ -18,7 +18,7 @@ from fairdeal.engine.hand import result
 from fairdeal.engine.match import dealer_of, first_dealer_from
 from fairdeal.engine.match_log import SHEET_EXTRAS, number, sheet_extras
 from fairdeal.engine.record import replay_record
-from fairdeal.engine.scoring import score_hand
+from fairdeal.engine.system import system_of
 from fairdeal.engine.sheet import ScoreLine, Sheet, is_finished, new_sheet
 from fairdeal.engine.settlement import Settlement, settle
 from fairdeal.errors import FairdealError, MatchError
@@ -80,6 +80,7 @@ def _convention_of(header: TableRecord) -> Convention:
 class _Recount:
     def __init__(self, convention: Convention, players: tuple[str, ...]):
         self.convention = convention
+        self.system = system_of(convention)
         self.players = players
         self.sheet = new_sheet(convention, len(players))
         self.problems: list[str] = []
@@ -120,7 +121,7 @@ class _Recount:
         try:
             state = replay_record(fields, self.convention, len(self.players))
             outcome = result(state)
-            sheet, lines = score_hand(self.sheet, outcome, self.convention)
+            sheet, lines = self.system.score_hand(self.sheet, outcome)
         except FairdealError as exc:
             self.problems.append(f"{where}: cannot be replayed, not scored: {exc}")
             return

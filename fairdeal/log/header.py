@@ -6,7 +6,7 @@ from msgspec import UNSET
 
 from fairdeal.errors import ConventionError
 from fairdeal.log.records import TableRecord
-from fairdeal.rules import rebuild_convention
+from fairdeal.engine.system import rebuild_convention
 from fairdeal.rules.convention import Convention
 
 

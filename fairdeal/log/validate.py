@@ -157,7 +157,7 @@ def _check_overrides(record: TableRecord, problems: _Problems) -> None:
     try:
         header_convention(record)
     except ConventionError as exc:
-        problems.add("convention", str(exc))
+        problems.add(exc.field or "convention", exc.reason)
 
 
 def _parse_deck(name: str, problems: _Problems) -> DeckKind | None:

@@ -19,7 +19,7 @@ from fairdeal.protocols.mp_protocol import ROUNDS, VerifiedHand, verify_hand
 from fairdeal.protocols.mp_source import ABANDONED, COMPLETE, PROTOCOL, expected_events, hand_setup
 from fairdeal.protocols.record_check import check_session_records
 from fairdeal.protocols.transcript import FORMAT, VERSION, seat_deal, transcript_hash
-from fairdeal.rules import get_convention
+from fairdeal.systems import get_convention
 
 TRANSCRIPT, RECORD = "transcript", "record"
 _FIELDS = {"table": str, "session": str, "system": str, "deck": str, "deal_pattern": str, "players": list,

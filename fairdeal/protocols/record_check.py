@@ -12,11 +12,11 @@ from typing import Any, Mapping, Sequence
 
 from fairdeal.engine.hand import result
 from fairdeal.engine.record import replay_record
-from fairdeal.engine.scoring import score_hand
+from fairdeal.engine.system import system_of
 from fairdeal.engine.sheet import Sheet, new_sheet
 from fairdeal.errors import FairdealError
 from fairdeal.protocols.encoding import canonical_json
-from fairdeal.rules import get_convention
+from fairdeal.systems import get_convention
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ def _check_one(doc: Mapping[str, Any], convention, num_seats: int, sheet: Sheet 
     streak = record.get("extras", {}).get("raspasy_streak", 0)
     if streak != sheet.raspasy_streak:
         return [("raspasy streak", f"the record plays streak {streak}, the sheet has {sheet.raspasy_streak}")], None
-    sheet, lines = score_hand(sheet, outcome, convention)
+    sheet, lines = system_of(convention).score_hand(sheet, outcome)
     expected = [line.to_record() for line in lines]
     if canonical_json(record.get("score")) != canonical_json(expected):
         return [("score", f"the score lines should be {canonical_json(expected).decode()}")], sheet

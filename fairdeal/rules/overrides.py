@@ -64,7 +64,7 @@ def to_json(value: Any) -> JsonValue:
 
 
 def _fail(path: str, message: str) -> ConventionError:
-    return ConventionError(f"convention.{path}: {message}")
+    return ConventionError(message, field=f"convention.{path}")
 
 
 def _describe(hint: Any) -> str:

@@ -20,7 +20,7 @@ from fairdeal.engine.match import play_match, with_pulya_size
 from fairdeal.protocols.commit_reveal import TableSpec
 from fairdeal.protocols.deal_source import CommitRevealSource
 from fairdeal.protocols.mp_source import MentalPokerSource
-from fairdeal.rules import get_convention
+from fairdeal.systems import get_convention
 from fairdeal.tricks.catalogue import get_trick
 from fairdeal.tricks.table import EVENING_PULYA, Cheat, play_evening
 

@@ -28,7 +28,7 @@ from fairdeal.engine.match import MatchResult, play_match, with_pulya_size
 from fairdeal.errors import TrickError
 from fairdeal.log.records import DealRecord, HandRecord, TableRecord
 from fairdeal.protocols.deal_source import DealEvidence
-from fairdeal.rules import get_convention
+from fairdeal.systems import get_convention
 from fairdeal.tricks.base import Technique
 from fairdeal.tricks.honest import HonestDealer
 from fairdeal.tricks.plan import DECK_SIZE, RUSSIAN, TrickPlan
