@@ -23,6 +23,7 @@ from fairdeal.audit.scan import BLOCK_BYTES, Header, _blocks_of_file, _renumber,
 from fairdeal.cards import DeckKind
 from fairdeal.deal import get_pattern
 from fairdeal.engine.hand import result
+from fairdeal.engine.match import dealer_of, first_dealer_from
 from fairdeal.engine.outcome import HandOutcome
 from fairdeal.engine.record import replay_record
 from fairdeal.engine.system import system_of
@@ -168,6 +169,7 @@ class _Sheet:
         self.findings: list[LegalityFinding] = []
         self.hands = self.replayed = self.without_play = 0
         self.last: Replayed | None = None
+        self.first_dealer = 0
 
     def add(self, item: Replayed, base: int) -> None:
         line = base + item.line
@@ -208,11 +210,15 @@ class _Sheet:
         self.findings.append((line, hand, who, Finding(kind, message)))
 
     def _dealer(self, line: int, item: Replayed) -> None:
-        last = self.last
-        if last is not None and item.hand == last.hand + 1 and item.dealer != (last.dealer + 1) % len(self.players):
+        """The deal passes clockwise, except where the convention keeps it (Classic's opening raspasy rounds)."""
+        seats, last = len(self.players), self.last
+        if last is None:
+            self.first_dealer = first_dealer_from(self.convention, item.hand - 1, item.dealer, seats)
+            return
+        expected, _ = dealer_of(self.convention, item.hand - 1, self.first_dealer, seats)
+        if item.hand == last.hand + 1 and item.dealer != expected:
             self._find(line, item.hand, "", "dealer-out-of-turn",
-                       f"hand {item.hand}: seat {item.dealer} deals, but the deal passes clockwise to seat "
-                       f"{(last.dealer + 1) % len(self.players)}")
+                       f"hand {item.hand}: seat {item.dealer} deals, but the deal passes to seat {expected}")
 
     def _compare(self, line: int, item: Replayed, recomputed: list[dict]) -> None:
         for seat, name in enumerate(self.players):
