@@ -61,7 +61,9 @@ def test_seed003_raspasy_characteristics(conv, mode, price, progression, series,
     assert (rules.mode, rules.price_per_trick, rules.progression, rules.talon_leads) == (
         mode, price, progression, talon_leads)
     assert tuple(price * rules.multiplier(k) for k in range(3)) == series
-    assert rules.zero_trick_reward == 1                           # 6) «стоимость одной взятки»
+    # 6) «за ноль взяток ... стоимость одной взятки»: the base price where raspasy go to gora; Rostov writes the
+    # «единицу» of 7) («сдатчик пишет единицу в пульку как за ноль взяток»).
+    assert rules.zero_trick_reward == (price if mode == "gora" else 1)
 
 
 def test_seed003_end_of_pulya():

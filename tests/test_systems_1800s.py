@@ -80,6 +80,25 @@ def test_rule41_the_last_remizes_pay_only_what_is_left():
     assert is_finished(sheet, conv)
 
 
+def test_rule41_with_one_remiz_left_a_lost_game_sets_just_that_remiz():
+    """«при одном ремизе, если игра выиграна или проиграна даже в червях без талона, за игру берётся только
+    оставшийся ремиз и по нему рассчитываются за взятки вистов и ставится также один ремиз»: hearts lost with one
+    remiz on the table set one remiz (not four), and each whister's trick pays one prize."""
+    conv = replace(PREFERANS_1800S, pulya=replace(PREFERANS_1800S.pulya, size=1))
+    sheet, _ = score_hand(new_sheet(conv, 3), game(A, Contract(6, Suit.CLUBS), (6, 2, 2), ((B, WHIST), (C, WHIST))),
+                          conv)
+    assert sum(sheet.column(s, 1) for s in range(3)) == 1
+    lost = game(B, Contract(6, Suit.HEARTS, no_talon=True), (3, 4, 3), ((A, WHIST), (C, WHIST)))
+    _, lines = score_hand(sheet, lost, conv)
+    assert summary(lines) == [(A, "whists", 3, B), (B, "gora", 1, None), (C, "whists", 3, B)]
+    plain = replace(conv, scoring=replace(conv.scoring, last_remizes_price=0))
+    _, lines = score_hand(sheet, lost, plain)
+    assert (B, "gora", 5, None) in summary(lines)
+    kadili = replace(conv, scoring=replace(conv.scoring, remiz_per_trick=True))
+    _, lines = score_hand(sheet, lost, kadili)        # rule 43 by the same price: one per missing trick
+    assert (B, "gora", 2, None) in summary(lines)
+
+
 def fresh(conv=PREFERANS_1800S, seed=0):
     return new_hand(conv, 3, 2, random_deal(np.random.default_rng(seed), conv))
 

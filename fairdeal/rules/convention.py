@@ -375,6 +375,11 @@ class ScoringRules:
     # 003, 19th-century rules 43-44: «Преферансом с кадилями называется тот, где за каждую недоделанную взятку
     # ставится столько, сколько ... за одну взятку в масти»; «без кадили ... ремизы ставятся только за масть».
     remiz_per_trick: bool = False
+    # 003, 19th-century rule 41: «при одном ремизе, если игра выиграна или проиграна даже в червях без талона, за
+    # игру берётся только оставшийся ремиз и по нему рассчитываются за взятки вистов и ставится также один ремиз»:
+    # with this many remizes or fewer left on the table (the columns' sum), a game won or lost is priced at what
+    # is left, whists and remizes alike (0 = no such rule; the rule's «два до четырёх» is cut off in the seed).
+    last_remizes_price: int = 0
     # 003 Austrian «Котёл»: «Перед началом игры все игроки вносят в котёл равную сумму денег. Она должна быть
     # кратна 10. Если ... котёл опустеет ... снова сделать взносы»: each player's contribution (0 = none). With the
     # "pot" method the sheet's pulya is what a seat took from the pot, gora what it paid in, whists direct payments.
@@ -409,6 +414,8 @@ class ScoringRules:
             raise ConventionError("whist_responsibility, consolation_fixed and misere_value must not be negative")
         if self.remiz_whist_factor <= 0 or self.dark_multiplier < 1 or self.bomb_base < 1:
             raise ConventionError("remiz_whist_factor must be positive, dark_multiplier and bomb_base at least 1")
+        if self.last_remizes_price < 0:
+            raise ConventionError(f"last_remizes_price must not be negative, got {self.last_remizes_price}")
         if self.dark_pass_bomb_level < 1 or self.renonce_undertricks < 1:
             raise ConventionError("dark_pass_bomb_level and renonce_undertricks must be at least 1")
 

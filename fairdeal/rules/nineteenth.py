@@ -46,8 +46,9 @@ PREFERANS_1800S = Convention(
     raspasy=RaspasyRules(talon_leads=False, talon_tricks=0),
     # Rules 10, 71: «игрок списывает столько, сколько следует за выигранную игру ... по десятой доле на каждую
     # взятку своим противникам»; «каждая единица записанной мелом ставки заключает в себе десять призов».
+    # Rule 41: «при одном ремизе ... за игру берётся только оставшийся ремиз ... и ставится также один ремиз».
     scoring=ScoringRules(method="countdown", sheet_words="remizes", number_value_factor=1, no_talon_number_bonus=1,
-                         remiz_per_trick=False),
+                         remiz_per_trick=False, last_remizes_price=1),
     # Rule 38: «по большей части в употребление введены числа 21, 26, 30»; rule 41 writes the last game only up to
     # the remizes left.
     pulya=PulyaRules(size=21, end="countdown", pulya_difference_factor=1, gora_multiplier=10),

@@ -47,8 +47,10 @@ LENINGRAD = Convention(
     players=(3, 4, 5),
     # 3) «вист джентльменский».
     defence=DefenceRules(greedy_whist=False),
-    # 4) «по два очка за каждую взятку»; 5) «(2–4–6)»; 6), 7) as Sochi.
-    raspasy=RaspasyRules(mode="gora", price_per_trick=2, progression="arithmetic", progression_cap=3),
+    # 4) «по два очка за каждую взятку»; 5) «(2–4–6)»; 6) «за ноль взяток на распасовке: игрок пишет в пульку
+    # стоимость одной взятки» — two at the base price, following the progression (2–4–6); 7) as Sochi.
+    raspasy=RaspasyRules(mode="gora", price_per_trick=2, progression="arithmetic", progression_cap=3,
+                         zero_trick_reward=2, zero_reward_progresses=True),
     # 1) «вист полуответственный»; 2) consolation = game value per undertrick.
     scoring=ScoringRules(whist_responsibility=Fraction(1, 2), consolation="game_value"),
     # 8) total reaches pulya x players; under/over the average: double difference to/from gora.
