@@ -22,13 +22,13 @@ from fairdeal.rules.table import markdown_table
 
 def test_get_convention_by_name_and_a_miss_lists_known_names():
     assert get_convention("Sochi") is SOCHI
-    assert set(CONVENTIONS) == {"sochi", "leningrad", "rostov", "mailru", "classic", "hussar", "gusarik-sochi",
-                                "gusarik-leningrad", "gusarik-rostov", "croatian",
+    assert set(CONVENTIONS) == {"sochi", "leningrad", "rostov", "mailru", "codex", "classic", "hussar",
+                                "gusarik-sochi", "gusarik-leningrad", "gusarik-rostov", "croatian",
                                 "austrian", "austrian-unlimited", "austrian-limited", "austrian-styrian",
                                 "austrian-illustrated", "austrian-sans-atout", "austrian-nachgehen", "preferans-1800s",
                                 "preferans-1800s-kadili", "preferans-1800s-talon", "preferans-1800s-mixed",
                                 "preferans-1800s-mixed-full", "preferans-1800s-mixed-full-kadili"}
-    with pytest.raises(ConventionError, match="known conventions: austrian, .*, classic, croatian, gusarik-leningrad, .*, sochi"):
+    with pytest.raises(ConventionError, match="known conventions: austrian, .*, classic, codex, croatian, gusarik-leningrad, .*, sochi"):
         get_convention("piter")
     assert issubclass(ConventionError, FairdealError)
 

@@ -538,6 +538,7 @@ def _outcome_extras(state: HandState) -> tuple[tuple[str, object], ...]:
         extras.append(("dark", True))
     if state.dark_passers:
         extras.append(("dark_passers", tuple(sorted(state.dark_passers))))
+        extras.append(("dark_pass_rounds", state.dark_pass_rounds))
     if state.opening_round:
         extras.append(("opening_round", state.opening_round))
     if state.kontra:

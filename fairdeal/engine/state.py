@@ -63,6 +63,7 @@ class HandState:
     opening_round: int = 0                     # Classic: k-th opening raspasy of this dealer (0 = a normal hand)
     dark_seats: frozenset[int] = frozenset()   # seats that bid in the dark (their first call)
     dark_passers: frozenset[int] = frozenset() # seats that passed in the dark
+    dark_pass_rounds: int = 0                  # dark passes that set or raised the floor (Codex: 7, then 8)
     dark: bool = False                         # the contract was won by a dark bid (talon taken unseen)
     talon_bought: int | None = None            # with two talons: the one the declarer took
     whist_talon: int | None = None             # Hussar: the talon the whister took («с приглашением своей прикупки»)

@@ -99,6 +99,18 @@ class BiddingRules:
     dark_pass: bool = False
     # 003 Классика: «Перебить пас втёмную можно только заявкой 7 и выше».
     dark_pass_overcall_level: int = 7
+    # 002 (Codex): «Если после семерной игры снова заказан пас втёмную, то перебивают восьмёркой, а очки считаются
+    # вчетверо»: a dark pass may answer the game that beat an earlier dark pass; that game no longer stands and the
+    # next game must be a level higher (Classic, 003: «После того как кто-то сделал значащую заявку, заявить пас
+    # втёмную нельзя»).
+    dark_pass_answers_overcall: bool = False
+    # 002 (Codex): «мизер втёмную. Перебивают такую игру только девятерной ставкой втёмную или десятерной всветлую»:
+    # (the lowest dark game, the lowest plain game) that beats a misère bid in the dark; None = the ladder's order.
+    dark_misere_overcall_levels: tuple[int, int] | None = None
+    # 002 (Codex): «Если сначала первая, а потом и вторая руки спасовали, то третья рука имеет право забрать прикуп
+    # без торговли и обязуется взять в игре цену любую, кроме мизера»: after two passes the third hand's bid takes
+    # the talon for any game, and a misère is not open to him.
+    third_hand_no_misere_after_two_passes: bool = False
     # 003 Austrian/Croatian: «В торговле каждая масть представлена своим номером» — the auction climbs numbers
     # (one step at a time, «скачки не допускаются»), each number standing for a contract of six tricks (or a
     # Bettel/Sanac/Durchmarsch); "russian" = the 6S..10NT ladder above.
@@ -131,6 +143,10 @@ class BiddingRules:
     def __post_init__(self) -> None:
         if not self.raspasy_exit_levels or any(not 6 <= lv <= 10 for lv in self.raspasy_exit_levels):
             raise ConventionError(f"raspasy_exit_levels must be levels 6..10, got {self.raspasy_exit_levels}")
+        if self.dark_misere_overcall_levels is not None and any(
+                not 6 <= lv <= 10 for lv in self.dark_misere_overcall_levels):
+            raise ConventionError(f"dark_misere_overcall_levels must be levels 6..10, got "
+                                  f"{self.dark_misere_overcall_levels}")
         if any(not 6 <= lv <= 10 for lv in self.no_talon_levels):
             raise ConventionError(f"no_talon_levels must be levels 6..10, got {sorted(self.no_talon_levels)}")
 
@@ -189,6 +205,10 @@ class DefenceRules:
     lone_whister_may_choose_open: bool = True
     # 002 (Codex): «если ход должны сделать вистующие - они же и открывают карты ещё до первого хода».
     misere_cards_open_after_first_lead: bool = True
+    # 002 (Codex): «В ситуации, когда ход принадлежит играющему, то он делает его до того пока противники «лягут»
+    # (откроют свои карты), а если ход должны сделать вистующие - они же и открывают карты ещё до первого хода»:
+    # when a misère defender leads, both open their cards before the first card.
+    misere_open_before_defender_lead: bool = False
     # 003 Sochi: «вист жлобский: ... висты пишет только вистовавший защитник, а пасовавший игрок пишет только
     # консоляцию»; Leningrad and Rostov: «вист джентльменский ... пишут все висты пополам».
     greedy_whist: bool = False
@@ -291,10 +311,16 @@ class RaspasyRules:
     # Sochi/Leningrad: «карты прикупа принадлежат сдатчику, который пишет и в гору, и в пулю на общих основаниях»;
     # Rostov: «сдатчик пишет единицу в пульку как за ноль взяток».
     talon_tricks_to_dealer: bool = True
+    # 002 (Codex): «При игре пас втёмную, если никто не перебил семерной игрой, взятки считаются по двойной цене.
+    # Если после семерной игры снова заказан пас втёмную ... очки считаются вчетверо»: a raspasy after k rounds of
+    # dark passes is written at this factor ** k (1 = a dark pass changes no price; Classic earns bombs instead).
+    dark_pass_factor: int = 1
 
     def __post_init__(self) -> None:
         if self.price_per_trick < 0 or self.zero_trick_reward < 0 or self.talon_tricks < 0:
             raise ConventionError("raspasy prices, reward and talon_tricks must not be negative")
+        if self.dark_pass_factor < 1:
+            raise ConventionError(f"dark_pass_factor must be at least 1, got {self.dark_pass_factor}")
         if self.progression_cap is not None and self.progression_cap < 1:
             raise ConventionError(f"progression_cap must be at least 1, got {self.progression_cap}")
 
@@ -341,7 +367,8 @@ class ScoringRules:
     # бомбе) и восьмикратно (на тройной бомбе)»: a bomb of level k multiplies by ``bomb_base`` ** k.
     bomb_base: int = 2
     # 003 Классика: «все спасовавшие втёмную получают дополнительные бомбы» — the seed gives no level; a simple
-    # bomb (level 1) is our reading (docs/scoring.md).
+    # bomb (level 1) is our reading (docs/scoring.md); 0 = a dark pass earns no bomb (the Codex, 002, doubles the
+    # raspasy instead: ``RaspasyRules.dark_pass_factor``).
     dark_pass_bomb_level: int = 1
     # 000: «Сдающий получает с игрока, взявшего прикуп, плату, т. е. консоляцию ... если в прикупе оказывается
     # Туз (тогда консоляция равна размеру одной взятки) или два Туза (две взятки). Сдающий, кроме того,
@@ -416,8 +443,8 @@ class ScoringRules:
             raise ConventionError("remiz_whist_factor must be positive, dark_multiplier and bomb_base at least 1")
         if self.last_remizes_price < 0:
             raise ConventionError(f"last_remizes_price must not be negative, got {self.last_remizes_price}")
-        if self.dark_pass_bomb_level < 1 or self.renonce_undertricks < 1:
-            raise ConventionError("dark_pass_bomb_level and renonce_undertricks must be at least 1")
+        if self.dark_pass_bomb_level < 0 or self.renonce_undertricks < 1:
+            raise ConventionError("dark_pass_bomb_level must not be negative and renonce_undertricks at least 1")
 
     def refe_limit(self, start: int) -> int:
         """How many all-pass hands give a refe in a pulya whose contract column starts at ``start``."""
