@@ -115,7 +115,9 @@ def test_views_never_show_hidden_cards(seed, name):
                 assert set(view.talon_seen) <= {t.talon_card for t in state.tricks} | {state.current_talon_card}
 
 
-LADDER = all_game_bids(frozenset({9, 10})) + (ContractBid(None, None), ContractBid(None, None, True))
+# Both readings of the no-talon bids: five suited rungs per level (Classic) and Mail.Ru's single «9БП» rung.
+LADDER = (all_game_bids(frozenset({9, 10})) + tuple(ContractBid(level, None, True) for level in (9, 10))
+          + (ContractBid(None, None), ContractBid(None, None, True)))
 
 
 @given(a=st.sampled_from(LADDER), b=st.sampled_from(LADDER), c=st.sampled_from(LADDER))

@@ -54,7 +54,8 @@ def _game_bids(state: HandState) -> list[ContractBid]:
     """Game bids this seat may make now: above the last bid, at or above the exit level, one step if no jumps."""
     rules = state.convention.bidding
     floor = exit_level(state)
-    candidates = [b for b in all_game_bids(frozenset(rules.no_talon_levels)) if b.level >= floor and _outbids(state, b)]
+    ladder = all_game_bids(frozenset(rules.no_talon_levels), rules.no_talon_single_rung)
+    candidates = [b for b in ladder if b.level >= floor and _outbids(state, b)]
     if rules.jumps_allowed:
         return candidates
     plain = [b for b in candidates if not b.no_talon]
@@ -181,6 +182,11 @@ def _explain(state: HandState, token: str) -> str:
         return f"bid below the last: {token} does not outbid {state.high.token}"
     if bid.no_talon and bid.level not in rules.no_talon_levels:
         return f"no-talon bids at level {bid.level} are not part of this convention"
+    if bid.no_talon and bid.rung != rules.no_talon_single_rung:
+        if rules.no_talon_single_rung:
+            return (f"no-talon bids here are one rung per level («9БП»): {bid.level}{NO_TALON_SUFFIX}, the strain "
+                    f"named with the contract")
+        return f"a no-talon bid names its strain here ({bid.level}S{NO_TALON_SUFFIX} .. {bid.level}NT{NO_TALON_SUFFIX})"
     if bid.level < exit_level(state):
         if state.dark_passers:
             return f"a dark pass is beaten only by a bid of {exit_level(state)} or more"
@@ -300,6 +306,10 @@ def legal_contracts(state: HandState) -> list[ContractBid]:
     final = state.final_bid
     if final.misere:
         return [final]
+    if final.rung:         # 002: «БП ... при заказе – игру без прикупа»: any strain, without the talon
+        exceed = state.convention.bidding.contract_may_exceed_bid
+        return [b for b in all_game_bids(frozenset(range(final.level, 11))) if b.no_talon
+                and (b.level >= final.level if exceed else b.level == final.level)]
     if not state.convention.bidding.contract_may_exceed_bid:
         return [final]
     level = _misere_level(state)
@@ -312,6 +322,9 @@ def legal_contracts(state: HandState) -> list[ContractBid]:
 def check_contract(state: HandState, bid: ContractBid, what: str) -> None:
     if bid in legal_contracts(state):
         return
+    if bid.rung:
+        raise IllegalAction(f"{what}: a contract names its strain ({bid.level}S{NO_TALON_SUFFIX} .. "
+                            f"{bid.level}NT{NO_TALON_SUFFIX})")
     final = state.final_bid
     if bid.misere != final.misere:
         raise IllegalAction(f"{what}: a misère is played only when bid, and a bid misère must be played")

@@ -11,8 +11,10 @@ from fairdeal.cards import Card, DeckKind
 # (Classic): a bid with the talon or a pass, never «мои» and never a no-talon bid (the dark bidder takes the talon).
 _PLAIN = r"(?:(?:6|7|8|9|10)(?:S|C|D|H|NT)|misere)"
 _CONTRACT = rf"{_PLAIN}(?:-bp)?"
-CONTRACT_TOKEN = re.compile(rf"(?:dark-{_PLAIN}|{_CONTRACT})")
-BID_TOKEN = re.compile(rf"(?:dark-(?:{_PLAIN}|pass)|{_CONTRACT}|pass|mine)")
+# Mail.Ru (002): «9БП», «10БП» — a level's single no-talon rung; a contract only when conceded «без трёх».
+_RUNG = r"(?:6|7|8|9|10)-bp"
+CONTRACT_TOKEN = re.compile(rf"(?:dark-{_PLAIN}|{_CONTRACT}|{_RUNG})")
+BID_TOKEN = re.compile(rf"(?:dark-(?:{_PLAIN}|pass)|{_CONTRACT}|{_RUNG}|pass|mine)")
 ANY_TOKEN = re.compile(r"[A-Za-z0-9-]+")   # the schema's pattern: other systems add their own words
 
 # Systems whose auctions use the Russian vocabulary above; any other system is held to ANY_TOKEN only.

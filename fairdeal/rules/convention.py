@@ -75,6 +75,10 @@ class BiddingRules:
     misere_beats_up_to: str = "8NT"
     # 002: «9БП ... 10БП» — the no-talon rungs of the Mail.Ru ladder; empty = no such bids.
     no_talon_levels: frozenset[int] = frozenset()
+    # 002: «9, 9, 9, 9, 9 БК, 9БП 10, 10, 10, 10, 10 БК, 10БП»: each level's no-talon bid is one rung above its
+    # no-trump bid (token ``9-bp``), and «при заказе – игру без прикупа» the declarer names its strain with the
+    # contract; False = five suited no-talon bids per level (003 Классика: «заявкой 7 без прикупа»).
+    no_talon_single_rung: bool = False
     # 002: «Мизер без прикупа старше 9 БК».
     misere_without_talon: bool = False
     # 002: «Если в распасовку сыграно 2 раздачи подряд, то играющий должен заказать контракт не меньше 7. Если

@@ -89,11 +89,13 @@ MAILRU = Convention(
     title="Преферанс Mail.Ru (Mini-games)",
     seeds=(_SEED_MAILRU,),
     players=(3,),
-    # «9БП ... 10БП», «Мизер без прикупа», «как на аукционе» (jumps, no «мои»), tightened exit 6/6/7/8.
+    # «9БП ... 10БП» (one rung each), «Мизер без прикупа», «как на аукционе» (jumps, no «мои»), tightened exit
+    # 6/6/7/8.
     bidding=BiddingRules(
         jumps_allowed=True,
         senior_may_hold=False,
         no_talon_levels=frozenset({9, 10}),
+        no_talon_single_rung=True,
         misere_without_talon=True,
         raspasy_exit_levels=(6, 6, 7, 8),
     ),
