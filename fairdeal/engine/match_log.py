@@ -42,7 +42,7 @@ def dealing_kind(evidence: Mapping[str, Any]) -> str:
 def table_record(convention: Convention, players: Sequence[str], dealing: str) -> TableRecord:
     return TableRecord(
         format=FORMAT_NAME, version=FORMAT_VERSION, system=convention.name, players=list(players),
-        deck=convention.table.deck, deal_pattern=convention.table.deal_pattern, dealing=dealing,
+        deck=convention.table.deck, deal_pattern=convention.table.pattern_name(len(players)), dealing=dealing,
         pulya=convention.pulya.size,
     )
 

@@ -83,6 +83,7 @@ class HandState:
     follow_queue: tuple[int, ...] = ()         # Nachgehen: bidders still to take the discard or pass
     follow_steps: tuple[tuple[int, bool, tuple[int, ...], str], ...] = ()  # (seat, took, his discard, contract)
     winner_discard: tuple[int, ...] = ()       # Nachgehen: the auction winner's discard («Ich liege»)
+    aside: tuple[int, ...] = ()                # two at a 19th-century table: the third hand, laid aside unseen
 
     @property
     def defenders(self) -> tuple[int, ...]:

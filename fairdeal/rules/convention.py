@@ -534,10 +534,21 @@ class TableRules:
     # всех игроков ... Каждый сдал по три раза подряд (сдача не переходила)»: each dealer deals this many raspasy
     # in a row before the pulya; the k-th of them gives every player a bomb of level k.
     opening_raspasy_rounds: int = 0
+    # 003, 19th-century rules 6, 13: «Если играют вдвоём, то карты сдаются, как обыкновенно, на три руки, но на
+    # третью руку они кладутся отдельно и не вскрываются до окончания игры»: (table size, deal pattern) where a
+    # table of that size is dealt otherwise than by ``deal_pattern`` (``russian-two``: the third hand laid aside).
+    patterns_by_players: tuple[tuple[int, str], ...] = ()
 
     def __post_init__(self) -> None:
         if self.hand_players < 2 or self.opening_raspasy_rounds < 0:
             raise ConventionError("hand_players must be at least 2 and opening_raspasy_rounds not negative")
+        for size, name in self.patterns_by_players:
+            try:
+                other = get_pattern(name)
+            except DealError as exc:
+                raise ConventionError(f"table.patterns_by_players: {exc}") from None
+            if other.deck.value != self.deck or size not in other.table_sizes:
+                raise ConventionError(f"pattern {name} does not deal the {self.deck} deck to a table of {size}")
         try:
             pattern = get_pattern(self.deal_pattern)
         except DealError as exc:
@@ -549,6 +560,10 @@ class TableRules:
             raise ConventionError(f"pattern {pattern.name} deals {len(pattern.player_hands)} player hands"
                                   f"{' and a dummy' if pattern.dummy_hand is not None else ''}; the table says "
                                   f"{self.hand_players}{' and a dummy' if self.dummy else ''}")
+
+    def pattern_name(self, num_seats: int) -> str:
+        """The deal pattern of a table of ``num_seats``."""
+        return dict(self.patterns_by_players).get(num_seats, self.deal_pattern)
 
     def own_talon(self, hand_index: int) -> int:
         """The talon index the player of ``hand_index`` (0 = first hand) may buy when each player has his own."""
