@@ -3,7 +3,8 @@
 Positions count from the top of the deck (the back side, seed 004: «Нумерация карт начинается с верха колоды»),
 starting at 0. Hand 0 is the first hand, the player left of the dealer; hands follow clockwise. A pattern knows
 nothing about seats: the seat helpers below map hand indices to table seats for a given dealer, so the same
-3-hand pattern serves 3, 4 and 5 players (the dealer, and at five one more player, sit out; seeds 000, 003).
+3-hand pattern serves 3, 4 and 5 players (the dealer, and at five one more player, sit out; seeds 000, 003). A hand
+no seat holds is Gusarik's dummy or, at the 19th-century table of two, the third hand laid aside unseen.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ class DealPattern:
     seed: str = ""
     table_sizes: tuple[int, ...] = (3,)     # how many players may sit at a table dealt this way
     dummy_hand: int | None = None           # a hand dealt to nobody at the table (Gusarik's dummy, «болван»)
+    aside_hand: int | None = None           # a hand dealt face down, never opened and never played (rule 6, 003)
 
     @cached_property
     def cards_per_hand(self) -> int:
@@ -59,8 +61,14 @@ class DealPattern:
 
     @cached_property
     def player_hands(self) -> tuple[int, ...]:
-        """Hand indices held by players at the table (all but the dummy), first hand first."""
-        return tuple(h for h in range(self.hands) if h != self.dummy_hand)
+        """Hand indices held by players at the table (all but the dummy and the hand laid aside), first hand
+        first."""
+        return tuple(h for h in range(self.hands) if h not in (self.dummy_hand, self.aside_hand))
+
+    @cached_property
+    def seat_lists(self) -> int:
+        """How many hand lists a deal by seat has beyond the seats: the dummy's, the hand laid aside."""
+        return self.hands - len(self.player_hands)
 
 
 @dataclass(frozen=True)
@@ -167,6 +175,17 @@ def _hussar() -> DealPattern:
     )
 
 
+def _laid_aside() -> DealPattern:
+    # 003, 19th-century rules 6, 13: «Если играют вдвоём, то карты сдаются, как обыкновенно, на три руки, но на
+    # третью руку они кладутся отдельно и не вскрываются до окончания игры».
+    base = russian_pattern(1)
+    return DealPattern(
+        "russian-two", base.deck, base.hands, base.talons, base.targets,
+        "two players: dealt by two as for three, the third hand laid aside face down and never opened",
+        "003", table_sizes=(2,), aside_hand=2,
+    )
+
+
 def _gusarik() -> DealPattern:
     base = russian_pattern(1)
     return DealPattern(
@@ -178,7 +197,7 @@ def _gusarik() -> DealPattern:
 
 def _make_patterns() -> dict[str, DealPattern]:
     patterns = [russian_pattern(r) for r in range(1, RUSSIAN_ROUNDS)]
-    patterns += [_austrian(), _croatian(), _hussar(), _gusarik()]
+    patterns += [_austrian(), _croatian(), _hussar(), _gusarik(), _laid_aside()]
     return {p.name: p for p in patterns}
 
 
@@ -276,7 +295,7 @@ def active_seats(dealer: int, num_seats: int, active_count: int) -> tuple[int, .
 
 
 def seats_of_hands(pattern: DealPattern, dealer: int, num_seats: int) -> tuple[int | None, ...]:
-    """For each hand of ``pattern`` the seat holding it, ``None`` for the dummy."""
+    """For each hand of ``pattern`` the seat holding it, ``None`` for the dummy and the hand laid aside."""
     if num_seats not in pattern.table_sizes:
         sizes = ", ".join(map(str, pattern.table_sizes))
         raise DealError(f"pattern {pattern.name} is for tables of {sizes} players, not {num_seats}")
@@ -293,7 +312,8 @@ def _check_table(dealer: int, num_seats: int, active_count: int) -> None:
 
 
 def deal_by_seat(deal: Deal, pattern: DealPattern, dealer: int, num_seats: int) -> tuple[np.ndarray, ...]:
-    """The deal's hands in seat order (empty for a seat that sits out), then the dummy's hand if the pattern has one."""
+    """The deal's hands in seat order (empty for a seat that sits out), then the dummy's hand or the hand laid
+    aside if the pattern has one."""
     seats = seats_of_hands(pattern, dealer, num_seats)
     by_seat = [np.zeros(0, dtype=np.uint8) for _ in range(num_seats)]
     extra: list[np.ndarray] = []
@@ -310,8 +330,9 @@ def deal_from_seats(
 ) -> Deal:
     """The inverse of ``deal_by_seat``: hands back in hand-index order."""
     seats = seats_of_hands(pattern, dealer, num_seats)
-    expected = num_seats + (pattern.dummy_hand is not None)
+    expected = num_seats + pattern.seat_lists
     if len(seat_hands) != expected:
-        raise DealError(f"expected {expected} seat hands (dummy last, if any), got {len(seat_hands)}")
+        raise DealError(f"expected {expected} seat hands (the dummy or the hand laid aside last, if any), "
+                        f"got {len(seat_hands)}")
     hands = [np.asarray(seat_hands[num_seats] if seat is None else seat_hands[seat], dtype=np.uint8) for seat in seats]
     return Deal(tuple(hands), tuple(np.asarray(t, dtype=np.uint8) for t in talons))

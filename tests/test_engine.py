@@ -11,6 +11,7 @@ from fairdeal.engine.actions import Bid, ChooseOpen, Concede, Declare, Defend, D
 from fairdeal.engine.driver import deal_from_text
 from fairdeal.engine.hand import apply, is_over, legal_actions, new_hand, result, to_move
 from fairdeal.engine.outcome import DefenceCall, HandKind
+from fairdeal.engine.record import replay_record, to_record
 from fairdeal.engine.view import view_for
 from fairdeal.errors import IllegalAction
 from fairdeal.rules import MAILRU, ROSTOV, SOCHI
@@ -152,11 +153,23 @@ def test_misere_without_talon_is_beaten_only_by_no_talon_bids():
     # 002: «перебить заявку "Мизер без прикупа" можно только 9-ю БП и 10-ю БП»
     state = bids(start(convention=MAILRU), "misere-bp")
     forbidden(state, Bid(2, "10NT"), "bid below the last")
-    assert bids(state, "9S-bp").high.token == "9S-bp"
+    assert [a.token for a in legal_actions(state)] == [PASS, "9-bp", "10-bp"]
+    assert bids(state, "9-bp").high.token == "9-bp"
+
+
+def test_mailru_9bp_and_10bp_are_single_rungs_above_the_nine_and_ten_no_trumps():
+    # 002: «9, 9, 9, 9, 9 БК, 9БП 10, 10, 10, 10, 10 БК, 10БП»: one rung each, not five suited no-talon bids
+    state = bids(start(convention=MAILRU), "9S")
+    ladder = [a.token for a in legal_actions(state)][1:]
+    assert ladder == ["misere-bp", "9C", "9D", "9H", "9NT", "9-bp", "10S", "10C", "10D", "10H", "10NT", "10-bp"]
+    forbidden(state, Bid(2, "9S-bp"), "one rung per level")
+    state = bids(state, "9NT", "9-bp")
+    assert [a.token for a in legal_actions(state)] == [PASS, "10S", "10C", "10D", "10H", "10NT", "10-bp"]
 
 
 def test_no_talon_bids_need_the_convention():
     forbidden(start(), Bid(1, "9S-bp"), "not part of this convention")
+    forbidden(start(), Bid(1, "9-bp"), "not part of this convention")
 
 
 def test_all_pass_is_raspasy():
@@ -211,11 +224,26 @@ def test_contract_must_equal_the_bid_when_the_convention_says_so():
 
 
 def test_no_talon_bid_skips_talon_and_discard():
-    state = bids(start(convention=MAILRU), "9S-bp", PASS, PASS)
+    # 002: «БП во время торга означает старшинство контракта; а при заказе – игру без прикупа»: the strain is
+    # named with the contract, at the rung's level or above
+    state = bids(start(convention=MAILRU), "9-bp", PASS, PASS)
     assert state.phase is Phase.CONTRACT and not state.talon_shown and len(state.hands[1]) == 10
+    contracts = [a.token for a in legal_actions(state) if isinstance(a, Declare)]
+    assert contracts == [f"{level}{s}-bp" for level in (9, 10) for s in ("S", "C", "D", "H", "NT")]
     forbidden(state, Declare(1, "9S"), "-bp contract")
-    state = run(state, Declare(1, "9S-bp"))
+    forbidden(state, Declare(1, "9-bp"), "names its strain")
+    state = run(state, Declare(1, "9H-bp"))
     assert state.contract.contract().no_talon and state.talon == (card("8H"), card("7H"))
+    assert state.phase is Phase.DEFENCE
+
+
+def test_a_conceded_no_talon_rung_costs_three_down_at_its_level():
+    # 002: «штраф, равный трем недостающим взяткам в той игре, до которой он доторговался»
+    state = run(bids(start(convention=MAILRU), "10-bp", PASS, PASS), Concede(1))
+    outcome = result(state)
+    assert outcome.conceded_undertricks == 3 and outcome.contract.level == 10 and outcome.contract.no_talon
+    assert to_record(state)["contract"] == {"declarer": 1, "bid": "10-bp"}
+    assert replay_record(to_record(state), MAILRU, 3) == state
 
 
 def test_concede_three_in_mailru():

@@ -27,7 +27,7 @@ def table(data_seed: int, name: str, heuristic: bool):
     streak = int(rng.integers(0, 4))
     bots = [HeuristicBot() if heuristic else RandomBot(np.random.default_rng(data_seed * 7 + s)) for s in range(seats)]
     opening = int(rng.integers(0, convention.table.opening_raspasy_rounds + 1)) if rng.random() < 0.2 else 0
-    return convention, seats, dealer, streak, bots, random_deal(rng, convention), opening
+    return convention, seats, dealer, streak, bots, random_deal(rng, convention, seats), opening
 
 
 def play_all_states(convention, seats, dealer, streak, bots, deal, opening=0):
@@ -47,7 +47,7 @@ def cards_in(state) -> list[int]:
     talon_turned = {t.talon_card for t in state.tricks if t.talon_card is not None}
     talon = [c for c in state.talon if c not in talon_turned]
     return ([c for h in state.hands for c in h] + talon + list(state.discard) + list(state.defence_discard)
-            + played + current)
+            + played + current + list(state.aside))
 
 
 def deck_of(convention) -> list[int]:
@@ -113,9 +113,13 @@ def test_views_never_show_hidden_cards(seed, name):
                 assert view.discard == ()
             if not state.talon_shown:
                 assert set(view.talon_seen) <= {t.talon_card for t in state.tricks} | {state.current_talon_card}
+            shown = set(view.hand) | {c for _, cards in view.open_hands for c in cards} | set(view.talon_seen)
+            assert not shown & set(state.aside)      # rule 6: «не вскрываются до окончания игры»
 
 
-LADDER = all_game_bids(frozenset({9, 10})) + (ContractBid(None, None), ContractBid(None, None, True))
+# Both readings of the no-talon bids: five suited rungs per level (Classic) and Mail.Ru's single «9БП» rung.
+LADDER = (all_game_bids(frozenset({9, 10})) + tuple(ContractBid(level, None, True) for level in (9, 10))
+          + (ContractBid(None, None), ContractBid(None, None, True)))
 
 
 @given(a=st.sampled_from(LADDER), b=st.sampled_from(LADDER), c=st.sampled_from(LADDER))

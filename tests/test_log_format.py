@@ -182,7 +182,8 @@ def test_bids_are_known_words():
     assert {"auction[1].bid", "contract.bid"} <= fields
 
 
-@pytest.mark.parametrize("bid", ["pass", "mine", "6S", "10NT", "misere", "9S-bp", "misere-bp", "dark-6S", "dark-pass"])
+@pytest.mark.parametrize("bid", ["pass", "mine", "6S", "10NT", "misere", "9S-bp", "9-bp", "10-bp", "misere-bp",
+                                 "dark-6S", "dark-pass"])
 def test_russian_bid_words_are_accepted(bid):
     docs = sample_documents()
     docs[2]["auction"][0]["bid"] = bid

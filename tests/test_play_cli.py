@@ -33,6 +33,24 @@ def test_play_an_evening_with_bots_and_write_the_log(tmp_path):
     assert again.output.rstrip().endswith("every logged score line matches")
 
 
+def test_the_19th_century_game_of_two_end_to_end(tmp_path):
+    """003, rules 5, 6: «могут играть двое»; «на третью руку они кладутся отдельно и не вскрываются»: played,
+    logged with the pattern of two, validated, recounted and audited."""
+    log = tmp_path / "two.jsonl"
+    result = run("play", "--system", "preferans-1800s", "--players", "2", "--seed", "3", "--out", str(log))
+    assert result.exit_code == 0, result.output
+    assert "2 players" in result.output and "Anna" in result.output and "Vera" not in result.output
+    header, *hands = [json.loads(line) for line in log.read_text().splitlines()]
+    assert header["deal_pattern"] == "russian-two" and header["players"] == ["Anna", "Boris"]
+    assert all(len(h["deal"]["hands"]) == 3 and len(h["deal"]["hands"][2]) == 10 for h in hands if "deal" in h)
+    assert all(item.ok for item in read_log(log))
+    for command in (("log", "validate", str(log)), ("sheet", str(log)), ("audit", str(log))):
+        again = run(*command)
+        assert again.exit_code == 0, (command, again.output)
+    default = json.loads(run("play", "--system", "preferans-1800s", "--seed", "1", "--hands", "1", "--json").output)
+    assert len(default["settlement"]) == 3         # «Настоящая же игра в преферанс — втроём»
+
+
 def test_play_json_holds_the_sheet_and_a_settlement_summing_to_zero():
     result = run("play", "--system", "leningrad", "--players", "4", "--seed", "2", "--pulya", "5", "--json")
     assert result.exit_code == 0, result.output

@@ -24,7 +24,7 @@ from fairdeal.rules.table import markdown_table
 def test_get_convention_by_name_and_a_miss_lists_known_names():
     assert get_convention("Sochi") is SOCHI
     assert all(get_convention(name).name == name for name in conventions())
-    with pytest.raises(ConventionError, match="known systems: austrian, .*, classic, croatian, gusarik-leningrad, .*, sochi"):
+    with pytest.raises(ConventionError, match="known systems: austrian, .*, classic, codex, croatian, gusarik-leningrad, .*, sochi"):
         get_convention("piter")
     assert issubclass(ConventionError, FairdealError)
 
@@ -57,7 +57,9 @@ def test_seed003_raspasy_characteristics(conv, mode, price, progression, series,
     assert (rules.mode, rules.price_per_trick, rules.progression, rules.talon_leads) == (
         mode, price, progression, talon_leads)
     assert tuple(price * rules.multiplier(k) for k in range(3)) == series
-    assert rules.zero_trick_reward == 1                           # 6) «стоимость одной взятки»
+    # 6) «за ноль взяток ... стоимость одной взятки»: the base price where raspasy go to gora; Rostov writes the
+    # «единицу» of 7) («сдатчик пишет единицу в пульку как за ноль взяток»).
+    assert rules.zero_trick_reward == (price if mode == "gora" else 1)
 
 
 def test_seed003_end_of_pulya():

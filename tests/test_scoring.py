@@ -274,6 +274,16 @@ def test_seed003_leningrad_raspasy_2_4_6():
         assert [column(lines, s, "gora") for s in range(3)] == [3 * factor, 3 * factor, 4 * factor]
 
 
+def test_seed003_leningrad_zero_tricks_write_one_tricks_value():
+    """003 Ленинградка 6): «за ноль взяток на распасовке: игрок пишет в пульку стоимость одной взятки» — 2 at the
+    base price, then 4 and 6 with the progression (2–4–6), not the book's 1."""
+    sheet = new_sheet(LENINGRAD, 3)
+    for factor in (2, 4, 6, 6):
+        sheet, lines = score_hand(sheet, raspasy((4, 6, 0)), LENINGRAD)
+        assert column(lines, 2, "pulya") == factor
+        assert column(lines, 0, "gora") == 4 * factor and column(lines, 1, "gora") == 6 * factor
+
+
 def test_seed003_rostov_raspasy_five_whists_no_progression():
     """003 Ростов 4), 5): «распасовка на висты: обычно по пять вистов за каждую взятку. Выигрывает распасовку тот,
     кто взял меньше всех взяток»; «распасовка не прогрессирует»."""

@@ -11,16 +11,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairdeal.cards import Suit
+from fairdeal.deal import deal_by_seat, deal_from_seats, deal_order, get_pattern, positions_of, seats_of_hands
 from fairdeal.engine.actions import Bid, Declare, Defend, Discard, Phase
+from fairdeal.engine.bots import HeuristicBot, RandomBot
 from fairdeal.engine.countdown import contract_value
 from fairdeal.engine.driver import random_deal
 from fairdeal.engine.hand import apply, is_over, legal_actions, new_hand, result, to_move
+from fairdeal.engine.match import play_match, seeded_source
 from fairdeal.engine.outcome import Contract, DefenceCall, HandKind, HandOutcome
 from fairdeal.engine.record import replay_record, to_record
 from fairdeal.engine.scoring import score_hand
 from fairdeal.engine.sheet import is_finished, new_sheet
 from fairdeal.errors import IllegalAction
-from fairdeal.rules import PREFERANS_1800S, PREFERANS_1800S_KADILI, PREFERANS_1800S_MIXED, PREFERANS_1800S_TALON
+from fairdeal.rules import (
+    PREFERANS_1800S, PREFERANS_1800S_KADILI, PREFERANS_1800S_MIXED, PREFERANS_1800S_MIXED_FULL, PREFERANS_1800S_TALON,
+)
 from random_play import assert_cards_conserved, random_hand, three_player_evening
 
 WHIST, PASS = DefenceCall.WHIST, DefenceCall.PASS
@@ -80,6 +85,25 @@ def test_rule41_the_last_remizes_pay_only_what_is_left():
     assert is_finished(sheet, conv)
 
 
+def test_rule41_with_one_remiz_left_a_lost_game_sets_just_that_remiz():
+    """«при одном ремизе, если игра выиграна или проиграна даже в червях без талона, за игру берётся только
+    оставшийся ремиз и по нему рассчитываются за взятки вистов и ставится также один ремиз»: hearts lost with one
+    remiz on the table set one remiz (not four), and each whister's trick pays one prize."""
+    conv = replace(PREFERANS_1800S, pulya=replace(PREFERANS_1800S.pulya, size=1))
+    sheet, _ = score_hand(new_sheet(conv, 3), game(A, Contract(6, Suit.CLUBS), (6, 2, 2), ((B, WHIST), (C, WHIST))),
+                          conv)
+    assert sum(sheet.column(s, 1) for s in range(3)) == 1
+    lost = game(B, Contract(6, Suit.HEARTS, no_talon=True), (3, 4, 3), ((A, WHIST), (C, WHIST)))
+    _, lines = score_hand(sheet, lost, conv)
+    assert summary(lines) == [(A, "whists", 3, B), (B, "gora", 1, None), (C, "whists", 3, B)]
+    plain = replace(conv, scoring=replace(conv.scoring, last_remizes_price=0))
+    _, lines = score_hand(sheet, lost, plain)
+    assert (B, "gora", 5, None) in summary(lines)
+    kadili = replace(conv, scoring=replace(conv.scoring, remiz_per_trick=True))
+    _, lines = score_hand(sheet, lost, kadili)        # rule 43 by the same price: one per missing trick
+    assert (B, "gora", 2, None) in summary(lines)
+
+
 def fresh(conv=PREFERANS_1800S, seed=0):
     return new_hand(conv, 3, 2, random_deal(np.random.default_rng(seed), conv))
 
@@ -136,7 +160,7 @@ def test_lone_whister_plays_alone_against_the_declarer():
 
 
 @settings(max_examples=50, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), conv=st.sampled_from(SYSTEMS), seats=st.sampled_from([3, 4, 5]))
+@given(seed=st.integers(0, 2**32 - 1), conv=st.sampled_from(SYSTEMS), seats=st.sampled_from([2, 3, 4, 5]))
 def test_random_legal_hands_conserve_cards_end_and_replay(seed, conv, seats):
     state = random_hand(conv, seats, seed)
     assert_cards_conserved(state)
@@ -171,3 +195,72 @@ def test_rules50_57_mixed_announcements_and_the_eight_in_a_named_suit():
     outcome = game(B, Contract(8, Suit.DIAMONDS, no_talon=True), (1, 8, 1), ((C, WHIST), (A, WHIST)))
     _, lines = score_hand(new_sheet(PREFERANS_1800S_MIXED, 3), outcome, PREFERANS_1800S_MIXED)
     assert summary(lines) == [(A, "whists", 7, B), (B, "pulya", 7, None), (C, "whists", 7, B)]
+
+
+# ---- two players: the third hand laid aside (rules 5, 6, 13, 80) -----------------------------------------------
+
+ALL_1800S = SYSTEMS + [PREFERANS_1800S_MIXED_FULL]
+
+
+def test_rule5_two_to_five_players_and_rule6_the_pattern_of_two():
+    """«В преферанс могут играть двое, трое, четверо и даже пятеро»; «Если играют вдвоём, то карты сдаются, как
+    обыкновенно, на три руки, но на третью руку они кладутся отдельно и не вскрываются до окончания игры»."""
+    for conv in ALL_1800S:
+        assert conv.players == (2, 3, 4, 5)
+        assert conv.table.pattern_name(2) == "russian-two" and conv.table.pattern_name(3) == "russian"
+    two, three = get_pattern("russian-two"), get_pattern("russian")
+    assert np.array_equal(two.targets, three.targets)          # «сдаются, как обыкновенно, на три руки»
+    assert two.player_hands == (0, 1) and two.aside_hand == 2 and two.table_sizes == (2,)
+    assert seats_of_hands(two, 0, 2) == (1, 0, None)
+    order = np.random.default_rng(5).permutation(32).astype(np.uint8)
+    deal = deal_order(order, two)
+    by_seat = deal_by_seat(deal, two, 0, 2)
+    assert len(by_seat) == 3 and np.array_equal(by_seat[2], deal.hands[2])   # the hand laid aside comes last
+    assert np.array_equal(positions_of(deal_from_seats(by_seat, deal.talons, two, 0, 2), two), order)
+
+
+def test_rule6_the_third_hand_is_dealt_aside_and_never_seen():
+    conv = PREFERANS_1800S
+    deal = random_deal(np.random.default_rng(3), conv, 2)
+    state = new_hand(conv, 2, 0, deal)
+    assert state.active == (1, 0) and state.aside == tuple(int(c) for c in deal.hands[2])
+    assert state.hands == (tuple(sorted(int(c) for c in deal.hands[1])), tuple(sorted(int(c) for c in deal.hands[0])))
+    final = random_hand(conv, 2, 11)
+    assert_cards_conserved(final)
+    assert not {c for t in final.tricks for _, c in t.plays} & set(final.aside)
+    assert all(len(t.plays) == 2 for t in final.tricks)
+    record = to_record(final)
+    assert len(record["deal"]["hands"]) == 3 and replay_record(record, conv, 2) == final
+
+
+def test_two_players_the_whister_plays_alone_and_answers_for_his_two():
+    """Rule 3: «сами обязуются непременно сделать по две взятки»; rule 80: «При игре вдвоём расчёт точно такой
+    же» — diamonds with the talon made, the whister took one trick: one remiz of three, three prizes."""
+    state = bids(new_hand(PREFERANS_1800S, 2, 0, random_deal(np.random.default_rng(8), PREFERANS_1800S, 2)),
+                 "pass", "pass")
+    assert [a.token for a in legal_actions(state)] == ["pass", "buy"] and to_move(state) == 1
+    state = bids(state, "buy")
+    state = apply(apply(state, Discard(1, state.hands[1][:2])), Declare(1, "6D"))
+    assert [a.call for a in legal_actions(state)] == [PASS, WHIST] and to_move(state) == 0
+    state = apply(state, Defend(0, WHIST))
+    assert state.phase is Phase.PLAY and state.trick_seats == (1, 0)
+    outcome = HandOutcome(num_seats=2, dealer=0, active=(1, 0), kind=HandKind.GAME, tricks=(1, 9), declarer=1,
+                          contract=Contract(6, Suit.DIAMONDS), defence=((0, WHIST),))
+    _, lines = score_hand(new_sheet(PREFERANS_1800S, 2), outcome, PREFERANS_1800S)
+    assert summary(lines) == [(0, "gora", 3, None), (0, "whists", 3, 1), (1, "pulya", 3, None)]
+
+
+def test_two_players_all_passing_from_the_talon_redeal():
+    """Rule 24: «если же все трое спасуют от талона, то игра пересдаётся» — at two, both."""
+    state = bids(new_hand(PREFERANS_1800S, 2, 1, random_deal(np.random.default_rng(2), PREFERANS_1800S, 2)),
+                 "pass", "pass", "pass", "pass")
+    assert is_over(state) and result(state).kind is HandKind.REDEAL
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), conv=st.sampled_from(ALL_1800S), random_bots=st.booleans())
+def test_two_player_evenings_settle_to_zero(seed, conv, random_bots):
+    bots = ([RandomBot(np.random.default_rng([seed, s])) for s in range(2)] if random_bots
+            else [HeuristicBot(), HeuristicBot()])
+    played = play_match(conv, ["A", "B"], bots, source=seeded_source(seed, conv), max_hands=40)
+    assert sum(played.settlement.amounts) == 0

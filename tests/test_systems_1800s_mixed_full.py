@@ -175,7 +175,7 @@ def test_a_recorded_little_poverty_replays():
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), conv=st.sampled_from(SYSTEMS), seats=st.sampled_from([3, 4, 5]))
+@given(seed=st.integers(0, 2**32 - 1), conv=st.sampled_from(SYSTEMS), seats=st.sampled_from([2, 3, 4, 5]))
 def test_random_legal_hands_conserve_cards_end_and_replay(seed, conv, seats):
     state = random_hand(conv, seats, seed)
     assert_cards_conserved(state)

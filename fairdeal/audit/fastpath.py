@@ -87,7 +87,7 @@ class Layout:
 @functools.lru_cache(maxsize=16)
 def layout_for(pattern_name: str, num_seats: int) -> Layout:
     pattern = get_pattern(pattern_name)
-    slots = num_seats + (pattern.dummy_hand is not None)
+    slots = num_seats + pattern.seat_lists      # the dummy or the hand laid aside is listed after the seats
     slot_hand = np.full((num_seats, slots), -1, dtype=np.int64)
     sizes, templates = [], []
     for dealer in range(num_seats):

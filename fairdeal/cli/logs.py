@@ -36,6 +36,8 @@ def deal_pattern(name: str, order_text: str | None, as_json: bool) -> None:
 def _receiver(pattern: DealPattern, target: int) -> str:
     if target >= pattern.hands:
         return f"talon {target - pattern.hands}"
+    if target == pattern.aside_hand:
+        return "laid aside"
     return "dummy" if target == pattern.dummy_hand else f"hand {target}"
 
 

@@ -39,8 +39,8 @@ class CommandFailure(click.ClickException):
 @click.option("--system", type=click.Choice(sorted(conventions())), default="sochi", show_default=True,
               help="System and convention (rules and scoring); `fairdeal systems` lists them.")
 @click.option("--players", "num_players", type=click.IntRange(2, 5), default=None,
-              help="Players at the table (default: the system's smallest; at four the dealer sits out, at five "
-                   "two sit out).")
+              help="Players at the table (default: three where the system is played by three, else its smallest; "
+                   "at four the dealer sits out, at five two sit out).")
 @click.option("--hands", "max_hands", type=click.IntRange(min=1), default=None,
               help="Stop after N hands even if the pulya is not closed (it is settled as it stands).")
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed for the deals and bots (default: random).")
@@ -61,7 +61,8 @@ def play_command(system: str, num_players: int | None, max_hands: int | None, se
                  out: Path | None, as_json: bool) -> None:
     """Play a pulya with bots (or take a seat with --human) and print the sheet and the settlement."""
     convention = table_convention(system, rules, pulya_size)
-    num_players = convention.players[0] if num_players is None else num_players
+    sizes = convention.players       # «Настоящая же игра в преферанс — втроём» (003, rule 5)
+    num_players = (3 if 3 in sizes else sizes[0]) if num_players is None else num_players
     check_players(convention, num_players)
     players = _player_names(names, num_players)
     if human_seat is not None and not 0 <= human_seat < num_players:

@@ -16,7 +16,7 @@ def system_rows() -> list[dict]:
     """One row per registered system: name, family, title, players, deck, deal pattern, description, seeds."""
     return [
         {"name": s.name, "family": s.family, "title": s.convention.title, "players": list(s.players),
-         "deck": s.deck.value, "deal_pattern": s.pattern.name, "description": s.convention.description,
+         "deck": s.deck.value, "deal_patterns": {str(n): s.pattern(n).name for n in s.players}, "description": s.convention.description,
          "seeds": list(s.convention.seeds)}
         for s in registered()
     ]

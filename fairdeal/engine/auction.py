@@ -28,8 +28,8 @@ def exit_level(state: HandState) -> int:
     """The lowest game level allowed now: after raspasy in a row (the last entry repeats) and after a dark pass."""
     rules = state.convention.bidding
     floor = rules.exit_level(state.raspasy_streak)
-    if state.dark_passers:
-        floor = max(floor, rules.dark_pass_overcall_level)
+    if state.dark_pass_rounds:
+        floor = max(floor, rules.dark_pass_overcall_level + state.dark_pass_rounds - 1)
     return floor
 
 
@@ -37,10 +37,13 @@ def _misere_level(state: HandState) -> int:
     return misere_level_of(state.convention.bidding.misere_beats_up_to)
 
 
-def _outbids(state: HandState, bid: ContractBid) -> bool:
+def _outbids(state: HandState, bid: ContractBid, dark: bool = False) -> bool:
     if state.high is None:
         return True
     rules = state.convention.bidding
+    if state.dark and state.high.misere and rules.dark_misere_overcall_levels is not None:
+        dark_level, plain_level = rules.dark_misere_overcall_levels   # «девятерной ... втёмную или десятерной»
+        return not bid.misere and bid.level >= (dark_level if dark else plain_level)
     if state.dark and rules.dark_overcall_next_level and not bid.misere and not state.high.misere:
         if bid.level <= state.high.level:
             return False
@@ -51,7 +54,8 @@ def _game_bids(state: HandState) -> list[ContractBid]:
     """Game bids this seat may make now: above the last bid, at or above the exit level, one step if no jumps."""
     rules = state.convention.bidding
     floor = exit_level(state)
-    candidates = [b for b in all_game_bids(frozenset(rules.no_talon_levels)) if b.level >= floor and _outbids(state, b)]
+    ladder = all_game_bids(frozenset(rules.no_talon_levels), rules.no_talon_single_rung)
+    candidates = [b for b in ladder if b.level >= floor and _outbids(state, b)]
     if rules.jumps_allowed:
         return candidates
     plain = [b for b in candidates if not b.no_talon]
@@ -61,6 +65,8 @@ def _game_bids(state: HandState) -> list[ContractBid]:
 def _misere_bids(state: HandState, seat: int) -> list[ContractBid]:
     rules = state.convention.bidding
     if not rules.misere or (rules.misere_first_bid_only and seat in state.bidders):
+        return []
+    if rules.third_hand_no_misere_after_two_passes and _third_after_two_passes(state, seat):
         return []
     options = [ContractBid(None, None)]
     if rules.misere_without_talon:
@@ -80,16 +86,43 @@ def _first_call(state: HandState, seat: int) -> bool:
     return all(s != seat for s, _ in state.auction)
 
 
+def _third_after_two_passes(state: HandState, seat: int) -> bool:
+    """The third hand to speak after the first and second hands both passed (Codex, 002)."""
+    players = state.players
+    return len(players) >= 3 and seat == players[2] and state.high is None and set(players[:2]) <= state.passed
+
+
+def _dark_pass_open(state: HandState) -> bool:
+    """A dark pass is open before any significant bid (003 Классика) and, where the Codex applies, against the game
+    that beat an earlier dark pass («после семерной игры снова заказан пас втёмную»)."""
+    rules = state.convention.bidding
+    if not rules.dark_pass:
+        return False
+    if state.high is None:
+        return True
+    return rules.dark_pass_answers_overcall and state.dark_pass_rounds > 0 and not state.high.misere
+
+
+def _dark_game_bids(state: HandState, open_bids: list[ContractBid]) -> list[ContractBid]:
+    """Game bids in the dark: the open ones, or over a dark misère the dark games that beat it (Codex)."""
+    rules = state.convention.bidding
+    if not (state.dark and state.high is not None and state.high.misere and rules.dark_misere_overcall_levels):
+        return [b for b in open_bids if not b.no_talon]
+    floor = exit_level(state)
+    candidates = [b for b in all_game_bids(frozenset()) if b.level >= floor and _outbids(state, b, dark=True)]
+    return candidates if rules.jumps_allowed else candidates[:1]
+
+
 def _dark_tokens(state: HandState, seat: int, open_bids: list[ContractBid]) -> list[str]:
     """Calls before looking at the cards: only as the player's first call (003 Классика)."""
     rules = state.convention.bidding
     if not _first_call(state, seat):
         return []
     tokens = []
-    if rules.dark_pass and state.high is None:
+    if _dark_pass_open(state):
         tokens.append(DARK_PREFIX + PASS)
     if rules.dark_bids:
-        tokens.extend(DARK_PREFIX + b.token for b in open_bids if not b.no_talon)
+        tokens.extend(DARK_PREFIX + b.token for b in _dark_game_bids(state, open_bids))
     return tokens
 
 
@@ -125,6 +158,8 @@ def _explain(state: HandState, token: str) -> str:
         if not _first_call(state, seat):
             return "a call in the dark is a player's first call, made before looking at the cards"
         if core == PASS:
+            if rules.dark_pass_answers_overcall:
+                return "a dark pass answers only the game that beat an earlier dark pass, never another bid"
             return "«После того как кто-то сделал значащую заявку, заявить пас втёмную нельзя»"
     try:
         bid = parse_bid(core)
@@ -139,18 +174,31 @@ def _explain(state: HandState, token: str) -> str:
             return "misère without the talon is not part of this convention"
         if seat in state.bidders and rules.misere_first_bid_only:
             return "misère after a bid: a misère is allowed only as a player's first bid"
+        if rules.third_hand_no_misere_after_two_passes and _third_after_two_passes(state, seat):
+            return ("after two passes the third hand takes the talon for any game but a misère («обязуется взять "
+                    "в игре цену любую, кроме мизера»)")
+        if _dark_misere_stands(state):
+            return _DARK_MISERE_RULE
         return f"bid below the last: {token} does not outbid {state.high.token}"
     if bid.no_talon and bid.level not in rules.no_talon_levels:
         return f"no-talon bids at level {bid.level} are not part of this convention"
+    if bid.no_talon and bid.rung != rules.no_talon_single_rung:
+        if rules.no_talon_single_rung:
+            return (f"no-talon bids here are one rung per level («9БП»): {bid.level}{NO_TALON_SUFFIX}, the strain "
+                    f"named with the contract")
+        return f"a no-talon bid names its strain here ({bid.level}S{NO_TALON_SUFFIX} .. {bid.level}NT{NO_TALON_SUFFIX})"
     if bid.level < exit_level(state):
         if state.dark_passers:
-            return f"a dark pass is beaten only by a bid of {rules.dark_pass_overcall_level} or more"
+            return f"a dark pass is beaten only by a bid of {exit_level(state)} or more"
         return f"after {state.raspasy_streak} raspasy in a row bids start at level {exit_level(state)}"
-    if not _outbids(state, bid):
+    if not _outbids(state, bid, dark):
+        if _dark_misere_stands(state):
+            return _DARK_MISERE_RULE
         if state.dark and rules.dark_overcall_next_level:
             return f"a dark bid is beaten only from the next level: {state.high.token} in the dark"
         return f"bid below the last: {token} does not outbid {state.high.token}"
-    return f"jump not allowed: the next bid on the ladder is {_game_bids(state)[0].token}"
+    following = _dark_game_bids(state, _game_bids(state)) if dark else _game_bids(state)
+    return f"jump not allowed: the next bid on the ladder is {following[0].token}"
 
 
 def apply_bid(state: HandState, token: str) -> HandState:
@@ -162,9 +210,10 @@ def apply_bid(state: HandState, token: str) -> HandState:
         misere = ContractBid(None, None)
         return _take_talon(evolve(state, high=misere, final_bid=misere, dark=False), seat)
     dark, core = split_dark(token)
-    if core == PASS:
-        passers = state.dark_passers | {seat} if dark else state.dark_passers
-        state = evolve(state, passed=state.passed | {seat}, dark_passers=passers)
+    if core == PASS and dark:
+        state = _dark_pass(state, seat)
+    elif core == PASS:
+        state = evolve(state, passed=state.passed | {seat})
     elif core == MINE:
         state = evolve(state, high_seat=seat, bidders=state.bidders | {seat})
     else:
@@ -174,6 +223,28 @@ def apply_bid(state: HandState, token: str) -> HandState:
         state = evolve(state, high=bid, high_seat=seat, bidders=state.bidders | {seat}, misere_bidders=misere,
                        dark=dark, dark_seats=darks)
     return _advance(state)
+
+
+def _dark_pass(state: HandState, seat: int) -> HandState:
+    """A dark pass sets the floor (a seven); answering the game that beat it, it takes that game off the table and
+    raises the floor a level (Codex: «перебивают восьмёркой»)."""
+    rounds = state.dark_pass_rounds
+    if rounds == 0 or state.high is not None:
+        rounds += 1
+    state = evolve(state, passed=state.passed | {seat}, dark_passers=state.dark_passers | {seat},
+                   dark_pass_rounds=rounds)
+    if state.high is not None:
+        state = evolve(state, high=None, high_seat=None, dark=False)
+    return state
+
+
+def _dark_misere_stands(state: HandState) -> bool:
+    return (state.dark and state.high is not None and state.high.misere
+            and state.convention.bidding.dark_misere_overcall_levels is not None)
+
+
+_DARK_MISERE_RULE = ("a misère in the dark is beaten only by a nine in the dark or a ten («Перебивают такую игру "
+                     "только девятерной ставкой втёмную или десятерной всветлую»)")
 
 
 def _advance(state: HandState) -> HandState:
@@ -235,6 +306,10 @@ def legal_contracts(state: HandState) -> list[ContractBid]:
     final = state.final_bid
     if final.misere:
         return [final]
+    if final.rung:         # 002: «БП ... при заказе – игру без прикупа»: any strain, without the talon
+        exceed = state.convention.bidding.contract_may_exceed_bid
+        return [b for b in all_game_bids(frozenset(range(final.level, 11))) if b.no_talon
+                and (b.level >= final.level if exceed else b.level == final.level)]
     if not state.convention.bidding.contract_may_exceed_bid:
         return [final]
     level = _misere_level(state)
@@ -247,6 +322,9 @@ def legal_contracts(state: HandState) -> list[ContractBid]:
 def check_contract(state: HandState, bid: ContractBid, what: str) -> None:
     if bid in legal_contracts(state):
         return
+    if bid.rung:
+        raise IllegalAction(f"{what}: a contract names its strain ({bid.level}S{NO_TALON_SUFFIX} .. "
+                            f"{bid.level}NT{NO_TALON_SUFFIX})")
     final = state.final_bid
     if bid.misere != final.misere:
         raise IllegalAction(f"{what}: a misère is played only when bid, and a bid misère must be played")

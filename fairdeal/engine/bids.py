@@ -1,7 +1,8 @@
 """Bid tokens and the contract ladder (seeds 000, 002).
 
 A token is the log's spelling of a call: ``pass``, ``mine``, ``6S``..``10NT``, ``misere``, a ``-bp`` suffix for a
-no-talon bid (``9S-bp``, ``misere-bp``). The ladder runs 6♠ 6♣ 6♦ 6♥ 6NT 7♠ ... 10NT; a no-talon bid of a level
+no-talon bid (``9S-bp``, ``misere-bp``), or a level's single no-talon rung (Mail.Ru «9БП»: ``9-bp``, whose strain
+the declarer names with the contract). The ladder runs 6♠ 6♣ 6♦ 6♥ 6NT 7♠ ... 10NT; a no-talon bid of a level
 ranks above every plain bid of that level; a misère beats every bid of the levels up to
 ``misere_beats_up_to`` and loses to the next level; a misère without the talon ranks above the plain bids of the
 next level and is beaten only by no-talon bids (Mail.Ru, seed 002: «перебить заявку "Мизер без прикупа" можно
@@ -37,7 +38,7 @@ class ContractBid:
     """A contract-bearing bid: a game ``level``/``strain`` or a misère, with or without the talon."""
 
     level: int | None          # None for a misère
-    strain: int | None         # 0..3 suits, 4 = no trump; None for a misère
+    strain: int | None         # 0..3 suits, 4 = no trump; None for a misère and for a single no-talon rung
     no_talon: bool = False
     open: bool = False         # the declarer lays his cards open after the first lead (seed 003, Austrian)
 
@@ -46,13 +47,22 @@ class ContractBid:
         return self.level is None
 
     @property
+    def rung(self) -> bool:
+        """A level's single no-talon rung (Mail.Ru «9БП»): a level without a strain."""
+        return self.level is not None and self.strain is None
+
+    @property
     def token(self) -> str:
+        if self.rung:
+            return f"{self.level}{NO_TALON_SUFFIX}"
         base = MISERE if self.misere else f"{self.level}{STRAIN_LETTERS[self.strain]}"
         return base + (OPEN_SUFFIX if self.open else "") + (NO_TALON_SUFFIX if self.no_talon else "")
 
     def contract(self) -> Contract:
         if self.misere:
             return Contract(None, None, misere=True, no_talon=self.no_talon, open=self.open)
+        if self.rung:      # only a rung conceded «без трёх» stands as a contract: scored by its level alone
+            return Contract(self.level, None, no_talon=True)
         trump = None if self.strain == NO_TRUMP else Suit(self.strain)
         return Contract(self.level, trump, no_talon=self.no_talon, open=self.open)
 
@@ -68,6 +78,8 @@ def parse_bid(token: str) -> ContractBid:
     core, open_ = (core[: -len(OPEN_SUFFIX)], True) if core.endswith(OPEN_SUFFIX) else (core, False)
     if core == MISERE:
         return ContractBid(None, None, no_talon, open_)
+    if no_talon and not open_ and core.isdigit() and int(core) in LEVELS:
+        return ContractBid(int(core), None, True)
     for strain, letters in enumerate(STRAIN_LETTERS):
         if core.endswith(letters) and core[: -len(letters)].isdigit():
             level = int(core[: -len(letters)])
@@ -75,7 +87,7 @@ def parse_bid(token: str) -> ContractBid:
                 return ContractBid(level, strain, no_talon, open_)
     raise BidError(
         f"cannot read bid {token!r}: expected pass, mine, misere or 6S..10NT (strains S C D H NT), "
-        f"optionally with the suffixes -open and -bp"
+        f"optionally with the suffixes -open and -bp, or a no-talon rung 6-bp..10-bp"
     )
 
 
@@ -99,6 +111,8 @@ def rank_key(bid: ContractBid, misere_level: int) -> float:
         if bid.no_talon:   # above the next level's plain bids, below its no-talon bids
             return (misere_level + 1 - 6) * 10 + 4.5
         return (misere_level + 1 - 6) * 10 - 0.5   # above every bid of its level, below the next level
+    if bid.rung:           # above every bid of its level, suited no-talon bids included
+        return (bid.level - 6) * 10 + 9.5
     return (bid.level - 6) * 10 + bid.strain + (5 if bid.no_talon else 0)
 
 
@@ -118,11 +132,14 @@ def misere_level_of(token: str) -> int:
     return bid.level
 
 
-def all_game_bids(no_talon_levels: frozenset[int] | set[int]) -> tuple[ContractBid, ...]:
-    """Every game bid in ladder order: plain bids, then the level's no-talon bids where the convention has them."""
+def all_game_bids(no_talon_levels: frozenset[int] | set[int], single_rung: bool = False) -> tuple[ContractBid, ...]:
+    """Every game bid in ladder order: plain bids, then the level's no-talon bids where the convention has them —
+    five suited ones, or with ``single_rung`` one strainless rung."""
     bids: list[ContractBid] = []
     for level in LEVELS:
         bids.extend(ContractBid(level, strain) for strain in range(5))
-        if level in no_talon_levels:
+        if level in no_talon_levels and single_rung:
+            bids.append(ContractBid(level, None, True))
+        elif level in no_talon_levels:
             bids.extend(ContractBid(level, strain, True) for strain in range(5))
     return tuple(bids)

@@ -32,7 +32,7 @@ def score_countdown(sheet: Sheet, outcome: HandOutcome, conv: Convention) -> tup
         raise ScoringError(f"the countdown sheet scores contracts and all-pass hands, not {outcome.kind.value}")
     declarer = outcome.declarer
     refe_factor = conv.scoring.refe_multiplier if refe[declarer] else 1
-    base = contract_value(outcome, conv) * refe_factor
+    base = _last_remizes(sheet, conv, contract_value(outcome, conv) * refe_factor)
     levels = {seat: level for seat, level in dict(outcome.extras).get("kontra", ())}
     lines = _misere_lines(outcome, conv, base, levels) if outcome.kind is HandKind.MISERE \
         else _game_lines(outcome, conv, base, levels)
@@ -46,6 +46,16 @@ def contract_value(outcome: HandOutcome, conv: Convention) -> int:
     number = conv.bidding.number_of(bid_from_contract(outcome.contract).token)
     bonus = conv.scoring.no_talon_number_bonus if outcome.contract.no_talon else 0
     return conv.scoring.number_value_factor * (number + bonus)
+
+
+def _last_remizes(sheet: Sheet, conv: Convention, base: int) -> Fraction | int:
+    """Rule 41: with ``last_remizes_price`` remizes or fewer left on the table, the game is priced at what is left
+    — written off when won, set as the remiz when lost, and the whists by it."""
+    cap = conv.scoring.last_remizes_price
+    if not cap:
+        return base
+    left = sum(sheet.column(s, conv.pulya.size) for s in range(sheet.num_seats))
+    return min(base, left) if 0 < left <= cap else base
 
 
 def under_hat(sheet: Sheet, conv: Convention) -> tuple[int, ...]:

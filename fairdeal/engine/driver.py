@@ -19,10 +19,10 @@ from fairdeal.errors import IllegalAction
 MAX_STEPS = 200
 
 
-def random_deal(rng: np.random.Generator, convention=None) -> Deal:
-    """A uniformly shuffled deck dealt by the convention's pattern (default: piquet, Russian, talon = positions
-    7-8)."""
-    pattern = get_pattern(convention.table.deal_pattern if convention is not None else "russian")
+def random_deal(rng: np.random.Generator, convention=None, num_seats: int = 3) -> Deal:
+    """A uniformly shuffled deck dealt by the convention's pattern for ``num_seats`` (default: piquet, Russian,
+    talon = positions 7-8)."""
+    pattern = get_pattern(convention.table.pattern_name(num_seats) if convention is not None else "russian")
     return deal_order(rng.permutation(pattern.deck.codes()).astype(np.uint8), pattern)
 
 
@@ -40,7 +40,7 @@ def play_hand(convention, num_seats: int, dealer: int, deal: Deal | None, bots: 
     if deal is None:
         if rng is None:
             raise IllegalAction("play_hand needs a deal or an rng to shuffle one")
-        deal = random_deal(rng, convention)
+        deal = random_deal(rng, convention, num_seats)
     if len(bots) != num_seats:
         raise IllegalAction(f"play_hand needs one bot per seat ({num_seats}), got {len(bots)}")
     state = new_hand(convention, num_seats, dealer, deal, raspasy_streak, opening_round, refe_seats)

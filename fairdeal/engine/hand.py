@@ -44,15 +44,17 @@ def new_hand(convention, num_seats: int, dealer: int, deal, raspasy_streak: int 
     table = convention.table
     if opening_round and not 0 < opening_round <= table.opening_raspasy_rounds:
         raise IllegalAction(f"opening raspasy round {opening_round} is outside 1..{table.opening_raspasy_rounds}")
-    pattern = get_pattern(table.deal_pattern)
+    pattern = get_pattern(table.pattern_name(num_seats))
     holders = seats_of_hands(pattern, dealer, num_seats)
     dummy = num_seats if table.dummy else None
-    active = tuple(dummy if seat is None else seat for seat in holders)
     hands = [tuple(int(c) for c in h) for h in deal.hands]
     talons = tuple(tuple(int(c) for c in t) for t in deal.talons)
     _check_deal(pattern, hands, talons)
+    # Rule 6: the hand laid aside «не вскрываются до окончания игры» — no seat holds it and no view shows it.
+    held = [(seat, cards) for index, (seat, cards) in enumerate(zip(holders, hands)) if index != pattern.aside_hand]
+    active = tuple(dummy if seat is None else seat for seat, _ in held)
     by_seat: list[tuple[int, ...]] = [() for _ in range(num_seats + (dummy is not None))]
-    for seat, cards in zip(active, hands):
+    for seat, (_, cards) in zip(active, held):
         by_seat[seat] = cards
     state = HandState(
         convention=convention, num_seats=num_seats, dealer=dealer, active=active,
@@ -61,6 +63,7 @@ def new_hand(convention, num_seats: int, dealer: int, deal, raspasy_streak: int 
         turn=next(s for s in active if s != dummy), won=(0,) * len(by_seat), dealt_talons=talons, dummy=dummy,
         trick_seats=active, opening_round=opening_round, refe_seats=frozenset(refe_seats),
         passed=frozenset() if dummy is None else frozenset({dummy}),   # «Он как бы всегда говорит пас»
+        aside=hands[pattern.aside_hand] if pattern.aside_hand is not None else (),
     )
     if opening_round:    # «До начала собственно пульки играют несколько кругов распасовки»
         return play_rules.start_play(state, HandKind.RASPASY)
@@ -538,6 +541,7 @@ def _outcome_extras(state: HandState) -> tuple[tuple[str, object], ...]:
         extras.append(("dark", True))
     if state.dark_passers:
         extras.append(("dark_passers", tuple(sorted(state.dark_passers))))
+        extras.append(("dark_pass_rounds", state.dark_pass_rounds))
     if state.opening_round:
         extras.append(("opening_round", state.opening_round))
     if state.kontra:

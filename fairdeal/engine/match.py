@@ -144,7 +144,7 @@ def _check_table(convention: Convention, players: tuple[str, ...], bots: Sequenc
 def _play_one(convention: Convention, bots: Sequence[Bot], source: DealSource, sheet: Sheet, number: int,
               dealer: int, writer: MatchLog | None, opening: int = 0) -> tuple[Sheet, HandSummary]:
     dealt = source.deal(number, dealer)
-    deal = deal_order(dealt.order, get_pattern(convention.table.deal_pattern))
+    deal = deal_order(dealt.order, get_pattern(convention.table.pattern_name(sheet.num_seats)))
     state = play_hand(convention, sheet.num_seats, dealer, deal, bots, sheet.raspasy_streak, opening_round=opening,
                       refe_seats=sheet.refe_seats())
     outcome = result(state)

@@ -45,7 +45,7 @@ def table_record(convention: Convention, players: Sequence[str], dealing: str) -
     overrides = house_rules(convention)
     return TableRecord(
         format=FORMAT_NAME, version=FORMAT_VERSION, system=convention.name, players=list(players),
-        deck=convention.table.deck, deal_pattern=convention.table.deal_pattern, dealing=dealing,
+        deck=convention.table.deck, deal_pattern=convention.table.pattern_name(len(players)), dealing=dealing,
         convention=overrides if overrides else msgspec.UNSET, pulya=convention.pulya.size,
     )
 

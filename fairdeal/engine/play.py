@@ -32,6 +32,11 @@ def start_play(state: HandState, kind: HandKind, seats: tuple[int, ...] | None =
             seats = state.players
     state = evolve(state, kind=kind, trick_seats=seats)
     first = _first_leader(state, seats)
+    defence = state.convention.defence
+    if (kind is HandKind.MISERE and first != state.declarer and defence.misere_open_before_defender_lead
+            and not (state.dark and defence.dark_misere_closed)):
+        # Codex: «если ход должны сделать вистующие - они же и открывают карты ещё до первого хода»
+        state = evolve(state, open_seats=frozenset(state.defenders), defence_open=True)
     return evolve(state, phase=Phase.PLAY, leader=first, turn=first)
 
 

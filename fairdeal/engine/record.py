@@ -24,10 +24,11 @@ from fairdeal.errors import CardError, FairdealError, IllegalAction
 
 def to_record(state: HandState) -> dict[str, Any]:
     """The hand-line fields (log vocabulary) of everything that has happened in ``state`` so far."""
+    aside = [to_ascii_list(state.aside)] if state.aside else []
     record: dict[str, Any] = {
         "dealer": state.dealer,
         "deal": {
-            "hands": [to_ascii_list(h) for h in state.dealt_hands],
+            "hands": [to_ascii_list(h) for h in state.dealt_hands] + aside,
             "talons": [to_ascii_list(t) for t in state.dealt_talons],
         },
         "auction": [{"seat": s, "bid": t} for s, t in state.auction],
@@ -184,11 +185,11 @@ def _initial_state(record: Mapping[str, Any], convention, num_seats: int) -> Han
     dealer = int(record["dealer"])
     deal = record["deal"]
     seat_hands = deal["hands"]
-    pattern = get_pattern(convention.table.deal_pattern)
-    dummy = pattern.dummy_hand is not None
-    if len(seat_hands) != num_seats + dummy:
+    pattern = get_pattern(convention.table.pattern_name(num_seats))
+    if len(seat_hands) != num_seats + pattern.seat_lists:
+        extra = " and the dummy" if pattern.dummy_hand is not None else " and the hand laid aside"
         raise IllegalAction(f"the deal lists {len(seat_hands)} hands for a table of {num_seats}"
-                            + (" and the dummy" if dummy else ""))
+                            + (extra if pattern.seat_lists else ""))
     holders = [num_seats if s is None else s for s in seats_of_hands(pattern, dealer, num_seats)]
     if any(seat_hands[s] for s in range(num_seats) if s not in holders):
         raise IllegalAction(f"with seat {dealer} dealing, the seats that sit out at {num_seats} players are dealt "

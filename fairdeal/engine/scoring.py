@@ -85,7 +85,7 @@ def _earned_bombs(bombs: tuple[tuple[int, ...], ...], outcome: HandOutcome, conv
     if opening:
         for row in earned:
             row.append(opening)
-    for seat in dict(outcome.extras).get("dark_passers", ()):
+    for seat in dict(outcome.extras).get("dark_passers", ()) if conv.scoring.dark_pass_bomb_level else ():
         earned[seat].append(conv.scoring.dark_pass_bomb_level)
     return tuple(tuple(row) for row in earned)
 
@@ -345,7 +345,9 @@ def _raspasy_lines(outcome: HandOutcome, conv: Convention, streak: int) -> list[
     reward = rules.zero_trick_reward * (multiplier if rules.zero_reward_progresses else 1)
     if reward:
         lines += [ScoreLine(s, "pulya", Fraction(reward)) for s, t in sorted(taken.items()) if t == 0]
-    return lines
+    # Codex: «взятки считаются по двойной цене» after a dark pass, «очки считаются вчетверо» after a second.
+    dark = rules.dark_pass_factor ** int(dict(outcome.extras).get("dark_pass_rounds", 0))
+    return [replace(line, points=line.points * dark) for line in lines] if dark != 1 else lines
 
 
 def _raspasy_gora(taken: dict[int, int], payers: str, price: int) -> list[ScoreLine]:

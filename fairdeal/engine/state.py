@@ -63,6 +63,7 @@ class HandState:
     opening_round: int = 0                     # Classic: k-th opening raspasy of this dealer (0 = a normal hand)
     dark_seats: frozenset[int] = frozenset()   # seats that bid in the dark (their first call)
     dark_passers: frozenset[int] = frozenset() # seats that passed in the dark
+    dark_pass_rounds: int = 0                  # dark passes that set or raised the floor (Codex: 7, then 8)
     dark: bool = False                         # the contract was won by a dark bid (talon taken unseen)
     talon_bought: int | None = None            # with two talons: the one the declarer took
     whist_talon: int | None = None             # Hussar: the talon the whister took («с приглашением своей прикупки»)
@@ -82,6 +83,7 @@ class HandState:
     follow_queue: tuple[int, ...] = ()         # Nachgehen: bidders still to take the discard or pass
     follow_steps: tuple[tuple[int, bool, tuple[int, ...], str], ...] = ()  # (seat, took, his discard, contract)
     winner_discard: tuple[int, ...] = ()       # Nachgehen: the auction winner's discard («Ich liege»)
+    aside: tuple[int, ...] = ()                # two at a 19th-century table: the third hand, laid aside unseen
 
     @property
     def defenders(self) -> tuple[int, ...]:

@@ -71,9 +71,9 @@ class System:
     def deck(self) -> DeckKind:
         return DeckKind.parse(self.convention.table.deck)
 
-    @property
-    def pattern(self) -> DealPattern:
-        return get_pattern(self.convention.table.deal_pattern)
+    def pattern(self, num_seats: int) -> DealPattern:
+        """The deal pattern of a table of ``num_seats`` (the 19th-century game for two lays a third hand aside)."""
+        return get_pattern(self.convention.table.pattern_name(num_seats))
 
     def score_hand(self, sheet: Sheet, outcome: HandOutcome) -> tuple[Sheet, tuple[ScoreLine, ...]]:
         """Write a finished hand on the sheet (the one scoring of ``fairdeal.engine.scoring`` unless overridden)."""

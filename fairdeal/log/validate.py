@@ -48,8 +48,13 @@ class LogContext:
         """Seats that may lead or win a trick: the players, plus the dummy (seat n) when the pattern has one."""
         return self.num_seats + (self.pattern.dummy_hand is not None)
 
+    @cached_property
+    def hand_lists(self) -> int:
+        """Lists in ``deal.hands``: one per seat, then the dummy's or the hand laid aside (rule 6), if any."""
+        return self.num_seats + self.pattern.seat_lists
+
     def holders(self, dealer: int) -> frozenset[int]:
-        """Seats dealt a hand when ``dealer`` deals (the dummy counts as seat n)."""
+        """Seats dealt a hand when ``dealer`` deals (the dummy, or the hand laid aside, counts as seat n)."""
         if dealer not in self._holders:
             seats = seats_of_hands(self.pattern, dealer, self.num_seats)
             self._holders[dealer] = frozenset(self.num_seats if s is None else s for s in seats)
@@ -296,8 +301,8 @@ class HandChecker:
     def _check_deal_shape(self) -> None:
         context, deal = self.context, self.record.deal
         pattern = context.pattern
-        if len(deal.hands) != context.trick_seats:
-            self.problems.add("deal.hands", f"needs one list per seat ({context.trick_seats}), got {len(deal.hands)}")
+        if len(deal.hands) != context.hand_lists:
+            self.problems.add("deal.hands", f"needs one list per seat ({context.hand_lists}), got {len(deal.hands)}")
             return
         if not 0 <= self.record.dealer < context.num_seats:
             return

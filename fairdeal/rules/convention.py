@@ -75,6 +75,10 @@ class BiddingRules:
     misere_beats_up_to: str = "8NT"
     # 002: «9БП ... 10БП» — the no-talon rungs of the Mail.Ru ladder; empty = no such bids.
     no_talon_levels: frozenset[int] = frozenset()
+    # 002: «9, 9, 9, 9, 9 БК, 9БП 10, 10, 10, 10, 10 БК, 10БП»: each level's no-talon bid is one rung above its
+    # no-trump bid (token ``9-bp``), and «при заказе – игру без прикупа» the declarer names its strain with the
+    # contract; False = five suited no-talon bids per level (003 Классика: «заявкой 7 без прикупа»).
+    no_talon_single_rung: bool = False
     # 002: «Мизер без прикупа старше 9 БК».
     misere_without_talon: bool = False
     # 002: «Если в распасовку сыграно 2 раздачи подряд, то играющий должен заказать контракт не меньше 7. Если
@@ -99,6 +103,18 @@ class BiddingRules:
     dark_pass: bool = False
     # 003 Классика: «Перебить пас втёмную можно только заявкой 7 и выше».
     dark_pass_overcall_level: int = 7
+    # 002 (Codex): «Если после семерной игры снова заказан пас втёмную, то перебивают восьмёркой, а очки считаются
+    # вчетверо»: a dark pass may answer the game that beat an earlier dark pass; that game no longer stands and the
+    # next game must be a level higher (Classic, 003: «После того как кто-то сделал значащую заявку, заявить пас
+    # втёмную нельзя»).
+    dark_pass_answers_overcall: bool = False
+    # 002 (Codex): «мизер втёмную. Перебивают такую игру только девятерной ставкой втёмную или десятерной всветлую»:
+    # (the lowest dark game, the lowest plain game) that beats a misère bid in the dark; None = the ladder's order.
+    dark_misere_overcall_levels: tuple[int, int] | None = None
+    # 002 (Codex): «Если сначала первая, а потом и вторая руки спасовали, то третья рука имеет право забрать прикуп
+    # без торговли и обязуется взять в игре цену любую, кроме мизера»: after two passes the third hand's bid takes
+    # the talon for any game, and a misère is not open to him.
+    third_hand_no_misere_after_two_passes: bool = False
     # 003 Austrian/Croatian: «В торговле каждая масть представлена своим номером» — the auction climbs numbers
     # (one step at a time, «скачки не допускаются»), each number standing for a contract of six tricks (or a
     # Bettel/Sanac/Durchmarsch); "russian" = the 6S..10NT ladder above.
@@ -131,6 +147,10 @@ class BiddingRules:
     def __post_init__(self) -> None:
         if not self.raspasy_exit_levels or any(not 6 <= lv <= 10 for lv in self.raspasy_exit_levels):
             raise ConventionError(f"raspasy_exit_levels must be levels 6..10, got {self.raspasy_exit_levels}")
+        if self.dark_misere_overcall_levels is not None and any(
+                not 6 <= lv <= 10 for lv in self.dark_misere_overcall_levels):
+            raise ConventionError(f"dark_misere_overcall_levels must be levels 6..10, got "
+                                  f"{self.dark_misere_overcall_levels}")
         if any(not 6 <= lv <= 10 for lv in self.no_talon_levels):
             raise ConventionError(f"no_talon_levels must be levels 6..10, got {sorted(self.no_talon_levels)}")
 
@@ -189,6 +209,10 @@ class DefenceRules:
     lone_whister_may_choose_open: bool = True
     # 002 (Codex): «если ход должны сделать вистующие - они же и открывают карты ещё до первого хода».
     misere_cards_open_after_first_lead: bool = True
+    # 002 (Codex): «В ситуации, когда ход принадлежит играющему, то он делает его до того пока противники «лягут»
+    # (откроют свои карты), а если ход должны сделать вистующие - они же и открывают карты ещё до первого хода»:
+    # when a misère defender leads, both open their cards before the first card.
+    misere_open_before_defender_lead: bool = False
     # 003 Sochi: «вист жлобский: ... висты пишет только вистовавший защитник, а пасовавший игрок пишет только
     # консоляцию»; Leningrad and Rostov: «вист джентльменский ... пишут все висты пополам».
     greedy_whist: bool = False
@@ -291,10 +315,16 @@ class RaspasyRules:
     # Sochi/Leningrad: «карты прикупа принадлежат сдатчику, который пишет и в гору, и в пулю на общих основаниях»;
     # Rostov: «сдатчик пишет единицу в пульку как за ноль взяток».
     talon_tricks_to_dealer: bool = True
+    # 002 (Codex): «При игре пас втёмную, если никто не перебил семерной игрой, взятки считаются по двойной цене.
+    # Если после семерной игры снова заказан пас втёмную ... очки считаются вчетверо»: a raspasy after k rounds of
+    # dark passes is written at this factor ** k (1 = a dark pass changes no price; Classic earns bombs instead).
+    dark_pass_factor: int = 1
 
     def __post_init__(self) -> None:
         if self.price_per_trick < 0 or self.zero_trick_reward < 0 or self.talon_tricks < 0:
             raise ConventionError("raspasy prices, reward and talon_tricks must not be negative")
+        if self.dark_pass_factor < 1:
+            raise ConventionError(f"dark_pass_factor must be at least 1, got {self.dark_pass_factor}")
         if self.progression_cap is not None and self.progression_cap < 1:
             raise ConventionError(f"progression_cap must be at least 1, got {self.progression_cap}")
 
@@ -341,7 +371,8 @@ class ScoringRules:
     # бомбе) и восьмикратно (на тройной бомбе)»: a bomb of level k multiplies by ``bomb_base`` ** k.
     bomb_base: int = 2
     # 003 Классика: «все спасовавшие втёмную получают дополнительные бомбы» — the seed gives no level; a simple
-    # bomb (level 1) is our reading (docs/scoring.md).
+    # bomb (level 1) is our reading (docs/scoring.md); 0 = a dark pass earns no bomb (the Codex, 002, doubles the
+    # raspasy instead: ``RaspasyRules.dark_pass_factor``).
     dark_pass_bomb_level: int = 1
     # 000: «Сдающий получает с игрока, взявшего прикуп, плату, т. е. консоляцию ... если в прикупе оказывается
     # Туз (тогда консоляция равна размеру одной взятки) или два Туза (две взятки). Сдающий, кроме того,
@@ -375,6 +406,11 @@ class ScoringRules:
     # 003, 19th-century rules 43-44: «Преферансом с кадилями называется тот, где за каждую недоделанную взятку
     # ставится столько, сколько ... за одну взятку в масти»; «без кадили ... ремизы ставятся только за масть».
     remiz_per_trick: bool = False
+    # 003, 19th-century rule 41: «при одном ремизе, если игра выиграна или проиграна даже в червях без талона, за
+    # игру берётся только оставшийся ремиз и по нему рассчитываются за взятки вистов и ставится также один ремиз»:
+    # with this many remizes or fewer left on the table (the columns' sum), a game won or lost is priced at what
+    # is left, whists and remizes alike (0 = no such rule; the rule's «два до четырёх» is cut off in the seed).
+    last_remizes_price: int = 0
     # 003 Austrian «Котёл»: «Перед началом игры все игроки вносят в котёл равную сумму денег. Она должна быть
     # кратна 10. Если ... котёл опустеет ... снова сделать взносы»: each player's contribution (0 = none). With the
     # "pot" method the sheet's pulya is what a seat took from the pot, gora what it paid in, whists direct payments.
@@ -409,8 +445,10 @@ class ScoringRules:
             raise ConventionError("whist_responsibility, consolation_fixed and misere_value must not be negative")
         if self.remiz_whist_factor <= 0 or self.dark_multiplier < 1 or self.bomb_base < 1:
             raise ConventionError("remiz_whist_factor must be positive, dark_multiplier and bomb_base at least 1")
-        if self.dark_pass_bomb_level < 1 or self.renonce_undertricks < 1:
-            raise ConventionError("dark_pass_bomb_level and renonce_undertricks must be at least 1")
+        if self.last_remizes_price < 0:
+            raise ConventionError(f"last_remizes_price must not be negative, got {self.last_remizes_price}")
+        if self.dark_pass_bomb_level < 0 or self.renonce_undertricks < 1:
+            raise ConventionError("dark_pass_bomb_level must not be negative and renonce_undertricks at least 1")
 
     def refe_limit(self, start: int) -> int:
         """How many all-pass hands give a refe in a pulya whose contract column starts at ``start``."""
@@ -496,10 +534,21 @@ class TableRules:
     # всех игроков ... Каждый сдал по три раза подряд (сдача не переходила)»: each dealer deals this many raspasy
     # in a row before the pulya; the k-th of them gives every player a bomb of level k.
     opening_raspasy_rounds: int = 0
+    # 003, 19th-century rules 6, 13: «Если играют вдвоём, то карты сдаются, как обыкновенно, на три руки, но на
+    # третью руку они кладутся отдельно и не вскрываются до окончания игры»: (table size, deal pattern) where a
+    # table of that size is dealt otherwise than by ``deal_pattern`` (``russian-two``: the third hand laid aside).
+    patterns_by_players: tuple[tuple[int, str], ...] = ()
 
     def __post_init__(self) -> None:
         if self.hand_players < 2 or self.opening_raspasy_rounds < 0:
             raise ConventionError("hand_players must be at least 2 and opening_raspasy_rounds not negative")
+        for size, name in self.patterns_by_players:
+            try:
+                other = get_pattern(name)
+            except DealError as exc:
+                raise ConventionError(f"table.patterns_by_players: {exc}") from None
+            if other.deck.value != self.deck or size not in other.table_sizes:
+                raise ConventionError(f"pattern {name} does not deal the {self.deck} deck to a table of {size}")
         try:
             pattern = get_pattern(self.deal_pattern)
         except DealError as exc:
@@ -511,6 +560,10 @@ class TableRules:
             raise ConventionError(f"pattern {pattern.name} deals {len(pattern.player_hands)} player hands"
                                   f"{' and a dummy' if pattern.dummy_hand is not None else ''}; the table says "
                                   f"{self.hand_players}{' and a dummy' if self.dummy else ''}")
+
+    def pattern_name(self, num_seats: int) -> str:
+        """The deal pattern of a table of ``num_seats``."""
+        return dict(self.patterns_by_players).get(num_seats, self.deal_pattern)
 
     def own_talon(self, hand_index: int) -> int:
         """The talon index the player of ``hand_index`` (0 = first hand) may buy when each player has his own."""

@@ -34,7 +34,7 @@ PREFERANS_1800S = Convention(
     name="preferans-1800s",
     title="Преферанс XIX века, простой (19th-century simple preferans)",
     seeds=(_SEED,),
-    players=(3, 4, 5),
+    players=(2, 3, 4, 5),
     description="six tricks priced by suit (♠1 ♣2 ♦3 ♥4, +1 without the talon), talon bought after passes, "
                 "remiz stake of 21",
     # Rules 20-24: announcements by suit without the talon, then the talon offered in turn; rule 24 «если же все
@@ -46,12 +46,16 @@ PREFERANS_1800S = Convention(
     raspasy=RaspasyRules(talon_leads=False, talon_tricks=0),
     # Rules 10, 71: «игрок списывает столько, сколько следует за выигранную игру ... по десятой доле на каждую
     # взятку своим противникам»; «каждая единица записанной мелом ставки заключает в себе десять призов».
+    # Rule 41: «при одном ремизе ... за игру берётся только оставшийся ремиз ... и ставится также один ремиз».
     scoring=ScoringRules(method="countdown", sheet_words="remizes", number_value_factor=1, no_talon_number_bonus=1,
-                         remiz_per_trick=False),
+                         remiz_per_trick=False, last_remizes_price=1),
     # Rule 38: «по большей части в употребление введены числа 21, 26, 30»; rule 41 writes the last game only up to
     # the remizes left.
     pulya=PulyaRules(size=21, end="countdown", pulya_difference_factor=1, gora_multiplier=10),
-    table=TableRules(deal_pattern="russian", hand_players=3, all_pass="redeal"),
+    # Rule 5: «В преферанс могут играть двое, трое, четверо и даже пятеро»; rules 6, 13: at two «на третью руку
+    # они кладутся отдельно и не вскрываются до окончания игры»; rule 80: «При игре вдвоём расчёт точно такой же».
+    table=TableRules(deal_pattern="russian", hand_players=3, all_pass="redeal",
+                     patterns_by_players=((2, "russian-two"),)),
     play=PlayRules(),
 )
 

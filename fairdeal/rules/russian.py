@@ -1,5 +1,5 @@
-"""The named Russian conventions of seed 003 («Ленинградка», «Московская пулька (Ростов)», «Сочинка») and Mail.Ru
-(seed 002). Each value cites the characteristic it encodes; fields not mentioned keep the book defaults of
+"""The named Russian conventions of seed 003 («Ленинградка», «Московская пулька (Ростов)», «Сочинка»), Mail.Ru and
+the 1996 Codex (seed 002). Each value cites the characteristic it encodes; fields not mentioned keep the book defaults of
 ``convention.py`` (seed 000 and the 1996 Codex in seed 002).
 """
 
@@ -47,8 +47,10 @@ LENINGRAD = Convention(
     players=(3, 4, 5),
     # 3) «вист джентльменский».
     defence=DefenceRules(greedy_whist=False),
-    # 4) «по два очка за каждую взятку»; 5) «(2–4–6)»; 6), 7) as Sochi.
-    raspasy=RaspasyRules(mode="gora", price_per_trick=2, progression="arithmetic", progression_cap=3),
+    # 4) «по два очка за каждую взятку»; 5) «(2–4–6)»; 6) «за ноль взяток на распасовке: игрок пишет в пульку
+    # стоимость одной взятки» — two at the base price, following the progression (2–4–6); 7) as Sochi.
+    raspasy=RaspasyRules(mode="gora", price_per_trick=2, progression="arithmetic", progression_cap=3,
+                         zero_trick_reward=2, zero_reward_progresses=True),
     # 1) «вист полуответственный»; 2) consolation = game value per undertrick.
     scoring=ScoringRules(whist_responsibility=Fraction(1, 2), consolation="game_value"),
     # 8) total reaches pulya x players; under/over the average: double difference to/from gora.
@@ -87,11 +89,13 @@ MAILRU = Convention(
     title="Преферанс Mail.Ru (Mini-games)",
     seeds=(_SEED_MAILRU,),
     players=(3,),
-    # «9БП ... 10БП», «Мизер без прикупа», «как на аукционе» (jumps, no «мои»), tightened exit 6/6/7/8.
+    # «9БП ... 10БП» (one rung each), «Мизер без прикупа», «как на аукционе» (jumps, no «мои»), tightened exit
+    # 6/6/7/8.
     bidding=BiddingRules(
         jumps_allowed=True,
         senior_may_hold=False,
         no_talon_levels=frozenset({9, 10}),
+        no_talon_single_rung=True,
         misere_without_talon=True,
         raspasy_exit_levels=(6, 6, 7, 8),
     ),
@@ -117,4 +121,46 @@ MAILRU = Convention(
     scoring=ScoringRules(whist_responsibility=Fraction(1), consolation="game_value"),
     # «пуля закрывается и все его набранные после этого очки, пишутся как висты на других играющих ... в 10 раз».
     pulya=PulyaRules(end="each", after_close="whists_on_all"),
+)
+
+# Seed 002's second text is the Codex itself («В 1996 году был принят Кодекс ... оговорены общие положения, описаны
+# принципы и правила игры», «единый Закон»): a rule set of its own. Fields not named keep the book defaults.
+CODEX = Convention(
+    description="the 1996 Codex: strict ladder, third hand's talon after two passes, dark bids, dark pass doubling "
+                "raspasy",
+    name="codex",
+    title="Кодекс преферанса 1996 (the 1996 Codex)",
+    seeds=(_SEED_MAILRU,),
+    # «Если играют трое, а приходит четвертый»; «Если играют четверо, то при распасовке начинают игру с открытия
+    # первой карты прикупа».
+    players=(3, 4),
+    # «нельзя перепрыгивать через ступеньки»; «Мизер можно заказать только при первом ходе»; «третья рука имеет
+    # право забрать прикуп без торговли ... кроме мизера». «Втёмную можно играть только по предварительной
+    # договорённости» — this value is the Codex with that agreement made (docs/systems.md): «раз втёмную.
+    # Перебивают самой обычной заявкой»; «можно изменить цену и объявить мизер»; «пас втёмную, если никто не
+    # перебил семерной игрой ... после семерной игры снова заказан пас втёмную, то перебивают восьмёркой»; «мизер
+    # втёмную. Перебивают ... только девятерной ставкой втёмную или десятерной всветлую».
+    bidding=BiddingRules(
+        jumps_allowed=False,
+        third_hand_no_misere_after_two_passes=True,
+        dark_bids=True,
+        dark_overcall_next_level=False,
+        dark_six_may_switch_to_misere=True,
+        dark_pass=True,
+        dark_pass_overcall_level=7,
+        dark_pass_answers_overcall=True,
+        dark_misere_overcall_levels=(9, 10),
+    ),
+    # «если ход должны сделать вистующие - они же и открывают карты ещё до первого хода»; «Если заказана игра
+    # шестерная, то все обязаны вистовать втёмную»; «ловят такой мизер втёмную ... не открывают своих карт».
+    defence=DefenceRules(
+        misere_open_before_defender_lead=True,
+        dark_six_forced_whist=True,
+        dark_misere_closed=True,
+    ),
+    # «Если не взято ни одной взятки, то пишется всего одно очко»; «пас втёмную ... взятки считаются по двойной
+    # цене ... очки считаются вчетверо».
+    raspasy=RaspasyRules(zero_trick_reward=1, zero_reward_progresses=False, dark_pass_factor=2),
+    # «При игре втёмную, цена любой игры удваивается»; a dark pass earns no bomb (the Codex has none).
+    scoring=ScoringRules(dark_multiplier=2, dark_pass_bomb_level=0),
 )
