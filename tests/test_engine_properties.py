@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairdeal.cards import DeckKind, suit_of
-from fairdeal.engine.bids import ContractBid, all_game_bids, beats, parse_bid
+from fairdeal.engine.bids import BidError, ContractBid, all_game_bids, beats, parse_bid
 from fairdeal.engine.bots import HeuristicBot, RandomBot
 from fairdeal.engine.driver import MAX_STEPS, random_deal
 from fairdeal.engine.hand import apply, is_over, new_hand, result, to_move
@@ -132,6 +132,17 @@ def test_the_ladder_is_a_strict_order_on_plain_bids(a, b, c):
     plain = [x for x in (a, b, c) if not (x.misere and x.no_talon)]
     if len(plain) == 3 and beats(a, b, 8) and beats(b, c, 8):
         assert beats(a, c, 8)
+
+
+@given(text=st.one_of(st.text(max_size=12), st.from_regex(r"(10|[0-9]|misere)?(S|C|D|H|NT)?(-open)?(-bp)?",
+                                                            fullmatch=True)))
+def test_any_text_reads_as_a_bid_whose_token_reads_back_or_is_refused(text):
+    try:
+        bid = parse_bid(text)
+    except BidError as exc:
+        assert "cannot read bid" in str(exc)
+        return
+    assert parse_bid(bid.token) == bid
 
 
 def test_every_token_reads_back():
