@@ -36,10 +36,14 @@ class HandAbandoned(MentalPokerError):
 class Player:
     """One seat at the table: knows its own key share, sends messages, and verifies everyone else's."""
 
-    def __init__(self, setup: TableSetup, name: str):
+    def __init__(self, setup: TableSetup, name: str,
+                 permutation: Callable[[int], Sequence[int]] | None = None):
+        """``permutation(size)`` replaces the OS-random shuffle only for reproducible evenings (``deal --seed``);
+        re-encryption, keys and proofs stay OS-random."""
         if name not in setup.players:
             raise MentalPokerError(f"{name!r} is not at this table")
         self.name = name
+        self._permutation = permutation
         self.state = HandState(setup)
         self._secret: Scalar | None = None
         self._discard: tuple[tuple[int, ...], bytes] | None = None
@@ -64,7 +68,8 @@ class Player:
         return self._send(key_message(share))
 
     def shuffle(self) -> Message:
-        deck, proof = shuffle_deck(self.setup.context, self.name, self.state.joint_key, self.state.deck)
+        chosen = self._permutation(self.setup.size) if self._permutation is not None else None
+        deck, proof = shuffle_deck(self.setup.context, self.name, self.state.joint_key, self.state.deck, chosen)
         return self._send(shuffle_message(self.name, deck, proof))
 
     def deal(self) -> Message:
