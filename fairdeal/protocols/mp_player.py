@@ -77,21 +77,30 @@ class Player:
 
     # ---- the talon ----------------------------------------------------------------------------------------------
 
-    def open_talon(self) -> Message:
-        return self._send(self._shares("talon", self.setup.talon_positions))
+    def open_talon(self, talon: int = 0) -> Message:
+        return self._send(self._talon_message("talon", talon))
 
-    def take(self, recipient: str) -> Message:
+    def take(self, recipient: str, talon: int = 0) -> Message:
         """Hand the talon to ``recipient`` unseen by anybody else (his own share completes it)."""
-        message = dict(self._shares("take", self.setup.talon_positions), to=recipient)
-        return self._send(message)
+        return self._send(dict(self._talon_message("take", talon), to=recipient))
+
+    def _talon_message(self, step: str, talon: int) -> dict:
+        """Shares of one talon; with more than one talon (Hussar) the message names it."""
+        message = self._shares(step, self.setup.talon_rows[talon])
+        return dict(message, talon=talon) if len(self.setup.talon_rows) > 1 else message
 
     def turn(self) -> Message:
         """Open the next talon card for everybody (raspasy)."""
-        return self._send(self._shares("turn", (self.setup.talon_positions[self.state.turned],)))
+        return self._send(self._shares("turn", (self.setup.talon_rows[0][self.state.turned],)))
 
-    def talon_share_points(self) -> dict[int, Point]:
-        """Raw shares of the talon, for a simulation's engine host that must hold the whole deal at once."""
-        return {p: self.own_share(p) for p in self.setup.talon_positions}
+    def open_dummy(self) -> Message:
+        """Lay Gusarik's dummy open for everybody (the defender whists and plays it)."""
+        return self._send(self._shares("dummy", self.setup.dummy_positions))
+
+    def hidden_share_points(self) -> dict[int, Point]:
+        """Raw shares of the talon and the dummy (cards nobody holds), for a simulation's engine host that must
+        hold the whole deal at once."""
+        return {p: self.own_share(p) for p in self.setup.talon_positions + self.setup.dummy_positions}
 
     # ---- play -----------------------------------------------------------------------------------------------------
 
@@ -130,7 +139,7 @@ class Player:
     def _held_positions(self, taking: bool = False) -> list[int]:
         played = {p for _, p, _ in self.state.plays}
         discarded = set(self._discard[0]) if self._discard else set()
-        talon = self.setup.talon_positions if taking else ()
+        talon = tuple(p for t in self.state.waiting_talons(self.name) for p in self.setup.talon_rows[t]) if taking else ()
         return [p for p in self.state.holdings(self.name) + talon if p not in played | discarded]
 
     # ---- the end ------------------------------------------------------------------------------------------------
@@ -197,12 +206,12 @@ class Table:
         raise HandAbandoned(silent.name, step, self.messages)
 
     def deal(self, open_talon: bool = False) -> None:
-        """Keys, shuffles and the private deal (and, if asked, the talon opened at once)."""
+        """Keys, shuffles and the private deal (and, if asked, every talon opened at once)."""
         self.round("keys", methodcaller("keys"))
         self.round("shuffle", methodcaller("shuffle"))
         self.round("deal", methodcaller("deal"))
-        if open_talon:
-            self.round("talon", methodcaller("open_talon"))
+        for talon in range(len(self.players[0].setup.talon_rows) if open_talon else 0):
+            self.round("talon", lambda p, talon=talon: p.open_talon(talon))
 
 
 def play_hand(setup: TableSetup, open_talon: bool = True,

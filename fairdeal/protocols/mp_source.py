@@ -59,48 +59,88 @@ def engine_plays(record: Mapping[str, Any], convention: Convention, num_seats: i
         return None
 
 
-def expected_events(record: Mapping[str, Any], players: Sequence[str], plays: Plays | None) -> list[tuple]:
+def expected_events(record: Mapping[str, Any], players: Sequence[str], plays: Plays | None,
+                    dummy: bool = False) -> list[tuple]:
     """The protocol steps the game record calls for after the deal, in order (rounds as one event).
 
-    ``plays`` are the engine's seat-tagged cards of each trick (a passer who sits out plays none); ``players``
-    are the table's names by seat. Without ``plays`` (a record the engine cannot replay) a play names no player.
+    ``plays`` are the engine's seat-tagged cards of each trick (a passer who sits out plays none; Gusarik's dummy
+    is seat ``len(players)``, played by the declarer's opponent); ``players`` are the table's names by seat.
+    Without ``plays`` (a record the engine cannot replay) a play names no player. With a ``dummy`` it is laid
+    open when the defence plays open («вистовать и при этом открыть болвана»).
     """
     declarer = record.get("contract", {}).get("declarer")
-    name = players[declarer] if isinstance(declarer, int) and 0 <= declarer < len(players) else None
+    name = _name(players, declarer)
+    opponent = next((p for p in players if p != name), None) if name is not None else None
+    by_seat = list(players) + [opponent]
+    extras = record.get("extras", {})
+    bought = extras.get("talon_bought", 0)
     events: list[tuple] = []
     if record.get("talon_shown"):
-        events.append(("talon",))
+        events.append(("talon", bought))
     elif "discard" in record:
-        events.append(("take", name))
+        events.append(("take", name, bought))
     if "discard" in record:
         events.append(("discard", name))
+    whister = _whist_talon_taker(record, players)
+    if whister is not None:     # «с приглашением своей прикупки»: the whister takes his own talon unseen
+        events += [("take", whister, extras["whist_talon"]), ("discard", whister)]
+    if dummy and record.get("defence_open"):
+        events.append(("dummy",))
     for index, trick in enumerate(record.get("tricks", [])):
         if "talon_card" in trick:
             events.append(("turn",))
         if plays is None:
             events += [("play", None, parse_card(card).code) for card in trick["cards"]]
         else:
-            events += [("play", players[seat], card) for seat, card in plays[index]]
+            events += [("play", by_seat[seat], card) for seat, card in plays[index]]
     events.append(("reveal",))
     if "discard" in record:
         events.append(("discard-open", name))
+    if whister is not None:
+        events.append(("discard-open", whister))
     return events
 
 
-def play_out(table: Table, events: Sequence[tuple], discard: Sequence[int]) -> None:
+def _name(players: Sequence[str], seat: Any) -> str | None:
+    return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else None
+
+
+def _whist_talon_taker(record: Mapping[str, Any], players: Sequence[str]) -> str | None:
+    """The defender who whisted with his own talon and put two cards away (Hussar), if any."""
+    if "whist_talon" not in record.get("extras", {}) or "defence_discard" not in record.get("extras", {}):
+        return None
+    calls = [entry.get("seat") for entry in record.get("defence", []) if entry.get("call") == "whist-talon"]
+    return _name(players, calls[0]) if calls else None
+
+
+def discards_of(record: Mapping[str, Any], players: Sequence[str]) -> dict[str, list[str]]:
+    """Who put which two cards away, by the record: the declarer's discard and a talon whister's."""
+    found = {}
+    declarer = _name(players, record.get("contract", {}).get("declarer"))
+    if "discard" in record and declarer is not None:
+        found[declarer] = list(record["discard"])
+    whister = _whist_talon_taker(record, players)
+    if whister is not None:
+        found[whister] = list(record["extras"]["defence_discard"])
+    return found
+
+
+def play_out(table: Table, events: Sequence[tuple], discards: Mapping[str, Sequence[int]]) -> None:
     """Run the post-deal events through the players; each message is verified by every other player."""
     for event in events:
         step = event[0]
         if step == "talon":
-            table.round(step, methodcaller("open_talon"))
+            table.round(step, lambda p, talon=event[1]: p.open_talon(talon))
         elif step == "take":
-            table.round(step, lambda p, to=event[1]: p.take(to), skip=event[1])
+            table.round(step, lambda p, to=event[1], talon=event[2]: p.take(to, talon), skip=event[1])
         elif step == "turn":
             table.round(step, methodcaller("turn"))
+        elif step == "dummy":
+            table.round(step, methodcaller("open_dummy"))
         elif step == "reveal":
             table.round(step, methodcaller("reveal"))
         elif step == "discard":
-            table.say(table.by_name(event[1]), step, lambda p: p.discard(discard))
+            table.say(table.by_name(event[1]), step, lambda p: p.discard(discards[p.name]))
         elif step == "play":
             table.say(table.by_name(event[1]), step, lambda p, card=event[2]: p.play(card))
         else:
@@ -111,9 +151,6 @@ class MentalPokerSource:
     """Deals every hand by mental poker between player objects; ``finish`` returns the hand's transcript."""
 
     def __init__(self, spec: TableSpec, make_player: Callable[[TableSetup, str], Player] = Player):
-        pattern = spec.pattern
-        if pattern.talons > 1:
-            raise ProtocolError(f"mental poker deals patterns with one talon; {pattern.name} has {pattern.talons}")
         self.spec = spec
         self._make_player = make_player
         self._hand: tuple[int, int, Table] | None = None
@@ -144,10 +181,12 @@ class MentalPokerSource:
             if plays is None:
                 raise ProtocolError(f"mental poker: hand {hand}: the game record does not replay, so its cards "
                                     "have no seats")
-        events = expected_events(record, self.spec.players, plays) if record else [("reveal",)]
-        discard = [parse_card(c).code for c in (record or {}).get("discard", [])]
+        dummy = self.spec.pattern.dummy_hand is not None
+        events = expected_events(record, self.spec.players, plays, dummy) if record else [("reveal",)]
+        discards = {name: [parse_card(c).code for c in cards]
+                    for name, cards in discards_of(record or {}, self.spec.players).items()}
         with self._abandoning(record):
-            play_out(table, events, discard)
+            play_out(table, events, discards)
         doc = self.document(hand, dealer, table.messages, record, self._assemble(table))
         self._hand = None
         return doc
@@ -190,11 +229,11 @@ class MentalPokerSource:
         for player in table.players:
             for position, card in zip(setup.hand_positions(player.name), player.hand()):
                 order[position] = card
-        shares = [player.talon_share_points() for player in table.players]
+        shares = [player.hidden_share_points() for player in table.players]
         deck = table.players[0].state.deck
-        for position in setup.talon_positions:
+        for position in setup.talon_positions + setup.dummy_positions:
             try:
                 order[position] = decrypt(deck[position], [s[position] for s in shares])
             except MentalPokerError as error:
-                raise ProtocolError(f"mental poker: the talon does not decrypt: {error}") from None
+                raise ProtocolError(f"mental poker: the talon or dummy does not decrypt: {error}") from None
         return order

@@ -14,7 +14,7 @@ from typing import Any, Mapping, Sequence
 from fairdeal.cards import to_ascii_list
 from fairdeal.errors import FairdealError, MentalPokerError
 from fairdeal.protocols.mp_protocol import ROUNDS, VerifiedHand, verify_hand
-from fairdeal.protocols.mp_source import ABANDONED, COMPLETE, PROTOCOL, engine_plays, expected_events, hand_setup
+from fairdeal.protocols.mp_source import ABANDONED, COMPLETE, PROTOCOL, discards_of, engine_plays, expected_events, hand_setup
 from fairdeal.protocols.record_check import check_session_records
 from fairdeal.protocols.table import TableSpec, stated_convention
 from fairdeal.protocols.transcript import FORMAT, VERSION, seat_deal, transcript_hash
@@ -132,7 +132,7 @@ def _check_record_events(c: MpCheck) -> None:
     try:
         # A record the engine cannot replay is named by ``record_check``; here its plays are compared by card.
         plays = engine_plays(record, c.spec.convention, len(c.spec.players))
-        expected = expected_events(record, c.spec.players, plays)
+        expected = expected_events(record, c.spec.players, plays, c.spec.pattern.dummy_hand is not None)
     except (FairdealError, KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         c.fail(RECORD, "events", f"malformed record ({type(exc).__name__}: {exc})")
         return
@@ -146,14 +146,16 @@ def _check_record_events(c: MpCheck) -> None:
         c.fail(RECORD, "events", f"the record calls for {len(expected)} steps after the deal, the messages hold "
                                  f"{len(actual)}")
         return
-    talon = verified.state.setup.talon_positions
-    turned = [verified.order[p] for p in talon[:verified.state.turned]]
+    rows = verified.state.setup.talon_rows
+    turned = [verified.order[p] for p in (rows[0] if rows else ())[:verified.state.turned]]
     recorded = [t["talon_card"] for t in record.get("tricks", []) if "talon_card" in t]
     if to_ascii_list(turned) != recorded:
         c.fail(RECORD, "talon card", f"the turned talon cards are {to_ascii_list(turned)}, the record says {recorded}")
-    if verified.discard is not None and sorted(to_ascii_list(verified.discard)) != sorted(record.get("discard", [])):
-        c.fail(RECORD, "discard", f"the opened discard is {to_ascii_list(verified.discard)}, the record says "
-                                  f"{record.get('discard')}")
+    recorded = discards_of(record, c.spec.players)
+    for player, cards in verified.discards.items():
+        if sorted(to_ascii_list(cards)) != sorted(recorded.get(player, [])):
+            c.fail(RECORD, "discard", f"{player}'s opened discard is {to_ascii_list(cards)}, the record says "
+                                      f"{recorded.get(player)}")
 
 
 def _proven_events(verified: VerifiedHand) -> list[tuple]:
@@ -166,7 +168,7 @@ def _proven_events(verified: VerifiedHand) -> list[tuple]:
         step = message["step"]
         if step in ROUNDS:
             if left_in_round == 0:
-                events.append((step, message["to"]) if step == "take" else (step,))
+                events.append(_round_event(message, len(state.setup.talon_rows)))
                 left_in_round = len(state.setup.players) - (1 if step == "take" else 0)
             left_in_round -= 1
         elif step == "play":
@@ -175,6 +177,15 @@ def _proven_events(verified: VerifiedHand) -> list[tuple]:
         else:
             events.append((step, message["player"]))
     return events
+
+
+def _round_event(message: Mapping[str, Any], talons: int) -> tuple:
+    """A round as one event: a talon round names its talon (and a ``take`` its recipient), as the record's do."""
+    step = message["step"]
+    talon = message.get("talon", 0) if talons > 1 else 0
+    if step == "take":
+        return step, message["to"], talon
+    return (step, talon) if step == "talon" else (step,)
 
 
 def _say(event: tuple) -> str:
