@@ -10,7 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from fairdeal.engine.bots import HeuristicBot
+from fairdeal.engine.match import play_match
 from fairdeal.errors import ProtocolError
+from fairdeal.protocols.mp_player import HandAbandoned, Player, Unresponsive
+from fairdeal.protocols.mp_source import MentalPokerSource
 from fairdeal.protocols.table import TableSpec, stated_convention
 from fairdeal.protocols.verify import verify_documents, verify_log, verify_paths
 from fairdeal.rules import CROATIAN, SOCHI, get_convention, rebuild_convention
@@ -96,3 +100,29 @@ def test_an_evening_cut_short_says_what_is_missing(tmp_path):
 def test_a_log_not_dealt_by_a_protocol_has_nothing_to_verify(tmp_path):
     report = verify_log(ROOT / "samples" / "sochi-3p-honest.jsonl")
     assert not report.ok and "not by a protocol with transcripts" in report.failures[0].detail
+
+
+class _SilentAtHand(Player):
+    """Stops answering at the shuffle of one hand (a dropped connection mid-evening)."""
+
+    silent_hand = 2
+
+    def shuffle(self):
+        if self.setup.context.hand == self.silent_hand:
+            raise Unresponsive()
+        return super().shuffle()
+
+
+@pytest.mark.parametrize("hand,missing", [(2, "ends after 1 hand(s) without its settlement line"),
+                                          (1, "the log holds no hand")])
+def test_an_evening_that_fails_midway_leaves_a_log_verify_calls_incomplete(tmp_path, hand, missing):
+    players = ("ann", "bob", "cyd")
+    spec = TableSpec("t", "s", 3, players, SOCHI)
+    silent = type("Silent", (_SilentAtHand,), {"silent_hand": hand})
+    source = MentalPokerSource(spec, lambda setup, name: (silent if name == "bob" else Player)(setup, name))
+    log = tmp_path / "evening.log"
+    with pytest.raises(HandAbandoned):
+        play_match(SOCHI, players, [HeuristicBot() for _ in players], source=source, max_hands=3, log=log)
+    assert json.loads(log.read_text(encoding="utf-8").splitlines()[0])["dealing"] == "mental-poker"
+    report = verify_log(log)
+    assert not report.ok and missing in report.failures[0].detail

@@ -54,6 +54,8 @@ class DealSource(Protocol):
 class ProvingSource(Protocol):
     """A source whose finished documents prove the deal and are filed next to the game log."""
 
+    dealing: str    # the log header's ``dealing``, known before the first hand (a log cut short still says it)
+
     def write_transcript(self, document: Mapping[str, Any], path: Path) -> str:
         """Write ``document`` to ``path`` as the exact bytes its hash covers; returns that SHA-256 (hex)."""
 

@@ -103,9 +103,10 @@ class MatchLog:
     ``write_transcript`` when the deal source proves its deals)."""
 
     def __init__(self, path: str | Path, convention: Convention, players: Sequence[str],
-                 write_transcript: TranscriptWriter | None = None):
+                 write_transcript: TranscriptWriter | None = None, dealing: str = "server-rng"):
         self.path = Path(path)
         self._write_document = write_transcript
+        self._dealing = dealing     # for a header written before any hand (an evening stopped at once)
         self.convention = convention
         self.players = list(players)
         self.transcripts = self.path.with_name(self.path.name + ".transcripts")
@@ -123,7 +124,7 @@ class MatchLog:
     def close(self, amounts: Sequence[Fraction] | None) -> None:
         """Finish the log: the trailer with the settlement (``None``: no trailer), then close the file."""
         try:
-            self._ensure_header("server-rng")
+            self._ensure_header(self._dealing)
             if amounts is not None:
                 self._write(end_record(self.players, amounts))
         finally:

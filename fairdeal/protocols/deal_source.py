@@ -20,6 +20,8 @@ from fairdeal.protocols.transcript import build_transcript, transcript_hash, wri
 class CommitRevealSource:
     """Deals every hand by the commit-reveal protocol; ``finish`` reveals and returns the transcript."""
 
+    dealing = "commit-reveal"
+
     def __init__(self, spec: TableSpec, service: DealerService | None = None, players: Sequence[Player] | None = None):
         self.spec = spec
         self.service = service or DealerService(spec)

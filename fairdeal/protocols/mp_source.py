@@ -150,6 +150,8 @@ def play_out(table: Table, events: Sequence[tuple], discards: Mapping[str, Seque
 class MentalPokerSource:
     """Deals every hand by mental poker between player objects; ``finish`` returns the hand's transcript."""
 
+    dealing = "mental-poker"
+
     def __init__(self, spec: TableSpec, make_player: Callable[[TableSetup, str], Player] = Player):
         self.spec = spec
         self._make_player = make_player
