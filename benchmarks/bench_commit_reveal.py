@@ -21,12 +21,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from commit_reveal_helpers import honest_session  # noqa: E402
 
 from fairdeal.cards import DeckKind  # noqa: E402
-from fairdeal.protocols.commit_reveal import TableSpec  # noqa: E402
 from fairdeal.protocols.deal_source import CommitRevealSource  # noqa: E402
 from fairdeal.protocols.deck import derive_order, derive_orders, orders_match  # noqa: E402
 from fairdeal.protocols.derive import DeckInputs, deck_input  # noqa: E402
+from fairdeal.protocols.table import TableSpec  # noqa: E402
 from fairdeal.protocols.transcript import transcript_bytes  # noqa: E402
 from fairdeal.protocols.verify import verify_documents  # noqa: E402
+from fairdeal.rules import SOCHI  # noqa: E402
 
 DECK = DeckKind.PIQUET32
 NAMES = ("north", "east", "south")
@@ -78,7 +79,7 @@ def bench_decks(deals: int) -> None:
 
 
 def bench_protocol(hands: int) -> None:
-    spec = TableSpec("table-1", "bench", hands, NAMES)
+    spec = TableSpec("table-1", "bench", hands, NAMES, SOCHI)
 
     def run():
         source = CommitRevealSource(spec)

@@ -21,7 +21,7 @@ from typing import Callable, Iterator
 from fairdeal.deal import get_pattern
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.match import play_match
-from fairdeal.protocols.commit_reveal import TableSpec
+from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.mp_fiat_shamir import HandContext
 from fairdeal.protocols import mp_group
 from fairdeal.protocols.mp_group import MSM_BACKEND, MULTS, Point, Scalar, base_mult, hash_to_point, multi_mult_vartime
@@ -89,7 +89,7 @@ def provers(setup: TableSetup) -> list:
 def played_hands(count: int) -> list[dict]:
     """Transcripts of real hands: bots play, the mental-poker source proves every step."""
     convention = get_convention("sochi")
-    source = MentalPokerSource(TableSpec("bench", "night", count, PLAYERS, system=convention.name))
+    source = MentalPokerSource(TableSpec("bench", "night", count, PLAYERS, convention))
     play_match(convention, PLAYERS, [HeuristicBot() for _ in PLAYERS], source=source, max_hands=count)
     return source.transcripts
 
@@ -117,7 +117,7 @@ def main() -> None:
 
     ratios = []
     for doc in played_hands(4):
-        hand_table = hand_setup(TableSpec("bench", "night", 4, PLAYERS, system="sochi"), doc["hand"], doc["dealer"])
+        hand_table = hand_setup(TableSpec("bench", "night", 4, PLAYERS, get_convention("sochi")), doc["hand"], doc["dealer"])
         t_hand, w_hand, _ = measure(lambda: verify_hand(hand_table, doc["messages"]))
         row(f"whole hand {doc['hand']} ({len(doc['messages'])} messages): messages", t_hand, w_hand, "(goal <= 50 ms)")
         t_doc, w_doc, _ = measure(lambda: check_document("bench", doc))

@@ -20,14 +20,15 @@ import time
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.match import play_match
 from fairdeal.errors import MentalPokerError
-from fairdeal.protocols.commit_reveal import TableSpec
+from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.mp_protocol import Checkpoints, verify_hand
 from fairdeal.protocols.mp_source import MentalPokerSource, hand_setup
+from fairdeal.rules import SOCHI
 from fairdeal.systems import get_convention
 from fairdeal.protocols.mp_tamper import random_mutations
 
 PLAYERS = ("north", "east", "west")
-SPEC = TableSpec("mutations", "night", 4, PLAYERS, system="sochi")
+SPEC = TableSpec("mutations", "night", 4, PLAYERS, SOCHI)
 
 
 def honest_transcripts() -> list[dict]:

@@ -14,7 +14,8 @@ from fairdeal.engine.hand import result
 from fairdeal.engine.record import to_record
 from fairdeal.engine.scoring import score_hand
 from fairdeal.engine.sheet import new_sheet
-from fairdeal.protocols.commit_reveal import DealerService, Player, TableSpec
+from fairdeal.protocols.commit_reveal import DealerService, Player
+from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.deal_source import CommitRevealSource
 from fairdeal.protocols.transcript import seat_deal
 from fairdeal.systems import get_convention
@@ -30,7 +31,7 @@ def honest_session(hands: int = 3, players: tuple[str, ...] = ("ann", "bob", "cy
 
     Keys and seeds come from fixed labels (``label``), so a failing property test replays the same session.
     """
-    spec = TableSpec("table-1", "evening-1", hands, players, system=system)
+    spec = TableSpec("table-1", "evening-1", hands, players, get_convention(system))
     service = DealerService(spec, SigningKey(fixed(f"{label}/service")), fixed(f"{label}/tail"))
     parties = [Player(name, seat, SigningKey(fixed(f"{label}/key/{name}")),
                       lambda hand, name=name: fixed(f"{label}/seed/{name}/{hand}"))
@@ -38,14 +39,14 @@ def honest_session(hands: int = 3, players: tuple[str, ...] = ("ann", "bob", "cy
     source = CommitRevealSource(spec, service, parties)
     convention = get_convention(system)
     sheet = new_sheet(convention, len(players))
-    pattern = get_pattern(spec.deal_pattern)
+    pattern = spec.pattern
     docs = []
     for hand in range(1, hands + 1):
         dealer = (hand - 1) % len(players)
         dealt = source.deal(hand, dealer)
         record = None
         if with_records:
-            seats = seat_deal(dealt.order, spec.deal_pattern, dealer, len(players))
+            seats = seat_deal(dealt.order, pattern.name, dealer, len(players))
             deal = deal_from_seats([from_ascii_list(h) for h in seats["hands"]],
                                    [from_ascii_list(t) for t in seats["talons"]], pattern, dealer, len(players))
             bots = [HeuristicBot() for _ in players]

@@ -13,7 +13,9 @@ from hypothesis import strategies as st
 
 from fairdeal.cards import to_ascii_list
 from fairdeal.errors import ProtocolError
-from fairdeal.protocols.commit_reveal import DealerService, Player, TableSpec
+from fairdeal.protocols.commit_reveal import DealerService, Player
+from fairdeal.protocols.table import TableSpec
+from fairdeal.rules import SOCHI
 from fairdeal.protocols.deal_source import CommitRevealSource
 from fairdeal.protocols.derive import seed_commitment
 from fairdeal.protocols.encoding import u64
@@ -180,7 +182,7 @@ def test_failure_lines_name_file_hand_party_and_check():
 # ---- the holes, one by one ---------------------------------------------------------------------------------------
 
 def _table(hands: int = 3) -> tuple[TableSpec, DealerService, list[Player]]:
-    spec = TableSpec("t", "s", hands, ("ann", "bob", "cyril"))
+    spec = TableSpec("t", "s", hands, ("ann", "bob", "cyril"), SOCHI)
     service = DealerService(spec)
     players = [Player(n, i) for i, n in enumerate(spec.players)]
     service.open_session(players)
@@ -300,7 +302,7 @@ def test_integers_never_wrap():
     with pytest.raises(ProtocolError, match="64-bit"):
         u64(2**64)
     with pytest.raises(ProtocolError, match="1..1000000 hands"):
-        TableSpec("t", "s", 10**6 + 1, ("a", "b", "c"))
+        TableSpec("t", "s", 10**6 + 1, ("a", "b", "c"), SOCHI)
 
 
 @settings(max_examples=50, deadline=None)
@@ -313,7 +315,7 @@ def test_seed_commitments_are_bound_to_player_and_hand(seed, player, hand):
 
 
 def test_a_withheld_reveal_is_named():
-    spec = TableSpec("t", "s", 2, ("ann", "bob", "cyril"))
+    spec = TableSpec("t", "s", 2, ("ann", "bob", "cyril"), SOCHI)
     source = CommitRevealSource(spec)
     dealt = source.deal(1, 0)
     assert dealt.evidence["state"] == "unrevealed" and "seed" not in dealt.evidence["service"]
@@ -323,7 +325,7 @@ def test_a_withheld_reveal_is_named():
 
 
 def test_a_player_who_reuses_a_seed_is_named():
-    spec = TableSpec("t", "s", 2, ("ann", "bob", "cyril"))
+    spec = TableSpec("t", "s", 2, ("ann", "bob", "cyril"), SOCHI)
     players = [Player(n, i, seed_source=(lambda hand: b"\5" * 32) if n == "cyril" else None)
                for i, n in enumerate(spec.players)]
     source = CommitRevealSource(spec, players=players)
@@ -366,7 +368,7 @@ def test_a_malformed_document_is_a_schema_failure_not_a_crash():
 
 
 def test_deal_source_builds_unrevealed_then_revealed():
-    spec = TableSpec("t", "s", 1, ("ann", "bob", "cyril"))
+    spec = TableSpec("t", "s", 1, ("ann", "bob", "cyril"), SOCHI)
     source = CommitRevealSource(spec)
     dealt = source.deal(1, 2)
     doc = source.finish(1, {"note": "no play"})

@@ -11,8 +11,8 @@ from click.testing import CliRunner
 
 from fairdeal.cards import DeckKind
 from fairdeal.cli import cli
-from fairdeal.errors import ProtocolError
-from fairdeal.protocols.deal_source import ShuffledDeckSource
+from fairdeal.errors import MatchError
+from fairdeal.engine.deal_source import ShuffledDeckSource
 from fairdeal.protocols.transcript import write_transcript
 
 from commit_reveal_helpers import honest_session
@@ -44,14 +44,16 @@ def test_deal_only_writes_transcripts_without_play(tmp_path):
     result = run("deal", "--players", "4", "--hands", "5", "--deal-only", "--out", str(tmp_path))
     assert result.exit_code == 0, result.output
     files = sorted(tmp_path.glob("hand-*.json"))
-    assert len(files) == 5 and "hand 5: dealer north" in result.output
+    assert len(files) == 5 and "hand 5: dealer Anna" in result.output
     checked = run("verify", *map(str, files))
     assert checked.exit_code == 0 and "ok: 5 transcript(s) verified" in checked.output
 
 
 def test_deal_refuses_a_table_the_convention_does_not_seat(tmp_path):
     result = CliRunner().invoke(cli, ["deal", "--system", "nonesuch", "--out", str(tmp_path)])
-    assert result.exit_code != 0 and "unknown system" in str(result.exception)
+    assert result.exit_code == 2 and "Invalid value for '--system'" in result.output
+    result = CliRunner().invoke(cli, ["deal", "--system", "hussar", "--players", "3", "--out", str(tmp_path)])
+    assert result.exit_code == 2 and "hussar is played by 2 players, not 3" in result.output
 
 
 def test_verify_names_each_failure_and_exits_nonzero(tmp_path):
@@ -105,9 +107,9 @@ def test_shuffled_source_from_rng_and_from_recorded_orders():
     assert source.finish(1, {"x": 1})["record"] == {"x": 1}
     recorded = ShuffledDeckSource(orders=[DeckKind.PIQUET32.codes()[::-1]])
     assert recorded.deal(1, 2).order[0] == 31
-    with pytest.raises(ProtocolError, match="no recorded deck order for hand 2"):
+    with pytest.raises(MatchError, match="no recorded deck order for hand 2"):
         recorded.deal(2, 0)
-    with pytest.raises(ProtocolError, match="never dealt"):
+    with pytest.raises(MatchError, match="never dealt"):
         recorded.finish(7)
 
 

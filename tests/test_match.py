@@ -22,7 +22,7 @@ from fairdeal.engine.recount import sheet_from_log
 from fairdeal.engine.sheet import is_finished, new_sheet
 from fairdeal.errors import ConventionError, MatchError
 from fairdeal.log import EndRecord, HandRecord, TableRecord, read_log
-from fairdeal.protocols.deal_source import ShuffledDeckSource
+from fairdeal.engine.deal_source import ShuffledDeckSource
 from fairdeal.systems import conventions, get_convention
 
 NAMES = ("Anna", "Boris", "Vera", "Gleb", "Dasha")

@@ -67,7 +67,7 @@ def test_honest_hand_verifies_and_opens_exactly_what_was_dealt_and_played(honest
     for player in table.players:
         assert [verified.order[p] for p in SETUP.hand_positions(player.name)] == list(player.hand())
     assert verified.talon == tuple(verified.order[p] for p in pattern.talon_positions[0])
-    assert sorted(verified.discard) == sorted(discard)
+    assert sorted(verified.discards["north"]) == sorted(discard)
     assert len(verified.plays) == 30 and sorted(verified.order) == list(range(32))
     assert {card for name, _, card in verified.plays if name == "east"} == set(east.hand())
     assert verified.state.finished and verified.abandoned is None

@@ -150,8 +150,8 @@ def test_the_observer_checks_every_proof_of_a_hand_in_one_batch(backend, hand):
     if backend == "libdecaf":
         assert MULTS.variable == 3          # only the three proofs of possession, one libsodium product each
     strict = verify_hand(SETUP, hand, Checkpoints())
-    assert (batched.order, batched.plays, batched.discard, batched.talon) == (
-        strict.order, strict.plays, strict.discard, strict.talon)
+    assert (batched.order, batched.plays, batched.discards, batched.talon) == (
+        strict.order, strict.plays, strict.discards, strict.talon)
 
 
 def _outcome(messages, checkpoints=None):

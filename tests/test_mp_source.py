@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from fairdeal.cards import parse_card
 from fairdeal.cli import cli
 from fairdeal.deal import deal_order, get_pattern
 from fairdeal.engine.bots import HeuristicBot
@@ -22,7 +23,7 @@ from fairdeal.engine.record import replay_record
 from fairdeal.engine.scoring import score_hand
 from fairdeal.engine.sheet import new_sheet
 from fairdeal.errors import IllegalAction
-from fairdeal.protocols.commit_reveal import TableSpec
+from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.mp_player import HandAbandoned, Player, Unresponsive
 from fairdeal.protocols.mp_source import MentalPokerSource
 from fairdeal.protocols.verify import verify_documents, verify_log
@@ -33,7 +34,7 @@ PLAYERS = ("north", "east", "south")
 
 
 def spec(hands=3, players=PLAYERS, table="club-9"):
-    return TableSpec(table, "friday", hands, players, system=CONVENTION.name)
+    return TableSpec(table, "friday", hands, players, CONVENTION)
 
 
 @pytest.fixture(scope="module")
@@ -177,7 +178,9 @@ def test_a_renonce_played_with_valid_proofs_is_caught_by_the_engine_replay():
         source = MentalPokerSource(spec(hands=1))
     else:
         pytest.skip("no hand with a possible renonce in 12 deals")
-    doc = source.finish(1, tampered)   # every card really is the player's own: all proofs hold
+    plays = [[(_seat_of(record, i, k), parse_card(card).code) for k, card in enumerate(trick["cards"])]
+             for i, trick in enumerate(tampered["tricks"])]
+    doc = source.finish(1, tampered, plays)   # every card really is the player's own: all proofs hold
     report = verify_documents([("renonce", doc)])
     assert [(f.party, f.check) for f in report.failures] == [("record", "replay")]
     assert "must" in report.failures[0].detail

@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from pathlib import Path
+from typing import Sequence
 
 import click
+import numpy as np
 
-from fairdeal.engine.bots import HeuristicBot
-from fairdeal.protocols.commit_reveal import TableSpec
-from fairdeal.errors import MentalPokerError
-from fairdeal.protocols.deal_source import CommitRevealSource
-from fairdeal.protocols.mp_player import HandAbandoned
-from fairdeal.protocols.mp_source import MentalPokerSource
-from fairdeal.protocols.transcript import write_transcript
+from fairdeal.errors import FairdealError
 from fairdeal.protocols.verify import verify_log, verify_paths
-from fairdeal.systems import get_convention
+from fairdeal.systems import conventions
 
-DEFAULT_NAMES = ("north", "east", "south", "west")
 LOG_NAME = "evening.log"
 
 
@@ -51,62 +47,126 @@ def verify_command(transcripts: tuple[Path, ...], log_path: Path | None, as_json
 @click.command("deal")
 @click.option("--protocol", type=click.Choice(["commit-reveal", "mental-poker"]), default="commit-reveal",
               show_default=True, help="mental-poker: the bots' player objects shuffle an encrypted deck themselves.")
-@click.option("--system", default="sochi", show_default=True, help="The convention (sochi, leningrad, rostov, mailru).")
-@click.option("--players", type=click.IntRange(3, 4), default=3, show_default=True)
+@click.option("--system", type=click.Choice(sorted(conventions())), default="sochi", show_default=True,
+              help="System and convention (rules and scoring); `fairdeal systems` lists them.")
+@click.option("--players", "num_players", type=click.IntRange(2, 5), default=None,
+              help="Players at the table (default: the system's smallest; at four the dealer sits out, at five "
+                   "two sit out).")
 @click.option("--hands", type=click.IntRange(1, 10_000), default=10, show_default=True,
               help="The most hands to play (the pulya may close earlier).")
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path))
 @click.option("--table", default="table-1", show_default=True)
 @click.option("--session", default="session-1", show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="Derive every key, seed and shuffle from this number, so the same seed deals the same evening "
+                   "(for tests and demonstrations: whoever knows it knows every deal; default: OS randomness).")
+@click.option("--pulya", "pulya_size", type=click.IntRange(min=1), default=None,
+              help="The agreed pulya (default: the convention's).")
+@click.option("--names", default=None, help="Player names, comma-separated, clockwise from seat 0.")
+@click.option("--rule", "rules", multiple=True, metavar="GROUP.FIELD=VALUE",
+              help="A house rule, as in `fairdeal play --rule` (repeatable); the table statement carries it.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--deal-only", is_flag=True, help="Only deal: transcripts without play, no game log.")
-def deal_command(protocol: str, system: str, players: int, hands: int, out_dir: Path, table: str, session: str,
-                 deal_only: bool) -> None:
+def deal_command(protocol: str, system: str, num_players: int | None, hands: int, out_dir: Path, table: str,
+                 session: str, seed: int | None, pulya_size: int | None, names: str | None, rules: tuple[str, ...],
+                 as_json: bool, deal_only: bool) -> None:
     """Play an evening with bots, every deal from the commit-reveal or the mental-poker protocol.
 
     Writes the game log OUT/evening.log and one transcript per hand in OUT/evening.log.transcripts/ (the log
     cites each by file and SHA-256); with --deal-only, just the transcripts, in OUT.
     """
-    convention = get_convention(system)
-    convention.check_players(players)
-    spec = TableSpec(table, session, hands, DEFAULT_NAMES[:players], system=convention.name)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    source = CommitRevealSource(spec) if protocol == "commit-reveal" else MentalPokerSource(spec)
+    # Imported here: `verify` needs neither the match loop nor the dealing parties.
+    from fairdeal.cli.play import CommandFailure, check_players, player_names, table_convention
+    from fairdeal.protocols.mp_player import HandAbandoned
+    from fairdeal.protocols.table import TableSpec
+    from fairdeal.protocols.transcript import write_transcript
+
+    convention = table_convention(system, rules, pulya_size)
+    num_players = convention.players[0] if num_players is None else num_players
+    check_players(convention, num_players)
+    players = tuple(player_names(names, num_players))
     try:
-        _deal_evening(source, spec, convention, protocol, hands, out_dir, deal_only)
+        spec = TableSpec(table, session, hands, players, convention)
+        source = _source(protocol, spec, seed)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        report = _deal_only(source, spec, out_dir) if deal_only else _deal_evening(source, spec, protocol, out_dir)
     except HandAbandoned as abandoned:
         path = out_dir / f"abandoned-hand-{source.transcripts[-1]['hand']:04d}.json"
         write_transcript(source.transcripts[-1], path)
-        raise click.ClickException(f"{abandoned}; transcript {path}") from None
-    except MentalPokerError as error:
-        raise click.ClickException(str(error)) from None
+        raise CommandFailure(f"{abandoned}; transcript {path}") from None
+    except FairdealError as exc:
+        raise CommandFailure(str(exc)) from None
+    text = report.pop("text")
+    report.update(protocol=protocol, seed=seed)
+    click.echo(json.dumps(report, ensure_ascii=False) if as_json else text)
 
 
-def _deal_evening(source, spec: TableSpec, convention, protocol: str, hands: int, out_dir: Path,
-                  deal_only: bool) -> None:
-    if deal_only:
-        _deal_only(source, spec, out_dir)
-        return
-    # Imported here: `verify` and `--deal-only` need nothing of the match loop.
+def _source(protocol: str, spec, seed: int | None):
+    """The dealing parties; with ``seed`` every secret comes from it (reproducible, and so not secret)."""
+    from nacl.signing import SigningKey
+
+    from fairdeal.protocols.commit_reveal import DealerService, Player
+    from fairdeal.protocols.deal_source import CommitRevealSource
+    from fairdeal.protocols.mp_player import Player as PokerPlayer
+    from fairdeal.protocols.mp_source import MentalPokerSource
+
+    if protocol == "mental-poker":
+        if seed is None:
+            return MentalPokerSource(spec)
+        rngs = {name: np.random.default_rng(int.from_bytes(_seeded(seed, f"shuffle/{name}")[:8], "big"))
+                for name in spec.players}
+        return MentalPokerSource(spec, lambda setup, name: PokerPlayer(setup, name, rngs[name].permutation))
+    if seed is None:
+        return CommitRevealSource(spec)
+    service = DealerService(spec, SigningKey(_seeded(seed, "service-key")), _seeded(seed, "service-tail"))
+    parties = [Player(name, seat, SigningKey(_seeded(seed, f"key/{name}")),
+                      lambda hand, name=name: _seeded(seed, f"seed/{name}/{hand}"))
+               for seat, name in enumerate(spec.players)]
+    return CommitRevealSource(spec, service, parties)
+
+
+def _seeded(seed: int, label: str) -> bytes:
+    return hashlib.sha256(f"fairdeal deal --seed {seed}/{label}".encode("utf-8")).digest()
+
+
+def _deal_evening(source, spec, protocol: str, out_dir: Path) -> dict:
+    from fairdeal.cli.play import play_json
+    from fairdeal.engine.bots import HeuristicBot
     from fairdeal.engine.match import play_match
 
     log = out_dir / LOG_NAME
-    result = play_match(convention, spec.players, [HeuristicBot() for _ in spec.players], source=source,
-                        max_hands=hands, log=log)
+    result = play_match(spec.convention, spec.players, [HeuristicBot() for _ in spec.players], source=source,
+                        max_hands=spec.hands, log=log)
     amounts = ", ".join(f"{name} {float(a):+g}" for name, a in zip(spec.players, result.settlement.amounts))
-    click.echo(f"{len(result.hands)} hands dealt by {protocol} and played; log {log}; "
-               f"transcripts {log.name}.transcripts/")
-    click.echo(f"settlement: {amounts}" + ("" if result.finished else f" ({result.stopped})"))
+    text = (f"{len(result.hands)} hands dealt by {protocol} and played; log {log}; transcripts "
+            f"{log.name}.transcripts/\nsettlement: {amounts}" + ("" if result.finished else f" ({result.stopped})"))
+    report = play_json(result, None, log)
+    report.update(hands=len(result.hands), transcripts=f"{log}.transcripts", text=text)
+    return report
 
 
-def _deal_only(source: CommitRevealSource | MentalPokerSource, spec: TableSpec, out_dir: Path) -> None:
+def _deal_only(source, spec, out_dir: Path) -> dict:
+    from fairdeal.engine.match import dealer_of
+    from fairdeal.protocols.transcript import write_transcript
+
+    lines, hands = [], []
     for hand in range(1, spec.hands + 1):
-        dealer = (hand - 1) % len(spec.players)
+        dealer, _ = dealer_of(spec.convention, hand - 1, 0, len(spec.players))
         source.deal(hand, dealer)
         doc = source.finish(hand)
         path = out_dir / f"hand-{hand:04d}.json"
         digest = write_transcript(doc, path)
-        talon = " ".join(doc["deal"]["talons"][0])
-        click.echo(f"hand {hand}: dealer {spec.players[dealer]}, talon {talon}, {path.name} sha256 {digest[:16]}")
+        talons = doc["deal"]["talons"]
+        hands.append({"hand": hand, "dealer": spec.players[dealer], "talons": talons, "file": str(path),
+                      "sha256": digest})
+        lines.append(f"hand {hand}: dealer {spec.players[dealer]}, talon {_talons(talons)}, {path.name} "
+                     f"sha256 {digest[:16]}")
+    return {"system": spec.system, "pulya": spec.convention.pulya.size, "players": list(spec.players),
+            "dealt": hands, "text": "\n".join(lines)}
+
+
+def _talons(talons: Sequence[Sequence[str]]) -> str:
+    return " | ".join(" ".join(talon) for talon in talons)
 
 
 COMMANDS = [verify_command, deal_command]

@@ -21,7 +21,7 @@ from fairdeal.engine.recount import LogSheet, sheet_from_log
 from fairdeal.engine.sheet import Sheet
 from fairdeal.engine.sheet_view import amount_text, settlement_table, sheet_json, sheet_table
 from fairdeal.errors import ConventionError, FairdealError
-from fairdeal.protocols.deal_source import ShuffledDeckSource
+from fairdeal.engine.deal_source import ShuffledDeckSource
 from fairdeal.rules import parse_rule
 from fairdeal.systems import BOT_KINDS, conventions, rebuild_convention, system_of
 from fairdeal.rules.convention import Convention
@@ -64,7 +64,7 @@ def play_command(system: str, num_players: int | None, max_hands: int | None, se
     sizes = convention.players       # «Настоящая же игра в преферанс — втроём» (003, rule 5)
     num_players = (3 if 3 in sizes else sizes[0]) if num_players is None else num_players
     check_players(convention, num_players)
-    players = _player_names(names, num_players)
+    players = player_names(names, num_players)
     if human_seat is not None and not 0 <= human_seat < num_players:
         raise click.BadParameter(f"seat {human_seat} is not at a table of {num_players} (0..{num_players - 1})",
                                  param_hint="--human")
@@ -83,7 +83,7 @@ def play_command(system: str, num_players: int | None, max_hands: int | None, se
     except FairdealError as exc:
         raise CommandFailure(str(exc)) from None
     if as_json:
-        click.echo(json.dumps(_play_json(result, seed, out), ensure_ascii=False))
+        click.echo(json.dumps(play_json(result, seed, out), ensure_ascii=False))
     else:
         _print_play(result, seed, out)
 
@@ -104,7 +104,8 @@ def check_players(convention: Convention, num_players: int) -> None:
                                  param_hint="--players")
 
 
-def _player_names(names: str | None, num_players: int) -> list[str]:
+def player_names(names: str | None, num_players: int) -> list[str]:
+    """``--names`` (comma-separated, clockwise from seat 0), or the default names."""
     if names is None:
         return list(DEFAULT_NAMES[:num_players])
     listed = [n.strip() for n in names.split(",")]
@@ -149,7 +150,8 @@ def _ending(finished: bool, stopped: str | None, hands: int) -> str:
     return f"the pulya was not finished ({stopped or 'the log ends'}, {hands} hands); it is settled as it stands"
 
 
-def _play_json(result: MatchResult, seed: int, out: Path | None) -> dict:
+def play_json(result: MatchResult, seed: int | None, out: Path | None) -> dict:
+    """The evening as `--json` prints it: system, pulya, seed, how it ended, the sheet and the settlement."""
     data = {"system": result.convention.name, "pulya": result.convention.pulya.size, "seed": seed,
             "finished": result.finished, "stopped": result.stopped}
     data.update(sheet_json(result.sheet, result.settlement, result.players, result.convention))

@@ -18,6 +18,7 @@ import numpy as np
 from fairdeal.cards import DeckKind
 from fairdeal.deal import deal_order, get_pattern
 from fairdeal.engine.bots import Bot
+from fairdeal.engine.deal_source import DealSource, ProvingSource, ShuffledDeckSource
 from fairdeal.engine.driver import play_hand
 from fairdeal.engine.hand import result
 from fairdeal.engine.match_log import MatchLog, hand_fields
@@ -28,7 +29,6 @@ from fairdeal.engine.sheet import ScoreLine, Sheet, is_finished, new_sheet
 from fairdeal.engine.match_log import sheet_extras
 from fairdeal.engine.settlement import Settlement, settle
 from fairdeal.errors import MatchError
-from fairdeal.protocols.deal_source import DealSource, ShuffledDeckSource
 from fairdeal.rules.convention import Convention
 
 
@@ -102,7 +102,9 @@ def play_match(
     """Play a pulya; ``bots[seat]`` acts for ``players[seat]``. With ``log`` every hand is written as it ends."""
     players = tuple(players)
     _check_table(convention, players, bots, max_hands, first_dealer)
-    writer = MatchLog(log, convention, players) if log is not None else None
+    proving = isinstance(source, ProvingSource)
+    filer, dealing = (source.write_transcript, source.dealing) if proving else (None, "server-rng")
+    writer = MatchLog(log, convention, players, filer, dealing) if log is not None else None
     sheet, hands, stopped = new_sheet(convention, len(players)), [], None
     try:
         while not is_finished(sheet, convention):
@@ -151,9 +153,10 @@ def _play_one(convention: Convention, bots: Sequence[Bot], source: DealSource, s
     before = sheet
     sheet, lines = system_of(convention).score_hand(sheet, outcome)
     fields = hand_fields(number, state, dealt.evidence, lines, sheet_extras(before, sheet, outcome, convention))
-    document = source.finish(number, {k: v for k, v in fields.items() if k != "type"})
+    document = source.finish(number, {k: v for k, v in fields.items() if k != "type"},
+                             plays=[trick.plays for trick in state.tricks])
     if writer is not None:
-        writer.write_hand(fields, dealt.evidence, document)
+        writer.write_hand(fields, dealt.kind, document)
     return sheet, summarize(number, outcome, state.contract.token if state.contract else None, lines)
 
 

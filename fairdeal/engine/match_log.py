@@ -1,14 +1,15 @@
 """The game log of a pulya as it is played: header, one validated hand line per hand, the settlement trailer.
 
 Hand lines are streamed (written and flushed as each hand ends), so a pulya cut short still leaves a valid log
-of the hands played. A deal source's transcript is written next to the log and cited by file and SHA-256.
+of the hands played. A proving deal source's transcript is filed next to the log (by the source, which knows its
+bytes) and cited by file and SHA-256.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import msgspec
 
@@ -19,8 +20,6 @@ from fairdeal.engine.sheet import ScoreLine, Sheet
 from fairdeal.engine.state import HandState
 from fairdeal.log import EndRecord, HandRecord, LogWriter, TableRecord, TranscriptRecord
 from fairdeal.log.records import FORMAT_NAME, FORMAT_VERSION
-from fairdeal.protocols.transcript import FORMAT as TRANSCRIPT_FORMAT
-from fairdeal.protocols.transcript import write_transcript
 from fairdeal.engine.system import house_rules
 from fairdeal.rules.convention import Convention
 
@@ -31,13 +30,6 @@ _DECK_FACTS = ("order_before", "shuffle")
 def number(value: Fraction) -> int | float:
     """A sheet amount as a JSON number: whole amounts stay integers."""
     return int(value) if value.denominator == 1 else float(value)
-
-
-def dealing_kind(evidence: Mapping[str, Any]) -> str:
-    """The header's ``dealing`` for a source's evidence: a transcript means the commit-reveal protocol."""
-    if evidence.get("format") == TRANSCRIPT_FORMAT:
-        return "commit-reveal"
-    return str(evidence.get("dealing", "server-rng"))
 
 
 def table_record(convention: Convention, players: Sequence[str], dealing: str) -> TableRecord:
@@ -102,11 +94,19 @@ def end_record(players: Sequence[str], amounts: Sequence[Fraction]) -> EndRecord
     return EndRecord(settlement={name: number(a) for name, a in zip(players, amounts)})
 
 
-class MatchLog:
-    """A game log being written: ``path`` gets the lines, ``path``'s sibling folder the transcripts."""
+# Writes a proof document to a path and returns the SHA-256 of the bytes written (a ``ProvingSource``'s method).
+TranscriptWriter = Callable[[Mapping[str, Any], Path], str]
 
-    def __init__(self, path: str | Path, convention: Convention, players: Sequence[str]):
+
+class MatchLog:
+    """A game log being written: ``path`` gets the lines, ``path``'s sibling folder the transcripts (filed by
+    ``write_transcript`` when the deal source proves its deals)."""
+
+    def __init__(self, path: str | Path, convention: Convention, players: Sequence[str],
+                 write_transcript: TranscriptWriter | None = None, dealing: str = "server-rng"):
         self.path = Path(path)
+        self._write_document = write_transcript
+        self._dealing = dealing     # for a header written before any hand (an evening stopped at once)
         self.convention = convention
         self.players = list(players)
         self.transcripts = self.path.with_name(self.path.name + ".transcripts")
@@ -114,17 +114,17 @@ class MatchLog:
         self._writer = LogWriter(self._stream, validate=True)
         self._header_written = False
 
-    def write_hand(self, fields: dict, evidence: Mapping[str, Any], document: Mapping[str, Any] | None) -> None:
+    def write_hand(self, fields: dict, dealing: str, document: Mapping[str, Any] | None) -> None:
         """Write the header (before the first hand, when the dealing is known) and this hand's line."""
-        self._ensure_header(dealing_kind(evidence))
-        if document is not None and document.get("format") == TRANSCRIPT_FORMAT:
+        self._ensure_header(dealing)
+        if document is not None and self._write_document is not None:
             fields = dict(fields, transcript=self._write_transcript(fields["hand"], document))
         self._write(msgspec.convert(fields, HandRecord))
 
     def close(self, amounts: Sequence[Fraction] | None) -> None:
         """Finish the log: the trailer with the settlement (``None``: no trailer), then close the file."""
         try:
-            self._ensure_header("server-rng")
+            self._ensure_header(self._dealing)
             if amounts is not None:
                 self._write(end_record(self.players, amounts))
         finally:
@@ -142,6 +142,6 @@ class MatchLog:
     def _write_transcript(self, hand: int, document: Mapping[str, Any]) -> dict:
         self.transcripts.mkdir(parents=True, exist_ok=True)
         path = self.transcripts / f"hand-{hand:04d}.json"
-        digest = write_transcript(document, path)
+        digest = self._write_document(document, path)
         reference = TranscriptRecord(file=f"{self.transcripts.name}/{path.name}", sha256=digest)
         return msgspec.to_builtins(reference)

@@ -19,32 +19,11 @@ import numpy as np
 from nacl.exceptions import BadSignatureError
 from nacl.signing import SigningKey, VerifyKey
 
-from fairdeal.cards import DeckKind
 from fairdeal.errors import ProtocolError
 from fairdeal.protocols.deck import derive_order
-from fairdeal.protocols.derive import (
-    MAX_SESSION_HANDS, PROTOCOL, SEED_BYTES, build_chain, chain_step, deck_input, seed_commitment,
-)
+from fairdeal.protocols.derive import PROTOCOL, SEED_BYTES, build_chain, chain_step, deck_input, seed_commitment
 from fairdeal.protocols.encoding import canonical_json, from_hex
-
-
-@dataclass(frozen=True)
-class TableSpec:
-    """What a session is about: the table, the session name, its length, the game and who sits where."""
-
-    table: str
-    session: str
-    hands: int
-    players: tuple[str, ...]
-    system: str = "sochi"
-    deck: DeckKind = DeckKind.PIQUET32
-    deal_pattern: str = "russian"
-
-    def __post_init__(self) -> None:
-        if not 1 <= self.hands <= MAX_SESSION_HANDS:
-            raise ProtocolError(f"a session holds 1..{MAX_SESSION_HANDS} hands, got {self.hands}")
-        if len(set(self.players)) != len(self.players) or not self.players:
-            raise ProtocolError(f"player names must be distinct and non-empty: {list(self.players)}")
+from fairdeal.protocols.table import TableSpec
 
 
 def sign(key: SigningKey, statement: Mapping[str, Any]) -> str:
@@ -75,7 +54,7 @@ def session_statement(spec: TableSpec, anchor: bytes, service_key: str, player_k
         "statement": "session-open", "protocol": PROTOCOL, "table": spec.table, "session": spec.session,
         "hands": spec.hands, "anchor": anchor.hex(), "service_key": service_key,
         "players": [{"seat": s, "name": n, "key": k} for s, (n, k) in enumerate(zip(spec.players, player_keys))],
-        "system": spec.system, "deck": spec.deck.value, "deal_pattern": spec.deal_pattern,
+        **spec.convention_fields(),
     }
 
 

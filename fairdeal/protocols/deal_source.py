@@ -1,44 +1,26 @@
-"""Where a hand's deck order comes from, behind one interface, so the match loop need not know.
+"""Commit-reveal dealing behind the engine's deal-source port (``fairdeal/engine/deal_source.py``).
 
-``CommitRevealSource`` runs the commit-reveal protocol between a ``DealerService`` and one ``Player`` object
-per seat (each holding its own key and seeds); ``ShuffledDeckSource`` is a server RNG or a physical deal.
-A source gives the deck order for (hand number, dealer) plus its evidence, and after the hand turns the
-evidence and the hand's game record into the document that proves the deal (the transcript).
+``CommitRevealSource`` runs the commit-reveal protocol between a ``DealerService`` and one ``Player`` object per
+seat (each holding its own key and seeds): it gives the deck order for (hand number, dealer) plus the unrevealed
+transcript, and after the hand turns the hand's game record into the revealed transcript that proves the deal.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol, Sequence
+from pathlib import Path
+from typing import Any, Mapping, Sequence
 
-import numpy as np
-
-from fairdeal.cards import DeckKind, check_order, to_ascii_list
+from fairdeal.engine.deal_source import DealEvidence, Plays
 from fairdeal.errors import ProtocolError
-from fairdeal.protocols.commit_reveal import DealerService, Player, TableSpec
-from fairdeal.protocols.transcript import build_transcript, transcript_hash
-
-
-@dataclass(frozen=True)
-class DealEvidence:
-    """A deck order (top first) and the evidence known when the cards are dealt."""
-
-    hand: int
-    dealer: int
-    order: np.ndarray = field(compare=False)
-    evidence: Mapping[str, Any] = field(compare=False)
-
-
-class DealSource(Protocol):
-    def deal(self, hand: int, dealer: int) -> DealEvidence:
-        """The deck order for ``hand`` (1-based) dealt by seat ``dealer``."""
-
-    def finish(self, hand: int, record: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
-        """Close the hand: the evidence document with the game record attached."""
+from fairdeal.protocols.commit_reveal import DealerService, Player
+from fairdeal.protocols.table import TableSpec
+from fairdeal.protocols.transcript import build_transcript, transcript_hash, write_transcript
 
 
 class CommitRevealSource:
     """Deals every hand by the commit-reveal protocol; ``finish`` reveals and returns the transcript."""
+
+    dealing = "commit-reveal"
 
     def __init__(self, spec: TableSpec, service: DealerService | None = None, players: Sequence[Player] | None = None):
         self.spec = spec
@@ -57,9 +39,10 @@ class CommitRevealSource:
             self.service.accept_seed(player.seat, player.open_seed(hand, commitments))
         order = self.service.deal()
         evidence = build_transcript(self.session, self.service.current_round(), commitment, self._previous)
-        return DealEvidence(hand, dealer, order, evidence)
+        return DealEvidence(hand, dealer, order, evidence, dealing="commit-reveal")
 
-    def finish(self, hand: int, record: Mapping[str, Any] | None = None) -> dict:
+    def finish(self, hand: int, record: Mapping[str, Any] | None = None, plays: Plays | None = None) -> dict:
+        """Reveal the service seed and return the transcript (``plays`` are not needed: the record's replay checks the play)."""
         round_ = self.service.current_round()
         if round_.hand != hand:
             raise ProtocolError(f"service: hand {hand} is not the hand in progress ({round_.hand})")
@@ -72,34 +55,5 @@ class CommitRevealSource:
         self.transcripts.append(doc)
         return doc
 
-
-class ShuffledDeckSource:
-    """A deal from a server RNG (numpy ``Generator``) or from recorded physical orders: no proof, only the order."""
-
-    def __init__(self, deck: DeckKind = DeckKind.PIQUET32, rng: np.random.Generator | None = None,
-                 orders: Sequence[np.ndarray] | None = None):
-        self.deck = deck
-        self._rng = rng if rng is not None else np.random.default_rng()
-        self._orders = [np.asarray(o, dtype=np.uint8) for o in orders] if orders is not None else None
-        for order in self._orders or []:
-            check_order(order, deck)
-        self._dealt: dict[int, DealEvidence] = {}
-
-    def deal(self, hand: int, dealer: int) -> DealEvidence:
-        if self._orders is not None:
-            if not 1 <= hand <= len(self._orders):
-                raise ProtocolError(f"no recorded deck order for hand {hand} ({len(self._orders)} recorded)")
-            order, kind = self._orders[hand - 1].copy(), "physical"
-        else:
-            order, kind = self._rng.permutation(self.deck.codes()).astype(np.uint8), "server-rng"
-        evidence = {"dealing": kind, "hand": hand, "dealer": dealer, "deck_order": to_ascii_list(order)}
-        self._dealt[hand] = DealEvidence(hand, dealer, order, evidence)
-        return self._dealt[hand]
-
-    def finish(self, hand: int, record: Mapping[str, Any] | None = None) -> dict:
-        if hand not in self._dealt:
-            raise ProtocolError(f"hand {hand} was never dealt by this source")
-        doc = dict(self._dealt.pop(hand).evidence)
-        if record is not None:
-            doc["record"] = dict(record)
-        return doc
+    def write_transcript(self, document: Mapping[str, Any], path: Path) -> str:
+        return write_transcript(document, path)

@@ -29,8 +29,8 @@ def sender(message: Message) -> tuple[str, str]:
 
 _SHARES = {"shares", "proof"}
 FIELDS: dict[str, set[str]] = {
-    "keys": {"public", "c", "s"}, "shuffle": {"deck", "proof"}, "deal": _SHARES, "talon": _SHARES,
-    "take": _SHARES | {"to"}, "turn": _SHARES, "reveal": _SHARES, "play": {"position", "share", "proof"},
+    "keys": {"public", "c", "s"}, "shuffle": {"deck", "proof"}, "deal": _SHARES, "talon": _SHARES | {"talon"},
+    "take": _SHARES | {"to", "talon"}, "turn": _SHARES, "dummy": _SHARES, "reveal": _SHARES, "play": {"position", "share", "proof"},
     "discard": {"commitment"}, "discard-open": {"positions", "nonce"}, "abandon": {"at"},
 }
 _ENVELOPE = {"step", "player", "prev"}
@@ -229,3 +229,17 @@ def read_abandon(message: Message) -> str:
 def read_recipient(message: Message) -> str:
     """The ``to`` of a ``take`` message: the declarer who receives the talon unseen."""
     return _Reader(message).field(message, "to", str)
+
+
+def read_talon_index(message: Message, talons: int) -> int:
+    """The ``talon`` a ``talon`` or ``take`` message is about: required when the deal has more than one (Hussar),
+    absent otherwise."""
+    reader = _Reader(message)
+    if talons <= 1:
+        if "talon" in message:
+            raise reader.fail("this deal has one talon; 'talon' must be absent")
+        return 0
+    index = reader.field(message, "talon", int)
+    if not 0 <= index < talons:
+        raise reader.fail(f"talon {index} is not one of the deal's {talons} talons")
+    return index

@@ -36,10 +36,14 @@ class HandAbandoned(MentalPokerError):
 class Player:
     """One seat at the table: knows its own key share, sends messages, and verifies everyone else's."""
 
-    def __init__(self, setup: TableSetup, name: str):
+    def __init__(self, setup: TableSetup, name: str,
+                 permutation: Callable[[int], Sequence[int]] | None = None):
+        """``permutation(size)`` replaces the OS-random shuffle only for reproducible evenings (``deal --seed``);
+        re-encryption, keys and proofs stay OS-random."""
         if name not in setup.players:
             raise MentalPokerError(f"{name!r} is not at this table")
         self.name = name
+        self._permutation = permutation
         self.state = HandState(setup)
         self._secret: Scalar | None = None
         self._discard: tuple[tuple[int, ...], bytes] | None = None
@@ -64,7 +68,8 @@ class Player:
         return self._send(key_message(share))
 
     def shuffle(self) -> Message:
-        deck, proof = shuffle_deck(self.setup.context, self.name, self.state.joint_key, self.state.deck)
+        chosen = self._permutation(self.setup.size) if self._permutation is not None else None
+        deck, proof = shuffle_deck(self.setup.context, self.name, self.state.joint_key, self.state.deck, chosen)
         return self._send(shuffle_message(self.name, deck, proof))
 
     def deal(self) -> Message:
@@ -72,21 +77,31 @@ class Player:
 
     # ---- the talon ----------------------------------------------------------------------------------------------
 
-    def open_talon(self) -> Message:
-        return self._send(self._shares("talon", self.setup.talon_positions))
+    def open_talon(self, talon: int = 0) -> Message:
+        return self._send(self._talon_message("talon", talon))
 
-    def take(self, recipient: str) -> Message:
+    def take(self, recipient: str, talon: int = 0) -> Message:
         """Hand the talon to ``recipient`` unseen by anybody else (his own share completes it)."""
-        message = dict(self._shares("take", self.setup.talon_positions), to=recipient)
-        return self._send(message)
+        return self._send(dict(self._talon_message("take", talon), to=recipient))
+
+    def _talon_message(self, step: str, talon: int) -> dict:
+        """Shares of one talon; with more than one talon (Hussar) the message names it."""
+        message = self._shares(step, self.setup.talon_rows[talon])
+        return dict(message, talon=talon) if len(self.setup.talon_rows) > 1 else message
 
     def turn(self) -> Message:
         """Open the next talon card for everybody (raspasy)."""
-        return self._send(self._shares("turn", (self.setup.talon_positions[self.state.turned],)))
+        return self._send(self._shares("turn", (self.setup.talon_rows[0][self.state.turned],)))
 
-    def talon_share_points(self) -> dict[int, Point]:
-        """Raw shares of the talon, for a simulation's engine host that must hold the whole deal at once."""
-        return {p: self.own_share(p) for p in self.setup.talon_positions}
+    def open_dummy(self) -> Message:
+        """Lay Gusarik's dummy open for everybody (the defender whists and plays it)."""
+        return self._send(self._shares("dummy", self.setup.dummy_positions))
+
+    def hidden_share_points(self) -> dict[int, Point]:
+        """Raw shares of the cards nobody holds (talons, the dummy, the hand laid aside), for a simulation's engine
+        host that must hold the whole deal at once."""
+        hidden = self.setup.talon_positions + self.setup.dummy_positions + self.setup.aside_positions
+        return {p: self.own_share(p) for p in hidden}
 
     # ---- play -----------------------------------------------------------------------------------------------------
 
@@ -125,7 +140,7 @@ class Player:
     def _held_positions(self, taking: bool = False) -> list[int]:
         played = {p for _, p, _ in self.state.plays}
         discarded = set(self._discard[0]) if self._discard else set()
-        talon = self.setup.talon_positions if taking else ()
+        talon = tuple(p for t in self.state.waiting_talons(self.name) for p in self.setup.talon_rows[t]) if taking else ()
         return [p for p in self.state.holdings(self.name) + talon if p not in played | discarded]
 
     # ---- the end ------------------------------------------------------------------------------------------------
@@ -192,12 +207,12 @@ class Table:
         raise HandAbandoned(silent.name, step, self.messages)
 
     def deal(self, open_talon: bool = False) -> None:
-        """Keys, shuffles and the private deal (and, if asked, the talon opened at once)."""
+        """Keys, shuffles and the private deal (and, if asked, every talon opened at once)."""
         self.round("keys", methodcaller("keys"))
         self.round("shuffle", methodcaller("shuffle"))
         self.round("deal", methodcaller("deal"))
-        if open_talon:
-            self.round("talon", methodcaller("open_talon"))
+        for talon in range(len(self.players[0].setup.talon_rows) if open_talon else 0):
+            self.round("talon", lambda p, talon=talon: p.open_talon(talon))
 
 
 def play_hand(setup: TableSetup, open_talon: bool = True,

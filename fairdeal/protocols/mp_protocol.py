@@ -2,8 +2,9 @@
 
 Fixed opening: ``keys``, ``shuffle``, ``deal`` from every player in turn. Then the steps the game calls for, in
 the order it calls for them: ``talon`` (opened publicly), ``take`` (the talon passed unseen to the declarer),
-``turn`` (one raspasy talon card turned), ``discard`` (the declarer's commitment), ``play`` (a card proven to come
-from the sender's holdings), ``reveal`` (every share not yet published), ``discard-open``; or ``abandon``.
+``turn`` (one raspasy talon card turned), ``discard`` (the declarer's commitment), ``dummy`` (Gusarik's dummy laid
+open), ``play`` (a card proven to come from the sender's holdings), ``reveal`` (every share not yet published),
+``discard-open``; or ``abandon``.
 Every message carries ``prev``, the hash of the message before it, so a verifier stops at the first change.
 ``HandState`` checks who may send what when and verifies every proof; each failure names the sender and step.
 """
@@ -25,12 +26,13 @@ from fairdeal.protocols.mp_fiat_shamir import HandContext
 from fairdeal.protocols.mp_group import DOMAIN, Combination, Point, blame, point_sum, validate
 from fairdeal.protocols.mp_messages import (
     Message, check_fields, read_abandon, read_discard, read_discard_open, read_key, read_recipient, read_shares,
+    read_talon_index,
     read_shuffle, read_single_share, sender,
 )
 from fairdeal.protocols.mp_shuffle import Deck, ShuffleClaim, add_shuffle_equations, verify_shuffles
 
 OPENING = ("keys", "shuffle", "deal")
-ROUNDS = ("talon", "take", "turn", "reveal")          # steps every listed player sends, one after another
+ROUNDS = ("talon", "take", "turn", "dummy", "reveal")          # steps every listed player sends, one after another
 SINGLE = ("play", "discard", "discard-open")           # steps one player sends when the game calls for them
 STEPS = OPENING + ROUNDS + SINGLE + ("abandon",)
 
@@ -63,7 +65,25 @@ class TableSetup:
 
     @property
     def talon_positions(self) -> tuple[int, ...]:
+        """Every talon's positions (Hussar's two talons one after the other)."""
         return tuple(int(p) for row in self.pattern.talon_positions for p in row)
+
+    @property
+    def talon_rows(self) -> tuple[tuple[int, ...], ...]:
+        """The positions of each talon."""
+        return tuple(tuple(int(p) for p in row) for row in self.pattern.talon_positions)
+
+    @property
+    def dummy_positions(self) -> tuple[int, ...]:
+        """Gusarik's dummy: a hand dealt to nobody, hidden from every player until it is laid open."""
+        hand = self.pattern.dummy_hand
+        return () if hand is None else tuple(int(p) for p in self.pattern.hand_positions[hand])
+
+    @property
+    def aside_positions(self) -> tuple[int, ...]:
+        """The 19th-century table of two: the third hand laid aside, opened by nobody until the final reveal."""
+        hand = self.pattern.aside_hand
+        return () if hand is None else tuple(int(p) for p in self.pattern.hand_positions[hand])
 
     @property
     def size(self) -> int:
@@ -106,12 +126,14 @@ class HandState:
         self.pending: list[ShuffleClaim] = []      # shuffles received, proofs checked once the round is complete
         self.shares: dict[int, dict[str, Point]] = {}
         self.round: tuple[str, list[str]] | None = None
-        self.recipient: str | None = None        # who a ``take`` round hands the talon to
+        self.pending_talon: tuple[int, str | None] | None = None   # the talon (and recipient) of a round
         self.done: list[str] = []                # round steps completed, in order
         self.turned = 0                          # talon positions turned one by one (raspasy)
-        self.taker: str | None = None            # whoever holds the talon after the auction
-        self.commitment: bytes | None = None
-        self.discarded: tuple[int, ...] | None = None
+        self.opened: set[int] = set()            # talons opened publicly
+        self.taken: dict[int, str] = {}          # talons passed unseen, to whom
+        self.holders: dict[int, str] = {}        # talons a player plays from, once he has committed his discard
+        self.commitments: dict[str, bytes] = {}  # discard commitments, in the order made
+        self.discards: dict[str, tuple[int, ...]] = {}   # discards opened after the reveal
         self.plays: list[tuple[str, int, int]] = []      # (player, position, card)
         self.abandoned: tuple[str, str] | None = None   # (player who stopped answering, step)
 
@@ -137,12 +159,26 @@ class HandState:
 
     @property
     def finished(self) -> bool:
-        """Abandoned, or every share out and the discard (if any) opened."""
-        return self.abandoned is not None or (self.revealed and (self.commitment is None or self.discarded is not None))
+        """Abandoned, or every share out and every committed discard opened."""
+        return self.abandoned is not None or (self.revealed and len(self.discards) == len(self.commitments))
 
     @property
     def talon_public(self) -> bool:
-        return "talon" in self.done
+        return bool(self.opened)
+
+    def talon_closed(self, talon: int) -> bool:
+        """Neither opened, nor passed to anybody, nor (the first talon) turned card by card."""
+        return talon not in self.opened and talon not in self.taken and (talon or not self.turned)
+
+    def waiting_talons(self, player: str) -> list[int]:
+        """Talons ``player`` would hold by committing a discard now: those passed to him, and opened ones nobody
+        holds yet."""
+        return [t for t in range(len(self.setup.talon_rows)) if t not in self.holders
+                and (self.taken.get(t) == player or t in self.opened)]
+
+    @property
+    def dummy_open(self) -> bool:
+        return "dummy" in self.done
 
     # ---- apply ------------------------------------------------------------------------------------------------
 
@@ -186,19 +222,23 @@ class HandState:
 
     def _round_players(self, player: str, step: str, message: Message) -> list[str]:
         players = list(self.setup.players)
-        talon_closed = not self.talon_public and self.taker is None and self.turned == 0
         if step == "reveal" and not self.revealed:
             return players
-        talon_left = self.turned < len(self.setup.talon_positions)
-        if step == "turn" and not self.talon_public and self.taker is None and talon_left:
+        talon_left = self.turned < len(self.setup.talon_rows[0]) if self.setup.talon_rows else False
+        if step == "turn" and 0 not in self.opened and 0 not in self.taken and talon_left:
             return players
+        talon = read_talon_index(message, len(self.setup.talon_rows)) if step in ("talon", "take") else 0
+        talon_closed = self.talon_closed(talon)
         if step == "talon" and talon_closed and not self.plays:
+            self.pending_talon = (talon, None)
+            return players
+        if step == "dummy" and self.setup.dummy_positions and not self.dummy_open and not self.plays:
             return players
         if step == "take" and talon_closed and not self.plays:
             recipient = read_recipient(message)
             if recipient not in players:
                 raise MentalPokerError(f"the talon goes to {recipient!r}, who is not at this table", player, step)
-            self.recipient = recipient
+            self.pending_talon = (talon, recipient)
             return [p for p in players if p != recipient]
         raise MentalPokerError("this step is not allowed at this point of the hand", player, step)
 
@@ -213,6 +253,11 @@ class HandState:
         self.done.append(step)
         if step == "turn":
             self.turned += 1
+        elif step == "talon":
+            self.opened.add(self.pending_talon[0])
+        elif step == "take":
+            talon, recipient = self.pending_talon
+            self.taken[talon] = recipient
 
     # ---- the opening --------------------------------------------------------------------------------------------
 
@@ -249,33 +294,44 @@ class HandState:
 
     # ---- the talon ----------------------------------------------------------------------------------------------
 
+    def _round_talon(self, player: str, step: str, message: Message) -> tuple[int, ...]:
+        """The positions of the talon this round is about; every message of the round must name the same one."""
+        talon, recipient = self.pending_talon
+        if read_talon_index(message, len(self.setup.talon_rows)) != talon:
+            raise MentalPokerError(f"the round is about talon {talon}", player, step)
+        if step == "take" and read_recipient(message) != recipient:
+            raise MentalPokerError(f"the talon goes to {recipient}, not {read_recipient(message)}", player, step)
+        return self.setup.talon_rows[talon]
+
     def _apply_talon(self, player: str, message: Message, check_proofs: bool) -> None:
-        self._apply_shares(player, message, self.setup.talon_positions, check_proofs)
+        self._apply_shares(player, message, self._round_talon(player, "talon", message), check_proofs)
 
     def _apply_take(self, player: str, message: Message, check_proofs: bool) -> None:
-        recipient = read_recipient(message)
-        if recipient != self.recipient:
-            raise MentalPokerError(f"the talon goes to {self.recipient}, not {recipient}", player, "take")
-        self._apply_shares(player, message, self.setup.talon_positions, check_proofs)
-        self.taker = recipient
+        self._apply_shares(player, message, self._round_talon(player, "take", message), check_proofs)
+
+    def _apply_dummy(self, player: str, message: Message, check_proofs: bool) -> None:
+        self._apply_shares(player, message, self.setup.dummy_positions, check_proofs)
 
     def _apply_turn(self, player: str, message: Message, check_proofs: bool) -> None:
-        self._apply_shares(player, message, (self.setup.talon_positions[self.turned],), check_proofs)
+        self._apply_shares(player, message, (self.setup.talon_rows[0][self.turned],), check_proofs)
 
     def _apply_discard(self, player: str, message: Message, check_proofs: bool) -> None:
-        if self.commitment is not None or self.plays:
+        if player in self.commitments or self.plays:
             raise MentalPokerError("a discard is committed once, before the first card is played", player, "discard")
-        if not self.talon_public and self.taker != player:
+        talons = self.waiting_talons(player)
+        if not talons:
             raise MentalPokerError("only the player who took the talon discards", player, "discard")
-        self.commitment = read_discard(message)
-        self.taker = player
+        self.commitments[player] = read_discard(message)
+        self.holders.update((talon, player) for talon in talons)
 
     # ---- play and the end ---------------------------------------------------------------------------------------
 
     def holdings(self, player: str) -> tuple[int, ...]:
-        """Positions ``player`` may play from: his hand, plus the talon once he has taken it and discarded."""
-        talon = self.setup.talon_positions if self.taker == player and self.commitment is not None else ()
-        return self.setup.hand_positions(player) + talon
+        """Positions ``player`` may play from: his hand, plus the talon once he has taken it and discarded, plus
+        the dummy once it lies open (whoever plays it for the table; the game record's replay says who must)."""
+        talons = tuple(p for t, row in enumerate(self.setup.talon_rows) if self.holders.get(t) == player for p in row)
+        dummy = self.setup.dummy_positions if self.dummy_open else ()
+        return self.setup.hand_positions(player) + talons + dummy
 
     def _apply_play(self, player: str, message: Message, check_proofs: bool) -> None:
         shares = read_single_share(message)
@@ -298,20 +354,21 @@ class HandState:
         self._apply_shares(player, message, missing, check_proofs)
 
     def _apply_discard_open(self, player: str, message: Message, check_proofs: bool) -> None:
-        if self.commitment is None or self.discarded is not None or player != self.taker or not self.revealed:
+        commitment = self.commitments.get(player)
+        if commitment is None or player in self.discards or not self.revealed:
             raise MentalPokerError("opens no discard of his, or not after the reveal", player, "discard-open")
         positions, nonce = read_discard_open(message)
         if len(set(positions)) != 2 or not all(0 <= p < self.setup.size for p in positions):
             raise MentalPokerError(f"a discard is two distinct deck positions, not {list(positions)}", player,
                                    "discard-open")
-        if discard_commitment(self.setup.context, player, positions, nonce) != self.commitment:
+        if discard_commitment(self.setup.context, player, positions, nonce) != commitment:
             raise MentalPokerError("the positions and nonce do not open the discard commitment", player,
                                    "discard-open")
         played = {p for _, p, _ in self.plays}
         if not set(positions) <= set(self.holdings(player)) or set(positions) & played:
             raise MentalPokerError(f"positions {list(positions)} are not two unplayed cards of his", player,
                                    "discard-open")
-        self.discarded = tuple(positions)
+        self.discards[player] = tuple(positions)
 
     def _apply_abandon(self, player: str, message: Message) -> None:
         at = read_abandon(message)
@@ -354,7 +411,8 @@ class HandState:
         return decrypt(self.deck[position], list(shares.values()))
 
     def talon(self) -> tuple[int, ...]:
-        return tuple(self.open_position(p) for p in self.setup.talon_positions)
+        """The cards of the talons opened publicly."""
+        return tuple(self.open_position(p) for t in sorted(self.opened) for p in self.setup.talon_rows[t])
 
     def snapshot(self) -> "HandState":
         """An independent copy (messages and points are immutable and shared; the containers are copied)."""
@@ -365,6 +423,8 @@ class HandState:
         copy.key_shares = dict(self.key_shares)
         copy.shares = {position: dict(shares) for position, shares in self.shares.items()}
         copy.round = None if self.round is None else (self.round[0], list(self.round[1]))
+        copy.opened, copy.taken, copy.holders = set(self.opened), dict(self.taken), dict(self.holders)
+        copy.commitments, copy.discards = dict(self.commitments), dict(self.discards)
         return copy
 
     def order(self) -> tuple[int, ...]:
@@ -381,7 +441,7 @@ class VerifiedHand:
     talon: tuple[int, ...] | None                  # when opened publicly
     order: tuple[int, ...] | None                  # the whole deck, when every share is out
     plays: tuple[tuple[str, int, int], ...]        # (player, position, card)
-    discard: tuple[int, ...] | None                # the discarded cards, when opened
+    discards: dict[str, tuple[int, ...]]           # each discarding player's cards, once opened
     abandoned: tuple[str, str] | None
     state: HandState
 
@@ -446,6 +506,7 @@ def _verify_from(state: HandState, messages: Sequence[Message], start: int,
         talon=state.talon() if state.talon_public else None,
         order=state.order() if complete else None,
         plays=tuple(state.plays),
-        discard=tuple(state.open_position(p) for p in state.discarded) if state.discarded else None,
+        discards={player: tuple(state.open_position(p) for p in positions)
+                  for player, positions in state.discards.items()},
         abandoned=state.abandoned, state=state,
     )

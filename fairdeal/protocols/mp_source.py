@@ -15,75 +15,132 @@ from __future__ import annotations
 
 import copy
 from contextlib import contextmanager
+from pathlib import Path
 from operator import methodcaller
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
 from fairdeal.cards import parse_card
-from fairdeal.deal import get_pattern
-from fairdeal.errors import MentalPokerError, ProtocolError
-from fairdeal.protocols.commit_reveal import TableSpec
-from fairdeal.protocols.deal_source import DealEvidence
+from fairdeal.deal import seats_of_hands
+from fairdeal.engine.record import replay_record
+from fairdeal.errors import FairdealError, MentalPokerError, ProtocolError
+from fairdeal.engine.deal_source import DealEvidence, Plays
 from fairdeal.protocols.mp_elgamal import decrypt
 from fairdeal.protocols.mp_fiat_shamir import HandContext
 from fairdeal.protocols.mp_player import HandAbandoned, Player, Table
 from fairdeal.protocols.mp_protocol import TableSetup
-from fairdeal.protocols.transcript import FORMAT, VERSION, seat_deal, transcript_hash
+from fairdeal.protocols.table import TableSpec
+from fairdeal.protocols.transcript import FORMAT, VERSION, seat_deal, transcript_hash, write_transcript
+from fairdeal.rules.convention import Convention
 
 PROTOCOL = "fairdeal-mental-poker/3"
 COMPLETE, ABANDONED = "complete", "abandoned"
 
 
-def active_seats(dealer: int, num_seats: int) -> tuple[int, ...]:
-    """The seats dealt a hand, first hand first: the three after the dealer (at four the dealer sits out)."""
-    return tuple((dealer + 1 + k) % num_seats for k in range(3))
+def dealt_seats(spec: TableSpec, dealer: int) -> tuple[int, ...]:
+    """The seats dealt a hand, in the pattern's player-hand order: at four the dealer, at five the dealer and one
+    more sit out and hold no key; Gusarik's dummy is nobody's and needs none."""
+    holders = seats_of_hands(spec.pattern, dealer, len(spec.players))
+    return tuple(seat for seat in holders if seat is not None)
 
 
 def hand_setup(spec: TableSpec, hand: int, dealer: int) -> TableSetup:
-    """The protocol's table for one hand: the active seats' names in hand order, bound to table/session/hand."""
-    names = tuple(spec.players[s] for s in active_seats(dealer, len(spec.players)))
-    return TableSetup(HandContext(f"{spec.table}/{spec.session}", hand), get_pattern(spec.deal_pattern), names)
+    """The protocol's table for one hand: the dealt seats' names in hand order, bound to table/session/hand."""
+    names = tuple(spec.players[s] for s in dealt_seats(spec, dealer))
+    return TableSetup(HandContext(f"{spec.table}/{spec.session}", hand), spec.pattern, names)
 
 
-def expected_events(record: Mapping[str, Any], names: Sequence[str], seats: Sequence[int]) -> list[tuple]:
-    """The protocol steps the game record calls for after the deal, in order (rounds as one event)."""
-    events: list[tuple] = []
-    name_of = dict(zip(seats, names))
+def engine_plays(record: Mapping[str, Any], convention: Convention, num_seats: int) -> Plays | None:
+    """Each trick's (seat, card) as the engine replays the record, or ``None`` when the record does not replay."""
+    try:
+        return [trick.plays for trick in replay_record(record, convention, num_seats).tricks]
+    except FairdealError:
+        return None
+
+
+def expected_events(record: Mapping[str, Any], players: Sequence[str], plays: Plays | None,
+                    dummy: bool = False) -> list[tuple]:
+    """The protocol steps the game record calls for after the deal, in order (rounds as one event).
+
+    ``plays`` are the engine's seat-tagged cards of each trick (a passer who sits out plays none; Gusarik's dummy
+    is seat ``len(players)``, played by the declarer's opponent); ``players`` are the table's names by seat.
+    Without ``plays`` (a record the engine cannot replay) a play names no player. With a ``dummy`` it is laid
+    open when the defence plays open («вистовать и при этом открыть болвана»).
+    """
     declarer = record.get("contract", {}).get("declarer")
+    name = _name(players, declarer)
+    opponent = next((p for p in players if p != name), None) if name is not None else None
+    by_seat = list(players) + [opponent]
+    extras = record.get("extras", {})
+    bought = extras.get("talon_bought", 0)
+    events: list[tuple] = []
     if record.get("talon_shown"):
-        events.append(("talon",))
+        events.append(("talon", bought))
     elif "discard" in record:
-        events.append(("take", name_of.get(declarer)))
+        events.append(("take", name, bought))
     if "discard" in record:
-        events.append(("discard", name_of.get(declarer)))
-    for trick in record.get("tricks", []):
+        events.append(("discard", name))
+    whister = _whist_talon_taker(record, players)
+    if whister is not None:     # «с приглашением своей прикупки»: the whister takes his own talon unseen
+        events += [("take", whister, extras["whist_talon"]), ("discard", whister)]
+    if dummy and record.get("defence_open"):
+        events.append(("dummy",))
+    for index, trick in enumerate(record.get("tricks", [])):
         if "talon_card" in trick:
             events.append(("turn",))
-        seat = trick["lead"]
-        for card in trick["cards"]:
-            events.append(("play", name_of.get(seat), parse_card(card).code))
-            seat = seats[(list(seats).index(seat) + 1) % len(seats)] if seat in seats else seat
+        if plays is None:
+            events += [("play", None, parse_card(card).code) for card in trick["cards"]]
+        else:
+            events += [("play", by_seat[seat], card) for seat, card in plays[index]]
     events.append(("reveal",))
     if "discard" in record:
-        events.append(("discard-open", name_of.get(declarer)))
+        events.append(("discard-open", name))
+    if whister is not None:
+        events.append(("discard-open", whister))
     return events
 
 
-def play_out(table: Table, events: Sequence[tuple], discard: Sequence[int]) -> None:
+def _name(players: Sequence[str], seat: Any) -> str | None:
+    return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else None
+
+
+def _whist_talon_taker(record: Mapping[str, Any], players: Sequence[str]) -> str | None:
+    """The defender who whisted with his own talon and put two cards away (Hussar), if any."""
+    if "whist_talon" not in record.get("extras", {}) or "defence_discard" not in record.get("extras", {}):
+        return None
+    calls = [entry.get("seat") for entry in record.get("defence", []) if entry.get("call") == "whist-talon"]
+    return _name(players, calls[0]) if calls else None
+
+
+def discards_of(record: Mapping[str, Any], players: Sequence[str]) -> dict[str, list[str]]:
+    """Who put which two cards away, by the record: the declarer's discard and a talon whister's."""
+    found = {}
+    declarer = _name(players, record.get("contract", {}).get("declarer"))
+    if "discard" in record and declarer is not None:
+        found[declarer] = list(record["discard"])
+    whister = _whist_talon_taker(record, players)
+    if whister is not None:
+        found[whister] = list(record["extras"]["defence_discard"])
+    return found
+
+
+def play_out(table: Table, events: Sequence[tuple], discards: Mapping[str, Sequence[int]]) -> None:
     """Run the post-deal events through the players; each message is verified by every other player."""
     for event in events:
         step = event[0]
         if step == "talon":
-            table.round(step, methodcaller("open_talon"))
+            table.round(step, lambda p, talon=event[1]: p.open_talon(talon))
         elif step == "take":
-            table.round(step, lambda p, to=event[1]: p.take(to), skip=event[1])
+            table.round(step, lambda p, to=event[1], talon=event[2]: p.take(to, talon), skip=event[1])
         elif step == "turn":
             table.round(step, methodcaller("turn"))
+        elif step == "dummy":
+            table.round(step, methodcaller("open_dummy"))
         elif step == "reveal":
             table.round(step, methodcaller("reveal"))
         elif step == "discard":
-            table.say(table.by_name(event[1]), step, lambda p: p.discard(discard))
+            table.say(table.by_name(event[1]), step, lambda p: p.discard(discards[p.name]))
         elif step == "play":
             table.say(table.by_name(event[1]), step, lambda p, card=event[2]: p.play(card))
         else:
@@ -93,10 +150,9 @@ def play_out(table: Table, events: Sequence[tuple], discard: Sequence[int]) -> N
 class MentalPokerSource:
     """Deals every hand by mental poker between player objects; ``finish`` returns the hand's transcript."""
 
+    dealing = "mental-poker"
+
     def __init__(self, spec: TableSpec, make_player: Callable[[TableSetup, str], Player] = Player):
-        pattern = get_pattern(spec.deal_pattern)
-        if pattern.talons > 1:
-            raise ProtocolError(f"mental poker deals patterns with one talon; {pattern.name} has {pattern.talons}")
         self.spec = spec
         self._make_player = make_player
         self._hand: tuple[int, int, Table] | None = None
@@ -113,17 +169,26 @@ class MentalPokerSource:
         order = self._assemble(table)
         return DealEvidence(hand, dealer, order, {"dealing": "mental-poker", "hand": hand, "dealer": dealer})
 
-    def finish(self, hand: int, record: Mapping[str, Any] | None = None) -> dict:
-        """Play the record's steps (or, without a record, just reveal) and return the transcript."""
+    def write_transcript(self, document: Mapping[str, Any], path: Path) -> str:
+        return write_transcript(document, path)
+
+    def finish(self, hand: int, record: Mapping[str, Any] | None = None, plays: Plays | None = None) -> dict:
+        """Play the record's steps (or, without a record, just reveal) and return the transcript; ``plays`` are
+        the engine's seat-tagged cards of each trick (read from the record's replay when not given)."""
         if self._hand is None or self._hand[0] != hand:
             raise ProtocolError(f"mental poker: hand {hand} is not the hand in progress")
         _, dealer, table = self._hand
-        names = [player.name for player in table.players]
-        seats = active_seats(dealer, len(self.spec.players))
-        events = expected_events(record, names, seats) if record else [("reveal",)]
-        discard = [parse_card(c).code for c in (record or {}).get("discard", [])]
+        if record and plays is None:
+            plays = engine_plays(record, self.spec.convention, len(self.spec.players))
+            if plays is None:
+                raise ProtocolError(f"mental poker: hand {hand}: the game record does not replay, so its cards "
+                                    "have no seats")
+        dummy = self.spec.pattern.dummy_hand is not None
+        events = expected_events(record, self.spec.players, plays, dummy) if record else [("reveal",)]
+        discards = {name: [parse_card(c).code for c in cards]
+                    for name, cards in discards_of(record or {}, self.spec.players).items()}
         with self._abandoning(record):
-            play_out(table, events, discard)
+            play_out(table, events, discards)
         doc = self.document(hand, dealer, table.messages, record, self._assemble(table))
         self._hand = None
         return doc
@@ -146,12 +211,12 @@ class MentalPokerSource:
         doc: dict[str, Any] = {
             "format": FORMAT, "version": VERSION, "protocol": PROTOCOL,
             "state": COMPLETE if order is not None else ABANDONED,
-            "table": spec.table, "session": spec.session, "system": spec.system, "deck": spec.deck.value,
-            "deal_pattern": spec.deal_pattern, "players": list(spec.players), "hand": hand, "dealer": dealer,
+            "table": spec.table, "session": spec.session, **spec.convention_fields(),
+            "players": list(spec.players), "hand": hand, "dealer": dealer,
             "messages": list(messages), "previous": self._previous,
         }
         if order is not None:
-            doc["deal"] = seat_deal(order, spec.deal_pattern, dealer, len(spec.players))
+            doc["deal"] = seat_deal(order, spec.pattern.name, dealer, len(spec.players))
         if record is not None:
             doc["record"] = dict(record)
         doc = copy.deepcopy(doc)
@@ -166,11 +231,11 @@ class MentalPokerSource:
         for player in table.players:
             for position, card in zip(setup.hand_positions(player.name), player.hand()):
                 order[position] = card
-        shares = [player.talon_share_points() for player in table.players]
+        shares = [player.hidden_share_points() for player in table.players]
         deck = table.players[0].state.deck
-        for position in setup.talon_positions:
+        for position in setup.talon_positions + setup.dummy_positions + setup.aside_positions:
             try:
                 order[position] = decrypt(deck[position], [s[position] for s in shares])
             except MentalPokerError as error:
-                raise ProtocolError(f"mental poker: the talon does not decrypt: {error}") from None
+                raise ProtocolError(f"mental poker: the talon or dummy does not decrypt: {error}") from None
         return order

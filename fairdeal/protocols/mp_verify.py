@@ -12,14 +12,12 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from fairdeal.cards import to_ascii_list
-from fairdeal.deal import get_pattern
 from fairdeal.errors import FairdealError, MentalPokerError
-from fairdeal.protocols.commit_reveal import TableSpec
 from fairdeal.protocols.mp_protocol import ROUNDS, VerifiedHand, verify_hand
-from fairdeal.protocols.mp_source import ABANDONED, COMPLETE, PROTOCOL, expected_events, hand_setup
+from fairdeal.protocols.mp_source import ABANDONED, COMPLETE, PROTOCOL, discards_of, engine_plays, expected_events, hand_setup
 from fairdeal.protocols.record_check import check_session_records
+from fairdeal.protocols.table import TableSpec, stated_convention
 from fairdeal.protocols.transcript import FORMAT, VERSION, seat_deal, transcript_hash
-from fairdeal.systems import get_convention
 
 TRANSCRIPT, RECORD = "transcript", "record"
 _FIELDS = {"table": str, "session": str, "system": str, "deck": str, "deal_pattern": str, "players": list,
@@ -41,6 +39,7 @@ class MpCheck:
     findings: list[tuple[str, str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     verified: VerifiedHand | None = None
+    spec: TableSpec | None = None      # the table, with the convention the document states
 
     @property
     def hand(self) -> int | None:
@@ -57,9 +56,10 @@ def check_document(source: str, doc: Mapping[str, Any]) -> MpCheck:
     if not _check_shape(c):
         return c
     try:
-        spec = TableSpec(doc["table"], doc["session"], max(doc["hand"], 1), tuple(doc["players"]), doc["system"],
-                         deal_pattern=doc["deal_pattern"])
+        spec = TableSpec(doc["table"], doc["session"], max(doc["hand"], 1), tuple(doc["players"]),
+                         stated_convention(doc))
         setup = hand_setup(spec, doc["hand"], doc["dealer"])
+        c.spec = spec
     except (FairdealError, IndexError, TypeError, ValueError) as exc:
         c.fail(TRANSCRIPT, "table", f"cannot set the hand up: {exc}")
         return c
@@ -72,7 +72,7 @@ def check_document(source: str, doc: Mapping[str, Any]) -> MpCheck:
     except FairdealError as exc:     # a message that cannot even be hashed (e.g. not encodable as canonical JSON)
         c.fail(TRANSCRIPT, "messages", str(exc))
         return c
-    _check_outcome(c, setup.players)
+    _check_outcome(c)
     return c
 
 
@@ -101,18 +101,14 @@ def _check_shape(c: MpCheck) -> bool:
         c.fail(TRANSCRIPT, "transcript shape", f"not a {FORMAT} version {VERSION} document")
         return False
     try:
-        get_convention(doc["system"])
-        deck = get_pattern(doc["deal_pattern"]).deck.value
+        stated_convention(doc)
     except FairdealError as exc:
         c.fail(TRANSCRIPT, "table", str(exc))
-        return False
-    if doc["deck"] != deck:
-        c.fail(TRANSCRIPT, "table", f"pattern {doc['deal_pattern']} deals the {deck} deck, not {doc['deck']!r}")
         return False
     return True
 
 
-def _check_outcome(c: MpCheck, names: Sequence[str]) -> None:
+def _check_outcome(c: MpCheck) -> None:
     verified, doc = c.verified, c.doc
     if verified.abandoned is not None:
         player, step = verified.abandoned
@@ -123,25 +119,26 @@ def _check_outcome(c: MpCheck, names: Sequence[str]) -> None:
     if doc["state"] != COMPLETE or verified.order is None or not verified.state.finished:
         c.fail(TRANSCRIPT, "state", "the messages stop before every share is revealed and the discard opened")
         return
-    deal = seat_deal(verified.order, doc["deal_pattern"], doc["dealer"], len(doc["players"]))
+    deal = seat_deal(verified.order, c.spec.pattern.name, doc["dealer"], len(doc["players"]))
     if doc.get("deal") != deal:
         c.fail(TRANSCRIPT, "deal", "the published deal is not the one the messages decrypt to")
     if "record" in doc:
-        _check_record_events(c, names)
+        _check_record_events(c)
 
 
-def _check_record_events(c: MpCheck, names: Sequence[str]) -> None:
+def _check_record_events(c: MpCheck) -> None:
     """The record's talon, discard, turned cards and plays are exactly what the messages prove, in order."""
     record, verified = c.doc["record"], c.verified
     try:
-        seats = [c.doc["players"].index(name) for name in names]
-        expected = expected_events(record, names, seats)
-    except (FairdealError, KeyError, TypeError, ValueError, AttributeError) as exc:
+        # A record the engine cannot replay is named by ``record_check``; here its plays are compared by card.
+        plays = engine_plays(record, c.spec.convention, len(c.spec.players))
+        expected = expected_events(record, c.spec.players, plays, c.spec.pattern.dummy_hand is not None)
+    except (FairdealError, KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         c.fail(RECORD, "events", f"malformed record ({type(exc).__name__}: {exc})")
         return
     actual = _proven_events(verified)
     for index, (want, got) in enumerate(zip(expected, actual)):
-        if want != got:
+        if want != got and not (want[0] == got[0] == "play" and want[1] is None and want[2] == got[2]):
             c.fail(RECORD, "events", f"step {index + 1} after the deal: the record calls for {_say(want)}, "
                                      f"the messages prove {_say(got)}")
             return
@@ -149,14 +146,16 @@ def _check_record_events(c: MpCheck, names: Sequence[str]) -> None:
         c.fail(RECORD, "events", f"the record calls for {len(expected)} steps after the deal, the messages hold "
                                  f"{len(actual)}")
         return
-    talon = verified.state.setup.talon_positions
-    turned = [verified.order[p] for p in talon[:verified.state.turned]]
+    rows = verified.state.setup.talon_rows
+    turned = [verified.order[p] for p in (rows[0] if rows else ())[:verified.state.turned]]
     recorded = [t["talon_card"] for t in record.get("tricks", []) if "talon_card" in t]
     if to_ascii_list(turned) != recorded:
         c.fail(RECORD, "talon card", f"the turned talon cards are {to_ascii_list(turned)}, the record says {recorded}")
-    if verified.discard is not None and sorted(to_ascii_list(verified.discard)) != sorted(record.get("discard", [])):
-        c.fail(RECORD, "discard", f"the opened discard is {to_ascii_list(verified.discard)}, the record says "
-                                  f"{record.get('discard')}")
+    recorded = discards_of(record, c.spec.players)
+    for player, cards in verified.discards.items():
+        if sorted(to_ascii_list(cards)) != sorted(recorded.get(player, [])):
+            c.fail(RECORD, "discard", f"{player}'s opened discard is {to_ascii_list(cards)}, the record says "
+                                      f"{recorded.get(player)}")
 
 
 def _proven_events(verified: VerifiedHand) -> list[tuple]:
@@ -169,7 +168,7 @@ def _proven_events(verified: VerifiedHand) -> list[tuple]:
         step = message["step"]
         if step in ROUNDS:
             if left_in_round == 0:
-                events.append((step, message["to"]) if step == "take" else (step,))
+                events.append(_round_event(message, len(state.setup.talon_rows)))
                 left_in_round = len(state.setup.players) - (1 if step == "take" else 0)
             left_in_round -= 1
         elif step == "play":
@@ -180,9 +179,18 @@ def _proven_events(verified: VerifiedHand) -> list[tuple]:
     return events
 
 
+def _round_event(message: Mapping[str, Any], talons: int) -> tuple:
+    """A round as one event: a talon round names its talon (and a ``take`` its recipient), as the record's do."""
+    step = message["step"]
+    talon = message.get("talon", 0) if talons > 1 else 0
+    if step == "take":
+        return step, message["to"], talon
+    return (step, talon) if step == "talon" else (step,)
+
+
 def _say(event: tuple) -> str:
     if event[0] == "play":
-        return f"{event[1]} plays {to_ascii_list([event[2]])[0]}"
+        return f"{event[1] or 'a player'} plays {to_ascii_list([event[2]])[0]}"
     return " ".join(str(part) for part in event)
 
 
@@ -216,7 +224,8 @@ def check_records(checks: Sequence[MpCheck]) -> tuple[list[tuple[MpCheck, str, s
     ordered = sorted(checks, key=lambda c: c.hand or 0)
     docs = [_engine_view(c) for c in ordered]
     trusted = [c.verified is not None and c.verified.order is not None and not c.findings for c in ordered]
-    problems, notes = check_session_records(docs, trusted)
+    convention = ordered[0].spec.convention if ordered[0].spec is not None else None
+    problems, notes = check_session_records(docs, trusted, convention, len(ordered[0].doc["players"]))
     return ([(ordered[p.index], p.check, p.detail) for p in problems],
             [(ordered[i], text) for i, text in notes])
 
@@ -224,10 +233,9 @@ def check_records(checks: Sequence[MpCheck]) -> tuple[list[tuple[MpCheck, str, s
 def _engine_view(c: MpCheck) -> dict:
     """The fields ``record_check`` reads, with the deal the messages proved."""
     doc = c.doc
-    view = {"hand": doc["hand"], "dealer": doc["dealer"],
-            "session": {"statement": {"players": [{"name": n} for n in doc["players"]], "system": doc["system"]}}}
+    view = {"hand": doc["hand"], "dealer": doc["dealer"]}
     if c.verified is not None and c.verified.order is not None:
-        view["deal"] = seat_deal(c.verified.order, doc["deal_pattern"], doc["dealer"], len(doc["players"]))
+        view["deal"] = seat_deal(c.verified.order, c.spec.pattern.name, doc["dealer"], len(doc["players"]))
     if "record" in doc:
         view["record"] = doc["record"]
     return view

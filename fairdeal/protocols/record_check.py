@@ -16,7 +16,7 @@ from fairdeal.engine.system import system_of
 from fairdeal.engine.sheet import Sheet, new_sheet
 from fairdeal.errors import FairdealError
 from fairdeal.protocols.encoding import canonical_json
-from fairdeal.systems import get_convention
+from fairdeal.rules.convention import Convention
 
 
 @dataclass(frozen=True)
@@ -27,19 +27,20 @@ class RecordProblem:
 
 
 def check_session_records(
-    docs: Sequence[Mapping[str, Any]], trusted: Sequence[bool]
+    docs: Sequence[Mapping[str, Any]], trusted: Sequence[bool], convention: Convention | None, num_seats: int
 ) -> tuple[list[RecordProblem], list[tuple[int, str]]]:
-    """Replay the records of one session's transcripts (given in hand order); ``trusted[i]`` is False when the
-    deal of transcript ``i`` failed verification, so its record cannot be judged.
+    """Replay the records of one session's transcripts (given in hand order) under the session's ``convention``
+    (``None`` when the statement names none it can be rebuilt from); ``trusted[i]`` is False when the deal of
+    transcript ``i`` failed verification, so its record cannot be judged.
 
     Returns the problems and the notes (index, text) for what could not be checked.
     """
     problems: list[RecordProblem] = []
     notes: list[tuple[int, str]] = []
-    statement = docs[0]["session"]["statement"]
-    num_seats = len(statement["players"])
+    if convention is None:
+        return [], [(i, "record not replayed: the session names no convention") for i, d in enumerate(docs)
+                    if "record" in d]
     try:
-        convention = get_convention(statement["system"])
         sheet: Sheet | None = new_sheet(convention, num_seats) if docs[0]["hand"] == 1 else None
     except FairdealError as exc:
         return [], [(i, f"record not replayed: {exc}") for i, d in enumerate(docs) if "record" in d]
@@ -91,7 +92,8 @@ def _check_header(doc: Mapping[str, Any], record: Mapping[str, Any]) -> list[tup
         found.append(("hand number", f"the record is hand {record.get('hand')}, the transcript hand {doc['hand']}"))
     if record.get("dealer") != doc["dealer"]:
         found.append(("dealer", f"the record's dealer is {record.get('dealer')}, the transcript's {doc['dealer']}"))
-    deal = record.get("deal")
-    if not isinstance(deal, Mapping) or [deal.get("hands"), deal.get("talons")] != [doc["deal"]["hands"], doc["deal"]["talons"]]:
+    deal, derived = record.get("deal"), doc["deal"]
+    hands = derived["hands"] + ([derived["dummy"]] if "dummy" in derived else [])   # the log lists the dummy last
+    if not isinstance(deal, Mapping) or [deal.get("hands"), deal.get("talons")] != [hands, derived["talons"]]:
         found.append(("deal", "the record's deal is not the deal the seeds derive"))
     return found

@@ -15,13 +15,15 @@ from pathlib import Path
 
 from nacl.signing import SigningKey
 
-from fairdeal.cards import DeckKind, to_ascii_list
-from fairdeal.protocols.commit_reveal import DealerService, Player, TableSpec
+from fairdeal.cards import to_ascii_list
+from fairdeal.protocols.commit_reveal import DealerService, Player
 from fairdeal.protocols.deal_source import CommitRevealSource
 from fairdeal.protocols.derive import build_chain, deck_stream, seed_commitment
 from fairdeal.protocols.fisher_yates import STREAM_BYTES, draws_from_stream
 from fairdeal.protocols.transcript import transcript_hash
+from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.verify import deck_input_of
+from fairdeal.rules import HUSSAR, LENINGRAD, SOCHI
 
 VECTOR_DIR = Path(__file__).resolve().parents[2] / "protocols" / "vectors" / "commit-reveal"
 
@@ -38,12 +40,12 @@ class Case:
 
 
 CASES = (
-    Case("three-players-russian", TableSpec("table-7", "2026-11-29/evening", 2, ("Анна", "Boris", "Clara")), (0, 1)),
+    Case("three-players-russian", TableSpec("table-7", "2026-11-29/evening", 2, ("Анна", "Boris", "Clara"), SOCHI),
+         (0, 1)),
     Case("four-players-dealer-sits-out",
-         TableSpec("table-12", "s-4p", 2, ("north", "east", "south", "west"), system="leningrad"), (3, 0)),
+         TableSpec("table-12", "s-4p", 2, ("north", "east", "south", "west"), LENINGRAD), (3, 0)),
     Case("hussar-two-players",
-         TableSpec("hussar-1", "s-h", 1, ("rotmistr", "kornet"), system="hussar", deck=DeckKind.HUSSAR24,
-                   deal_pattern="hussar"), (1,)),
+         TableSpec("hussar-1", "s-h", 1, ("rotmistr", "kornet"), HUSSAR), (1,)),
 )
 
 
@@ -66,7 +68,7 @@ def run_case(case: Case) -> dict:
         "name": case.name,
         "protocol": doc["protocol"],
         "table": spec.table, "session": spec.session, "hands": spec.hands, "players": list(spec.players),
-        "deck": spec.deck.value, "deal_pattern": spec.deal_pattern, "system": spec.system,
+        "deck": spec.deck.value, "deal_pattern": spec.pattern.name, "system": spec.system,
         "service_tail": tail.hex(),
         "chain": [link.hex() for link in build_chain(spec.table, spec.session, tail, spec.hands)],
         "hand_vectors": hands,

@@ -26,6 +26,9 @@ from fairdeal.protocols.mp_verify import check_records as check_mp_records
 from fairdeal.protocols.mp_verify import check_sequence as check_mp_sequence
 from fairdeal.protocols.derive import chain_step, deck_input, seed_commitment
 from fairdeal.protocols.record_check import check_session_records
+from fairdeal.protocols.table import stated_convention, states_house_rules
+from fairdeal.systems import house_rules, rebuild_convention
+from fairdeal.rules.convention import Convention
 from fairdeal.protocols.transcript import REVEALED, read_transcript, seat_deal, transcript_hash
 
 SCHEMA_PATH = Path(__file__).resolve().parents[2] / "protocols" / "transcript.schema.json"
@@ -87,6 +90,7 @@ class _Checker:
         self.hand = hand if isinstance(hand, int) and not isinstance(hand, bool) else None
         self.failures: list[Failure] = []
         self.links: dict[int, str] = {}     # proven links of this session's seed chain (shared per session)
+        self.convention: Convention | None = None   # rebuilt from the session statement
 
     def fail(self, party: str, check: str, detail: str) -> None:
         self.failures.append(Failure(self.source, self.hand, party, check, detail))
@@ -126,6 +130,12 @@ def check_session(c: _Checker) -> bool:
     for seat, signature in enumerate(session["player_signatures"]):
         if not signature_holds(statement["players"][seat]["key"], statement, signature):
             c.fail(player_party(c.doc, seat), "session countersignature", "does not verify under the player's key")
+    try:
+        c.convention = stated_convention(statement)
+        c.convention.check_players(len(statement["players"]))
+    except FairdealError as exc:
+        c.fail(SERVICE, "table statement", str(exc))
+        return False
     if c.doc["hand"] > statement["hands"]:
         c.fail(SERVICE, "hand number", f"hand {c.doc['hand']} is beyond the session's {statement['hands']} hands")
     if c.doc["dealer"] >= len(statement["players"]):
@@ -239,13 +249,14 @@ def check_deck_and_deal(c: _Checker, order: Sequence[int]) -> None:
     doc, s = c.doc, c.doc["session"]["statement"]
     if doc["deck_order"] != to_ascii_list(order):
         c.fail(SERVICE, "deck derivation", "the published deck order is not the one the seeds derive")
+    pattern = c.convention.table.pattern_name(len(s["players"]))
     try:
-        expected = seat_deal(order, s["deal_pattern"], doc["dealer"], len(s["players"]))
+        expected = seat_deal(order, pattern, doc["dealer"], len(s["players"]))
     except FairdealError as exc:
         c.fail(SERVICE, "deal pattern", str(exc))
         return
     if doc["deal"] != expected:
-        c.fail(SERVICE, "deal pattern", f"the published deal does not follow pattern {s['deal_pattern']}")
+        c.fail(SERVICE, "deal pattern", f"the published deal does not follow pattern {pattern}")
 
 
 def check_sequence(checkers: Sequence[_Checker]) -> list[Failure]:
@@ -341,7 +352,8 @@ def _verify_commit_reveal(docs: Sequence[tuple[str, Mapping[str, Any]]], replay_
 def _check_records(group: list[_Checker], derivable: set[int]) -> list[str]:
     """Replay the group's game records; adds ``record`` failures to the report, returns the notes."""
     trusted = [id(c) in derivable and not any(f.party == SERVICE for f in c.failures) for c in group]
-    problems, notes = check_session_records([c.doc for c in group], trusted)
+    seats = len(group[0].doc["session"]["statement"]["players"])
+    problems, notes = check_session_records([c.doc for c in group], trusted, group[0].convention, seats)
     for problem in problems:
         c = group[problem.index]
         c.failures.append(Failure(c.source, c.hand, RECORD, problem.check, problem.detail))
@@ -374,7 +386,8 @@ def verify_log(log_path: Path, replay_records: bool = True) -> Report:
     """Verify every transcript a game log cites, and that the log cites each by its true hash and copies its record.
 
     The log is JSON lines (``protocols/game-log.md``); hand lines cite ``"transcript": {"file", "sha256"}`` with
-    ``file`` relative to the log's folder.
+    ``file`` relative to the log's folder. The header must name a protocol's dealing and the convention every
+    transcript states; a log without hands, or without its closing settlement line, is an evening cut short.
     """
     log_path = Path(log_path)
     try:
@@ -383,6 +396,7 @@ def verify_log(log_path: Path, replay_records: bool = True) -> Report:
         return Report(0, (Failure(str(log_path), None, RECORD, "game log", f"cannot read the log: {exc}"),))
     failures: list[Failure] = []
     cited: list[tuple[Path, dict]] = []
+    kinds: dict[str, tuple[str, Mapping[str, Any]]] = {}
     for number, text in enumerate(lines, start=1):
         where = f"{log_path}:{number}"
         try:
@@ -390,15 +404,74 @@ def verify_log(log_path: Path, replay_records: bool = True) -> Report:
         except json.JSONDecodeError as exc:
             failures.append(Failure(where, None, RECORD, "game log", f"not JSON: {exc}"))
             continue
+        if isinstance(line, dict) and line.get("type") in ("table", "end"):
+            kinds.setdefault(line["type"], (where, line))
         if not isinstance(line, dict) or line.get("type") != "hand":
             continue
         found = _check_citation(log_path, where, line)
         failures += found[0]
         if found[1] is not None:
             cited.append((found[1], line))
+    evening = _check_evening(str(log_path), kinds, len(cited))
+    if evening and evening[0].check == "dealing":    # nothing in such a log is a protocol's to verify
+        return Report(0, tuple(evening))
+    failures += evening
     report = verify_paths([path for path, _ in cited], replay_records)
     failures += _check_copies(cited)
+    if "table" in kinds:
+        failures += _check_conventions(*kinds["table"], cited)
     return Report(report.transcripts, tuple(failures) + report.failures, report.notes)
+
+
+def _check_evening(source: str, kinds: Mapping[str, tuple[str, Mapping[str, Any]]], hands: int) -> list[Failure]:
+    """The log opens with a protocol's header, holds hands and closes with the settlement: nothing is missing."""
+    if "table" not in kinds:
+        return [Failure(source, None, RECORD, "game log", "the log has no header line")]
+    where, header = kinds["table"]
+    dealing = header.get("dealing")
+    if dealing not in ("commit-reveal", "mental-poker"):
+        return [Failure(where, None, RECORD, "dealing", f"the header says the cards were dealt by {dealing!r}, "
+                                                      "not by a protocol with transcripts")]
+    if hands == 0:
+        return [Failure(source, None, RECORD, "game log", "the log holds no hand: the evening stopped before its "
+                                                         "first hand was played, so there is nothing to verify")]
+    if "end" not in kinds:
+        return [Failure(source, None, RECORD, "game log", f"the log ends after {hands} hand(s) without its settlement "
+                                                         "line: the evening was cut short")]
+    return []
+
+
+def _check_conventions(where: str, header: Mapping[str, Any], cited: Sequence[tuple[Path, Mapping[str, Any]]]
+                       ) -> list[Failure]:
+    """Each transcript states the convention the header names (house rules and pulya included, when it states
+    them; a statement written before house rules travelled states the system, deck and deal pattern)."""
+    try:
+        expected = rebuild_convention(str(header.get("system")), header.get("convention") or {}, header.get("pulya"))
+    except FairdealError as exc:
+        return [Failure(where, None, RECORD, "game log", f"the header names no convention: {exc}")]
+    failures = []
+    for path, line in cited:
+        try:
+            statement = _statement_of(read_transcript(path))
+            stated = stated_convention(statement)
+        except (FairdealError, KeyError, TypeError):
+            continue   # the transcript's own checks report it
+        same = stated == expected if states_house_rules(statement) else stated.name == expected.name
+        if not same:
+            failures.append(Failure(str(path), line.get("hand"), RECORD, "convention",
+                                    f"the transcript's table statement plays {_describe(stated, statement)}, the "
+                                    f"log header {_describe(expected, header)}"))
+    return failures
+
+
+def _statement_of(doc: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Where a transcript states its table: the signed session opening, or a mental-poker document itself."""
+    return doc if is_mental_poker(doc) else doc["session"]["statement"]
+
+
+def _describe(convention: Convention, stated: Mapping[str, Any]) -> str:
+    rules = ", ".join(f"{k}={json.dumps(v)}" for k, v in house_rules(convention).items())
+    return f"{convention.name} to a pulya of {convention.pulya.size}" + (f" with {rules}" if rules else "")
 
 
 def _check_citation(log_path: Path, where: str, line: Mapping[str, Any]) -> tuple[list[Failure], Path | None]:

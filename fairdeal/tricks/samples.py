@@ -17,9 +17,9 @@ from pathlib import Path
 from fairdeal.audit.run import RunOptions, run_audit
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.match import play_match, with_pulya_size
-from fairdeal.protocols.commit_reveal import TableSpec
 from fairdeal.protocols.deal_source import CommitRevealSource
 from fairdeal.protocols.mp_source import MentalPokerSource
+from fairdeal.protocols.table import TableSpec
 from fairdeal.systems import get_convention
 from fairdeal.tricks.catalogue import get_trick
 from fairdeal.tricks.table import EVENING_PULYA, Cheat, play_evening
@@ -51,8 +51,9 @@ def stacker_evening(out: Path) -> Path:
 
 def protocol_evening(out: Path, name: str, source_class, hands: int) -> Path:
     path = out / name
-    spec = TableSpec(table="sample-table", session=name.split(".")[0], hands=hands, players=THREE)
     convention = with_pulya_size(get_convention("sochi"), EVENING_PULYA)
+    spec = TableSpec(table="sample-table", session=name.split(".")[0], hands=hands, players=THREE,
+                     convention=convention)
     play_match(convention, THREE, [HeuristicBot() for _ in THREE], source=source_class(spec), max_hands=hands,
                log=path)
     return path

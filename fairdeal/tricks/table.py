@@ -27,7 +27,7 @@ from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.match import MatchResult, play_match, with_pulya_size
 from fairdeal.errors import TrickError
 from fairdeal.log.records import DealRecord, HandRecord, TableRecord
-from fairdeal.protocols.deal_source import DealEvidence
+from fairdeal.engine.deal_source import DealEvidence
 from fairdeal.systems import get_convention
 from fairdeal.tricks.base import Technique
 from fairdeal.tricks.honest import HonestDealer
@@ -111,7 +111,7 @@ class TableSource:
         evidence = {"dealing": "physical", "order_before": to_ascii_list(before), "shuffle": shuffle}
         return DealEvidence(hand, dealer, dealt, evidence)
 
-    def finish(self, hand: int, record: Mapping[str, Any] | None = None) -> dict:
+    def finish(self, hand: int, record: Mapping[str, Any] | None = None, plays=None) -> dict:
         """Gather the cards for the next hand: by the rule above, or at random when no play was recorded."""
         last = self.history[-1]
         if last.hand != hand:

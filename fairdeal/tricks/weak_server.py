@@ -12,7 +12,7 @@ import numpy as np
 
 from fairdeal.audit.seeds import SEED_SPACE, recover_deal, seed_window, server_deck
 from fairdeal.errors import TrickError
-from fairdeal.protocols.deal_source import DealEvidence
+from fairdeal.engine.deal_source import DealEvidence
 from fairdeal.shuffle.ops import Perm, ShuffleSequence
 from fairdeal.tricks.base import Technique
 from fairdeal.tricks.plan import DECK_SIZE, RUSSIAN, Goal, TrickPlan, check_gathered, make_plan
@@ -72,5 +72,5 @@ class WeakServerSource:
         self.seeds[hand] = seed
         return DealEvidence(hand, dealer, server_deck(seed), {"dealing": "server-rng"})
 
-    def finish(self, hand: int, record=None) -> dict:
+    def finish(self, hand: int, record=None, plays=None) -> dict:
         return {}

@@ -1,0 +1,129 @@
+"""The table a dealing session states: system, house rules and pulya, every table fact derived from the rebuilt
+convention; statements and samples written before house rules travelled still verify; a log whose header names
+another convention, or an evening cut short, does not."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from fairdeal.engine.bots import HeuristicBot
+from fairdeal.engine.match import play_match
+from fairdeal.errors import ProtocolError
+from fairdeal.protocols.mp_player import HandAbandoned, Player, Unresponsive
+from fairdeal.protocols.mp_source import MentalPokerSource
+from fairdeal.protocols.table import TableSpec, stated_convention
+from fairdeal.protocols.verify import verify_documents, verify_log, verify_paths
+from fairdeal.rules import CROATIAN, SOCHI
+from fairdeal.systems import get_convention, rebuild_convention
+
+from commit_reveal_helpers import honest_session
+
+ROOT = Path(__file__).resolve().parent.parent
+LEGACY = sorted((Path(__file__).resolve().parent / "data" / "legacy-commit-reveal").glob("*.json"))
+
+
+def test_the_statement_derives_every_table_fact_from_the_convention():
+    house = rebuild_convention("croatian", {"raspasy.price_per_trick": 3}, 40)
+    fields = TableSpec("t", "s", 1, ("a", "b", "c"), house).convention_fields()
+    assert fields == {"system": "croatian", "convention": {"raspasy.price_per_trick": 3}, "pulya": 40,
+                      "deck": "piquet32", "deal_pattern": "croatian"}
+    assert stated_convention(fields) == house
+
+
+def test_a_statement_whose_facts_are_not_its_conventions_is_refused():
+    fields = TableSpec("t", "s", 1, ("a", "b", "c"), CROATIAN).convention_fields()
+    with pytest.raises(ProtocolError, match="deal_pattern 'russian' is not 'croatian'"):
+        stated_convention(dict(fields, deal_pattern="russian"))
+
+
+def test_a_table_the_convention_does_not_seat_is_refused():
+    with pytest.raises(ProtocolError, match="played by 2 players, not 3"):
+        TableSpec("t", "s", 1, ("a", "b", "c"), get_convention("hussar"))
+
+
+def test_statements_written_before_house_rules_travelled_still_verify():
+    report = verify_paths(LEGACY)
+    assert len(LEGACY) == 5 and report.ok and report.transcripts == 5, report.failures
+    for name in ("commit-reveal-evening.jsonl", "mental-poker-evening.jsonl"):
+        report = verify_log(ROOT / "samples" / name)
+        assert report.ok and report.transcripts > 0, report.failures
+
+
+def test_a_transcript_whose_signed_pattern_is_not_the_systems_is_the_services_fault():
+    doc = copy.deepcopy(honest_session(1, with_records=False)[0])
+    doc["session"]["statement"]["deal_pattern"] = "croatian"    # breaks the signature too: stop at it
+    found = [(f.party, f.check) for f in verify_documents([("doc", doc)]).failures]
+    assert found == [("service", "session signature")]
+
+
+def _deal(tmp_path: Path, *options: str) -> Path:
+    from click.testing import CliRunner
+
+    from fairdeal.cli import cli
+
+    result = CliRunner().invoke(cli, ["deal", *options, "--out", str(tmp_path)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return tmp_path / "evening.log"
+
+
+@pytest.mark.parametrize("protocol", ["commit-reveal", "mental-poker"])
+def test_a_house_rule_evening_verifies_and_a_header_naming_another_convention_is_rejected(tmp_path, protocol):
+    log = _deal(tmp_path, "--protocol", protocol, "--system", "leningrad", "--hands", "1", "--seed", "3",
+                "--rule", "raspasy.price_per_trick=4", "--pulya", "30")
+    report = verify_log(log)
+    assert report.ok and report.transcripts == 1, report.failures
+    lines = log.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    assert header["convention"] == {"raspasy.price_per_trick": 4} and header["pulya"] == 30
+    header["convention"] = {}
+    log.write_text("\n".join([json.dumps(header)] + lines[1:]) + "\n", encoding="utf-8")
+    found = verify_log(log).failures
+    assert [(f.party, f.check) for f in found] == [("record", "convention")]
+    assert "raspasy.price_per_trick=4" in found[0].detail and "log header leningrad to a pulya of 30" in found[0].detail
+
+
+def test_an_evening_cut_short_says_what_is_missing(tmp_path):
+    log = _deal(tmp_path, "--system", "sochi", "--hands", "2", "--seed", "1")
+    lines = log.read_text(encoding="utf-8").splitlines()
+    log.write_text("\n".join(lines[:-1]) + "\n", encoding="utf-8")
+    found = verify_log(log).failures
+    assert [(f.party, f.check) for f in found] == [("record", "game log")]
+    assert "without its settlement line" in found[0].detail
+    log.write_text(lines[0] + "\n", encoding="utf-8")
+    report = verify_log(log)
+    assert not report.ok and "the log holds no hand" in report.failures[0].detail
+
+
+def test_a_log_not_dealt_by_a_protocol_has_nothing_to_verify(tmp_path):
+    report = verify_log(ROOT / "samples" / "sochi-3p-honest.jsonl")
+    assert not report.ok and "not by a protocol with transcripts" in report.failures[0].detail
+
+
+class _SilentAtHand(Player):
+    """Stops answering at the shuffle of one hand (a dropped connection mid-evening)."""
+
+    silent_hand = 2
+
+    def shuffle(self):
+        if self.setup.context.hand == self.silent_hand:
+            raise Unresponsive()
+        return super().shuffle()
+
+
+@pytest.mark.parametrize("hand,missing", [(2, "ends after 1 hand(s) without its settlement line"),
+                                          (1, "the log holds no hand")])
+def test_an_evening_that_fails_midway_leaves_a_log_verify_calls_incomplete(tmp_path, hand, missing):
+    players = ("ann", "bob", "cyd")
+    spec = TableSpec("t", "s", 3, players, SOCHI)
+    silent = type("Silent", (_SilentAtHand,), {"silent_hand": hand})
+    source = MentalPokerSource(spec, lambda setup, name: (silent if name == "bob" else Player)(setup, name))
+    log = tmp_path / "evening.log"
+    with pytest.raises(HandAbandoned):
+        play_match(SOCHI, players, [HeuristicBot() for _ in players], source=source, max_hands=3, log=log)
+    assert json.loads(log.read_text(encoding="utf-8").splitlines()[0])["dealing"] == "mental-poker"
+    report = verify_log(log)
+    assert not report.ok and missing in report.failures[0].detail
