@@ -43,8 +43,9 @@ class CommandFailure(click.ClickException):
 @click.option("--hands", "max_hands", type=click.IntRange(min=1), default=None,
               help="Stop after N hands even if the pulya is not closed (it is settled as it stands).")
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed for the deals and bots (default: random).")
-@click.option("--bots", "bot_kind", type=click.Choice(["heuristic", "random"]), default="heuristic",
-              show_default=True, help="How the bots play.")
+@click.option("--bots", "bot_kind", type=click.Choice(["heuristic", "random", "easy", "medium", "hard"]),
+              default="heuristic", show_default=True,
+              help="How the bots play: easy is the heuristic; medium and hard play by double-dummy sampling.")
 @click.option("--pulya", "pulya_size", type=click.IntRange(min=1), default=None,
               help="The agreed pulya (default: the convention's).")
 @click.option("--names", default=None, help="Player names, comma-separated, clockwise from seat 0.")
@@ -102,6 +103,9 @@ def _player_names(names: str | None, num_players: int) -> list[str]:
 def _bots(kind: str, seeds: Sequence[np.random.SeedSequence]) -> list[Bot]:
     if kind == "random":
         return [RandomBot(np.random.default_rng(s)) for s in seeds]
+    if kind in ("medium", "hard"):
+        from fairdeal.solver.bots import SamplingBot
+        return [SamplingBot(kind, seed=int(s.generate_state(1)[0])) for s in seeds]
     return [HeuristicBot() for _ in seeds]
 
 

@@ -315,8 +315,9 @@ static int init_ctx(Ctx *c, PyObject *hands, int trump, int overtake, int count_
     if (n < 2 || n > MAXSEATS) { Py_DECREF(fast); PyErr_SetString(PyExc_ValueError, "2 or 3 hands"); return -1; }
     c->n = (int)n;
     for (Py_ssize_t i = 0; i < n; i++) {
-        unsigned long m = PyLong_AsUnsignedLong(PySequence_Fast_GET_ITEM(fast, i));
+        unsigned long long m = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
         if (PyErr_Occurred()) { Py_DECREF(fast); return -1; }
+        if (m > 0xFFFFFFFFull) { Py_DECREF(fast); PyErr_SetString(PyExc_ValueError, "card codes are 0..31"); return -1; }
         c->hands[i] = (uint32_t)m;
     }
     Py_DECREF(fast);
