@@ -133,3 +133,28 @@ def test_deterministic_with_a_seed_and_unknown_levels_refused():
     assert SamplingBot("hard", seed=9).act(view) == SamplingBot("hard", seed=9).act(view)
     with pytest.raises(ValueError, match="unknown bot level"):
         SamplingBot("grandmaster")
+
+
+def test_the_whist_simulation_sees_only_the_view():
+    """At the whist decision, exchanging cards between the declarer's and the partner's hands (which the
+    defender cannot see) leaves the hard bot's call unchanged."""
+    conv = get_convention("sochi")
+    asked = 0
+    for seed in range(60):
+        rng = np.random.default_rng(seed)
+        state = new_hand(conv, 3, seed % 3, random_deal(rng, conv))
+        easy = SamplingBot("easy")
+        while not is_over(state) and state.phase not in (Phase.DEFENCE, Phase.PLAY):
+            state = apply(state, easy.act(view_for(state, to_move(state))))
+        if state.phase is not Phase.DEFENCE:
+            continue
+        seat = to_move(state)
+        other = next(s for s in state.active if s not in (seat, state.declarer))
+        hands = list(state.hands)
+        hands[other], hands[state.declarer] = hands[state.declarer], hands[other]
+        swapped = evolve(state, hands=tuple(hands))
+        assert view_for(swapped, seat) == view_for(state, seat)
+        bot = SamplingBot("hard", seed=1)
+        assert bot.act(view_for(swapped, seat)) == bot.act(view_for(state, seat))
+        asked += 1
+    assert asked >= 5

@@ -6,8 +6,10 @@ are with the declarer or in his discard), and voids (a seat that did not follow 
 none of the trumps either when it did not trump). The score of a layout's outcome follows the convention: the
 contract's value for making or missing it (each undertrick costs the value again), the misère value for a clean or
 spoiled misère, and in raspasy the tricks taken. Levels: "easy" is the heuristic bot; "medium" and "hard" play the
-cards by sampling (8 and 24 layouts a decision) and leave the other phases to the heuristic. The choice depends
-only on the view and the seed: the generator of each decision is seeded from both.
+cards by sampling (8 and 24 layouts a decision); "hard" also whists by simulation: it deals the declarer's and the
+partner's hands (shown talon cards with the declarer or in his discard) and whists when the double-dummy defence
+reaches the whist quota with half a trick to spare (table defence is weaker than double dummy). Other phases are
+the heuristic's. The choice depends only on the view and the seed: each decision's generator is seeded from both.
 """
 
 from __future__ import annotations
@@ -17,14 +19,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from fairdeal.engine.actions import Action, Phase, Play
+from fairdeal.engine.actions import Action, Defend, Phase
+from fairdeal.engine.bids import NO_TRUMP
 from fairdeal.engine.bots import HeuristicBot
-from fairdeal.engine.outcome import HandKind
+from fairdeal.engine.outcome import DefenceCall, HandKind
 from fairdeal.engine.view import PlayerView
 from fairdeal.solver.dds import Position, mask, solve
 
-LEVELS: dict[str, int] = {"easy": 0, "medium": 8, "hard": 24}
+LEVELS: dict[str, tuple[int, int]] = {"easy": (0, 0), "medium": (8, 0), "hard": (24, 16)}   # (play, whist) samples
 TRICKS = 10
+WHIST_MARGIN = 0.5
 
 
 @dataclass(frozen=True)
@@ -48,14 +52,47 @@ class SamplingBot:
     def __init__(self, level: str = "medium", seed: int = 0, samples: int | None = None):
         if level not in LEVELS:
             raise ValueError(f"unknown bot level {level!r}: use {', '.join(LEVELS)}")
-        self.samples = LEVELS[level] if samples is None else samples
+        play, whist = LEVELS[level]
+        self.samples = play if samples is None else samples
+        self.whist_samples = whist
         self.seed = seed
         self.fallback = HeuristicBot()
 
     def act(self, view: PlayerView) -> Action:
+        if view.phase is Phase.DEFENCE and self.whist_samples and _plain_table(view):
+            return self.defend(view)
         if view.phase is not Phase.PLAY or self.samples == 0 or len(view.legal) == 1:
             return self.fallback.act(view)
         return self.play(view)
+
+    def defend(self, view: PlayerView) -> Action:
+        """Whist when the sampled double-dummy defence makes the quota with a margin, else as the heuristic
+        would, short of a whist."""
+        calls = {a.call: a for a in view.legal if isinstance(a, Defend)}
+        heuristic = self.fallback.act(view)
+        if DefenceCall.PASS not in calls or DefenceCall.WHIST not in calls:
+            return heuristic
+        rng = np.random.default_rng([self.seed, _view_digest(view)])
+        defence = np.mean([TRICKS - self._declarer_tricks(view, rng) for _ in range(self.whist_samples)])
+        if defence >= view.convention.defence.quota(view.contract.level) + WHIST_MARGIN:
+            return calls[DefenceCall.WHIST]
+        return calls[DefenceCall.PASS] if heuristic.call is DefenceCall.WHIST else heuristic
+
+    def _declarer_tricks(self, view: PlayerView, rng: np.random.Generator) -> int:
+        shown = [c for c in view.talon_seen if c not in view.hand]
+        pool = [c for c in sorted(view.deck - set(view.hand)) if c not in shown]
+        rng.shuffle(pool)
+        partner = pool[:TRICKS]
+        with_declarer = pool[TRICKS:] + shown
+        rng.shuffle(with_declarer)
+        declarer = with_declarer[:TRICKS]      # the other two are his discard
+        hands = {view.seat: tuple(view.hand), view.declarer: tuple(sorted(declarer))}
+        other = next(s for s in view.active if s not in hands)
+        hands[other] = tuple(sorted(partner))
+        strain = view.contract.strain
+        position = Position(tuple(hands[s] for s in view.active), 0, (), None if strain == NO_TRUMP else strain,
+                            view.convention.play.must_overtake)
+        return solve(position, 1 << view.active.index(view.declarer), 1 << view.active.index(view.declarer)).value
 
     def play(self, view: PlayerView) -> Action:
         table = read_table(view)
@@ -75,6 +112,12 @@ class SamplingBot:
             return self.fallback.act(view)
         best = max(sorted(totals), key=lambda c: totals[c])
         return legal[best]
+
+
+def _plain_table(view: PlayerView) -> bool:
+    """Three people at the tricks, a game contract of ten cards each: the case the whist simulation models."""
+    return (len(view.active) == 3 and not view.convention.table.dummy and view.contract is not None
+            and not view.contract.misere and len(view.hand) == TRICKS and len(view.deck) == 32)
 
 
 def _view_digest(view: PlayerView) -> int:
