@@ -10,9 +10,9 @@
  * it also competes (four players: the trick it wins is the dealer's, nobody's here) and the next trick is led by
  * seat 0 again.
  *
- * Search: fail-soft alpha-beta; a transposition table at trick boundaries keyed by the hands re-ranked among
+ * Search: fail-soft alpha-beta driven by null-window probes (MTD(f)); a transposition table at trick boundaries keyed by the hands re-ranked among
  * the cards still out (so positions that differ only by cards already played share an entry), move ordering,
- * and equivalent cards (neighbours among the live cards, in one hand) tried once.
+ * and equivalent cards (neighbours among the live cards, in one hand) tried once (and valued once).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -269,6 +269,33 @@ static int search(Ctx *c, int trick, int leader, int *plays, int np, int alpha, 
     return best;
 }
 
+/* The exact value by null-window probes (MTD(f)): each probe only asks "at least b?", which prunes far more than
+   a full window, and the table keeps the bounds the probes found. */
+static int solve_exact(Ctx *c, int leader, int *plays, int np) {
+    int lo = 0, hi = popcount32(c->hands[leader]) + (np > 0);
+    int guess = (lo + hi + 1) / 2;
+    while (lo < hi) {
+        int b = guess > lo ? guess : lo + 1;
+        int v = search(c, 0, leader, plays, np, b - 1, b);
+        if (v < b) hi = v; else lo = v;
+        guess = v;
+    }
+    return lo;
+}
+
+/* The exact value after the seat to play plays `card`, by null-window probes like solve_exact. */
+static int value_after(Ctx *c, int leader, int *plays, int np, int card) {
+    int lo = 0, hi = popcount32(c->hands[leader]) + (np > 0);
+    int guess = (lo + hi + 1) / 2;
+    while (lo < hi) {
+        int b = guess > lo ? guess : lo + 1;
+        int v = play_card(c, 0, leader, plays, np, card, b - 1, b);
+        if (v < b) hi = v; else lo = v;
+        guess = v;
+    }
+    return lo;
+}
+
 /* ---- Python face --------------------------------------------------------------------------------------------- */
 
 static int parse_cards(PyObject *seq, int *out, int cap, const char *what) {
@@ -351,7 +378,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     if (check_position(&c, leader, plays, np) < 0) return NULL;
     int value;
     PyObject *values = NULL;
-    value = search(&c, 0, leader, plays, np, -1, 99);
+    value = solve_exact(&c, leader, plays, np);
     if (want_values) {
         values = PyDict_New();
         if (values == NULL) return NULL;
@@ -359,11 +386,21 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
         int talon_card = c.ntalon > 0 ? c.talon[0] : -1;
         int led = talon_card >= 0 ? talon_card / 8 : (np > 0 ? plays[0] / 8 : -1);
         uint32_t legal = legal_mask(&c, seat, led, plays, np);
+        uint32_t live = talon_card >= 0 ? 1u << talon_card : 0;
+        for (int s = 0; s < c.n; s++) live |= c.hands[s];
+        for (int i = 0; i < np; i++) live |= 1u << plays[i];
+        int found[32];
+        /* from the highest card down, so a card equivalent to the one above it copies that card's value */
         while (legal) {
-            int card = lowbit(legal), v;
-            legal &= legal - 1;
-                    v = play_card(&c, 0, leader, plays, np, card, -1, 99);
-                    PyObject *key = PyLong_FromLong(card), *val = PyLong_FromLong(v);
+            int card = highbit(legal), v;
+            legal &= ~(1u << card);
+            uint32_t above = live & suit_mask(card / 8) & ~((2u << card) - 1);
+            if (above && (legal_mask(&c, seat, led, plays, np) & (1u << lowbit(above))))
+                v = found[lowbit(above)];
+            else
+                v = value_after(&c, leader, plays, np, card);
+            found[card] = v;
+            PyObject *key = PyLong_FromLong(card), *val = PyLong_FromLong(v);
             if (key == NULL || val == NULL || PyDict_SetItem(values, key, val) < 0) {
                 Py_XDECREF(key); Py_XDECREF(val); Py_DECREF(values); return NULL;
             }
@@ -407,7 +444,7 @@ static PyObject *py_solve_batch(PyObject *self, PyObject *args) {
             goto done;
         }
         tt_rules_check(&c);
-            out[r] = (int8_t)search(&c, 0, leaders[r], plays, 0, -1, 99);
+            out[r] = (int8_t)solve_exact(&c, leaders[r], plays, 0);
         }
     result = Py_None;
     Py_INCREF(result);

@@ -233,8 +233,6 @@ def card_scores(view: PlayerView, table: Table, hands: tuple[tuple[int, ...], ..
     index = {s: i for i, s in enumerate(seats)}
     leader = index[view.current[0][0]] if view.current else index[view.legal[0].seat]
     current = tuple(c for _, c in view.current)
-    played_now = {c for c in current}
-    hands = tuple(tuple(c for c in h if c not in played_now) for h in hands)
     talon = ((view.current_talon_card,) if view.current_talon_card is not None else ()) + future_talon
     position = Position(hands, leader, current, view.trump, view.convention.play.must_overtake,
                         talon if view.current_talon_card is not None else (), table.talon_owner)
