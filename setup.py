@@ -1,11 +1,17 @@
-"""The one compiled part: ristretto255 multi-scalar multiplication for verifiers (fairdeal/protocols/_msm.c) over
-libdecaf (Debian: libdecaf-dev, which `make` installs). Metadata lives in pyproject.toml. The extension is optional:
-without libdecaf, fairdeal installs and verifies with libsodium alone, only slower."""
+"""The compiled parts. The double-dummy solver (fairdeal/solver/_dds.c) needs only a C compiler and is required:
+the bots and hand review use it. Ristretto255 multi-scalar multiplication for verifiers (fairdeal/protocols/_msm.c)
+needs libdecaf (Debian: libdecaf-dev, which `make` installs) and is optional: without it, fairdeal installs and
+verifies with libsodium alone, only slower. Metadata lives in pyproject.toml."""
 
 from setuptools import Extension, setup
 
 setup(
     ext_modules=[
+        Extension(
+            "fairdeal.solver._dds",
+            sources=["fairdeal/solver/_dds.c"],
+            extra_compile_args=["-O3", "-std=c11"],
+        ),
         Extension(
             "fairdeal.protocols._msm",
             sources=["fairdeal/protocols/_msm.c"],

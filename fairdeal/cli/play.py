@@ -44,8 +44,8 @@ class CommandFailure(click.ClickException):
 @click.option("--hands", "max_hands", type=click.IntRange(min=1), default=None,
               help="Stop after N hands even if the pulya is not closed (it is settled as it stands).")
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed for the deals and bots (default: random).")
-@click.option("--bots", "bot_kind", type=click.Choice(BOT_KINDS), default="heuristic",
-              show_default=True, help="How the bots play.")
+@click.option("--bots", "bot_kind", type=click.Choice(BOT_KINDS), default="heuristic", show_default=True,
+              help="How the bots play: easy is the heuristic; medium and hard play by double-dummy sampling.")
 @click.option("--pulya", "pulya_size", type=click.IntRange(min=1), default=None,
               help="The agreed pulya (default: the convention's).")
 @click.option("--names", default=None, help="Player names, comma-separated, clockwise from seat 0.")

@@ -34,7 +34,9 @@ from fairdeal.rules.overrides import overrides_of, with_overrides
 # Every module of this package registers its systems when first asked; a new system is a new module there.
 FAMILY_PACKAGE = "fairdeal.systems"
 FAMILY_ORDER = ("russian", "central", "nineteenth")     # the order `fairdeal systems` lists them; others follow
-BOT_KINDS = ("heuristic", "random")
+# heuristic = easy (the table advice of seed 000); medium and hard sample layouts and solve them double-dummy.
+BOT_KINDS = ("heuristic", "random", "easy", "medium", "hard")
+SAMPLING_LEVELS = ("medium", "hard")
 
 
 @dataclass(frozen=True)
@@ -83,9 +85,17 @@ class System:
         """A bot of ``kind`` (``BOT_KINDS``) playing this system."""
         if kind == "random":
             return RandomBot(np.random.default_rng(seed))
-        if kind == "heuristic":
+        if kind in ("heuristic", "easy"):
             return HeuristicBot()
+        if kind in SAMPLING_LEVELS:
+            return self.sampling_bot(kind, int(seed.generate_state(1)[0]))
         raise ConventionError(f"unknown bot kind {kind!r}; known: {', '.join(BOT_KINDS)}")
+
+    def sampling_bot(self, level: str, seed: int) -> Bot:
+        """The double-dummy sampling bot (``fairdeal.solver``): the solver is a layer above the engine, so it is
+        looked up when a table asks for it, as the family modules are."""
+        bots = importlib.import_module("fairdeal.solver.bots")
+        return bots.SamplingBot(level, seed=seed)
 
     def with_convention(self, convention: Convention) -> System:
         """The same system played with another convention value (a house rule)."""

@@ -1,0 +1,109 @@
+"""Duplicate matches: the sampling bot against the heuristic bot on the same deals with the seats rotated, so the
+luck of the cards cancels.
+
+For each deal (one hand, dealer rotating with the deal number) and each seat k, the hand is played with the
+sampling bot at seat k and heuristic bots elsewhere, and once with heuristic bots everywhere; the difference of
+seat k's settlement (whists, the pulya and gora converted by the convention's own settlement) is the sampling
+bot's gain at that seat. A deal's figure is the mean gain over the three seats. Prints, per system, the mean gain
+per deal with its 95% interval (normal approximation over deals) and the sampling bot's thinking time per move
+(mean, 99th percentile, max) in CPU time on one core. Workers run in parallel processes (``--workers``).
+
+    python benchmarks/bench_bots.py --deals 2000 --workers 2     # the issue's figure: about 0.6 s of CPU a deal
+    python benchmarks/bench_bots.py                              # 50 deals a system, a quick look
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from concurrent.futures import ProcessPoolExecutor
+from fractions import Fraction
+
+import numpy as np
+
+from fairdeal.engine.bots import HeuristicBot
+from fairdeal.engine.driver import random_deal
+from fairdeal.engine.hand import apply, is_over, new_hand, result, to_move
+from fairdeal.engine.scoring import score_hand
+from fairdeal.engine.settlement import settle
+from fairdeal.engine.sheet import new_sheet
+from fairdeal.engine.view import view_for
+from fairdeal.systems import get_convention
+from fairdeal.solver.bots import SamplingBot
+
+SEATS = 3
+
+
+class TimedBot:
+    """Wraps the sampling bot and records the time of each card decision."""
+
+    def __init__(self, bot: SamplingBot):
+        self.bot = bot
+        self.times: list[float] = []
+
+    def act(self, view):
+        started = time.process_time()
+        action = self.bot.act(view)
+        if view.phase.value == "play":
+            self.times.append(time.process_time() - started)
+        return action
+
+
+def settle_hand(conv, state) -> tuple[Fraction, ...]:
+    sheet, _ = score_hand(new_sheet(conv, SEATS), result(state), conv)
+    return settle(sheet, conv).amounts
+
+
+def play(conv, deal, dealer: int, bots) -> tuple[Fraction, ...]:
+    state = new_hand(conv, SEATS, dealer, deal)
+    while not is_over(state):
+        seat = to_move(state)
+        state = apply(state, bots[seat].act(view_for(state, seat)))
+    return settle_hand(conv, state)
+
+
+def run_deals(args: tuple[str, int, int, str]) -> tuple[list[float], list[float]]:
+    system, start, count, level = args
+    conv = get_convention(system)
+    gains, times = [], []
+    for number in range(start, start + count):
+        deal = random_deal(np.random.default_rng([2026, number]), conv)
+        dealer = number % SEATS
+        base = play(conv, deal, dealer, [HeuristicBot() for _ in range(SEATS)])
+        gain = Fraction(0)
+        for seat in range(SEATS):
+            timed = TimedBot(SamplingBot(level, seed=number))
+            bots = [timed if s == seat else HeuristicBot() for s in range(SEATS)]
+            gain += play(conv, deal, dealer, bots)[seat] - base[seat]
+            times.extend(timed.times)
+        gains.append(float(gain / SEATS))
+    return gains, times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=50, help="deals per system")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--level", default="medium", choices=["medium", "hard"])
+    parser.add_argument("--systems", default="sochi,leningrad,rostov")
+    args = parser.parse_args()
+    chunk = max(1, args.deals // (4 * args.workers))
+    with ProcessPoolExecutor(args.workers) as pool:
+        for system in args.systems.split(","):
+            started = time.perf_counter()
+            jobs = [(system, s, min(chunk, args.deals - s), args.level) for s in range(0, args.deals, chunk)]
+            gains, times = [], []
+            for g, t in pool.map(run_deals, jobs):
+                gains.extend(g)
+                times.extend(t)
+            gains_a, times_a = np.array(gains), np.array(times)
+            half = 1.96 * gains_a.std(ddof=1) / np.sqrt(len(gains_a))
+            print(f"{system:10s} {len(gains_a)} deals: sampling ({args.level}) - heuristic = "
+                  f"{gains_a.mean():+.2f} whists a deal, 95% interval [{gains_a.mean() - half:+.2f}, "
+                  f"{gains_a.mean() + half:+.2f}]; thinking per move: mean {times_a.mean() * 1e3:.0f} ms, "
+                  f"p99 {np.percentile(times_a, 99) * 1e3:.0f} ms, max {times_a.max() * 1e3:.0f} ms "
+                  f"({len(times_a)} moves); {time.perf_counter() - started:.0f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,264 @@
+"""The sampling bot: deal the cards it cannot see in ways consistent with its view, solve each layout double
+dummy, and play the card with the best expected score.
+
+What the view has seen constrains the layouts: cards played, hands lying face up, the talon shown (those cards
+are with the declarer or in his discard), and voids (a seat that did not follow the led suit holds none of it, and
+none of the trumps either when it did not trump). The score of a layout's outcome follows the convention: the
+contract's value for making or missing it (each undertrick costs the value again), the misère value for a clean or
+spoiled misère, and in raspasy the tricks taken. Levels: "easy" is the heuristic bot; "medium" and "hard" play the
+cards by sampling (8 and 24 layouts a decision); "hard" also whists by simulation: it deals the declarer's and the
+partner's hands (shown talon cards with the declarer or in his discard) and whists when the double-dummy defence
+reaches the whist quota with half a trick to spare (table defence is weaker than double dummy). Other phases are
+the heuristic's. The choice depends only on the view and the seed: each decision's generator is seeded from both.
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+
+import numpy as np
+
+from fairdeal.engine.actions import Action, Defend, Phase
+from fairdeal.engine.bids import NO_TRUMP
+from fairdeal.engine.bots import HeuristicBot
+from fairdeal.engine.outcome import DefenceCall, HandKind
+from fairdeal.engine.view import PlayerView
+from fairdeal.solver.dds import Position, mask, solve
+
+LEVELS: dict[str, tuple[int, int]] = {"easy": (0, 0), "medium": (8, 0), "hard": (24, 16)}   # (play, whist) samples
+TRICKS = 10
+WHIST_MARGIN = 0.5
+
+
+@dataclass(frozen=True)
+class Table:
+    """What a view says about the play: trick seats in order, known hands, hidden seats with their sizes and
+    voids, the cards the view cannot place, and the rules of the trick."""
+
+    seats: tuple[int, ...]
+    known: dict[int, tuple[int, ...]]
+    hidden: tuple[tuple[int, int, int], ...]   # (seat, cards it holds, mask of suits it is void in)
+    unseen: tuple[int, ...]
+    declarer_only: frozenset[int]              # shown talon cards: with the declarer or in his discard
+    future_talon: int                          # raspasy talon cards still to turn after the current trick
+    talon_owner: bool
+    declarer: int | None
+
+
+class SamplingBot:
+    """Double-dummy play over sampled layouts; the heuristic bot for everything but card play."""
+
+    def __init__(self, level: str = "medium", seed: int = 0, samples: int | None = None):
+        if level not in LEVELS:
+            raise ValueError(f"unknown bot level {level!r}: use {', '.join(LEVELS)}")
+        play, whist = LEVELS[level]
+        self.samples = play if samples is None else samples
+        self.whist_samples = whist
+        self.seed = seed
+        self.fallback = HeuristicBot()
+
+    def act(self, view: PlayerView) -> Action:
+        if view.phase is Phase.DEFENCE and self.whist_samples and _plain_table(view):
+            return self.defend(view)
+        if view.phase is not Phase.PLAY or self.samples == 0 or len(view.legal) == 1:
+            return self.fallback.act(view)
+        return self.play(view)
+
+    def defend(self, view: PlayerView) -> Action:
+        """Whist when the sampled double-dummy defence makes the quota with a margin, else as the heuristic
+        would, short of a whist."""
+        calls = {a.call: a for a in view.legal if isinstance(a, Defend)}
+        heuristic = self.fallback.act(view)
+        if DefenceCall.PASS not in calls or DefenceCall.WHIST not in calls:
+            return heuristic
+        rng = np.random.default_rng([self.seed, _view_digest(view)])
+        defence = np.mean([TRICKS - self._declarer_tricks(view, rng) for _ in range(self.whist_samples)])
+        if defence >= view.convention.defence.quota(view.contract.level) + WHIST_MARGIN:
+            return calls[DefenceCall.WHIST]
+        return calls[DefenceCall.PASS] if heuristic.call is DefenceCall.WHIST else heuristic
+
+    def _declarer_tricks(self, view: PlayerView, rng: np.random.Generator) -> int:
+        shown = [c for c in view.talon_seen if c not in view.hand]
+        pool = [c for c in sorted(view.deck - set(view.hand)) if c not in shown]
+        rng.shuffle(pool)
+        partner = pool[:TRICKS]
+        with_declarer = pool[TRICKS:] + shown
+        rng.shuffle(with_declarer)
+        declarer = with_declarer[:TRICKS]      # the other two are his discard
+        hands = {view.seat: tuple(view.hand), view.declarer: tuple(sorted(declarer))}
+        other = next(s for s in view.active if s not in hands)
+        hands[other] = tuple(sorted(partner))
+        strain = view.contract.strain
+        position = Position(tuple(hands[s] for s in view.active), 0, (), None if strain == NO_TRUMP else strain,
+                            view.convention.play.must_overtake)
+        return solve(position, 1 << view.active.index(view.declarer), 1 << view.active.index(view.declarer)).value
+
+    def play(self, view: PlayerView) -> Action:
+        table = read_table(view)
+        rng = np.random.default_rng([self.seed, _view_digest(view)])
+        legal = {a.card: a for a in view.legal}
+        totals = dict.fromkeys(legal, 0.0)
+        done = 0
+        for _ in range(self.samples):
+            layout = sample_layout(table, rng)
+            if layout is None:
+                continue
+            scores = card_scores(view, table, *layout)
+            for card in totals:
+                totals[card] += scores[card]
+            done += 1
+        if done == 0:
+            return self.fallback.act(view)
+        best = max(sorted(totals), key=lambda c: totals[c])
+        return legal[best]
+
+
+def _plain_table(view: PlayerView) -> bool:
+    """Three people at the tricks, a game contract of ten cards each: the case the whist simulation models."""
+    return (len(view.active) == 3 and not view.convention.table.dummy and view.contract is not None
+            and not view.contract.misere and len(view.hand) == TRICKS and len(view.deck) == 32)
+
+
+def _view_digest(view: PlayerView) -> int:
+    plays = tuple(t.plays for t in view.tricks) + (view.current,)
+    return zlib.crc32(repr((view.seat, view.hand, view.auction, plays, view.contract, view.kind)).encode())
+
+
+def read_table(view: PlayerView) -> Table:
+    seats = view.trick_seats
+    played = view.played
+    known: dict[int, tuple[int, ...]] = {}
+    hidden = []
+    voids = _voids(view)
+    for seat in seats:
+        cards = view.hand_of(seat)
+        if cards is not None:
+            known[seat] = tuple(cards)
+            continue
+        plays = sum(1 for t in view.tricks for s, _ in t.plays if s == seat)
+        plays += sum(1 for s, _ in view.current if s == seat)
+        hidden.append((seat, TRICKS - plays, voids.get(seat, 0)))
+    placed = set(played) | set(view.discard) | {c for h in known.values() for c in h}
+    raspasy = view.kind is HandKind.RASPASY
+    if raspasy:
+        placed |= set(view.talon_seen)
+    unseen = tuple(sorted(view.deck - placed))
+    declarer_only = frozenset()
+    if not raspasy and view.seat != view.declarer and view.talon_seen:
+        declarer_only = frozenset(view.talon_seen) - played
+    conv = view.convention
+    future = 0
+    if raspasy and getattr(conv.raspasy, "talon_leads", False):
+        future = max(0, conv.raspasy.talon_tricks - len(view.tricks) - 1)
+    return Table(seats, known, tuple(hidden), unseen, declarer_only, future, view.dealer not in view.active,
+                 view.declarer)
+
+
+def _voids(view: PlayerView) -> dict[int, int]:
+    """Suits (bit masks) each seat has shown it does not hold."""
+    voids: dict[int, int] = {}
+    tricks = [(t.plays, t.talon_card) for t in view.tricks] + [(view.current, view.current_talon_card)]
+    for plays, talon in tricks:
+        if not plays:
+            continue
+        led = talon // 8 if talon is not None else plays[0][1] // 8
+        for seat, card in plays:
+            if card // 8 != led:
+                voids[seat] = voids.get(seat, 0) | 1 << led
+                if view.trump is not None and card // 8 != view.trump:
+                    voids[seat] |= 1 << view.trump
+    return voids
+
+
+def sample_layout(table: Table, rng: np.random.Generator, tries: int = 20):
+    """(hands per trick seat, talon cards still to turn) or ``None`` when no consistent deal turned up."""
+    for _ in range(tries):
+        deal = _try_deal(table, rng)
+        if deal is not None:
+            return deal
+    return None
+
+
+def _try_deal(table: Table, rng: np.random.Generator):
+    hands = {seat: [] for seat, _, _ in table.hidden}
+    room = {seat: size for seat, size, _ in table.hidden}
+    rest_room = len(table.unseen) - sum(room.values())
+    if rest_room < 0:
+        return None
+    rest = []
+    cards = list(table.unseen)
+    rng.shuffle(cards)
+    # the most constrained cards first: those only a few holders may take
+    holders_of = {c: _holders(c, table) for c in cards}
+    cards.sort(key=lambda c: len(holders_of[c]))
+    for card in cards:
+        options = [s for s in holders_of[card] if room[s] > 0]
+        weights = [room[s] for s in options]
+        if rest_room > 0:         # the discard, the talon, a sitting-out dealer's hand
+            options.append(None)
+            weights.append(rest_room)
+        if not options:
+            return None
+        pick = options[int(rng.choice(len(options), p=np.array(weights) / sum(weights)))]
+        if pick is None:
+            rest.append(card)
+            rest_room -= 1
+        else:
+            hands[pick].append(card)
+            room[pick] -= 1
+    full = dict(table.known)
+    full.update({s: tuple(sorted(h)) for s, h in hands.items()})
+    talon = tuple(rest[:table.future_talon])
+    if len(talon) < table.future_talon:
+        return None
+    return tuple(full[s] for s in table.seats), talon
+
+
+def _holders(card: int, table: Table) -> list[int]:
+    out = []
+    for seat, _, voids in table.hidden:
+        if voids >> (card // 8) & 1:
+            continue
+        if card in table.declarer_only and seat != table.declarer:
+            continue
+        out.append(seat)
+    return out
+
+
+def card_scores(view: PlayerView, table: Table, hands: tuple[tuple[int, ...], ...],
+                future_talon: tuple[int, ...]) -> dict[int, float]:
+    """The expected score for the seat to play of each of its legal cards, in this layout."""
+    seats = table.seats
+    index = {s: i for i, s in enumerate(seats)}
+    leader = index[view.current[0][0]] if view.current else index[view.legal[0].seat]
+    current = tuple(c for _, c in view.current)
+    talon = ((view.current_talon_card,) if view.current_talon_card is not None else ()) + future_talon
+    position = Position(hands, leader, current, view.trump, view.convention.play.must_overtake,
+                        talon if view.current_talon_card is not None else (), table.talon_owner)
+    mover = view.legal[0].seat
+    if view.kind is HandKind.RASPASY:
+        me = index[mover]
+        others = ((1 << len(seats)) - 1) & ~(1 << me)
+        values = solve(position, 1 << me, others, values=True).card_values
+        return {c: -float(view.won[mover] + v) for c, v in values.items()}
+    declarer = index[view.declarer]
+    count = 1 << declarer
+    maximisers = count if view.kind is HandKind.GAME else ((1 << len(seats)) - 1) & ~count
+    values = solve(position, count, maximisers, values=True).card_values
+    sign = 1.0 if mover == view.declarer else -1.0
+    return {c: sign * declarer_score(view, view.won[view.declarer] + v) for c, v in values.items()}
+
+
+def declarer_score(view: PlayerView, tricks: int) -> float:
+    """The declarer's score for ``tricks`` in the end: the contract's value made, each undertrick the value
+    again; in misère the misère value clean, each trick taken the value again. A small term per trick keeps the
+    play sensible once the result is settled."""
+    scoring = view.convention.scoring
+    if view.kind is HandKind.MISERE:
+        value = scoring.misere_value
+        return value if tricks == 0 else -value * tricks - 0.01 * tricks
+    level = view.contract.level
+    value = dict(scoring.contract_values).get(level, 2 * (level - 5))
+    base = value if tricks >= level else -value * (level - tricks)
+    return base + 0.01 * tricks
