@@ -34,6 +34,7 @@ COMMAND_MODULES: dict[str, str] = {
     "deal": "dealing", "verify": "dealing",
     "play": "play", "sheet": "play", "systems": "systems",
     "audit": "audit",
+    "store": "store", "query": "store",
     "demo": "demo", "casebook": "demo",
 }
 
