@@ -30,15 +30,30 @@ class AuditUnit:
     def title(self) -> str:
         return Path(self.name).name if self.source is not None else self.name
 
-    def run(self, options: RunOptions, progress: Progress | None = None) -> AuditResult:
-        if self.store is not None:
-            from fairdeal.audit.stored import run_stored_audit
+    def run(self, options: RunOptions, progress: Progress | None = None, runner=None) -> AuditResult:
+        """The audit; with a cluster ``runner`` a log that is not a store is stored in a temporary one first."""
+        from fairdeal.audit.stored import run_stored_audit
 
-            return run_stored_audit(self.store, self.table, options, progress)
+        if self.store is not None:
+            return run_stored_audit(self.store, self.table, options, progress, runner)
+        if runner is not None:
+            from fairdeal.log.store import Store
+
+            with tempfile.TemporaryDirectory(prefix="fairdeal-cluster-") as folder:
+                store = Store(Path(folder) / "store", create=True)
+                table = store.append(self._readable(Path(folder))).table
+                return run_stored_audit(store.root, table, options, progress, runner)
         if self.source.seekable:
             return run_audit(self.source.path, options, progress)
         with tempfile.TemporaryDirectory(prefix="fairdeal-input-") as folder:
             return run_audit(plain_copy(self.source, Path(folder)), options, progress)
+
+
+    def _readable(self, folder: Path) -> LogSource:
+        """The source, or a plain copy when it is standard input (a store reads its input twice)."""
+        if self.source.path is not None:
+            return self.source
+        return LogSource(self.source.name, plain_copy(self.source, folder))
 
 
 def audit_units(arguments: Iterable[str]) -> list[AuditUnit]:

@@ -4,11 +4,13 @@ A hand row already holds what the auditor's narrow decoder would cut out of the 
 the raw JSON of the gathered order and the deal), so a task builds the auditor's ``RawHand`` records from columns
 and runs the same ``audit_block`` as a log file's block; any other row (a second header, a trailer, an unreadable
 line) is decoded from its raw text as a log's line would be. Tasks run in-process, in worker processes, or on
-``dask.distributed`` workers (``cluster.py``); summaries merge in table order, so every way gives one verdict.
+``dask.distributed`` workers (``cluster.py``); partial merges combine by one tree in table order, so every way
+gives one verdict.
 """
 
 from __future__ import annotations
 
+import functools
 import io
 import tempfile
 import weakref
@@ -21,8 +23,9 @@ import msgspec
 from fairdeal.audit.block import audit_block
 from fairdeal.audit.fastpath import RawHand, decode_raw_block, layout_for
 from fairdeal.audit.run import AuditResult, RunOptions, ScanInput, audit_input
-from fairdeal.audit.scan import Header, Merged, Progress, _ace_categories, _run_tasks, check_table, read_header
-from fairdeal.audit.summary import BlockContext, BlockSummary, Sums
+from fairdeal.audit.cluster import empty_merge, partial, tree_merge
+from fairdeal.audit.scan import Header, Merged, Progress, _run_tasks, check_table, read_header
+from fairdeal.audit.summary import BlockContext, BlockSummary
 from fairdeal.errors import AuditError
 from fairdeal.log.store import HAND, Store, StoredLog
 
@@ -83,18 +86,15 @@ def row_group_tasks(logs: list[StoredLog], header: Header, context: BlockContext
     return tasks
 
 
-def merge_in_order(header: Header, layout, results: Iterator[tuple[int, BlockSummary]], total_lines: int,
-                   keep: int, progress: Progress | None = None, tasks: int = 0) -> Merged:
-    seats = len(header.players)
-    merged = Merged(header, layout, Sums.empty(seats, len(_ace_categories(layout)) - 1, layout.pattern.deck.size),
-                    header.line, aces=[[] for _ in range(seats)], numbers=[[] for _ in range(seats)], keep=keep)
-    for done, (base, summary) in enumerate(results, start=1):
-        merged.lines = base          # the blank lines between two row groups hold nothing to add
-        merged.add(summary)
-        if progress:
-            progress(done, tasks)
-    merged.lines = total_lines
-    return merged
+def task_partial(header: Header, layout, keep: int, task: StoreTask) -> Merged:
+    """One task audited and made a partial merge (what a worker sends back)."""
+    base, summary = audit_row_group(task)
+    return partial(header, layout, keep, base, summary)
+
+
+def in_process(workers: int) -> Runner:
+    """Tasks in ``workers`` local processes, then the same merge tree as on a cluster."""
+    return lambda tasks, make: tree_merge(list(_run_tasks(make, tasks, workers)))
 
 
 def table_header(logs: list[StoredLog]) -> Header:
@@ -104,25 +104,30 @@ def table_header(logs: list[StoredLog]) -> Header:
                   header.offset, header.started)
 
 
-Runner = Callable[[list[StoreTask]], Iterator[tuple[int, BlockSummary]]]
+Runner = Callable[[list[StoreTask], Callable[[StoreTask], Merged]], Merged]
 
 
 def stored_input(root: Path, table: str, runner: Runner | None = None) -> ScanInput:
-    """A store table as the auditor's input; ``runner`` maps tasks to results in order (default: processes)."""
+    """A store table as the auditor's input; ``runner`` turns tasks into one merge (default: local processes)."""
     logs = Store(root).logs().get(table)
     if not logs:
         raise AuditError(f"{root}: the store holds no table {table}")
     header = table_header(logs)
     layout = check_table(header)
+    total = sum(log.lines for log in logs)
 
     def scan(context_of, options: RunOptions, progress: Progress | None) -> Merged:
         tasks = row_group_tasks(logs, header, context_of(header))
-        run = runner or (lambda items: _run_tasks(audit_row_group, items, options.workers))
-        return merge_in_order(header, layout, run(tasks), sum(log.lines for log in logs), options.keep, progress,
-                              len(tasks))
+        if not tasks:
+            return empty_merge(header, layout, options.keep, total)
+        run = runner or in_process(options.workers)
+        merged = run(tasks, functools.partial(task_partial, header, layout, options.keep))
+        merged.lines = total
+        if progress:
+            progress(len(tasks), len(tasks))
+        return merged
 
-    return ScanInput(sum(log.bytes for log in logs), sum(log.hands for log in logs), scan,
-                     _Spool(logs))
+    return ScanInput(sum(log.bytes for log in logs), sum(log.hands for log in logs), scan, _Spool(logs))
 
 
 class _Spool:

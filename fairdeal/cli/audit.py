@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from fairdeal.audit.cluster import ClusterSpec, dask_runner
 from fairdeal.audit.inputs import AuditUnit, audit_units
 from fairdeal.audit.run import AuditResult, RunOptions
 from fairdeal.audit.verdict import targeting_row
@@ -50,11 +51,14 @@ SHOWN_TARGETED = 10
                    "table's start time for the first hands' deals.")
 @click.option("--server-time", type=click.IntRange(min=0), default=None, metavar="UNIX",
               help="The Unix time the seed window centres on (default: the header's 'started').")
+@click.option("--cluster", default=None, metavar="local:N|tcp://HOST:PORT",
+              help="Run the statistical pass on dask.distributed workers over Parquet row groups (a log that is "
+                   "not a store is stored in a temporary one first): N local worker processes, or a scheduler.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed for tie-breaking draws and the CUSUM calibration.")
 def audit_command(logs: tuple[str, ...], as_json: bool, html_out: Path | None, alpha: float, workers: int,
                   legality: bool | None, tells: bool | None, targeting: bool | None, server_seed_window: int | None,
-                  server_time: int | None, seed: int) -> None:
+                  server_time: int | None, cluster: str | None, seed: int) -> None:
     """Audit game logs (files, directories, globs, '-' for stdin, .gz/.zst, a `fairdeal store` folder): replay
     shuffles and hands, test dealers and players, report in plain words; one report per table."""
     out = Console()
@@ -65,13 +69,33 @@ def audit_command(logs: tuple[str, ...], as_json: bool, html_out: Path | None, a
         units = audit_units(logs)
         if html_out is not None and len(units) != 1:
             raise AuditError(f"--html writes the report of one table; the input holds {len(units)}")
+        spec = ClusterSpec.parse(cluster) if cluster else None
+        client = spec.client() if spec else None
     except FairdealError as exc:
         err.print(f"error: {exc}", markup=False, highlight=False)
         raise SystemExit(2)
+    try:
+        reports, codes = _audit_all(units, options, err, html_out, client)
+    finally:
+        if client is not None:
+            _close(client)
+    _report(out, reports, as_json, html_out, many=len(units) > 1)
+    raise SystemExit(max(codes))
+
+
+def _close(client) -> None:
+    cluster = client.cluster
+    client.close()
+    if cluster is not None:
+        cluster.close()
+
+
+def _audit_all(units: list[AuditUnit], options: RunOptions, err: Console, html_out: Path | None, client):
+    runner = dask_runner(client) if client is not None else None
     reports, codes = [], []
     for unit in units:
         try:
-            result = _run(unit, options, err)
+            result = _run(unit, options, err, runner)
             if html_out is not None:
                 from fairdeal.audit.html import render_html
                 html_out.write_text(render_html(result, unit.title), encoding="utf-8")
@@ -86,8 +110,7 @@ def audit_command(logs: tuple[str, ...], as_json: bool, html_out: Path | None, a
             continue
         codes.append(result.exit_code)
         reports.append((unit, result))
-    _report(out, reports, as_json, html_out, many=len(units) > 1)
-    raise SystemExit(max(codes))
+    return reports, codes
 
 
 def _report(out: Console, reports: list, as_json: bool, html_out: Path | None, many: bool) -> None:
@@ -107,7 +130,7 @@ def _report(out: Console, reports: list, as_json: bool, html_out: Path | None, m
             out.print(f"HTML report written to {html_out}", markup=False)
 
 
-def _run(unit: AuditUnit, options: RunOptions, err: Console) -> AuditResult:
+def _run(unit: AuditUnit, options: RunOptions, err: Console, runner=None) -> AuditResult:
     columns = (TextColumn("reading"), BarColumn(), DownloadColumn(), TimeRemainingColumn())
     with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress:
         task = progress.add_task("read", total=None)
@@ -115,7 +138,7 @@ def _run(unit: AuditUnit, options: RunOptions, err: Console) -> AuditResult:
         def step(done: int, total: int) -> None:
             progress.update(task, completed=done, total=total)
 
-        return unit.run(options, step)
+        return unit.run(options, step, runner)
 
 
 def _print(out: Console, result: AuditResult) -> None:

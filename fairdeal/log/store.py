@@ -137,8 +137,9 @@ class Store:
 
         return {d for file in self.table_files() for d in pq.read_table(file, columns=["sha256"])["sha256"].to_pylist()}
 
-    def append(self, source: LogSource) -> Appended:
-        """Store one log (its header must be valid); every later line is kept, readable or not."""
+    def append(self, source: LogSource, row_group: int = ROW_GROUP) -> Appended:
+        """Store one log (its header must be valid); every later line is kept, readable or not, ``row_group``
+        lines to a Parquet row group (one auditor task)."""
         digest, size = _digest(source)
         with source.open() as stream:
             header_line, header_raw, header = _header(stream, source.name)
@@ -148,7 +149,8 @@ class Store:
                 return Appended(source.name, table, day, 0, 0, skipped=True)
             stamp = f"{time.time_ns():020d}-{uuid.uuid4().hex[:8]}"
             part = Path("hands") / f"table={table}" / f"day={day}" / f"part-{stamp}.parquet"
-            hands, lines = _write_hands(self.root / part, stream, header_line, tuple(header.players))
+            hands, lines = _write_hands(self.root / part, stream, header_line, tuple(header.players),
+                                        row_group)
         hands_schema, tables_schema = _schemas()
         row = {"stamp": stamp, "source": source.name, "sha256": digest, "header_line": header_line, "lines": lines,
                "bytes": size, "hands": hands, "system": header.system, "players": list(header.players),
@@ -225,7 +227,8 @@ def _kind(body: bytes) -> str:
     return kind if kind in (TABLE, END) else BAD
 
 
-def _write_hands(target: Path, stream: BinaryIO, header_line: int, players: tuple[str, ...]) -> tuple[int, int]:
+def _write_hands(target: Path, stream: BinaryIO, header_line: int, players: tuple[str, ...],
+                 row_group: int) -> tuple[int, int]:
     """Write the lines after the header as one Parquet file; ``(hands, lines)`` where lines counts every line of
     the log, blank ones included (the auditor numbers findings by them)."""
     import pyarrow as pa
@@ -241,7 +244,7 @@ def _write_hands(target: Path, stream: BinaryIO, header_line: int, players: tupl
             for row in _rows(counter, header_line, players):
                 hands += row[1] == HAND
                 batch.append(row)
-                if len(batch) == ROW_GROUP:
+                if len(batch) == row_group:
                     writer.write_table(pa.Table.from_arrays(list(zip(*batch)), schema=schema))
                     batch = []
             if batch:
