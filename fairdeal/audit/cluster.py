@@ -1,6 +1,6 @@
 """The statistical pass on more than one machine: row-group tasks on ``dask.distributed`` workers, merged by a tree.
 
-Each task audits one Parquet row group (``stored.audit_row_group``, ~32k hands, well over 100 ms) and returns a
+Each task audits one Parquet row group (``stored.audit_row_group``, 8k hands, well over 100 ms) and returns a
 partial merge (``scan.Merged``) whose line numbers are already those of the table. Partials combine pairwise,
 neighbour with neighbour, level by level; the in-process run uses the same tree (``tree_merge``), so sums of
 floating-point terms are added in one order everywhere and every run gives the same verdict to the last bit.

@@ -35,6 +35,7 @@ COMMAND_MODULES: dict[str, str] = {
     "play": "play", "sheet": "play", "systems": "systems",
     "audit": "audit",
     "store": "store", "query": "store",
+    "import": "formats", "export": "formats",
     "demo": "demo", "casebook": "demo",
 }
 
