@@ -29,7 +29,7 @@ from fairdeal.audit.summary import BlockContext, BlockSummary
 from fairdeal.errors import AuditError
 from fairdeal.log.store import HAND, Store, StoredLog
 
-COLUMNS = ["line", "kind", "hand", "dealer", "shuffle", "order_before", "deal", "raw"]
+COLUMNS = ["line", "kind", "hand", "dealer", "shuffle", "order_before", "deal"]
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,10 @@ def audit_row_group(task: StoreTask) -> tuple[int, BlockSummary]:
     """``(base, summary)``: the row group audited, its lines numbered from ``base + 1``."""
     import pyarrow.parquet as pq
 
-    columns = pq.ParquetFile(task.file).read_row_group(task.row_group, columns=COLUMNS).to_pydict()
+    file = pq.ParquetFile(task.file)
+    columns = file.read_row_group(task.row_group, columns=COLUMNS).to_pydict()
+    if any(kind != HAND for kind in columns["kind"]):      # the raw text only when a line must be decoded again
+        columns["raw"] = file.read_row_group(task.row_group, columns=["raw"]).column(0).to_pylist()
     lines = columns["line"]
     base = lines[0] - 1 if lines else 0
     records, errors = [], []

@@ -24,7 +24,7 @@ STDIN = "-"
 GZIP_MAGIC = b"\x1f\x8b"
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 # Files a directory contributes: logs and their compressed forms; transcripts and reports are left alone.
-LOG_SUFFIXES = (".jsonl", ".log", ".ppn")
+LOG_SUFFIXES = (".jsonl", ".log")
 COMPRESSED_SUFFIXES = (".gz", ".zst")
 STORE_MARK = "fairdeal-store.json"
 _GLOB_CHARS = frozenset("*?[")
@@ -98,7 +98,7 @@ def _directory(path: Path) -> list[Path]:
     found = [p for p in sorted(path.rglob("*")) if p.is_file() and is_log_name(p.name)
              and not any(part.startswith(".") for part in p.relative_to(path).parts)]
     if not found:
-        raise LogError(f"{path}: the directory holds no log (*.jsonl, *.log, *.ppn, optionally .gz or .zst)")
+        raise LogError(f"{path}: the directory holds no log (*.jsonl, *.log, optionally .gz or .zst)")
     return found
 
 
