@@ -14,7 +14,8 @@ from typing import Iterable
 
 from fairdeal.audit.run import AuditResult, RunOptions, run_audit
 from fairdeal.audit.scan import Progress
-from fairdeal.log.sources import LogSource, expand, is_store, plain_copy
+from fairdeal.errors import LogError
+from fairdeal.log.sources import STDIN, LogSource, expand, is_store, plain_copy
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,9 @@ class AuditUnit:
 
 def audit_units(arguments: Iterable[str]) -> list[AuditUnit]:
     """The units the command-line arguments name, in order; a store folder counts as all its tables."""
+    arguments = list(arguments)
+    if arguments.count(STDIN) > 1:
+        raise LogError("standard input ('-') can be read only once")
     units: list[AuditUnit] = []
     for argument in arguments:
         path = Path(argument)
