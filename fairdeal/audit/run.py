@@ -15,13 +15,13 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
 from fairdeal.audit.legality import LegalityReport, check_legality
 from fairdeal.audit.quality import MEASURES
-from fairdeal.audit.scan import Header, Progress, scan_log
+from fairdeal.audit.scan import Header, Merged, Progress, scan_log
 from fairdeal.audit.seeds import scan_seeds, unix_time
 from fairdeal.audit.summary import BlockContext
 from fairdeal.audit.targeting import CROSS_NULL, SAME_EFFORT_NULL
@@ -182,7 +182,7 @@ def _targeting_skipped(options: RunOptions, estimate: int) -> str:
             f"skipped: about {estimate:,} hands exceed {TARGETING_AUTO_HANDS:,} (--targeting runs them)")
 
 
-def _seed_findings(path, header: Header, options: RunOptions, notes: list[str]) -> list:
+def _seed_findings(plain: Callable[[], Path], header: Header, options: RunOptions, notes: list[str]) -> list:
     """The opt-in weak-server seed search over a window around the time the log started."""
     if options.server_seed_window is None:
         return []
@@ -193,20 +193,43 @@ def _seed_findings(path, header: Header, options: RunOptions, notes: list[str]) 
         unix_time(header.started) if header.started else None)
     if around is None:
         raise AuditError("the server seed search needs a time: the header has no 'started'; give --server-time")
-    scan = scan_seeds(path, around, options.server_seed_window)
+    scan = scan_seeds(plain(), around, options.server_seed_window)
     notes.append(f"server seed search: 2^{options.server_seed_window} seeds around {around} for the first "
                  f"{scan.hands} hand(s), {scan.seeds_per_second:,.0f} seeds/s; {len(scan.found)} deal(s) matched")
     return scan.findings()
 
 
+@dataclass(frozen=True)
+class ScanInput:
+    """What the audit needs of its input: its size (for the automatic choices), the statistical pass, and a plain
+    log file for the second passes (legality, the seed search), made only when one runs."""
+
+    size: int                 # bytes of the log as JSON Lines
+    estimate: int             # hands, estimated or known
+    scan: Callable[[Callable[[Header], BlockContext], RunOptions, Progress | None], Merged]
+    plain: Callable[[], Path]
+
+
+def file_input(path: str | Path) -> ScanInput:
+    file = Path(path)
+    return ScanInput(file.stat().st_size if file.is_file() else 0, estimated_hands(file),
+                     lambda context_of, options, progress: scan_log(file, context_of, options.workers, progress,
+                                                                     options.keep),
+                     lambda: file)
+
+
 def run_audit(path: str | Path, options: RunOptions = RunOptions(), progress: Progress | None = None) -> AuditResult:
     """Audit the log at ``path``; raises ``AuditError`` only when nothing at all can be audited."""
+    return audit_input(file_input(path), options, progress)
+
+
+def audit_input(source: ScanInput, options: RunOptions = RunOptions(), progress: Progress | None = None) -> AuditResult:
+    """The whole audit of one table, whatever holds it."""
     started = time.perf_counter()
 
-    tells = options.tells if options.tells is not None else (
-        Path(path).is_file() and Path(path).stat().st_size <= TELLS_AUTO_BYTES)
+    tells = options.tells if options.tells is not None else 0 < source.size <= TELLS_AUTO_BYTES
 
-    estimate = estimated_hands(path)
+    estimate = source.estimate
     targeting = options.targeting if options.targeting is not None else estimate <= TARGETING_AUTO_HANDS
 
     def context_of(header: Header) -> BlockContext:
@@ -214,7 +237,7 @@ def run_audit(path: str | Path, options: RunOptions = RunOptions(), progress: Pr
                             options.min_each_side, options.seed, min(options.keep, 200), tells, targeting,
                             targeting or estimate <= TARGETING_AUTO_HANDS)
 
-    merged = scan_log(path, context_of, options.workers, progress, options.keep)
+    merged = source.scan(context_of, options, progress)
     scan_seconds = time.perf_counter() - started
     legality = None
     notes = [] if tells else [_tells_skipped(options)]
@@ -222,14 +245,14 @@ def run_audit(path: str | Path, options: RunOptions = RunOptions(), progress: Pr
         notes.append(_targeting_skipped(options, estimate))
     wanted = options.legality if options.legality is not None else merged.hands <= LEGALITY_AUTO_HANDS
     if wanted:
-        legality = check_legality(path, options.workers)
+        legality = check_legality(source.plain(), options.workers)
         notes += list(legality.notes)
         _add_unreadable(merged, legality)
     elif options.legality is None:
         notes.append(f"legality replay skipped: {merged.hands:,} hands exceed {LEGALITY_AUTO_HANDS:,} "
                      "(ask for it with --legality)")
     extra = list(legality.findings) if legality else []
-    extra += _seed_findings(path, merged.header, options, notes)
+    extra += _seed_findings(source.plain, merged.header, options, notes)
     verdict = build_verdict(merged, options.alpha, options.cheat_rate, options.min_each_side, options.seed,
                             extra, notes)
     return AuditResult(verdict, legality, scan_seconds, time.perf_counter() - started)

@@ -34,6 +34,8 @@ COMMAND_MODULES: dict[str, str] = {
     "deal": "dealing", "verify": "dealing",
     "play": "play", "sheet": "play", "systems": "systems",
     "audit": "audit",
+    "store": "store", "query": "store",
+    "import": "formats", "export": "formats",
     "demo": "demo", "casebook": "demo",
     "solve": "solving", "review": "solving",
 }

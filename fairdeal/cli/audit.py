@@ -15,16 +15,18 @@ from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from fairdeal.audit.run import AuditResult, RunOptions, run_audit
+from fairdeal.audit.cluster import ClusterSpec, dask_runner
+from fairdeal.audit.inputs import AuditUnit, audit_units
+from fairdeal.audit.run import AuditResult, RunOptions
 from fairdeal.audit.verdict import targeting_row
-from fairdeal.errors import FairdealError
+from fairdeal.errors import AuditError, FairdealError
 
 SHOWN_FINDINGS = 20
 SHOWN_TARGETED = 10
 
 
 @click.command("audit")
-@click.argument("log", type=click.Path(path_type=Path))
+@click.argument("logs", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (keys: summary, suspects, "
               "beneficiaries, findings, malformed, tests, sequential, targeting, quality, legality).")
 @click.option("--html", "html_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -49,37 +51,86 @@ SHOWN_TARGETED = 10
                    "table's start time for the first hands' deals.")
 @click.option("--server-time", type=click.IntRange(min=0), default=None, metavar="UNIX",
               help="The Unix time the seed window centres on (default: the header's 'started').")
+@click.option("--cluster", default=None, metavar="local:N|tcp://HOST:PORT",
+              help="Run the statistical pass on dask.distributed workers over Parquet row groups (a log that is "
+                   "not a store is stored in a temporary one first): N local worker processes, or a scheduler.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed for tie-breaking draws and the CUSUM calibration.")
-def audit_command(log: Path, as_json: bool, html_out: Path | None, alpha: float, workers: int,
+def audit_command(logs: tuple[str, ...], as_json: bool, html_out: Path | None, alpha: float, workers: int,
                   legality: bool | None, tells: bool | None, targeting: bool | None, server_seed_window: int | None,
-                  server_time: int | None, seed: int) -> None:
-    """Audit a game log: replay shuffles and hands, test dealers and players, report in plain words."""
+                  server_time: int | None, cluster: str | None, seed: int) -> None:
+    """Audit game logs (files, directories, globs, '-' for stdin, .gz/.zst, a `fairdeal store` folder): replay
+    shuffles and hands, test dealers and players, report in plain words; one report per table."""
     out = Console()
     err = Console(stderr=True)
+    options = RunOptions(alpha=alpha, workers=workers, legality=legality, seed=seed, tells=tells, targeting=targeting,
+                         server_seed_window=server_seed_window, server_time=server_time)
     try:
-        options = RunOptions(alpha=alpha, workers=workers, legality=legality, seed=seed, tells=tells, targeting=targeting,
-                             server_seed_window=server_seed_window, server_time=server_time)
-        result = _run(log, options, err)
-        if html_out is not None:
-            from fairdeal.audit.html import render_html
-            html_out.write_text(render_html(result, log.name), encoding="utf-8")
+        units = audit_units(logs)
+        if html_out is not None and len(units) != 1:
+            raise AuditError(f"--html writes the report of one table; the input holds {len(units)}")
+        spec = ClusterSpec.parse(cluster) if cluster else None
+        client = spec.client() if spec else None
     except FairdealError as exc:
         err.print(f"error: {exc}", markup=False, highlight=False)
         raise SystemExit(2)
-    except OSError as exc:
-        err.print(f"error: cannot read or write: {exc}", markup=False, highlight=False)
-        raise SystemExit(2)
+    try:
+        reports, codes = _audit_all(units, options, err, html_out, client)
+    finally:
+        if client is not None:
+            _close(client)
+    _report(out, reports, as_json, html_out, many=len(units) > 1)
+    raise SystemExit(max(codes))
+
+
+def _close(client) -> None:
+    cluster = client.cluster
+    client.close()
+    if cluster is not None:
+        cluster.close()
+
+
+def _audit_all(units: list[AuditUnit], options: RunOptions, err: Console, html_out: Path | None, client):
+    runner = dask_runner(client) if client is not None else None
+    reports, codes = [], []
+    for unit in units:
+        try:
+            result = _run(unit, options, err, runner)
+            if html_out is not None:
+                from fairdeal.audit.html import render_html
+                html_out.write_text(render_html(result, unit.title), encoding="utf-8")
+        except FairdealError as exc:
+            err.print(f"error: {unit.name}: {exc}" if len(units) > 1 else f"error: {exc}", markup=False,
+                      highlight=False)
+            codes.append(2)
+            continue
+        except OSError as exc:
+            err.print(f"error: cannot read or write: {exc}", markup=False, highlight=False)
+            codes.append(2)
+            continue
+        codes.append(result.exit_code)
+        reports.append((unit, result))
+    return reports, codes
+
+
+def _report(out: Console, reports: list, as_json: bool, html_out: Path | None, many: bool) -> None:
     if as_json:
-        click.echo(json.dumps(result.to_json(), ensure_ascii=False, indent=1))
-    else:
+        if many:
+            payload = {"logs": [{"source": unit.name, **result.to_json()} for unit, result in reports]}
+        else:
+            payload = reports[0][1].to_json() if reports else {}
+        if reports:
+            click.echo(json.dumps(payload, ensure_ascii=False, indent=1))
+        return
+    for unit, result in reports:
+        if many:
+            out.print(f"[bold]== {unit.name} ==[/bold]", highlight=False)
         _print(out, result)
         if html_out is not None:
             out.print(f"HTML report written to {html_out}", markup=False)
-    raise SystemExit(result.exit_code)
 
 
-def _run(log: Path, options: RunOptions, err: Console) -> AuditResult:
+def _run(unit: AuditUnit, options: RunOptions, err: Console, runner=None) -> AuditResult:
     columns = (TextColumn("reading"), BarColumn(), DownloadColumn(), TimeRemainingColumn())
     with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress:
         task = progress.add_task("read", total=None)
@@ -87,7 +138,7 @@ def _run(log: Path, options: RunOptions, err: Console) -> AuditResult:
         def step(done: int, total: int) -> None:
             progress.update(task, completed=done, total=total)
 
-        return run_audit(log, options, step)
+        return unit.run(options, step, runner)
 
 
 def _print(out: Console, result: AuditResult) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import click
 import numpy as np
@@ -15,6 +14,7 @@ from fairdeal.cards import Card, parse_order, to_ascii_list
 from fairdeal.deal import Deal, DealPattern, deal_order, get_pattern
 from fairdeal.errors import LogError
 from fairdeal.log import read_log
+from fairdeal.log.sources import expand
 
 
 @click.command("deal-pattern")
@@ -92,25 +92,36 @@ def log() -> None:
 
 
 @log.command("validate")
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-def validate(file: Path) -> None:
-    """Check a log: one line per error (FILE:LINE: field: message), then a summary; exit 1 if invalid."""
+@click.argument("files", nargs=-1, required=True)
+def validate(files: tuple[str, ...]) -> None:
+    """Check logs (files, directories, globs, '-' for stdin, .gz/.zst): one line per error
+    (FILE:LINE: field: message), then a summary per log; exit 1 if any is invalid, 2 if one cannot be read."""
     try:
-        valid_hands, errors = _report_errors(file)
-    except OSError as exc:
-        click.echo(f"{file}: cannot read: {exc.strerror or exc}", err=True)
+        sources = expand(files)
+    except LogError as exc:
+        click.echo(f"error: {exc}", err=True)
         click.get_current_context().exit(2)
-    verdict = "valid" if errors == 0 else "INVALID"
-    click.echo(f"{file}: {verdict}: {valid_hands} hands valid, {errors} errors")
-    click.get_current_context().exit(1 if errors else 0)
+    code = 0
+    for source in sources:
+        try:
+            with source.open() as stream:
+                valid_hands, errors = _report_errors(source.name, stream)
+        except (OSError, EOFError, LogError) as exc:
+            click.echo(f"{source.name}: cannot read: {getattr(exc, 'strerror', None) or exc}", err=True)
+            code = 2
+            continue
+        verdict = "valid" if errors == 0 else "INVALID"
+        click.echo(f"{source.name}: {verdict}: {valid_hands} hands valid, {errors} errors")
+        code = max(code, 1 if errors else 0)
+    click.get_current_context().exit(code)
 
 
-def _report_errors(file: Path) -> tuple[int, int]:
+def _report_errors(name: str, stream) -> tuple[int, int]:
     valid_hands = errors = 0
-    for item in read_log(file):
+    for item in read_log(stream):
         for error in item.errors:
             message = _bare_message(error)
-            click.echo(f"{file}:{item.line}: {error.field or '$'}: {message}")
+            click.echo(f"{name}:{item.line}: {error.field or '$'}: {message}")
             errors += 1
         if item.ok and getattr(item.record, "hand", None) is not None:
             valid_hands += 1

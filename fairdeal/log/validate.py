@@ -6,6 +6,8 @@ lines (header seen, last hand number) and returns every problem of a record as `
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
@@ -147,6 +149,34 @@ class LogValidator:
         HandChecker(self.context, record, problems).run()
 
 
+_RUN_TOKEN = re.compile(r"([0-9]{1,9})(?:@([0-9]{1,9}))?")
+_CUT_TOKEN = re.compile(r"cut(?:@([0-9]{1,9}))?")
+_DEPTH_TOKEN = re.compile(r"[0-9]{1,9}")
+
+
+def plainly_valid_shuffle(text: str, seats: int, deck_size: int) -> bool:
+    """True for the common shuffles — card-by-card runs and cuts, single spaces, seats that exist, sizes that fit
+    the deck — which the full parser would accept without a problem; False means "ask the full parser" (it then
+    accepts or words the error). Half of validation time went to parsing these one by one."""
+    tokens = text.split(" ")
+    i = 0
+    while i < len(tokens):
+        run = _RUN_TOKEN.fullmatch(tokens[i])
+        cut = None if run else _CUT_TOKEN.fullmatch(tokens[i])
+        match = run or cut
+        if match is None or (match.group(match.re.groups) is not None and int(match.group(match.re.groups)) >= seats):
+            return False
+        if run:
+            if not 1 <= int(run.group(1)) <= deck_size:
+                return False
+            i += 1
+            continue
+        if i + 1 >= len(tokens) or not _DEPTH_TOKEN.fullmatch(tokens[i + 1]) or not 0 < int(tokens[i + 1]) < deck_size:
+            return False
+        i += 2
+    return bool(text)
+
+
 def _check_players(players: Sequence[str], problems: _Problems) -> None:
     if not players:
         problems.add("players", "at least one player is needed")
@@ -266,6 +296,8 @@ class HandChecker:
             self.problems.add("order_before", "is not a permutation of the deck")
 
     def _check_shuffle(self, text: str) -> None:
+        if self.context is not None and plainly_valid_shuffle(text, self.context.num_seats, self.context.deck_size):
+            return
         try:
             sequence = parse_notation(text)
         except (NotationError, ShuffleError) as exc:

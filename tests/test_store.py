@@ -1,0 +1,165 @@
+"""The Parquet store: append-only writes partitioned by table and day, DuckDB queries, and audits read from it
+that give exactly the verdict of the log file — for every deal pattern and table size."""
+
+import gzip
+import io
+import json
+from pathlib import Path
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+from fairdeal.audit.run import RunOptions, run_audit
+from fairdeal.audit.stored import run_stored_audit, spooled_lines
+from fairdeal.cli import cli
+from fairdeal.cards import to_ascii_list
+from fairdeal.deal import PATTERNS, deal_by_seat, deal_order
+from fairdeal.errors import LogError
+from fairdeal.log import DealRecord, HandRecord, LogWriter
+from fairdeal.log.query import run_query
+from fairdeal.log.sources import expand
+from fairdeal.log.store import Store
+from fairdeal.log.synth import SynthTable, synth_hand
+from fairdeal.shuffle.notation import parse_notation
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+STACKER = SAMPLES / "sochi-4p-talon-stacker.jsonl"
+MALFORMED = SAMPLES / "malformed-lines.jsonl"
+
+
+def _tables() -> list[SynthTable]:
+    """Every deal pattern at every table size it is dealt at."""
+    names = ("A", "B", "C", "D", "E")
+    tables = []
+    for name, pattern in sorted(PATTERNS.items()):
+        tables += [SynthTable(players=names[:size], system=f"{name}-deal", pattern_name=name)
+                   for size in pattern.table_sizes]
+    return tables
+
+
+def deal_hand(rng: np.random.Generator, table: SynthTable, number: int) -> HandRecord:
+    """A hand with only its gathered order, a logged shuffle and cut, and the deal (any pattern, two talons too)."""
+    pattern, seats = table.pattern, len(table.players)
+    dealer = (number - 1) % seats
+    before = rng.permutation(pattern.deck.codes())
+    runs = " ".join(str(int(k)) for k in rng.integers(2, 9, size=int(rng.integers(1, 6))))
+    shuffle = f"{runs} cut@{(dealer - 1) % seats} {int(rng.integers(4, pattern.deck.size - 3))}"
+    deal = deal_order(before[parse_notation(shuffle).permutation(pattern.deck.size)], pattern)
+    hands = [to_ascii_list(h) for h in deal_by_seat(deal, pattern, dealer, seats)]
+    return HandRecord(hand=number, dealer=dealer, order_before=to_ascii_list(before), shuffle=shuffle,
+                      deal=DealRecord(hands=hands, talons=[to_ascii_list(t) for t in deal.talons]))
+
+
+def synth_log(path: Path, table: SynthTable, hands: int, seed: int, make=synth_hand) -> Path:
+    rng = np.random.default_rng(seed)
+    stream = io.BytesIO()
+    LogWriter(stream).write_all([table.header(), *(make(rng, table, n) for n in range(1, hands + 1))])
+    path.write_bytes(stream.getvalue())
+    return path
+
+
+def comparable(result) -> dict:
+    report = result.to_json()
+    report["summary"].pop("seconds")
+    report["summary"].pop("hands_per_second")
+    if report["legality"]:
+        report["legality"].pop("seconds", None)
+    return report
+
+
+def stored(tmp_path, *logs) -> Store:
+    store = Store(tmp_path / "store", create=True)
+    for source in expand([str(log) for log in logs]):
+        store.append(source)
+    return store
+
+
+@pytest.mark.parametrize("table", _tables(), ids=lambda t: f"{t.pattern_name}-{len(t.players)}")
+def test_the_stored_audit_is_the_file_audit_for_every_pattern_and_table_size(tmp_path, table):
+    log = synth_log(tmp_path / "evening.jsonl", table, 40, len(table.players), deal_hand)
+    store = stored(tmp_path, log)
+    (table_id,) = store.tables()
+    options = RunOptions(workers=1, legality=False, tells=True, targeting=True)
+    assert comparable(run_stored_audit(store.root, table_id, options)) == comparable(run_audit(log, options))
+
+
+def test_malformed_lines_and_legality_are_audited_alike_from_the_store(tmp_path):
+    store = stored(tmp_path, MALFORMED, STACKER)
+    tables = store.logs()
+    for log in (MALFORMED, STACKER):
+        (table_id,) = [t for t, logs in tables.items() if logs[0].source == str(log)]
+        file_report = comparable(run_audit(log, RunOptions(workers=1)))
+        assert comparable(run_stored_audit(store.root, table_id, RunOptions(workers=1))) == file_report
+    assert file_report["summary"]["exit_code"] == 1 and file_report["suspects"]
+
+
+def test_the_spooled_table_is_the_log_line_for_line(tmp_path):
+    store = stored(tmp_path, MALFORMED)
+    (logs,) = store.logs().values()
+    assert b"".join(spooled_lines(logs)).splitlines() == MALFORMED.read_bytes().splitlines()
+
+
+def test_appends_never_rewrite_and_the_same_bytes_are_skipped(tmp_path):
+    store = stored(tmp_path, STACKER)
+    files = {p: p.stat().st_mtime_ns for p in store.root.rglob("*.parquet")}
+    again = store.append(expand([str(STACKER)])[0])
+    assert again.skipped
+    gz = tmp_path / "more.jsonl.gz"
+    gz.write_bytes(gzip.compress(MALFORMED.read_bytes()))
+    added = store.append(expand([str(gz)])[0])
+    assert not added.skipped and added.hands == 9
+    after = {p: p.stat().st_mtime_ns for p in store.root.rglob("*.parquet")}
+    assert {p: after[p] for p in files} == files and len(after) == len(files) + 2
+    assert not list(store.root.rglob(".tmp-*"))
+
+
+def test_partitions_by_table_and_day(tmp_path):
+    log = synth_log(tmp_path / "dated.jsonl", SynthTable(), 5, 1)
+    store = stored(tmp_path, log)
+    (part,) = store.root.glob("hands/table=*/day=*/part-*.parquet")
+    assert part.parent.name == "day=2026-11-29"
+    rows = pq.read_table(part).to_pylist()
+    assert [r["hand"] for r in rows] == [1, 2, 3, 4, 5] and [r["line"] for r in rows] == [2, 3, 4, 5, 6]
+
+
+def test_a_log_without_a_header_is_refused_with_its_name(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"type":"hand","hand":1,"dealer":0}\n')
+    with pytest.raises(LogError, match="bad.jsonl: no usable table header: line 1, field type"):
+        stored(tmp_path, bad)
+    with pytest.raises(LogError, match="not a fairdeal store"):
+        Store(tmp_path)
+
+
+def test_query_every_hand_a_player_dealt(tmp_path):
+    store = stored(tmp_path, STACKER, MALFORMED)
+    names, rows = run_query(store.root, "SELECT hand FROM hands h JOIN tables t USING (table_id) "
+                                        "WHERE h.dealer_name = 'Boris' AND t.source LIKE '%stacker%' ORDER BY hand")
+    expected = [json.loads(line)["hand"] for line in STACKER.read_text().splitlines()[1:]
+                if json.loads(line).get("dealer") == 1]
+    assert names == ["hand"] and [r[0] for r in rows] == expected
+    _, bids = run_query(store.root, "SELECT count(*) FROM hands WHERE record->>'$.contract.bid' IS NOT NULL")
+    assert bids[0][0] > 0
+    with pytest.raises(LogError, match="^query: "):
+        run_query(store.root, "SELEC 1")
+
+
+def test_the_commands_store_query_and_audit_the_store(tmp_path):
+    runner = CliRunner()
+    out = tmp_path / "archive"
+    stored_run = runner.invoke(cli, ["store", str(STACKER), "--out", str(out)])
+    assert stored_run.exit_code == 0 and "900 hands" in stored_run.output
+    assert "already in the store" in runner.invoke(cli, ["store", str(STACKER), "--out", str(out)]).output
+    piped = runner.invoke(cli, ["store", "-", "--out", str(out)], input=MALFORMED.read_bytes())
+    assert piped.exit_code == 0 and "<stdin>: 9 hands" in piped.output
+    query = runner.invoke(cli, ["query", "SELECT count(*) AS n FROM hands WHERE kind = 'hand'", "--store", str(out),
+                                "--json"])
+    assert query.exit_code == 0 and json.loads(query.output) == {"n": 909}
+    audit = runner.invoke(cli, ["audit", str(out), "--json", "--workers", "2"])
+    assert audit.exit_code == 1
+    reports = json.loads(audit.output)["logs"]
+    assert len(reports) == 2 and reports[0]["suspects"][0]["dealer"] == "Vera"
+    bad = runner.invoke(cli, ["query", "SELECT nope FROM hands", "--store", str(out)])
+    assert bad.exit_code != 0 and "Traceback" not in bad.output and "query:" in bad.output
