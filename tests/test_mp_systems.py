@@ -13,10 +13,11 @@ from click.testing import CliRunner
 
 from fairdeal.cli import cli
 from fairdeal.deal import get_pattern
-from fairdeal.errors import MentalPokerError
+from fairdeal.errors import MentalPokerError, ProtocolError
 from fairdeal.protocols.mp_fiat_shamir import HandContext
 from fairdeal.protocols.mp_player import Player, Table
 from fairdeal.protocols.mp_protocol import TableSetup, message_hash, verify_hand
+from fairdeal.protocols.mp_source import expected_events
 
 GUSARIK = TableSetup(HandContext("club/gusarik", 1), get_pattern("gusarik"), ("north", "east"))
 HUSSAR = TableSetup(HandContext("club/hussar", 1), get_pattern("hussar"), ("north", "east"))
@@ -142,3 +143,9 @@ def test_a_one_card_discard_of_little_poverty_is_committed_and_opened():
     table.say(north, "discard-open", methodcaller("open_discard"))
     verified = verify_hand(setup, table.messages)
     assert verified.discards == {"north": (north.hand()[0],)} and verified.state.finished
+
+
+def test_a_nachgehen_follower_taking_the_discard_is_refused_with_the_reason():
+    record = {"extras": {"nachgehen": [{"seat": 1, "take": True, "discard": ["7S", "8S"], "contract": "7S"}]}}
+    with pytest.raises(ProtocolError, match="Nachgehen follower taking the discard"):
+        expected_events(record, ("a", "b", "c"), [])

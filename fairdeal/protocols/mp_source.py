@@ -68,6 +68,9 @@ def expected_events(record: Mapping[str, Any], players: Sequence[str], plays: Pl
     Without ``plays`` (a record the engine cannot replay) a play names no player. With a ``dummy`` it is laid
     open when the defence plays open («вистовать и при этом открыть болвана»).
     """
+    if any(entry.get("take") for entry in record.get("extras", {}).get("nachgehen", [])):
+        raise ProtocolError("mental poker has no step yet for a Nachgehen follower taking the discard "
+                            "(protocols/mental-poker.md, 'Not covered')")
     declarer = record.get("contract", {}).get("declarer")
     name = _name(players, declarer)
     opponent = next((p for p in players if p != name), None) if name is not None else None
