@@ -16,12 +16,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from fairdeal.cards import DeckKind
 from fairdeal.cli.human import TerminalPlayer
 from fairdeal.engine.bots import Bot, HeuristicBot, RandomBot
+from fairdeal.engine.deal_source import ShuffledDeckSource
 from fairdeal.engine.match import HandSummary, MatchResult, play_match
 from fairdeal.engine.recount import LogSheet, sheet_from_log
 from fairdeal.engine.sheet import Sheet
 from fairdeal.engine.sheet_view import amount_text, settlement_table, sheet_json, sheet_table
 from fairdeal.errors import ConventionError, FairdealError
-from fairdeal.engine.deal_source import ShuffledDeckSource
 from fairdeal.rules import CONVENTIONS, parse_rule, rebuild_convention
 from fairdeal.rules.convention import Convention
 

@@ -15,17 +15,17 @@ from __future__ import annotations
 
 import copy
 from contextlib import contextmanager
-from pathlib import Path
 from operator import methodcaller
+from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
 from fairdeal.cards import parse_card
 from fairdeal.deal import seats_of_hands
+from fairdeal.engine.deal_source import DealEvidence, Plays
 from fairdeal.engine.record import replay_record
 from fairdeal.errors import FairdealError, MentalPokerError, ProtocolError
-from fairdeal.engine.deal_source import DealEvidence, Plays
 from fairdeal.protocols.mp_elgamal import decrypt
 from fairdeal.protocols.mp_fiat_shamir import HandContext
 from fairdeal.protocols.mp_player import HandAbandoned, Player, Table
