@@ -6,7 +6,7 @@ import hashlib
 
 from nacl.signing import SigningKey
 
-from fairdeal.deal import deal_from_seats, get_pattern
+from fairdeal.deal import deal_from_seats
 from fairdeal.cards import from_ascii_list
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.driver import play_hand

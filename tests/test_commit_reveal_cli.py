@@ -11,8 +11,8 @@ from click.testing import CliRunner
 
 from fairdeal.cards import DeckKind
 from fairdeal.cli import cli
-from fairdeal.errors import MatchError
 from fairdeal.engine.deal_source import ShuffledDeckSource
+from fairdeal.errors import MatchError
 from fairdeal.protocols.transcript import write_transcript
 
 from commit_reveal_helpers import honest_session

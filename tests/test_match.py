@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from fairdeal.cards import Card, Suit
 from fairdeal.engine.bots import HeuristicBot, RandomBot
+from fairdeal.engine.deal_source import ShuffledDeckSource
 from fairdeal.engine.hand import result
 from fairdeal.engine.match_log import SHEET_EXTRAS
 from fairdeal.engine.match import StopMatch, failed, play_match, seeded_source, with_pulya_size
@@ -22,7 +23,6 @@ from fairdeal.engine.recount import sheet_from_log
 from fairdeal.engine.sheet import is_finished, new_sheet
 from fairdeal.errors import ConventionError, MatchError
 from fairdeal.log import EndRecord, HandRecord, TableRecord, read_log
-from fairdeal.engine.deal_source import ShuffledDeckSource
 from fairdeal.systems import conventions, get_convention
 
 NAMES = ("Anna", "Boris", "Vera", "Gleb", "Dasha")

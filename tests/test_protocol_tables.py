@@ -9,10 +9,12 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.match import play_match
-from fairdeal.errors import ProtocolError
+from fairdeal.errors import FairdealError, ProtocolError
 from fairdeal.protocols.mp_player import HandAbandoned, Player, Unresponsive
 from fairdeal.protocols.mp_source import MentalPokerSource
 from fairdeal.protocols.table import TableSpec, stated_convention
@@ -127,3 +129,23 @@ def test_an_evening_that_fails_midway_leaves_a_log_verify_calls_incomplete(tmp_p
     assert json.loads(log.read_text(encoding="utf-8").splitlines()[0])["dealing"] == "mental-poker"
     report = verify_log(log)
     assert not report.ok and missing in report.failures[0].detail
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-5, 500) | st.text(max_size=12),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=24), inner, max_size=3),
+                    max_leaves=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(system=st.sampled_from(["sochi", "hussar", "croatian", "nonesuch"]) | JSON,
+       overrides=st.dictionaries(st.sampled_from(["raspasy.price_per_trick", "table.deal_pattern", "players",
+                                                  "table.deck", "pulya.size", "x.y"]), JSON, max_size=3) | JSON,
+       pulya=JSON, facts=st.dictionaries(st.sampled_from(["deck", "deal_pattern"]), JSON, max_size=2))
+def test_any_stated_table_is_rebuilt_or_refused_with_a_reason(system, overrides, pulya, facts):
+    statement = {"system": system, "convention": overrides, "pulya": pulya, **facts}
+    try:
+        convention = stated_convention(statement)
+    except FairdealError as exc:
+        assert str(exc)
+    else:
+        assert convention.name == system and convention.pulya.size == (pulya or convention.pulya.size)

@@ -358,8 +358,10 @@ class HandState:
         if commitment is None or player in self.discards or not self.revealed:
             raise MentalPokerError("opens no discard of his, or not after the reveal", player, "discard-open")
         positions, nonce = read_discard_open(message)
-        if len(set(positions)) != 2 or not all(0 <= p < self.setup.size for p in positions):
-            raise MentalPokerError(f"a discard is two distinct deck positions, not {list(positions)}", player,
+        # Two cards, or one where the rules exchange one (the 19th century's little poverty, «при относе одной карты»).
+        distinct = len(set(positions)) == len(positions) in (1, 2)
+        if not distinct or not all(0 <= p < self.setup.size for p in positions):
+            raise MentalPokerError(f"a discard is one or two distinct deck positions, not {list(positions)}", player,
                                    "discard-open")
         if discard_commitment(self.setup.context, player, positions, nonce) != commitment:
             raise MentalPokerError("the positions and nonce do not open the discard commitment", player,

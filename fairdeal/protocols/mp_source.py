@@ -15,17 +15,17 @@ from __future__ import annotations
 
 import copy
 from contextlib import contextmanager
-from pathlib import Path
 from operator import methodcaller
+from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
 from fairdeal.cards import parse_card
 from fairdeal.deal import seats_of_hands
+from fairdeal.engine.deal_source import DealEvidence, Plays
 from fairdeal.engine.record import replay_record
 from fairdeal.errors import FairdealError, MentalPokerError, ProtocolError
-from fairdeal.engine.deal_source import DealEvidence, Plays
 from fairdeal.protocols.mp_elgamal import decrypt
 from fairdeal.protocols.mp_fiat_shamir import HandContext
 from fairdeal.protocols.mp_player import HandAbandoned, Player, Table
@@ -68,6 +68,9 @@ def expected_events(record: Mapping[str, Any], players: Sequence[str], plays: Pl
     Without ``plays`` (a record the engine cannot replay) a play names no player. With a ``dummy`` it is laid
     open when the defence plays open («вистовать и при этом открыть болвана»).
     """
+    if any(entry.get("take") for entry in record.get("extras", {}).get("nachgehen", [])):
+        raise ProtocolError("mental poker has no step yet for a Nachgehen follower taking the discard "
+                            "(protocols/mental-poker.md, 'Not covered')")
     declarer = record.get("contract", {}).get("declarer")
     name = _name(players, declarer)
     opponent = next((p for p in players if p != name), None) if name is not None else None

@@ -24,10 +24,10 @@ import numpy as np
 from fairdeal.cards import from_ascii_list, to_ascii_list
 from fairdeal.deal import deal_by_seat, deal_order
 from fairdeal.engine.bots import HeuristicBot
+from fairdeal.engine.deal_source import DealEvidence
 from fairdeal.engine.match import MatchResult, play_match, with_pulya_size
 from fairdeal.errors import TrickError
 from fairdeal.log.records import DealRecord, HandRecord, TableRecord
-from fairdeal.engine.deal_source import DealEvidence
 from fairdeal.systems import get_convention
 from fairdeal.tricks.base import Technique
 from fairdeal.tricks.honest import HonestDealer

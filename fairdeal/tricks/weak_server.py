@@ -11,8 +11,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from fairdeal.audit.seeds import SEED_SPACE, recover_deal, seed_window, server_deck
-from fairdeal.errors import TrickError
 from fairdeal.engine.deal_source import DealEvidence
+from fairdeal.errors import TrickError
 from fairdeal.shuffle.ops import Perm, ShuffleSequence
 from fairdeal.tricks.base import Technique
 from fairdeal.tricks.plan import DECK_SIZE, RUSSIAN, Goal, TrickPlan, check_gathered, make_plan
