@@ -1,6 +1,10 @@
 """Complete hands per second (one core) with random-legal and heuristic bots, and how the heuristic evenings look:
 rates of raspasy, misère and failed contracts per convention.
 
+The baseline, measured in the same run, is a minimal deal-and-random-play loop: 32 cards shuffled and dealt, three
+passes, ten tricks of random cards that follow suit. The engine's random-legal rate over the baseline's is the
+figure that says how much the full rules (auction ladder, views, legality checks) cost.
+
 Run: .venv/bin/python benchmarks/bench_engine.py   (about a minute)
 """
 
@@ -19,7 +23,40 @@ from fairdeal.engine.record import replay_record, to_record
 from fairdeal.rules import CONVENTIONS, SOCHI
 
 SPEED_HANDS = 400
+MINIMAL_HANDS = 4000
 RATE_HANDS = 2000
+
+
+def minimal_hand(rng: np.random.Generator) -> list[int]:
+    """One raspasy-like hand with the plainest rules: every seat passes, then ten tricks in which each card
+    follows suit when it can; one random choice per decision, as the random-legal bots make. Tricks per seat."""
+    order = rng.permutation(32).tolist()
+    hands = [sorted(order[0:10]), sorted(order[10:20]), sorted(order[20:30])]
+    for _ in range(3):
+        rng.integers(1)                        # the pass, the only call of this auction
+    won = [0, 0, 0]
+    leader = 0
+    for _ in range(10):
+        plays = []
+        for k in range(3):
+            seat = (leader + k) % 3
+            hand = hands[seat]
+            legal = [c for c in hand if c // 8 == plays[0][1] // 8] if plays else hand
+            card = (legal or hand)[int(rng.integers(len(legal or hand)))]
+            hand.remove(card)
+            plays.append((seat, card))
+        suit = plays[0][1] // 8
+        leader = max((c, s) for s, c in plays if c // 8 == suit)[1]
+        won[leader] += 1
+    return won
+
+
+def minimal_hands_per_second(hands: int, seed: int) -> float:
+    rng = np.random.default_rng(seed)
+    start = time.perf_counter()
+    for _ in range(hands):
+        minimal_hand(rng)
+    return hands / (time.perf_counter() - start)
 
 
 def hands_per_second(make_bots, hands: int, seed: int) -> float:
@@ -64,10 +101,12 @@ def evening_rates(convention, hands: int, seed: int) -> dict[str, float]:
 
 
 def main() -> None:
+    minimal_rate = minimal_hands_per_second(MINIMAL_HANDS, 0)
     random_rate = hands_per_second(lambda rng: [RandomBot(rng)] * 3, SPEED_HANDS, 1)
+    print(f"minimal loop      : {minimal_rate:8.0f} hands/s  (deal, passes, follow suit: the floor)")
+    print(f"random-legal bots : {random_rate:8.0f} hands/s  ({random_rate / minimal_rate:.2f}x the minimal loop)")
     heuristic_rate = hands_per_second(lambda rng: [HeuristicBot()] * 3, SPEED_HANDS, 2)
     replay_rate = replays_per_second(SPEED_HANDS // 2, 3)
-    print(f"random-legal bots : {random_rate:8.0f} hands/s  (baseline)")
     print(f"heuristic bots    : {heuristic_rate:8.0f} hands/s  ({heuristic_rate / random_rate:.2f}x the baseline)")
     print(f"replay of records : {replay_rate:8.0f} hands/s  ({replay_rate / random_rate:.2f}x the baseline)")
     print(f"\nheuristic evenings, {RATE_HANDS} hands per convention, raspasy streak carried from hand to hand")

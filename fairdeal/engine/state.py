@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from functools import wraps
+from typing import Callable, TypeVar
 
 from fairdeal.engine.actions import Phase
 from fairdeal.engine.bids import ContractBid
@@ -117,10 +119,28 @@ _FIELD_NAMES = frozenset(f.name for f in fields(HandState))
 
 def evolve(state: HandState, **changes) -> HandState:
     """``dataclasses.replace`` without its per-call introspection (states are copied once per action)."""
-    unknown = set(changes) - _FIELD_NAMES
-    if unknown:
-        raise TypeError(f"HandState has no fields {sorted(unknown)}")
+    if not _FIELD_NAMES.issuperset(changes):
+        raise TypeError(f"HandState has no fields {sorted(set(changes) - _FIELD_NAMES)}")
     new = object.__new__(HandState)
     new.__dict__.update(state.__dict__)
     new.__dict__.update(changes)
     return new
+
+
+T = TypeVar("T")
+
+
+def per_state(rule: Callable[[HandState], list[T]]) -> Callable[[HandState], list[T]]:
+    """Remember ``rule(state)`` for the last state it was asked about. A driver asks each state twice (the bot's
+    view, then the check of the action chosen from it), and a state never changes, so identity is the key; every
+    call still returns a fresh list."""
+    last: list[tuple[HandState | None, tuple[T, ...]]] = [(None, ())]
+
+    @wraps(rule)
+    def remembered(state: HandState) -> list[T]:
+        seen, answer = last[0]
+        if seen is not state:
+            answer = tuple(rule(state))
+            last[0] = (state, answer)
+        return list(answer)
+    return remembered
