@@ -100,12 +100,14 @@ def _check_deal(pattern, hands: Sequence[tuple[int, ...]], talons: tuple[tuple[i
 
 def to_move(state: HandState) -> int | None:
     """The seat that must act now (the open lone whister acts for the passer), ``None`` when the hand is over."""
-    if state.phase is Phase.DONE:
+    phase = state.phase
+    if phase is Phase.PLAY:
+        if state.turn == state.dummy:      # the dummy is played by the declarer's opponent
+            return next(s for s in state.players if s != state.declarer)
+        if state.defence_open and (state.turn, DefenceCall.PASS) in state.defence:
+            return _lone_whister(state)    # the passer's cards
+    elif phase is Phase.DONE:
         return None
-    if state.phase is Phase.PLAY and state.turn == state.dummy:   # the dummy is played by the declarer's opponent
-        return next(s for s in state.players if s != state.declarer)
-    if state.phase is Phase.PLAY and state.defence_open and (state.turn, DefenceCall.PASS) in state.defence:
-        return _lone_whister(state)   # the passer's cards
     return state.turn
 
 

@@ -120,8 +120,10 @@ def play_card(state: HandState, card: int, what: object) -> HandState:
     """``what`` (the action, or a description of it) names the play in an error."""
     _check_card(state, card, what)
     seat = state.turn
+    hand = state.hands[seat]
+    at = hand.index(card)
     hands = list(state.hands)
-    hands[seat] = tuple(c for c in hands[seat] if c != card)
+    hands[seat] = hand[:at] + hand[at + 1:]
     # the next seat plays; a full trick is finished below and its winner leads
     state = evolve(state, hands=tuple(hands), current=state.current + ((seat, card),), turn=_next_seat(state, seat))
     if (state.kind is HandKind.MISERE and len(state.tricks) == 0 and len(state.current) == 1
