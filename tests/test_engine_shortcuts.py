@@ -17,7 +17,7 @@ from fairdeal.engine.bots import RandomBot
 from fairdeal.engine.driver import random_deal
 from fairdeal.engine.hand import apply, is_over, legal_actions, new_hand, to_move
 from fairdeal.engine.play import legal_cards
-from fairdeal.engine.state import per_state
+from fairdeal.engine.state import HandState, make_state, per_state
 from fairdeal.engine.view import PlayerView, view_for
 from fairdeal.errors import CardError
 from fairdeal.rules import CONVENTIONS
@@ -136,3 +136,15 @@ def test_deck_check_fast_path_still_reports(deck):
         check_order(foreign, deck)
     codes[0] = 99        # the copy handed out is the caller's: the deck itself is unchanged
     assert deck.codes()[0] != 99
+
+
+def test_make_state_is_the_dataclass_constructor():
+    state = new_hand(CONVENTIONS["sochi"], 3, 2, random_deal(np.random.default_rng(6)))
+    given = {"convention", "num_seats", "dealer", "active", "raspasy_streak", "dealt_hands", "dealt_talon", "hands",
+             "talon", "phase", "turn"}
+    values = {name: getattr(state, name) for name in given}
+    assert make_state(**values) == HandState(**values)
+    with pytest.raises(TypeError, match="needs"):
+        make_state(**{k: v for k, v in values.items() if k != "turn"})
+    with pytest.raises(TypeError, match="needs"):
+        make_state(**values, colour="red")

@@ -11,7 +11,7 @@ next level and is beaten only by no-talon bids (Mail.Ru, seed 002: «переб�
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from fairdeal.cards import Suit
 from fairdeal.engine.outcome import Contract
@@ -45,7 +45,7 @@ class ContractBid:
     def misere(self) -> bool:
         return self.level is None
 
-    @property
+    @cached_property      # bids are shared values (the remembered ladders): each spells its token once
     def token(self) -> str:
         base = MISERE if self.misere else f"{self.level}{STRAIN_LETTERS[self.strain]}"
         return base + (OPEN_SUFFIX if self.open else "") + (NO_TALON_SUFFIX if self.no_talon else "")

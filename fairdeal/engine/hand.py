@@ -25,7 +25,7 @@ from fairdeal.engine.actions import (
 )
 from fairdeal.engine.bids import BidError, ContractBid, parse_bid
 from fairdeal.engine.outcome import DefenceCall, HandKind, HandOutcome
-from fairdeal.engine.state import HandState, evolve
+from fairdeal.engine.state import HandState, evolve, make_state
 from fairdeal.errors import IllegalAction
 
 PASS_CALL = "pass"
@@ -57,7 +57,7 @@ def new_hand(convention, num_seats: int, dealer: int, deal, raspasy_streak: int 
     by_seat: list[tuple[int, ...]] = [() for _ in range(num_seats + (dummy is not None))]
     for seat, cards in zip(active, hands):
         by_seat[seat] = cards
-    state = HandState(
+    state = make_state(
         convention=convention, num_seats=num_seats, dealer=dealer, active=active,
         raspasy_streak=raspasy_streak, dealt_hands=tuple(by_seat), dealt_talon=talons[0] if talons else (),
         hands=tuple(tuple(sorted(h)) for h in by_seat), talon=sum(talons, ()), phase=Phase.AUCTION,

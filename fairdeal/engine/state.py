@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from functools import wraps
 from typing import Callable, TypeVar
 
@@ -115,6 +115,18 @@ class HandState:
 
 
 _FIELD_NAMES = frozenset(f.name for f in fields(HandState))
+_DEFAULTS = {f.name: f.default for f in fields(HandState) if f.default is not MISSING}   # immutable values only
+_REQUIRED = _FIELD_NAMES - set(_DEFAULTS)
+
+
+def make_state(**values) -> HandState:
+    """``HandState(**values)`` without the frozen dataclass's ``object.__setattr__`` per field (one per hand)."""
+    if not _REQUIRED <= values.keys() or not _FIELD_NAMES.issuperset(values):
+        raise TypeError(f"a HandState needs {sorted(_REQUIRED)} and takes only its fields, got {sorted(values)}")
+    state = object.__new__(HandState)
+    state.__dict__.update(_DEFAULTS)
+    state.__dict__.update(values)
+    return state
 
 
 def evolve(state: HandState, **changes) -> HandState:
