@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from fairdeal.cards import DeckKind, check_order
 from fairdeal.engine import auction
-from fairdeal.engine.actions import Bid, Discard, Phase, Play
+from fairdeal.engine.actions import Bid, Declare, Defend, Discard, Phase, Play
 from fairdeal.engine.bots import RandomBot
 from fairdeal.engine.driver import random_deal
 from fairdeal.engine.hand import apply, is_over, legal_actions, new_hand, to_move
@@ -118,7 +118,7 @@ def test_view_is_read_only():
 def test_shared_actions_equal_new_ones():
     for state in random_states("sochi", 3, seed=4, hands=4):
         for action in legal_actions(state):
-            if isinstance(action, (Bid, Discard, Play)):
+            if isinstance(action, (Bid, Declare, Defend, Discard, Play)):
                 assert action == type(action)(*dataclasses.astuple(action))
 
 

@@ -138,12 +138,14 @@ def legal_actions(state: HandState) -> list[Action]:
         discards = _seat_actions(Discard, state.turn)
         return [discards[cards] for cards in combinations(hand, _excess(state, state.turn))]
     if phase is Phase.CONTRACT:
-        actions: list[Action] = [Declare(state.turn, b.token) for b in _auction(state).legal_contracts(state)]
+        declares = _seat_actions(Declare, state.turn)
+        actions: list[Action] = [declares[b.token] for b in _auction(state).legal_contracts(state)]
         if _may_concede(state):
             actions.append(Concede(state.turn))
         return actions
     if phase is Phase.DEFENCE:
-        return [Defend(state.turn, call) for call in _legal_calls(state)]
+        defends = _seat_actions(Defend, state.turn)
+        return [defends[call] for call in _legal_calls(state)]
     if phase is Phase.OPEN_CHOICE:
         return [ChooseOpen(state.turn, True), ChooseOpen(state.turn, False)]
     if phase is Phase.INVITE:
@@ -160,7 +162,7 @@ def legal_actions(state: HandState) -> list[Action]:
 # Actions are values: one object per distinct action serves every hand, instead of a new one per legal option.
 
 class _SeatActions(dict):
-    """One seat's actions of one kind by their argument (a bid token, a discard's cards), made on first use."""
+    """One seat's actions of one kind by their argument (a bid token, a discard's cards, ...), made on first use."""
 
     def __init__(self, kind, seat: int):
         super().__init__()

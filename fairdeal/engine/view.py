@@ -1,8 +1,9 @@
 """What one seat may see of a hand: its own cards and the public record, nothing else.
 
 Bots receive only a ``PlayerView``; the hidden cards of the others (and the discard, for anyone but the declarer)
-never reach them. Hands lying face up (the open lone whister's pair, the misère defenders after the first lead)
-are public.
+never reach them through its fields. Hands lying face up (the open lone whister's pair, the misère defenders after
+the first lead) are public. ``view_for`` fills the fields on first read from the state it keeps privately, so a
+view sent to another process must be rebuilt from its fields (``PlayerView(**...)``), never pickled whole.
 """
 
 from __future__ import annotations
@@ -126,10 +127,14 @@ class _SeenView(PlayerView):
         self.__dict__.update(_state=state, seat=seat)
 
 
-for _name, _see in _SEEN.items():
-    setattr(_SeenView, _name, _Seen(_name, _see))
-if set(_SEEN) | {"seat"} != {f.name for f in fields(PlayerView)}:
-    raise TypeError("view._SEEN must say how a seat sees every PlayerView field")
+def _install_fields() -> None:
+    if set(_SEEN) | {"seat"} != {f.name for f in fields(PlayerView)}:
+        raise TypeError("view._SEEN must say how a seat sees every PlayerView field")
+    for name, see in _SEEN.items():
+        setattr(_SeenView, name, _Seen(name, see))
+
+
+_install_fields()
 
 
 def _deck(state: HandState) -> frozenset[int]:
