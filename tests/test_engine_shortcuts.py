@@ -1,5 +1,5 @@
 """The engine's speed shortcuts give the rules' own answers: remembered auction rules, the per-state memo, shared
-action objects, the lazily filled view and the deck check's fast path."""
+action objects, the lazily filled view, the deck check's fast path and the bots' per-suit hand shares."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from fairdeal.engine import auction
 from fairdeal.engine.actions import Bid, Declare, Defend, Discard, Phase, Play
 from fairdeal.engine.bots import RandomBot
 from fairdeal.engine.driver import random_deal
+from fairdeal.engine.evaluate import best_strain, ranks_by_suit, stopped, strain_tricks, top_tricks, trump_tricks
 from fairdeal.engine.hand import apply, is_over, legal_actions, new_hand, to_move
 from fairdeal.engine.play import legal_cards
 from fairdeal.engine.state import HandState, make_state, per_state
@@ -148,3 +149,31 @@ def test_make_state_is_the_dataclass_constructor():
         make_state(**{k: v for k, v in values.items() if k != "turn"})
     with pytest.raises(TypeError, match="needs"):
         make_state(**values, colour="red")
+
+
+def _strain_tricks_by_the_book(cards, strain: int) -> float:
+    """evaluate's rule of thumb written out suit by suit, as it read before the per-suit shares."""
+    suits = ranks_by_suit(cards)
+    if strain == 4:
+        total = 0.0
+        for ranks in suits:
+            top = top_tricks(ranks)
+            total += max(top, len(ranks) - 3) if top >= 2 else top
+            if not stopped(ranks):
+                total -= 1.5
+        return total
+    total = float(trump_tricks(suits[strain]))
+    for suit, ranks in enumerate(suits):
+        if suit != strain:
+            total += top_tricks(ranks)
+            if len(suits[strain]) >= 4 and not ranks:
+                total += 0.5
+    return min(total, 10.0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 31), min_size=0, max_size=12, unique=True))
+def test_strain_tricks_from_suit_shares_are_the_rule_of_thumb(cards):
+    by_book = [_strain_tricks_by_the_book(cards, strain) for strain in range(5)]
+    assert [strain_tricks(cards, strain) for strain in range(5)] == by_book
+    assert best_strain(cards) == max(enumerate(by_book), key=lambda item: (item[1], item[0]))
