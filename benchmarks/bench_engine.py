@@ -1,7 +1,13 @@
 """Complete hands per second (one core) with random-legal and heuristic bots, and how the heuristic evenings look:
 rates of raspasy, misère and failed contracts per convention.
 
-Run: .venv/bin/python benchmarks/bench_engine.py   (about a minute)
+The baseline, measured in the same run, is a minimal deal-and-random-play loop: 32 cards shuffled and dealt, three
+passes, ten tricks of random cards that follow suit. The engine's random-legal rate over the baseline's is the
+figure that says how much the full rules (auction ladder, views, legality checks) cost; the rounds alternate the two
+loops, so machine load hits both alike. Then random-legal play at every table of every convention, against the same
+baseline.
+
+Run: .venv/bin/python benchmarks/bench_engine.py   (about two minutes)
 """
 
 from __future__ import annotations
@@ -19,15 +25,51 @@ from fairdeal.engine.record import replay_record, to_record
 from fairdeal.rules import SOCHI
 from fairdeal.systems import conventions
 
-SPEED_HANDS = 400
+SPEED_HANDS = 1000
+MINIMAL_HANDS = 4000
+ROUNDS = 3
+TABLE_HANDS = 200
 RATE_HANDS = 2000
+GOAL_RATIO = 5000 / 8800
 
 
-def hands_per_second(make_bots, hands: int, seed: int) -> float:
+def minimal_hand(rng: np.random.Generator) -> list[int]:
+    """One raspasy-like hand with the plainest rules: every seat passes, then ten tricks in which each card
+    follows suit when it can; one random choice per decision, as the random-legal bots make. Tricks per seat."""
+    order = rng.permutation(32).tolist()
+    hands = [sorted(order[0:10]), sorted(order[10:20]), sorted(order[20:30])]
+    for _ in range(3):
+        rng.integers(1)                        # the pass, the only call of this auction
+    won = [0, 0, 0]
+    leader = 0
+    for _ in range(10):
+        plays = []
+        for k in range(3):
+            seat = (leader + k) % 3
+            hand = hands[seat]
+            legal = [c for c in hand if c // 8 == plays[0][1] // 8] if plays else hand
+            card = (legal or hand)[int(rng.integers(len(legal or hand)))]
+            hand.remove(card)
+            plays.append((seat, card))
+        suit = plays[0][1] // 8
+        leader = max((c, s) for s, c in plays if c // 8 == suit)[1]
+        won[leader] += 1
+    return won
+
+
+def minimal_hands_per_second(hands: int, seed: int) -> float:
+    rng = np.random.default_rng(seed)
+    start = time.perf_counter()
+    for _ in range(hands):
+        minimal_hand(rng)
+    return hands / (time.perf_counter() - start)
+
+
+def hands_per_second(make_bots, hands: int, seed: int, convention=SOCHI, seats: int = 3) -> float:
     rng = np.random.default_rng(seed)
     start = time.perf_counter()
     for number in range(hands):
-        play_hand(SOCHI, 3, number % 3, None, make_bots(rng), rng=rng)
+        play_hand(convention, seats, number % seats, None, make_bots(rng), rng=rng)
     return hands / (time.perf_counter() - start)
 
 
@@ -64,13 +106,34 @@ def evening_rates(convention, hands: int, seed: int) -> dict[str, float]:
             ("raspasy", "redeal", "misere", "misere caught", "game", "failed", "unplayed", "conceded")}
 
 
+def table_rates(hands: int, minimal_rate: float) -> None:
+    """Random-legal hands per second at every table of every convention, against the minimal loop."""
+    print(f"\nrandom-legal bots, {hands} hands per table (x = against the minimal loop)")
+    for seed, (name, convention) in enumerate(sorted(CONVENTIONS.items())):
+        cells = []
+        for seats in convention.players:
+            rate = hands_per_second(lambda rng: [RandomBot(rng)] * seats, hands, 200 + seed, convention, seats)
+            cells.append(f"{seats}p {rate:6.0f}/s {rate / minimal_rate:5.2f}x")
+        print(f"{name:<34}" + "   ".join(cells))
+
+
 def main() -> None:
-    random_rate = hands_per_second(lambda rng: [RandomBot(rng)] * 3, SPEED_HANDS, 1)
-    heuristic_rate = hands_per_second(lambda rng: [HeuristicBot()] * 3, SPEED_HANDS, 2)
-    replay_rate = replays_per_second(SPEED_HANDS // 2, 3)
-    print(f"random-legal bots : {random_rate:8.0f} hands/s  (baseline)")
-    print(f"heuristic bots    : {heuristic_rate:8.0f} hands/s  ({heuristic_rate / random_rate:.2f}x the baseline)")
-    print(f"replay of records : {replay_rate:8.0f} hands/s  ({replay_rate / random_rate:.2f}x the baseline)")
+    # Rounds alternate the loops so that both see the same machine load; each figure is its best round.
+    minimal_rate = random_rate = 0.0
+    for round_ in range(ROUNDS):
+        minimal_rate = max(minimal_rate, minimal_hands_per_second(MINIMAL_HANDS, round_))
+        random_rate = max(random_rate, hands_per_second(lambda rng: [RandomBot(rng)] * 3, SPEED_HANDS, 1))
+    heuristic_rate = hands_per_second(lambda rng: [HeuristicBot()] * 3, SPEED_HANDS // 4, 2)
+    replay_rate = replays_per_second(SPEED_HANDS // 4, 3)
+    print("Sochi, 3 players, one core; baseline = the minimal loop measured in this run")
+    print(f"minimal loop      : {minimal_rate:8.0f} hands/s  (deal, three passes, ten tricks following suit)")
+    print(f"random-legal bots : {random_rate:8.0f} hands/s  ({random_rate / minimal_rate:.2f}x the minimal loop; "
+          f"issue 12 asks for {GOAL_RATIO:.2f}x: 5,000 where it does 8,800)")
+    print(f"heuristic bots    : {heuristic_rate:8.0f} hands/s  ({heuristic_rate / minimal_rate:.2f}x the minimal loop, "
+          f"{heuristic_rate / random_rate:.2f}x random-legal)")
+    print(f"replay of records : {replay_rate:8.0f} hands/s  ({replay_rate / minimal_rate:.2f}x the minimal loop, "
+          f"{replay_rate / random_rate:.2f}x random-legal)")
+    table_rates(TABLE_HANDS, minimal_rate)
     print(f"\nheuristic evenings, {RATE_HANDS} hands per convention, raspasy streak carried from hand to hand")
     header = ("raspasy", "redeal", "misere", "misere caught", "game", "failed", "unplayed", "conceded")
     print(f"{'convention':<18}" + "".join(f"{h:>15}" for h in header))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable, Sequence
 
 import numpy as np
@@ -122,9 +123,7 @@ class DeckKind(enum.Enum):
 
     def codes(self) -> np.ndarray:
         """The deck's cards in code order (♠7..♠A, ♣7..♣A, ♦.., ♥..) as ``uint8``."""
-        return np.array(
-            [code_of(s, r) for s in Suit for r in Rank if r >= self.lowest_rank], dtype=np.uint8
-        )
+        return _deck_codes(self).copy()
 
     def contains(self, code: int) -> bool:
         return 0 <= code < NUM_CODES and rank_of(code) >= int(self.lowest_rank)
@@ -187,12 +186,27 @@ def check_order(codes: np.ndarray, deck: DeckKind) -> None:
     if len(codes) != deck.size:
         raise CardError(f"a {deck.value} order needs {deck.size} cards, got {len(codes)}")
     seen = np.bincount(codes.astype(np.int64), minlength=NUM_CODES)
+    if seen.tobytes() == _deck_counts(deck):     # every card of the deck once: nothing to report
+        return
     foreign = [Card.from_code(c).ascii for c in np.unique(codes) if not deck.contains(int(c))]
     if foreign:
         raise CardError(f"not in a {deck.value} deck: {' '.join(foreign)}")
     doubled = [Card.from_code(c).ascii for c in np.flatnonzero(seen > 1)]
     if doubled:
         raise CardError(f"cards appear more than once: {' '.join(doubled)}")
+
+
+@lru_cache(maxsize=None)
+def _deck_codes(deck: DeckKind) -> np.ndarray:
+    codes = np.array([code_of(s, r) for s in Suit for r in Rank if r >= deck.lowest_rank], dtype=np.uint8)
+    codes.setflags(write=False)
+    return codes
+
+
+@lru_cache(maxsize=None)
+def _deck_counts(deck: DeckKind) -> bytes:
+    """How many times each code occurs in the deck (one or none), as ``check_order``'s count array's bytes."""
+    return np.bincount(_deck_codes(deck).astype(np.int64), minlength=NUM_CODES).tobytes()
 
 
 def format_cards(codes: Sequence[int] | np.ndarray, style: str = "symbol") -> str:

@@ -10,6 +10,8 @@ The auction ends when all have passed (raspasy, or a redeal where there are none
 
 from __future__ import annotations
 
+from functools import wraps
+from typing import Callable
 
 from fairdeal.engine.bids import (
     DARK_PREFIX, MINE, NO_TALON_SUFFIX, PASS, BidError, ContractBid, all_game_bids, beats, misere_level_of,
@@ -18,10 +20,33 @@ from fairdeal.engine.bids import (
 from fairdeal.engine.actions import Phase
 from fairdeal.engine.outcome import HandKind
 from fairdeal.engine.play import start_play
-from fairdeal.engine.state import HandState, evolve
+from fairdeal.engine.state import HandState, evolve, per_state
 from fairdeal.errors import IllegalAction
 
 MISERE_TOKEN = "misere"
+
+# Speed: a rule function that enumerates bids is remembered by a key of everything it reads from the state, so a
+# remembered answer is the rule's own answer (tests/test_engine_shortcuts.py compares them over random auctions of
+# every convention). Whoever makes such a rule read another field adds that field to its key.
+_REMEMBERED_LIMIT = 1 << 14        # house rules made on the fly (as the tests do) must not grow a memory unbounded
+
+
+def _remembered(key: Callable[[HandState], tuple]):
+    """Remember ``rule(state)`` by ``key(state)``; every call returns a fresh list, as the rule itself does."""
+    def decorate(rule: Callable[[HandState], list[ContractBid]]):
+        memory: dict[tuple, tuple[ContractBid, ...]] = {}
+
+        @wraps(rule)
+        def remembered(state: HandState) -> list[ContractBid]:
+            k = key(state)
+            answer = memory.get(k)
+            if answer is None:
+                if len(memory) >= _REMEMBERED_LIMIT:
+                    memory.clear()
+                answer = memory[k] = tuple(rule(state))
+            return list(answer)
+        return remembered
+    return decorate
 
 
 def exit_level(state: HandState) -> int:
@@ -50,6 +75,7 @@ def _outbids(state: HandState, bid: ContractBid, dark: bool = False) -> bool:
     return beats(bid, state.high, _misere_level(state), rules.misere_bp_plain_overcall_level)
 
 
+@_remembered(lambda state: (state.convention.bidding, exit_level(state), state.high, state.dark))
 def _game_bids(state: HandState) -> list[ContractBid]:
     """Game bids this seat may make now: above the last bid, at or above the exit level, one step if no jumps."""
     rules = state.convention.bidding
@@ -126,6 +152,7 @@ def _dark_tokens(state: HandState, seat: int, open_bids: list[ContractBid]) -> l
     return tokens
 
 
+@per_state
 def legal_tokens(state: HandState) -> list[str]:
     if state.phase is Phase.TALON:
         return [MISERE_TOKEN]
@@ -301,6 +328,7 @@ def own_talon_index(state: HandState, seat: int) -> int | None:
     return state.convention.table.own_talon(state.players.index(seat))
 
 
+@_remembered(lambda state: (state.convention.bidding, state.final_bid))
 def legal_contracts(state: HandState) -> list[ContractBid]:
     """Contracts the declarer may name: not below the final bid; a misère only if bid; no-talon only if bid."""
     final = state.final_bid

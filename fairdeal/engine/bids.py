@@ -12,7 +12,7 @@ next level and is beaten only by no-talon bids (Mail.Ru, seed 002: «переб�
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from fairdeal.cards import Suit
 from fairdeal.engine.outcome import Contract
@@ -51,7 +51,7 @@ class ContractBid:
         """A level's single no-talon rung (Mail.Ru «9БП»): a level without a strain."""
         return self.level is not None and self.strain is None
 
-    @property
+    @cached_property      # bids are shared values (the remembered ladders): each spells its token once
     def token(self) -> str:
         if self.rung:
             return f"{self.level}{NO_TALON_SUFFIX}"

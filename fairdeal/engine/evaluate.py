@@ -54,32 +54,40 @@ def stopped(ranks: tuple[int, ...]) -> bool:
 
 def strain_tricks(cards: Iterable[int], strain: int) -> float:
     """Expected tricks as declarer in ``strain`` (0..3 a trump suit, 4 no trump)."""
-    return _strain_tricks(ranks_by_suit(cards), strain)
+    return _strain_tricks(_shares(cards), strain)
 
 
-def _strain_tricks(suits: list[tuple[int, ...]], strain: int) -> float:
+@lru_cache(maxsize=None)
+def _suit_share(ranks: tuple[int, ...]) -> tuple[float, float, float, int]:
+    """What one suit brings: (as a side suit, as trumps, in no trump, its length)."""
+    top = top_tricks(ranks)
+    no_trump = max(top, len(ranks) - 3) if top >= 2 else top   # small cards of a long suit run
+    if not stopped(ranks):
+        no_trump -= 1.5
+    return top, float(trump_tricks(ranks)), no_trump, len(ranks)
+
+
+def _shares(cards: Iterable[int]) -> list[tuple[float, float, float, int]]:
+    return [_suit_share(ranks) for ranks in ranks_by_suit(cards)]
+
+
+def _strain_tricks(shares: list[tuple[float, float, float, int]], strain: int) -> float:
+    # Every count is a multiple of a half, so these sums are exact in any order.
     if strain == NO_TRUMP:
-        total = 0.0
-        for ranks in suits:
-            top = top_tricks(ranks)
-            total += max(top, len(ranks) - 3) if top >= 2 else top   # small cards of a long suit run
-            if not stopped(ranks):
-                total -= 1.5
-        return total
-    total = float(trump_tricks(suits[strain]))
-    trumps = len(suits[strain])
-    for suit, ranks in enumerate(suits):
+        return sum((no_trump for _, _, no_trump, _ in shares), 0.0)
+    _, total, _, trumps = shares[strain]
+    for suit, (side, _, _, length) in enumerate(shares):
         if suit == strain:
             continue
-        total += top_tricks(ranks)
-        if trumps >= 4 and len(ranks) == 0:
+        total += side
+        if trumps >= 4 and length == 0:
             total += 0.5   # a void lets a spare trump ruff
     return min(total, 10.0)
 
 
 def best_strain(cards: Iterable[int]) -> tuple[int, float]:
-    suits = ranks_by_suit(cards)
-    return max(((s, _strain_tricks(suits, s)) for s in range(5)), key=lambda item: (item[1], item[0]))
+    shares = _shares(cards)
+    return max(((s, _strain_tricks(shares, s)) for s in range(5)), key=lambda item: (item[1], item[0]))
 
 
 def defence_tricks(cards: Iterable[int], trump: int | None) -> float:

@@ -7,10 +7,13 @@ read from the convention's fields (``bidding``, ``defence``, ``raspasy``), never
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 from typing import Sequence
 
-from fairdeal.cards import Card
+import numpy as np
+
+from fairdeal.cards import NUM_CODES, Card
 from fairdeal.deal import get_pattern, seats_of_hands
 from fairdeal.engine import auction as auction_rules
 from fairdeal.engine import numbers as number_rules
@@ -22,7 +25,7 @@ from fairdeal.engine.actions import (
 )
 from fairdeal.engine.bids import BidError, ContractBid, parse_bid
 from fairdeal.engine.outcome import DefenceCall, HandKind, HandOutcome
-from fairdeal.engine.state import HandState, evolve
+from fairdeal.engine.state import HandState, evolve, make_state
 from fairdeal.errors import IllegalAction
 
 PASS_CALL = "pass"
@@ -47,8 +50,8 @@ def new_hand(convention, num_seats: int, dealer: int, deal, raspasy_streak: int 
     pattern = get_pattern(table.pattern_name(num_seats))
     holders = seats_of_hands(pattern, dealer, num_seats)
     dummy = num_seats if table.dummy else None
-    hands = [tuple(int(c) for c in h) for h in deal.hands]
-    talons = tuple(tuple(int(c) for c in t) for t in deal.talons)
+    hands = [_codes(h) for h in deal.hands]
+    talons = tuple(_codes(t) for t in deal.talons)
     _check_deal(pattern, hands, talons)
     # Rule 6: the hand laid aside «не вскрываются до окончания игры» — no seat holds it and no view shows it.
     held = [(seat, cards) for index, (seat, cards) in enumerate(zip(holders, hands)) if index != pattern.aside_hand]
@@ -56,7 +59,7 @@ def new_hand(convention, num_seats: int, dealer: int, deal, raspasy_streak: int 
     by_seat: list[tuple[int, ...]] = [() for _ in range(num_seats + (dummy is not None))]
     for seat, (_, cards) in zip(active, held):
         by_seat[seat] = cards
-    state = HandState(
+    state = make_state(
         convention=convention, num_seats=num_seats, dealer=dealer, active=active,
         raspasy_streak=raspasy_streak, dealt_hands=tuple(by_seat), dealt_talon=talons[0] if talons else (),
         hands=tuple(tuple(sorted(h)) for h in by_seat), talon=sum(talons, ()), phase=Phase.AUCTION,
@@ -70,6 +73,18 @@ def new_hand(convention, num_seats: int, dealer: int, deal, raspasy_streak: int 
     return state
 
 
+def _codes(cards) -> tuple[int, ...]:
+    """Card codes as Python ints (a deal holds ``uint8`` arrays; ``tolist`` converts them at once)."""
+    if isinstance(cards, np.ndarray) and cards.dtype.kind in "ui":
+        return tuple(cards.tolist())
+    return tuple(int(c) for c in cards)
+
+
+@lru_cache(maxsize=None)
+def _deck_in_order(deck) -> tuple[int, ...]:
+    return tuple(int(c) for c in deck.codes())
+
+
 def _check_deal(pattern, hands: Sequence[tuple[int, ...]], talons: tuple[tuple[int, ...], ...]) -> None:
     if (len(hands) != pattern.hands or any(len(h) != pattern.cards_per_hand for h in hands)
             or len(talons) != pattern.talons or any(len(t) != pattern.talon_size for t in talons)):
@@ -79,7 +94,7 @@ def _check_deal(pattern, hands: Sequence[tuple[int, ...]], talons: tuple[tuple[i
             f"{[len(t) for t in talons]}"
         )
     cards = [c for h in hands for c in h] + [c for t in talons for c in t]
-    if sorted(cards) != [int(c) for c in pattern.deck.codes()]:
+    if tuple(sorted(cards)) != _deck_in_order(pattern.deck):
         raise IllegalAction(f"the deal does not hold each of the {pattern.deck.size} cards of the "
                             f"{pattern.deck.value} deck exactly once")
 
@@ -88,21 +103,19 @@ def _check_deal(pattern, hands: Sequence[tuple[int, ...]], talons: tuple[tuple[i
 
 def to_move(state: HandState) -> int | None:
     """The seat that must act now (the open lone whister acts for the passer), ``None`` when the hand is over."""
-    if state.phase is Phase.DONE:
+    phase = state.phase
+    if phase is Phase.PLAY:
+        if state.turn == state.dummy:      # the dummy is played by the declarer's opponent
+            return next(s for s in state.players if s != state.declarer)
+        if state.defence_open and (state.turn, DefenceCall.PASS) in state.defence:
+            return _lone_whister(state)    # the passer's cards
+    elif phase is Phase.DONE:
         return None
-    if state.phase is Phase.PLAY and state.turn == state.dummy:   # the dummy is played by the declarer's opponent
-        return next(s for s in state.players if s != state.declarer)
-    if state.phase is Phase.PLAY and state.defence_open and state.turn in _passers(state):
-        return _lone_whister(state)
     return state.turn
 
 
 def is_over(state: HandState) -> bool:
     return state.phase is Phase.DONE
-
-
-def _passers(state: HandState) -> tuple[int, ...]:
-    return tuple(s for s, call in state.defence if call is DefenceCall.PASS)
 
 
 def _lone_whister(state: HandState) -> int:
@@ -114,20 +127,28 @@ def _lone_whister(state: HandState) -> int:
 def legal_actions(state: HandState) -> list[Action]:
     """Every action the rules allow now, for the seat ``to_move`` returns."""
     phase = state.phase
+    if phase is Phase.PLAY:            # the commonest phase first
+        actor = to_move(state)
+        plays = _plays(state.turn, None if actor == state.turn else actor)
+        return [plays[c] for c in play_rules.legal_cards(state)]
     if phase is Phase.AUCTION:
-        return [Bid(state.turn, t) for t in _auction(state).legal_tokens(state)]
+        bids = _seat_actions(Bid, state.turn)
+        return [bids[t] for t in _auction(state).legal_tokens(state)]
     if phase is Phase.TALON:
         return [TakeTalon(state.turn), Bid(state.turn, auction_rules.MISERE_TOKEN)]
     if phase in (Phase.DISCARD, Phase.DEFENCE_DISCARD):
         hand = state.hands[state.turn]
-        return [Discard(state.turn, cards) for cards in combinations(hand, _excess(state, state.turn))]
+        discards = _seat_actions(Discard, state.turn)
+        return [discards[cards] for cards in combinations(hand, _excess(state, state.turn))]
     if phase is Phase.CONTRACT:
-        actions: list[Action] = [Declare(state.turn, b.token) for b in _auction(state).legal_contracts(state)]
+        declares = _seat_actions(Declare, state.turn)
+        actions: list[Action] = [declares[b.token] for b in _auction(state).legal_contracts(state)]
         if _may_concede(state):
             actions.append(Concede(state.turn))
         return actions
     if phase is Phase.DEFENCE:
-        return [Defend(state.turn, call) for call in _legal_calls(state)]
+        defends = _seat_actions(Defend, state.turn)
+        return [defends[call] for call in _legal_calls(state)]
     if phase is Phase.OPEN_CHOICE:
         return [ChooseOpen(state.turn, True), ChooseOpen(state.turn, False)]
     if phase is Phase.INVITE:
@@ -138,10 +159,33 @@ def legal_actions(state: HandState) -> list[Action]:
         return [Follow(state.turn, False)] + ([Follow(state.turn, True)] if _follow_floor(state) is not None else [])
     if phase is Phase.KONTRA:
         return [Kontra(state.turn, False)] + ([Kontra(state.turn, True)] if _may_double(state) else [])
-    if phase is Phase.PLAY:
-        actor = to_move(state)
-        return [Play(state.turn, c, None if actor == state.turn else actor) for c in play_rules.legal_cards(state)]
     return []
+
+
+# Actions are values: one object per distinct action serves every hand, instead of a new one per legal option.
+
+class _SeatActions(dict):
+    """One seat's actions of one kind by their argument (a bid token, a discard's cards, ...), made on first use."""
+
+    def __init__(self, kind, seat: int):
+        super().__init__()
+        self.kind = kind
+        self.seat = seat
+
+    def __missing__(self, argument):
+        action = self[argument] = self.kind(self.seat, argument)
+        return action
+
+
+@lru_cache(maxsize=None)
+def _seat_actions(kind, seat: int) -> _SeatActions:
+    return _SeatActions(kind, seat)
+
+
+@lru_cache(maxsize=256)
+def _plays(seat: int, actor: int | None) -> tuple[Play, ...]:
+    """``seat``'s play of each card, indexed by card code."""
+    return tuple(Play(seat, code, actor) for code in range(NUM_CODES))
 
 
 def _auction(state: HandState):
@@ -466,7 +510,7 @@ def _apply_announce(state: HandState, action: Announce) -> HandState:
 def _apply_play(state: HandState, action: Play) -> HandState:
     if action.seat != state.turn:
         raise IllegalAction(f"{action}: it is seat {state.turn}'s card to play")
-    return play_rules.play_card(state, int(action.card), str(action))
+    return play_rules.play_card(state, int(action.card), action)
 
 
 def _with_hand(state: HandState, seat: int, cards: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:

@@ -17,7 +17,7 @@ from fairdeal.engine.actions import Phase
 from fairdeal.engine.bids import MINE, PASS, ContractBid, parse_bid
 from fairdeal.engine.outcome import HandKind
 from fairdeal.engine.play import start_play
-from fairdeal.engine.state import HandState, evolve
+from fairdeal.engine.state import HandState, evolve, per_state
 from fairdeal.errors import IllegalAction
 
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
@@ -79,6 +79,7 @@ def _beats_best(state: HandState, seat: int, number: int) -> bool:
     return best is None or number > best[0] or (number == best[0] and _senior(state, seat, best[1]))
 
 
+@per_state
 def legal_tokens(state: HandState) -> list[str]:
     if state.naming:
         return _naming_tokens(state)

@@ -15,7 +15,7 @@ from fairdeal.cards import Card, Suit, suit_of
 from fairdeal.engine.actions import Phase
 from fairdeal.engine.bids import NO_TRUMP
 from fairdeal.engine.outcome import DefenceCall, HandKind
-from fairdeal.engine.state import HandState, Trick, evolve
+from fairdeal.engine.state import HandState, Trick, evolve, per_state
 from fairdeal.errors import IllegalAction
 
 TRICKS_PER_HAND = 10
@@ -72,6 +72,7 @@ def led_suit(state: HandState) -> int | None:
     return None
 
 
+@per_state
 def legal_cards(state: HandState) -> list[int]:
     hand = state.hands[state.turn]
     suit = led_suit(state)
@@ -100,7 +101,7 @@ def _beats(card: int, best: int, trump: int | None) -> bool:
     return trump is not None and card // 8 == trump
 
 
-def _check_card(state: HandState, card: int, what: str) -> None:
+def _check_card(state: HandState, card: int, what: object) -> None:
     hand = state.hands[state.turn]
     if card not in hand:
         raise IllegalAction(f"{what}: {_name(card)} is not in seat {state.turn}'s hand")
@@ -120,12 +121,16 @@ def _name(card: int) -> str:
     return Card.from_code(card).ascii
 
 
-def play_card(state: HandState, card: int, what: str) -> HandState:
+def play_card(state: HandState, card: int, what: object) -> HandState:
+    """``what`` (the action, or a description of it) names the play in an error."""
     _check_card(state, card, what)
     seat = state.turn
+    hand = state.hands[seat]
+    at = hand.index(card)
     hands = list(state.hands)
-    hands[seat] = tuple(c for c in hands[seat] if c != card)
-    state = evolve(state, hands=tuple(hands), current=state.current + ((seat, card),))
+    hands[seat] = hand[:at] + hand[at + 1:]
+    # the next seat plays; a full trick is finished below and its winner leads
+    state = evolve(state, hands=tuple(hands), current=state.current + ((seat, card),), turn=_next_seat(state, seat))
     if (state.kind is HandKind.MISERE and len(state.tricks) == 0 and len(state.current) == 1
             and state.convention.defence.misere_cards_open_after_first_lead
             and not (state.dark and state.convention.defence.dark_misere_closed)):
@@ -133,7 +138,7 @@ def play_card(state: HandState, card: int, what: str) -> HandState:
     if state.contract is not None and state.contract.open and not state.tricks and len(state.current) == 1:
         state = evolve(state, open_seats=state.open_seats | {state.declarer})   # «После первого хода ... в открытую»
     if len(state.current) < len(state.trick_seats):
-        return evolve(state, turn=_next_seat(state, seat))
+        return state
     return _finish_trick(state)
 
 

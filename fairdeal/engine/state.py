@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
+from functools import wraps
+from typing import Callable, TypeVar
 
 from fairdeal.engine.actions import Phase
 from fairdeal.engine.bids import ContractBid
@@ -115,14 +117,44 @@ class HandState:
 
 
 _FIELD_NAMES = frozenset(f.name for f in fields(HandState))
+_DEFAULTS = {f.name: f.default for f in fields(HandState) if f.default is not MISSING}   # immutable values only
+_REQUIRED = _FIELD_NAMES - set(_DEFAULTS)
+
+
+def make_state(**values) -> HandState:
+    """``HandState(**values)`` without the frozen dataclass's ``object.__setattr__`` per field (one per hand)."""
+    if not _REQUIRED <= values.keys() or not _FIELD_NAMES.issuperset(values):
+        raise TypeError(f"a HandState needs {sorted(_REQUIRED)} and takes only its fields, got {sorted(values)}")
+    state = object.__new__(HandState)
+    state.__dict__.update(_DEFAULTS)
+    state.__dict__.update(values)
+    return state
 
 
 def evolve(state: HandState, **changes) -> HandState:
     """``dataclasses.replace`` without its per-call introspection (states are copied once per action)."""
-    unknown = set(changes) - _FIELD_NAMES
-    if unknown:
-        raise TypeError(f"HandState has no fields {sorted(unknown)}")
+    if not _FIELD_NAMES.issuperset(changes):
+        raise TypeError(f"HandState has no fields {sorted(set(changes) - _FIELD_NAMES)}")
     new = object.__new__(HandState)
     new.__dict__.update(state.__dict__)
     new.__dict__.update(changes)
     return new
+
+
+T = TypeVar("T")
+
+
+def per_state(rule: Callable[[HandState], list[T]]) -> Callable[[HandState], list[T]]:
+    """Remember ``rule(state)`` for the last state it was asked about. A driver asks each state twice (the bot's
+    view, then the check of the action chosen from it), and a state never changes, so identity is the key; every
+    call still returns a fresh list."""
+    last: list[tuple[HandState | None, tuple[T, ...]]] = [(None, ())]
+
+    @wraps(rule)
+    def remembered(state: HandState) -> list[T]:
+        seen, answer = last[0]
+        if seen is not state:
+            answer = tuple(rule(state))
+            last[0] = (state, answer)
+        return list(answer)
+    return remembered

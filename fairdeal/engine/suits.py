@@ -16,7 +16,7 @@ from fairdeal.engine.actions import Phase
 from fairdeal.engine.bids import PASS, ContractBid
 from fairdeal.engine.numbers import contract_bid, contract_bids
 from fairdeal.engine.outcome import HandKind
-from fairdeal.engine.state import HandState, evolve
+from fairdeal.engine.state import HandState, evolve, per_state
 from fairdeal.errors import IllegalAction
 
 BUY = "buy"
@@ -30,6 +30,7 @@ def _announcing(state: HandState) -> bool:
     return len(state.auction) < len(_players(state))
 
 
+@per_state
 def legal_tokens(state: HandState) -> list[str]:
     rules = state.convention.bidding
     if _announcing(state):

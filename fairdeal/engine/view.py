@@ -1,14 +1,16 @@
 """What one seat may see of a hand: its own cards and the public record, nothing else.
 
 Bots receive only a ``PlayerView``; the hidden cards of the others (and the discard, for anyone but the declarer)
-never reach them. Hands lying face up (the open lone whister's pair, the misère defenders after the first lead)
-are public.
+never reach them through its fields. Hands lying face up (the open lone whister's pair, the misère defenders after
+the first lead) are public. ``view_for`` fills the fields on first read from the state it keeps privately, so a
+view sent to another process must be rebuilt from its fields (``PlayerView(**...)``), never pickled whole.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import lru_cache
+from typing import Callable
 
 from fairdeal.cards import DeckKind
 from fairdeal.engine.actions import Action, Phase
@@ -64,38 +66,75 @@ class PlayerView:
 
 
 def view_for(state: HandState, seat: int) -> PlayerView:
-    actor = to_move(state)
-    return PlayerView(
-        seat=seat,
-        num_seats=state.num_seats,
-        dealer=state.dealer,
-        active=state.active,
-        raspasy_streak=state.raspasy_streak,
-        phase=state.phase,
-        to_move=actor,
-        hand=state.hands[seat],
-        open_hands=tuple((s, state.hands[s]) for s in sorted(state.open_seats) if s != seat),
-        auction=state.auction,
-        high=state.high,
-        high_seat=state.high_seat,
-        declarer=state.declarer,
-        talon_seen=_talon_seen(state),
-        discard=state.discard if seat == state.declarer else (),
-        contract=state.contract,
-        kind=state.kind,
-        defence=state.defence,
-        defence_open=state.defence_open,
-        tricks=state.tricks,
-        current=state.current,
-        current_talon_card=state.current_talon_card if state.phase is Phase.PLAY else None,
-        led_suit=led_suit(state) if state.phase is Phase.PLAY else None,
-        trump=trump_of(state),
-        won=state.won,
-        legal=tuple(legal_actions(state)) if actor == seat else (),
-        convention=state.convention,
-        trick_seats=state.trick_seats,
-        deck=_deck(state),
-    )
+    """What ``seat`` sees of ``state``. Each field is worked out the first time it is read (a random bot reads only
+    ``legal``), so a view costs what its bot looks at."""
+    return _SeenView(state, seat)
+
+
+# How ``seat`` sees each field of ``state``: the view's definition, one line per field.
+_SEEN: dict[str, Callable[[HandState, int], object]] = {
+    "num_seats": lambda state, seat: state.num_seats,
+    "dealer": lambda state, seat: state.dealer,
+    "active": lambda state, seat: state.active,
+    "raspasy_streak": lambda state, seat: state.raspasy_streak,
+    "phase": lambda state, seat: state.phase,
+    "to_move": lambda state, seat: to_move(state),
+    "hand": lambda state, seat: state.hands[seat],
+    "open_hands": lambda state, seat: tuple((s, state.hands[s]) for s in sorted(state.open_seats) if s != seat),
+    "auction": lambda state, seat: state.auction,
+    "high": lambda state, seat: state.high,
+    "high_seat": lambda state, seat: state.high_seat,
+    "declarer": lambda state, seat: state.declarer,
+    "talon_seen": lambda state, seat: _talon_seen(state),
+    "discard": lambda state, seat: state.discard if seat == state.declarer else (),
+    "contract": lambda state, seat: state.contract,
+    "kind": lambda state, seat: state.kind,
+    "defence": lambda state, seat: state.defence,
+    "defence_open": lambda state, seat: state.defence_open,
+    "tricks": lambda state, seat: state.tricks,
+    "current": lambda state, seat: state.current,
+    "current_talon_card": lambda state, seat: state.current_talon_card if state.phase is Phase.PLAY else None,
+    "led_suit": lambda state, seat: led_suit(state) if state.phase is Phase.PLAY else None,
+    "trump": lambda state, seat: trump_of(state),
+    "won": lambda state, seat: state.won,
+    "legal": lambda state, seat: tuple(legal_actions(state)) if to_move(state) == seat else (),
+    "convention": lambda state, seat: state.convention,
+    "trick_seats": lambda state, seat: state.trick_seats,
+    "deck": lambda state, seat: _deck(state),
+}
+
+
+class _Seen:
+    """A field of ``_SeenView``, worked out on first read and then kept in the view (a non-data descriptor: the
+    kept value shadows it)."""
+
+    def __init__(self, name: str, see: Callable[[HandState, int], object]):
+        self.name = name
+        self.see = see
+
+    def __get__(self, view, owner=None):
+        if view is None:
+            return self
+        value = view.__dict__[self.name] = self.see(view.__dict__["_state"], view.seat)
+        return value
+
+
+class _SeenView(PlayerView):
+    """The ``PlayerView`` that ``view_for`` makes: the same fields, read from the hand's state on demand. The state
+    stays inside; what a bot gets from the view is only what ``_SEEN`` lets ``seat`` see."""
+
+    def __init__(self, state: HandState, seat: int):    # not the dataclass's: the fields come from _SEEN
+        self.__dict__.update(_state=state, seat=seat)
+
+
+def _install_fields() -> None:
+    if set(_SEEN) | {"seat"} != {f.name for f in fields(PlayerView)}:
+        raise TypeError("view._SEEN must say how a seat sees every PlayerView field")
+    for name, see in _SEEN.items():
+        setattr(_SeenView, name, _Seen(name, see))
+
+
+_install_fields()
 
 
 def _deck(state: HandState) -> frozenset[int]:
