@@ -14,6 +14,7 @@ from fairdeal.errors import MentalPokerError
 from fairdeal.protocols.deal_source import CommitRevealSource
 from fairdeal.protocols.mp_player import HandAbandoned
 from fairdeal.protocols.mp_source import MentalPokerSource
+from fairdeal.files import require_empty_folder
 from fairdeal.protocols.transcript import write_transcript
 from fairdeal.protocols.verify import verify_log, verify_paths
 from fairdeal.rules import get_convention
@@ -69,7 +70,7 @@ def deal_command(protocol: str, system: str, players: int, hands: int, out_dir: 
     convention = get_convention(system)
     convention.check_players(players)
     spec = TableSpec(table, session, hands, DEFAULT_NAMES[:players], system=convention.name)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    require_empty_folder(out_dir)
     source = CommitRevealSource(spec) if protocol == "commit-reveal" else MentalPokerSource(spec)
     try:
         _deal_evening(source, spec, convention, protocol, hands, out_dir, deal_only)

@@ -20,6 +20,7 @@ from fairdeal.engine.match import HandSummary, MatchResult, play_match, with_pul
 from fairdeal.engine.recount import LogSheet, sheet_from_log
 from fairdeal.engine.sheet import Sheet
 from fairdeal.engine.sheet_view import amount_text, settlement_table, sheet_json, sheet_table
+from fairdeal.files import OutputFile
 from fairdeal.errors import FairdealError
 from fairdeal.protocols.deal_source import ShuffledDeckSource
 from fairdeal.rules import CONVENTIONS, get_convention
@@ -50,11 +51,12 @@ class CommandFailure(click.ClickException):
 @click.option("--names", default=None, help="Player names, comma-separated, clockwise from seat 0.")
 @click.option("--human", "human_seat", type=int, default=None, help="Play this seat yourself (0-based).")
 @click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write the game log (JSON Lines) here, hand by hand.")
+              help="Write the game log (JSON Lines) here, hand by hand; it appears complete when the pulya ends.")
+@click.option("--force", is_flag=True, help="Replace the --out file if it exists.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def play_command(system: str, num_players: int | None, max_hands: int | None, seed: int | None, bot_kind: str,
                  pulya_size: int | None, names: str | None, human_seat: int | None, out: Path | None,
-                 as_json: bool) -> None:
+                 force: bool, as_json: bool) -> None:
     """Play a pulya with bots (or take a seat with --human) and print the sheet and the settlement."""
     num_players = get_convention(system).players[0] if num_players is None else num_players
     convention = _table_convention(system, num_players, pulya_size)
@@ -71,10 +73,14 @@ def play_command(system: str, num_players: int | None, max_hands: int | None, se
     if human_seat is not None:
         bots[human_seat] = TerminalPlayer(players)
     source = ShuffledDeckSource(deck=DeckKind.parse(convention.table.deck), rng=np.random.default_rng(deal_seed))
+    log = OutputFile(out, force) if out is not None else None
     try:
-        result = _run(convention, players, bots, source, max_hands, out, human_seat is not None)
+        result = _run(convention, players, bots, source, max_hands, log, human_seat is not None)
     except FairdealError as exc:
         raise CommandFailure(str(exc)) from None
+    finally:
+        if log is not None:
+            log.abort()     # a no-op once the match has put the log in place
     if as_json:
         click.echo(json.dumps(_play_json(result, seed, out), ensure_ascii=False))
     else:
@@ -106,7 +112,7 @@ def _bots(kind: str, seeds: Sequence[np.random.SeedSequence]) -> list[Bot]:
 
 
 def _run(convention: Convention, players: list[str], bots: list[Bot], source, max_hands: int | None,
-         out: Path | None, human: bool) -> MatchResult:
+         out: OutputFile | None, human: bool) -> MatchResult:
     if human:
         return play_match(convention, players, bots, source=source, max_hands=max_hands, log=out,
                           on_hand=lambda summary, sheet: click.echo(_hand_line(summary, players, sheet)))

@@ -1,7 +1,8 @@
 """The game log of a pulya as it is played: header, one validated hand line per hand, the settlement trailer.
 
-Hand lines are streamed (written and flushed as each hand ends), so a pulya cut short still leaves a valid log
-of the hands played. A deal source's transcript is written next to the log and cited by file and SHA-256.
+Hand lines are streamed (written and flushed as each hand ends) into a temporary file beside the log, which is
+renamed into place when the pulya ends or stops (``fairdeal.files.OutputFile``): a reader never sees half a log,
+and a pulya cut short still leaves a valid log of the hands played. A deal source's transcript is written next to the log and cited by file and SHA-256.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any, Mapping, Sequence
 import msgspec
 
 from fairdeal.engine.record import to_record
+from fairdeal.files import OutputFile
 from fairdeal.engine.outcome import HandOutcome
 from fairdeal.engine.scoring import hand_multiplier
 from fairdeal.engine.sheet import ScoreLine, Sheet
@@ -102,12 +104,14 @@ def end_record(players: Sequence[str], amounts: Sequence[Fraction]) -> EndRecord
 class MatchLog:
     """A game log being written: ``path`` gets the lines, ``path``'s sibling folder the transcripts."""
 
-    def __init__(self, path: str | Path, convention: Convention, players: Sequence[str]):
-        self.path = Path(path)
+    def __init__(self, path: str | Path | OutputFile, convention: Convention, players: Sequence[str]):
+        # A bare path is replaced; the CLI passes an ``OutputFile`` that has checked --force and holds the lock.
+        self._out = path if isinstance(path, OutputFile) else OutputFile(path, force=True)
+        self.path = self._out.path
         self.convention = convention
         self.players = list(players)
         self.transcripts = self.path.with_name(self.path.name + ".transcripts")
-        self._stream = open(self.path, "wb")
+        self._stream = self._out.stream
         self._writer = LogWriter(self._stream, validate=True)
         self._header_written = False
 
@@ -125,7 +129,8 @@ class MatchLog:
             if amounts is not None:
                 self._write(end_record(self.players, amounts))
         finally:
-            self._stream.close()
+            # Also a pulya cut short: the hands played so far are a valid log.
+            self._out.commit()
 
     def _ensure_header(self, dealing: str) -> None:
         if not self._header_written:

@@ -22,8 +22,9 @@ from fairdeal.protocols.derive import build_chain, deck_stream, seed_commitment
 from fairdeal.protocols.fisher_yates import STREAM_BYTES, draws_from_stream
 from fairdeal.protocols.transcript import transcript_hash
 from fairdeal.protocols.verify import deck_input_of
+from fairdeal.resources import protocol_file
 
-VECTOR_DIR = Path(__file__).resolve().parents[2] / "protocols" / "vectors" / "commit-reveal"
+VECTOR_DIR = protocol_file("vectors", "commit-reveal")
 
 
 def fixed_bytes(label: str) -> bytes:
