@@ -88,7 +88,7 @@ def main() -> None:
         exc.show()
         sys.exit(exc.exit_code)
     except FairdealError as exc:
-        click.echo(f"error: {one_line(str(exc))}", err=True)
+        click.echo(f"Error: {one_line(str(exc))}", err=True)
         sys.exit(2)
     except BrokenPipeError:
         sys.exit(0)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 import numpy as np
@@ -15,9 +16,11 @@ from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from fairdeal.audit.run import AuditResult, RunOptions, run_audit
-from fairdeal.audit.verdict import targeting_row
-from fairdeal.errors import FairdealError
+from fairdeal.errors import FairdealError, one_line
+from fairdeal.files import write_file
+
+if TYPE_CHECKING:
+    from fairdeal.audit.run import AuditResult, RunOptions
 
 SHOWN_FINDINGS = 20
 SHOWN_TARGETED = 10
@@ -57,18 +60,20 @@ def audit_command(log: Path, as_json: bool, html_out: Path | None, alpha: float,
     """Audit a game log: replay shuffles and hands, test dealers and players, report in plain words."""
     out = Console()
     err = Console(stderr=True)
+    from fairdeal.audit.run import RunOptions     # here: `fairdeal audit --help` need not load the auditor
+
     try:
         options = RunOptions(alpha=alpha, workers=workers, legality=legality, seed=seed, tells=tells, targeting=targeting,
                              server_seed_window=server_seed_window, server_time=server_time)
         result = _run(log, options, err)
         if html_out is not None:
             from fairdeal.audit.html import render_html
-            html_out.write_text(render_html(result, log.name), encoding="utf-8")
+            write_file(html_out, render_html(result, log.name).encode("utf-8"), force=True)
     except FairdealError as exc:
-        err.print(f"error: {exc}", markup=False, highlight=False)
+        click.echo(f"Error: {one_line(str(exc))}", err=True)
         raise SystemExit(2)
     except OSError as exc:
-        err.print(f"error: cannot read or write: {exc}", markup=False, highlight=False)
+        click.echo(f"Error: cannot read or write: {one_line(str(exc))}", err=True)
         raise SystemExit(2)
     if as_json:
         click.echo(json.dumps(result.to_json(), ensure_ascii=False, indent=1))
@@ -80,6 +85,8 @@ def audit_command(log: Path, as_json: bool, html_out: Path | None, alpha: float,
 
 
 def _run(log: Path, options: RunOptions, err: Console) -> AuditResult:
+    from fairdeal.audit.run import run_audit
+
     columns = (TextColumn("reading"), BarColumn(), DownloadColumn(), TimeRemainingColumn())
     with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress:
         task = progress.add_task("read", total=None)
@@ -119,7 +126,7 @@ def _print(out: Console, result: AuditResult) -> None:
     if v.malformed:
         out.print(f"[bold]Malformed lines[/bold] ({v.malformed_count}; audited around them):")
         for message in v.malformed[:SHOWN_FINDINGS]:
-            out.print(f"  {message}", markup=False, highlight=False)
+            out.print(f"  {one_line(message)}", markup=False, highlight=False, soft_wrap=True)   # one line each
     if result.legality is not None and result.legality.hands:
         out.print(f"Legality: {result.legality.replayed:,} of {result.legality.hands:,} hands replayed through the "
                   f"engine ({result.legality.rate:,.0f} hands/s).", highlight=False)
@@ -169,6 +176,8 @@ def _print_targeting(out: Console, result: AuditResult) -> None:
                         "same effort and the dealer's other shuffles (cross-match), each with its talon p")
     for column in ("hand", "dealer", "aces", "p", "BH q", "same effort", "talon", "cross-match", "talon"):
         table.add_column(column)
+    from fairdeal.audit.verdict import targeting_row
+
     for i in np.argsort(c["p"], kind="stable")[:SHOWN_TARGETED]:
         table.add_row(*targeting_row(v, int(i)))
     out.print(table)

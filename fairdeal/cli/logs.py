@@ -96,7 +96,7 @@ def validate(file: Path) -> None:
     try:
         valid_hands, errors = _report_errors(file)
     except OSError as exc:
-        click.echo(f"{file}: cannot read: {exc.strerror or exc}", err=True)
+        click.echo(f"Error: {file}: cannot read: {exc.strerror or exc}", err=True)
         click.get_current_context().exit(2)
     verdict = "valid" if errors == 0 else "INVALID"
     click.echo(f"{file}: {verdict}: {valid_hands} hands valid, {errors} errors")
@@ -104,14 +104,18 @@ def validate(file: Path) -> None:
 
 
 def _report_errors(file: Path) -> tuple[int, int]:
-    valid_hands = errors = 0
+    valid_hands = errors = lines = 0
     for item in read_log(file):
+        lines += 1
         for error in item.errors:
             message = _bare_message(error)
             click.echo(f"{file}:{item.line}: {error.field or '$'}: {message}")
             errors += 1
         if item.ok and getattr(item.record, "hand", None) is not None:
             valid_hands += 1
+    if not lines:
+        click.echo(f"{file}:1: $: the log is empty: a log starts with its table header")
+        errors += 1
     return valid_hands, errors
 
 

@@ -97,7 +97,7 @@ class _Recount:
 
     def add(self, item) -> None:
         if not item.ok:
-            self.problems.extend(f"line {item.line}: {error}" for error in item.errors)
+            self.problems.extend(str(error) for error in item.errors)     # LogError names its line
         elif isinstance(item.record, HandRecord):
             self._hand(item.record)
         elif isinstance(item.record, EndRecord) and item.record.settlement is not msgspec.UNSET:

@@ -40,7 +40,6 @@ class LogItem:
 
 def decode_line(raw: bytes, line: int) -> Record:
     """Decode one line into its typed record; a ``LogError`` names the line and the field at fault."""
-    raw = strip_bom(raw)
     problem = check(raw)
     if problem is not None:
         raise LogError(problem, line, WHOLE_LINE)
@@ -80,6 +79,8 @@ def iter_lines(source: str | Path | BinaryIO) -> Iterator[tuple[int, bytes]]:
             yield from iter_lines(stream)
         return
     for number, raw in enumerate(source, start=1):
+        if number == 1:
+            raw = strip_bom(raw)     # only a file's first bytes may be a byte-order mark
         if raw.strip():
             yield number, raw
 

@@ -115,7 +115,7 @@ def _check_header(doc: Mapping[str, Any], record: Mapping[str, Any]) -> list[tup
     if record.get("hand", doc["hand"]) != doc["hand"]:
         found.append(("hand number", f"the record is hand {record.get('hand')}, the transcript hand {doc['hand']}"))
     if record.get("dealer") != doc["dealer"]:
-        found.append(("dealer", f"the record's dealer is {record.get('dealer')}, the transcript's {doc['dealer']}"))
+        found.append(("dealer", f"the record's dealer is {record.get('dealer')!r}, the transcript's {doc['dealer']!r}"))
     deal = record.get("deal")
     if not isinstance(deal, Mapping) or [deal.get("hands"), deal.get("talons")] != [doc["deal"]["hands"], doc["deal"]["talons"]]:
         found.append(("deal", "the record's deal is not the deal the seeds derive"))
