@@ -31,6 +31,7 @@ test: $(STAMP)
 WHEEL_VENV := build/wheel-venv
 wheel-test: $(STAMP)
 	rm -rf build/dist $(WHEEL_VENV) build/wheel-cwd
+	mkdir -p build
 	$(BIN)/python -m build --outdir build/dist . >build/build.log 2>&1 || { cat build/build.log; exit 1; }
 	! grep -i "deprecat" build/build.log
 	$(PYTHON) -m venv $(WHEEL_VENV)
