@@ -118,3 +118,11 @@ def test_a_directory_or_a_missing_file_is_a_usage_error(tmp_path):
         for target in (tmp_path, tmp_path / "missing.jsonl"):
             outcome = run([*argv, str(target)])
             assert outcome.code in (1, 2) and not broken_rules(outcome), (argv, target, outcome)
+
+
+def test_an_engine_refusal_quoting_a_long_value_stays_short(tmp_path):
+    # A call the validator takes as a word but the engine refuses: the replay's message quotes it.
+    line = hand(5, defence=[{"seat": 1, "call": "X" * 5000}])
+    path = write(tmp_path, "long.jsonl", [HEADER, HANDS[4], line, HANDS[6]])
+    for argv in COMMANDS:
+        assert not broken_rules(run([*argv, str(path)])), argv

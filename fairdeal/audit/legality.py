@@ -29,7 +29,7 @@ from fairdeal.engine.record import replay_record
 from fairdeal.engine.scoring import score_hand
 from fairdeal.engine.sheet import new_sheet
 from fairdeal.engine.settlement import settle
-from fairdeal.errors import FairdealError, LogError
+from fairdeal.errors import FairdealError, LogError, one_line
 from fairdeal.bounded import strip_bom
 from fairdeal.log.reader import decode_line
 from fairdeal.log.validate import LogValidator
@@ -227,7 +227,7 @@ class _Sheet:
         return self.players[int(match.group(1))]
 
     def _find(self, line: int, hand: int, who: str, kind: str, message: str) -> None:
-        self.findings.append((line, hand, who, Finding(kind, message)))
+        self.findings.append((line, hand, who, Finding(kind, one_line(message))))   # it may quote the log
 
     def _dealer(self, line: int, item: Replayed) -> None:
         last = self.last

@@ -21,7 +21,7 @@ from fairdeal.engine.record import replay_record
 from fairdeal.engine.scoring import score_hand
 from fairdeal.engine.sheet import ScoreLine, Sheet, is_finished, new_sheet
 from fairdeal.engine.settlement import Settlement, settle
-from fairdeal.errors import FairdealError, MatchError
+from fairdeal.errors import FairdealError, MatchError, one_line
 from fairdeal.log import EndRecord, HandRecord, TableRecord, read_log
 from fairdeal.rules import get_convention
 from fairdeal.rules.convention import Convention
@@ -107,8 +107,9 @@ class _Recount:
         settlement = settle(self.sheet, self.convention)
         self._compare_settlement(settlement)
         finished = is_finished(self.sheet, self.convention)
+        # A problem may quote what the log holds: each stays one short line.
         return LogSheet(self.convention, self.players, self.sheet, settlement, self.hands, finished,
-                        tuple(self.problems))
+                        tuple(map(one_line, self.problems)))
 
     def _hand(self, record: HandRecord) -> None:
         where = f"hand {record.hand}"
