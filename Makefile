@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench clean
+.PHONY: demo test wheel-test docs bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,25 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+	$(MAKE) wheel-test
+
+# The package as a user gets it: sdist, then a wheel built from it, installed in a fresh venv, and the whole suite
+# run against that install from another folder (so nothing is read from the checkout by accident).
+WHEEL_VENV := build/wheel-venv
+wheel-test: $(STAMP)
+	rm -rf build/dist $(WHEEL_VENV) build/wheel-cwd
+	mkdir -p build
+	$(BIN)/python -m build --outdir build/dist . >build/build.log 2>&1 || { cat build/build.log; exit 1; }
+	! grep -i "deprecat" build/build.log
+	$(PYTHON) -m venv $(WHEEL_VENV)
+	$(WHEEL_VENV)/bin/python -m pip install --quiet "$$(ls build/dist/fairdeal-*.whl)[test]"
+	mkdir -p build/wheel-cwd
+	cd build/wheel-cwd && FAIRDEAL_WHEEL_TEST=1 ../wheel-venv/bin/python -m pytest -p no:cacheprovider -x $(CURDIR)/tests
+
+# The API reference (mkdocs + mkdocstrings), warnings as errors.
+docs: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[docs]'
+	$(BIN)/python -m mkdocs build --strict --site-dir build/site
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run_all.py

@@ -3,18 +3,17 @@ stacks aces into the talon, and print the audit CLI's report, which names her.""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from fairdeal.cli.audit import audit_command
+from fairdeal.resources import sample
 from fairdeal.tricks.samples import FOUR, STACKER, STACKER_RATE, STACKER_SEAT
 
-SAMPLE = Path(__file__).resolve().parent.parent / "samples" / STACKER
+SAMPLE = sample(STACKER)
 REPORTED = (0, 1)      # the audit command's exit codes when it printed a report: nothing flagged / something flagged
 
 
 def main() -> int:
     """0 when the report was produced; the audit command's own code (2) when the sample cannot be audited."""
-    print(f"fairdeal audit {SAMPLE.relative_to(SAMPLE.parent.parent)}  "
+    print(f"fairdeal audit samples/{STACKER}  "
           f"(four players; one dealer stacks aces into the talon)\n")
     try:
         audit_command.main([str(SAMPLE), "--workers", "1"], prog_name="fairdeal audit", standalone_mode=False)

@@ -5,6 +5,18 @@ class FairdealError(Exception):
     """Base of every error that carries a message meant for a user."""
 
 
+_MESSAGE_CHARS = 400
+
+
+def one_line(text: str, limit: int = _MESSAGE_CHARS) -> str:
+    """``text`` as one line of at most ``limit`` characters: control characters escaped, the middle cut."""
+    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+    if len(text) <= limit:
+        return text
+    half = (limit - 20) // 2
+    return f"{text[:half]}…({len(text) - 2 * half:,} chars)…{text[-half:]}"
+
+
 def _located(message: str, **where: object) -> str:
     """Prefix ``message`` with the places that are known: ``line 3, field deal.hands[1]: ...``."""
     known = [f"{name} {value}" for name, value in where.items() if value is not None and value != ""]
@@ -34,6 +46,10 @@ class LogError(FairdealError, ValueError):
         self.line = line
         self.field = field
         super().__init__(_located(message, line=line, field=field))
+
+    def __str__(self) -> str:
+        # What a log holds reaches the message (keys, cards); it must stay one short line.
+        return one_line(super().__str__())
 
 
 class AuditError(FairdealError, ValueError):
@@ -77,3 +93,7 @@ class MatchError(FairdealError, ValueError):
 
 class TrickError(FairdealError, ValueError):
     """A cardsharp technique that cannot be planned or shown: an unknown trick, a goal that does not fit the deck."""
+
+
+class OutputError(FairdealError, ValueError):
+    """An output file or folder that cannot be written as asked: it exists, its folder is missing, it is locked."""

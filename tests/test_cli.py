@@ -2,9 +2,10 @@ import importlib
 import subprocess
 import sys
 
+import click
 from click.testing import CliRunner
 
-from fairdeal.cli import COMMAND_MODULES, cli
+from fairdeal.cli import COMMAND_MODULES, SHORT_HELP, cli
 
 
 def test_every_command_is_registered_under_the_module_that_defines_it():
@@ -38,3 +39,27 @@ def test_a_light_command_does_not_import_the_heavy_pillars():
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert run.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_the_listed_short_help_is_each_commands_own():
+    context = click.Context(cli)
+    assert set(SHORT_HELP) == set(COMMAND_MODULES)
+    for name, text in SHORT_HELP.items():
+        assert cli.get_command(context, name).get_short_help_str(limit=1000) == text, name
+
+
+def test_help_imports_no_command_module():
+    code = ("import sys; from fairdeal.cli import main; sys.argv = ['fairdeal', '--help'];\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in sys.modules if m.startswith('fairdeal.cli.') or m in ('numpy', 'rich')))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert "audit" in run.stdout
+    assert run.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_every_command_has_its_help_and_usage_errors_exit_2():
+    for name in COMMAND_MODULES:
+        result = CliRunner().invoke(cli, [name, "--help"])
+        assert result.exit_code == 0 and "Usage:" in result.output, name
+        result = CliRunner().invoke(cli, [name, "--no-such-option"])
+        assert result.exit_code == 2, name

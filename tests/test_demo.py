@@ -67,8 +67,9 @@ def test_the_malformed_sample_is_reported_line_by_line_and_every_valid_line_audi
     assert verdict.finding_counts.get("bad-deal", 0) == 0
 
 
-def test_the_main_job_prints_the_report_naming_the_cheat():
-    run = subprocess.run([sys.executable, "-m", "fairdeal.demo_job"], capture_output=True, text=True, cwd=ROOT,
+def test_the_main_job_prints_the_report_naming_the_cheat(tmp_path):
+    # From another folder: the sample is package data, not a file of the checkout.
+    run = subprocess.run([sys.executable, "-m", "fairdeal.demo_job"], capture_output=True, text=True, cwd=tmp_path,
                          env={**os.environ, "COLUMNS": "200"})
     assert run.returncode == 0, run.stderr
     dealers = run.stdout.split("Suspicious dealers", 1)[1].split("\n\n", 1)[0]

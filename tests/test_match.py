@@ -191,12 +191,18 @@ def _ascii(code) -> str:
 
 # ---- the log: streamed, valid, replayable -------------------------------------------------------------------
 
-def test_hands_are_written_as_they_happen(tmp_path):
+def test_hands_are_written_as_they_happen_and_the_log_appears_whole(tmp_path):
     log = tmp_path / "game.jsonl"
     seen = []
-    play("sochi", 3, seed=3, max_hands=4, log=log,
-         on_hand=lambda summary, sheet: seen.append(len(log.read_text().splitlines())))
+
+    def lines_so_far(summary, sheet):
+        assert not log.exists()          # the log is put in place only when the pulya ends or stops
+        partial, = tmp_path.glob(".game.jsonl.*.partial")
+        seen.append(len(partial.read_text().splitlines()))
+
+    play("sochi", 3, seed=3, max_hands=4, log=log, on_hand=lines_so_far)
     assert seen == [2, 3, 4, 5]      # the header plus one line per finished hand, before the next is dealt
+    assert len(log.read_text().splitlines()) == 6 and list(tmp_path.iterdir()) == [log]
 
 
 @QUICK

@@ -94,4 +94,4 @@ def test_installed_script_reports_errors_in_one_line_without_a_traceback():
         done = subprocess.run([str(FAIRDEAL), *args], capture_output=True, text=True, timeout=60)
         assert done.returncode == 2
         assert "Traceback" not in done.stderr
-        assert done.stderr.startswith("error: ") and done.stderr.count("\n") == 1
+        assert done.stderr.startswith("Error: ") and done.stderr.count("\n") == 1

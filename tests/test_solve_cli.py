@@ -92,4 +92,4 @@ def test_the_command_keeps_line_order_and_names_a_bad_line(tmp_path):
     bad.write_text(_line() + "\n" + _line(trump="Q") + "\n")
     run = subprocess.run([sys.executable, "-m", "fairdeal", "solve", str(bad)], capture_output=True, text=True)
     assert run.returncode == 2
-    assert run.stderr.strip().splitlines() == ['error: line 2: field trump: expected one of S C D H or null, got "Q"']
+    assert run.stderr.strip().splitlines() == ['Error: line 2: field trump: expected one of S C D H or null, got "Q"']

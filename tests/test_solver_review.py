@@ -63,6 +63,6 @@ def test_missing_hand_is_one_clear_line(evening):
     run = subprocess.run([sys.executable, "-m", "fairdeal", "review", str(evening), "--hand", "999"],
                          capture_output=True, text=True)
     assert run.returncode == 2
-    assert run.stderr.strip().splitlines() == [f"error: {evening}: no valid hand 999 in the log"]
+    assert run.stderr.strip().splitlines() == [f"Error: {evening}: no valid hand 999 in the log"]
     with pytest.raises(ReviewError, match="no valid hand"):
         review_log(evening, 0)

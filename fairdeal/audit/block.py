@@ -22,7 +22,8 @@ from fairdeal.audit.summary import BlockContext, BlockSummary, Sums
 from fairdeal.audit.targeting import fold_targeting
 from fairdeal.audit.tells import fold_tells
 from fairdeal.cards import NUM_CODES, to_ascii_list
-from fairdeal.errors import FairdealError
+from fairdeal.bounded import quote
+from fairdeal.errors import FairdealError, one_line
 from fairdeal.shuffle.notation import parse_notation
 
 
@@ -89,7 +90,12 @@ def _deals(hands, layout: Layout, summary: BlockSummary, context: BlockContext) 
     codes = [fast[one_deck]]
     for k in np.flatnonzero(ok)[~one_deck]:
         line, record = hands[k]
-        _bad_deal(line, record.narrow(), layout, summary, context, _deck_problem(fast[np.searchsorted(
+        try:
+            narrow = record.narrow()
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            summary.problem(line, f"line {line}: hand {record.hand}: {one_line(str(exc))}", context.keep)
+            continue
+        _bad_deal(line, narrow, layout, summary, context, _deck_problem(fast[np.searchsorted(
             np.flatnonzero(ok), k)], pattern))
     for k in np.flatnonzero(~ok):
         line, record = hands[k]
@@ -107,13 +113,13 @@ def _slow_deal(line, record, layout: Layout, summary: BlockSummary, context: Blo
     try:
         narrow = record.narrow()
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-        summary.problem(line, f"line {line}: hand {record.hand}: {exc}", context.keep)
+        summary.problem(line, f"line {line}: hand {record.hand}: {one_line(str(exc))}", context.keep)
         return None
     deal = narrow.deal
     unknown = unknown_card(deal)
     if unknown is not None:
         field, text = unknown
-        summary.problem(line, f"line {line}, field {field}: hand {record.hand}: {text!r} is not a card; the line is "
+        summary.problem(line, f"line {line}, field {field}: hand {record.hand}: {quote(text)} is not a card; the line is "
                         "left out of the statistics", context.keep)
         return None
     sizes = tuple(map(len, deal.hands)) + tuple(map(len, deal.talons))
@@ -149,9 +155,11 @@ def _deck_problem(codes: np.ndarray, pattern) -> str:
 def _bad_deal(line, record: NarrowHand, layout: Layout, summary: BlockSummary, context: BlockContext, why: str) -> None:
     """A deal no honest dealing gives; when the order and shuffle are logged, the replay explains it."""
     explanation: tuple[str, ...] = ()
-    if record.order_before is not None and record.shuffle is not None:
+    codes = [card_code(c) for c in record.order_before] if record.order_before is not None else []
+    # Only an order that is one deck can be replayed; any other is reported by the validator's errors.
+    if record.shuffle is not None and sorted(codes) == sorted(layout.pattern.deck.codes().tolist()):
         try:
-            before = np.array([card_code(c) for c in record.order_before], dtype=np.uint8)
+            before = np.array(codes, dtype=np.uint8)
             deal = received_deal(record, layout.pattern, layout.num_seats)
             result = replay_deal(before, parse_notation(record.shuffle), deal, layout.pattern)
             explanation = tuple(e for f in result.findings for e in f.explanations)

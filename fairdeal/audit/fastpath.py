@@ -16,10 +16,12 @@ from dataclasses import dataclass
 import msgspec
 import numpy as np
 
+from fairdeal.bounded import check
 from fairdeal.cards import NUM_CODES, parse_card, to_ascii_list
 from fairdeal.deal import DealPattern, get_pattern, seats_of_hands
 from fairdeal.errors import FairdealError, LogError
 from fairdeal.log.reader import decode_line
+from fairdeal.shuffle.notation import MAX_ACTIONS
 
 NO_OP, RUN, CUT = 0, 1, 2
 CARD_CODE: dict[str, int] = {text: code for code, text in enumerate(to_ascii_list(range(NUM_CODES)))}
@@ -147,7 +149,7 @@ def compile_simple(text: str, n: int) -> list[tuple[int, int, int]] | None:
                 return None
             ops.append((CUT, int(depth), op[2]))
             i += 2
-    return ops
+    return ops if len(ops) <= MAX_ACTIONS else None     # the full parser words the limit
 
 
 def compile_batch(ops: list[list[tuple[int, int, int]]]) -> CompiledShuffle:
@@ -199,46 +201,64 @@ def step_notation(kind: int, arg: int, actor: int) -> str:
 
 
 def undone_windows(compiled: CompiledShuffle, targets: np.ndarray) -> list[tuple[int, int, int, bool]]:
-    """``(row, start, stop, identity)`` for the shortest windows of consecutive steps that restore the deck
-    (``identity``) or leave every receiver's cards unchanged; a window containing a reported one is skipped."""
+    """``(row, start, stop, identity)`` for the shortest windows of at least two consecutive steps that restore the
+    deck (``identity``) or leave every receiver's cards unchanged; a window containing a reported one is skipped.
+
+    Linear in the number of steps: with ``R_k`` the inverse of the first ``k`` steps' permutation, the steps
+    ``start+1..stop`` restore the deck exactly when ``R_start == R_stop``, and leave every receiver's cards
+    unchanged exactly when ``targets[R_start] == targets[R_stop]``. So each prefix gets a key, and a window is a
+    repeat of a key; the shortest ones ending at each step are found with one dictionary.
+    """
     rows, steps = compiled.kinds.shape
-    if not steps:
-        return []
-    n = len(targets)
     busy = compiled.kinds != NO_OP
-    lengths = np.where(busy.any(axis=1), steps - np.argmax(busy[:, ::-1], axis=1), 0)
+    lengths = np.where(busy.any(axis=1), steps - np.argmax(busy[:, ::-1], axis=1), 0) if steps else np.zeros(0, int)
     found: list[tuple[int, int, int, bool]] = []
-    reported = np.zeros((rows, steps + 1, steps + 1), dtype=bool)
-    identity = np.arange(n, dtype=np.uint8)
-    labels = np.asarray(targets, dtype=np.uint8)
-    composed = {}
-    for start in range(steps - 1):
-        live = np.flatnonzero(lengths >= start + 2)
-        current = np.broadcast_to(identity, (len(live), n))
-        for stop in range(start + 1, steps + 1):
-            live_now = lengths[live] >= stop
-            live, current = live[live_now], current[live_now]
-            if not len(live):
-                break
-            current = _gather(current, step_index(compiled.kinds[live, stop - 1], compiled.args[live, stop - 1], n))
-            composed[start, stop] = (live, current)
-    for length in range(2, steps + 1):
-        for start in range(steps - length + 1):
-            stop = start + length
-            if (start, stop) not in composed:
-                continue
-            live, perm = composed[start, stop]
-            quiet = (labels[perm] == labels).all(axis=1)
-            if not quiet.any():
-                continue
-            live, perm = live[quiet], perm[quiet]
-            if reported.any():
-                inside = reported[live, start:stop + 1, start:stop + 1].any(axis=(1, 2))
-                live, perm = live[~inside], perm[~inside]
-            reported[live, start, stop] = True
-            same = (perm == identity).all(axis=1)
-            found += [(int(r), start, stop, bool(i)) for r, i in zip(live, same)]
+    for row, (labels_at, inverse_at) in _prefix_keys(compiled, lengths, np.asarray(targets, dtype=np.uint8)):
+        found += [(row, start, stop, inverse_at[start] == inverse_at[stop]) for start, stop in _shortest_repeats(labels_at)]
+    found.sort(key=lambda item: (item[2] - item[1], item[1], item[0]))
     return found
+
+
+def _prefix_keys(compiled: CompiledShuffle, lengths: np.ndarray, labels: np.ndarray):
+    """Per row with two steps or more: the receiver labels and the inverse permutation after each prefix, as bytes."""
+    n = len(labels)
+    rows = np.flatnonzero(lengths >= 2)
+    inverse = np.broadcast_to(np.arange(n, dtype=np.uint8), (len(rows), n))
+    keys: list[tuple[list[bytes], list[bytes]]] = [([], []) for _ in rows]
+    for step in range(int(lengths.max(initial=0)) + 1):
+        live = np.flatnonzero(lengths[rows] >= step)
+        if step:
+            index = step_index(compiled.kinds[rows[live], step - 1], compiled.args[rows[live], step - 1], n)
+            inverse = inverse.copy()
+            inverse[live] = _gather(_inverse_of(index), inverse[live]).astype(np.uint8)
+        for k, (label_row, inverse_row) in zip(live, zip(labels[inverse[live]], inverse[live])):
+            keys[k][0].append(label_row.tobytes())
+            keys[k][1].append(inverse_row.tobytes())
+    return zip(map(int, rows), keys)
+
+
+def _inverse_of(index: np.ndarray) -> np.ndarray:
+    inverse = np.empty_like(index)
+    np.put_along_axis(inverse, index, np.arange(index.shape[1])[None, :], axis=1)
+    return inverse
+
+
+def _shortest_repeats(keys: list[bytes]) -> list[tuple[int, int]]:
+    """Windows ``(start, stop)``, ``stop - start >= 2``, with ``keys[start] == keys[stop]`` and no such window
+    inside them: for each stop only the latest start counts, and it is kept when no window found so far starts at
+    or after it."""
+    latest: dict[bytes, int] = {}
+    inner_start = -1
+    windows = []
+    for stop in range(2, len(keys)):
+        latest[keys[stop - 2]] = stop - 2
+        start = latest.get(keys[stop])
+        if start is None:
+            continue
+        if start > inner_start:
+            windows.append((start, stop))
+        inner_start = max(inner_start, start)
+    return windows
 
 
 class RawHand(msgspec.Struct, tag_field="type", tag="hand", gc=False):
@@ -279,18 +299,24 @@ _SUIT = _char_table({"S": 0, "C": 1, "D": 2, "H": 3})
 
 
 def decode_raw_block(lines: list[bytes], first_line: int) -> tuple[list[tuple[int, object]], list[tuple[int, str]]]:
-    """Like ``decode_block`` but hands keep their card lists raw."""
+    """Like ``decode_block`` but hands keep their card lists raw. Line-exact: a line that does not hold exactly one
+    record within the input limits (``bounded``) is an error of that line, and no other line moves."""
     numbered = [(first_line + i, raw) for i, raw in enumerate(lines) if raw.strip()]
-    try:
-        decoded = _RAW_BLOCK.decode(b"[" + b",".join(raw for _, raw in numbered) + b"]")
-        return [(n, rec) for (n, _), rec in zip(numbered, decoded)], []
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        pass
+    if all(check(raw) is None for _, raw in numbered):
+        try:
+            decoded = _RAW_BLOCK.decode(b"[" + b",".join(raw for _, raw in numbered) + b"]")
+        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+            decoded = []
+        # Two records on one line, joined by a comma, decode as two: the count tells.
+        if len(decoded) == len(numbered):
+            return [(n, rec) for (n, _), rec in zip(numbered, decoded)], []
     records, errors = [], []
     for number, raw in numbered:
         try:
+            if check(raw) is not None:
+                raise msgspec.DecodeError
             records.append((number, _RAW_LINE.decode(raw)))
-        except (msgspec.DecodeError, msgspec.ValidationError):
+        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
             errors.append((number, _full_error(raw, number)))
     return records, errors
 

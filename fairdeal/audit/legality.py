@@ -29,7 +29,8 @@ from fairdeal.engine.record import replay_record
 from fairdeal.engine.system import system_of
 from fairdeal.engine.sheet import new_sheet
 from fairdeal.engine.settlement import settle
-from fairdeal.errors import FairdealError, LogError
+from fairdeal.errors import FairdealError, LogError, one_line
+from fairdeal.bounded import strip_bom
 from fairdeal.log.reader import decode_line
 from fairdeal.log.validate import LogValidator
 from fairdeal.log.records import EndRecord, HandRecord, TableRecord
@@ -74,9 +75,9 @@ def _convention(header: TableRecord):
 
 
 def _replay_block(task) -> tuple[int, list[Replayed], int, list[tuple[int, str]]]:
-    path, offset, length, _, header_bytes, _ = task
+    path, offset, length, _, header_bytes, replay = task
     header = decode_line(header_bytes, 1)
-    convention = _convention(header)
+    convention = _convention(header) if replay else None
     seats = len(header.players)
     with open(path, "rb") as stream:
         stream.seek(offset)
@@ -98,6 +99,8 @@ def _replay_block(task) -> tuple[int, list[Replayed], int, list[tuple[int, str]]
         errors = validator.check(record, index)
         if errors:
             unreadable.append((index, str(errors[0])))
+            continue
+        if convention is None:
             continue
         if isinstance(record, HandRecord) and record.auction is not msgspec.UNSET:
             out.append(_replay_hand(index, record, convention, seats))
@@ -130,19 +133,21 @@ def check_legality(path: str | Path, workers: int = 1) -> LegalityReport:
         raw_header = b""
         for raw in stream:
             if raw.strip():
-                raw_header = raw.rstrip(b"\r\n")
+                raw_header = strip_bom(raw.rstrip(b"\r\n"))
                 break
     record = decode_line(raw_header, header.line)
     pattern = get_pattern(record.deal_pattern)
+    blocks = list(_blocks_of_file(path, header.offset, path.stat().st_size, BLOCK_BYTES // 16))
     if pattern.deck is not DeckKind.PIQUET32 or pattern.hands != 3 or pattern.talons != 1 or pattern.dummy_hand is not None:
-        return LegalityReport(0, 0, 0.0, (), (f"legality not checked: the engine plays three hands and one talon of a "
-                                              f"32-card deck, not pattern {pattern.name}",))
+        return _validated_only(path, blocks, raw_header, header.line, workers, started,
+                               f"legality not checked: the engine plays three hands and one talon of a 32-card deck, "
+                               f"not pattern {pattern.name}")
     try:
         convention = _convention(record)
     except FairdealError as exc:
-        return LegalityReport(0, 0, 0.0, (), (f"legality not checked: {exc}",))
-    tasks = [(str(path), off, length, i, raw_header, None)
-             for i, (off, length) in enumerate(_blocks_of_file(path, header.offset, path.stat().st_size, BLOCK_BYTES // 16))]
+        return _validated_only(path, blocks, raw_header, header.line, workers, started,
+                               f"legality not checked: {exc}")
+    tasks = [(str(path), off, length, i, raw_header, True) for i, (off, length) in enumerate(blocks)]
     sheet_keeper = _Sheet(convention, header)
     base = header.line
     unreadable = []
@@ -157,6 +162,18 @@ def check_legality(path: str | Path, workers: int = 1) -> LegalityReport:
         notes.append(f"{sheet_keeper.without_play} hand(s) carry no play fields and were not replayed")
     return LegalityReport(sheet_keeper.hands + sheet_keeper.without_play, sheet_keeper.replayed,
                           time.perf_counter() - started, tuple(sheet_keeper.findings), tuple(notes), tuple(unreadable))
+
+
+def _validated_only(path: Path, blocks, raw_header: bytes, base: int, workers: int, started: float,
+                    note: str) -> LegalityReport:
+    """No replay, but every line still goes through the validator: a line it rejects is reported, whatever the
+    pattern (the statistics' narrow reader would take it silently)."""
+    tasks = [(str(path), off, length, i, raw_header, False) for i, (off, length) in enumerate(blocks)]
+    unreadable = []
+    for lines, _, _, errors in _run_tasks(_replay_block, tasks, workers):
+        unreadable += [(base + line, _renumber(message, line, base + line)) for line, message in errors]
+        base += lines
+    return LegalityReport(0, 0, time.perf_counter() - started, (), (note,), tuple(unreadable))
 
 
 class _Sheet:
@@ -207,7 +224,7 @@ class _Sheet:
         return self.players[int(match.group(1))]
 
     def _find(self, line: int, hand: int, who: str, kind: str, message: str) -> None:
-        self.findings.append((line, hand, who, Finding(kind, message)))
+        self.findings.append((line, hand, who, Finding(kind, one_line(message))))   # it may quote the log
 
     def _dealer(self, line: int, item: Replayed) -> None:
         """The deal passes clockwise, except where the convention keeps it (Classic's opening raspasy rounds)."""

@@ -20,6 +20,7 @@ from typing import BinaryIO, Callable, Iterator
 import numpy as np
 
 from fairdeal.audit.battery import BatteryPart, join
+from fairdeal.bounded import strip_bom
 from fairdeal.audit.block import audit_block
 from fairdeal.audit.summary import BlockContext, BlockSummary, HandTable, Sums
 from fairdeal.audit.fastpath import Layout, decode_raw_block, layout_for
@@ -113,6 +114,8 @@ def read_header(stream: BinaryIO) -> Header:
     for raw in stream:
         line += 1
         offset += len(raw)
+        if line == 1:
+            raw = strip_bom(raw)     # only a file's first bytes may be a byte-order mark
         if not raw.strip():
             continue
         item = check_line(LogValidator(), raw, line)

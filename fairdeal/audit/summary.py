@@ -7,13 +7,14 @@ counted). Line numbers inside a summary count from the block's first line; the d
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from fairdeal.audit.battery import BatteryPart
 from fairdeal.audit.quality import MEASURES
 from fairdeal.audit.replay import Finding
+from fairdeal.errors import one_line
 
 
 @dataclass(frozen=True)
@@ -109,9 +110,10 @@ class BlockSummary:
     def finding(self, line: int, hand: int, dealer: int, finding: Finding, keep: int) -> None:
         self.finding_counts[finding.kind] = self.finding_counts.get(finding.kind, 0) + 1
         if self.finding_counts[finding.kind] <= keep:
-            self.findings.append((line, hand, dealer, finding))
+            # A message may quote what the log holds (a shuffle, a card): it stays one short line.
+            self.findings.append((line, hand, dealer, replace(finding, message=one_line(finding.message))))
 
     def problem(self, line: int, message: str, keep: int) -> None:
         self.malformed_count += 1
         if len(self.malformed) < keep:
-            self.malformed.append((line, message))
+            self.malformed.append((line, one_line(message)))

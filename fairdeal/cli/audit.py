@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 import numpy as np
@@ -15,11 +16,12 @@ from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from fairdeal.audit.cluster import ClusterSpec, dask_runner
-from fairdeal.audit.inputs import AuditUnit, audit_units
-from fairdeal.audit.run import AuditResult, RunOptions
-from fairdeal.audit.verdict import targeting_row
-from fairdeal.errors import AuditError, FairdealError
+from fairdeal.errors import AuditError, FairdealError, one_line
+from fairdeal.files import write_file
+
+if TYPE_CHECKING:
+    from fairdeal.audit.inputs import AuditUnit
+    from fairdeal.audit.run import AuditResult, RunOptions
 
 SHOWN_FINDINGS = 20
 SHOWN_TARGETED = 10
@@ -61,6 +63,11 @@ def audit_command(logs: tuple[str, ...], as_json: bool, html_out: Path | None, a
                   server_time: int | None, cluster: str | None, seed: int) -> None:
     """Audit game logs (files, directories, globs, '-' for stdin, .gz/.zst, a `fairdeal store` folder): replay
     shuffles and hands, test dealers and players, report in plain words; one report per table."""
+    # Imported here: `fairdeal audit --help` need not load the auditor.
+    from fairdeal.audit.cluster import ClusterSpec
+    from fairdeal.audit.inputs import audit_units
+    from fairdeal.audit.run import RunOptions
+
     out = Console()
     err = Console(stderr=True)
     options = RunOptions(alpha=alpha, workers=workers, legality=legality, seed=seed, tells=tells, targeting=targeting,
@@ -72,7 +79,7 @@ def audit_command(logs: tuple[str, ...], as_json: bool, html_out: Path | None, a
         spec = ClusterSpec.parse(cluster) if cluster else None
         client = spec.client() if spec else None
     except FairdealError as exc:
-        err.print(f"error: {exc}", markup=False, highlight=False)
+        click.echo(f"Error: {one_line(str(exc))}", err=True)
         raise SystemExit(2)
     try:
         reports, codes = _audit_all(units, options, err, html_out, client)
@@ -91,6 +98,8 @@ def _close(client) -> None:
 
 
 def _audit_all(units: list[AuditUnit], options: RunOptions, err: Console, html_out: Path | None, client):
+    from fairdeal.audit.cluster import dask_runner
+
     runner = dask_runner(client) if client is not None else None
     reports, codes = [], []
     for unit in units:
@@ -98,14 +107,14 @@ def _audit_all(units: list[AuditUnit], options: RunOptions, err: Console, html_o
             result = _run(unit, options, err, runner)
             if html_out is not None:
                 from fairdeal.audit.html import render_html
-                html_out.write_text(render_html(result, unit.title), encoding="utf-8")
+                write_file(html_out, render_html(result, unit.title).encode("utf-8"), force=True)
         except FairdealError as exc:
-            err.print(f"error: {unit.name}: {exc}" if len(units) > 1 else f"error: {exc}", markup=False,
-                      highlight=False)
+            where = f"{unit.name}: " if len(units) > 1 else ""
+            click.echo(f"Error: {where}{one_line(str(exc))}", err=True)
             codes.append(2)
             continue
         except OSError as exc:
-            err.print(f"error: cannot read or write: {exc}", markup=False, highlight=False)
+            click.echo(f"Error: cannot read or write: {one_line(str(exc))}", err=True)
             codes.append(2)
             continue
         codes.append(result.exit_code)
@@ -170,7 +179,7 @@ def _print(out: Console, result: AuditResult) -> None:
     if v.malformed:
         out.print(f"[bold]Malformed lines[/bold] ({v.malformed_count}; audited around them):")
         for message in v.malformed[:SHOWN_FINDINGS]:
-            out.print(f"  {message}", markup=False, highlight=False)
+            out.print(f"  {one_line(message)}", markup=False, highlight=False, soft_wrap=True)   # one line each
     if result.legality is not None and result.legality.hands:
         out.print(f"Legality: {result.legality.replayed:,} of {result.legality.hands:,} hands replayed through the "
                   f"engine ({result.legality.rate:,.0f} hands/s).", highlight=False)
@@ -220,6 +229,8 @@ def _print_targeting(out: Console, result: AuditResult) -> None:
                         "same effort and the dealer's other shuffles (cross-match), each with its talon p")
     for column in ("hand", "dealer", "aces", "p", "BH q", "same effort", "talon", "cross-match", "talon"):
         table.add_column(column)
+    from fairdeal.audit.verdict import targeting_row
+
     for i in np.argsort(c["p"], kind="stable")[:SHOWN_TARGETED]:
         table.add_row(*targeting_row(v, int(i)))
     out.print(table)

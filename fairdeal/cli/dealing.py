@@ -12,6 +12,7 @@ import click
 import numpy as np
 
 from fairdeal.errors import FairdealError
+from fairdeal.files import require_empty_folder
 from fairdeal.protocols.verify import verify_log, verify_paths
 from fairdeal.systems import conventions
 
@@ -88,7 +89,7 @@ def deal_command(protocol: str, system: str, num_players: int | None, hands: int
     try:
         spec = TableSpec(table, session, hands, players, convention)
         source = _source(protocol, spec, seed)
-        out_dir.mkdir(parents=True, exist_ok=True)
+        require_empty_folder(out_dir)
         report = _deal_only(source, spec, out_dir) if deal_only else _deal_evening(source, spec, protocol, out_dir)
     except HandAbandoned as abandoned:
         path = out_dir / f"abandoned-hand-{source.transcripts[-1]['hand']:04d}.json"

@@ -24,7 +24,7 @@ DEMO_PARTNER = 0
 DEMO_SERVER_BITS = 24     # the demo searches a 24-bit window (16.8 million seeds) around the deal time
 
 
-@click.command("demo")
+@click.command("demo", short_help="List the cardsharp's tricks, or show one step by step and catch it.")
 @click.argument("trick", required=False)
 @click.option("--seed", type=click.IntRange(min=0), default=4, show_default=True, help="Seed of the deal and the evenings.")
 @click.option("--evenings", type=click.IntRange(1, 100), default=4, show_default=True,

@@ -99,7 +99,7 @@ def validate(files: tuple[str, ...]) -> None:
     try:
         sources = expand(files)
     except LogError as exc:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(f"Error: {exc}", err=True)
         click.get_current_context().exit(2)
     code = 0
     for source in sources:
@@ -107,7 +107,7 @@ def validate(files: tuple[str, ...]) -> None:
             with source.open() as stream:
                 valid_hands, errors = _report_errors(source.name, stream)
         except (OSError, EOFError, LogError) as exc:
-            click.echo(f"{source.name}: cannot read: {getattr(exc, 'strerror', None) or exc}", err=True)
+            click.echo(f"Error: {source.name}: cannot read: {getattr(exc, 'strerror', None) or exc}", err=True)
             code = 2
             continue
         verdict = "valid" if errors == 0 else "INVALID"
@@ -117,14 +117,18 @@ def validate(files: tuple[str, ...]) -> None:
 
 
 def _report_errors(name: str, stream) -> tuple[int, int]:
-    valid_hands = errors = 0
+    valid_hands = errors = lines = 0
     for item in read_log(stream):
+        lines += 1
         for error in item.errors:
             message = _bare_message(error)
             click.echo(f"{name}:{item.line}: {error.field or '$'}: {message}")
             errors += 1
         if item.ok and getattr(item.record, "hand", None) is not None:
             valid_hands += 1
+    if not lines:
+        click.echo(f"{name}:1: $: the log is empty: a log starts with its table header")
+        errors += 1
     return valid_hands, errors
 
 

@@ -24,6 +24,7 @@ from fairdeal.errors import ConventionError, FairdealError
 from fairdeal.engine.deal_source import ShuffledDeckSource
 from fairdeal.rules import parse_rule
 from fairdeal.systems import BOT_KINDS, conventions, rebuild_convention, system_of
+from fairdeal.files import OutputFile
 from fairdeal.rules.convention import Convention
 
 DEFAULT_NAMES = ("Anna", "Boris", "Vera", "Gleb", "Dasha")
@@ -54,11 +55,12 @@ class CommandFailure(click.ClickException):
                    "raspasy.price_per_trick=2 (repeatable); the log header carries it.")
 @click.option("--human", "human_seat", type=int, default=None, help="Play this seat yourself (0-based).")
 @click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write the game log (JSON Lines) here, hand by hand.")
+              help="Write the game log (JSON Lines) here, hand by hand; it appears complete when the pulya ends.")
+@click.option("--force", is_flag=True, help="Replace the --out file if it exists.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def play_command(system: str, num_players: int | None, max_hands: int | None, seed: int | None, bot_kind: str,
                  pulya_size: int | None, names: str | None, rules: tuple[str, ...], human_seat: int | None,
-                 out: Path | None, as_json: bool) -> None:
+                 out: Path | None, force: bool, as_json: bool) -> None:
     """Play a pulya with bots (or take a seat with --human) and print the sheet and the settlement."""
     convention = table_convention(system, rules, pulya_size)
     sizes = convention.players       # «Настоящая же игра в преферанс — втроём» (003, rule 5)
@@ -78,10 +80,14 @@ def play_command(system: str, num_players: int | None, max_hands: int | None, se
     if human_seat is not None:
         bots[human_seat] = TerminalPlayer(players)
     source = ShuffledDeckSource(deck=DeckKind.parse(convention.table.deck), rng=np.random.default_rng(deal_seed))
+    log = OutputFile(out, force) if out is not None else None
     try:
-        result = _run(convention, players, bots, source, max_hands, out, human_seat is not None)
+        result = _run(convention, players, bots, source, max_hands, log, human_seat is not None)
     except FairdealError as exc:
         raise CommandFailure(str(exc)) from None
+    finally:
+        if log is not None:
+            log.abort()     # a no-op once the match has put the log in place
     if as_json:
         click.echo(json.dumps(play_json(result, seed, out), ensure_ascii=False))
     else:
@@ -115,7 +121,7 @@ def player_names(names: str | None, num_players: int) -> list[str]:
 
 
 def _run(convention: Convention, players: list[str], bots: list[Bot], source, max_hands: int | None,
-         out: Path | None, human: bool) -> MatchResult:
+         out: OutputFile | None, human: bool) -> MatchResult:
     if human:
         return play_match(convention, players, bots, source=source, max_hands=max_hands, log=out,
                           on_hand=lambda summary, sheet: click.echo(_hand_line(summary, players, sheet)))

@@ -32,7 +32,7 @@ def _order_table(before: np.ndarray, after: np.ndarray) -> Table:
     return table
 
 
-@click.command()
+@click.command(short_help="Apply a shuffle written in the notation and show the deck before and after.")
 @click.option("--deck", "deck_name", default=DeckKind.PIQUET32.value, show_default=True,
               type=click.Choice([k.value for k in DeckKind]), help="Which deck.")
 @click.option("--from", "from_order", default=None, metavar="ORDER",

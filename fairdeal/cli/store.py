@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from fairdeal.errors import FairdealError, LogError
+from fairdeal.errors import FairdealError, LogError, one_line
 from fairdeal.log.sources import LogSource, expand, plain_copy
 
 
@@ -31,7 +31,7 @@ def store_command(logs: tuple[str, ...], root: Path) -> None:
         try:
             done = _append(store, source)
         except (FairdealError, OSError, EOFError) as exc:
-            click.echo(f"error: {source.name}: {exc}", err=True)
+            click.echo(f"Error: {source.name}: {one_line(str(exc))}", err=True)
             code = 2
             continue
         if done.skipped:

@@ -1,8 +1,9 @@
 """The game log of a pulya as it is played: header, one validated hand line per hand, the settlement trailer.
 
-Hand lines are streamed (written and flushed as each hand ends), so a pulya cut short still leaves a valid log
-of the hands played. A proving deal source's transcript is filed next to the log (by the source, which knows its
-bytes) and cited by file and SHA-256.
+Hand lines are streamed (written and flushed as each hand ends) into a temporary file beside the log, which is
+renamed into place when the pulya ends or stops (``fairdeal.files.OutputFile``): a reader never sees half a log,
+and a pulya cut short still leaves a valid log of the hands played. A proving deal source's transcript is filed
+next to the log (by the source, which knows its bytes) and cited by file and SHA-256.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any, Callable, Mapping, Sequence
 import msgspec
 
 from fairdeal.engine.record import to_record
+from fairdeal.files import OutputFile
 from fairdeal.engine.outcome import HandOutcome
 from fairdeal.engine.scoring import hand_multiplier
 from fairdeal.engine.sheet import ScoreLine, Sheet
@@ -102,15 +104,17 @@ class MatchLog:
     """A game log being written: ``path`` gets the lines, ``path``'s sibling folder the transcripts (filed by
     ``write_transcript`` when the deal source proves its deals)."""
 
-    def __init__(self, path: str | Path, convention: Convention, players: Sequence[str],
+    def __init__(self, path: str | Path | OutputFile, convention: Convention, players: Sequence[str],
                  write_transcript: TranscriptWriter | None = None, dealing: str = "server-rng"):
-        self.path = Path(path)
+        # A bare path is replaced; the CLI passes an ``OutputFile`` that has checked --force and holds the lock.
+        self._out = path if isinstance(path, OutputFile) else OutputFile(path, force=True)
+        self.path = self._out.path
         self._write_document = write_transcript
         self._dealing = dealing     # for a header written before any hand (an evening stopped at once)
         self.convention = convention
         self.players = list(players)
         self.transcripts = self.path.with_name(self.path.name + ".transcripts")
-        self._stream = open(self.path, "wb")
+        self._stream = self._out.stream
         self._writer = LogWriter(self._stream, validate=True)
         self._header_written = False
 
@@ -128,7 +132,8 @@ class MatchLog:
             if amounts is not None:
                 self._write(end_record(self.players, amounts))
         finally:
-            self._stream.close()
+            # Also a pulya cut short: the hands played so far are a valid log.
+            self._out.commit()
 
     def _ensure_header(self, dealing: str) -> None:
         if not self._header_written:

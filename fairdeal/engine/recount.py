@@ -21,7 +21,7 @@ from fairdeal.engine.record import replay_record
 from fairdeal.engine.system import system_of
 from fairdeal.engine.sheet import ScoreLine, Sheet, is_finished, new_sheet
 from fairdeal.engine.settlement import Settlement, settle
-from fairdeal.errors import FairdealError, MatchError
+from fairdeal.errors import FairdealError, MatchError, one_line
 from fairdeal.log import EndRecord, HandRecord, TableRecord, read_log
 from fairdeal.log.header import header_convention
 from fairdeal.rules.convention import Convention
@@ -91,7 +91,7 @@ class _Recount:
 
     def add(self, item) -> None:
         if not item.ok:
-            self.problems.extend(f"line {item.line}: {error}" for error in item.errors)
+            self.problems.extend(str(error) for error in item.errors)     # LogError names its line
         elif isinstance(item.record, HandRecord):
             self._hand(item.record)
         elif isinstance(item.record, EndRecord) and item.record.settlement is not msgspec.UNSET:
@@ -101,8 +101,9 @@ class _Recount:
         settlement = settle(self.sheet, self.convention)
         self._compare_settlement(settlement)
         finished = is_finished(self.sheet, self.convention)
+        # A problem may quote what the log holds: each stays one short line.
         return LogSheet(self.convention, self.players, self.sheet, settlement, self.hands, finished,
-                        tuple(self.problems))
+                        tuple(map(one_line, self.problems)))
 
     def _hand(self, record: HandRecord) -> None:
         where = f"hand {record.hand}"

@@ -13,14 +13,15 @@ from typing import BinaryIO, Iterator
 
 import msgspec
 
-from fairdeal.errors import LogError
+from fairdeal.bounded import check, strip_bom
+from fairdeal.errors import LogError, one_line
 from fairdeal.log.records import Record
 from fairdeal.log.validate import LogValidator
 
 _DECODER = msgspec.json.Decoder(Record)
 _AT_PATH = re.compile(r"^(?P<message>.*?) - at `\$(?P<path>[^`]*)`$", re.S)
 _NAMED_FIELD = re.compile(r"field `(?P<name>[^`]+)`")
-_HAND_NUMBER = re.compile(rb'"hand"\s*:\s*(-?\d+)')
+_HAND_NUMBER = re.compile(rb'"hand"\s*:\s*(-?\d{1,16})')
 WHOLE_LINE = "$"
 
 
@@ -39,6 +40,9 @@ class LogItem:
 
 def decode_line(raw: bytes, line: int) -> Record:
     """Decode one line into its typed record; a ``LogError`` names the line and the field at fault."""
+    problem = check(raw)
+    if problem is not None:
+        raise LogError(problem, line, WHOLE_LINE)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -49,6 +53,8 @@ def decode_line(raw: bytes, line: int) -> Record:
         raise _validation_error(str(exc), line) from None
     except msgspec.DecodeError as exc:
         raise LogError(f"not a JSON object: {_plain_decode_message(str(exc))}", line, WHOLE_LINE) from None
+    except RecursionError:
+        raise LogError("nested too deep", line, WHOLE_LINE) from None
 
 
 def _validation_error(text: str, line: int) -> LogError:
@@ -59,7 +65,7 @@ def _validation_error(text: str, line: int) -> LogError:
         path = f"{path}.{named['name']}" if path else named["name"]
     if message.startswith("Invalid value") and path == "type":
         message = f"{message}: the line type must be table, hand or end"
-    return LogError(message, line, path or WHOLE_LINE)
+    return LogError(message, line, one_line(path, 80) if path else WHOLE_LINE)
 
 
 def _plain_decode_message(text: str) -> str:
@@ -73,6 +79,8 @@ def iter_lines(source: str | Path | BinaryIO) -> Iterator[tuple[int, bytes]]:
             yield from iter_lines(stream)
         return
     for number, raw in enumerate(source, start=1):
+        if number == 1:
+            raw = strip_bom(raw)     # only a file's first bytes may be a byte-order mark
         if raw.strip():
             yield number, raw
 
@@ -96,8 +104,8 @@ def check_line(validator: LogValidator, raw: bytes, line: int) -> LogItem:
 
 def _hand_number(raw: bytes) -> int | None:
     # A line that fails to decode may still tell which hand it was, so the next line's numbering is judged fairly.
-    match = _HAND_NUMBER.search(raw)
-    return int(match.group(1)) if match else None
+    match = _HAND_NUMBER.search(raw[:4096])
+    return int(match.group(1)) if match and len(match.group(1)) <= 15 else None
 
 
 def records(source: str | Path | BinaryIO) -> Iterator[Record]:

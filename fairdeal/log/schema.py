@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from pathlib import Path
 from typing import Any, Iterator
 
 import jsonschema
 
-SCHEMA_PATH = Path(__file__).resolve().parents[2] / "protocols" / "game-log.schema.json"
+from fairdeal.resources import protocol_file
+
+SCHEMA_PATH = protocol_file("game-log.schema.json")
 
 
 @lru_cache(maxsize=1)

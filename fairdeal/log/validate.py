@@ -13,13 +13,14 @@ from datetime import datetime
 from functools import cached_property
 from typing import Sequence
 
+from fairdeal.bounded import quote
 from fairdeal.cards import DeckKind
 from fairdeal.deal import DealPattern, get_pattern, seats_of_hands
 from fairdeal.errors import CardError, ConventionError, DealError, LogError, NotationError, ShuffleError
 from fairdeal.log.header import header_convention
 from fairdeal.log.records import UNSET, EndRecord, HandRecord, Record, TableRecord
 from fairdeal.log.tokens import ANY_TOKEN, KONTRA_CALL, card_codes, is_bid, is_contract
-from fairdeal.shuffle.notation import parse_notation
+from fairdeal.shuffle.notation import MAX_ACTIONS, parse_notation
 
 _HEX64 = frozenset("0123456789abcdef")
 _LARGEST_DECK = DeckKind.PIQUET32
@@ -138,7 +139,7 @@ class LogValidator:
             return
         for name in record.settlement:
             if name not in self.context.players:
-                problems.add(f"settlement.{name}", f"{name!r} is not one of the players")
+                problems.add(f"settlement.{name}", f"{quote(name)} is not one of the players")
 
     def _check_hand(self, record: HandRecord, problems: _Problems) -> None:
         if record.hand < 1:
@@ -159,8 +160,11 @@ def plainly_valid_shuffle(text: str, seats: int, deck_size: int) -> bool:
     the deck — which the full parser would accept without a problem; False means "ask the full parser" (it then
     accepts or words the error). Half of validation time went to parsing these one by one."""
     tokens = text.split(" ")
-    i = 0
+    i = actions = 0
     while i < len(tokens):
+        actions += 1
+        if actions > MAX_ACTIONS:       # the full parser words the limit
+            return False
         run = _RUN_TOKEN.fullmatch(tokens[i])
         cut = None if run else _CUT_TOKEN.fullmatch(tokens[i])
         match = run or cut
@@ -215,7 +219,13 @@ def _check_timestamp(text: str, problems: _Problems) -> None:
     try:
         datetime.fromisoformat(text)
     except ValueError:
-        problems.add("started", f"{text!r} is not an ISO-8601 date/time")
+        problems.add("started", f"{quote(text)} is not an ISO-8601 date/time")
+
+
+def _listed(extras: dict, key: str) -> list:
+    """``extras[key]`` when it is a list (a value of another type is reported once, by ``_check_central_extras``)."""
+    value = extras.get(key, [])
+    return value if isinstance(value, list) else []
 
 
 class HandChecker:
@@ -277,7 +287,7 @@ class HandChecker:
         for index, card in enumerate(cards):
             code = self.codes.get(card)
             if code is None:
-                self.problems.add(f"{field}[{index}]", f"{card!r} is not a card of the {self._deck_name()} deck")
+                self.problems.add(f"{field}[{index}]", f"{quote(card)} is not a card of the {self._deck_name()} deck")
             elif code in seen or (dealt is not None and code in dealt):
                 self.problems.add(f"{field}[{index}]", f"{card} appears twice")
             else:
@@ -356,18 +366,18 @@ class HandChecker:
             for index, bid in enumerate(record.auction):
                 self._check_seat(f"auction[{index}].seat", bid.seat, players_only=True)
                 if not is_bid(bid.bid, self.system):
-                    self.problems.add(f"auction[{index}].bid", f"{bid.bid!r} is not a bid of {self.system or 'this system'}")
+                    self.problems.add(f"auction[{index}].bid", f"{quote(bid.bid)} is not a bid of {self.system or 'this system'}")
         if record.contract is not UNSET:
             self._check_seat("contract.declarer", record.contract.declarer, players_only=True)
             if not is_contract(record.contract.bid, self.system):
-                self.problems.add("contract.bid", f"{record.contract.bid!r} is not a contract")
+                self.problems.add("contract.bid", f"{quote(record.contract.bid)} is not a contract")
         if record.discard is not UNSET:
             self._check_discard(record.discard)
         if record.defence is not UNSET:
             for index, call in enumerate(record.defence):
                 self._check_seat(f"defence[{index}].seat", call.seat, players_only=True)
                 if ANY_TOKEN.fullmatch(call.call) is None:
-                    self.problems.add(f"defence[{index}].call", f"{call.call!r} is not a word of letters, digits and -")
+                    self.problems.add(f"defence[{index}].call", f"{quote(call.call)} is not a word of letters, digits and -")
 
     def _check_discard(self, discard: list[str]) -> None:
         self._codes_of("discard", discard)
@@ -381,7 +391,7 @@ class HandChecker:
         declarer = record.contract.declarer
         if not 0 <= declarer < len(record.deal.hands):
             return
-        if record.extras is not UNSET and any(step.get("take") for step in record.extras.get("nachgehen", [])
+        if record.extras is not UNSET and any(step.get("take") for step in _listed(record.extras, "nachgehen")
                                               if isinstance(step, dict)):
             return   # Nachgehen: the discard is the auction winner's, the contract a follower's (extras.nachgehen)
         held = set(record.deal.hands[declarer]).union(*record.deal.talons)
@@ -418,7 +428,7 @@ class HandChecker:
 
     def _check_talon_card(self, field: str, card: str, talon_cards: set[str] | None) -> None:
         if card not in self.codes:
-            self.problems.add(field, f"{card!r} is not a card of the {self._deck_name()} deck")
+            self.problems.add(field, f"{quote(card)} is not a card of the {self._deck_name()} deck")
         elif talon_cards is not None and card not in talon_cards:
             self.problems.add(field, f"{card} is not in the talon")
         result = self.record.result
@@ -450,7 +460,7 @@ class HandChecker:
         talons = self.context.pattern.talons if self.context else None
         for key in ("talon_bought", "whist_talon"):
             if key in extras and not (isinstance(extras[key], int) and 0 <= extras[key] < (talons or 2**31)):
-                self.problems.add(f"extras.{key}", f"must be a talon index 0..{(talons or 1) - 1}, got {extras[key]!r}")
+                self.problems.add(f"extras.{key}", f"must be a talon index 0..{(talons or 1) - 1}, got {quote(extras[key])}")
         if "defence_discard" in extras:
             cards = extras["defence_discard"]
             if not isinstance(cards, list) or len(cards) != 2 or not all(isinstance(c, str) for c in cards):
@@ -459,14 +469,14 @@ class HandChecker:
                 self._codes_of("extras.defence_discard", cards)
         for key in ("opening_round", "bomb", "multiplier", "raspasy_streak"):
             if key in extras and not (isinstance(extras[key], int) and extras[key] >= 0):
-                self.problems.add(f"extras.{key}", f"must be a whole number >= 0, got {extras[key]!r}")
+                self.problems.add(f"extras.{key}", f"must be a whole number >= 0, got {quote(extras[key])}")
         self._check_central_extras(extras)
 
     def _check_central_extras(self, extras: dict) -> None:
         """Austrian/Croatian/19th-century extras: the invitation, the kontra chain, the refes held, «no aces»."""
         for key in ("invited", "no_aces"):
             if key in extras and not isinstance(extras[key], bool):
-                self.problems.add(f"extras.{key}", f"must be true or false, got {extras[key]!r}")
+                self.problems.add(f"extras.{key}", f"must be true or false, got {quote(extras[key])}")
         if "refe" in extras:
             seats = extras["refe"]
             if not isinstance(seats, list) or not all(isinstance(s, int) for s in seats):
@@ -478,18 +488,24 @@ class HandChecker:
                                         and all(isinstance(c, (int, float)) for c in extras["columns"])):
             self.problems.add("extras.columns", "must list each seat's contract column (numbers)")
         if "pot" in extras and not (isinstance(extras["pot"], (int, float)) and extras["pot"] >= 0):
-            self.problems.add("extras.pot", f"must be the money left in the pot (a number >= 0), got {extras['pot']!r}")
-        for index, seat in enumerate(extras.get("hat", [])):
+            self.problems.add("extras.pot", f"must be the money left in the pot (a number >= 0), got {quote(extras['pot'])}")
+        for key in ("hat", "kontra", "nachgehen"):
+            if key in extras and not isinstance(extras[key], list):
+                self.problems.add(f"extras.{key}", f"must be a list, got {quote(extras[key])}")
+        for index, step in enumerate(_listed(extras, "nachgehen")):
+            if not isinstance(step, dict):
+                self.problems.add(f"extras.nachgehen[{index}]", "must be an object")
+        for index, seat in enumerate(_listed(extras, "hat")):
             if not isinstance(seat, int) or not self._check_seat(f"extras.hat[{index}]", seat, players_only=True):
                 self.problems.add(f"extras.hat[{index}]", "must be a seat under the hat")
-        for index, call in enumerate(extras.get("kontra", [])):
+        for index, call in enumerate(_listed(extras, "kontra")):
             where = f"extras.kontra[{index}]"
             if not isinstance(call, dict) or not isinstance(call.get("seat"), int):
                 self.problems.add(where, "must be {\"seat\": s, \"call\": word}")
                 continue
             self._check_seat(f"{where}.seat", call["seat"], players_only=True)
             if not isinstance(call.get("call"), str) or KONTRA_CALL.fullmatch(call["call"]) is None:
-                self.problems.add(f"{where}.call", f"{call.get('call')!r} is not pass, kontra, rekontra, subkontra, "
+                self.problems.add(f"{where}.call", f"{quote(call.get('call'))} is not pass, kontra, rekontra, subkontra, "
                                                    f"mortkontra or kontra-N")
 
     def _check_score(self) -> None:

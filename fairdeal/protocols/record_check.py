@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from fairdeal.engine.hand import result
-from fairdeal.engine.record import replay_record
+from fairdeal.engine.match_log import SHEET_EXTRAS
+from fairdeal.engine.record import replay_record, to_record
 from fairdeal.engine.system import system_of
 from fairdeal.engine.sheet import Sheet, new_sheet
-from fairdeal.errors import FairdealError
+from fairdeal.errors import FairdealError, one_line
 from fairdeal.protocols.encoding import canonical_json
 from fairdeal.rules.convention import Convention
 
@@ -74,6 +75,9 @@ def _check_one(doc: Mapping[str, Any], convention, num_seats: int, sheet: Sheet 
     except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
         # The engine's replay names most malformed fields itself; anything else is still the record's fault.
         return [("replay", f"malformed record ({type(exc).__name__}: {exc})")], None
+    found = _check_form(record, state)
+    if found:
+        return found, None
     if sheet is None:
         return [], None
     streak = record.get("extras", {}).get("raspasy_streak", 0)
@@ -86,12 +90,33 @@ def _check_one(doc: Mapping[str, Any], convention, num_seats: int, sheet: Sheet 
     return [], sheet
 
 
+# Fields of a record that the replay does not derive: the hand number, the sheet's lines and the deck's history.
+_NOT_DERIVED = frozenset({"hand", "score", "extras", "order_before", "shuffle"})
+
+
+def _check_form(record: Mapping[str, Any], state) -> list[tuple[str, str]]:
+    """The record must be, field for field, what the engine writes for the hand it replays to: nothing hashes the
+    last transcript's record later, so a string for a number, another spelling of a card, an extra key, a flipped
+    flag or a reordered list would otherwise pass."""
+    derived = to_record(state)
+    found = [(key, "the record has a field the game-log format does not know") for key in sorted(
+        set(record) - set(derived) - _NOT_DERIVED)]
+    for key, value in derived.items():
+        mine = record.get(key)
+        if key == "extras" and isinstance(mine, Mapping):
+            mine = {k: v for k, v in mine.items() if k not in SHEET_EXTRAS}
+        if canonical_json(mine) != canonical_json(value):
+            found.append((key, f"the record's {key} is not what the engine writes for this play: "
+                               f"{one_line(canonical_json(value).decode(), 200)}"))
+    return found
+
+
 def _check_header(doc: Mapping[str, Any], record: Mapping[str, Any]) -> list[tuple[str, str]]:
     found = []
     if record.get("hand", doc["hand"]) != doc["hand"]:
         found.append(("hand number", f"the record is hand {record.get('hand')}, the transcript hand {doc['hand']}"))
     if record.get("dealer") != doc["dealer"]:
-        found.append(("dealer", f"the record's dealer is {record.get('dealer')}, the transcript's {doc['dealer']}"))
+        found.append(("dealer", f"the record's dealer is {record.get('dealer')!r}, the transcript's {doc['dealer']!r}"))
     deal, derived = record.get("deal"), doc["deal"]
     hands = derived["hands"] + ([derived["dummy"]] if "dummy" in derived else [])   # the log lists the dummy last
     if not isinstance(deal, Mapping) or [deal.get("hands"), deal.get("talons")] != [hands, derived["talons"]]:

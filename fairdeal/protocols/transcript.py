@@ -21,7 +21,9 @@ import numpy as np
 
 from fairdeal.cards import to_ascii_list
 from fairdeal.deal import deal_by_seat, deal_order, get_pattern
-from fairdeal.errors import ProtocolError
+from fairdeal.bounded import MAX_DOCUMENT_BYTES, check, strip_bom
+from fairdeal.errors import ProtocolError, one_line
+from fairdeal.files import write_file
 from fairdeal.protocols.commit_reveal import HandRound, SignedSession
 from fairdeal.protocols.derive import PROTOCOL
 from fairdeal.protocols.encoding import canonical_json, sha256_hex
@@ -97,17 +99,27 @@ def transcript_hash(doc: Mapping[str, Any]) -> str:
 def write_transcript(doc: Mapping[str, Any], path: Path) -> str:
     """Write the canonical bytes (the file hash then equals ``transcript_hash``); returns the hash."""
     data = transcript_bytes(doc)
-    path.write_bytes(data)
+    write_file(path, data, force=True, durable=False)    # the log that cites it is the durable record
     return sha256_hex(data)
 
 
 def read_transcript(path: Path) -> dict:
+    path = Path(path)
+    if path.is_dir():
+        raise ProtocolError(f"{path}: is a folder, not a transcript")
     try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+        raw = strip_bom(path.read_bytes())
     except FileNotFoundError:
         raise ProtocolError(f"{path}: no such transcript") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ProtocolError(f"{path}: not a JSON transcript: {exc}") from None
+    except OSError as exc:
+        raise ProtocolError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    problem = check(raw, MAX_DOCUMENT_BYTES)
+    if problem is not None:
+        raise ProtocolError(f"{path}: not a transcript: {problem}")
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise ProtocolError(f"{path}: not a JSON transcript: {one_line(str(exc))}") from None
     if not isinstance(doc, dict):
         raise ProtocolError(f"{path}: a transcript is a JSON object")
     return doc

@@ -24,8 +24,9 @@ from fairdeal.protocols.transcript import transcript_hash
 from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.verify import deck_input_of
 from fairdeal.rules import HUSSAR, LENINGRAD, SOCHI
+from fairdeal.resources import protocol_file
 
-VECTOR_DIR = Path(__file__).resolve().parents[2] / "protocols" / "vectors" / "commit-reveal"
+VECTOR_DIR = protocol_file("vectors", "commit-reveal")
 
 
 def fixed_bytes(label: str) -> bytes:

@@ -17,7 +17,8 @@ from typing import Any, Iterable, Mapping, Sequence
 import jsonschema
 
 from fairdeal.cards import DeckKind, to_ascii_list
-from fairdeal.errors import FairdealError
+from fairdeal.bounded import check, strip_bom
+from fairdeal.errors import FairdealError, one_line
 from fairdeal.protocols.commit_reveal import seed_statement, signature_holds
 from fairdeal.protocols.deck import derive_orders
 from fairdeal.protocols.mp_verify import MpCheck, is_mental_poker
@@ -30,8 +31,9 @@ from fairdeal.protocols.table import stated_convention, states_house_rules
 from fairdeal.systems import house_rules, rebuild_convention
 from fairdeal.rules.convention import Convention
 from fairdeal.protocols.transcript import REVEALED, read_transcript, seat_deal, transcript_hash
+from fairdeal.resources import protocol_file
 
-SCHEMA_PATH = Path(__file__).resolve().parents[2] / "protocols" / "transcript.schema.json"
+SCHEMA_PATH = protocol_file("transcript.schema.json")
 SERVICE, RECORD = "service", "record"
 
 
@@ -391,18 +393,24 @@ def verify_log(log_path: Path, replay_records: bool = True) -> Report:
     """
     log_path = Path(log_path)
     try:
-        lines = log_path.read_text(encoding="utf-8").splitlines()
-    except (FileNotFoundError, UnicodeDecodeError) as exc:
-        return Report(0, (Failure(str(log_path), None, RECORD, "game log", f"cannot read the log: {exc}"),))
+        lines = strip_bom(log_path.read_bytes()).split(b"\n")
+    except OSError as exc:
+        return Report(0, (Failure(str(log_path), None, RECORD, "game log",
+                                  f"cannot read the log: {exc.strerror or exc}"),))
     failures: list[Failure] = []
     cited: list[tuple[Path, dict]] = []
     kinds: dict[str, tuple[str, Mapping[str, Any]]] = {}
-    for number, text in enumerate(lines, start=1):
+    for number, raw in enumerate(lines, start=1):
         where = f"{log_path}:{number}"
+        if not raw.strip():
+            continue
+        problem = check(raw)
         try:
-            line = json.loads(text)
-        except json.JSONDecodeError as exc:
-            failures.append(Failure(where, None, RECORD, "game log", f"not JSON: {exc}"))
+            if problem is not None:
+                raise ValueError(problem)
+            line = json.loads(raw.decode("utf-8"))
+        except (ValueError, RecursionError) as exc:
+            failures.append(Failure(where, None, RECORD, "game log", f"not a JSON line: {one_line(str(exc))}"))
             continue
         if isinstance(line, dict) and line.get("type") in ("table", "end"):
             kinds.setdefault(line["type"], (where, line))

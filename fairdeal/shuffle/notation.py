@@ -192,6 +192,10 @@ def _parse_action(cursor: _Cursor) -> Action:
     return Action(parse_arguments(cursor), actor)
 
 
+# Every reader replays a shuffle in time linear in its length; the limit keeps one log line to about a second.
+MAX_ACTIONS = 1000
+
+
 def parse_notation(text: str) -> ShuffleSequence:
     """Parse a logged shuffle sequence; errors are ``NotationSyntaxError`` pointing at the token."""
     if not isinstance(text, str):
@@ -199,6 +203,8 @@ def parse_notation(text: str) -> ShuffleSequence:
     cursor = _Cursor(text)
     actions = []
     while not cursor.done():
+        if len(actions) == MAX_ACTIONS:
+            raise NotationError(f"more than {MAX_ACTIONS:,} actions: a shuffle between two hands is at most that long")
         actions.append(_parse_action(cursor))
     return ShuffleSequence(tuple(actions))
 

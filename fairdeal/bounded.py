@@ -1,0 +1,58 @@
+"""The limits every JSON input of fairdeal is held to before it is decoded, and safe quoting of what it contained.
+
+A log line, a transcript or a signed statement comes from outside: it may nest without end, carry numbers no
+integer type holds, or be megabytes of one string. ``check`` finds such input in linear time and names the
+problem; ``quote`` (and ``errors.one_line``) make any text fit on one short line of an error message (a key with a newline
+must not print as two lines, and a 1 MB card is not echoed in full). A leading UTF-8 byte-order mark is accepted.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from fairdeal.errors import one_line
+
+MAX_DEPTH = 64                  # a hand line nests 4 deep; extras and conventions get room to spare
+MAX_LINE_BYTES = 1 << 20        # one log line; a played hand is about 1 KB
+MAX_DOCUMENT_BYTES = 16 << 20   # one transcript file; a mental-poker hand is about 70 KB
+MAX_DIGITS = 15                 # integers stay below 10**15 < 2**53, exact in every JSON reader
+MAX_EXPONENT_DIGITS = 2         # 1e99 at most: no float overflows to infinity
+QUOTE_CHARS = 40                # a quoted value in a message keeps this many characters
+
+BOM = b"\xef\xbb\xbf"
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
+_BIG_NUMBER = re.compile(rb"(?<![\w.])-?\d{%d,}|[eE][+-]?\d{%d,}" % (MAX_DIGITS + 1, MAX_EXPONENT_DIGITS + 1))
+_OPEN = frozenset(b"[{")
+
+
+def strip_bom(raw: bytes) -> bytes:
+    return raw[len(BOM):] if raw.startswith(BOM) else raw
+
+
+def check(raw: bytes, max_bytes: int = MAX_LINE_BYTES) -> str | None:
+    """The first limit ``raw`` breaks, in words, or None. Linear in its length."""
+    if len(raw) > max_bytes:
+        return f"{len(raw):,} bytes, more than the limit of {max_bytes:,}"
+    opens = raw.count(b"[") + raw.count(b"{")
+    big = _BIG_NUMBER.search(raw) is not None
+    if opens <= MAX_DEPTH and not big:
+        return None
+    bare = _STRING.sub(b'""', raw)
+    if big and (match := _BIG_NUMBER.search(bare)) is not None:
+        return f"the number {one_line(match.group().decode('ascii'), 24)} is out of range (at most {MAX_DIGITS} digits)"
+    if opens > MAX_DEPTH and _depth(bare) > MAX_DEPTH:
+        return f"nested more than {MAX_DEPTH} deep"
+    return None
+
+
+def _depth(bare: bytes) -> int:
+    data = np.frombuffer(bare, dtype=np.uint8)
+    step = np.isin(data, list(_OPEN)).astype(np.int64) - np.isin(data, list(b"]}")).astype(np.int64)
+    return int(np.cumsum(step).max(initial=0))
+
+
+def quote(value: object, limit: int = QUOTE_CHARS) -> str:
+    """``repr(value)`` for a message, shortened: ``'AS'``, ``'xxxxxxxxxx…(999,964 chars)…xxxxxxxxxx'``."""
+    return one_line(repr(value), limit)
