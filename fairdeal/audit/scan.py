@@ -20,16 +20,13 @@ from typing import BinaryIO, Callable, Iterator
 import numpy as np
 
 from fairdeal.audit.battery import BatteryPart, join
-from fairdeal.bounded import strip_bom
 from fairdeal.audit.block import audit_block
 from fairdeal.audit.summary import BlockContext, BlockSummary, HandTable, Sums
 from fairdeal.audit.fastpath import Layout, decode_raw_block, layout_for
 from fairdeal.audit.replay import Finding
 from fairdeal.deal import get_pattern
-from fairdeal.errors import AuditError, FairdealError
-from fairdeal.log.reader import check_line
-from fairdeal.log.records import TableRecord
-from fairdeal.log.validate import LogValidator
+from fairdeal.errors import AuditError, FairdealError, LogError
+from fairdeal.log.reader import first_header
 
 BLOCK_BYTES = 4 << 20
 Progress = Callable[[int, int], None]
@@ -109,24 +106,14 @@ def _renumber(message: str, local: int, line: int) -> str:
 
 def read_header(stream: BinaryIO) -> Header:
     """The first non-blank line must be a valid table header."""
-    line = 0
-    offset = 0
-    for raw in stream:
-        line += 1
-        offset += len(raw)
-        if line == 1:
-            raw = strip_bom(raw)     # only a file's first bytes may be a byte-order mark
-        if not raw.strip():
-            continue
-        item = check_line(LogValidator(), raw, line)
-        if item.errors:
-            raise AuditError(f"no usable table header: {item.errors[0]}")
-        if not isinstance(item.record, TableRecord):
-            raise AuditError(f"line {line}: the log must start with a table header, not a {type(item.record).__name__}")
-        header = item.record
-        started = header.started if isinstance(header.started, str) else None
-        return Header(tuple(header.players), header.deal_pattern, header.dealing, header.system, line, offset, started)
-    raise AuditError("the log is empty: nothing to audit")
+    try:
+        found = first_header(stream)
+    except LogError as exc:
+        raise AuditError(f"{exc}: nothing to audit" if str(exc) == "the log is empty" else str(exc)) from None
+    header = found.record
+    started = header.started if isinstance(header.started, str) else None
+    return Header(tuple(header.players), header.deal_pattern, header.dealing, header.system, found.line,
+                  found.offset, started)
 
 
 def check_table(header: Header) -> Layout:

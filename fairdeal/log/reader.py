@@ -15,7 +15,7 @@ import msgspec
 
 from fairdeal.bounded import check, strip_bom
 from fairdeal.errors import LogError, one_line
-from fairdeal.log.records import Record
+from fairdeal.log.records import Record, TableRecord
 from fairdeal.log.validate import LogValidator
 
 _DECODER = msgspec.json.Decoder(Record)
@@ -114,3 +114,32 @@ def records(source: str | Path | BinaryIO) -> Iterator[Record]:
         if item.errors:
             raise item.errors[0]
         yield item.record
+
+
+@dataclass(frozen=True)
+class HeaderLine:
+    """A log's table header: its line number, the bytes read up to and including it, its raw line, its record."""
+
+    line: int
+    offset: int
+    raw: bytes
+    record: TableRecord
+
+
+def first_header(stream: BinaryIO) -> HeaderLine:
+    """The first non-blank line, which must be a valid table header; ``LogError`` says why it is not."""
+    line = offset = 0
+    for raw in stream:
+        line += 1
+        offset += len(raw)
+        if line == 1:
+            raw = strip_bom(raw)     # only a file's first bytes may be a byte-order mark
+        if not raw.strip():
+            continue
+        item = check_line(LogValidator(), raw, line)
+        if item.errors:
+            raise LogError(f"no usable table header: {item.errors[0]}")
+        if not isinstance(item.record, TableRecord):
+            raise LogError(f"line {line}: the log must start with a table header, not a {type(item.record).__name__}")
+        return HeaderLine(line, offset, raw, item.record)
+    raise LogError("the log is empty")

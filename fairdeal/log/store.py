@@ -26,10 +26,9 @@ from typing import BinaryIO, Iterator
 import msgspec
 
 from fairdeal.errors import LogError
-from fairdeal.log.reader import check_line
+from fairdeal.log.reader import first_header
 from fairdeal.log.records import TableRecord
 from fairdeal.log.sources import STORE_MARK, LogSource
-from fairdeal.log.validate import LogValidator
 
 STORE_FORMAT = {"format": "fairdeal-store", "version": 1}
 ROW_GROUP = 8_192           # rows per Parquet row group: one auditor task (~0.3 s of work, a JSON block's size)
@@ -173,18 +172,11 @@ def _digest(source: LogSource) -> tuple[str, int]:
 
 
 def _header(stream: BinaryIO, name: str) -> tuple[int, bytes, TableRecord]:
-    line = 0
-    for raw in stream:
-        line += 1
-        if not raw.strip():
-            continue
-        item = check_line(LogValidator(), raw, line)
-        if item.errors:
-            raise LogError(f"{name}: no usable table header: {item.errors[0]}")
-        if not isinstance(item.record, TableRecord):
-            raise LogError(f"{name}: line {line}: the log must start with a table header")
-        return line, raw, item.record
-    raise LogError(f"{name}: the log is empty: nothing to store")
+    try:
+        found = first_header(stream)
+    except LogError as exc:
+        raise LogError(f"{name}: {exc}{': nothing to store' if str(exc) == 'the log is empty' else ''}") from None
+    return found.line, found.raw, found.record
 
 
 def _day(header: TableRecord) -> str:
