@@ -35,6 +35,7 @@ COMMAND_MODULES: dict[str, str] = {
     "play": "play", "sheet": "play", "systems": "systems",
     "audit": "audit",
     "demo": "demo", "casebook": "demo",
+    "serve": "serving",
 }
 
 
