@@ -68,7 +68,7 @@ class ScriptedPlayer:
 
     def send(self, kind: str, body: dict, **override) -> dict:
         """Send an envelope; returns the ack or the error that answers it."""
-        self.seq += 1
+        self.seq = max(self.seq, self.views[-1]["last_seq"] if self.views else 0) + 1
         envelope = {"type": kind, "table": self.table, "seat": self.seat, "seq": self.seq, "body": body,
                     "signature": None} | override
         self.ws.send(json.dumps(envelope))
@@ -149,15 +149,15 @@ def free_port() -> int:
 class Server:
     """``fairdeal serve`` in its own process on a free loopback port (so a test can kill -9 and restart it)."""
 
-    def __init__(self, db_url: str, bot_delay: float = 0.0, port: int | None = None):
-        self.db_url, self.bot_delay = db_url, bot_delay
+    def __init__(self, db_url: str, bot_delay: float = 0.0, port: int | None = None, turn_timeout: float = 300):
+        self.db_url, self.bot_delay, self.turn_timeout = db_url, bot_delay, turn_timeout
         self.port = port or free_port()
         self.process: subprocess.Popen | None = None
         self.http = httpx.Client(base_url=f"http://127.0.0.1:{self.port}", timeout=30)
 
     def start(self) -> "Server":
         command = [sys.executable, "-m", "fairdeal", "serve", "--port", str(self.port), "--db", self.db_url,
-                   "--bot-delay", str(self.bot_delay)]
+                   "--bot-delay", str(self.bot_delay), "--turn-timeout", str(self.turn_timeout)]
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

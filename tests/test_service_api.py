@@ -3,7 +3,6 @@ transcripts verify, and a restarted server resumes the hand in progress (SQLite 
 
 from __future__ import annotations
 
-import json
 
 import pytest
 from sqlalchemy import select
@@ -118,3 +117,15 @@ def test_the_http_api_refuses_bad_input_with_one_line(tmp_path):
         assert client.http.get(f"/api/tables/{table}/hands/1/transcript").status_code == 404
         systems = {s["name"]: s["players"] for s in client.http.get("/api/systems").json()}
         assert systems["sochi"] == [3, 4, 5]
+
+
+def test_serve_with_a_database_it_cannot_open_says_so_in_one_line(tmp_path):
+    import subprocess
+    import sys
+
+    for url, text in ((str(tmp_path / "no" / "such" / "dir.db"), "unable to open database file"),
+                      ("foo://x", "Can't load plugin"),
+                      ("postgresql://nobody@127.0.0.1:1/x", "Connection refused")):
+        done = subprocess.run([sys.executable, "-m", "fairdeal", "serve", "--db", url], capture_output=True,
+                              text=True, timeout=60)
+        assert done.returncode == 2 and text in done.stderr and len(done.stderr.strip().splitlines()) == 1

@@ -87,7 +87,7 @@ def test_three_browsers_play_two_hands_one_reconnecting(browser, tmp_path):
                 if not reloaded and seat == 1 and page.query_selector("#trick .played"):
                     page.reload()          # drop the connection mid-hand; the key and seeds stay in IndexedDB
                     try:
-                        page.wait_for_selector("#mine", timeout=20_000)
+                        page.wait_for_selector("#mine", timeout=40_000)
                     except Exception:
                         page.screenshot(path=str(tmp_path / "reload.png"))
                         raise

@@ -112,3 +112,25 @@ def test_no_endpoint_shows_a_card_it_should_not(tmp_path):
         assert len(mine) == 10 and all(len(view["game"]["open_hands"].get(str(s), [])) == 0 for s in (0, 1))
         watcher.close()
         carol.close()
+
+
+def test_a_late_player_is_played_for_in_play_and_ends_the_table_in_the_protocol(tmp_path):
+    with Server(str(tmp_path / "fairdeal.db"), turn_timeout=1) as server:
+        table = create_table(server)
+        server.http.post(f"/api/tables/{table}/bots", json={"seat": 1})
+        server.http.post(f"/api/tables/{table}/bots", json={"seat": 2})
+        dan = ScriptedPlayer(server, table, "Dan", 0)
+        dan.connect()
+        played_for = 0
+        while dan.views[-1]["stage"] != "aborted":
+            view = dan.views[-1]
+            hand = view["protocol"].get("hand")
+            if view["protocol"]["need"] and (hand or 0) < 2:      # Dan deals hand 1 honestly, then withholds
+                dan.step(view)
+                continue
+            message = dan.receive("view", timeout=15)
+            if message["view"]["last_seq"] > view["last_seq"] and view["stage"] == "play":
+                played_for += 1                   # Dan sat still: the server made his move
+        assert played_for > 0
+        assert "did not answer within 1 s at the commit stage" in dan.views[-1]["reason"]
+        dan.close()

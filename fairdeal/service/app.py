@@ -13,6 +13,7 @@ import contextlib
 import json
 import secrets
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -51,11 +52,12 @@ class Slot:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     sockets: dict[WebSocket, int | None] = field(default_factory=dict)
     bots: asyncio.Task | None = None
+    since: float = field(default_factory=time.monotonic)    # when the table last moved
 
 
 class Hub:
-    def __init__(self, store: Store, bot_delay: float):
-        self.store, self.bot_delay = store, bot_delay
+    def __init__(self, store: Store, bot_delay: float, turn_timeout: float):
+        self.store, self.bot_delay, self.turn_timeout = store, bot_delay, turn_timeout
         self.slots: dict[str, Slot] = {}
 
     def slot(self, table_id: str) -> Slot | None:
@@ -88,8 +90,30 @@ class Hub:
             except Exception:
                 self.slots.pop(table.id, None)      # memory ran ahead of the database: rebuild from the rows
                 raise Refused("the message could not be stored; try again") from None
+            slot.since = time.monotonic()
         await self.broadcast(slot)
         self.kick(slot)
+
+    async def watch(self) -> None:
+        """Every second: a person late in play has the move made for him; late in the protocol, the table ends."""
+        while True:
+            await asyncio.sleep(1.0)
+            for slot in list(self.slots.values()):
+                late = slot.table.waiting_for()
+                if late and time.monotonic() - slot.since > self.turn_timeout:
+                    await self._time_out(slot, late[0])
+
+    async def _time_out(self, slot: Slot, seat: int) -> None:
+        message = slot.table.timeout_message(seat)
+        if message is not None:
+            with contextlib.suppress(Refused):
+                await self.submit(slot, message)
+            return
+        async with slot.lock:
+            reason = f"seat {seat} did not answer within {self.turn_timeout:g} s at the {slot.table.stage.value} stage"
+            slot.table.stage, slot.table.reason = Stage.ABORTED, reason
+            self.store.set_status(slot.table.id, Stage.ABORTED, reason)
+        await self.broadcast(slot)
 
     async def stop(self) -> None:
         tasks = [slot.bots for slot in self.slots.values() if slot.bots is not None and not slot.bots.done()]
@@ -121,9 +145,10 @@ class Hub:
                 slot.sockets.pop(socket, None)
 
 
-def create_app(db_url: str = "fairdeal.db", *, bot_delay: float = 0.4, limits: RateLimits | None = None) -> Starlette:
+def create_app(db_url: str = "fairdeal.db", *, bot_delay: float = 0.4, turn_timeout: float = 300.0,
+               limits: RateLimits | None = None) -> Starlette:
     store = Store(connect(db_url))
-    hub = Hub(store, bot_delay)
+    hub = Hub(store, bot_delay, turn_timeout)
     limits = limits or RateLimits()
 
     def limited(handler):
@@ -287,7 +312,9 @@ def create_app(db_url: str = "fairdeal.db", *, bot_delay: float = 0.4, limits: R
     @contextlib.asynccontextmanager
     async def lifespan(app):
         hub.resume_all()
+        watchdog = asyncio.get_running_loop().create_task(hub.watch())
         yield
+        watchdog.cancel()
         await hub.stop()
 
     app = Starlette(routes=routes, lifespan=lifespan)

@@ -118,4 +118,6 @@ def upgrade(engine: Engine) -> None:
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
     except Exception as exc:
-        raise FairdealError(f"database {engine.url.render_as_string(hide_password=True)}: {exc}") from None
+        cause = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+        where = engine.url.render_as_string(hide_password=True)
+        raise FairdealError(f"database {where}: {cause[0] if cause else type(exc).__name__}") from None

@@ -6,7 +6,6 @@ import json
 from typing import Iterable
 
 from sqlalchemy import Engine, func, insert, select, update
-from sqlalchemy.exc import IntegrityError
 
 from fairdeal.protocols.encoding import canonical_json
 from fairdeal.service import db
@@ -91,5 +90,3 @@ class Store:
                 out[name] = c.execute(query).scalar_one()
         return out
 
-
-__all__ = ["Store", "IntegrityError"]

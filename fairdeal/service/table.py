@@ -371,6 +371,26 @@ class Table:
                 return Message(seat, self.last_seq.get(seat, 0) + 1, kind, payload)
         return None
 
+    def waiting_for(self) -> list[int]:
+        """The people (not bots) the table is waiting for now."""
+        if self.stage is Stage.PLAY:
+            due = [to_move(self.state)]
+        elif self.stage in (Stage.COUNTERSIGN, Stage.COMMIT, Stage.SEED):
+            done = {Stage.COUNTERSIGN: self.countersigned, Stage.COMMIT: self.commitments,
+                    Stage.SEED: self.opened}[self.stage]
+            due = [s for s in range(self.num_seats) if s not in done]
+        else:
+            due = []
+        return [s for s in due if not self.seats[s].is_bot]
+
+    def timeout_message(self, seat: int) -> Message | None:
+        """A late player's move in play is made for it by the system's bot; a protocol step cannot be (the seed
+        is the player's own), so then there is none and the table is aborted."""
+        if self.stage is not Stage.PLAY or to_move(self.state) != seat:
+            return None
+        action = self._bot(seat).act(view_for(self.state, seat))
+        return Message(seat, self.last_seq.get(seat, 0) + 1, "act", {"action": encode_action(action), "timeout": True})
+
     def _bot_body(self, info: Seat) -> tuple[str, dict] | None:
         key = SigningKey(bytes.fromhex(info.bot_secret))
         if self.stage is Stage.COUNTERSIGN and info.seat not in self.countersigned:
@@ -394,7 +414,8 @@ class Table:
 
     def _bot(self, seat: int):
         if seat not in self._bots:
-            entropy = int.from_bytes(hashlib.sha256(bytes.fromhex(self.seats[seat].bot_secret)).digest()[:8], "big")
+            secret = self.seats[seat].bot_secret or self.seats[seat].key
+            entropy = int.from_bytes(hashlib.sha256(bytes.fromhex(secret)).digest()[:8], "big")
             self._bots[seat] = self.system.make_bot("heuristic", np.random.SeedSequence(entropy))
         return self._bots[seat]
 

@@ -194,9 +194,8 @@ class TableClient {
   }
 
   reseat(seat) {
-    this.closed = true;
+    this.ws.onclose = null;      // a deliberate close: no reconnect from the old socket
     this.ws.close();
-    this.closed = false;
     this.connect(seat);
   }
 
@@ -397,7 +396,7 @@ async function route() {
   const me = await identity();
   $('#me').replaceChildren(h('input', { id: 'name', value: me.name, maxlength: 24, placeholder: t('name'),
     on: { change: async (ev) => { me.name = ev.target.value.trim(); await kvSet('identity', me); } } }));
-  if (current) { current.closed = true; current.ws.close(); current = null; }
+  if (current) { current.closed = true; current.ws.onclose = null; current.ws.close(); current = null; }
   const id = location.hash.slice(1);
   if (id) { current = new TableClient(me, id); current.connect(null); } else await lobby(me);
 }
