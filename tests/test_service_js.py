@@ -13,9 +13,13 @@ from hypothesis import given, settings, strategies as st
 
 from nacl.signing import SigningKey
 
+from fairdeal.cards import DeckKind, parse_cards
+from fairdeal.engine.system import get_system
+
 from fairdeal.protocols.commit_reveal import (
-    DealerService, SeedCommitment, TableSpec, session_statement, sign, signature_holds,
+    DealerService, Player, SeedCommitment, TableSpec, session_statement, sign, signature_holds,
 )
+from fairdeal.protocols.deal_source import CommitRevealSource
 from fairdeal.protocols.encoding import canonical_json
 from fairdeal.protocols.transcript import build_transcript
 from fairdeal.protocols.verify import verify_documents
@@ -129,3 +133,46 @@ def test_canonical_json_is_byte_identical_to_python(node, value):
     except Exception:
         return      # a lone surrogate: Python refuses it, as the spec says
     assert node({"op": "canonical", "value": value})["text"] == expected
+
+
+CHECK = """
+import * as p from %s;
+import readline from 'node:readline';
+const rl = readline.createInterface({ input: process.stdin });
+for await (const line of rl) {
+  const q = JSON.parse(line);
+  console.log(JSON.stringify({ problem: p.checkRevealed(q.doc, q.seat, q.seed, q.cards) }));
+}
+"""
+
+
+@pytest.mark.parametrize("system", ["sochi", "hussar"])
+def test_the_browser_rederives_a_revealed_deck_and_catches_a_swapped_one(system):
+    convention = get_system(system).convention
+    players = convention.players[0]
+    names = tuple(f"p{s}" for s in range(players))
+    spec = TableSpec("t-js3", "pulya", 1, names, system=system, deck=DeckKind.parse(convention.table.deck),
+                     deal_pattern=convention.table.deal_pattern)
+    seats = [Player(n, s, seed_source=lambda hand, s=s: bytes([s + 1]) * 32) for s, n in enumerate(names)]
+    source = CommitRevealSource(spec, players=seats)
+    source.deal(1, 0)
+    doc = source.finish(1)
+    cards = [c.code for c in parse_cards(" ".join(doc["deal"]["hands"][1]))]
+    script = CHECK % json.dumps((WEB / "protocol.js").as_uri())
+    process = subprocess.Popen(["node", "--input-type=module", "-e", script], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, text=True, cwd=WEB.parent)
+    swapped = json.loads(json.dumps(doc))
+    swapped["deck_order"][0], swapped["deck_order"][1] = swapped["deck_order"][1], swapped["deck_order"][0]
+    requests = [(doc, "02" * 32, cards), (swapped, "02" * 32, cards), (doc, "09" * 32, cards),
+                (doc, "02" * 32, cards[:-1] + [cards[0]])]
+    answers = []
+    for d, seed, mine in requests:
+        process.stdin.write(json.dumps({"doc": d, "seat": 1, "seed": seed, "cards": mine}) + "\n")
+        process.stdin.flush()
+        answers.append(json.loads(process.stdout.readline())["problem"])
+    process.stdin.close()
+    process.wait(timeout=10)
+    assert answers[0] is None
+    assert "not the one the seeds derive" in answers[1]
+    assert "my seed is not" in answers[2]
+    assert "cards I was dealt" in answers[3]

@@ -43,7 +43,7 @@ const WORDS = {
     reconnecting: 'reconnecting…', connected: 'connected', verified: "the service's chain checks out",
     mine: 'mine', yes: 'yes', no: 'no', invite: 'invite', alone: 'alone', kontra: 'kontra', nokontra: 'no kontra',
     follow: 'follow', stand: 'let stand', announce: 'announce no aces', quiet: 'keep quiet', mytricks: 'tricks',
-    operators: 'Operators',
+    operators: 'Operators', dealcheck: 'the deck was re-derived in this browser',
   },
 };
 let lang = localStorage.getItem('fairdeal-lang') || 'ru';
@@ -176,7 +176,7 @@ function status(text, bad = false) {
 class TableClient {
   constructor(me, tableId) {
     this.me = me; this.tableId = tableId; this.view = null; this.seatWanted = null; this.picked = new Set();
-    this.sent = new Set(); this.retry = 0; this.closed = false;
+    this.sent = new Set(); this.retry = 0; this.closed = false; this.checks = {}; this.dealt = {};
   }
 
   connect(seat = null) {
@@ -206,8 +206,11 @@ class TableClient {
       this.ws.send(JSON.stringify(hello));
     } else if (m.type === 'view') {
       this.view = m.view;
+      const g = m.view.game;
+      if (g && (g.phase === 'auction' || g.step === 0) && m.view.hand) this.dealt[m.view.hand] = g.hand;
       this.render();
       this.protocolStep().catch((e) => status(String(e), true));
+      this.checkHands().catch((e) => status(String(e), true));
     } else if (m.type === 'error') {
       status(m.error, true);
     }
@@ -244,6 +247,20 @@ class TableClient {
       const seed = await kvGet(`seed:${this.tableId}:${pr.hand}`);
       if (!seed) return status('the seed of this hand is not in this browser', true);
       this.send('seed', { seed });
+    }
+  }
+
+  // Every finished hand is re-derived here from the revealed transcript: this browser needs to trust no one.
+  async checkHands() {
+    const v = this.view;
+    if (v.you === null) return;
+    for (const x of v.history) {
+      if (x.hand in this.checks) continue;
+      this.checks[x.hand] = null;
+      const doc = await (await fetch(`/api/tables/${this.tableId}/hands/${x.hand}/transcript`)).json();
+      const seed = await kvGet(`seed:${this.tableId}:${x.hand}`);
+      this.checks[x.hand] = seed ? P.checkRevealed(doc, v.you, seed, this.dealt[x.hand]) || '' : 'the seed is not in this browser';
+      this.render();
     }
   }
 
@@ -352,11 +369,12 @@ class TableClient {
 
   renderSheet() {
     const s = this.view.sheet, L = s.labels;
+    const fmt = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(2));
     const rows = s.players.map((p) => {
       const seat = s.sheet[p];
-      return h('tr', {}, h('th', {}, p), h('td', { class: 'pulya' }, seat.pulya), h('td', { class: 'gora' }, seat.gora),
-        h('td', { class: 'whists' }, Object.entries(seat.whists).map(([o, w]) => `${o}: ${w}`).join(' · ')),
-        h('td', {}, s.settlement[p]));
+      return h('tr', {}, h('th', {}, p), h('td', { class: 'pulya' }, fmt(seat.pulya)), h('td', { class: 'gora' }, fmt(seat.gora)),
+        h('td', { class: 'whists' }, Object.entries(seat.whists).map(([o, w]) => `${o}: ${fmt(w)}`).join(' · ')),
+        h('td', {}, fmt(s.settlement[p])));
     });
     return h('section', { class: 'panel sheet', id: 'sheet' }, h('h3', {}, L.title || t('sheet')),
       h('table', {}, h('tr', {}, h('th', {}), h('th', {}, L.pulya || t('pulya')), h('th', {}, L.gora || t('gora')),
@@ -369,6 +387,8 @@ class TableClient {
       h('table', { class: 'list', id: 'history' }, v.history.map((x) => h('tr', {},
         h('td', {}, x.hand), h('td', {}, this.name(x.dealer)), h('td', {}, x.contract ? tokenText(x.contract) : x.kind),
         h('td', {}, x.declarer === null ? '' : this.name(x.declarer)),
+        h('td', { class: 'check', title: this.checks[x.hand] || t('dealcheck') },
+          this.checks[x.hand] === '' ? '✓' : this.checks[x.hand] ? '✗' : ''),
         h('td', {}, h('a', { href: `/api/tables/${v.table}/hands/${x.hand}/transcript`, download: true }, t('transcript'))),
         h('td', {}, h('a', { href: `/api/tables/${v.table}/hands/${x.hand}/line`, target: '_blank' }, t('line')))))));
   }

@@ -3,6 +3,7 @@
 // The same module runs in the browser (through the page's import map) and under Node in the tests.
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { sha256 } from '@noble/hashes/sha2.js';
+import { shake256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, hexToBytes, utf8ToBytes, concatBytes } from '@noble/hashes/utils.js';
 
 export const PROTOCOL = 'fairdeal-commit-reveal/1';
@@ -119,4 +120,56 @@ export function commitFor(secretHex, session, hand, dealer, seat, serviceCommitm
   const digest = seedCommitment(session.table, session.session, hand, session.players[seat].name, hexToBytes(seedHex));
   const statement = seedStatement(session, hand, dealer, seat, serviceCommitment, digest);
   return { statement, signature: sign(secretHex, statement) };
+}
+
+// ---- checking a revealed hand in the browser ----------------------------------------------------------------------
+const DECK_DOMAIN = PROTOCOL + '/deck';
+const RANK_LABELS = ['7', '8', '9', '10', 'J', 'Q', 'K', 'A'];
+export const cardAscii = (code) => RANK_LABELS[code & 7] + 'SCDH'[code >> 3];
+
+// The deck's cards in code order, where the shuffle starts (Hussar's 24 cards are the nines up).
+export function deckCodes(deck) {
+  const codes = [];
+  for (let c = 0; c < 32; c++) if (deck !== 'hussar24' || (c & 7) >= 2) codes.push(c);
+  return codes;
+}
+
+// Fisher-Yates from the SHAKE256 stream with rejection sampling (fairdeal/protocols/fisher_yates.py).
+export function deriveOrder(input, deck) {
+  const start = deckCodes(deck);
+  for (let length = 64; ; length *= 2) {
+    const stream = shake256(input, { dkLen: length });
+    const order = start.slice();
+    let pos = 0, ok = true;
+    for (let i = order.length - 1; i > 0 && ok; i--) {
+      const m = i + 1, limit = 256 - (256 % m);
+      while (pos < stream.length && stream[pos] >= limit) pos++;
+      if (pos === stream.length) { ok = false; break; }
+      const j = stream[pos++] % m;
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    if (ok) return order;
+  }
+}
+
+// A revealed transcript checked with nothing but this machine: my seed is the one I made, every seed opens its
+// commitment, the service's seed opens its chain link, and the deck those seeds derive is the one dealt to me.
+export function checkRevealed(doc, mySeat, mySeedHex, myCards) {
+  const s = doc.session.statement;
+  if (doc.state !== 'revealed') return 'the transcript is not revealed';
+  if (chainStep(s.table, s.session, doc.hand, doc.service.seed) !== doc.service.commitment) return "the service's seed does not open its commitment";
+  const seeds = [];
+  for (const entry of doc.players) {
+    const name = s.players[entry.seat].name;
+    if (seedCommitment(s.table, s.session, doc.hand, name, hexToBytes(entry.seed)) !== entry.statement.seed_commitment) return `seat ${entry.seat}'s seed does not open its commitment`;
+    seeds.push([name, hexToBytes(entry.seed)]);
+  }
+  if (doc.players[mySeat].seed !== mySeedHex) return 'my seed is not the one in the transcript';
+  const fields = [DECK_DOMAIN, s.table, s.session, u64(doc.hand), s.deck, hexToBytes(doc.service.seed), u64(seeds.length)];
+  for (const [name, seed] of seeds) fields.push(name, seed);
+  const order = deriveOrder(frame(...fields), s.deck).map(cardAscii);
+  if (order.join(' ') !== doc.deck_order.join(' ')) return 'the published deck is not the one the seeds derive';
+  const dealt = doc.deal.hands[mySeat].slice().sort().join(' ');
+  if (myCards && dealt !== myCards.map(cardAscii).sort().join(' ')) return 'the cards I was dealt are not the deal the seeds derive';
+  return null;
 }
