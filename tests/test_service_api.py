@@ -53,6 +53,12 @@ def test_a_person_and_two_bots_play_hands_that_verify_and_are_all_stored(db_url,
         docs = client.http.get(f"/api/tables/{table}/transcripts").json()
         log = client.http.get(f"/api/tables/{table}/log").text
         one = client.http.get(f"/api/tables/{table}/hands/1/transcript")
+        audit = client.http.get(f"/api/tables/{table}/audit")
+        operators = client.http.get("/operator")
+        listing = client.http.get("/api/tables").json()
+    assert audit.status_code == 200 and audit.text.lstrip().lower().startswith("<!doctype html")
+    assert "hands" in audit.text and operators.status_code == 200 and "Tables and sessions" in operators.text
+    assert [t["stage"] for t in listing if t["table"] == table] == ["finished"]
     assert len(final["history"]) == 2 and len(docs) == 2
     assert one.json() == docs[0]
     report = verify_documents([(f"hand {d['hand']}", d) for d in docs])
