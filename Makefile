@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+WEB := fairdeal/web
+WEB_BUILT := $(WEB)/static/vendor/.built
 
 .PHONY: demo test wheel-test docs bench clean
 
@@ -12,12 +14,27 @@ $(BIN)/python:
 
 # libdecaf (ristretto255 arithmetic) for the mental-poker verifier's multi-scalar multiplication; as root on Debian
 # it is installed here, elsewhere fairdeal builds without it and verifies more slowly.
-$(STAMP): pyproject.toml setup.py fairdeal/protocols/_msm.c fairdeal/solver/_dds.c | $(BIN)/python
+$(STAMP): pyproject.toml setup.py fairdeal/protocols/_msm.c fairdeal/solver/_dds.c $(WEB_BUILT) | $(BIN)/python
 	@test -f /usr/include/decaf/decaf/point_255.h || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libdecaf-dev >/dev/null; } || \
 		echo "note: libdecaf-dev is not installed; mental-poker verification falls back to libsodium alone"
+	@# fairdeal serve's tests: Debian's Chromium (the browser end-to-end test) and PostgreSQL (a throwaway cluster)
+	@{ test -x /usr/bin/chromium && ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; } || \
+		{ [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium postgresql >/dev/null; } || \
+		echo "note: chromium or postgresql is missing; the fairdeal serve tests need both"
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
+
+# The browser client's JavaScript (@noble/curves, @noble/hashes) from the lockfile, copied as ES modules into the
+# package data; no bundler, so what the browser runs is byte for byte what npm installed.
+$(WEB_BUILT): $(WEB)/package.json $(WEB)/package-lock.json
+	cd $(WEB) && npm ci --no-audit --no-fund --silent
+	rm -rf $(WEB)/static/vendor && mkdir -p $(WEB)/static/vendor/curves $(WEB)/static/vendor/hashes
+	cp -r $(WEB)/node_modules/@noble/curves/esm/. $(WEB)/static/vendor/curves/
+	cp -r $(WEB)/node_modules/@noble/hashes/esm/. $(WEB)/static/vendor/hashes/
+	find $(WEB)/static/vendor \( -name '*.map' -o -name '*.d.ts' \) -delete
+	touch $@
 
 demo: $(STAMP)
 	$(BIN)/python -m fairdeal.demo_job

@@ -54,6 +54,7 @@ COMMAND_MODULES: dict[str, str] = {
     "import": "formats", "export": "formats",
     "demo": "demo", "casebook": "demo",
     "solve": "solving", "review": "solving",
+    "serve": "serving",
 }
 
 # Each command's one-line help, so that `fairdeal --help` imports nothing; tests/test_cli.py keeps every entry

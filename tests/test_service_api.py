@@ -1,0 +1,137 @@
+"""fairdeal serve over HTTP and WebSockets: a person and bots play, the database holds every message, the
+transcripts verify, and a restarted server resumes the hand in progress (SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+
+import pytest
+from sqlalchemy import select
+
+from click.testing import CliRunner
+
+from fairdeal.cli import cli
+from fairdeal.protocols.encoding import canonical_json
+from fairdeal.protocols.verify import verify_documents
+from fairdeal.service import db
+
+from service_helpers import PostgresCluster, ScriptedPlayer, Server, create_table, hands_done
+
+
+@pytest.fixture(scope="module")
+def postgres_url():
+    cluster = PostgresCluster()
+    url = cluster.start()
+    yield url
+    cluster.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request, tmp_path):
+    if request.param == "sqlite":
+        return str(tmp_path / "fairdeal.db")
+    url = request.getfixturevalue("postgres_url")
+    engine = db.connect(url)
+    with engine.begin() as c:     # one database per module: start each test from empty tables
+        for t in reversed(db.metadata.sorted_tables):
+            c.execute(t.delete())
+    return url
+
+
+def _seat_bots(server, table: str, seats) -> None:
+    for seat in seats:
+        assert server.http.post(f"/api/tables/{table}/bots", json={"seat": seat}).status_code == 200
+
+
+def test_a_person_and_two_bots_play_hands_that_verify_and_are_all_stored(db_url, tmp_path):
+    with Server(db_url) as client:
+        table = create_table(client, max_hands=2)
+        _seat_bots(client, table, [1, 2])
+        player = ScriptedPlayer(client, table, "Анна", 0)
+        player.connect()
+        final = player.play_until(lambda v: v["stage"] == "finished")
+        player.close()
+        docs = client.http.get(f"/api/tables/{table}/transcripts").json()
+        log = client.http.get(f"/api/tables/{table}/log").text
+        one = client.http.get(f"/api/tables/{table}/hands/1/transcript")
+        audit = client.http.get(f"/api/tables/{table}/audit")
+        operators = client.http.get("/operator")
+        listing = client.http.get("/api/tables").json()
+    assert audit.status_code == 200 and audit.text.lstrip().lower().startswith("<!doctype html")
+    assert "hands" in audit.text and operators.status_code == 200 and "Tables and sessions" in operators.text
+    assert [t["stage"] for t in listing if t["table"] == table] == ["finished"]
+    assert len(final["history"]) == 2 and len(docs) == 2
+    assert one.json() == docs[0]
+    report = verify_documents([(f"hand {d['hand']}", d) for d in docs])
+    assert report.failures == () and report.transcripts == 2
+    assert docs[0]["session"]["statement"]["players"][0]["key"] == player.public_key
+    engine = db.connect(db_url)
+    with engine.connect() as c:
+        stored = c.execute(select(db.messages.c.seat, db.messages.c.seq).where(
+            db.messages.c.table_id == table)).all()
+        identity = c.execute(select(db.identities.c.name).where(db.identities.c.key == player.public_key)).scalar()
+    assert sorted(seq for seat, seq in stored if seat == 0) == list(range(1, player.seq + 1))
+    assert identity == "Анна"
+    path = tmp_path / f"{table}.jsonl"
+    path.write_text(log, encoding="utf-8")
+    folder = tmp_path / f"{table}.transcripts"
+    folder.mkdir()
+    for doc in docs:
+        (folder / f"hand-{doc['hand']:04d}.json").write_bytes(canonical_json(doc))
+    for command in (["log", "validate", str(path)], ["verify", "--log", str(path)], ["sheet", str(path)]):
+        result = CliRunner().invoke(cli, command)
+        assert result.exit_code == 0, result.output
+
+
+def test_a_restarted_server_resumes_the_hand_in_progress(db_url):
+    server = Server(db_url).start()
+    client = server
+    table = create_table(client)
+    _seat_bots(client, table, [0, 2])
+    player = ScriptedPlayer(client, table, "Boris", 1)
+    player.connect()
+    before = player.play_until(lambda v: v["game"] is not None and v["game"]["step"] >= 3)
+    server.kill()
+    with Server(db_url, port=server.port) as client:
+        again = ScriptedPlayer(client, table, "Boris", None, key=player.key, rng=player.rng)
+        again.seq, again.seeds, again.done, again.seat = player.seq, player.seeds, player.done, 1
+        view = again.connect()
+        assert view["you"] == 1 and view["hand"] == before["hand"]
+        assert view["game"]["hand"] == before["game"]["hand"] or view["game"]["step"] > before["game"]["step"]
+        assert view["game"]["step"] >= before["game"]["step"]
+        done = again.play_until(hands_done(before["hand"] + 1))
+        again.close()
+        docs = client.http.get(f"/api/tables/{table}/transcripts").json()
+    assert len(done["history"]) >= before["hand"]
+    assert verify_documents([(str(d["hand"]), d) for d in docs]).failures == ()
+
+
+def test_the_http_api_refuses_bad_input_with_one_line(tmp_path):
+    with Server(str(tmp_path / "x.db")) as client:
+        cases = [
+            ({"system": "nope", "seats": 3}, "system: unknown system"),
+            ({"system": "sochi", "seats": 7}, "seats: sochi is played by"),
+            ({"system": "sochi", "seats": 3, "max_hands": 0}, "max_hands"),
+        ]
+        for body, text in cases:
+            reply = client.http.post("/api/tables", json=body)
+            assert reply.status_code == 400 and text in reply.json()["error"]
+        big = client.http.post("/api/tables", content=b"{" + b" " * 10_000 + b"}")
+        assert big.status_code == 400 and "exceeds the limit" in big.json()["error"]
+        assert client.http.get("/api/tables/t-missing").status_code == 404
+        table = create_table(client)
+        assert client.http.post(f"/api/tables/{table}/bots", json={"seat": 9}).status_code == 409
+        assert client.http.get(f"/api/tables/{table}/hands/1/transcript").status_code == 404
+        systems = {s["name"]: s["players"] for s in client.http.get("/api/systems").json()}
+        assert systems["sochi"] == [3, 4, 5]
+
+
+def test_serve_with_a_database_it_cannot_open_says_so_in_one_line(tmp_path):
+    import subprocess
+    import sys
+
+    for url, text in ((str(tmp_path / "no" / "such" / "dir.db"), "unable to open database file"),
+                      ("foo://x", "Can't load plugin"),
+                      ("postgresql://nobody@127.0.0.1:1/x", "Connection refused")):
+        done = subprocess.run([sys.executable, "-m", "fairdeal", "serve", "--db", url], capture_output=True,
+                              text=True, timeout=60)
+        assert done.returncode == 2 and text in done.stderr and len(done.stderr.strip().splitlines()) == 1

@@ -1,0 +1,123 @@
+"""End to end in Debian's headless Chromium: three browser players, each with its own identity key in its own
+IndexedDB, sit at a table and play two whole hands by clicking; one reloads the page mid-hand and carries on.
+The downloaded transcripts verify in Python and the database holds every message each browser sent."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sqlalchemy import func, select
+
+from fairdeal.protocols.verify import verify_documents
+from fairdeal.service import db
+
+from service_helpers import Server, create_table
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+# FAIRDEAL_SCREENSHOTS=docs/screenshots refreshes the committed pictures; otherwise they go to the test's temp dir.
+SHOTS_DIR = os.environ.get("FAIRDEAL_SCREENSHOTS")
+NAMES = ["Анна", "Boris", "Вера"]
+
+
+@pytest.fixture
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Debian's chromium is needed (make installs it as root)")
+    with sync_playwright() as p:
+        instance = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield instance
+        instance.close()
+
+
+def _wait(condition, limit: float = 20.0) -> None:
+    deadline = time.monotonic() + limit
+    while not condition():
+        assert time.monotonic() < deadline, "the table did not change in time"
+        time.sleep(0.1)
+
+
+def _click_something(page, rng) -> bool:
+    """One click a player would make now: an action button, a playable card, or a card to discard."""
+    for selector in ("button.act", ".card.act", ".card.pick:not(.chosen)"):
+        found = page.locator(f"#mine {selector}")
+        count = found.count()
+        if count:
+            target = found.nth(int(rng.integers(count)) if selector != ".card.pick:not(.chosen)" else 0)
+            try:
+                target.click(timeout=5000)
+            except Exception:      # the view changed under the pointer: look again
+                return False
+            return True
+    return False
+
+
+def test_three_browsers_play_two_hands_one_reconnecting(browser, tmp_path):
+    shots = Path(SHOTS_DIR) if SHOTS_DIR else tmp_path
+    with Server(str(tmp_path / "fairdeal.db")) as server:
+        table = create_table(server, max_hands=2)
+        url = f"http://127.0.0.1:{server.port}/#{table}"
+        pages, console = [], []
+        for seat, name in enumerate(NAMES):
+            page = browser.new_context(viewport={"width": 1280, "height": 820}).new_page()
+            page.on("console", lambda m, seat=seat: console.append(f"{seat}: {m.text}"))
+            page.on("pageerror", lambda e, seat=seat: console.append(f"{seat}: {e}"))
+            page.goto(f"http://127.0.0.1:{server.port}/")
+            page.fill("#name", name)
+            page.press("#name", "Tab")
+            page.goto(url)
+            page.click(f"button.sit[data-seat='{seat}']")
+            _wait(lambda: len(server.http.get(f"/api/tables/{table}").json()["roster"]) == seat + 1)
+            pages.append(page)
+        for page in pages:
+            page.wait_for_selector("#mine", timeout=20_000)
+        keys = {r["seat"]: r["key"] for r in server.http.get(f"/api/tables/{table}").json()["roster"]}
+        assert len(set(keys.values())) == 3
+        rng = np.random.default_rng(5)
+        reloaded, shot = False, False
+        deadline = time.monotonic() + 120
+        while server.http.get(f"/api/tables/{table}").json()["stage"] != "finished":
+            if time.monotonic() > deadline:
+                for i, page in enumerate(pages):
+                    page.screenshot(path=str(tmp_path / f"stuck-{i}.png"))
+                statuses = [page.inner_text("#status") for page in pages]
+                raise AssertionError(f"two hands were not finished in time; {statuses}; {console[-10:]}; "
+                                     f"shots in {tmp_path}")
+            for seat, page in enumerate(pages):
+                if not reloaded and seat == 1 and page.query_selector("#trick .played"):
+                    page.reload()          # drop the connection mid-hand; the key and seeds stay in IndexedDB
+                    try:
+                        page.wait_for_selector("#mine", timeout=40_000)
+                    except Exception:
+                        page.screenshot(path=str(tmp_path / "reload.png"))
+                        raise
+                    reloaded = True
+                if not shot and page.query_selector_all("#trick .played").__len__() >= 2:
+                    page.screenshot(path=str(shots / "table.png"))
+                    shot = True
+                _click_something(page, rng)
+            time.sleep(0.05)
+        pages[0].wait_for_selector("#history tr:nth-child(2) td.check:has-text('✓')", timeout=20_000)
+        for page in pages:      # each browser re-derived each deck from the revealed seeds, and its own cards
+            assert page.locator("#history td.check").all_inner_texts() == ["✓", "✓"]
+        pages[0].locator("#sheet").screenshot(path=str(shots / "sheet.png"))
+        pages[0].screenshot(path=str(shots / "table-finished.png"))
+        docs = server.http.get(f"/api/tables/{table}/transcripts").json()
+        view = server.http.get(f"/api/tables/{table}").json()
+    assert reloaded and len(docs) == 2
+    assert verify_documents([(f"hand {d['hand']}", d) for d in docs]).failures == ()
+    assert [p["key"] for p in docs[0]["session"]["statement"]["players"]] == [keys[s] for s in range(3)]
+    engine = db.connect(str(tmp_path / "fairdeal.db"))
+    with engine.connect() as c:
+        per_seat = dict(c.execute(select(db.messages.c.seat, func.max(db.messages.c.seq)).where(
+            db.messages.c.table_id == table).group_by(db.messages.c.seat)).all())
+        total = c.execute(select(func.count()).select_from(db.messages).where(db.messages.c.table_id == table)).scalar()
+    assert total == sum(per_seat.values()) and set(per_seat) == {0, 1, 2}
+    assert view["stage"] == "finished" and len(view["history"]) == 2
