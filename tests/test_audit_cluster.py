@@ -13,6 +13,7 @@ from fairdeal.audit.run import RunOptions
 from fairdeal.audit.simulate import Evening, fast_evening_lines
 from fairdeal.audit.stored import run_stored_audit
 from fairdeal.cli import cli
+from fairdeal.resources import sample
 from fairdeal.errors import AuditError
 from fairdeal.log.sources import expand
 from fairdeal.log.store import Store
@@ -69,5 +70,5 @@ def test_cluster_specs_are_checked():
     for bad in ("local:0", "local:x", "mesos://a", "tcp://host"):
         with pytest.raises(AuditError, match="--cluster"):
             ClusterSpec.parse(bad)
-    result = CliRunner().invoke(cli, ["audit", "samples/sochi-3p-honest.jsonl", "--cluster", "local:"])
+    result = CliRunner().invoke(cli, ["audit", str(sample("sochi-3p-honest.jsonl")), "--cluster", "local:"])
     assert result.exit_code == 2 and "local:N" in result.output

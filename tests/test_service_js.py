@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 
 from nacl.signing import SigningKey
 
-from fairdeal.cards import DeckKind, parse_cards
+from fairdeal.cards import parse_cards
 from fairdeal.engine.system import get_system
 
 from fairdeal.protocols.commit_reveal import (
@@ -21,6 +21,7 @@ from fairdeal.protocols.commit_reveal import (
 )
 from fairdeal.protocols.deal_source import CommitRevealSource
 from fairdeal.protocols.encoding import canonical_json
+from fairdeal.rules import SOCHI
 from fairdeal.protocols.transcript import build_transcript
 from fairdeal.protocols.verify import verify_documents
 
@@ -76,7 +77,7 @@ class _Remote:
 
 def test_browser_commitments_are_accepted_and_the_hand_verifies(node):
     remotes = [_Remote(node, s, n, f"{s + 1:02x}" * 32) for s, n in enumerate(["Анна", "Boris", "Вера"])]
-    spec = TableSpec("t-js", "pulya", 1, tuple(r.name for r in remotes))
+    spec = TableSpec("t-js", "pulya", 1, tuple(r.name for r in remotes), SOCHI)
     seeds = [f"{0x10 + s:02x}" * 32 for s in range(3)]
 
     class Proxy:
@@ -111,7 +112,7 @@ def test_browser_commitments_are_accepted_and_the_hand_verifies(node):
 
 
 def test_a_tampered_roster_is_refused_by_the_browser(node):
-    spec = TableSpec("t-js2", "pulya", 1, ("a", "b", "c"))
+    spec = TableSpec("t-js2", "pulya", 1, ("a", "b", "c"), SOCHI)
     remote = _Remote(node, 1, "b", "07" * 32)
     key = SigningKey.generate()
     statement = session_statement(spec, b"\x01" * 32, key.verify_key.encode().hex(), ["00" * 32, "11" * 32, "22" * 32])
@@ -151,8 +152,7 @@ def test_the_browser_rederives_a_revealed_deck_and_catches_a_swapped_one(system)
     convention = get_system(system).convention
     players = convention.players[0]
     names = tuple(f"p{s}" for s in range(players))
-    spec = TableSpec("t-js3", "pulya", 1, names, system=system, deck=DeckKind.parse(convention.table.deck),
-                     deal_pattern=convention.table.deal_pattern)
+    spec = TableSpec("t-js3", "pulya", 1, names, convention)
     seats = [Player(n, s, seed_source=lambda hand, s=s: bytes([s + 1]) * 32) for s, n in enumerate(names)]
     source = CommitRevealSource(spec, players=seats)
     source.deal(1, 0)

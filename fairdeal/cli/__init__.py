@@ -77,6 +77,7 @@ SHORT_HELP: dict[str, str] = {
     "query": "Ask the store a question in SQL (DuckDB) over the views `hands` (one row per stored line: table_id, day, line, kind, hand, dealer, dealer_name, shuffle, text, record as JSON) and `tables` (one row per appended log).",
     "review": "Card by card, the double-dummy cost of each play of a logged hand (computed from the log alone).",
     "solve": "Double-dummy solve each layout of FILE (one JSON object a line; see fairdeal/solver/problems.py).",
+    "serve": "Serve tables on HTTP and WebSockets; every message, transcript and sheet is kept in the database.",
     "store": "Append game logs (files, directories, globs, '-', .gz/.zst) to a Parquet store partitioned by table and day; a log whose bytes are stored already is skipped.",
 }
 

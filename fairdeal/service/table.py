@@ -22,7 +22,6 @@ from typing import Any, Callable
 import numpy as np
 from nacl.signing import SigningKey
 
-from fairdeal.cards import DeckKind
 from fairdeal.deal import deal_order, get_pattern
 from fairdeal.engine.actions import Action
 from fairdeal.engine.hand import apply, is_over, legal_actions, new_hand, result, to_move
@@ -193,9 +192,8 @@ class Table:
 
     @property
     def spec(self) -> TableSpec:
-        table = self.convention.table
         return TableSpec(self.id, SESSION, self.max_hands, tuple(self.seats[s].name for s in range(self.num_seats)),
-                         system=self.convention.name, deck=DeckKind.parse(table.deck), deal_pattern=table.deal_pattern)
+                         self.convention)
 
     # ---- seating ---------------------------------------------------------------------------------------------
 
@@ -332,7 +330,7 @@ class Table:
         self.stage = Stage.COMMIT
 
     def _deal(self) -> None:
-        deal = deal_order(self.service.deal(), get_pattern(self.convention.table.deal_pattern))
+        deal = deal_order(self.service.deal(), get_pattern(self.convention.table.pattern_name(self.num_seats)))
         self.state = new_hand(self.convention, self.num_seats, self.dealer, deal, self.sheet.raspasy_streak,
                               self._opening, self.sheet.refe_seats())
         self.stage = Stage.PLAY
