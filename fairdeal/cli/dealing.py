@@ -51,8 +51,8 @@ def verify_command(transcripts: tuple[Path, ...], log_path: Path | None, as_json
 @click.option("--system", type=click.Choice(sorted(conventions())), default="sochi", show_default=True,
               help="System and convention (rules and scoring); `fairdeal systems` lists them.")
 @click.option("--players", "num_players", type=click.IntRange(2, 5), default=None,
-              help="Players at the table (default: the system's smallest; at four the dealer sits out, at five "
-                   "two sit out).")
+              help="Players at the table (default: three where the system is played by three, else its smallest; "
+                   "at four the dealer sits out, at five two sit out).")
 @click.option("--hands", type=click.IntRange(1, 10_000), default=10, show_default=True,
               help="The most hands to play (the pulya may close earlier).")
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path))
@@ -77,13 +77,13 @@ def deal_command(protocol: str, system: str, num_players: int | None, hands: int
     cites each by file and SHA-256); with --deal-only, just the transcripts, in OUT.
     """
     # Imported here: `verify` needs neither the match loop nor the dealing parties.
-    from fairdeal.cli.play import CommandFailure, check_players, player_names, table_convention
+    from fairdeal.cli.play import CommandFailure, check_players, default_players, player_names, table_convention
     from fairdeal.protocols.mp_player import HandAbandoned
     from fairdeal.protocols.table import TableSpec
     from fairdeal.protocols.transcript import write_transcript
 
     convention = table_convention(system, rules, pulya_size)
-    num_players = convention.players[0] if num_players is None else num_players
+    num_players = default_players(convention) if num_players is None else num_players
     check_players(convention, num_players)
     players = tuple(player_names(names, num_players))
     try:

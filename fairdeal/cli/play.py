@@ -63,8 +63,7 @@ def play_command(system: str, num_players: int | None, max_hands: int | None, se
                  out: Path | None, force: bool, as_json: bool) -> None:
     """Play a pulya with bots (or take a seat with --human) and print the sheet and the settlement."""
     convention = table_convention(system, rules, pulya_size)
-    sizes = convention.players       # «Настоящая же игра в преферанс — втроём» (003, rule 5)
-    num_players = (3 if 3 in sizes else sizes[0]) if num_players is None else num_players
+    num_players = default_players(convention) if num_players is None else num_players
     check_players(convention, num_players)
     players = player_names(names, num_players)
     if human_seat is not None and not 0 <= human_seat < num_players:
@@ -101,6 +100,12 @@ def table_convention(system: str, rules: Sequence[str], pulya_size: int | None) 
         return rebuild_convention(system, overrides, pulya_size)
     except ConventionError as exc:
         raise click.BadParameter(str(exc), param_hint="--rule") from None
+
+
+def default_players(convention: Convention) -> int:
+    """Three where the system is played by three («Настоящая же игра в преферанс — втроём», 003, rule 5), else
+    its smallest table."""
+    return 3 if 3 in convention.players else convention.players[0]
 
 
 def check_players(convention: Convention, num_players: int) -> None:
