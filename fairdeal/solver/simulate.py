@@ -23,6 +23,8 @@ from fairdeal.solver.dds import Position, solve
 TRICKS = 10
 STRAINS = tuple(range(5))          # four trump suits, then no trump (the ladder's order)
 DISCARD_CANDIDATES = 4             # discards kept by the heuristic's count before simulating
+MISERE_CANDIDATES = 2              # misère solves cost ten times a game's: fewer discards, fewer layouts
+MISERE_SAMPLE_SHARE = 0.6
 MIN_SAMPLES = 4
 ACE = 7
 HOPELESS = 3.5                     # counted tricks below which no talon makes a six: pass unsimulated
@@ -181,7 +183,9 @@ def discard(view: PlayerView, rng: np.random.Generator, samples: int) -> Action 
     else:
         pairs.sort(key=lambda p: (-evaluate.best_strain([c for c in view.hand if c not in p])[1],
                                   sum(c % 8 for c in p)))
-    candidates = pairs[:DISCARD_CANDIDATES]
+    candidates = pairs[:MISERE_CANDIDATES if misere else DISCARD_CANDIDATES]
+    if misere:
+        samples = max(MIN_SAMPLES, int(samples * MISERE_SAMPLE_SHARE))
     hidden = _hidden(view, view.hand)
     layouts = [_deal_others(view, hidden, rng)[0] for _ in range(samples)]
     contracts = [] if misere else _open_contracts(view)
