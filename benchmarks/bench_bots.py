@@ -6,9 +6,11 @@ sampling bot at seat k and heuristic bots elsewhere, and once with heuristic bot
 seat k's settlement (whists, the pulya and gora converted by the convention's own settlement) is the sampling
 bot's gain at that seat. A deal's figure is the mean gain over the three seats. Prints, per system, the mean gain
 per deal with its 95% interval (normal approximation over deals) and the sampling bot's thinking time per move
-(mean, 99th percentile, max) in CPU time on one core. Workers run in parallel processes (``--workers``).
+(every decision with a choice: bids, discards, contracts, whists, cards; mean, median, 99th percentile, max) in
+CPU time on one core. Workers run in parallel processes (``--workers``); the systems' chunks interleave and a
+running line per system follows every ``--report`` deals, so a run cut short still tells its largest count.
 
-    python benchmarks/bench_bots.py --deals 2000 --workers 2     # the issue's figure: about 0.6 s of CPU a deal
+    python benchmarks/bench_bots.py --deals 2000 --workers 2     # the issue's figure
     python benchmarks/bench_bots.py                              # 50 deals a system, a quick look
 """
 
@@ -35,7 +37,7 @@ SEATS = 3
 
 
 class TimedBot:
-    """Wraps the sampling bot and records the time of each card decision."""
+    """Wraps the sampling bot and records the time of each decision that has a choice."""
 
     def __init__(self, bot: SamplingBot):
         self.bot = bot
@@ -44,7 +46,7 @@ class TimedBot:
     def act(self, view):
         started = time.process_time()
         action = self.bot.act(view)
-        if view.phase.value == "play":
+        if len(view.legal) > 1:
             self.times.append(time.process_time() - started)
         return action
 
@@ -80,29 +82,44 @@ def run_deals(args: tuple[str, int, int, str]) -> tuple[list[float], list[float]
     return gains, times
 
 
+def summary(system: str, level: str, gains: list[float], times: list[float]) -> str:
+    gains_a, times_a = np.array(gains), np.array(times)
+    half = 1.96 * gains_a.std(ddof=1) / np.sqrt(len(gains_a))
+    p50, p99 = np.percentile(times_a, [50, 99]) * 1e3
+    return (f"{system:10s} {len(gains_a)} deals: sampling ({level}) - heuristic = {gains_a.mean():+.2f} whists a "
+            f"deal, 95% interval [{gains_a.mean() - half:+.2f}, {gains_a.mean() + half:+.2f}]; thinking per move: "
+            f"mean {times_a.mean() * 1e3:.0f} ms, p50 {p50:.0f} ms, p99 {p99:.0f} ms, max {times_a.max() * 1e3:.0f} ms "
+            f"({len(times_a)} moves)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=50, help="deals per system")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--level", default="medium", choices=["medium", "hard"])
     parser.add_argument("--systems", default="sochi,leningrad,rostov")
+    parser.add_argument("--chunk", type=int, default=25, help="deals a job")
+    parser.add_argument("--report", type=int, default=250, help="deals between running lines")
     args = parser.parse_args()
-    chunk = max(1, args.deals // (4 * args.workers))
+    systems = args.systems.split(",")
+    chunk = max(1, min(args.chunk, args.deals))
+    jobs = [(system, s, min(chunk, args.deals - s), args.level)
+            for s in range(0, args.deals, chunk) for system in systems]
+    gains = {s: [] for s in systems}
+    times = {s: [] for s in systems}
+    started = time.perf_counter()
     with ProcessPoolExecutor(args.workers) as pool:
-        for system in args.systems.split(","):
-            started = time.perf_counter()
-            jobs = [(system, s, min(chunk, args.deals - s), args.level) for s in range(0, args.deals, chunk)]
-            gains, times = [], []
-            for g, t in pool.map(run_deals, jobs):
-                gains.extend(g)
-                times.extend(t)
-            gains_a, times_a = np.array(gains), np.array(times)
-            half = 1.96 * gains_a.std(ddof=1) / np.sqrt(len(gains_a))
-            print(f"{system:10s} {len(gains_a)} deals: sampling ({args.level}) - heuristic = "
-                  f"{gains_a.mean():+.2f} whists a deal, 95% interval [{gains_a.mean() - half:+.2f}, "
-                  f"{gains_a.mean() + half:+.2f}]; thinking per move: mean {times_a.mean() * 1e3:.0f} ms, "
-                  f"p99 {np.percentile(times_a, 99) * 1e3:.0f} ms, max {times_a.max() * 1e3:.0f} ms "
-                  f"({len(times_a)} moves); {time.perf_counter() - started:.0f} s", flush=True)
+        for job, (g, t) in zip(jobs, pool.map(run_deals, jobs)):
+            system = job[0]
+            before = len(gains[system])
+            gains[system].extend(g)
+            times[system].extend(t)
+            if len(gains[system]) // args.report > before // args.report and len(gains[system]) < args.deals:
+                print("running:", summary(system, args.level, gains[system], times[system]),
+                      f"{time.perf_counter() - started:.0f} s", flush=True)
+    for system in systems:
+        print(summary(system, args.level, gains[system], times[system]), flush=True)
+    print(f"{time.perf_counter() - started:.0f} s in all", flush=True)
 
 
 if __name__ == "__main__":

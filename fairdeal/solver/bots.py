@@ -6,10 +6,12 @@ are with the declarer or in his discard), and voids (a seat that did not follow 
 none of the trumps either when it did not trump). The score of a layout's outcome follows the convention: the
 contract's value for making or missing it (each undertrick costs the value again), the misère value for a clean or
 spoiled misère, and in raspasy the tricks taken. Levels: "easy" is the heuristic bot; "medium" and "hard" play the
-cards by sampling (8 and 24 layouts a decision); "hard" also whists by simulation: it deals the declarer's and the
-partner's hands (shown talon cards with the declarer or in his discard) and whists when the double-dummy defence
-reaches the whist quota with half a trick to spare (table defence is weaker than double dummy). Other phases are
-the heuristic's. The choice depends only on the view and the seed: each decision's generator is seeded from both.
+cards by sampling (8 and 24 layouts a decision) and whist by simulation (8 and 16 layouts): they deal the
+declarer's and the partner's hands (shown talon cards with the declarer or in his discard) and whist when the
+double-dummy defence reaches the whist quota with half a trick to spare (table defence is weaker than double
+dummy). They also bid, discard and name the contract by simulation (``simulate.py``: 10 and 16 layouts) where
+that module models the table; elsewhere those phases, and all the others, are the heuristic's. The choice depends
+only on the view and the seed: each decision's generator is seeded from both.
 """
 
 from __future__ import annotations
@@ -24,11 +26,14 @@ from fairdeal.engine.bids import NO_TRUMP
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.outcome import DefenceCall, HandKind
 from fairdeal.engine.view import PlayerView
+from fairdeal.solver import simulate
 from fairdeal.solver.dds import Position, mask, solve
 
-LEVELS: dict[str, tuple[int, int]] = {"easy": (0, 0), "medium": (8, 0), "hard": (24, 16)}   # (play, whist) samples
+# (play, whist, bidding/discard/contract) samples
+LEVELS: dict[str, tuple[int, int, int]] = {"easy": (0, 0, 0), "medium": (8, 8, 10), "hard": (24, 16, 16)}
 TRICKS = 10
 WHIST_MARGIN = 0.5
+SIMULATED = (Phase.AUCTION, Phase.DISCARD, Phase.CONTRACT)
 
 
 @dataclass(frozen=True)
@@ -52,15 +57,18 @@ class SamplingBot:
     def __init__(self, level: str = "medium", seed: int = 0, samples: int | None = None):
         if level not in LEVELS:
             raise ValueError(f"unknown bot level {level!r}: use {', '.join(LEVELS)}")
-        play, whist = LEVELS[level]
+        play, whist, auction = LEVELS[level]
         self.samples = play if samples is None else samples
         self.whist_samples = whist
+        self.auction_samples = auction if samples is None else max(simulate.MIN_SAMPLES, samples)
         self.seed = seed
         self.fallback = HeuristicBot()
 
     def act(self, view: PlayerView) -> Action:
         if view.phase is Phase.DEFENCE and self.whist_samples and _plain_table(view):
             return self.defend(view)
+        if view.phase in SIMULATED and self.auction_samples and len(view.legal) > 1 and simulate.models(view):
+            return self.simulate(view)
         if view.phase is not Phase.PLAY or self.samples == 0 or len(view.legal) == 1:
             return self.fallback.act(view)
         return self.play(view)
@@ -93,6 +101,18 @@ class SamplingBot:
         position = Position(tuple(hands[s] for s in view.active), 0, (), None if strain == NO_TRUMP else strain,
                             view.convention.play.must_overtake)
         return solve(position, 1 << view.active.index(view.declarer), 1 << view.active.index(view.declarer)).value
+
+    def simulate(self, view: PlayerView) -> Action:
+        """Bid, discard or name the contract by simulation; the heuristic where the simulation declines."""
+        rng = np.random.default_rng([self.seed, _view_digest(view)])
+        heuristic = self.fallback.act(view)
+        if view.phase is Phase.AUCTION:
+            action = simulate.bid(view, rng, self.auction_samples)
+        elif view.phase is Phase.DISCARD:
+            action = simulate.discard(view, rng, self.auction_samples)
+        else:
+            action = simulate.declare(view, rng, self.auction_samples, heuristic)
+        return heuristic if action is None else action
 
     def play(self, view: PlayerView) -> Action:
         table = read_table(view)

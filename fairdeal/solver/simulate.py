@@ -1,0 +1,217 @@
+"""Bidding, the discard and the contract by simulation: deal the cards the view cannot see at random (only the
+cards it holds or was shown are placed), solve each layout double dummy in every strain the bot may still name,
+and price the tricks under the convention's contract values.
+
+The model is the plain three-handed game of the Russian ladder: three seats at the tricks, ten cards each from a
+32-card deck, the first hand (``active[0]``) leading. Number and suit ladders (the Central-European and the
+19th-century systems), the dummy's tables and the two-seat tables stay with the heuristic bot.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+
+from fairdeal.engine import evaluate
+from fairdeal.engine.actions import Action, Bid, Concede, Declare, Discard
+from fairdeal.engine.bids import DARK_PREFIX, MINE, NO_TRUMP, PASS, ContractBid, beats, misere_level_of, parse_bid
+from fairdeal.engine.view import PlayerView
+from fairdeal.solver.dds import Position, solve
+
+TRICKS = 10
+STRAINS = tuple(range(5))          # four trump suits, then no trump (the ladder's order)
+DISCARD_CANDIDATES = 4             # discards kept by the heuristic's count before simulating
+MISERE_CANDIDATES = 2              # misère solves cost ten times a game's: fewer discards, fewer layouts
+MISERE_SAMPLE_SHARE = 0.6
+MIN_SAMPLES = 4
+ACE = 7
+HOPELESS = 3.5                     # counted tricks below which no talon makes a six: pass unsimulated
+MISERE_RISK = 3.0                  # the most misère danger worth simulating a misère for
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """The declarer's tricks in one strain (or misère, ``strain=None``) over the sampled layouts."""
+
+    strain: int | None
+    tricks: tuple[int, ...]
+
+    def value(self, conv, level: int | None) -> float:
+        """The mean score of the contract ``level`` in this strain (``None``: misère)."""
+        return float(np.mean([contract_score(conv, level, t) for t in self.tricks]))
+
+
+def contract_score(conv, level: int | None, tricks: int) -> float:
+    """The declarer's score for ``tricks``: the contract's value made, each undertrick the value again; misère
+    (``level=None``) its value clean, each trick taken the value again."""
+    scoring = conv.scoring
+    if level is None:
+        return scoring.misere_value if tricks == 0 else -scoring.misere_value * tricks
+    value = dict(scoring.contract_values).get(level, 2 * (level - 5))
+    return value if tricks >= level else -value * (level - tricks)
+
+
+def models(view: PlayerView) -> bool:
+    """The case the simulation models: the Russian ladder, three seats at the tricks and no dummy, 32 cards."""
+    conv = view.convention
+    return (conv.bidding.ladder == "russian" and not conv.table.dummy and len(view.active) == 3
+            and len(view.deck) == 32 and tuple(view.trick_seats) == tuple(view.active))
+
+
+def _solve_tricks(view: PlayerView, hands: dict[int, tuple[int, ...]], strain: int | None) -> int:
+    """The bot's tricks as declarer in ``strain`` (``None``: misère, the others loading him)."""
+    order = tuple(view.active)
+    me = 1 << order.index(view.seat)
+    trump = None if strain in (None, NO_TRUMP) else strain
+    position = Position(tuple(tuple(sorted(hands[s])) for s in order), 0, (), trump,
+                        view.convention.play.must_overtake)
+    maximisers = me if strain is not None else ((1 << len(order)) - 1) & ~me
+    return solve(position, me, maximisers).value
+
+
+def _deal_others(view: PlayerView, hidden: list[int], rng: np.random.Generator) -> tuple[dict, list[int]]:
+    """The two other seats' hands from the cards the bot cannot place, and what is left over (the talon)."""
+    pool = list(hidden)
+    rng.shuffle(pool)
+    others = [s for s in view.active if s != view.seat]
+    hands = {s: tuple(pool[k * TRICKS:(k + 1) * TRICKS]) for k, s in enumerate(others)}
+    return hands, pool[TRICKS * len(others):]
+
+
+def _hidden(view: PlayerView, mine) -> list[int]:
+    return sorted(view.deck - set(mine) - set(view.discard) - set(view.talon_seen))
+
+
+def quick_discard(cards: tuple[int, ...], strain: int | None) -> tuple[int, ...]:
+    """Ten of twelve cards for a sampled talon: in misère away go the two highest, else the two smallest cards
+    of the shortest side suits (which may leave a void to ruff), aces last."""
+    if strain is None:
+        away = sorted(cards, key=lambda c: (c % 8, c))[-2:]
+    else:
+        length = {s: sum(1 for c in cards if c // 8 == s) for s in range(4)}
+        side = [c for c in cards if c // 8 != strain] or list(cards)
+        away = sorted(side, key=lambda c: (c % 8 == ACE, length[c // 8], c % 8, c))[:2]
+    return tuple(c for c in cards if c not in away)
+
+
+def auction_estimates(view: PlayerView, rng: np.random.Generator, samples: int,
+                      misere: bool) -> list[Estimate]:
+    """Tricks in each strain (and misère when ``misere``) with the talon unseen: a random talon joins the hand
+    and the strain's quick discard puts two cards away."""
+    strains = list(STRAINS) + ([None] if misere else [])
+    tricks: dict[int | None, list[int]] = {s: [] for s in strains}
+    hidden = _hidden(view, view.hand)
+    for _ in range(samples):
+        others, talon = _deal_others(view, hidden, rng)
+        for strain in strains:
+            hands = dict(others)
+            hands[view.seat] = quick_discard(tuple(view.hand) + tuple(talon), strain)
+            tricks[strain].append(_solve_tricks(view, hands, strain))
+    return [Estimate(s, tuple(t)) for s, t in tricks.items()]
+
+
+def bid(view: PlayerView, rng: np.random.Generator, samples: int) -> Action | None:
+    """The lowest legal bid up to the highest contract whose expected score beats passing (scored 0), misère
+    when it prices higher; ``None`` when no plain game bid is open (dark and no-talon bids: the heuristic)."""
+    tokens = [a.token for a in view.legal]
+    games = [parse_bid(t) for t in tokens if t not in (PASS, MINE) and not t.startswith("misere")
+             and not t.endswith("-bp") and not t.startswith(DARK_PREFIX)]
+    if PASS not in tokens or not (games or "misere" in tokens or MINE in tokens):
+        return None
+    conv = view.convention
+    misere = "misere" in tokens and evaluate.misere_risk(view.hand) <= MISERE_RISK
+    if evaluate.best_strain(view.hand)[1] < HOPELESS and not misere:
+        return Bid(view.seat, PASS)
+    estimates = auction_estimates(view, rng, samples, misere)
+    priced = [(e.value(conv, level), ContractBid(level, e.strain))
+              for e in estimates if e.strain is not None for level in range(6, TRICKS + 1)]
+    worth = [b for v, b in priced if v > 0]
+    level = misere_level_of(conv.bidding.misere_beats_up_to)
+    misere = next((e.value(conv, None) for e in estimates if e.strain is None), None)
+    best_game = max((v for v, _ in priced), default=0.0)
+    if misere is not None and misere > max(0.0, best_game):
+        return Bid(view.seat, "misere")
+    if not worth:
+        return Bid(view.seat, PASS)
+    limit = max(worth, key=lambda b: (b.level - 6) * 10 + b.strain)
+    if MINE in tokens and not beats(view.high, limit, level):
+        return Bid(view.seat, MINE)
+    affordable = [b for b in games if not beats(b, limit, level)]
+    return Bid(view.seat, affordable[0].token) if affordable else Bid(view.seat, PASS)
+
+
+def _open_contracts(view: PlayerView) -> list[ContractBid]:
+    """The game contracts the declarer may name over the winning bid, lowest first."""
+    high = view.high
+    level = misere_level_of(view.convention.bidding.misere_beats_up_to)
+    every = [ContractBid(lv, s) for lv in range(6, TRICKS + 1) for s in STRAINS]
+    return [b for b in every if high is None or high.misere or b == ContractBid(high.level, high.strain)
+            or beats(b, ContractBid(high.level, high.strain), level)]
+
+
+def _kept_estimates(view: PlayerView, kept: tuple[int, ...], layouts: list[dict],
+                    strains: list[int | None]) -> list[Estimate]:
+    out = []
+    for strain in strains:
+        tricks = []
+        for others in layouts:
+            hands = dict(others)
+            hands[view.seat] = kept
+            tricks.append(_solve_tricks(view, hands, strain))
+        out.append(Estimate(strain, tuple(tricks)))
+    return out
+
+
+def _best_contract(view: PlayerView, estimates: list[Estimate],
+                   contracts: list[ContractBid]) -> tuple[float, ContractBid]:
+    by_strain = {e.strain: e for e in estimates}
+    priced = [(by_strain[b.strain].value(view.convention, b.level), b) for b in contracts]
+    return max(priced, key=lambda item: (item[0], -item[1].level, -item[1].strain))
+
+
+def discard(view: PlayerView, rng: np.random.Generator, samples: int) -> Action | None:
+    """The discard (and so the contract) of best expected score, among the few the heuristic counts best."""
+    size = len(view.legal[0].cards)
+    if len(view.hand) != TRICKS + size:
+        return None
+    misere = view.high is not None and view.high.misere
+    pairs = list(combinations(view.hand, size))
+    if misere:
+        pairs.sort(key=lambda p: (evaluate.misere_risk([c for c in view.hand if c not in p]), -sum(c % 8 for c in p)))
+    else:
+        pairs.sort(key=lambda p: (-evaluate.best_strain([c for c in view.hand if c not in p])[1],
+                                  sum(c % 8 for c in p)))
+    candidates = pairs[:MISERE_CANDIDATES if misere else DISCARD_CANDIDATES]
+    if misere:
+        samples = max(MIN_SAMPLES, int(samples * MISERE_SAMPLE_SHARE))
+    hidden = _hidden(view, view.hand)
+    layouts = [_deal_others(view, hidden, rng)[0] for _ in range(samples)]
+    contracts = [] if misere else _open_contracts(view)
+    strains = [None] if misere else sorted({b.strain for b in contracts})
+    if not misere and not contracts:
+        return None
+    best = None
+    for pair in candidates:
+        kept = tuple(c for c in view.hand if c not in pair)
+        estimates = _kept_estimates(view, kept, layouts, strains)
+        score = estimates[0].value(view.convention, None) if misere else _best_contract(view, estimates,
+                                                                                          contracts)[0]
+        if best is None or score > best[0]:
+            best = (score, pair)
+    return Discard(view.seat, tuple(best[1]))
+
+
+def declare(view: PlayerView, rng: np.random.Generator, samples: int, heuristic: Action) -> Action | None:
+    """The legal contract of best expected score for the hand kept; the heuristic's concession stands."""
+    if isinstance(heuristic, Concede):
+        return heuristic
+    declares = {parse_bid(a.token): a for a in view.legal if isinstance(a, Declare)}
+    contracts = [b for b in declares if not b.misere and not b.no_talon and not b.rung]
+    if len(view.hand) != TRICKS or not contracts or len(contracts) != len(declares):
+        return None
+    hidden = _hidden(view, view.hand)
+    layouts = [_deal_others(view, hidden, rng)[0] for _ in range(samples)]
+    estimates = _kept_estimates(view, tuple(view.hand), layouts, sorted({b.strain for b in contracts}))
+    return declares[_best_contract(view, estimates, contracts)[1]]
