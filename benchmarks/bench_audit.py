@@ -20,8 +20,8 @@ from pathlib import Path
 import numpy as np
 
 from fairdeal.audit.run import RunOptions, run_audit
-from fairdeal.audit.simulate import Evening, simulated_records
 from fairdeal.audit.sequential import calibrate_threshold, cusum_path, eprocess_path, llr_table
+from fairdeal.audit.simulate import Evening, simulated_records
 from fairdeal.audit.stats import card_values, holm, hypergeometric_null, talon_aces_total_pvalue
 from fairdeal.deal import deal_batch, get_pattern
 from fairdeal.log.records import HandRecord
@@ -29,7 +29,7 @@ from fairdeal.log.writer import write_log
 
 PATTERN = get_pattern("russian")
 TALON = PATTERN.talon_positions[0]
-HORIZON = 300             # deals per dealer in one evening's audit window
+HORIZON = 300  # deals per dealer in one evening's audit window
 DEALERS = 3
 FAMILY_ALPHA = 0.05
 CHEAT_RATE = 0.25
@@ -59,7 +59,7 @@ def honest_talon_aces(rng: np.random.Generator, hands: int) -> np.ndarray:
         size = min(CHUNK, hands - start)
         orders = np.argsort(rng.random((size, PATTERN.deck.size)), axis=1).astype(np.uint8)
         _, talons = deal_batch(orders, PATTERN)
-        out[start:start + size] = count_aces(talons[:, 0])
+        out[start : start + size] = count_aces(talons[:, 0])
     return out
 
 
@@ -79,7 +79,7 @@ def stacked_talon_aces(rng: np.random.Generator, hands: int, rate: float) -> np.
         rows[:, first] = chosen
         orders[cheat] = rows
         _, talons = deal_batch(orders.astype(np.uint8), PATTERN)
-        out[start:start + size] = count_aces(talons[:, 0])
+        out[start : start + size] = count_aces(talons[:, 0])
     return out
 
 
@@ -88,8 +88,10 @@ def summarise(delays: np.ndarray) -> str:
     if not len(flagged):
         return "never flagged"
     q1, med, q3 = np.percentile(flagged, [25, 50, 75])
-    return (f"flagged in {len(flagged) / len(delays):6.1%} of runs; deals until flagged: "
-            f"median {med:5.0f}, quartiles {q1:.0f}-{q3:.0f}")
+    return (
+        f"flagged in {len(flagged) / len(delays):6.1%} of runs; deals until flagged: "
+        f"median {med:5.0f}, quartiles {q1:.0f}-{q3:.0f}"
+    )
 
 
 def fixed_sample_alarms(aces: np.ndarray) -> np.ndarray:
@@ -110,15 +112,17 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
-    per_dealer = FAMILY_ALPHA / DEALERS     # Bonferroni over the table's dealers
+    per_dealer = FAMILY_ALPHA / DEALERS  # Bonferroni over the table's dealers
     llr = llr_table(32, 2, (CHEAT_RATE,))[0]
 
     started = time.perf_counter()
     threshold = calibrate_threshold(llr, NULL, HORIZON, per_dealer, rng)
     calibration_seconds = time.perf_counter() - started
-    print(f"CUSUM for an ace stacked in {CHEAT_RATE:.0%} of deals: threshold h = {threshold:.3f} "
-          f"(horizon {HORIZON} deals, per-dealer false alarm {per_dealer:.4f}, {CALIBRATION_DRAWS} simulated "
-          f"dealers, {calibration_seconds:.1f} s)")
+    print(
+        f"CUSUM for an ace stacked in {CHEAT_RATE:.0%} of deals: threshold h = {threshold:.3f} "
+        f"(horizon {HORIZON} deals, per-dealer false alarm {per_dealer:.4f}, {CALIBRATION_DRAWS} simulated "
+        f"dealers, {calibration_seconds:.1f} s)"
+    )
     log_bar = np.log(1 / per_dealer)
     print(f"mixture e-process: alarm when E >= {1 / per_dealer:.0f} (Ville's inequality, no calibration)\n")
 
@@ -141,8 +145,10 @@ def main() -> None:
     e_tables = (eprocess_path(honest, 32, 2) >= log_bar).any(axis=1).reshape(args.tables, DEALERS).any(axis=1)
     fixed_tables = fixed_sample_alarms(honest).any(axis=1)
     se = np.sqrt(FAMILY_ALPHA * (1 - FAMILY_ALPHA) / args.tables)
-    print(f"family-wise false alarms on {hands:,} honest hands ({args.tables} tables x {DEALERS} dealers x {HORIZON} deals; "
-          f"dealt in {seconds:.1f} s, {hands / seconds:,.0f} hands/s), target {FAMILY_ALPHA:.0%} (+-{se:.1%} s.e.):")
+    print(
+        f"family-wise false alarms on {hands:,} honest hands ({args.tables} tables x {DEALERS} dealers x {HORIZON} deals; "
+        f"dealt in {seconds:.1f} s, {hands / seconds:,.0f} hands/s), target {FAMILY_ALPHA:.0%} (+-{se:.1%} s.e.):"
+    )
     print(f"  CUSUM        {cusum_tables.mean():6.2%}")
     print(f"  e-process    {e_tables.mean():6.2%}")
     print(f"  fixed-sample {fixed_tables.mean():6.2%}\n")
@@ -165,16 +171,20 @@ def audit_synthetic_log(hands: int, seed: int) -> None:
         full, bare = Path(folder) / "full.jsonl", Path(folder) / "bare.jsonl"
         write_log(full, simulated_records(np.random.default_rng(seed), evening, hands))
         write_log(bare, stripped(simulated_records(np.random.default_rng(seed), evening, hands)))
-        print(f"synthetic log: {hands} hands, {evening.players[1]} stacks an ace in {CHEAT_RATE:.0%} of his deals "
-              "(fairdeal audit's pipeline, legality aside)")
+        print(
+            f"synthetic log: {hands} hands, {evening.players[1]} stacks an ace in {CHEAT_RATE:.0%} of his deals "
+            "(fairdeal audit's pipeline, legality aside)"
+        )
         for label, path in (("orders + shuffles (replay and tells)", full), ("deals only (baseline)", bare)):
             started = time.perf_counter()
             verdict = run_audit(path, options).verdict
             seconds = time.perf_counter() - started
             flagged = sorted({t.test for t in verdict.flagged()})
             alarms = ", ".join(f"{p.dealer} at hand {p.cusum_alarm}" for p in verdict.paths if p.cusum_alarm) or "none"
-            print(f"  {label:<38} {seconds:5.1f} s ({hands / seconds:6.0f} hands/s); "
-                  f"suspects: {', '.join(verdict.suspects()) or 'none'}; CUSUM alarm: {alarms}")
+            print(
+                f"  {label:<38} {seconds:5.1f} s ({hands / seconds:6.0f} hands/s); "
+                f"suspects: {', '.join(verdict.suspects()) or 'none'}; CUSUM alarm: {alarms}"
+            )
             print(f"  {'':<38} Holm-significant: {'; '.join(flagged) or 'none'}")
 
 

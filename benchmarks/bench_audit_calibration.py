@@ -17,9 +17,9 @@ import time
 
 import numpy as np
 
-from fairdeal.audit.summary import BlockContext
 from fairdeal.audit.scan import scan_log
 from fairdeal.audit.simulate import Evening, fast_evening_lines
+from fairdeal.audit.summary import BlockContext
 from fairdeal.audit.verdict import build_verdict
 from fairdeal.log.writer import encode_record
 from fairdeal.tricks.table import quick_records
@@ -28,8 +28,10 @@ ALPHA = 0.01
 
 
 def verdict_of(data: bytes):
-    merged = scan_log(io.BytesIO(data), lambda h: BlockContext(h.pattern_name, len(h.players), False, tells=True,
-                                                               targeting=True, per_hand=True))
+    merged = scan_log(
+        io.BytesIO(data),
+        lambda h: BlockContext(h.pattern_name, len(h.players), False, tells=True, targeting=True, per_hand=True),
+    )
     return build_verdict(merged, ALPHA)
 
 
@@ -56,8 +58,10 @@ def false_alarms(label: str, tables: int, hands: int, verdict_for) -> None:
         hands_named += verdict.finding_counts.get("targeted-hand", 0) > 0
     seconds = time.perf_counter() - started
     se = np.sqrt(ALPHA * (1 - ALPHA) / tables)
-    print(f"honest tables ({label}): {tables} x {hands} hands = {tables * hands:,} hands, full pipeline, "
-          f"{seconds:.1f} s ({tables * hands / seconds:,.0f} hands/s)")
+    print(
+        f"honest tables ({label}): {tables} x {hands} hands = {tables * hands:,} hands, full pipeline, "
+        f"{seconds:.1f} s ({tables * hands / seconds:,.0f} hands/s)"
+    )
     print(f"family-wise false alarms at alpha {ALPHA:.0%} (target <= {ALPHA:.0%}, s.e. {se:.2%}):")
     print(f"  Holm family (any test or certain finding; the exit code) {family / tables:6.2%}")
     print(f"  CUSUM alarm (calibrated by simulation per horizon)        {cusum / tables:6.2%}")
@@ -76,8 +80,9 @@ def main() -> None:
     args = parser.parse_args()
 
     false_alarms("runs and a cut", args.tables, args.hands, lambda t: audit(Evening(), args.hands, 10_000 + t))
-    false_alarms("six riffles and a cut", args.riffle_tables, args.hands,
-                 lambda t: riffled_table(args.hands, 20_000 + t))
+    false_alarms(
+        "six riffles and a cut", args.riffle_tables, args.hands, lambda t: riffled_table(args.hands, 20_000 + t)
+    )
 
     started = time.perf_counter()
     delays_c, delays_e, flagged = [], [], 0
@@ -88,14 +93,18 @@ def main() -> None:
         # Boris deals hands 2, 5, 8, ...: his k-th deal is hand 3k - 1.
         delays_c.append((boris.cusum_alarm + 1) // 3 if boris.cusum_alarm else np.nan)
         delays_e.append((boris.eprocess_alarm + 1) // 3 if boris.eprocess_alarm else np.nan)
-    print(f"\npower: Boris stacks an ace into the talon in 25% of his deals ({args.power_runs} runs of 900 hands, "
-          f"{time.perf_counter() - started:.1f} s)")
+    print(
+        f"\npower: Boris stacks an ace into the talon in 25% of his deals ({args.power_runs} runs of 900 hands, "
+        f"{time.perf_counter() - started:.1f} s)"
+    )
     print(f"  named as the only suspect after 300 of his deals: {flagged / args.power_runs:.0%} of runs")
     for label, delays in (("CUSUM", delays_c), ("e-process", delays_e)):
         d = np.array(delays, dtype=float)
         caught = d[~np.isnan(d)]
-        print(f"  {label:<9} first alarm after his deal: median {np.median(caught):.0f}, quartiles "
-              f"{np.percentile(caught, 25):.0f}-{np.percentile(caught, 75):.0f}, caught in {len(caught)}/{len(d)} runs")
+        print(
+            f"  {label:<9} first alarm after his deal: median {np.median(caught):.0f}, quartiles "
+            f"{np.percentile(caught, 25):.0f}-{np.percentile(caught, 75):.0f}, caught in {len(caught)}/{len(d)} runs"
+        )
 
 
 if __name__ == "__main__":

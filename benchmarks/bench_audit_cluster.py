@@ -31,7 +31,7 @@ def _peak_rss_mb() -> float:
 
 
 def _warm() -> None:
-    import fairdeal.audit.block  # noqa: F401
+    import fairdeal.audit.block
     import fairdeal.audit.stored  # noqa: F401
 
 
@@ -67,29 +67,39 @@ def main() -> None:
         _timed("store (append to Parquet)", lambda: store.append(expand([str(log)])[0]))
         (table,) = store.tables()
         file_s, file_result = _timed("baseline: audit the .jsonl, 1 process", lambda: run_audit(log, options))
-        local_s, local = _timed("baseline: audit the store in-process, 1 process",
-                                lambda: run_stored_audit(store.root, table, options))
+        local_s, local = _timed(
+            "baseline: audit the store in-process, 1 process", lambda: run_stored_audit(store.root, table, options)
+        )
         times = {}
         for workers in (1, 2):
-            with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as c, \
-                    Client(c) as client:
-                client.run(_warm)       # long-lived workers import the auditor once, not per audit
-                times[workers], result = _timed(f"store on a LocalCluster of {workers} worker(s)",
-                                                lambda: run_stored_audit(store.root, table, options,
-                                                                         runner=dask_runner(client)))
+            with (
+                LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as c,
+                Client(c) as client,
+            ):
+                client.run(_warm)  # long-lived workers import the auditor once, not per audit
+                times[workers], result = _timed(
+                    f"store on a LocalCluster of {workers} worker(s)",
+                    lambda: run_stored_audit(store.root, table, options, runner=dask_runner(client)),
+                )
                 peaks = client.run(_peak_rss_mb)
                 same = _verdict(result) == _verdict(local)
-                print(f"  peak memory per worker: {', '.join(f'{v:,.0f} MB' for v in peaks.values())}; "
-                      f"verdict JSON equal to the in-process run: {same}")
+                print(
+                    f"  peak memory per worker: {', '.join(f'{v:,.0f} MB' for v in peaks.values())}; "
+                    f"verdict JSON equal to the in-process run: {same}"
+                )
         per_hand = times[1] / args.hands
-        print(f"scaling 1 -> 2 workers: {times[1] / times[2]:.2f}x; store in-process vs .jsonl: "
-              f"{file_s / local_s:.2f}x; same suspects: {file_result.verdict.suspects() == local.verdict.suspects()}")
+        print(
+            f"scaling 1 -> 2 workers: {times[1] / times[2]:.2f}x; store in-process vs .jsonl: "
+            f"{file_s / local_s:.2f}x; same suspects: {file_result.verdict.suspects() == local.verdict.suspects()}"
+        )
         print(f"measured cost: {per_hand * 1e6:.1f} worker-us per hand (1 worker, including the scheduler)")
         machines = args.machines
         estimate = 1e9 * per_hand / (2 * machines)
-        print(f"estimate for 10^9 hands on {machines} machines of 2 workers: {estimate / 60:,.1f} min of the pass "
-              f"(at the measured per-hand cost, assuming linear scaling; the client keeps ~9 bytes a hand for the "
-              f"sequential detectors: {9e9 / 1e9:.0f} GB)")
+        print(
+            f"estimate for 10^9 hands on {machines} machines of 2 workers: {estimate / 60:,.1f} min of the pass "
+            f"(at the measured per-hand cost, assuming linear scaling; the client keeps ~9 bytes a hand for the "
+            f"sequential detectors: {9e9 / 1e9:.0f} GB)"
+        )
 
 
 if __name__ == "__main__":

@@ -30,8 +30,8 @@ from fairdeal.engine.scoring import score_hand
 from fairdeal.engine.settlement import settle
 from fairdeal.engine.sheet import new_sheet
 from fairdeal.engine.view import view_for
-from fairdeal.systems import get_convention
 from fairdeal.solver.bots import SamplingBot
+from fairdeal.systems import get_convention
 
 SEATS = 3
 
@@ -86,10 +86,12 @@ def summary(system: str, level: str, gains: list[float], times: list[float]) -> 
     gains_a, times_a = np.array(gains), np.array(times)
     half = 1.96 * gains_a.std(ddof=1) / np.sqrt(len(gains_a))
     p50, p99 = np.percentile(times_a, [50, 99]) * 1e3
-    return (f"{system:10s} {len(gains_a)} deals: sampling ({level}) - heuristic = {gains_a.mean():+.2f} whists a "
-            f"deal, 95% interval [{gains_a.mean() - half:+.2f}, {gains_a.mean() + half:+.2f}]; thinking per move: "
-            f"mean {times_a.mean() * 1e3:.0f} ms, p50 {p50:.0f} ms, p99 {p99:.0f} ms, max {times_a.max() * 1e3:.0f} ms "
-            f"({len(times_a)} moves)")
+    return (
+        f"{system:10s} {len(gains_a)} deals: sampling ({level}) - heuristic = {gains_a.mean():+.2f} whists a "
+        f"deal, 95% interval [{gains_a.mean() - half:+.2f}, {gains_a.mean() + half:+.2f}]; thinking per move: "
+        f"mean {times_a.mean() * 1e3:.0f} ms, p50 {p50:.0f} ms, p99 {p99:.0f} ms, max {times_a.max() * 1e3:.0f} ms "
+        f"({len(times_a)} moves)"
+    )
 
 
 def main() -> None:
@@ -103,8 +105,9 @@ def main() -> None:
     args = parser.parse_args()
     systems = args.systems.split(",")
     chunk = max(1, min(args.chunk, args.deals))
-    jobs = [(system, s, min(chunk, args.deals - s), args.level)
-            for s in range(0, args.deals, chunk) for system in systems]
+    jobs = [
+        (system, s, min(chunk, args.deals - s), args.level) for s in range(0, args.deals, chunk) for system in systems
+    ]
     gains = {s: [] for s in systems}
     times = {s: [] for s in systems}
     started = time.perf_counter()
@@ -115,8 +118,12 @@ def main() -> None:
             gains[system].extend(g)
             times[system].extend(t)
             if len(gains[system]) // args.report > before // args.report and len(gains[system]) < args.deals:
-                print("running:", summary(system, args.level, gains[system], times[system]),
-                      f"{time.perf_counter() - started:.0f} s", flush=True)
+                print(
+                    "running:",
+                    summary(system, args.level, gains[system], times[system]),
+                    f"{time.perf_counter() - started:.0f} s",
+                    flush=True,
+                )
     for system in systems:
         print(summary(system, args.level, gains[system], times[system]), flush=True)
     print(f"{time.perf_counter() - started:.0f} s in all", flush=True)

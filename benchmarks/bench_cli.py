@@ -44,8 +44,10 @@ def main() -> int:
         print(f"{name:<34} {seconds * 1000:7.1f} ms   {seconds / base:5.2f}x baseline")
         if name == "fairdeal --help" and (seconds > LIMIT_SECONDS or seconds / base > LIMIT_RATIO):
             missed = True
-    print(f"aim for fairdeal --help: <= {LIMIT_SECONDS} s and <= {LIMIT_RATIO:.0f}x baseline: "
-          f"{'MISSED' if missed else 'met'}")
+    print(
+        f"aim for fairdeal --help: <= {LIMIT_SECONDS} s and <= {LIMIT_RATIO:.0f}x baseline: "
+        f"{'MISSED' if missed else 'met'}"
+    )
     return 1 if missed else 0
 
 

@@ -18,16 +18,16 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from commit_reveal_helpers import honest_session  # noqa: E402
+from commit_reveal_helpers import honest_session
 
-from fairdeal.cards import DeckKind  # noqa: E402
-from fairdeal.protocols.deal_source import CommitRevealSource  # noqa: E402
-from fairdeal.protocols.deck import derive_order, derive_orders, orders_match  # noqa: E402
-from fairdeal.protocols.derive import DeckInputs, deck_input  # noqa: E402
-from fairdeal.protocols.table import TableSpec  # noqa: E402
-from fairdeal.protocols.transcript import transcript_bytes  # noqa: E402
-from fairdeal.protocols.verify import verify_documents  # noqa: E402
-from fairdeal.rules import SOCHI  # noqa: E402
+from fairdeal.cards import DeckKind
+from fairdeal.protocols.deal_source import CommitRevealSource
+from fairdeal.protocols.deck import derive_order, derive_orders, orders_match
+from fairdeal.protocols.derive import DeckInputs, deck_input
+from fairdeal.protocols.table import TableSpec
+from fairdeal.protocols.transcript import transcript_bytes
+from fairdeal.protocols.verify import verify_documents
+from fairdeal.rules import SOCHI
 
 DECK = DeckKind.PIQUET32
 NAMES = ("north", "east", "south")
@@ -55,27 +55,48 @@ def bench_decks(deals: int) -> None:
     seeds = seeds_for(deals)
     framed_seeds = [(s, [seed for _, seed in p]) for s, p in seeds]
     build = DeckInputs("table-1", "s", DECK.value, NAMES)
-    timed("baseline: frame deck inputs field by field", deals, "deals",
-          lambda: [deck_input("table-1", "s", h + 1, DECK.value, s, p) for h, (s, p) in enumerate(seeds)])
-    inputs, _ = timed("frame deck inputs, session fields framed once", deals, "deals",
-                      lambda: [build(h + 1, s, p) for h, (s, p) in enumerate(framed_seeds)])
+    timed(
+        "baseline: frame deck inputs field by field",
+        deals,
+        "deals",
+        lambda: [deck_input("table-1", "s", h + 1, DECK.value, s, p) for h, (s, p) in enumerate(seeds)],
+    )
+    inputs, _ = timed(
+        "frame deck inputs, session fields framed once",
+        deals,
+        "deals",
+        lambda: [build(h + 1, s, p) for h, (s, p) in enumerate(framed_seeds)],
+    )
     published = derive_orders(inputs, DECK)
     small = min(deals, 20_000)
-    _, scalar = timed("baseline: derive + compare one deal at a time", small, "deals",
-                      lambda: [np.array_equal(derive_order(d, DECK), o) for d, o in zip(inputs[:small], published)])
-    ok, batch = timed("batch verify: SHAKE256 per deal + vectorised Fisher-Yates", deals, "deals",
-                      lambda: orders_match(inputs, published, DECK))
+    _, scalar = timed(
+        "baseline: derive + compare one deal at a time",
+        small,
+        "deals",
+        lambda: [np.array_equal(derive_order(d, DECK), o) for d, o in zip(inputs[:small], published)],
+    )
+    ok, batch = timed(
+        "batch verify: SHAKE256 per deal + vectorised Fisher-Yates",
+        deals,
+        "deals",
+        lambda: orders_match(inputs, published, DECK),
+    )
     assert ok.all()
     tampered = published.copy()
     tampered[::1000, [0, 1]] = tampered[::1000, [1, 0]]
     caught = orders_match(inputs, tampered, DECK)
     assert (~caught).sum() == len(range(0, deals, 1000))
-    _, framed = timed("batch verify including framing the inputs", deals, "deals",
-                      lambda: orders_match([build(h + 1, s, p) for h, (s, p) in enumerate(framed_seeds)],
-                                           published, DECK))
+    _, framed = timed(
+        "batch verify including framing the inputs",
+        deals,
+        "deals",
+        lambda: orders_match([build(h + 1, s, p) for h, (s, p) in enumerate(framed_seeds)], published, DECK),
+    )
     print(f"{'speed-up of the batch verifier over one-at-a-time':<58} {batch / scalar:>14.1f} x")
-    print(f"{'target >= 200,000 verified deals/s (batch, with framing)':<58} "
-          f"{'met' if framed >= 200_000 else 'NOT met':>14}")
+    print(
+        f"{'target >= 200,000 verified deals/s (batch, with framing)':<58} "
+        f"{'met' if framed >= 200_000 else 'NOT met':>14}"
+    )
 
 
 def bench_protocol(hands: int) -> None:
@@ -89,11 +110,19 @@ def bench_protocol(hands: int) -> None:
         return source.transcripts
 
     docs, _ = timed("generate: full protocol hands (3 players, ed25519)", hands, "hands", run)
-    _, _ = timed("verify: full transcripts without game record", hands, "hands",
-                 lambda: verify_documents([(str(i), d) for i, d in enumerate(docs)]))
+    _, _ = timed(
+        "verify: full transcripts without game record",
+        hands,
+        "hands",
+        lambda: verify_documents([(str(i), d) for i, d in enumerate(docs)]),
+    )
     played = honest_session(min(hands, 40))
-    report, _ = timed("verify: full transcripts with engine replay + scores", len(played), "hands",
-                      lambda: verify_documents([(str(i), d) for i, d in enumerate(played)]))
+    report, _ = timed(
+        "verify: full transcripts with engine replay + scores",
+        len(played),
+        "hands",
+        lambda: verify_documents([(str(i), d) for i, d in enumerate(played)]),
+    )
     assert report.ok
     sizes = [len(transcript_bytes(d)) for d in docs]
     played_sizes = [len(transcript_bytes(d)) for d in played]

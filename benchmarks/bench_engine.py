@@ -39,7 +39,7 @@ def minimal_hand(rng: np.random.Generator) -> list[int]:
     order = rng.permutation(32).tolist()
     hands = [sorted(order[0:10]), sorted(order[10:20]), sorted(order[20:30])]
     for _ in range(3):
-        rng.integers(1)                        # the pass, the only call of this auction
+        rng.integers(1)  # the pass, the only call of this auction
     won = [0, 0, 0]
     leader = 0
     for _ in range(10):
@@ -85,7 +85,7 @@ def replays_per_second(hands: int, seed: int) -> float:
 def evening_rates(convention, hands: int, seed: int) -> dict[str, float]:
     """Share of hands that were raspasy, misère, failed contracts (played games the declarer lost)."""
     rng = np.random.default_rng(seed)
-    seats = convention.players[0]          # the smallest table the convention plays (two for Hussar, Gusarik)
+    seats = convention.players[0]  # the smallest table the convention plays (two for Hussar, Gusarik)
     bots = [HeuristicBot() for _ in range(seats)]
     counts: collections.Counter = collections.Counter()
     streak = 0
@@ -102,8 +102,10 @@ def evening_rates(convention, hands: int, seed: int) -> dict[str, float]:
                 counts["failed"] += 1
         if outcome.kind is HandKind.MISERE and outcome.tricks[outcome.declarer] > 0:
             counts["misere caught"] += 1
-    return {key: counts[key] / hands for key in
-            ("raspasy", "redeal", "misere", "misere caught", "game", "failed", "unplayed", "conceded")}
+    return {
+        key: counts[key] / hands
+        for key in ("raspasy", "redeal", "misere", "misere caught", "game", "failed", "unplayed", "conceded")
+    }
 
 
 def table_rates(hands: int, minimal_rate: float) -> None:
@@ -127,12 +129,18 @@ def main() -> None:
     replay_rate = replays_per_second(SPEED_HANDS // 4, 3)
     print("Sochi, 3 players, one core; baseline = the minimal loop measured in this run")
     print(f"minimal loop      : {minimal_rate:8.0f} hands/s  (deal, three passes, ten tricks following suit)")
-    print(f"random-legal bots : {random_rate:8.0f} hands/s  ({random_rate / minimal_rate:.2f}x the minimal loop; "
-          f"issue 12 asks for {GOAL_RATIO:.2f}x: 5,000 where it does 8,800)")
-    print(f"heuristic bots    : {heuristic_rate:8.0f} hands/s  ({heuristic_rate / minimal_rate:.2f}x the minimal loop, "
-          f"{heuristic_rate / random_rate:.2f}x random-legal)")
-    print(f"replay of records : {replay_rate:8.0f} hands/s  ({replay_rate / minimal_rate:.2f}x the minimal loop, "
-          f"{replay_rate / random_rate:.2f}x random-legal)")
+    print(
+        f"random-legal bots : {random_rate:8.0f} hands/s  ({random_rate / minimal_rate:.2f}x the minimal loop; "
+        f"issue 12 asks for {GOAL_RATIO:.2f}x: 5,000 where it does 8,800)"
+    )
+    print(
+        f"heuristic bots    : {heuristic_rate:8.0f} hands/s  ({heuristic_rate / minimal_rate:.2f}x the minimal loop, "
+        f"{heuristic_rate / random_rate:.2f}x random-legal)"
+    )
+    print(
+        f"replay of records : {replay_rate:8.0f} hands/s  ({replay_rate / minimal_rate:.2f}x the minimal loop, "
+        f"{replay_rate / random_rate:.2f}x random-legal)"
+    )
     table_rates(TABLE_HANDS, minimal_rate)
     print(f"\nheuristic evenings, {RATE_HANDS} hands per convention, raspasy streak carried from hand to hand")
     header = ("raspasy", "redeal", "misere", "misere caught", "game", "failed", "unplayed", "conceded")

@@ -24,10 +24,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from fuzz_helpers import broken_rules, fuzz_log, mutate, named_lines, rejected, run, valid_hand_lines  # noqa: E402
+from fuzz_helpers import broken_rules, fuzz_log, mutate, named_lines, rejected, run, valid_hand_lines
 
-from fairdeal.resources import sample  # noqa: E402
-from fairdeal.systems import conventions  # noqa: E402
+from fairdeal.resources import sample
+from fairdeal.systems import conventions
 
 LOG_COMMANDS = {
     "log validate": ["log", "validate"],
@@ -100,6 +100,7 @@ def _loaded(raw: bytes):
 
 def _mutate_document(raw: bytes, rng: np.random.Generator) -> bytes:
     from fuzz_helpers import ODD_VALUES, _set_path
+
     document = json.loads(raw)
     _set_path(document, rng, ODD_VALUES[rng.integers(len(ODD_VALUES))])
     return json.dumps(document).encode()
@@ -110,8 +111,21 @@ def system_log(folder: Path, rng: np.random.Generator) -> list[bytes]:
     players = conventions()[system].players
     path = folder / f"{system}.jsonl"
     if not path.exists():
-        run(["play", "--system", system, "--players", str(players[int(rng.integers(len(players)))]),
-             "--hands", "6", "--seed", str(int(rng.integers(2**31))), "--out", str(path)])
+        run(
+            [
+                "play",
+                "--system",
+                system,
+                "--players",
+                str(players[int(rng.integers(len(players)))]),
+                "--hands",
+                "6",
+                "--seed",
+                str(int(rng.integers(2**31))),
+                "--out",
+                str(path),
+            ]
+        )
     return path.read_bytes().splitlines()
 
 
@@ -120,7 +134,7 @@ def baseline(folder: Path, per_file: int) -> dict[str, float]:
     lines = sample("sochi-3p-honest.jsonl").read_bytes().splitlines()[: per_file + 1]
     path = folder / "honest.jsonl"
     path.write_bytes(b"\n".join(lines) + b"\n")
-    run([*LOG_COMMANDS["audit"], str(path)])         # once first: imports and caches are not the baseline
+    run([*LOG_COMMANDS["audit"], str(path)])  # once first: imports and caches are not the baseline
     figures = {name: run([*argv, str(path)]).seconds / per_file for name, argv in LOG_COMMANDS.items()}
     transcripts = sorted(sample("commit-reveal-evening.jsonl.transcripts").glob("hand-*.json"))
     figures["verify"] = run(["verify", *map(str, transcripts)]).seconds
@@ -160,10 +174,14 @@ def main() -> int:
         runs = tally.runs.get(name, 0)
         per_run = tally.seconds.get(name, 0.0) / max(runs, 1)
         unit = "per file of transcripts" if name == "verify" else "per mutated line, worst file"
-        print(f"  {name:<13} {runs:6,} runs, {per_run * 1000:8.1f} ms a run; slowest {tally.slowest.get(name, 0):.3f} s "
-              f"{unit}; baseline {base[name] * 1000:.2f} ms ({'honest evening' if name == 'verify' else 'a honest line'})")
-    print(f"broken rules: {len(tally.problems)} (exit 70, traceback, long or multi-line message, hang over "
-          f"{HANG_SECONDS} s an input, valid hand dropped, rejected line unreported)")
+        print(
+            f"  {name:<13} {runs:6,} runs, {per_run * 1000:8.1f} ms a run; slowest {tally.slowest.get(name, 0):.3f} s "
+            f"{unit}; baseline {base[name] * 1000:.2f} ms ({'honest evening' if name == 'verify' else 'a honest line'})"
+        )
+    print(
+        f"broken rules: {len(tally.problems)} (exit 70, traceback, long or multi-line message, hang over "
+        f"{HANG_SECONDS} s an input, valid hand dropped, rejected line unreported)"
+    )
     for problem in tally.problems[:20]:
         print(f"  {problem}")
     return 1 if tally.problems else 0

@@ -22,7 +22,7 @@ from fairdeal.log.reader import _DECODER
 from fairdeal.log.schema import schema_check_lines
 from fairdeal.log.synth import SynthTable, synth_hand
 
-POOL_SIZE = 1500   # a multiple of 3, so each pooled hand keeps its dealer in the rotation
+POOL_SIZE = 1500  # a multiple of 3, so each pooled hand keeps its dealer in the rotation
 
 
 def synth_pool(table: SynthTable, seed: int) -> list[HandRecord]:

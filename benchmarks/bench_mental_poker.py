@@ -15,20 +15,20 @@ from __future__ import annotations
 import os
 import statistics
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Callable, Iterator
 
 from fairdeal.deal import get_pattern
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.match import play_match
-from fairdeal.protocols.table import TableSpec
-from fairdeal.protocols.mp_fiat_shamir import HandContext
 from fairdeal.protocols import mp_group
+from fairdeal.protocols.mp_fiat_shamir import HandContext
 from fairdeal.protocols.mp_group import MSM_BACKEND, MULTS, Point, Scalar, base_mult, hash_to_point, multi_mult_vartime
 from fairdeal.protocols.mp_player import Player, Table, play_hand
 from fairdeal.protocols.mp_protocol import TableSetup, verify_hand
 from fairdeal.protocols.mp_source import MentalPokerSource, hand_setup
 from fairdeal.protocols.mp_verify import check_document
+from fairdeal.protocols.table import TableSpec
 from fairdeal.systems import get_convention
 
 PLAYERS = ("north", "east", "west")
@@ -63,14 +63,19 @@ def unit_costs() -> None:
     fixed, _, _ = measure(lambda: [base_mult(scalar) for _ in range(n)], 3)
     valid, _, _ = measure(lambda: [Point.decode(point.data) for _ in range(n)], 3)
     add, _, _ = measure(lambda: [point + point for _ in range(n)], 3)
-    print(f"baseline libsodium (rbcl): variable-base mult {var / n * 1e6:.0f} us, fixed-base {fixed / n * 1e6:.0f} us, "
-          f"point validation {valid / n * 1e6:.1f} us, point addition {add / n * 1e6:.1f} us")
+    print(
+        f"baseline libsodium (rbcl): variable-base mult {var / n * 1e6:.0f} us, fixed-base {fixed / n * 1e6:.0f} us, "
+        f"point validation {valid / n * 1e6:.1f} us, point addition {add / n * 1e6:.1f} us"
+    )
     for size in (32, 300, 850):
         points = [hash_to_point(f"bench/{k}") for k in range(size)]
         scalars = [Scalar.random() for _ in points]
         msm, _, _ = measure(lambda: multi_mult_vartime(scalars, points), 3)
-        print(f"  sum of {size:3d} products, {MSM_BACKEND}: {msm * 1e3:6.2f} ms ({msm / size * 1e6:5.1f} us a point, "
-              f"decoding included)")
+        print(
+            f"  sum of {size:3d} products, {MSM_BACKEND}: {msm * 1e3:6.2f} ms ({msm / size * 1e6:5.1f} us a point, "
+            f"decoding included)"
+        )
+
 
 class TrustingPlayer(Player):
     """A prover only: applies the others' messages without checking them (the verifier is timed separately)."""
@@ -96,8 +101,10 @@ def played_hands(count: int) -> list[dict]:
 
 def row(label: str, seconds: float, work: tuple[int, int, int, int], goal: str = "") -> None:
     var, fixed, calls, points = work
-    print(f"{label:<52} {seconds * 1e3:7.1f} ms   mult var {var:4d} base {fixed:4d}   msm {calls:3d} calls "
-          f"{points:4d} points  {goal}")
+    print(
+        f"{label:<52} {seconds * 1e3:7.1f} ms   mult var {var:4d} base {fixed:4d}   msm {calls:3d} calls "
+        f"{points:4d} points  {goal}"
+    )
 
 
 def main() -> None:
@@ -110,14 +117,20 @@ def main() -> None:
     row("provers: keys, 3 shuffles, private deal, talon", t_prove, w_prove)
     t_check, w_check, _ = measure(lambda: verify_hand(setup, messages))
     row("verification of all of it (one batch)", t_check, w_check)
-    row("= verified 3-player 32-card deal", t_prove + t_check, tuple(a + b for a, b in zip(w_prove, w_check)),
-        "(goal <= 150 ms)")
+    row(
+        "= verified 3-player 32-card deal",
+        t_prove + t_check,
+        tuple(a + b for a, b in zip(w_prove, w_check)),
+        "(goal <= 150 ms)",
+    )
     t_play, w_play, _ = measure(lambda: play_hand(setup), 3)
     row("same deal, each of 3 players verifying the others", t_play, w_play)
 
     ratios = []
     for doc in played_hands(4):
-        hand_table = hand_setup(TableSpec("bench", "night", 4, PLAYERS, get_convention("sochi")), doc["hand"], doc["dealer"])
+        hand_table = hand_setup(
+            TableSpec("bench", "night", 4, PLAYERS, get_convention("sochi")), doc["hand"], doc["dealer"]
+        )
         t_hand, w_hand, _ = measure(lambda: verify_hand(hand_table, doc["messages"]))
         row(f"whole hand {doc['hand']} ({len(doc['messages'])} messages): messages", t_hand, w_hand, "(goal <= 50 ms)")
         t_doc, w_doc, _ = measure(lambda: check_document("bench", doc))
@@ -126,8 +139,10 @@ def main() -> None:
             t_base, w_base, _ = measure(lambda: verify_hand(hand_table, doc["messages"]), 3)
         row("    baseline: the same with libsodium alone", t_base, w_base)
         ratios.append(t_base / t_hand)
-    print(f"whole-hand verification, {MSM_BACKEND} vs libsodium alone: x{statistics.median(ratios):.1f} faster "
-          f"(median of {len(ratios)} hands)")
+    print(
+        f"whole-hand verification, {MSM_BACKEND} vs libsodium alone: x{statistics.median(ratios):.1f} faster "
+        f"(median of {len(ratios)} hands)"
+    )
 
 
 if __name__ == "__main__":

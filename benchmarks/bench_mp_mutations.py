@@ -20,12 +20,12 @@ import time
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.match import play_match
 from fairdeal.errors import MentalPokerError
-from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.mp_protocol import Checkpoints, verify_hand
 from fairdeal.protocols.mp_source import MentalPokerSource, hand_setup
+from fairdeal.protocols.mp_tamper import random_mutations
+from fairdeal.protocols.table import TableSpec
 from fairdeal.rules import SOCHI
 from fairdeal.systems import get_convention
-from fairdeal.protocols.mp_tamper import random_mutations
 
 PLAYERS = ("north", "east", "west")
 SPEC = TableSpec("mutations", "night", 4, PLAYERS, SOCHI)
@@ -59,10 +59,14 @@ def main(count: int) -> None:
         except MentalPokerError as error:
             caught[error.step or "transcript"] += 1
     elapsed = time.perf_counter() - start
-    print(f"honest transcripts: {len(docs)} hands, {sum(len(d['messages']) for d in docs)} messages, "
-          f"full verification {honest_time * 1e3:.0f} ms a hand")
-    print(f"mutations: {count}, rejected: {count - len(accepted)}, accepted: {len(accepted)}  "
-          f"({elapsed:.1f} s, {elapsed / count * 1e3:.2f} ms each with checkpoints)")
+    print(
+        f"honest transcripts: {len(docs)} hands, {sum(len(d['messages']) for d in docs)} messages, "
+        f"full verification {honest_time * 1e3:.0f} ms a hand"
+    )
+    print(
+        f"mutations: {count}, rejected: {count - len(accepted)}, accepted: {len(accepted)}  "
+        f"({elapsed:.1f} s, {elapsed / count * 1e3:.2f} ms each with checkpoints)"
+    )
     print("caught at: " + ", ".join(f"{step} {n}" for step, n in caught.most_common()))
     for which, index, path in accepted[:10]:
         print(f"  ACCEPTED: hand {docs[which]['hand']} message {index} field {path}")

@@ -44,8 +44,11 @@ def free_port() -> int:
 
 
 def start_server(url: str, port: int) -> subprocess.Popen:
-    process = subprocess.Popen([sys.executable, "-m", "fairdeal", "serve", "--port", str(port), "--db", url,
-                                "--bot-delay", "0"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "fairdeal", "serve", "--port", str(port), "--db", url, "--bot-delay", "0"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     for _ in range(300):
         try:
             if httpx.get(f"http://127.0.0.1:{port}/api/systems", timeout=2).status_code == 200:
@@ -87,15 +90,23 @@ class Player:
         while time.monotonic() < stop_at:
             try:
                 await self._session(stop_at)
-            except (OSError, websockets.ConnectionClosed, asyncio.TimeoutError):
-                await asyncio.sleep(0.2)      # the server is down (kill -9): try again
+            except (TimeoutError, OSError, websockets.ConnectionClosed):
+                await asyncio.sleep(0.2)  # the server is down (kill -9): try again
 
     async def _session(self, stop_at: float) -> None:
         async with websockets.connect(f"ws://127.0.0.1:{self.port}/ws/{self.table}", max_size=2**22) as ws:
             nonce = json.loads(await ws.recv())["nonce"]
-            await ws.send(json.dumps({"type": "hello", "key": self.key.verify_key.encode().hex(), "name": self.name,
-                                      "seat": None if self.seated else self.seat,
-                                      "signature": sign(self.key, login_statement(self.table, nonce))}))
+            await ws.send(
+                json.dumps(
+                    {
+                        "type": "hello",
+                        "key": self.key.verify_key.encode().hex(),
+                        "name": self.name,
+                        "seat": None if self.seated else self.seat,
+                        "signature": sign(self.key, login_statement(self.table, nonce)),
+                    }
+                )
+            )
             self.seated = True
             view, pending = None, None
             while time.monotonic() < stop_at:
@@ -121,8 +132,9 @@ class Player:
         elif protocol["need"] == "commit":
             seed = self.seeds.setdefault(hand, secrets.token_bytes(32))
             digest = seed_commitment(self.table, "pulya", hand, self.name, seed).hex()
-            statement = seed_statement(protocol["statement"], hand, protocol["dealer"], self.seat,
-                                       protocol["service_commitment"], digest)
+            statement = seed_statement(
+                protocol["statement"], hand, protocol["dealer"], self.seat, protocol["service_commitment"], digest
+            )
             kind, body = "commit", {"statement": statement, "signature": sign(self.key, statement)}
         elif protocol["need"] == "seed" and hand in self.seeds:
             kind, body = "seed", {"seed": self.seeds[hand].hex()}
@@ -130,8 +142,14 @@ class Player:
             kind, body = "act", {"action": game["legal"][int(self.rng.integers(len(game["legal"])))]}
         if kind is None:
             return None
-        return {"type": kind, "table": self.table, "seat": self.seat, "seq": view["last_seq"] + 1, "body": body,
-                "signature": None}
+        return {
+            "type": kind,
+            "table": self.table,
+            "seat": self.seat,
+            "seq": view["last_seq"] + 1,
+            "body": body,
+            "signature": None,
+        }
 
 
 def baseline(hands: int) -> float:
@@ -152,15 +170,19 @@ def check_tables(url: str, tables: list[str]) -> tuple[int, int, int]:
     bad, failures, total = 0, 0, 0
     with engine.connect() as c:
         for table in tables:
-            rows = c.execute(select(db.transcripts.c.hand, db.transcripts.c.document).where(
-                db.transcripts.c.table_id == table).order_by(db.transcripts.c.hand)).all()
+            rows = c.execute(
+                select(db.transcripts.c.hand, db.transcripts.c.document)
+                .where(db.transcripts.c.table_id == table)
+                .order_by(db.transcripts.c.hand)
+            ).all()
             lines = c.execute(select(db.hand_lines.c.hand).where(db.hand_lines.c.table_id == table)).scalars().all()
             hands = [r.hand for r in rows]
             total += len(hands)
             if hands != list(range(1, len(hands) + 1)) or sorted(lines) != hands:
                 bad += 1
-            failures += len(verify_documents([(str(r.hand), json.loads(r.document)) for r in rows],
-                                             replay_records=False).failures)
+            failures += len(
+                verify_documents([(str(r.hand), json.loads(r.document)) for r in rows], replay_records=False).failures
+            )
     return total, bad, failures
 
 
@@ -223,14 +245,22 @@ def main() -> None:
     resumed = sum(1 for t in tables if after.get(t, 0) > state["before"].get(t, 0))
     lat = np.array(latencies) * 1000
     served = total / elapsed
-    print(f"{args.tables} tables (one WebSocket player and two server bots each), {elapsed:.0f} s, kill -9 at "
-          f"{args.seconds / 2:.0f} s then restart")
-    print(f"hands served: {total} ({served:.1f} hands/s); in-process driver baseline {base:.1f} hands/s "
-          f"(ratio {served / base:.2f})")
-    print(f"message latency (send -> ack): p50 {np.percentile(lat, 50):.1f} ms, p99 {np.percentile(lat, 99):.1f} ms "
-          f"over {len(lat)} messages")
-    print(f"server RSS: {memory[0]:.0f} MiB at start, {memory[1]:.0f} MiB before the kill, "
-          f"{state['restarted']:.0f} MiB after restart, {memory[2]:.0f} MiB at the end")
+    print(
+        f"{args.tables} tables (one WebSocket player and two server bots each), {elapsed:.0f} s, kill -9 at "
+        f"{args.seconds / 2:.0f} s then restart"
+    )
+    print(
+        f"hands served: {total} ({served:.1f} hands/s); in-process driver baseline {base:.1f} hands/s "
+        f"(ratio {served / base:.2f})"
+    )
+    print(
+        f"message latency (send -> ack): p50 {np.percentile(lat, 50):.1f} ms, p99 {np.percentile(lat, 99):.1f} ms "
+        f"over {len(lat)} messages"
+    )
+    print(
+        f"server RSS: {memory[0]:.0f} MiB at start, {memory[1]:.0f} MiB before the kill, "
+        f"{state['restarted']:.0f} MiB after restart, {memory[2]:.0f} MiB at the end"
+    )
     print(f"lost or duplicated hands: {bad} table(s) with a gap or a repeat; transcript failures: {failures}")
     print(f"tables that moved on after the restart: {resumed} of {len(tables)}")
 

@@ -17,15 +17,16 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from fairdeal.solver.dds import Position, declarer_tricks, solve_batch  # noqa: E402
-from solver_reference import make_alphabeta  # noqa: E402
+from solver_reference import make_alphabeta
+
+from fairdeal.solver.dds import Position, declarer_tricks, solve_batch
 
 
 def layouts(rng: np.random.Generator, count: int) -> list[tuple[tuple[int, ...], ...]]:
     out = []
     for _ in range(count):
         deck = rng.permutation(32)
-        out.append(tuple(tuple(sorted(int(c) for c in deck[s * 10:(s + 1) * 10])) for s in range(3)))
+        out.append(tuple(tuple(sorted(int(c) for c in deck[s * 10 : (s + 1) * 10])) for s in range(3)))
     return out
 
 
@@ -61,13 +62,17 @@ def main() -> None:
     rng = np.random.default_rng(2026)
     for goal in ("tricks", "misere"):
         times, values, cases = time_solver(layouts(rng, args.layouts), goal, rng)
-        python = time_python(cases[:args.python], goal, values)
-        ours = float(times[:args.python].sum())
+        python = time_python(cases[: args.python], goal, values)
+        ours = float(times[: args.python].sum())
         label = "trump contract" if goal == "tricks" else "misère"
-        print(f"{label:15s} {args.layouts} layouts: median {np.median(times) * 1e3:.2f} ms, "
-              f"p99 {np.percentile(times, 99) * 1e3:.2f} ms, max {times.max() * 1e3:.1f} ms")
-        print(f"{'':15s} same {args.python} layouts: pure Python {python / args.python * 1e3:.0f} ms a layout, "
-              f"compiled {ours / args.python * 1e3:.2f} ms: {python / ours:.0f}x")
+        print(
+            f"{label:15s} {args.layouts} layouts: median {np.median(times) * 1e3:.2f} ms, "
+            f"p99 {np.percentile(times, 99) * 1e3:.2f} ms, max {times.max() * 1e3:.1f} ms"
+        )
+        print(
+            f"{'':15s} same {args.python} layouts: pure Python {python / args.python * 1e3:.0f} ms a layout, "
+            f"compiled {ours / args.python * 1e3:.2f} ms: {python / ours:.0f}x"
+        )
     deals = layouts(rng, args.batch)
     hands = np.array([[sum(1 << c for c in h) for h in d] for d in deals], dtype=np.uint32)
     trumps = rng.integers(-1, 4, args.batch)

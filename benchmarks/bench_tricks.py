@@ -17,11 +17,11 @@ import time
 
 import numpy as np
 
+from fairdeal.audit.seeds import SEED_SPACE, _search_batch, search_seeds, server_deck
 from fairdeal.tricks.catalogue import TRICKS
 from fairdeal.tricks.plan import RUSSIAN
 from fairdeal.tricks.power import PLAYERS
 from fairdeal.tricks.table import Cheat, play_evening, quick_records, right_neighbour
-from fairdeal.audit.seeds import SEED_SPACE, _search_batch, search_seeds, server_deck
 
 
 def weak_server(bits: int) -> None:
@@ -44,13 +44,15 @@ def weak_server(bits: int) -> None:
 
     late_seeds = 1 << 18
     began = time.perf_counter()
-    _search_batch({0: known[0]}, start, start + late_seeds, RUSSIAN.deck.size)   # rejection only at the end
+    _search_batch({0: known[0]}, start, start + late_seeds, RUSSIAN.deck.size)  # rejection only at the end
     late = late_seeds / (time.perf_counter() - began)
 
     print(f"weak server, {1 << bits:,} seeds searched from hand 0's ten cards:")
     print(f"  vectorised, early rejection : {pruned:>14,.0f} seeds/s  (all 2^32: {SEED_SPACE / pruned / 60:7.1f} min)")
     print(f"  vectorised, check at the end: {late:>14,.0f} seeds/s  (all 2^32: {SEED_SPACE / late / 60:7.1f} min)")
-    print(f"  reference, one seed at a time: {reference:>13,.0f} seeds/s  (all 2^32: {SEED_SPACE / reference / 3600:7.1f} h)")
+    print(
+        f"  reference, one seed at a time: {reference:>13,.0f} seeds/s  (all 2^32: {SEED_SPACE / reference / 3600:7.1f} h)"
+    )
     print(f"  speed-up over the reference: {pruned / reference:,.0f}x")
 
 
@@ -74,8 +76,10 @@ def tables(hands: int = 300) -> None:
     began = time.perf_counter()
     play_evening(PLAYERS, hands, seed=1, cheat=cheat)
     played = hands / (time.perf_counter() - began)
-    print(f"simulated tables, {hands} hands with a talon-runs cheat: quick records {quick:,.0f} hands/s, "
-          f"played by the engine's bots {played:,.0f} hands/s ({len(records) - 1} records)")
+    print(
+        f"simulated tables, {hands} hands with a talon-runs cheat: quick records {quick:,.0f} hands/s, "
+        f"played by the engine's bots {played:,.0f} hands/s ({len(records) - 1} records)"
+    )
 
 
 def main() -> None:

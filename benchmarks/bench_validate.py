@@ -38,8 +38,10 @@ def main() -> None:
         baseline = _rate(path)
         validate.plainly_valid_shuffle = fast
         rate = _rate(path)
-    print(f"{args.hands:,} hands: full parser per hand (baseline) {baseline:,.0f} hands/s; fast acceptance "
-          f"{rate:,.0f} hands/s ({rate / baseline:.2f}x)")
+    print(
+        f"{args.hands:,} hands: full parser per hand (baseline) {baseline:,.0f} hands/s; fast acceptance "
+        f"{rate:,.0f} hands/s ({rate / baseline:.2f}x)"
+    )
 
 
 if __name__ == "__main__":

@@ -19,27 +19,43 @@ __version__ = "0.1.0"
 # Public name -> the module that defines it.
 _API: dict[str, str] = {
     # systems
-    "get_system": "fairdeal.systems", "registered": "fairdeal.systems", "get_convention": "fairdeal.systems",
-    "conventions": "fairdeal.systems", "System": "fairdeal.systems", "Convention": "fairdeal.rules.convention",
+    "get_system": "fairdeal.systems",
+    "registered": "fairdeal.systems",
+    "get_convention": "fairdeal.systems",
+    "conventions": "fairdeal.systems",
+    "System": "fairdeal.systems",
+    "Convention": "fairdeal.rules.convention",
     "with_overrides": "fairdeal.rules",
     # a hand
-    "new_hand": "fairdeal.engine.hand", "legal_actions": "fairdeal.engine.hand", "apply": "fairdeal.engine.hand",
-    "to_move": "fairdeal.engine.hand", "is_over": "fairdeal.engine.hand", "result": "fairdeal.engine.hand",
+    "new_hand": "fairdeal.engine.hand",
+    "legal_actions": "fairdeal.engine.hand",
+    "apply": "fairdeal.engine.hand",
+    "to_move": "fairdeal.engine.hand",
+    "is_over": "fairdeal.engine.hand",
+    "result": "fairdeal.engine.hand",
     "random_deal": "fairdeal.engine.driver",
     # a match
-    "play_match": "fairdeal.engine.match", "seeded_source": "fairdeal.engine.match",
-    "HeuristicBot": "fairdeal.engine.bots", "RandomBot": "fairdeal.engine.bots",
+    "play_match": "fairdeal.engine.match",
+    "seeded_source": "fairdeal.engine.match",
+    "HeuristicBot": "fairdeal.engine.bots",
+    "RandomBot": "fairdeal.engine.bots",
     # game logs
-    "read_log": "fairdeal.log", "LogError": "fairdeal.errors",
+    "read_log": "fairdeal.log",
+    "LogError": "fairdeal.errors",
     # dealing and verifying
-    "CommitRevealSource": "fairdeal.protocols.deal_source", "MentalPokerSource": "fairdeal.protocols.mp_source",
-    "TableSpec": "fairdeal.protocols.table", "verify_paths": "fairdeal.protocols.verify",
+    "CommitRevealSource": "fairdeal.protocols.deal_source",
+    "MentalPokerSource": "fairdeal.protocols.mp_source",
+    "TableSpec": "fairdeal.protocols.table",
+    "verify_paths": "fairdeal.protocols.verify",
     "verify_log": "fairdeal.protocols.verify",
     # solving
-    "Position": "fairdeal.solver.dds", "declarer_tricks": "fairdeal.solver.dds",
-    "raspasy_guarantees": "fairdeal.solver.dds", "solve_batch": "fairdeal.solver.dds",
+    "Position": "fairdeal.solver.dds",
+    "declarer_tricks": "fairdeal.solver.dds",
+    "raspasy_guarantees": "fairdeal.solver.dds",
+    "solve_batch": "fairdeal.solver.dds",
     # auditing
-    "run_audit": "fairdeal.audit.run", "RunOptions": "fairdeal.audit.run",
+    "run_audit": "fairdeal.audit.run",
+    "RunOptions": "fairdeal.audit.run",
     # errors
     "FairdealError": "fairdeal.errors",
 }

@@ -14,12 +14,12 @@ import numpy as np
 
 from fairdeal.errors import one_line
 
-MAX_DEPTH = 64                  # a hand line nests 4 deep; extras and conventions get room to spare
-MAX_LINE_BYTES = 1 << 20        # one log line; a played hand is about 1 KB
-MAX_DOCUMENT_BYTES = 16 << 20   # one transcript file; a mental-poker hand is about 70 KB
-MAX_DIGITS = 15                 # integers stay below 10**15 < 2**53, exact in every JSON reader
-MAX_EXPONENT_DIGITS = 2         # 1e99 at most: no float overflows to infinity
-QUOTE_CHARS = 40                # a quoted value in a message keeps this many characters
+MAX_DEPTH = 64  # a hand line nests 4 deep; extras and conventions get room to spare
+MAX_LINE_BYTES = 1 << 20  # one log line; a played hand is about 1 KB
+MAX_DOCUMENT_BYTES = 16 << 20  # one transcript file; a mental-poker hand is about 70 KB
+MAX_DIGITS = 15  # integers stay below 10**15 < 2**53, exact in every JSON reader
+MAX_EXPONENT_DIGITS = 2  # 1e99 at most: no float overflows to infinity
+QUOTE_CHARS = 40  # a quoted value in a message keeps this many characters
 
 BOM = b"\xef\xbb\xbf"
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
@@ -28,7 +28,7 @@ _OPEN = frozenset(b"[{")
 
 
 def strip_bom(raw: bytes) -> bytes:
-    return raw[len(BOM):] if raw.startswith(BOM) else raw
+    return raw[len(BOM) :] if raw.startswith(BOM) else raw
 
 
 def check(raw: bytes, max_bytes: int = MAX_LINE_BYTES) -> str | None:

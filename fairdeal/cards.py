@@ -8,9 +8,9 @@ seven up to the ace, so comparing codes of one suit compares card strength.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Iterable, Sequence
+from functools import cache
 
 import numpy as np
 
@@ -75,7 +75,7 @@ class Card:
         return int(self.suit) * CARDS_PER_SUIT + int(self.rank)
 
     @staticmethod
-    def from_code(code: int) -> "Card":
+    def from_code(code: int) -> Card:
         if not 0 <= int(code) < NUM_CODES:
             raise CardError(f"card code {code} is outside 0..{NUM_CODES - 1}")
         return _CARDS[int(code)]
@@ -129,7 +129,7 @@ class DeckKind(enum.Enum):
         return 0 <= code < NUM_CODES and rank_of(code) >= int(self.lowest_rank)
 
     @staticmethod
-    def parse(name: str) -> "DeckKind":
+    def parse(name: str) -> DeckKind:
         try:
             return DeckKind(name.strip().lower())
         except ValueError:
@@ -138,18 +138,40 @@ class DeckKind(enum.Enum):
 
 
 _RANK_TOKENS: dict[str, Rank] = {
-    "A": Rank.ACE, "K": Rank.KING, "Q": Rank.QUEEN, "J": Rank.JACK,
-    "10": Rank.TEN, "X": Rank.TEN, "T": Rank.TEN,
-    "9": Rank.NINE, "8": Rank.EIGHT, "7": Rank.SEVEN,
-    "Т": Rank.ACE, "К": Rank.KING, "Д": Rank.QUEEN, "В": Rank.JACK,
+    "A": Rank.ACE,
+    "K": Rank.KING,
+    "Q": Rank.QUEEN,
+    "J": Rank.JACK,
+    "10": Rank.TEN,
+    "X": Rank.TEN,
+    "T": Rank.TEN,
+    "9": Rank.NINE,
+    "8": Rank.EIGHT,
+    "7": Rank.SEVEN,
+    "Т": Rank.ACE,
+    "К": Rank.KING,
+    "Д": Rank.QUEEN,
+    "В": Rank.JACK,
 }
 
 _SUIT_TOKENS: dict[str, Suit] = {
-    "♠": Suit.SPADES, "♣": Suit.CLUBS, "♦": Suit.DIAMONDS, "♥": Suit.HEARTS,
-    "♤": Suit.SPADES, "♧": Suit.CLUBS, "♢": Suit.DIAMONDS, "♡": Suit.HEARTS,
-    "S": Suit.SPADES, "C": Suit.CLUBS, "D": Suit.DIAMONDS, "H": Suit.HEARTS,
+    "♠": Suit.SPADES,
+    "♣": Suit.CLUBS,
+    "♦": Suit.DIAMONDS,
+    "♥": Suit.HEARTS,
+    "♤": Suit.SPADES,
+    "♧": Suit.CLUBS,
+    "♢": Suit.DIAMONDS,
+    "♡": Suit.HEARTS,
+    "S": Suit.SPADES,
+    "C": Suit.CLUBS,
+    "D": Suit.DIAMONDS,
+    "H": Suit.HEARTS,
     # Russian suit initials: пики, трефы, бубны, черви.
-    "П": Suit.SPADES, "Т": Suit.CLUBS, "Б": Suit.DIAMONDS, "Ч": Suit.HEARTS,
+    "П": Suit.SPADES,
+    "Т": Suit.CLUBS,
+    "Б": Suit.DIAMONDS,
+    "Ч": Suit.HEARTS,
 }
 
 
@@ -186,7 +208,7 @@ def check_order(codes: np.ndarray, deck: DeckKind) -> None:
     if len(codes) != deck.size:
         raise CardError(f"a {deck.value} order needs {deck.size} cards, got {len(codes)}")
     seen = np.bincount(codes.astype(np.int64), minlength=NUM_CODES)
-    if seen.tobytes() == _deck_counts(deck):     # every card of the deck once: nothing to report
+    if seen.tobytes() == _deck_counts(deck):  # every card of the deck once: nothing to report
         return
     foreign = [Card.from_code(c).ascii for c in np.unique(codes) if not deck.contains(int(c))]
     if foreign:
@@ -196,14 +218,14 @@ def check_order(codes: np.ndarray, deck: DeckKind) -> None:
         raise CardError(f"cards appear more than once: {' '.join(doubled)}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _deck_codes(deck: DeckKind) -> np.ndarray:
     codes = np.array([code_of(s, r) for s in Suit for r in Rank if r >= deck.lowest_rank], dtype=np.uint8)
     codes.setflags(write=False)
     return codes
 
 
-@lru_cache(maxsize=None)
+@cache
 def _deck_counts(deck: DeckKind) -> bytes:
     """How many times each code occurs in the deck (one or none), as ``check_order``'s count array's bytes."""
     return np.bincount(_deck_codes(deck).astype(np.int64), minlength=NUM_CODES).tobytes()

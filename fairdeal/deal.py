@@ -10,10 +10,10 @@ no seat holds is Gusarik's dummy or, at the 19th-century table of two, the third
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Mapping, Sequence
 
 import numpy as np
 
@@ -35,9 +35,9 @@ class DealPattern:
     targets: np.ndarray = field(compare=False, repr=False)
     description: str = ""
     seed: str = ""
-    table_sizes: tuple[int, ...] = (3,)     # how many players may sit at a table dealt this way
-    dummy_hand: int | None = None           # a hand dealt to nobody at the table (Gusarik's dummy, «болван»)
-    aside_hand: int | None = None           # a hand dealt face down, never opened and never played (rule 6, 003)
+    table_sizes: tuple[int, ...] = (3,)  # how many players may sit at a table dealt this way
+    dummy_hand: int | None = None  # a hand dealt to nobody at the table (Gusarik's dummy, «болван»)
+    aside_hand: int | None = None  # a hand dealt face down, never opened and never played (rule 6, 003)
 
     @cached_property
     def cards_per_hand(self) -> int:
@@ -118,11 +118,13 @@ def build_pattern(
 def _check_pattern(pattern: DealPattern) -> None:
     where = f"pattern {pattern.name}"
     if len(pattern.targets) != pattern.deck.size:
-        raise DealError(f"{where} deals {len(pattern.targets)} cards, the {pattern.deck.value} deck has {pattern.deck.size}")
+        raise DealError(
+            f"{where} deals {len(pattern.targets)} cards, the {pattern.deck.value} deck has {pattern.deck.size}"
+        )
     counts = np.bincount(pattern.targets, minlength=pattern.hands + pattern.talons)
     if len(counts) != pattern.hands + pattern.talons:
         raise DealError(f"{where} names a receiver beyond its {pattern.hands} hands and {pattern.talons} talons")
-    if len(set(counts[: pattern.hands])) != 1 or (pattern.talons and len(set(counts[pattern.hands:])) != 1):
+    if len(set(counts[: pattern.hands])) != 1 or (pattern.talons and len(set(counts[pattern.hands :])) != 1):
         raise DealError(f"{where}: hands (or talons) would receive unequal numbers of cards: {counts.tolist()}")
 
 
@@ -138,29 +140,43 @@ def russian_pattern(talon_after_round: int = 1) -> DealPattern:
     first = 6 * talon_after_round + 1
     name = "russian" if talon_after_round == 1 else f"russian-talon-after-round-{talon_after_round}"
     return build_pattern(
-        name, DeckKind.PIQUET32, 3, 1, steps,
+        name,
+        DeckKind.PIQUET32,
+        3,
+        1,
+        steps,
         description=f"by two to three hands, the talon gets positions {first}-{first + 1} (1-based)",
         seed="004" if talon_after_round == 1 else "000",
         table_sizes=(3, 4, 5),
     )
 
 
-RUSSIAN_ROUNDS = 5   # five rounds of two cards make a hand of ten
+RUSSIAN_ROUNDS = 5  # five rounds of two cards make a hand of ten
 
 
 def _austrian() -> DealPattern:
     return build_pattern(
-        "austrian", DeckKind.PIQUET32, 3, 1, [("hands", 3), ("talon", 0, 2), ("hands", 4), ("hands", 3)],
+        "austrian",
+        DeckKind.PIQUET32,
+        3,
+        1,
+        [("hands", 3), ("talon", 0, 2), ("hands", 4), ("hands", 3)],
         description="three each, two to the talon, four each, three each",
-        seed="003", table_sizes=(3, 4),
+        seed="003",
+        table_sizes=(3, 4),
     )
 
 
 def _croatian() -> DealPattern:
     return build_pattern(
-        "croatian", DeckKind.PIQUET32, 3, 1, [("hands", 5), ("talon", 0, 2), ("hands", 5)],
+        "croatian",
+        DeckKind.PIQUET32,
+        3,
+        1,
+        [("hands", 5), ("talon", 0, 2), ("hands", 5)],
         description="five each, two to the talon, five each",
-        seed="003", table_sizes=(3, 4),
+        seed="003",
+        table_sizes=(3, 4),
     )
 
 
@@ -169,9 +185,14 @@ def _hussar() -> DealPattern:
     # (by two, a talon never first and never last): talon 0 after the first round, talon 1 after the second.
     steps: list[Step] = [("hands", 2), ("talon", 0, 2), ("hands", 2), ("talon", 1, 2)] + [("hands", 2)] * 3
     return build_pattern(
-        "hussar", DeckKind.HUSSAR24, 2, 2, steps,
+        "hussar",
+        DeckKind.HUSSAR24,
+        2,
+        2,
+        steps,
         description="24 cards by two to two hands; talon 0 (first hand's) after round 1, talon 1 after round 2",
-        seed="000, 001", table_sizes=(2,),
+        seed="000, 001",
+        table_sizes=(2,),
     )
 
 
@@ -180,18 +201,30 @@ def _laid_aside() -> DealPattern:
     # третью руку они кладутся отдельно и не вскрываются до окончания игры».
     base = russian_pattern(1)
     return DealPattern(
-        "russian-two", base.deck, base.hands, base.talons, base.targets,
+        "russian-two",
+        base.deck,
+        base.hands,
+        base.talons,
+        base.targets,
         "two players: dealt by two as for three, the third hand laid aside face down and never opened",
-        "003", table_sizes=(2,), aside_hand=2,
+        "003",
+        table_sizes=(2,),
+        aside_hand=2,
     )
 
 
 def _gusarik() -> DealPattern:
     base = russian_pattern(1)
     return DealPattern(
-        "gusarik", base.deck, base.hands, base.talons, base.targets,
+        "gusarik",
+        base.deck,
+        base.hands,
+        base.talons,
+        base.targets,
         "two players: dealt as for three, the dummy («болван») is always first hand",
-        "003", table_sizes=(2,), dummy_hand=0,
+        "003",
+        table_sizes=(2,),
+        dummy_hand=0,
     )
 
 
@@ -230,7 +263,9 @@ def deal_batch(orders: np.ndarray, pattern: DealPattern) -> tuple[np.ndarray, np
     """Deal ``m`` orders at once: ``(m, hands, cards_per_hand)`` and ``(m, talons, talon_size)`` arrays."""
     batch = np.asarray(orders)
     if batch.ndim != 2 or batch.shape[1] != pattern.deck.size:
-        raise DealError(f"a batch of {pattern.deck.value} orders must have shape (m, {pattern.deck.size}), got {batch.shape}")
+        raise DealError(
+            f"a batch of {pattern.deck.value} orders must have shape (m, {pattern.deck.size}), got {batch.shape}"
+        )
     return batch[:, pattern.hand_positions], batch[:, pattern.talon_positions]
 
 
@@ -271,6 +306,7 @@ def _check_shape(deal: Deal, pattern: DealPattern) -> None:
 
 
 # Seats: 0..num_seats-1 clockwise; the first hand sits left of (after) the dealer.
+
 
 def hand_index_to_seat(hand_index: int, dealer: int, num_seats: int, active_count: int) -> int:
     """The seat that receives player hand ``hand_index`` (0 = first hand) when ``active_count`` players take part."""
@@ -332,7 +368,8 @@ def deal_from_seats(
     seats = seats_of_hands(pattern, dealer, num_seats)
     expected = num_seats + pattern.seat_lists
     if len(seat_hands) != expected:
-        raise DealError(f"expected {expected} seat hands (the dummy or the hand laid aside last, if any), "
-                        f"got {len(seat_hands)}")
+        raise DealError(
+            f"expected {expected} seat hands (the dummy or the hand laid aside last, if any), got {len(seat_hands)}"
+        )
     hands = [np.asarray(seat_hands[num_seats] if seat is None else seat_hands[seat], dtype=np.uint8) for seat in seats]
     return Deal(tuple(hands), tuple(np.asarray(t, dtype=np.uint8) for t in talons))

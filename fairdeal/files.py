@@ -24,7 +24,7 @@ class OutputFile:
     def __init__(self, path: str | Path, force: bool = False, durable: bool = True) -> None:
         self.path = Path(path)
         self.force = force
-        self.durable = durable      # fsync before the rename: the new file survives a crash of the machine
+        self.durable = durable  # fsync before the rename: the new file survives a crash of the machine
         folder = self.path.parent
         if not folder.is_dir():
             raise OutputError(f"{self.path}: the folder {folder} does not exist")

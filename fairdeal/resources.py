@@ -26,4 +26,3 @@ def protocol_file(*parts: str) -> Path:
 def sample(name: str) -> Path:
     """A sample log of ``samples/`` (or its ``.transcripts`` folder)."""
     return data("samples", name)
-

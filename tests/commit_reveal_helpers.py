@@ -6,8 +6,8 @@ import hashlib
 
 from nacl.signing import SigningKey
 
-from fairdeal.deal import deal_from_seats
 from fairdeal.cards import from_ascii_list
+from fairdeal.deal import deal_from_seats
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.driver import play_hand
 from fairdeal.engine.hand import result
@@ -15,8 +15,8 @@ from fairdeal.engine.record import to_record
 from fairdeal.engine.scoring import score_hand
 from fairdeal.engine.sheet import new_sheet
 from fairdeal.protocols.commit_reveal import DealerService, Player
-from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.deal_source import CommitRevealSource
+from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.transcript import seat_deal
 from fairdeal.systems import get_convention
 
@@ -25,17 +25,28 @@ def fixed(label: str) -> bytes:
     return hashlib.sha256(label.encode()).digest()
 
 
-def honest_session(hands: int = 3, players: tuple[str, ...] = ("ann", "bob", "cyril"), system: str = "sochi",
-                   with_records: bool = True, label: str = "honest") -> list[dict]:
+def honest_session(
+    hands: int = 3,
+    players: tuple[str, ...] = ("ann", "bob", "cyril"),
+    system: str = "sochi",
+    with_records: bool = True,
+    label: str = "honest",
+) -> list[dict]:
     """Transcripts of ``hands`` hands; every deal comes from the protocol and, with records, is played out.
 
     Keys and seeds come from fixed labels (``label``), so a failing property test replays the same session.
     """
     spec = TableSpec("table-1", "evening-1", hands, players, get_convention(system))
     service = DealerService(spec, SigningKey(fixed(f"{label}/service")), fixed(f"{label}/tail"))
-    parties = [Player(name, seat, SigningKey(fixed(f"{label}/key/{name}")),
-                      lambda hand, name=name: fixed(f"{label}/seed/{name}/{hand}"))
-               for seat, name in enumerate(players)]
+    parties = [
+        Player(
+            name,
+            seat,
+            SigningKey(fixed(f"{label}/key/{name}")),
+            lambda hand, name=name: fixed(f"{label}/seed/{name}/{hand}"),
+        )
+        for seat, name in enumerate(players)
+    ]
     source = CommitRevealSource(spec, service, parties)
     convention = get_convention(system)
     sheet = new_sheet(convention, len(players))
@@ -47,8 +58,13 @@ def honest_session(hands: int = 3, players: tuple[str, ...] = ("ann", "bob", "cy
         record = None
         if with_records:
             seats = seat_deal(dealt.order, pattern.name, dealer, len(players))
-            deal = deal_from_seats([from_ascii_list(h) for h in seats["hands"]],
-                                   [from_ascii_list(t) for t in seats["talons"]], pattern, dealer, len(players))
+            deal = deal_from_seats(
+                [from_ascii_list(h) for h in seats["hands"]],
+                [from_ascii_list(t) for t in seats["talons"]],
+                pattern,
+                dealer,
+                len(players),
+            )
             bots = [HeuristicBot() for _ in players]
             state = play_hand(convention, len(players), dealer, deal, bots, sheet.raspasy_streak)
             sheet, lines = score_hand(sheet, result(state), convention)

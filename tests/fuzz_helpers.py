@@ -21,8 +21,31 @@ HONEST = sample("sochi-3p-honest.jsonl").read_bytes().splitlines()
 HEADER, HANDS = HONEST[0], HONEST[1:-1]
 LONGEST_LINE = 500
 # Values a field may be set to: wrong types, extremes, the shapes that used to crash a reader.
-ODD_VALUES = [None, True, 0, -1, 2**31, 2**63, 2**64, 10**30, 1.5, 1e300, "", "AS", "as", "X" * 5000, "a\nb",
-              "\u2028", [], [1], ["AS"] * 33, {}, {"seat": "x"}, [[["deep"]]], "1 " * 1200]
+ODD_VALUES = [
+    None,
+    True,
+    0,
+    -1,
+    2**31,
+    2**63,
+    2**64,
+    10**30,
+    1.5,
+    1e300,
+    "",
+    "AS",
+    "as",
+    "X" * 5000,
+    "a\nb",
+    "\u2028",
+    [],
+    [1],
+    ["AS"] * 33,
+    {},
+    {"seat": "x"},
+    [[["deep"]]],
+    "1 " * 1200,
+]
 
 
 @dataclass(frozen=True)
@@ -57,8 +80,9 @@ def broken_rules(outcome: Outcome) -> list[str]:
         problems.append(f"exit {outcome.code}: {outcome.err[-300:]}")
     if "Traceback" in outcome.err or "internal error" in outcome.err:
         problems.append(f"crash: {outcome.err[-300:]}")
-    lines = outcome.err.splitlines() + (_strings(json.loads(outcome.out)) if outcome.out.startswith("{")
-                                        else outcome.out.splitlines())
+    lines = outcome.err.splitlines() + (
+        _strings(json.loads(outcome.out)) if outcome.out.startswith("{") else outcome.out.splitlines()
+    )
     long = [line for line in lines if len(line) > LONGEST_LINE or "\n" in line]
     if long:
         problems.append(f"a message of {len(long[0]):,} characters: {long[0][:100]!r}")
@@ -109,7 +133,7 @@ def mutate(line: bytes, rng: np.random.Generator, other: bytes) -> bytes:
         return line[:start] + line[stop:] if rng.random() < 0.5 else line[:stop] + line[start:]
     if kind == 5:
         at = rng.integers(len(line))
-        return line[:at] + bytes(rng.integers(0, 256, size=rng.integers(1, 4), dtype=np.uint8)) + line[at + 1:]
+        return line[:at] + bytes(rng.integers(0, 256, size=rng.integers(1, 4), dtype=np.uint8)) + line[at + 1 :]
     if kind == 6:
         return line + b"," + other
     if kind == 7:
@@ -124,7 +148,7 @@ def fuzz_log(rng: np.random.Generator, hands: int = 12, bad: int = 4, log: list[
     header, pool = (HEADER, HANDS) if log is None else (log[0], [line for line in log[1:] if b'"hand"' in line])
     hands = min(hands, len(pool))
     start = int(rng.integers(0, len(pool) - hands + 1))
-    lines = list(pool[start:start + hands])
+    lines = list(pool[start : start + hands])
     for index in rng.choice(hands, size=bad, replace=False):
         lines[index] = mutate(lines[index], rng, lines[(index + 1) % hands])
     return b"\n".join([header, *lines]) + b"\n"

@@ -25,7 +25,7 @@ def random_hand(conv, seats: int, seed: int, **options):
 def assert_cards_conserved(state) -> None:
     in_hands = [c for h in state.hands for c in h]
     played = [c for t in state.tricks for _, c in t.plays]
-    laid_aside = list(state.aside)      # the 19th-century table of two: the third hand, never opened
+    laid_aside = list(state.aside)  # the 19th-century table of two: the third hand, never opened
     assert sorted(in_hands + played + list(state.talon) + list(state.discard) + laid_aside) == PIQUET
 
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import httpx
 import numpy as np
-from websockets.sync.client import connect
 from nacl.signing import SigningKey
+from websockets.sync.client import connect
 
 from fairdeal.protocols.commit_reveal import seed_statement, sign
 from fairdeal.protocols.derive import chain_step, seed_commitment
@@ -27,8 +27,15 @@ from fairdeal.service.app import login_statement
 class ScriptedPlayer:
     """Joins (or resumes) a seat over a WebSocket and plays: countersign, commit, open, then legal actions."""
 
-    def __init__(self, server: "Server", table: str, name: str, seat: int | None, key: SigningKey | None = None,
-                 rng: np.random.Generator | None = None):
+    def __init__(
+        self,
+        server: Server,
+        table: str,
+        name: str,
+        seat: int | None,
+        key: SigningKey | None = None,
+        rng: np.random.Generator | None = None,
+    ):
         self.server, self.table, self.name, self.seat = server, table, name, seat
         self.key = key or SigningKey.generate()
         self.rng = rng or np.random.default_rng(0)
@@ -47,8 +54,17 @@ class ScriptedPlayer:
         self._cm = connect(f"ws://127.0.0.1:{self.server.port}/ws/{self.table}", open_timeout=10)
         self.ws = self._cm.__enter__()
         nonce = json.loads(self.ws.recv(timeout=10))["nonce"]
-        self.ws.send(json.dumps({"type": "hello", "key": self.public_key, "name": self.name, "seat": self.seat,
-                                 "signature": sign(self.key, login_statement(self.table, nonce))}))
+        self.ws.send(
+            json.dumps(
+                {
+                    "type": "hello",
+                    "key": self.public_key,
+                    "name": self.name,
+                    "seat": self.seat,
+                    "signature": sign(self.key, login_statement(self.table, nonce)),
+                }
+            )
+        )
         self.receive("view")
         return self.views[-1]
 
@@ -69,8 +85,14 @@ class ScriptedPlayer:
     def send(self, kind: str, body: dict, **override) -> dict:
         """Send an envelope; returns the ack or the error that answers it."""
         self.seq = max(self.seq, self.views[-1]["last_seq"] if self.views else 0) + 1
-        envelope = {"type": kind, "table": self.table, "seat": self.seat, "seq": self.seq, "body": body,
-                    "signature": None} | override
+        envelope = {
+            "type": kind,
+            "table": self.table,
+            "seat": self.seat,
+            "seq": self.seq,
+            "body": body,
+            "signature": None,
+        } | override
         self.ws.send(json.dumps(envelope))
         while True:
             message = self.receive()
@@ -90,8 +112,9 @@ class ScriptedPlayer:
             self._check_chain(protocol)
             seed = self.seeds.setdefault(hand, secrets.token_bytes(32))
             digest = seed_commitment(self.table, "pulya", hand, self.name, seed).hex()
-            statement = seed_statement(protocol["statement"], hand, protocol["dealer"], self.seat,
-                                       protocol["service_commitment"], digest)
+            statement = seed_statement(
+                protocol["statement"], hand, protocol["dealer"], self.seat, protocol["service_commitment"], digest
+            )
             self._ok(self.send("commit", {"statement": statement, "signature": sign(self.key, statement)}))
             return True
         if need == "seed" and ("seed", hand) not in self.done:
@@ -130,7 +153,7 @@ class ScriptedPlayer:
         raise AssertionError(f"{self.name}: the table did not reach the wanted state in {limit} s")
 
 
-def create_table(server: "Server", system: str = "sochi", seats: int = 3, max_hands: int = 60) -> str:
+def create_table(server: Server, system: str = "sochi", seats: int = 3, max_hands: int = 60) -> str:
     reply = server.http.post("/api/tables", json={"system": system, "seats": seats, "max_hands": max_hands})
     assert reply.status_code == 201, reply.text
     return reply.json()["table"]
@@ -155,9 +178,21 @@ class Server:
         self.process: subprocess.Popen | None = None
         self.http = httpx.Client(base_url=f"http://127.0.0.1:{self.port}", timeout=30)
 
-    def start(self) -> "Server":
-        command = [sys.executable, "-m", "fairdeal", "serve", "--port", str(self.port), "--db", self.db_url,
-                   "--bot-delay", str(self.bot_delay), "--turn-timeout", str(self.turn_timeout)]
+    def start(self) -> Server:
+        command = [
+            sys.executable,
+            "-m",
+            "fairdeal",
+            "serve",
+            "--port",
+            str(self.port),
+            "--db",
+            self.db_url,
+            "--bot-delay",
+            str(self.bot_delay),
+            "--turn-timeout",
+            str(self.turn_timeout),
+        ]
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -183,7 +218,7 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.kill()
 
-    def __enter__(self) -> "Server":
+    def __enter__(self) -> Server:
         return self.start()
 
     def __exit__(self, *exc) -> None:
@@ -210,8 +245,17 @@ class PostgresCluster:
             shutil.chown(self.dir, "postgres")
         data = self.dir / "data"
         self._run(self.bin / "initdb", "-D", data, "-U", "fairdeal", "--auth=trust", "-E", "UTF8")
-        self._run(self.bin / "pg_ctl", "-D", data, "-l", self.dir / "log", "-w", "-o",
-                  f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off", "start")
+        self._run(
+            self.bin / "pg_ctl",
+            "-D",
+            data,
+            "-l",
+            self.dir / "log",
+            "-w",
+            "-o",
+            f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off",
+            "start",
+        )
         self._run(self.bin / "createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "fairdeal", "fairdeal")
         return f"postgresql://fairdeal@127.0.0.1:{self.port}/fairdeal"
 

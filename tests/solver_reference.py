@@ -4,13 +4,14 @@ card, memoised at trick boundaries on the exact cards still in hand."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 SUIT = 8
 
 
-def legal(hand: tuple[int, ...], table: tuple[int, ...], led: int | None, trump: int | None,
-          overtake: bool) -> tuple[int, ...]:
+def legal(
+    hand: tuple[int, ...], table: tuple[int, ...], led: int | None, trump: int | None, overtake: bool
+) -> tuple[int, ...]:
     if led is None:
         return hand
     follow = tuple(c for c in hand if c // SUIT == led)
@@ -45,11 +46,17 @@ def winner_index(table: tuple[int, ...], talon: int | None, trump: int | None, o
     return best
 
 
-def make_search(trump: int | None, count: frozenset[int], maximisers: frozenset[int], overtake: bool = False,
-                talon: tuple[int, ...] = (), owner: bool = False):
+def make_search(
+    trump: int | None,
+    count: frozenset[int],
+    maximisers: frozenset[int],
+    overtake: bool = False,
+    talon: tuple[int, ...] = (),
+    owner: bool = False,
+):
     """A function (hands, leader, table, trick) -> counted tricks from the trick in progress on."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def boundary(hands: tuple[tuple[int, ...], ...], leader: int, trick: int) -> int:
         if not hands[0]:
             return 0

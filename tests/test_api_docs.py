@@ -29,6 +29,5 @@ def test_every_public_name_resolves_and_is_documented():
 
 
 def test_the_examples_of_the_api_page_run():
-    failures, tried = doctest.testfile(str(API_PAGE), module_relative=False, globs={},
-                                       optionflags=doctest.ELLIPSIS)
+    failures, tried = doctest.testfile(str(API_PAGE), module_relative=False, globs={}, optionflags=doctest.ELLIPSIS)
     assert tried > 10 and failures == 0

@@ -7,17 +7,17 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 from distributed import Client, LocalCluster
+from test_store import comparable
 
 from fairdeal.audit.cluster import ClusterSpec, dask_runner
 from fairdeal.audit.run import RunOptions
 from fairdeal.audit.simulate import Evening, fast_evening_lines
 from fairdeal.audit.stored import run_stored_audit
 from fairdeal.cli import cli
-from fairdeal.resources import sample
 from fairdeal.errors import AuditError
 from fairdeal.log.sources import expand
 from fairdeal.log.store import Store
-from test_store import comparable
+from fairdeal.resources import sample
 
 OPTIONS = RunOptions(workers=1, legality=False, tells=True, targeting=True)
 
@@ -41,8 +41,10 @@ def in_process(store):
 @pytest.mark.parametrize("workers", [1, 2])
 def test_local_clusters_give_the_in_process_verdict(store, in_process, workers):
     (table,) = store.tables()
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=False, dashboard_address=None) as cluster, \
-            Client(cluster) as client:
+    with (
+        LocalCluster(n_workers=workers, threads_per_worker=1, processes=False, dashboard_address=None) as cluster,
+        Client(cluster) as client,
+    ):
         report = comparable(run_stored_audit(store.root, table, OPTIONS, runner=dask_runner(client)))
     assert report == in_process
     assert in_process["suspects"][0]["dealer"] == "Boris" and in_process["summary"]["hands"] == 2400
@@ -50,13 +52,18 @@ def test_local_clusters_give_the_in_process_verdict(store, in_process, workers):
 
 def test_worker_processes_give_the_same_verdict(store, in_process):
     (table,) = store.tables()
-    assert comparable(run_stored_audit(store.root, table, RunOptions(workers=2, legality=False, tells=True,
-                                                                      targeting=True))) == in_process
+    assert (
+        comparable(
+            run_stored_audit(store.root, table, RunOptions(workers=2, legality=False, tells=True, targeting=True))
+        )
+        == in_process
+    )
 
 
 def test_the_command_runs_on_a_local_cluster(store, in_process):
-    result = CliRunner().invoke(cli, ["audit", str(store.root), "--cluster", "local:1", "--json", "--no-legality",
-                                      "--tells", "--targeting"])
+    result = CliRunner().invoke(
+        cli, ["audit", str(store.root), "--cluster", "local:1", "--json", "--no-legality", "--tells", "--targeting"]
+    )
     assert result.exit_code == 1, result.output
     report = json.loads(result.output)
     report["summary"].pop("seconds")

@@ -19,10 +19,10 @@ def test_classic_opening_rounds_keep_the_dealer_and_a_skipped_turn_is_caught(tmp
     assert played.exit_code == 0, played.output
     lines = log.read_text(encoding="utf-8").splitlines()
     dealers = [json.loads(line)["dealer"] for line in lines[1:10]]
-    assert dealers[:2] == [0, 0]                       # «сдача не переходила» during the opening raspasy
+    assert dealers[:2] == [0, 0]  # «сдача не переходила» during the opening raspasy
     assert _findings(log) == {}
     hand = json.loads(lines[1])
-    hand["dealer"] = 1                                 # the first dealer, then a jump back: out of turn
+    hand["dealer"] = 1  # the first dealer, then a jump back: out of turn
     lines[1] = json.dumps(hand)
     log.write_text("\n".join(lines) + "\n", encoding="utf-8")
     assert "dealer-out-of-turn" in _findings(log)

@@ -10,11 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairdeal.audit.quality import (
+    MEASURES,
     action_bits,
     deal_bits,
     guessing_null,
     guessing_score,
-    MEASURES,
     longest_preserved_block,
     permutation_quality,
     preserved_adjacencies,
@@ -91,8 +91,11 @@ def test_rotation_invariant_rising_sequences_forgive_cuts(p, before_cut, after_c
 @given(st.integers(2, 9).flatmap(lambda n: st.permutations(list(range(n)))).map(np.array))
 def test_rotation_invariant_rising_sequences_are_the_least_over_every_pair_of_cuts(p):
     n = len(p)
-    least = min(rising_sequence_count(np.roll((p - before_cut) % n, -after_cut))
-                for before_cut in range(n) for after_cut in range(n))
+    least = min(
+        rising_sequence_count(np.roll((p - before_cut) % n, -after_cut))
+        for before_cut in range(n)
+        for after_cut in range(n)
+    )
     assert rising_sequence_count(p, rotation_invariant=True) == least
 
 
@@ -134,7 +137,9 @@ def test_deal_bits_counts_distinct_deals():
 
 def test_outcome_counts_by_enumeration_on_six_cards():
     n = 6
-    riffles = {tuple(Riffle(pat.count("L"), pat).permutation(n)) for pat in ("".join(x) for x in product("LR", repeat=n))}
+    riffles = {
+        tuple(Riffle(pat.count("L"), pat).permutation(n)) for pat in ("".join(x) for x in product("LR", repeat=n))
+    }
     assert len(riffles) == 2**n - n == pytest.approx(2 ** action_bits(Riffle(None, None), n))
     overhands = set()
     for cuts in product([0, 1], repeat=n - 1):

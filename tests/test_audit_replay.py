@@ -68,7 +68,9 @@ def test_a_skipped_cut_and_a_switched_talon_are_named():
 def test_an_extra_card_is_named():
     before, after = setting(4)
     dealt = deal_order(after, RUSSIAN)
-    extra = Deal((np.concatenate([dealt.hands[0], dealt.hands[1][:1]]), dealt.hands[1][1:], dealt.hands[2]), dealt.talons)
+    extra = Deal(
+        (np.concatenate([dealt.hands[0], dealt.hands[1][:1]]), dealt.hands[1][1:], dealt.hands[2]), dealt.talons
+    )
     found = replay_deal(before, SEQUENCE, extra, RUSSIAN).findings[0].explanations
     assert "hand 0 holds 11 cards instead of 10: an extra card" in found
     assert "hand 1 holds 9 cards instead of 10: a card short" in found

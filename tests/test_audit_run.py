@@ -52,23 +52,34 @@ def test_a_bottom_deal_is_found_and_malformed_lines_are_survived(tmp_path):
     bottom = np.concatenate([after[:3], after[-1:], after[3:-1]])
     dealt = deal_order(bottom, PATTERN)
     seats = [to_ascii_list(h) for h in deal_by_seat(dealt, PATTERN, victim.dealer, 3)]
-    records[5] = HandRecord(hand=victim.hand, dealer=victim.dealer, order_before=victim.order_before,
-                            shuffle=victim.shuffle, deal=DealRecord(hands=seats, talons=[to_ascii_list(dealt.talons[0])]))
-    path = write(tmp_path / "evening.jsonl", records, [(10, b'{"type": "hand", "hand": oops}\n'),
-                                                        (20, b"not json at all\n")])
+    records[5] = HandRecord(
+        hand=victim.hand,
+        dealer=victim.dealer,
+        order_before=victim.order_before,
+        shuffle=victim.shuffle,
+        deal=DealRecord(hands=seats, talons=[to_ascii_list(dealt.talons[0])]),
+    )
+    path = write(
+        tmp_path / "evening.jsonl", records, [(10, b'{"type": "hand", "hand": oops}\n'), (20, b"not json at all\n")]
+    )
     verdict = run_audit(path, FAST).verdict
     assert verdict.malformed_count == 2 and verdict.hands == 30
-    assert any(m.startswith("line 11") for m in verdict.malformed) and any(m.startswith("line 21") for m in verdict.malformed)
+    assert any(m.startswith("line 11") for m in verdict.malformed) and any(
+        m.startswith("line 21") for m in verdict.malformed
+    )
     mismatches = [(hand, who, f) for _, hand, who, f in verdict.findings if f.kind == "deal-mismatch"]
     assert len(mismatches) == 1 and mismatches[0][0] == victim.hand
     assert any("a card from the bottom" in e for e in mismatches[0][2].explanations)
     assert mismatches[0][1] in verdict.suspects()
 
 
-@pytest.mark.parametrize("field, broken, where", [
-    ("deal", lambda r: r.deal.talons[0].__setitem__(1, "1X"), "field deal.talons[0][1]"),
-    ("order", lambda r: r.order_before.__setitem__(4, "ZZ"), "field order_before"),
-])
+@pytest.mark.parametrize(
+    "field, broken, where",
+    [
+        ("deal", lambda r: r.deal.talons[0].__setitem__(1, "1X"), "field deal.talons[0][1]"),
+        ("order", lambda r: r.order_before.__setitem__(4, "ZZ"), "field order_before"),
+    ],
+)
 def test_a_line_that_fails_validation_is_malformed_with_its_field_and_left_out(tmp_path, field, broken, where):
     records = evening(None, 24, 10)
     broken(records[7])

@@ -12,8 +12,7 @@ from hypothesis import strategies as st
 from scipy import stats as sps
 
 from fairdeal.audit.battery import battery_part, battery_tests, distinct_deals, join, match_moments
-from fairdeal.audit.exact import talon_rank_pvalues, hand_pvalues, laws_for
-from fairdeal.audit.summary import BlockContext
+from fairdeal.audit.exact import hand_pvalues, laws_for, talon_rank_pvalues
 from fairdeal.audit.fastpath import (
     CARD_CODE,
     RawHand,
@@ -30,6 +29,7 @@ from fairdeal.audit.scan import scan_log
 from fairdeal.audit.sequential import stacking_law
 from fairdeal.audit.simulate import Evening, fast_evening_lines, simulated_records
 from fairdeal.audit.stats import hypergeometric_null
+from fairdeal.audit.summary import BlockContext
 from fairdeal.audit.verdict import build_verdict
 from fairdeal.cards import to_ascii_list
 from fairdeal.deal import deal_by_seat, deal_order, get_pattern
@@ -94,9 +94,9 @@ def test_bulk_card_reader_matches_the_one_by_one_decoder():
     reference = [[CARD_CODE[c] for part in h.narrow().deal.hands + h.narrow().deal.talons for c in part] for h in hands]
     assert not errors and ok.all() and (codes == np.array(reference)).all()
     odd = [bytes(h.deal) for h in hands[:4]]
-    odd[0] = odd[0].replace(b'"AS"', "\"A♠\"".encode())       # another spelling: the slow path reads it
+    odd[0] = odd[0].replace(b'"AS"', '"A♠"'.encode())  # another spelling: the slow path reads it
     odd[1] = odd[1].replace(b'"talons"', b'"talonz"')
-    odd[2] = odd[2].replace(b"],[", b",", 1)                    # a hand of 20 cards
+    odd[2] = odd[2].replace(b"],[", b",", 1)  # a hand of 20 cards
     ok, codes = raw_cards(odd, layout.lists[dealers[:4]], (b"hands", b"talons"), 32)
     assert ok.tolist() == [b'"AS"' not in bytes(hands[0].deal), False, False, True]
 
@@ -109,7 +109,7 @@ def test_talon_rank_counts_the_231_pairs_exactly():
     held = recv == 0
     talon = recv >= 3
     p = talon_rank_pvalues(held, (laws.values * talon).sum(axis=1), laws, layout.pattern, np.ones(200))
-    for row in range(200):                  # brute force: every pair of the 22 cards outside the seat's hand
+    for row in range(200):  # brute force: every pair of the 22 cards outside the seat's hand
         outside = np.flatnonzero(laws.in_deck & ~held[row])
         totals = [laws.values[a] + laws.values[b] for a, b in combinations(outside, 2)]
         assert len(totals) == 231
@@ -158,7 +158,7 @@ def test_battery_parts_join_like_one_block():
 def test_a_stuck_generator_fails_the_battery():
     rng = np.random.default_rng(7)
     recv = uniform_receivers(rng, layout_for("russian", 3), 400)
-    recv[1::2] = recv[0::2]                    # every deal repeated once
+    recv[1::2] = recv[0::2]  # every deal repeated once
     part = battery_part(recv, np.zeros(400, dtype=np.int64) + (np.arange(400) % 2), 4)
     tests = {t.name: t for t in battery_tests(part, [10, 10, 10, 2], 200, 400)}
     assert tests["repeated deals"].pvalue < 1e-9
@@ -188,14 +188,28 @@ def test_the_bulk_log_and_the_reference_log_audit_alike():
 def two_player_log(pattern_name: str, hands: int, seed: int) -> bytes:
     pattern = get_pattern(pattern_name)
     rng = np.random.default_rng(seed)
-    header = TableRecord(format="fairdeal-log", version=1, system="sochi", players=["Anna", "Boris"],
-                         deck=pattern.deck.value, deal_pattern=pattern.name, dealing="server-rng")
+    header = TableRecord(
+        format="fairdeal-log",
+        version=1,
+        system="sochi",
+        players=["Anna", "Boris"],
+        deck=pattern.deck.value,
+        deal_pattern=pattern.name,
+        dealing="server-rng",
+    )
     lines = [encode_record(header)]
     for number in range(1, hands + 1):
         dealt = deal_order(rng.permutation(pattern.deck.codes()).astype(np.uint8), pattern)
         seats = [to_ascii(h) for h in deal_by_seat(dealt, pattern, (number - 1) % 2, 2)]
-        lines.append(encode_record(HandRecord(hand=number, dealer=(number - 1) % 2, deal=DealRecord(
-            hands=seats, talons=[to_ascii(t) for t in dealt.talons]))))
+        lines.append(
+            encode_record(
+                HandRecord(
+                    hand=number,
+                    dealer=(number - 1) % 2,
+                    deal=DealRecord(hands=seats, talons=[to_ascii(t) for t in dealt.talons]),
+                )
+            )
+        )
     return b"".join(lines)
 
 
@@ -225,6 +239,7 @@ def test_malformed_lines_are_reported_and_the_rest_audited():
 
 
 def test_a_raw_hand_decodes_its_cards_on_demand():
-    raw = msgspec.json.decode(b'{"type":"hand","hand":1,"dealer":0,"deal":{"hands":[["AS"]],"talons":[]}}',
-                              type=RawHand)
+    raw = msgspec.json.decode(
+        b'{"type":"hand","hand":1,"dealer":0,"deal":{"hands":[["AS"]],"talons":[]}}', type=RawHand
+    )
     assert raw.narrow().deal.hands == [["AS"]] and raw.narrow().order_before is None

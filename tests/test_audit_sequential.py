@@ -50,8 +50,9 @@ def test_calibrated_cusum_keeps_its_false_alarm_rate_and_catches_a_stacker():
     assert np.mean(peaks > h) <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / 2000)
     cheat = rng.choice(3, size=(200, 200), p=stacking_law(hypergeometric_null(32, 4, 2), 32, 2, 0.5))
     assert np.mean([cusum_path(llr[row]).max() > h for row in cheat]) > 0.9
-    assert calibrated_threshold("russian", 2, 0.25, 200, 0.05, 0) == calibrated_threshold("russian", 2, 0.25, 200,
-                                                                                            0.05, 0)
+    assert calibrated_threshold("russian", 2, 0.25, 200, 0.05, 0) == calibrated_threshold(
+        "russian", 2, 0.25, 200, 0.05, 0
+    )
     with pytest.raises(AuditError, match="calibration"):
         calibrate_threshold(llr, NULL, 0, 0.05, rng)
 

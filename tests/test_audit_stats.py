@@ -35,7 +35,11 @@ def honest_orders(m: int, rng: np.random.Generator) -> np.ndarray:
 def test_two_aces_in_the_talon_is_6_in_496():
     # Seed 004: «в прикуп отправляют седьмую и восьмую карты» — two of 32 cards; C(4,2)/C(32,2) = 6/496.
     law = ACES_IN_TALON
-    assert [Fraction(x).limit_denominator(1000) for x in law.pmf] == [Fraction(378, 496), Fraction(112, 496), Fraction(6, 496)]
+    assert [Fraction(x).limit_denominator(1000) for x in law.pmf] == [
+        Fraction(378, 496),
+        Fraction(112, 496),
+        Fraction(6, 496),
+    ]
     assert law.pvalue(2) == pytest.approx(6 / 496, rel=1e-12)
     assert law.pvalue(0) == pytest.approx(1.0)
 
@@ -105,7 +109,7 @@ def test_total_talon_aces_test_is_exact(aces):
     for _ in aces:
         pmf = np.convolve(pmf, ACES_IN_TALON.pmf)
     counts = np.bincount(aces, minlength=3)
-    assert talon_aces_total_pvalue(counts, ACES_IN_TALON.pmf) == pytest.approx(pmf[sum(aces):].sum(), rel=1e-9)
+    assert talon_aces_total_pvalue(counts, ACES_IN_TALON.pmf) == pytest.approx(pmf[sum(aces) :].sum(), rel=1e-9)
     assert talon_aces_total_pvalue(np.zeros(3), ACES_IN_TALON.pmf) == 1.0
     with pytest.raises(AuditError, match="two-card talon"):
         talon_aces_total_pvalue(np.zeros(4), np.ones(4) / 4)

@@ -34,7 +34,7 @@ from fairdeal.shuffle.theory import total_variation
 LAYOUT = layout_for("russian", 3)
 LAWS = laws_for(LAYOUT)
 STATS = Statistics.of(LAYOUT, LAWS)
-STACKING_RUNS = "2 4 3 11 7"   # carries the cards gathered at positions 1 and 10 to 6 and 7: the talon
+STACKING_RUNS = "2 4 3 11 7"  # carries the cards gathered at positions 1 and 10 to 6 and 7: the talon
 SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "sochi-4p-talon-stacker.jsonl"
 
 
@@ -52,8 +52,13 @@ def hand_record(number: int, dealer: int, before: np.ndarray, shuffle: str) -> H
     after = before[parse_notation(shuffle).permutation(32)]
     dealt = deal_order(after, PATTERN)
     hands = [to_ascii_list(h) for h in deal_by_seat(dealt, PATTERN, dealer, 3)]
-    return HandRecord(hand=number, dealer=dealer, order_before=to_ascii_list(before), shuffle=shuffle,
-                      deal=DealRecord(hands=hands, talons=[to_ascii_list(t) for t in dealt.talons]))
+    return HandRecord(
+        hand=number,
+        dealer=dealer,
+        order_before=to_ascii_list(before),
+        shuffle=shuffle,
+        deal=DealRecord(hands=hands, talons=[to_ascii_list(t) for t in dealt.talons]),
+    )
 
 
 def write(path: Path, records) -> Path:
@@ -70,7 +75,7 @@ def test_the_stacking_runs_put_both_aces_in_the_talon():
 
 def test_a_hand_whose_runs_carry_two_aces_into_the_talon_stands_out_on_its_own(tmp_path):
     records = list(simulated_records(np.random.default_rng(21), Evening(), 3000))
-    victim = records[1501]                       # hand 1501, dealt by Anna (seat 0)
+    victim = records[1501]  # hand 1501, dealt by Anna (seat 0)
     records[1501] = hand_record(victim.hand, victim.dealer, stacked_order(np.random.default_rng(1)), STACKING_RUNS)
     path = write(tmp_path / "one-stacked-hand.jsonl", records)
     report = run_audit(path, RunOptions(legality=False, tells=False, targeting=True)).to_json()
@@ -92,14 +97,15 @@ def test_honest_same_effort_pvalues_are_uniform_when_the_logged_actions_follow_t
     randomized, valid = [], []
     for _ in range(400):
         before = rng.permutation(PATTERN.deck.codes())
-        sequence = ShuffleSequence((Action(gsr_riffle(rng, 32)), Action(gsr_riffle(rng, 32)),
-                                    Action(random_cut(rng, 32))))
+        sequence = ShuffleSequence(
+            (Action(gsr_riffle(rng, 32)), Action(gsr_riffle(rng, 32)), Action(random_cut(rng, 32)))
+        )
         observed = STATS(before[sequence.permutation(32)][None, :], LAWS)[0]
         p, u, _ = same_effort(observed, before, sequence, STATS, LAWS, rng, 4)
         randomized.append(u)
         valid.append(p)
     randomized, valid = np.array(randomized), np.array(valid)
-    for column in range(randomized.shape[1]):          # the talon, then each player hand
+    for column in range(randomized.shape[1]):  # the talon, then each player hand
         assert sps.kstest(randomized[:, column], "uniform").pvalue > 0.001
     for level in (0.05, 0.2, 0.5):
         assert np.mean(valid <= level) <= level + 3 * math.sqrt(level / valid.size)
@@ -110,7 +116,7 @@ def test_honest_cross_match_pvalues_are_valid_and_an_honest_evening_stays_clean(
     result = run_audit(path, RunOptions(legality=False, tells=False, targeting=True))
     assert result.verdict.clean
     hands = result.to_json()["targeting"]["hands"]
-    for key in ("p_cross_talon", "p_cross", "p"):      # discrete, so conservative: P(p <= u) <= u
+    for key in ("p_cross_talon", "p_cross", "p"):  # discrete, so conservative: P(p <= u) <= u
         values = np.array([h[key] for h in hands])
         for level in (0.02, 0.1, 0.5):
             assert np.mean(values <= level) <= level + 3 * math.sqrt(level / values.size)
@@ -118,8 +124,10 @@ def test_honest_cross_match_pvalues_are_valid_and_an_honest_evening_stays_clean(
     names = {(t.subject, t.test) for t in result.verdict.tests}
     for dealer in ("Anna", "Boris", "Vera"):
         assert (f"dealer {dealer}", "talon vs honest shuffles of the same effort (Fisher)") in names
-        assert (f"dealer {dealer} -> player {dealer}", "hand value vs honest shuffles of the same effort (Fisher)") \
-            in names
+        assert (
+            f"dealer {dealer} -> player {dealer}",
+            "hand value vs honest shuffles of the same effort (Fisher)",
+        ) in names
 
 
 @settings(max_examples=40, deadline=None)
@@ -149,15 +157,17 @@ def test_the_sample_stacker_is_named_by_the_same_effort_talon_test_too():
     verdict = run_audit(SAMPLE, RunOptions(legality=False)).verdict
     assert verdict.suspects() == ("Vera",)
     assert ("dealer Vera", "talon vs honest shuffles of the same effort (Fisher)") in {
-        (t.subject, t.test) for t in verdict.flagged()}
+        (t.subject, t.test) for t in verdict.flagged()
+    }
 
 
 def test_shuffle_quality_reaches_the_report_per_hand_and_per_dealer(tmp_path):
     records = list(simulated_records(np.random.default_rng(4), Evening(), 60))
-    for k in range(3, 61, 3):                    # Vera's deals: two riffles logged without their pattern
+    for k in range(3, 61, 3):  # Vera's deals: two riffles logged without their pattern
         r = records[k]
-        records[k] = HandRecord(hand=r.hand, dealer=r.dealer, order_before=r.order_before,
-                                shuffle="riffle ? riffle ? cut@1 10", deal=r.deal)
+        records[k] = HandRecord(
+            hand=r.hand, dealer=r.dealer, order_before=r.order_before, shuffle="riffle ? riffle ? cut@1 10", deal=r.deal
+        )
     report = run_audit(write(tmp_path / "mixed.jsonl", records), RunOptions(legality=False)).to_json()
     quality = report["quality"]
     by_hand = {h["hand"]: h for h in quality["hands"]}
@@ -187,7 +197,7 @@ def test_the_size_rule_and_the_switch(tmp_path, monkeypatch):
     result = run_audit(path, RunOptions(legality=False, tells=False))
     assert result.verdict.targeting is None and result.verdict.quality is None
     assert any("targeting" in n and "exceed 100" in n for n in result.verdict.notes)
-    assert result.verdict.quality_dealers                # the per-dealer summary does not depend on the size
+    assert result.verdict.quality_dealers  # the per-dealer summary does not depend on the size
     assert run_audit(path, RunOptions(legality=False, tells=False, targeting=True)).verdict.targeting is not None
 
 
@@ -199,7 +209,7 @@ def test_fairdeal_audit_prints_the_targeted_hands_and_the_quality_table(tmp_path
     assert "Shuffle quality per dealer" in shown.output
     off = runner.invoke(cli, ["audit", str(path), "--no-legality", "--no-targeting", "--json", "--workers", "1"])
     report = json.loads(off.output)
-    assert report["targeting"] is None and len(report["quality"]["hands"]) == 120     # a small log keeps them
+    assert report["targeting"] is None and len(report["quality"]["hands"]) == 120  # a small log keeps them
     assert any("targeting" in n and "not asked for" in n for n in report["summary"]["notes"])
     html_path = tmp_path / "report.html"
     runner.invoke(cli, ["audit", str(path), "--no-legality", "--html", str(html_path), "--workers", "1"])
@@ -214,12 +224,13 @@ def test_per_hand_rows_merge_block_by_block_with_their_file_lines(monkeypatch):
     from fairdeal.audit.summary import BlockContext
 
     data = b"".join(encode_record(r) for r in simulated_records(np.random.default_rng(12), Evening(), 240))
-    monkeypatch.setattr(scan, "BLOCK_BYTES", 30_000)       # about 60 hands a block
-    merged = scan.scan_log(io.BytesIO(data), lambda h: BlockContext(h.pattern_name, len(h.players), False,
-                                                                    targeting=True, per_hand=True))
+    monkeypatch.setattr(scan, "BLOCK_BYTES", 30_000)  # about 60 hands a block
+    merged = scan.scan_log(
+        io.BytesIO(data), lambda h: BlockContext(h.pattern_name, len(h.players), False, targeting=True, per_hand=True)
+    )
     assert len(merged.tables["targeting"]) > 3
     for name in ("targeting", "quality"):
         table = merged.table(name)
         assert len(table) == 240
-        assert (table.columns["line"] == table.columns["hand"] + 1).all()      # the header is line 1
+        assert (table.columns["line"] == table.columns["hand"] + 1).all()  # the header is line 1
     assert merged.sums.targeting_talon_tests.sum() == 240 and merged.sums.quality_hands.sum() == 240

@@ -29,7 +29,7 @@ def test_new_neighbours_count_ace_pairs_made_adjacent_cyclically_and_not_those_a
     a, b, c, d = ACES
     before = np.array([a, b] + others[:10] + [c] + others[10:20] + [d] + others[20:])
     assert new_neighbours(before, before, IS_ACE)[0] == 0
-    after = np.array([d] + [a, b] + others[:10] + others[10:20] + others[20:] + [c])   # c-d wrap round, d-a new
+    after = np.array([d] + [a, b] + others[:10] + others[10:20] + others[20:] + [c])  # c-d wrap round, d-a new
     assert new_neighbours(before, after, IS_ACE)[0] == 2
 
 

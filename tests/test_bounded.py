@@ -10,11 +10,11 @@ from fairdeal.errors import LogError, one_line
 def test_depth_numbers_and_length_are_bounded():
     assert check(b"[" * MAX_DEPTH + b"]" * MAX_DEPTH) is None
     assert "nested more than" in check(b"[" * (MAX_DEPTH + 1) + b"]" * (MAX_DEPTH + 1))
-    assert check(b'{"a": "' + b"[" * 500 + b'"}') is None              # brackets inside a string do not nest
+    assert check(b'{"a": "' + b"[" * 500 + b'"}') is None  # brackets inside a string do not nest
     assert "out of range" in check(b'{"hand": 18446744073709551616}')
     assert "out of range" in check(b'{"points": 1e400}')
     assert check(b'{"hand": 999999999999999, "points": 3.3333333333333335}') is None
-    assert check(b'{"seed": "18446744073709551616"}') is None             # digits in a string are text
+    assert check(b'{"seed": "18446744073709551616"}') is None  # digits in a string are text
     assert "bytes, more than the limit" in check(b" " * (MAX_LINE_BYTES + 1))
 
 

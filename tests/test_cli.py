@@ -49,9 +49,11 @@ def test_the_listed_short_help_is_each_commands_own():
 
 
 def test_help_imports_no_command_module():
-    code = ("import sys; from fairdeal.cli import main; sys.argv = ['fairdeal', '--help'];\n"
-            "try:\n    main()\nexcept SystemExit:\n    pass\n"
-            "print(sorted(m for m in sys.modules if m.startswith('fairdeal.cli.') or m in ('numpy', 'rich')))")
+    code = (
+        "import sys; from fairdeal.cli import main; sys.argv = ['fairdeal', '--help'];\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith('fairdeal.cli.') or m in ('numpy', 'rich')))"
+    )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert "audit" in run.stdout
     assert run.stdout.strip().splitlines()[-1] == "[]"

@@ -8,24 +8,23 @@ import functools
 import json
 
 import pytest
+from commit_reveal_helpers import honest_session
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairdeal.cards import to_ascii_list
 from fairdeal.errors import ProtocolError
 from fairdeal.protocols.commit_reveal import DealerService, Player
-from fairdeal.protocols.table import TableSpec
-from fairdeal.rules import SOCHI
 from fairdeal.protocols.deal_source import CommitRevealSource
 from fairdeal.protocols.derive import seed_commitment
 from fairdeal.protocols.encoding import u64
+from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.transcript import transcript_hash
 from fairdeal.protocols.verify import verify_documents
+from fairdeal.rules import SOCHI
 
-from commit_reveal_helpers import honest_session
 
-
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _session(players: int, with_records: bool) -> tuple[dict, ...]:
     names = ("ann", "bob", "cyril", "dora")[:players]
     return tuple(honest_session(4, names, with_records=with_records))
@@ -40,6 +39,7 @@ def verify(docs):
 
 
 # ---- honest runs ------------------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("players", [3, 4])
 def test_honest_session_verifies_with_game_records(players):
@@ -65,6 +65,7 @@ def test_a_lone_transcript_from_mid_session_verifies_but_its_score_is_noted_unch
 
 
 # ---- single-field changes: rejected, naming the right party ------------------------------------------------------
+
 
 def _flip_hex(text: str) -> str:
     return ("0" if text[0] != "0" else "1") + text[1:]
@@ -108,33 +109,40 @@ def _trick_winner(doc):
     if not doc["record"]["tricks"]:
         raise NotApplicable
     trick = doc["record"]["tricks"][0]
-    trick["winner"] = next(s for s in range(len(doc["record"]["deal"]["hands"]))
-                           if s != trick["winner"] and doc["record"]["deal"]["hands"][s])
+    trick["winner"] = next(
+        s
+        for s in range(len(doc["record"]["deal"]["hands"]))
+        if s != trick["winner"] and doc["record"]["deal"]["hands"][s]
+    )
 
 
 def _set(path, value_of):
     def mutate(doc):
         target = functools.reduce(lambda d, k: d[k], path[:-1], doc)
         target[path[-1]] = value_of(target[path[-1]], doc)
+
     return mutate
 
 
-SEAT = 1   # the seat whose contribution is changed; player "bob"
+SEAT = 1  # the seat whose contribution is changed; player "bob"
 MUTATIONS = {
     "player seed": (_set(["players", SEAT, "seed"], lambda v, d: _flip_hex(v)), "player bob"),
     "player seed commitment": (
-        _set(["players", SEAT, "statement", "seed_commitment"], lambda v, d: _flip_hex(v)), "player bob"),
+        _set(["players", SEAT, "statement", "seed_commitment"], lambda v, d: _flip_hex(v)),
+        "player bob",
+    ),
     "player seed signature": (_set(["players", SEAT, "signature"], lambda v, d: _flip_hex(v)), "player bob"),
     "player session countersignature": (
-        _set(["session", "player_signatures", SEAT], lambda v, d: _flip_hex(v)), "player bob"),
+        _set(["session", "player_signatures", SEAT], lambda v, d: _flip_hex(v)),
+        "player bob",
+    ),
     "service session signature": (_set(["session", "service_signature"], lambda v, d: _flip_hex(v)), "service"),
     "session anchor": (_set(["session", "statement", "anchor"], lambda v, d: _flip_hex(v)), "service"),
     "service commitment": (_set(["service", "commitment"], lambda v, d: _flip_hex(v)), "service"),
     "service seed": (_set(["service", "seed"], lambda v, d: _flip_hex(v)), "service"),
     "deck card": (lambda d: _swap_first_cards(d, ["deck_order"]), "service"),
     "deal card": (_move_a_card_to_talon, "service"),
-    "previous transcript hash": (
-        _set(["previous"], lambda v, d: "0" * 64 if v is None else _flip_hex(v)), "service"),
+    "previous transcript hash": (_set(["previous"], lambda v, d: "0" * 64 if v is None else _flip_hex(v)), "service"),
     "hand number": (_set(["hand"], lambda v, d: v + 7), "service"),
     "dealer": (_set(["dealer"], lambda v, d: (v + 1) % len(d["deal"]["hands"])), "service"),
     "record trick card": (_first_trick_card, "record"),
@@ -167,8 +175,9 @@ def test_any_single_field_change_is_rejected_naming_the_party(name, players):
         assert here and {f.party for f in here} == {party}, [f.line() for f in report.failures]
         # Elsewhere only the broken links to the changed document may show (the next hand's "previous").
         elsewhere = [f for f in report.failures if f not in here]
-        assert all(f.party == "service" and f.check in ("transcript chain", "chain link", "hand sequence")
-                   for f in elsewhere), [f.line() for f in elsewhere]
+        assert all(
+            f.party == "service" and f.check in ("transcript chain", "chain link", "hand sequence") for f in elsewhere
+        ), [f.line() for f in elsewhere]
     assert tried >= 2
 
 
@@ -180,6 +189,7 @@ def test_failure_lines_name_file_hand_party_and_check():
 
 
 # ---- the holes, one by one ---------------------------------------------------------------------------------------
+
 
 def _table(hands: int = 3) -> tuple[TableSpec, DealerService, list[Player]]:
     spec = TableSpec("t", "s", hands, ("ann", "bob", "cyril"), SOCHI)
@@ -232,7 +242,7 @@ def test_next_commitment_is_fixed_before_this_hands_seeds_by_the_anchor():
     for prev, cur in zip(docs, docs[1:]):
         assert cur["service"]["commitment"] == prev["service"]["seed"]
         assert all(p["statement"]["service_commitment"] == cur["service"]["commitment"] for p in cur["players"])
-    docs[2]["service"]["commitment"] = docs[0]["service"]["seed"]   # a commitment from the wrong place
+    docs[2]["service"]["commitment"] = docs[0]["service"]["seed"]  # a commitment from the wrong place
     report = verify(docs)
     assert {(f.party, f.check) for f in report.failures if f.hand == 3} >= {("service", "commitment in chain")}
 
@@ -286,7 +296,7 @@ def test_hand_numbers_never_repeat_skip_or_pass_the_chain():
     with pytest.raises(ProtocolError, match="out of sequence"):
         service.begin_hand(1, 0)
     with pytest.raises(ProtocolError, match="out of sequence"):
-        service.begin_hand(2, 0)    # beyond the session's one hand: no link left
+        service.begin_hand(2, 0)  # beyond the session's one hand: no link left
     with pytest.raises(ProtocolError, match="is not the next hand"):
         players[0].commit(1, 0, "00" * 32)
 
@@ -326,8 +336,10 @@ def test_a_withheld_reveal_is_named():
 
 def test_a_player_who_reuses_a_seed_is_named():
     spec = TableSpec("t", "s", 2, ("ann", "bob", "cyril"), SOCHI)
-    players = [Player(n, i, seed_source=(lambda hand: b"\5" * 32) if n == "cyril" else None)
-               for i, n in enumerate(spec.players)]
+    players = [
+        Player(n, i, seed_source=(lambda hand: b"\5" * 32) if n == "cyril" else None)
+        for i, n in enumerate(spec.players)
+    ]
     source = CommitRevealSource(spec, players=players)
     docs = []
     for hand in (1, 2):
@@ -382,9 +394,9 @@ def test_deal_source_builds_unrevealed_then_revealed():
 
 def test_a_seed_signed_against_another_service_commitment_names_the_player():
     """A player who signs before seeing the real commitment (or for another one) is caught by the statement."""
+    from commit_reveal_helpers import fixed
     from nacl.signing import SigningKey
 
-    from commit_reveal_helpers import fixed
     from fairdeal.protocols.commit_reveal import sign
 
     docs = session(with_records=False)
@@ -397,8 +409,11 @@ def test_a_seed_signed_against_another_service_commitment_names_the_player():
 
 
 @settings(max_examples=50, deadline=None)
-@given(st.integers(1, 2**63), st.binary(min_size=32, max_size=32),
-       st.lists(st.binary(min_size=32, max_size=32), min_size=3, max_size=3))
+@given(
+    st.integers(1, 2**63),
+    st.binary(min_size=32, max_size=32),
+    st.lists(st.binary(min_size=32, max_size=32), min_size=3, max_size=3),
+)
 def test_session_framing_equals_field_by_field_framing(hand, service_seed, seeds):
     from fairdeal.protocols.derive import DeckInputs, deck_input
 
@@ -427,8 +442,14 @@ def _paths(value, prefix=()):
             yield from _paths(item, prefix + (index,))
 
 
-ODD_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-3, 2**70), st.text(max_size=4),
-                       st.lists(st.integers(0, 3), max_size=2), st.dictionaries(st.text(max_size=2), st.integers(), max_size=2))
+ODD_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 2**70),
+    st.text(max_size=4),
+    st.lists(st.integers(0, 3), max_size=2),
+    st.dictionaries(st.text(max_size=2), st.integers(), max_size=2),
+)
 
 
 @settings(max_examples=150, deadline=None)

@@ -8,14 +8,13 @@ import json
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from commit_reveal_helpers import honest_session
 
 from fairdeal.cards import DeckKind
 from fairdeal.cli import cli
 from fairdeal.engine.deal_source import ShuffledDeckSource
 from fairdeal.errors import MatchError
 from fairdeal.protocols.transcript import write_transcript
-
-from commit_reveal_helpers import honest_session
 
 
 def run(*args):
@@ -24,8 +23,19 @@ def run(*args):
 
 @pytest.mark.parametrize("players", [3, 4])
 def test_deal_plays_an_evening_whose_transcripts_and_log_verify(tmp_path, players):
-    result = run("deal", "--protocol", "commit-reveal", "--system", "sochi", "--players", str(players),
-                 "--hands", "6", "--out", str(tmp_path))
+    result = run(
+        "deal",
+        "--protocol",
+        "commit-reveal",
+        "--system",
+        "sochi",
+        "--players",
+        str(players),
+        "--hands",
+        "6",
+        "--out",
+        str(tmp_path),
+    )
     assert result.exit_code == 0, result.output
     files = sorted((tmp_path / "evening.log.transcripts").glob("hand-*.json"))
     assert len(files) == 6 and "6 hands dealt by commit-reveal and played" in result.output

@@ -68,7 +68,7 @@ def test_hussar_two_hands_of_ten_and_two_side_talons():
     assert pattern.deck is DeckKind.HUSSAR24 and pattern.hands == 2 and pattern.talons == 2
     assert pattern.cards_per_hand == 10 and pattern.talon_size == 2
     targets = pattern.targets.tolist()
-    assert targets[0] != 2 and targets[-1] < 2   # a talon is neither dealt first nor last (seed 000)
+    assert targets[0] != 2 and targets[-1] < 2  # a talon is neither dealt first nor last (seed 000)
 
 
 def test_gusarik_dummy_is_first_hand():
@@ -83,7 +83,7 @@ def test_gusarik_dummy_is_first_hand():
 def test_talon_after_round_r(round_):
     pattern = get_pattern(f"russian-talon-after-round-{round_}") if round_ > 1 else get_pattern("russian")
     first = 6 * round_
-    assert pattern.targets.tolist()[first:first + 2] == [3, 3]
+    assert pattern.targets.tolist()[first : first + 2] == [3, 3]
 
 
 @pytest.mark.parametrize("round_", [0, 5, 9])
@@ -195,22 +195,28 @@ def test_seat_helpers_reject_bad_tables():
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.sampled_from(PATTERN_NAMES).flatmap(
-    lambda name: st.tuples(st.just(PATTERNS[name]), st.sampled_from(PATTERNS[name].table_sizes), orders(name))
-), st.integers(0, 4))
+@given(
+    st.sampled_from(PATTERN_NAMES).flatmap(
+        lambda name: st.tuples(st.just(PATTERNS[name]), st.sampled_from(PATTERNS[name].table_sizes), orders(name))
+    ),
+    st.integers(0, 4),
+)
 def test_deal_by_seat_round_trips(case, dealer_choice):
     pattern, num_seats, order = case
     dealer = dealer_choice % num_seats
     deal = deal_order(order, pattern)
     by_seat = deal_by_seat(deal, pattern, dealer, num_seats)
-    assert len(by_seat) == num_seats + pattern.seat_lists    # the dummy or the hand laid aside last
+    assert len(by_seat) == num_seats + pattern.seat_lists  # the dummy or the hand laid aside last
     back = deal_from_seats(by_seat, deal.talons, pattern, dealer, num_seats)
     assert positions_of(back, pattern).tolist() == order.tolist()
 
 
 def test_dealt_cards_read_back_from_file_strings():
-    order = np.array([c.code for c in parse_cards("AS KS QS JS 10S 9S 8S 7S")] + [
-        int(c) for c in DeckKind.PIQUET32.codes() if int(c) // 8 != 0], dtype=np.uint8)
+    order = np.array(
+        [c.code for c in parse_cards("AS KS QS JS 10S 9S 8S 7S")]
+        + [int(c) for c in DeckKind.PIQUET32.codes() if int(c) // 8 != 0],
+        dtype=np.uint8,
+    )
     deal = deal_order(order, get_pattern("russian"))
     assert to_ascii_list(deal.talons[0]) == ["8S", "7S"]
     assert to_ascii_list(deal.hands[0][:2]) == ["AS", "KS"]

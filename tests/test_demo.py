@@ -41,8 +41,22 @@ def test_an_unknown_trick_is_one_clear_line():
 
 
 def test_the_casebook_command_writes_a_page_per_technique_and_an_index(tmp_path):
-    result = CliRunner().invoke(cli, ["casebook", "--out", str(tmp_path), "--replicates", "1", "--honest", "1",
-                                      "--only", "volt", "--only", "weak-server"])
+    result = CliRunner().invoke(
+        cli,
+        [
+            "casebook",
+            "--out",
+            str(tmp_path),
+            "--replicates",
+            "1",
+            "--honest",
+            "1",
+            "--only",
+            "volt",
+            "--only",
+            "weak-server",
+        ],
+    )
     assert result.exit_code == 0, result.output
     page = (tmp_path / "volt.md").read_text(encoding="utf-8")
     assert "hands needed" in page and "false alarms" in page and "fairdeal casebook --out audit/" in page
@@ -60,17 +74,23 @@ def test_the_four_player_sample_names_the_stacking_dealer():
 def test_the_malformed_sample_is_reported_line_by_line_and_every_valid_line_audited():
     result = run_audit(SAMPLES / "malformed-lines.jsonl", RunOptions())
     verdict = result.verdict
-    assert verdict.malformed_count == 4 and verdict.hands == 8     # lines 2-9: every valid hand line
-    assert any(m.startswith("line 11, field deal.talons[0][0]") and "'1X' is not a card" in m
-               for m in verdict.malformed)
+    assert verdict.malformed_count == 4 and verdict.hands == 8  # lines 2-9: every valid hand line
+    assert any(
+        m.startswith("line 11, field deal.talons[0][0]") and "'1X' is not a card" in m for m in verdict.malformed
+    )
     assert not any(f.kind == "bad-deal" for _, _, _, f in verdict.findings)
     assert verdict.finding_counts.get("bad-deal", 0) == 0
 
 
 def test_the_main_job_prints_the_report_naming_the_cheat(tmp_path):
     # From another folder: the sample is package data, not a file of the checkout.
-    run = subprocess.run([sys.executable, "-m", "fairdeal.demo_job"], capture_output=True, text=True, cwd=tmp_path,
-                         env={**os.environ, "COLUMNS": "200"})
+    run = subprocess.run(
+        [sys.executable, "-m", "fairdeal.demo_job"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "COLUMNS": "200"},
+    )
     assert run.returncode == 0, run.stderr
     dealers = run.stdout.split("Suspicious dealers", 1)[1].split("\n\n", 1)[0]
     assert "│ Vera" in dealers and not any(f"│ {name} " in dealers for name in ("Anna", "Boris", "Gleb"))

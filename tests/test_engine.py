@@ -60,6 +60,7 @@ def forbidden(state, action, words: str):
 
 # ---- the deal ---------------------------------------------------------------------------------------------------
 
+
 def test_new_hand_gives_first_hand_the_first_word():
     state = start()
     assert state.active == (1, 2, 0) and to_move(state) == 1 and state.phase is Phase.AUCTION
@@ -78,6 +79,7 @@ def test_a_deal_that_is_not_a_deck_is_refused():
 
 
 # ---- auction ----------------------------------------------------------------------------------------------------
+
 
 def test_not_your_turn():
     forbidden(start(), Bid(2, "6S"), "not your turn")
@@ -180,6 +182,7 @@ def test_all_pass_is_raspasy():
 
 # ---- talon, discard, contract -----------------------------------------------------------------------------------
 
+
 def won_at(token="6S", deal=STRONG, convention=SOCHI):
     return bids(start(deal, convention), token, PASS, PASS)
 
@@ -209,7 +212,7 @@ def test_contract_below_the_final_bid():
     # 000: «Если игрок прикупил на "семь бубен", он не имеет права играть на "семь пик" или "семь треф"»
     state = run(bids(start(convention=MAILRU), "7D", PASS, PASS), Discard(1, (card("8H"), card("7H"))))
     forbidden(state, Declare(1, "7C"), "contract below the final bid 7D")
-    assert run(state, Declare(1, "9H")).contract.token == "9H"   # «объявить игру "девять черви"»
+    assert run(state, Declare(1, "9H")).contract.token == "9H"  # «объявить игру "девять черви"»
 
 
 def test_misere_only_when_bid():
@@ -261,6 +264,7 @@ def test_no_concession_in_sochi():
 
 # ---- defence ----------------------------------------------------------------------------------------------------
 
+
 def declared(token="6S", deal=STRONG, convention=SOCHI):
     return run(won_at(deal=deal, convention=convention), Discard(1, (card("8H"), card("7H"))), Declare(1, token))
 
@@ -309,8 +313,14 @@ def test_lone_whister_plays_open_and_commands_the_passer():
 
 
 def test_closed_lone_whist_each_plays_his_own_cards():
-    state = run(declared(), Defend(2, WHIST), Defend(0, PASS_CALL), ChooseOpen(2, False), Play(1, card("AS")),
-                Play(2, card("JD")))
+    state = run(
+        declared(),
+        Defend(2, WHIST),
+        Defend(0, PASS_CALL),
+        ChooseOpen(2, False),
+        Play(1, card("AS")),
+        Play(2, card("JD")),
+    )
     assert to_move(state) == 0 and state.open_seats == frozenset()
 
 
@@ -327,19 +337,32 @@ def run_out(state):
 
 # ---- trick play -------------------------------------------------------------------------------------------------
 
+
 def test_must_follow_suit():
-    state = run(won_at(deal=MIXED), Discard(1, (card("10D"), card("10H"))), Declare(1, "6S"), Defend(2, WHIST),
-                Defend(0, WHIST), Play(1, card("AD")))
+    state = run(
+        won_at(deal=MIXED),
+        Discard(1, (card("10D"), card("10H"))),
+        Declare(1, "6S"),
+        Defend(2, WHIST),
+        Defend(0, WHIST),
+        Play(1, card("AD")),
+    )
     forbidden(state, Play(2, card("QS")), "must follow suit ♦")
 
 
 def test_must_trump_when_void():
     # 000: «Ходить следует обязательно в масть, а если масти нет, то бить козырем»
     state = bids(start(), PASS, "6S", PASS)
-    state = run(state, Discard(2, (card("8H"), card("7H"))), Declare(2, "6C"), Defend(0, WHIST), Defend(1, WHIST),
-                Play(1, card("AS")))
+    state = run(
+        state,
+        Discard(2, (card("8H"), card("7H"))),
+        Declare(2, "6C"),
+        Defend(0, WHIST),
+        Defend(1, WHIST),
+        Play(1, card("AS")),
+    )
     forbidden(state, Play(2, card("AD")), "must trump")
-    assert set(a.card for a in legal_actions(state)) == {card(c) for c in "QC JC 10C 9C 8C 7C".split()}
+    assert set(a.card for a in legal_actions(state)) == {card(c) for c in ["QC", "JC", "10C", "9C", "8C", "7C"]}
 
 
 def test_overtaking_is_not_required_and_the_trick_goes_to_the_right_card():
@@ -352,8 +375,16 @@ def test_overtaking_is_not_required_and_the_trick_goes_to_the_right_card():
 
 def test_trump_wins_the_trick():
     state = bids(start(), PASS, "6S", PASS)
-    state = run(state, Discard(2, (card("8H"), card("7H"))), Declare(2, "6C"), Defend(0, WHIST), Defend(1, WHIST),
-                Play(1, card("AS")), Play(2, card("7C")), Play(0, card("7D")))
+    state = run(
+        state,
+        Discard(2, (card("8H"), card("7H"))),
+        Declare(2, "6C"),
+        Defend(0, WHIST),
+        Defend(1, WHIST),
+        Play(1, card("AS")),
+        Play(2, card("7C")),
+        Play(0, card("7D")),
+    )
     assert state.tricks[0].winner == 2 and to_move(state) == 2
 
 
@@ -363,6 +394,7 @@ def test_a_card_not_in_hand():
 
 
 # ---- raspasy ----------------------------------------------------------------------------------------------------
+
 
 def test_raspasy_talon_sets_the_suit_at_three():
     # 000: «карты, лежащие в прикупе, в этом случае только показывают масть, а взятка достается тому игроку,
@@ -400,6 +432,7 @@ def test_rostov_never_opens_the_talon():
 
 # ---- misère -----------------------------------------------------------------------------------------------------
 
+
 def test_misere_is_played_by_both_defenders_with_open_cards_after_the_first_lead():
     # 002 (Кодекс): «если ход должны сделать вистующие - они же и открывают карты ещё до первого хода»
     state = bids(start(MIXED), PASS, "misere", PASS)
@@ -416,6 +449,7 @@ def test_misere_is_played_by_both_defenders_with_open_cards_after_the_first_lead
 
 
 # ---- the outcome ------------------------------------------------------------------------------------------------
+
 
 def test_result_before_the_end_is_refused():
     with pytest.raises(IllegalAction, match="not over"):

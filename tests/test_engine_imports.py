@@ -38,10 +38,12 @@ def test_no_engine_module_imports_the_protocols_or_a_crypto_library(module):
 
 
 def test_importing_every_engine_module_loads_no_protocol_and_no_crypto_module():
-    script = ("import importlib, json, sys\n"
-              f"for name in {MODULES!r}: importlib.import_module('fairdeal.engine.' + name)\n"
-              "print(json.dumps(sorted(sys.modules)))")
-    loaded = json.loads(subprocess.run([sys.executable, "-c", script], check=True, capture_output=True,
-                                       text=True).stdout)
+    script = (
+        "import importlib, json, sys\n"
+        f"for name in {MODULES!r}: importlib.import_module('fairdeal.engine.' + name)\n"
+        "print(json.dumps(sorted(sys.modules)))"
+    )
+    loaded = json.loads(
+        subprocess.run([sys.executable, "-c", script], check=True, capture_output=True, text=True).stdout
+    )
     assert [name for name in loaded if _within(name, LATER_PILLARS + ("nacl", "rbcl", "cryptography"))] == []
-

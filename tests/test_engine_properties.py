@@ -46,8 +46,15 @@ def cards_in(state) -> list[int]:
     current = [c for _, c in state.current]
     talon_turned = {t.talon_card for t in state.tricks if t.talon_card is not None}
     talon = [c for c in state.talon if c not in talon_turned]
-    return ([c for h in state.hands for c in h] + talon + list(state.discard) + list(state.defence_discard)
-            + played + current + list(state.aside))
+    return (
+        [c for h in state.hands for c in h]
+        + talon
+        + list(state.discard)
+        + list(state.defence_discard)
+        + played
+        + current
+        + list(state.aside)
+    )
 
 
 def deck_of(convention) -> list[int]:
@@ -79,7 +86,7 @@ def test_random_legal_play_keeps_every_invariant(seed, name, heuristic):
     states = play_all_states(convention, seats, dealer, streak, bots, deal, opening)
     final = states[-1]
     deck = deck_of(convention)
-    for state in states:   # every card of the deck is somewhere, exactly once, in every state
+    for state in states:  # every card of the deck is somewhere, exactly once, in every state
         assert sorted(cards_in(state)) == deck
     assert len(states) - 1 <= MAX_STEPS
     trump = None if final.kind is not HandKind.GAME or final.contract.strain == 4 else final.contract.strain
@@ -87,7 +94,7 @@ def test_random_legal_play_keeps_every_invariant(seed, name, heuristic):
     for trick in final.tricks:
         assert trick.winner == check_trick(trick, trump, owner)
     outcome = result(final)
-    if outcome.played:   # Croatian play stops when the defence takes its fifth trick («не доигрывается»)
+    if outcome.played:  # Croatian play stops when the defence takes its fifth trick («не доигрывается»)
         cap = convention.play.defence_trick_cap
         stopped = cap is not None and sum(outcome.tricks[s] for s in outcome.defenders) == cap
         assert sum(outcome.tricks) + outcome.raspasy_talon_tricks == 10 or stopped
@@ -114,12 +121,15 @@ def test_views_never_show_hidden_cards(seed, name):
             if not state.talon_shown:
                 assert set(view.talon_seen) <= {t.talon_card for t in state.tricks} | {state.current_talon_card}
             shown = set(view.hand) | {c for _, cards in view.open_hands for c in cards} | set(view.talon_seen)
-            assert not shown & set(state.aside)      # rule 6: «не вскрываются до окончания игры»
+            assert not shown & set(state.aside)  # rule 6: «не вскрываются до окончания игры»
 
 
 # Both readings of the no-talon bids: five suited rungs per level (Classic) and Mail.Ru's single «9БП» rung.
-LADDER = (all_game_bids(frozenset({9, 10})) + tuple(ContractBid(level, None, True) for level in (9, 10))
-          + (ContractBid(None, None), ContractBid(None, None, True)))
+LADDER = (
+    all_game_bids(frozenset({9, 10}))
+    + tuple(ContractBid(level, None, True) for level in (9, 10))
+    + (ContractBid(None, None), ContractBid(None, None, True))
+)
 
 
 @given(a=st.sampled_from(LADDER), b=st.sampled_from(LADDER), c=st.sampled_from(LADDER))
@@ -134,8 +144,11 @@ def test_the_ladder_is_a_strict_order_on_plain_bids(a, b, c):
         assert beats(a, c, 8)
 
 
-@given(text=st.one_of(st.text(max_size=12), st.from_regex(r"(10|[0-9]|misere)?(S|C|D|H|NT)?(-open)?(-bp)?",
-                                                            fullmatch=True)))
+@given(
+    text=st.one_of(
+        st.text(max_size=12), st.from_regex(r"(10|[0-9]|misere)?(S|C|D|H|NT)?(-open)?(-bp)?", fullmatch=True)
+    )
+)
 def test_any_text_reads_as_a_bid_whose_token_reads_back_or_is_refused(text):
     try:
         bid = parse_bid(text)

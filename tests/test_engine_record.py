@@ -40,8 +40,19 @@ def first_game_record(convention=SOCHI):
 
 def test_record_fields_follow_the_log_vocabulary():
     state, record = first_game_record()
-    assert set(record) >= {"dealer", "deal", "auction", "talon_shown", "discard", "contract", "defence",
-                           "defence_open", "tricks", "result", "extras"}
+    assert set(record) >= {
+        "dealer",
+        "deal",
+        "auction",
+        "talon_shown",
+        "discard",
+        "contract",
+        "defence",
+        "defence_open",
+        "tricks",
+        "result",
+        "extras",
+    }
     assert len(record["deal"]["hands"]) == 3 and all(len(h) == 10 for h in record["deal"]["hands"])
     assert len(record["deal"]["talons"]) == 1 and len(record["deal"]["talons"][0]) == 2
     assert all(isinstance(c, str) for t in record["tricks"] for c in t["cards"])
@@ -61,8 +72,13 @@ def test_replay_reproduces_the_state():
 
 def test_replay_of_a_conceded_hand():
     state = new_hand(MAILRU, 3, 0, deal_from_text(*STRONG))
-    for action in (Bid(1, "7S"), Bid(2, "pass"), Bid(0, "pass"),
-                   Discard(1, (parse_card("8H").code, parse_card("7H").code)), Concede(1)):
+    for action in (
+        Bid(1, "7S"),
+        Bid(2, "pass"),
+        Bid(0, "pass"),
+        Discard(1, (parse_card("8H").code, parse_card("7H").code)),
+        Concede(1),
+    ):
         state = apply(state, action)
     record = to_record(state)
     assert record["extras"]["conceded"] and record["contract"]["bid"] == "7S"

@@ -102,7 +102,11 @@ def test_view_fields_are_what_the_seat_may_see(name, seats):
             assert all(s != seat and cards == state.hands[s] for s, cards in view.open_hands)
             assert {s for s, _ in view.open_hands} == set(state.open_seats) - {seat}
             assert (view.tricks, view.current, view.auction, view.won) == (
-                state.tricks, state.current, state.auction, state.won)
+                state.tricks,
+                state.current,
+                state.auction,
+                state.won,
+            )
             eager = PlayerView(**{n: getattr(view, n) for n in names})
             assert all(getattr(eager, n) == getattr(view, n) for n in names)
 
@@ -135,14 +139,25 @@ def test_deck_check_fast_path_still_reports(deck):
     foreign[0] = 40
     with pytest.raises(CardError):
         check_order(foreign, deck)
-    codes[0] = 99        # the copy handed out is the caller's: the deck itself is unchanged
+    codes[0] = 99  # the copy handed out is the caller's: the deck itself is unchanged
     assert deck.codes()[0] != 99
 
 
 def test_make_state_is_the_dataclass_constructor():
     state = new_hand(conventions()["sochi"], 3, 2, random_deal(np.random.default_rng(6)))
-    given = {"convention", "num_seats", "dealer", "active", "raspasy_streak", "dealt_hands", "dealt_talon", "hands",
-             "talon", "phase", "turn"}
+    given = {
+        "convention",
+        "num_seats",
+        "dealer",
+        "active",
+        "raspasy_streak",
+        "dealt_hands",
+        "dealt_talon",
+        "hands",
+        "talon",
+        "phase",
+        "turn",
+    }
     values = {name: getattr(state, name) for name in given}
     assert make_state(**values) == HandState(**values)
     with pytest.raises(TypeError, match="needs"):

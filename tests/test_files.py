@@ -4,10 +4,10 @@ must be empty."""
 import os
 
 import pytest
+from fuzz_helpers import run
 
 from fairdeal.errors import OutputError
 from fairdeal.files import OutputFile, require_empty_folder, write_file
-from fuzz_helpers import run
 
 
 def test_the_file_appears_only_when_committed(tmp_path):
@@ -22,10 +22,9 @@ def test_the_file_appears_only_when_committed(tmp_path):
 def test_an_aborted_write_leaves_the_old_file(tmp_path):
     target = tmp_path / "log.jsonl"
     target.write_bytes(b"old")
-    with pytest.raises(RuntimeError):
-        with OutputFile(target, force=True) as out:
-            out.stream.write(b"new")
-            raise RuntimeError("stop")
+    with pytest.raises(RuntimeError), OutputFile(target, force=True) as out:
+        out.stream.write(b"new")
+        raise RuntimeError("stop")
     assert target.read_bytes() == b"old" and len(list(tmp_path.iterdir())) == 1
 
 
@@ -44,7 +43,7 @@ def test_a_second_writer_is_refused_while_the_first_holds_the_lock(tmp_path):
     with pytest.raises(OutputError, match="another process is writing it"):
         OutputFile(target, force=True)
     first.commit()
-    OutputFile(target, force=True).abort()        # the lock is free again, and its file gone
+    OutputFile(target, force=True).abort()  # the lock is free again, and its file gone
     assert sorted(p.name for p in tmp_path.iterdir()) == ["log.jsonl"]
 
 

@@ -24,8 +24,14 @@ SIZES = [(convention, seats) for convention in conventions().values() for seats 
 def evening(folder, convention, seats, seed=3, hands=5):
     log = folder / f"{convention.name}-{seats}.jsonl"
     bots = [RandomBot(np.random.default_rng([seed, s])) for s in range(seats)]
-    play_match(convention, [f"P{s}" for s in range(seats)], bots, source=seeded_source(seed, convention),
-               max_hands=hands, log=log)
+    play_match(
+        convention,
+        [f"P{s}" for s in range(seats)],
+        bots,
+        source=seeded_source(seed, convention),
+        max_hands=hands,
+        log=log,
+    )
     return log
 
 
@@ -36,8 +42,8 @@ def test_ppn_round_trips_an_evening_of_every_system(tmp_path, convention, seats)
     text, problems = write_ppn(log)
     assert not problems
     imported = read_ppn(text)
-    assert imported.problems == [] and imported.records == records      # fairdeal -> PPN -> fairdeal
-    assert to_ppn(imported.records) == text                             # PPN -> fairdeal -> PPN
+    assert imported.problems == [] and imported.records == records  # fairdeal -> PPN -> fairdeal
+    assert to_ppn(imported.records) == text  # PPN -> fairdeal -> PPN
 
 
 PPN = """[Format "PPN 1"]
@@ -73,8 +79,8 @@ def test_ppn_problems_name_their_line_and_tag():
     imported = read_ppn(PPN)
     assert [r.hand for r in imported.records[1:]] == [1]
     shown = [(p.line, p.field) for p in imported.problems]
-    assert (18, "Deal") in shown                     # 8H twice
-    assert (22, "Auction") in shown                  # not SEAT:WORD
+    assert (18, "Deal") in shown  # 8H twice
+    assert (22, "Auction") in shown  # not SEAT:WORD
     assert any(field == "Play" for _, field in shown)
     assert all(p.message for p in imported.problems)
 
@@ -122,11 +128,14 @@ def test_deals_csv_maps_rows_and_reports_each_bad_one():
 
 def test_deals_json_maps_by_name_or_seat_and_two_talons():
     deck = [f"{r}{s}" for s in "SCDH" for r in ("9", "10", "J", "Q", "K", "A")]
-    lines = [json.dumps({"players": ["Anna", "Boris"], "pattern": "hussar", "system": "hussar"}),
-             json.dumps({"dealer": "Boris", "hands": {"Anna": deck[:10], "Boris": deck[10:20]},
-                         "talon": deck[20:24]}),
-             json.dumps({"hand": 5, "dealer": 0, "hands": [deck[:10], deck[10:20]], "talon": deck[20:23]}),
-             json.dumps({"dealer": 0, "hands": [], "talon": [], "colour": "red"}), "[1]", "{"]
+    lines = [
+        json.dumps({"players": ["Anna", "Boris"], "pattern": "hussar", "system": "hussar"}),
+        json.dumps({"dealer": "Boris", "hands": {"Anna": deck[:10], "Boris": deck[10:20]}, "talon": deck[20:24]}),
+        json.dumps({"hand": 5, "dealer": 0, "hands": [deck[:10], deck[10:20]], "talon": deck[20:23]}),
+        json.dumps({"dealer": 0, "hands": [], "talon": [], "colour": "red"}),
+        "[1]",
+        "{",
+    ]
     imported = read_json("\n".join(lines))
     header, hand = imported.records
     assert header.deal_pattern == "hussar" and hand.dealer == 1 and hand.deal.talons == [deck[20:22], deck[22:24]]
@@ -177,7 +186,7 @@ def test_gambler_blocks_become_hands_and_bad_lines_are_named():
     assert header.players == ["Player1", "Player2", "Player3"]
     assert hand.dealer == 0 and hand.contract.bid == "7NT" and hand.contract.declarer == 0
     assert [b.bid for b in hand.auction] == ["6S", "pass", "7NT", "pass"]
-    assert hand.tricks[0].lead == 1 and hand.tricks[0].winner == 0       # the ace of clubs takes it (no trump)
+    assert hand.tricks[0].lead == 1 and hand.tricks[0].winner == 0  # the ace of clubs takes it (no trump)
     assert {(p.line, p.field) for p in imported.problems} == {(23, "WIDOW"), (25, "SHUFFLE")}
 
 

@@ -69,10 +69,13 @@ def test_deal_pattern_table_shows_cards():
     assert "dummy: 7♠ 8♠" in result.output and "talon 0: K♠ A♠" in result.output
 
 
-@pytest.mark.parametrize("args, needle", [
-    (("deal-pattern", "--system", "whist"), "known patterns"),
-    (("deal-pattern", "--system", "russian", "--from", "AS KS"), "32 cards"),
-])
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (("deal-pattern", "--system", "whist"), "known patterns"),
+        (("deal-pattern", "--system", "russian", "--from", "AS KS"), "32 cards"),
+    ],
+)
 def test_deal_pattern_bad_input_is_a_clear_error(args, needle):
     result = run(*args)
     assert result.exit_code != 0

@@ -42,8 +42,18 @@ TABLES = [
     SynthTable(pattern_name="gusarik", system="gusarik", players=("A", "B")),
 ]
 OPTIONAL_HAND_FIELDS = [
-    "order_before", "shuffle", "deal", "auction", "talon_shown", "discard", "contract", "defence",
-    "defence_open", "tricks", "result", "score",
+    "order_before",
+    "shuffle",
+    "deal",
+    "auction",
+    "talon_shown",
+    "discard",
+    "contract",
+    "defence",
+    "defence_open",
+    "tricks",
+    "result",
+    "score",
 ]
 
 
@@ -73,6 +83,7 @@ def fields_of(documents: list[dict]) -> set[str]:
 
 # -- the sample and the schema ---------------------------------------------------------------------------------
 
+
 def test_sample_is_valid_for_reader_and_schema():
     items = list(read_log(SAMPLE))
     assert items and all(item.ok for item in items)
@@ -89,13 +100,18 @@ def test_sample_holds_a_raspasy_hand_with_talon_cards():
 
 # -- round trips ----------------------------------------------------------------------------------------------
 
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(TABLES), st.integers(0, 2**32 - 1), st.integers(1, 6),
-       st.lists(st.sampled_from(OPTIONAL_HAND_FIELDS), unique=True))
+@given(
+    st.sampled_from(TABLES),
+    st.integers(0, 2**32 - 1),
+    st.integers(1, 6),
+    st.lists(st.sampled_from(OPTIONAL_HAND_FIELDS), unique=True),
+)
 def test_write_then_read_gives_the_same_records(table, seed, count, dropped):
     rng = np.random.default_rng(seed)
     hands = [synth_hand(rng, table, number) for number in range(1, count + 1)]
-    hands = [msgspec.structs.replace(h, **{field: UNSET for field in dropped}) for h in hands]   # unknown = absent
+    hands = [msgspec.structs.replace(h, **dict.fromkeys(dropped, UNSET)) for h in hands]  # unknown = absent
     stream = io.BytesIO()
     LogWriter(stream).write_all([table.header(), *hands, EndRecord(settlement={table.players[0]: 1.5})])
     items = read_bytes(stream.getvalue())
@@ -118,6 +134,7 @@ def test_records_raises_the_first_error():
 
 # -- semantic checks -----------------------------------------------------------------------------------------
 
+
 def hand_doc(docs, kind="game"):
     return next(d for d in docs if d.get("result", {}).get("kind") == kind and "deal" in d)
 
@@ -134,7 +151,7 @@ def test_foreign_card_for_the_deck():
     docs = sample_documents()
     docs[0].update(deck="hussar24", deal_pattern="hussar", players=["A", "B"])
     docs = docs[:1] + [{"type": "hand", "hand": 1, "dealer": 0, "discard": ["7S", "AS"]}]
-    assert ("discard[0]" in fields_of(docs))
+    assert "discard[0]" in fields_of(docs)
 
 
 def test_order_before_must_be_a_permutation():
@@ -160,7 +177,7 @@ def test_seat_that_sits_out_gets_no_cards():
     docs[0]["players"].append("Gleb")
     deal = hand_doc(sample_documents())["deal"]
     good = {"type": "hand", "hand": 1, "dealer": 0, "deal": {"hands": [[], *deal["hands"]], "talons": deal["talons"]}}
-    assert not errors_of([docs[0], good])     # four players: the dealer (seat 0) sits out
+    assert not errors_of([docs[0], good])  # four players: the dealer (seat 0) sits out
     bad = {"type": "hand", "hand": 1, "dealer": 0, "deal": {"hands": [*deal["hands"], []], "talons": deal["talons"]}}
     errors = errors_of([docs[0], bad])
     assert ("deal.hands[0]", True) in [(field, "sits out" in text) for _, field, text in errors]
@@ -182,8 +199,9 @@ def test_bids_are_known_words():
     assert {"auction[1].bid", "contract.bid"} <= fields
 
 
-@pytest.mark.parametrize("bid", ["pass", "mine", "6S", "10NT", "misere", "9S-bp", "9-bp", "10-bp", "misere-bp",
-                                 "dark-6S", "dark-pass"])
+@pytest.mark.parametrize(
+    "bid", ["pass", "mine", "6S", "10NT", "misere", "9S-bp", "9-bp", "10-bp", "misere-bp", "dark-6S", "dark-pass"]
+)
 def test_russian_bid_words_are_accepted(bid):
     docs = sample_documents()
     docs[2]["auction"][0]["bid"] = bid
@@ -199,11 +217,19 @@ def test_other_systems_take_any_word():
     assert not errors_of(docs)
 
 
-@pytest.mark.parametrize("system, word, ok", [
-    ("croatian", "sanac", True), ("croatian", "game-three", True), ("austrian", "hearts", True),
-    ("austrian", "7H", False), ("austrian", "igra", False), ("preferans-1800s", "buy", True),
-    ("preferans-1800s", "mine", False), ("preferans-1800s-mixed", "eight", True),
-])
+@pytest.mark.parametrize(
+    "system, word, ok",
+    [
+        ("croatian", "sanac", True),
+        ("croatian", "game-three", True),
+        ("austrian", "hearts", True),
+        ("austrian", "7H", False),
+        ("austrian", "igra", False),
+        ("preferans-1800s", "buy", True),
+        ("preferans-1800s", "mine", False),
+        ("preferans-1800s-mixed", "eight", True),
+    ],
+)
 def test_austrian_croatian_and_1800s_words_are_fixed(system, word, ok):
     assert is_bid(word, system) == ok
     assert is_contract("misere-open-bp", "austrian-illustrated") and not is_contract("7S", "croatian")
@@ -266,9 +292,9 @@ def test_discard_comes_from_hand_or_talon():
 
 def test_header_rules():
     docs = sample_documents()
-    assert "type" in fields_of(docs[1:])                       # first line must be the header
-    assert "type" in fields_of(docs[:2] + [docs[0]])           # only one header
-    assert "type" in fields_of(docs + [docs[1]])               # nothing after the end line
+    assert "type" in fields_of(docs[1:])  # first line must be the header
+    assert "type" in fields_of(docs[:2] + [docs[0]])  # only one header
+    assert "type" in fields_of(docs + [docs[1]])  # nothing after the end line
     bad = copy.deepcopy(docs)
     bad[0].update(deal_pattern="bridge", players=["A", "A", ""], started="yesterday")
     assert {"deal_pattern", "players", "players[2]", "started"} <= fields_of(bad[:1])
@@ -316,19 +342,22 @@ def test_a_mangled_line_is_reported_and_the_rest_survive(index, mangle, seed):
     assert all(e.line == index + 1 and e.field for e in bad[0].errors)
     assert len(items) == len(lines)
     others = [item for item in items if item.line != index + 1]
-    assert sum(item.ok for item in others) >= len(others) - 1   # at worst the next hand's numbering is doubted
+    assert sum(item.ok for item in others) >= len(others) - 1  # at worst the next hand's numbering is doubted
 
 
-@pytest.mark.parametrize("mutate, field", [
-    (lambda d: d.pop("dealer"), "dealer"),
-    (lambda d: d.update(hand="one"), "hand"),
-    (lambda d: d["deal"]["hands"][1].__setitem__(3, 7), "deal.hands[1][3]"),
-    (lambda d: d["auction"].__setitem__(0, {"seat": 1}), "auction[0].bid"),
-    (lambda d: d.update(colour="red"), "colour"),
-    (lambda d: d.update(shuffle=None), "shuffle"),
-    (lambda d: d["result"].update(kind="draw"), "result.kind"),
-    (lambda d: d["tricks"][2].update(winner=True), "tricks[2].winner"),
-])
+@pytest.mark.parametrize(
+    "mutate, field",
+    [
+        (lambda d: d.pop("dealer"), "dealer"),
+        (lambda d: d.update(hand="one"), "hand"),
+        (lambda d: d["deal"]["hands"][1].__setitem__(3, 7), "deal.hands[1][3]"),
+        (lambda d: d["auction"].__setitem__(0, {"seat": 1}), "auction[0].bid"),
+        (lambda d: d.update(colour="red"), "colour"),
+        (lambda d: d.update(shuffle=None), "shuffle"),
+        (lambda d: d["result"].update(kind="draw"), "result.kind"),
+        (lambda d: d["tricks"][2].update(winner=True), "tricks[2].winner"),
+    ],
+)
 def test_wrong_types_name_line_and_field(mutate, field):
     docs = sample_documents()
     mutate(docs[2])
@@ -355,14 +384,15 @@ def test_blank_lines_are_skipped_and_numbering_is_kept():
 
 # -- agreement with the JSON Schema --------------------------------------------------------------------------
 
+
 def _schema_level_mutations(doc: dict) -> list[dict]:
     """Changes of shape the schema can see; the fast validator must reject each one too."""
     out = []
     required = json.loads(SCHEMA.read_text())["$defs"][doc["type"]]["required"]
     for key in list(doc):
         if key in required and key != "type":
-            out.append({k: v for k, v in doc.items() if k != key})          # drop a required field
-        out.append({**doc, key: None})                                     # null
+            out.append({k: v for k, v in doc.items() if k != key})  # drop a required field
+        out.append({**doc, key: None})  # null
         out.append({**doc, key: {"x": 1}} if not isinstance(doc[key], dict) else {**doc, key: [1]})
     out.append({**doc, "unexpected": 1})
     if doc["type"] == "hand":

@@ -15,8 +15,8 @@ from fairdeal.cards import Card, Suit
 from fairdeal.engine.bots import HeuristicBot, RandomBot
 from fairdeal.engine.deal_source import ShuffledDeckSource
 from fairdeal.engine.hand import result
-from fairdeal.engine.match_log import SHEET_EXTRAS
 from fairdeal.engine.match import StopMatch, failed, play_match, seeded_source, with_pulya_size
+from fairdeal.engine.match_log import SHEET_EXTRAS
 from fairdeal.engine.outcome import Contract, DefenceCall, HandKind, HandOutcome
 from fairdeal.engine.record import replay_record, to_record
 from fairdeal.engine.recount import sheet_from_log
@@ -40,8 +40,15 @@ def play(system: str, n: int, seed: int, max_hands=None, log=None, kind="heurist
     convention = get_convention(system)
     if pulya is not None:
         convention = with_pulya_size(convention, pulya)
-    return play_match(convention, NAMES[:n], bots_for(n, seed, kind), source=seeded_source(seed, convention),
-                      max_hands=max_hands, log=log, on_hand=on_hand)
+    return play_match(
+        convention,
+        NAMES[:n],
+        bots_for(n, seed, kind),
+        source=seeded_source(seed, convention),
+        max_hands=max_hands,
+        log=log,
+        on_hand=on_hand,
+    )
 
 
 def lines_of(path: Path) -> list[dict]:
@@ -50,9 +57,14 @@ def lines_of(path: Path) -> list[dict]:
 
 # ---- settlement and the sheet -------------------------------------------------------------------------------
 
+
 @QUICK
-@given(table=st.sampled_from(TABLES), seed=st.integers(0, 2**32 - 1), hands=st.integers(1, 8),
-       kind=st.sampled_from(["heuristic", "random"]))
+@given(
+    table=st.sampled_from(TABLES),
+    seed=st.integers(0, 2**32 - 1),
+    hands=st.integers(1, 8),
+    kind=st.sampled_from(["heuristic", "random"]),
+)
 def test_a_played_match_settles_to_exactly_zero(table, seed, hands, kind):
     system, n = table
     played = play(system, n, seed, max_hands=hands, kind=kind)
@@ -70,8 +82,7 @@ def test_the_sheet_is_the_sum_of_the_written_lines(table, seed, hands):
     rebuilt = new_sheet(played.convention, n)
     for summary in played.hands:
         rebuilt = rebuilt.apply(summary.lines)
-    assert (rebuilt.pulya, rebuilt.gora, rebuilt.whists) == (played.sheet.pulya, played.sheet.gora,
-                                                             played.sheet.whists)
+    assert (rebuilt.pulya, rebuilt.gora, rebuilt.whists) == (played.sheet.pulya, played.sheet.gora, played.sheet.whists)
 
 
 @pytest.mark.parametrize("system,n", TABLES)
@@ -85,7 +96,7 @@ def test_a_pulya_is_played_to_its_end(system, n):
 def test_a_full_sochi_pulya_of_twenty_closes_every_pulya():
     played = play("sochi", 3, seed=11)
     assert played.finished
-    assert all(p == 20 for p in played.sheet.pulya)   # excess goes to helping, never above the agreed pulya
+    assert all(p == 20 for p in played.sheet.pulya)  # excess goes to helping, never above the agreed pulya
 
 
 @pytest.mark.parametrize("n", [3, 4])
@@ -138,7 +149,7 @@ def test_a_player_who_leaves_ends_the_pulya_after_the_last_full_hand(tmp_path):
     bots = [QuittingBot(25), HeuristicBot(), HeuristicBot()]
     played = play_match(convention, NAMES[:3], bots, source=seeded_source(4), log=log)
     assert played.stopped == "Anna left the table" and not played.finished
-    assert 1 <= len(played.hands) < 25      # every hand asks Anna at least once
+    assert 1 <= len(played.hands) < 25  # every hand asks Anna at least once
     assert sum(played.settlement.amounts) == 0
     records = lines_of(log)
     assert sum(r["type"] == "hand" for r in records) == len(played.hands)
@@ -147,19 +158,46 @@ def test_a_player_who_leaves_ends_the_pulya_after_the_last_full_hand(tmp_path):
 
 def test_failed_contracts_are_told_apart():
     base = dict(num_seats=3, dealer=2, active=(0, 1, 2))
-    made = HandOutcome(kind=HandKind.GAME, tricks=(7, 2, 1), declarer=0, contract=Contract(7, Suit.HEARTS),
-                       defence=((1, DefenceCall.WHIST), (2, DefenceCall.PASS)), **base)
-    down = HandOutcome(kind=HandKind.GAME, tricks=(6, 3, 1), declarer=0, contract=Contract(7, Suit.HEARTS),
-                       defence=((1, DefenceCall.WHIST), (2, DefenceCall.PASS)), **base)
-    unplayed = HandOutcome(kind=HandKind.GAME, tricks=(0, 0, 0), declarer=0, contract=Contract(6, None),
-                           played=False, **base)
-    misere_down = HandOutcome(kind=HandKind.MISERE, tricks=(1, 5, 4), declarer=0,
-                              contract=Contract(None, None, misere=True), **base)
-    conceded = HandOutcome(kind=HandKind.GAME, tricks=(0, 0, 0), declarer=0, contract=Contract(8, None),
-                           conceded_undertricks=3, played=False, **base)
+    made = HandOutcome(
+        kind=HandKind.GAME,
+        tricks=(7, 2, 1),
+        declarer=0,
+        contract=Contract(7, Suit.HEARTS),
+        defence=((1, DefenceCall.WHIST), (2, DefenceCall.PASS)),
+        **base,
+    )
+    down = HandOutcome(
+        kind=HandKind.GAME,
+        tricks=(6, 3, 1),
+        declarer=0,
+        contract=Contract(7, Suit.HEARTS),
+        defence=((1, DefenceCall.WHIST), (2, DefenceCall.PASS)),
+        **base,
+    )
+    unplayed = HandOutcome(
+        kind=HandKind.GAME, tricks=(0, 0, 0), declarer=0, contract=Contract(6, None), played=False, **base
+    )
+    misere_down = HandOutcome(
+        kind=HandKind.MISERE, tricks=(1, 5, 4), declarer=0, contract=Contract(None, None, misere=True), **base
+    )
+    conceded = HandOutcome(
+        kind=HandKind.GAME,
+        tricks=(0, 0, 0),
+        declarer=0,
+        contract=Contract(8, None),
+        conceded_undertricks=3,
+        played=False,
+        **base,
+    )
     raspasy = HandOutcome(kind=HandKind.RASPASY, tricks=(3, 3, 4), **base)
     assert [failed(o) for o in (made, down, unplayed, misere_down, conceded, raspasy)] == [
-        False, True, False, True, True, False]
+        False,
+        True,
+        False,
+        True,
+        True,
+        False,
+    ]
 
 
 def test_bad_tables_are_refused_with_a_clear_error():
@@ -178,11 +216,17 @@ def test_recorded_physical_orders_deal_the_hands(tmp_path):
     rng = np.random.default_rng(9)
     orders = [rng.permutation(32).astype(np.uint8) for _ in range(3)]
     log = tmp_path / "game.jsonl"
-    play_match(get_convention("rostov"), NAMES[:3], bots_for(3, 0), source=ShuffledDeckSource(orders=orders),
-               max_hands=3, log=log)
+    play_match(
+        get_convention("rostov"),
+        NAMES[:3],
+        bots_for(3, 0),
+        source=ShuffledDeckSource(orders=orders),
+        max_hands=3,
+        log=log,
+    )
     header, *hands, end = lines_of(log)
     assert header["dealing"] == "physical" and len(hands) == 3
-    assert hands[0]["deal"]["talons"] == [[_ascii(orders[0][6]), _ascii(orders[0][7])]]   # positions 7-8 (seed 004)
+    assert hands[0]["deal"]["talons"] == [[_ascii(orders[0][6]), _ascii(orders[0][7])]]  # positions 7-8 (seed 004)
 
 
 def _ascii(code) -> str:
@@ -191,17 +235,18 @@ def _ascii(code) -> str:
 
 # ---- the log: streamed, valid, replayable -------------------------------------------------------------------
 
+
 def test_hands_are_written_as_they_happen_and_the_log_appears_whole(tmp_path):
     log = tmp_path / "game.jsonl"
     seen = []
 
     def lines_so_far(summary, sheet):
-        assert not log.exists()          # the log is put in place only when the pulya ends or stops
-        partial, = tmp_path.glob(".game.jsonl.*.partial")
+        assert not log.exists()  # the log is put in place only when the pulya ends or stops
+        (partial,) = tmp_path.glob(".game.jsonl.*.partial")
         seen.append(len(partial.read_text().splitlines()))
 
     play("sochi", 3, seed=3, max_hands=4, log=log, on_hand=lines_so_far)
-    assert seen == [2, 3, 4, 5]      # the header plus one line per finished hand, before the next is dealt
+    assert seen == [2, 3, 4, 5]  # the header plus one line per finished hand, before the next is dealt
     assert len(log.read_text().splitlines()) == 6 and list(tmp_path.iterdir()) == [log]
 
 
@@ -217,11 +262,12 @@ def test_replaying_a_written_log_reproduces_every_hand_and_score_line(tmp_path_f
     convention = played.convention
     for item, summary in zip(items[1:-1], played.hands):
         record = json.loads(log.read_text().splitlines()[item.line - 1])
-        for key in SHEET_EXTRAS:     # bombs come from the sheet, not from the hand's replay
+        for key in SHEET_EXTRAS:  # bombs come from the sheet, not from the hand's replay
             record["extras"].pop(key, None)
         state = replay_record(record, convention, n)
-        replayed = dict(to_record(state), hand=record["hand"], type="hand",
-                        score=[line.to_record() for line in summary.lines])
+        replayed = dict(
+            to_record(state), hand=record["hand"], type="hand", score=[line.to_record() for line in summary.lines]
+        )
         assert replayed == record
         assert result(state).kind is summary.kind
     recount = sheet_from_log(log)
@@ -258,7 +304,7 @@ def test_a_cooked_score_line_is_found_naming_hand_and_seat(tmp_path):
     assert len(recount.problems) == 1
     assert recount.problems[0].startswith(f"hand {target['hand']}, seat {target['seat']} (")
     assert "the replay gives" in recount.problems[0]
-    assert recount.sheet == sheet_from_log(log).sheet   # the sheet comes from the replay, not the logged lines
+    assert recount.sheet == sheet_from_log(log).sheet  # the sheet comes from the replay, not the logged lines
 
 
 def test_a_cooked_settlement_a_dealer_out_of_turn_and_a_false_trick_are_found(tmp_path):
@@ -304,4 +350,4 @@ def test_hand_records_are_typed_log_records(tmp_path):
     assert [type(i.record) for i in items] == [TableRecord, HandRecord, HandRecord, HandRecord, EndRecord]
     for item in items[1:-1]:
         dealer = item.record.dealer
-        assert item.record.deal.hands[dealer] == []       # at four the dealer sits out
+        assert item.record.deal.hands[dealer] == []  # at four the dealer sits out

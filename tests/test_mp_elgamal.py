@@ -3,18 +3,27 @@
 import dataclasses
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_mp_group import SMALL_ORDER
 
 from fairdeal.cards import DeckKind, parse_card
 from fairdeal.errors import MentalPokerError
 from fairdeal.protocols.mp_elgamal import (
-    KeyShare, card_of_point, card_point, decrypt, encrypt, joint_key, make_decryption_shares, make_key_share,
-    open_deck, verify_decryption_shares,
+    KeyShare,
+    card_of_point,
+    card_point,
+    decrypt,
+    encrypt,
+    joint_key,
+    make_decryption_shares,
+    make_key_share,
+    open_deck,
+    verify_decryption_shares,
 )
 from fairdeal.protocols.mp_fiat_shamir import HandContext
 from fairdeal.protocols.mp_group import BASE, ONE, ORDER, Point, Scalar, base_mult
 from fairdeal.protocols.mp_proofs import prove_possession
-from test_mp_group import SMALL_ORDER
 
 CTX = HandContext("table-1", 7)
 PLAYERS = ("north", "east", "west")
@@ -116,8 +125,9 @@ def test_one_proof_covers_every_share_and_any_wrong_one_is_refused_and_named(tab
     wrong_value = dataclasses.replace(good, shares=(good.shares[0], good.shares[1] + BASE, good.shares[2]))
     swapped = dataclasses.replace(good, shares=(good.shares[1], good.shares[0], good.shares[2]))
     other_key = make_decryption_shares(CTX, "east", Scalar.random(), share.public, deck, (0, 1, 2))
-    other_positions = dataclasses.replace(make_decryption_shares(CTX, "east", secret, share.public, deck, (0, 1, 2)),
-                                          positions=(1, 0, 2))
+    other_positions = dataclasses.replace(
+        make_decryption_shares(CTX, "east", secret, share.public, deck, (0, 1, 2)), positions=(1, 0, 2)
+    )
     replayed = make_decryption_shares(HandContext("table-1", 6), "east", secret, share.public, deck, (0, 1, 2))
     forged = dataclasses.replace(good, proof=dataclasses.replace(good.proof, response=good.proof.response + ONE))
     moved_commitment = dataclasses.replace(good, proof=dataclasses.replace(good.proof, a=good.proof.a + BASE))
@@ -157,8 +167,9 @@ def test_small_order_key_share_and_decryption_share_are_refused(table):
         with pytest.raises(MentalPokerError, match="decryption share"):
             verify_decryption_shares(CTX, share, deck, dataclasses.replace(good, shares=(Point(data),)))
         with pytest.raises(MentalPokerError, match="proof commitment"):
-            verify_decryption_shares(CTX, share, deck, dataclasses.replace(
-                good, proof=dataclasses.replace(good.proof, b=Point(data))))
+            verify_decryption_shares(
+                CTX, share, deck, dataclasses.replace(good, proof=dataclasses.replace(good.proof, b=Point(data)))
+            )
 
 
 def test_key_shares_that_cancel_are_refused():

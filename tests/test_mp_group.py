@@ -4,13 +4,24 @@ import hashlib
 import re
 from pathlib import Path
 
-import rbcl
 import pytest
-from hypothesis import given, settings, strategies as st
+import rbcl
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fairdeal.errors import MentalPokerError
 from fairdeal.protocols.mp_group import (
-    BASE, IDENTITY, MULTS, ORDER, Point, Scalar, base_mult, blame, hash_to_point, multi_mult, validate,
+    BASE,
+    IDENTITY,
+    MULTS,
+    ORDER,
+    Point,
+    Scalar,
+    base_mult,
+    blame,
+    hash_to_point,
+    multi_mult,
+    validate,
 )
 
 # Encodings of small-order edwards25519 points (identity, order 2, 4, 8) and the two encodings of the
@@ -137,9 +148,8 @@ def test_non_canonical_scalars_are_refused():
 
 
 def test_blame_names_player_and_step():
-    with pytest.raises(MentalPokerError) as caught:
-        with blame("west", "keys"):
-            Point.decode(SMALL_ORDER[0])
+    with pytest.raises(MentalPokerError) as caught, blame("west", "keys"):
+        Point.decode(SMALL_ORDER[0])
     assert (caught.value.player, caught.value.step) == ("west", "keys")
     assert "player west, step keys" in str(caught.value)
 

@@ -5,8 +5,8 @@ Hostile players are subclasses of ``Player`` that deviate in one step; each is r
 
 import copy
 import random
-from pathlib import Path
 from operator import methodcaller
+from pathlib import Path
 
 import pytest
 
@@ -83,7 +83,7 @@ def test_talon_taken_unseen_opens_only_to_the_declarer_until_the_reveal():
         assert set(observer.shares[position]) == {"east", "west"}
         with pytest.raises(MentalPokerError):
             observer.open_position(position)
-    assert verify_hand(SETUP, table.messages).talon is None   # never opened publicly, only revealed at the end
+    assert verify_hand(SETUP, table.messages).talon is None  # never opened publicly, only revealed at the end
 
 
 def test_message_chain_names_the_sender_whose_link_is_broken(honest):
@@ -231,9 +231,9 @@ def test_steps_out_of_place_are_rejected(honest):
     deal_end = len(SETUP.schedule())
     early_play = next(m for m in messages if m["step"] == "play")
     rejected(messages[:6] + [dict(early_play, prev=messages[6]["prev"])], "north", "play")
-    second_talon = messages[deal_end:deal_end + 3]
-    trailing = verify_hand(SETUP, messages[:deal_end + 3]).state.head
-    rejected(messages[:deal_end + 3] + [dict(second_talon[0], prev=trailing)], "north", "talon")
+    second_talon = messages[deal_end : deal_end + 3]
+    trailing = verify_hand(SETUP, messages[: deal_end + 3]).state.head
+    rejected(messages[: deal_end + 3] + [dict(second_talon[0], prev=trailing)], "north", "talon")
     extra = dict(messages[-1], prev=message_hash(messages[-1]))
     rejected(messages + [extra], "north", "discard-open")
 
@@ -243,7 +243,7 @@ def test_checkpoints_resume_after_the_verified_prefix_and_still_catch_changes(ho
     checkpoints = Checkpoints()
     verify_hand(SETUP, table.messages, checkpoints)
     changed = copy.deepcopy(table.messages)
-    north_reveal = changed[-4]["shares"]     # north's shares of his two discarded cards
+    north_reveal = changed[-4]["shares"]  # north's shares of his two discarded cards
     north_reveal[0]["share"] = north_reveal[1]["share"]
     with pytest.raises(MentalPokerError) as caught:
         verify_hand(SETUP, changed, checkpoints)
@@ -288,8 +288,11 @@ def test_a_shuffle_from_another_hand_relinked_into_the_chain_names_its_shuffler(
 def test_hand_level_vectors_of_the_spec():
     """protocols/mental-poker.md §10: the chain genesis and a discard commitment for fixed inputs."""
     spec = (Path(__file__).resolve().parent.parent / "protocols" / "mental-poker.md").read_text(encoding="utf-8")
-    genesis, commitment = (line.rsplit("`", 2)[1] for line in spec.splitlines()
-                           if line.startswith(("| chain genesis", "| discard commitment")))
+    genesis, commitment = (
+        line.rsplit("`", 2)[1]
+        for line in spec.splitlines()
+        if line.startswith(("| chain genesis", "| discard commitment"))
+    )
     context = HandContext("vectors/night", 1)
     assert TableSetup(context, get_pattern("russian"), PLAYERS).genesis() == genesis
     assert discard_commitment(context, "north", (12, 7), bytes(range(32))).hex() == commitment

@@ -7,17 +7,27 @@ from pathlib import Path
 
 import pytest
 import rbcl
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_mp_group import SMALL_ORDER, off_curve_bytes
+from test_mp_hand import SETUP, scripted_hand
 
 from fairdeal.errors import MentalPokerError
 from fairdeal.protocols import mp_group
 from fairdeal.protocols.mp_group import (
-    IDENTITY, MULTS, ORDER, Combination, Point, Scalar, hash_to_point, multi_mult, multi_mult_vartime, point_sum,
+    IDENTITY,
+    MULTS,
+    ORDER,
+    Combination,
+    Point,
+    Scalar,
+    hash_to_point,
+    multi_mult,
+    multi_mult_vartime,
+    point_sum,
 )
 from fairdeal.protocols.mp_protocol import Checkpoints, verify_hand
 from fairdeal.protocols.mp_tamper import random_mutations
-from test_mp_group import SMALL_ORDER, off_curve_bytes
-from test_mp_hand import SETUP, scripted_hand
 
 POINTS = [hash_to_point(f"test/msm/{k}") for k in range(12)]
 HEADER = Path("/usr/include/decaf/decaf/point_255.h")
@@ -25,7 +35,9 @@ needs_extension = pytest.mark.skipif(mp_group._msm is None, reason="built only w
 
 # Short, negative (ℓ - small), the two halves around (ℓ - 1) / 2 and full-size scalars: every recoding path.
 scalar_values = st.one_of(
-    st.integers(0, 2**16), st.integers(ORDER - 2**16, ORDER - 1), st.integers(ORDER // 2 - 2, ORDER // 2 + 2),
+    st.integers(0, 2**16),
+    st.integers(ORDER - 2**16, ORDER - 1),
+    st.integers(ORDER // 2 - 2, ORDER // 2 + 2),
     st.integers(0, ORDER - 1),
 )
 terms = st.lists(st.tuples(scalar_values, st.integers(0, len(POINTS) - 1)), min_size=1, max_size=40)
@@ -96,16 +108,15 @@ P25519 = 2**255 - 19
 valid = st.integers(1, 10**6).map(lambda k: hash_to_point(f"test/msm/valid/{k}").data)
 ENCODINGS = st.one_of(
     st.binary(min_size=32, max_size=32),
-    st.integers(0, 2**16).map(lambda k: (P25519 + k).to_bytes(32, "little")),        # s ≥ p: not canonical
+    st.integers(0, 2**16).map(lambda k: (P25519 + k).to_bytes(32, "little")),  # s ≥ p: not canonical
     valid,
-    valid.map(lambda data: data[:31] + bytes([data[31] | 0x80])),                      # top bit set
-    valid.map(lambda data: (P25519 - int.from_bytes(data, "little")).to_bytes(32, "little")),   # -s: odd
+    valid.map(lambda data: data[:31] + bytes([data[31] | 0x80])),  # top bit set
+    valid.map(lambda data: (P25519 - int.from_bytes(data, "little")).to_bytes(32, "little")),  # -s: odd
 )
 
 
 def _accepted_by_libsodium(data: bytes) -> bool:
-    return (data != IDENTITY.data and data[31] & 0x80 == 0
-            and bool(rbcl.crypto_core_ristretto255_is_valid_point(data)))
+    return data != IDENTITY.data and data[31] & 0x80 == 0 and bool(rbcl.crypto_core_ristretto255_is_valid_point(data))
 
 
 @needs_extension
@@ -115,7 +126,7 @@ def test_libdecaf_accepts_exactly_the_encodings_libsodium_accepts(data):
     accepted = _accepted_by_libsodium(data)
     assert _accepted_by_libdecaf(data) == accepted
     if accepted:
-        assert mp_group._msm.msm(Scalar.from_int(1).data, data) == data      # and decodes to the same element
+        assert mp_group._msm.msm(Scalar.from_int(1).data, data) == data  # and decodes to the same element
 
 
 @needs_extension
@@ -138,6 +149,7 @@ def test_the_extension_names_the_first_bad_input():
 
 # --- the observer's one batch against the listener's message-by-message check ----------------------------------
 
+
 @pytest.fixture(scope="module")
 def hand():
     table, _ = scripted_hand()
@@ -148,10 +160,14 @@ def test_the_observer_checks_every_proof_of_a_hand_in_one_batch(backend, hand):
     MULTS.reset()
     batched = verify_hand(SETUP, hand)
     if backend == "libdecaf":
-        assert MULTS.variable == 3          # only the three proofs of possession, one libsodium product each
+        assert MULTS.variable == 3  # only the three proofs of possession, one libsodium product each
     strict = verify_hand(SETUP, hand, Checkpoints())
     assert (batched.order, batched.plays, batched.discards, batched.talon) == (
-        strict.order, strict.plays, strict.discards, strict.talon)
+        strict.order,
+        strict.plays,
+        strict.discards,
+        strict.talon,
+    )
 
 
 def _outcome(messages, checkpoints=None):

@@ -5,7 +5,9 @@ import json
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_mp_group import SMALL_ORDER
 
 from fairdeal.cards import DeckKind
 from fairdeal.deal import deal_order, get_pattern
@@ -19,11 +21,10 @@ from fairdeal.protocols.mp_player import Player, play_hand
 from fairdeal.protocols.mp_protocol import HandState, TableSetup, verify_hand
 from fairdeal.protocols.mp_shuffle import prove_shuffle, random_permutation
 from fairdeal.protocols.mp_tamper import leaves, with_field_changed
-from test_mp_group import SMALL_ORDER
 
 PLAYERS = ("north", "east", "west")
 SETUP = TableSetup(HandContext("club-42", 5), get_pattern("russian"), PLAYERS)
-KEYS, SHUFFLES, DEALS, TALONS = range(0, 3), range(3, 6), range(6, 9), range(9, 12)
+KEYS, SHUFFLES, DEALS, TALONS = range(3), range(3, 6), range(6, 9), range(9, 12)
 
 
 @pytest.fixture(scope="module")
@@ -97,6 +98,7 @@ def test_table_setup_is_checked():
 
 # --- hostile players -------------------------------------------------------------------------------------------
 
+
 def replace(messages, index, new):
     out = list(messages)
     out[index] = new
@@ -169,6 +171,7 @@ def test_shuffle_that_substitutes_a_card_is_rejected(honest):
     def plant_ace(deck, state):
         deck[0] = encrypt(card_point(7), state.joint_key, Scalar.random())
         return deck
+
     rejected(cheating_shuffle(messages, 3, "north", list(random_permutation(32)), plant_ace), "north", "shuffle")
 
 
@@ -178,6 +181,7 @@ def test_shuffle_with_wrong_rerandomisation_is_rejected(honest):
     def skew(deck, state):
         deck[9] = Ciphertext(deck[9].c1, deck[9].c2 + state.joint_key)
         return deck
+
     rejected(cheating_shuffle(messages, 5, "west", list(random_permutation(32)), skew), "west", "shuffle")
 
 
@@ -209,7 +213,7 @@ def test_message_out_of_turn_is_rejected(honest):
 def test_a_listening_player_rejects_a_hostile_message_naming_the_sender(honest):
     _, messages = honest
     listener = Player(SETUP, "north")
-    listener.receive(messages[0])      # north's recorded key message, as if north had sent it
+    listener.receive(messages[0])  # north's recorded key message, as if north had sent it
     listener.receive(messages[1])
     bad = dict(messages[2], c=messages[1]["c"])
     with pytest.raises(MentalPokerError) as caught:
@@ -235,6 +239,7 @@ def test_malformed_fields_name_the_sender(honest):
 
 # --- random single-field mutations ---------------------------------------------------------------------------
 
+
 def mutated(value, digit):
     if isinstance(value, int):
         return value + 1
@@ -242,7 +247,7 @@ def mutated(value, digit):
         position = digit % 64
         old = value[position]
         new = "0123456789abcdef"[(int(old, 16) + 1 + digit % 15) % 16]
-        return value[:position] + new + value[position + 1:]
+        return value[:position] + new + value[position + 1 :]
     return value + "x"
 
 

@@ -3,7 +3,9 @@
 import dataclasses
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_mp_group import SMALL_ORDER
 
 from fairdeal.cards import DeckKind
 from fairdeal.errors import MentalPokerError
@@ -11,10 +13,15 @@ from fairdeal.protocols.mp_elgamal import Ciphertext, card_point, decrypt, encry
 from fairdeal.protocols.mp_fiat_shamir import HandContext
 from fairdeal.protocols.mp_group import BASE, MULTS, Point, Scalar, base_mult, hash_to_point
 from fairdeal.protocols.mp_shuffle import (
-    Combination, ShuffleClaim, ShuffleProof, prove_shuffle, random_permutation, shuffle_deck, verify_shuffle,
+    Combination,
+    ShuffleClaim,
+    ShuffleProof,
+    prove_shuffle,
+    random_permutation,
+    shuffle_deck,
+    verify_shuffle,
     verify_shuffles,
 )
-from test_mp_group import SMALL_ORDER
 
 CTX = HandContext("table-9", 3)
 SECRETS = [Scalar.from_int(k) for k in (101, 202, 303)]
@@ -37,7 +44,7 @@ def test_honest_shuffle_verifies_and_permutes_the_cards(honest):
     permutation, out, proof = honest
     verify_shuffle(CTX, "east", JOINT, DECK, out, proof)
     assert codes(out) == list(permutation)
-    assert all(a.c1 != b.c1 for a, b in zip(out, DECK))   # every card re-randomised
+    assert all(a.c1 != b.c1 for a, b in zip(out, DECK))  # every card re-randomised
 
 
 def test_successive_shuffles_of_a_small_deck_compose():
@@ -82,13 +89,14 @@ RERAND = [Scalar.from_int(1000 + i) for i in range(8)]
 
 
 def test_duplicated_card_is_rejected():
-    assert_rejected(*cheat([0, 1, 2, 3, 4, 5, 6, 6], RERAND))   # card 7 dropped, card 6 twice
+    assert_rejected(*cheat([0, 1, 2, 3, 4, 5, 6, 6], RERAND))  # card 7 dropped, card 6 twice
 
 
 def test_substituted_card_is_rejected():
     def substitute(out):
         out[3] = encrypt(card_point(30), JOINT, RERAND[3] + Scalar.from_int(1))
         return out
+
     assert_rejected(*cheat(list(range(8)), RERAND, substitute))
 
 
@@ -96,13 +104,15 @@ def test_substituted_card_that_reuses_a_foreign_ciphertext_is_rejected():
     def substitute(out):
         out[3] = DECK[20].rerandomise(JOINT, RERAND[3])
         return out
+
     assert_rejected(*cheat(list(range(8)), RERAND, substitute))
 
 
 def test_wrong_rerandomisation_is_rejected():
     def skew(out):
-        out[5] = Ciphertext(out[5].c1, out[5].c2 + JOINT)   # c2 re-randomised with s+1, c1 with s
+        out[5] = Ciphertext(out[5].c1, out[5].c2 + JOINT)  # c2 re-randomised with s+1, c1 with s
         return out
+
     assert_rejected(*cheat([7, 6, 5, 4, 3, 2, 1, 0], RERAND, skew))
 
 
@@ -180,8 +190,11 @@ def test_a_batch_of_shuffles_verifies_and_a_bad_one_in_it_is_named():
     first, p1 = shuffle_deck(CTX, "north", JOINT, DECK)
     second, p2 = shuffle_deck(CTX, "east", JOINT, first)
     third, p3 = shuffle_deck(CTX, "west", JOINT, second)
-    claims = [ShuffleClaim("north", DECK, first, p1), ShuffleClaim("east", first, second, p2),
-              ShuffleClaim("west", second, third, p3)]
+    claims = [
+        ShuffleClaim("north", DECK, first, p1),
+        ShuffleClaim("east", first, second, p2),
+        ShuffleClaim("west", second, third, p3),
+    ]
     MULTS.reset()
     verify_shuffles(CTX, JOINT, claims)
     distinct = MULTS.msm_points if MULTS.msm_calls else MULTS.variable + MULTS.fixed_base

@@ -23,9 +23,9 @@ from fairdeal.engine.record import replay_record
 from fairdeal.engine.scoring import score_hand
 from fairdeal.engine.sheet import new_sheet
 from fairdeal.errors import IllegalAction
-from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.mp_player import HandAbandoned, Player, Unresponsive
 from fairdeal.protocols.mp_source import MentalPokerSource
+from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.verify import verify_documents, verify_log
 from fairdeal.systems import get_convention
 
@@ -136,8 +136,9 @@ def test_the_published_deal_must_be_what_the_messages_decrypt_to(evening):
 
 def _one_hand(source, number=1, dealer=0):
     dealt = source.deal(number, dealer)
-    state = play_hand(CONVENTION, 3, dealer, deal_order(dealt.order, get_pattern("russian")),
-                      [HeuristicBot() for _ in PLAYERS])
+    state = play_hand(
+        CONVENTION, 3, dealer, deal_order(dealt.order, get_pattern("russian")), [HeuristicBot() for _ in PLAYERS]
+    )
     _, lines = score_hand(new_sheet(CONVENTION, 3), result(state), CONVENTION)
     fields = hand_fields(number, state, dealt.evidence, lines)
     return {k: v for k, v in fields.items() if k != "type"}
@@ -178,9 +179,11 @@ def test_a_renonce_played_with_valid_proofs_is_caught_by_the_engine_replay():
         source = MentalPokerSource(spec(hands=1))
     else:
         pytest.skip("no hand with a possible renonce in 12 deals")
-    plays = [[(_seat_of(record, i, k), parse_card(card).code) for k, card in enumerate(trick["cards"])]
-             for i, trick in enumerate(tampered["tricks"])]
-    doc = source.finish(1, tampered, plays)   # every card really is the player's own: all proofs hold
+    plays = [
+        [(_seat_of(record, i, k), parse_card(card).code) for k, card in enumerate(trick["cards"])]
+        for i, trick in enumerate(tampered["tricks"])
+    ]
+    doc = source.finish(1, tampered, plays)  # every card really is the player's own: all proofs hold
     report = verify_documents([("renonce", doc)])
     assert [(f.party, f.check) for f in report.failures] == [("record", "replay")]
     assert "must" in report.failures[0].detail
@@ -194,6 +197,7 @@ class SilentShuffler(Player):
 def test_a_silent_player_abandons_the_hand_cleanly_and_verify_names_him():
     def seat(setup, name):
         return (SilentShuffler if name == "south" else Player)(setup, name)
+
     source = MentalPokerSource(spec(hands=1), make_player=seat)
     with pytest.raises(HandAbandoned) as caught:
         source.deal(1, 0)

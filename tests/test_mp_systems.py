@@ -50,8 +50,22 @@ def relinked(messages):
 def test_a_passer_who_sits_out_plays_no_card_and_the_hand_verifies(tmp_path, system):
     for seed in range(12):
         out = tmp_path / str(seed)
-        result = CliRunner().invoke(cli, ["deal", "--protocol", "mental-poker", "--system", system, "--hands", "2",
-                                          "--seed", str(seed), "--out", str(out)])
+        result = CliRunner().invoke(
+            cli,
+            [
+                "deal",
+                "--protocol",
+                "mental-poker",
+                "--system",
+                system,
+                "--hands",
+                "2",
+                "--seed",
+                str(seed),
+                "--out",
+                str(out),
+            ],
+        )
         assert result.exit_code == 0, result.output
         lines = [json.loads(line) for line in (out / "evening.log").read_text(encoding="utf-8").splitlines()]
         if any(len(trick["cards"]) == 2 for line in lines if line["type"] == "hand" for trick in line["tricks"]):
@@ -68,7 +82,7 @@ def test_gusariks_dummy_is_hidden_until_the_dummy_round_and_then_played_from():
     dummy = GUSARIK.dummy_positions
     assert len(dummy) == 10 and not set(dummy) & set(GUSARIK.deal_positions("north") + GUSARIK.deal_positions("east"))
     with pytest.raises(MentalPokerError, match="shares"):
-        north.state.open_position(dummy[0], north.own_share(dummy[0]))   # east's share is not out
+        north.state.open_position(dummy[0], north.own_share(dummy[0]))  # east's share is not out
     before = north.state.snapshot()
     table.round("dummy", methodcaller("open_dummy"))
     cards = [north.card_at(p) for p in dummy]
@@ -83,9 +97,15 @@ def test_gusariks_dummy_is_hidden_until_the_dummy_round_and_then_played_from():
 def test_a_dummy_card_played_before_the_dummy_round_or_a_second_dummy_round_is_refused():
     table = dealt(GUSARIK)
     north = table.players[0]
-    shares = north._shares("reveal", (GUSARIK.dummy_positions[0],))     # a valid share and proof of that position
-    forged = {"step": "play", "player": "north", "position": GUSARIK.dummy_positions[0],
-              "share": shares["shares"][0]["share"], "proof": shares["proof"], "prev": north.state.head}
+    shares = north._shares("reveal", (GUSARIK.dummy_positions[0],))  # a valid share and proof of that position
+    forged = {
+        "step": "play",
+        "player": "north",
+        "position": GUSARIK.dummy_positions[0],
+        "share": shares["shares"][0]["share"],
+        "proof": shares["proof"],
+        "prev": north.state.head,
+    }
     assert "was not dealt to this player" in refused(GUSARIK, table.messages + [forged], "north", "play")
     table.round("dummy", methodcaller("open_dummy"))
     again = dict(table.messages[-2], prev=table.messages[-1]["prev"])
@@ -115,9 +135,10 @@ def test_a_talon_message_must_name_its_talon_and_keep_to_the_rounds():
     take = table.messages[-1]
     unnamed = {k: v for k, v in take.items() if k != "talon"}
     assert "'talon' is missing" in refused(HUSSAR, relinked(table.messages[:-1] + [unnamed]), "north", "take")
-    assert "not one of the deal's" in refused(HUSSAR, relinked(table.messages[:-1] + [dict(take, talon=2)]),
-                                                "north", "take")
-    relabelled = relinked(table.messages[:-1] + [dict(take, talon=0)])   # talon 1's shares called talon 0's
+    assert "not one of the deal's" in refused(
+        HUSSAR, relinked(table.messages[:-1] + [dict(take, talon=2)]), "north", "take"
+    )
+    relabelled = relinked(table.messages[:-1] + [dict(take, talon=0)])  # talon 1's shares called talon 0's
     assert "expected" in refused(HUSSAR, relabelled, "north", "take")
     again = copy.deepcopy(table.messages[-1])
     assert "not allowed at this point" in refused(HUSSAR, relinked(table.messages + [again]), "north", "take")

@@ -51,7 +51,8 @@ def test_the_wheel_is_what_runs():
 
 def test_verify_reads_the_installed_sample_from_another_folder(tmp_path):
     log = sample("commit-reveal-evening.jsonl")
-    run = subprocess.run([sys.executable, "-m", "fairdeal", "verify", "--log", str(log)], capture_output=True,
-                         text=True, cwd=tmp_path)
+    run = subprocess.run(
+        [sys.executable, "-m", "fairdeal", "verify", "--log", str(log)], capture_output=True, text=True, cwd=tmp_path
+    )
     assert run.returncode == 0, run.stderr
     assert "internal error" not in run.stderr

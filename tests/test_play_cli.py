@@ -48,7 +48,7 @@ def test_the_19th_century_game_of_two_end_to_end(tmp_path):
         again = run(*command)
         assert again.exit_code == 0, (command, again.output)
     default = json.loads(run("play", "--system", "preferans-1800s", "--seed", "1", "--hands", "1", "--json").output)
-    assert len(default["settlement"]) == 3         # «Настоящая же игра в преферанс — втроём»
+    assert len(default["settlement"]) == 3  # «Настоящая же игра в преферанс — втроём»
 
 
 def test_play_json_holds_the_sheet_and_a_settlement_summing_to_zero():
@@ -102,12 +102,14 @@ def test_bad_options_give_one_clear_error_line(tmp_path):
         assert len(errors) == 1 and message in errors[0], (args, result.output)
     missing = run("sheet", str(tmp_path / "missing.jsonl"))
     assert missing.exit_code == 2
-    assert error_lines(missing) == [f"Error: {tmp_path / 'missing.jsonl'}: cannot read the log "
-                                    f"(No such file or directory)"]
+    assert error_lines(missing) == [
+        f"Error: {tmp_path / 'missing.jsonl'}: cannot read the log (No such file or directory)"
+    ]
     assert "Traceback" not in missing.output
 
 
 # ---- a person at the terminal -------------------------------------------------------------------------------
+
 
 def test_a_person_plays_a_hand_by_menu_numbers(tmp_path):
     log = tmp_path / "human.jsonl"

@@ -70,7 +70,7 @@ def test_batch_equals_scalar_and_is_a_permutation(inputs):
 
 
 def test_short_streams_are_flagged_not_guessed():
-    streams = np.full((3, 10), 0xFF, dtype=np.uint8)    # 255 is rejected for m = 31
+    streams = np.full((3, 10), 0xFF, dtype=np.uint8)  # 255 is rejected for m = 31
     streams[1] = 0
     orders, ok = shuffle_batch(np.arange(32, dtype=np.uint8), streams)
     assert not ok.any()

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+from commit_reveal_helpers import honest_session
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,8 +23,6 @@ from fairdeal.protocols.verify import verify_documents, verify_log, verify_paths
 from fairdeal.rules import CROATIAN, SOCHI
 from fairdeal.systems import get_convention, rebuild_convention
 
-from commit_reveal_helpers import honest_session
-
 ROOT = Path(__file__).resolve().parent.parent
 LEGACY = sorted((Path(__file__).resolve().parent / "data" / "legacy-commit-reveal").glob("*.json"))
 
@@ -31,8 +30,13 @@ LEGACY = sorted((Path(__file__).resolve().parent / "data" / "legacy-commit-revea
 def test_the_statement_derives_every_table_fact_from_the_convention():
     house = rebuild_convention("croatian", {"raspasy.price_per_trick": 3}, 40)
     fields = TableSpec("t", "s", 1, ("a", "b", "c"), house).convention_fields()
-    assert fields == {"system": "croatian", "convention": {"raspasy.price_per_trick": 3}, "pulya": 40,
-                      "deck": "piquet32", "deal_pattern": "croatian"}
+    assert fields == {
+        "system": "croatian",
+        "convention": {"raspasy.price_per_trick": 3},
+        "pulya": 40,
+        "deck": "piquet32",
+        "deal_pattern": "croatian",
+    }
     assert stated_convention(fields) == house
 
 
@@ -57,7 +61,7 @@ def test_statements_written_before_house_rules_travelled_still_verify():
 
 def test_a_transcript_whose_signed_pattern_is_not_the_systems_is_the_services_fault():
     doc = copy.deepcopy(honest_session(1, with_records=False)[0])
-    doc["session"]["statement"]["deal_pattern"] = "croatian"    # breaks the signature too: stop at it
+    doc["session"]["statement"]["deal_pattern"] = "croatian"  # breaks the signature too: stop at it
     found = [(f.party, f.check) for f in verify_documents([("doc", doc)]).failures]
     assert found == [("service", "session signature")]
 
@@ -74,8 +78,21 @@ def _deal(tmp_path: Path, *options: str) -> Path:
 
 @pytest.mark.parametrize("protocol", ["commit-reveal", "mental-poker"])
 def test_a_house_rule_evening_verifies_and_a_header_naming_another_convention_is_rejected(tmp_path, protocol):
-    log = _deal(tmp_path, "--protocol", protocol, "--system", "leningrad", "--hands", "1", "--seed", "3",
-                "--rule", "raspasy.price_per_trick=4", "--pulya", "30")
+    log = _deal(
+        tmp_path,
+        "--protocol",
+        protocol,
+        "--system",
+        "leningrad",
+        "--hands",
+        "1",
+        "--seed",
+        "3",
+        "--rule",
+        "raspasy.price_per_trick=4",
+        "--pulya",
+        "30",
+    )
     report = verify_log(log)
     assert report.ok and report.transcripts == 1, report.failures
     lines = log.read_text(encoding="utf-8").splitlines()
@@ -116,8 +133,9 @@ class _SilentAtHand(Player):
         return super().shuffle()
 
 
-@pytest.mark.parametrize("hand,missing", [(2, "ends after 1 hand(s) without its settlement line"),
-                                          (1, "the log holds no hand")])
+@pytest.mark.parametrize(
+    "hand,missing", [(2, "ends after 1 hand(s) without its settlement line"), (1, "the log holds no hand")]
+)
 def test_an_evening_that_fails_midway_leaves_a_log_verify_calls_incomplete(tmp_path, hand, missing):
     players = ("ann", "bob", "cyd")
     spec = TableSpec("t", "s", 3, players, SOCHI)
@@ -131,16 +149,27 @@ def test_an_evening_that_fails_midway_leaves_a_log_verify_calls_incomplete(tmp_p
     assert not report.ok and missing in report.failures[0].detail
 
 
-JSON = st.recursive(st.none() | st.booleans() | st.integers(-5, 500) | st.text(max_size=12),
-                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=24), inner, max_size=3),
-                    max_leaves=8)
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 500) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=24), inner, max_size=3),
+    max_leaves=8,
+)
 
 
 @settings(max_examples=300, deadline=None)
-@given(system=st.sampled_from(["sochi", "hussar", "croatian", "nonesuch"]) | JSON,
-       overrides=st.dictionaries(st.sampled_from(["raspasy.price_per_trick", "table.deal_pattern", "players",
-                                                  "table.deck", "pulya.size", "x.y"]), JSON, max_size=3) | JSON,
-       pulya=JSON, facts=st.dictionaries(st.sampled_from(["deck", "deal_pattern"]), JSON, max_size=2))
+@given(
+    system=st.sampled_from(["sochi", "hussar", "croatian", "nonesuch"]) | JSON,
+    overrides=st.dictionaries(
+        st.sampled_from(
+            ["raspasy.price_per_trick", "table.deal_pattern", "players", "table.deck", "pulya.size", "x.y"]
+        ),
+        JSON,
+        max_size=3,
+    )
+    | JSON,
+    pulya=JSON,
+    facts=st.dictionaries(st.sampled_from(["deck", "deal_pattern"]), JSON, max_size=2),
+)
 def test_any_stated_table_is_rebuilt_or_refused_with_a_reason(system, overrides, pulya, facts):
     statement = {"system": system, "convention": overrides, "pulya": pulya, **facts}
     try:

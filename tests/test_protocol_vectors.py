@@ -17,8 +17,11 @@ from fairdeal.protocols.transcript import transcript_hash
 from fairdeal.protocols.vectors import VECTOR_DIR, all_vectors, main, render
 from fairdeal.protocols.verify import SCHEMA_PATH, verify_documents
 
-CARD_CODES = {f"{r}{s}": si * 8 + ri for si, s in enumerate("SCDH") for ri, r in enumerate(
-    ["7", "8", "9", "10", "J", "Q", "K", "A"])}
+CARD_CODES = {
+    f"{r}{s}": si * 8 + ri
+    for si, s in enumerate("SCDH")
+    for ri, r in enumerate(["7", "8", "9", "10", "J", "Q", "K", "A"])
+}
 
 
 def load(name: str) -> dict:
@@ -36,6 +39,7 @@ def test_vector_files_are_what_the_generator_writes():
 
 
 # ---- an independent verifier written from the spec (hashlib only) -----------------------------------------------
+
 
 def spec_frame(*fields) -> bytes:
     out = b""
@@ -65,12 +69,21 @@ def test_independent_reimplementation_reproduces_the_vectors(vector):
     table, session = vector["table"], vector["session"]
     links = [bytes.fromhex(vector["service_tail"])]
     for k in range(vector["hands"], 0, -1):
-        links.insert(0, hashlib.sha256(spec_frame(P + "/chain", table, session, k.to_bytes(8, "big"), links[0])).digest())
+        links.insert(
+            0, hashlib.sha256(spec_frame(P + "/chain", table, session, k.to_bytes(8, "big"), links[0])).digest()
+        )
     assert [l.hex() for l in links] == vector["chain"]
     for hv in vector["hand_vectors"]:
         hand = hv["hand"].to_bytes(8, "big")
-        fields = [P + "/deck", table, session, hand, vector["deck"], bytes.fromhex(hv["service_seed"]),
-                  len(vector["players"]).to_bytes(8, "big")]
+        fields = [
+            P + "/deck",
+            table,
+            session,
+            hand,
+            vector["deck"],
+            bytes.fromhex(hv["service_seed"]),
+            len(vector["players"]).to_bytes(8, "big"),
+        ]
         for entry in hv["player_seeds"]:
             seed = bytes.fromhex(entry["seed"])
             commitment = hashlib.sha256(spec_frame(P + "/player-seed", table, session, hand, entry["player"], seed))
@@ -119,12 +132,17 @@ def test_vector_transcripts_satisfy_the_json_schema():
 
 # Strings without spaces, so that a space found in the encoding can only come from the encoder.
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-2**53, 2**53)
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**53), 2**53)
     | st.text(st.characters(exclude_characters=" ", exclude_categories=("Cs",)))
     | st.floats(allow_nan=False, allow_infinity=False),
-    lambda inner: st.lists(inner, max_size=4)
-    | st.dictionaries(st.text(st.characters(exclude_characters=" ", exclude_categories=("Cs",)), max_size=6), inner,
-                      max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.text(st.characters(exclude_characters=" ", exclude_categories=("Cs",)), max_size=6), inner, max_size=4
+        )
+    ),
     max_leaves=20,
 )
 

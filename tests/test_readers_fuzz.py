@@ -5,15 +5,18 @@ import json
 
 import numpy as np
 import pytest
+from fuzz_helpers import HANDS, HEADER, broken_rules, fuzz_log, named_lines, rejected, run, valid_hand_lines
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fairdeal.systems import conventions
-from fuzz_helpers import HANDS, HEADER, broken_rules, fuzz_log, named_lines, rejected, run, valid_hand_lines
 
 FUZZ = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-COMMANDS = (["log", "validate"], ["sheet", "--json"], ["audit", "--json", "--workers", "1", "--no-targeting",
-                                                      "--no-tells"])
+COMMANDS = (
+    ["log", "validate"],
+    ["sheet", "--json"],
+    ["audit", "--json", "--workers", "1", "--no-targeting", "--no-tells"],
+)
 
 
 def write(tmp_path, name: str, lines: list[bytes]):
@@ -41,7 +44,7 @@ def commands_agree(path) -> None:
         elif argv[0] == "audit" and outcome.code != 2:
             report = json.loads(outcome.out)
             named = named_lines(report["malformed"]) | {f["line"] for f in report["findings"]}
-            unnamed = valid - named                  # a hand it cannot audit is named, not dropped
+            unnamed = valid - named  # a hand it cannot audit is named, not dropped
             assert report["summary"]["hands"] >= len(unnamed), "a valid hand was dropped"
             assert rejected(path) <= named, "a line the validator rejects went unreported"
 
@@ -59,11 +62,14 @@ def test_every_system_at_its_largest_table_survives_mutated_lines(tmp_path, syst
     # The narrow reader of the statistics must not take a line the validator rejects silently, in any pattern.
     played = tmp_path / "played.jsonl"
     players = str(max(conventions()[system].players))
-    assert run(["play", "--system", system, "--players", players, "--hands", "6", "--seed", "5", "--out",
-                str(played)]).code == 0
+    assert (
+        run(
+            ["play", "--system", system, "--players", players, "--hands", "6", "--seed", "5", "--out", str(played)]
+        ).code
+        == 0
+    )
     path = tmp_path / "fuzz.jsonl"
-    path.write_bytes(fuzz_log(np.random.default_rng(len(system)), hands=6, bad=2,
-                              log=played.read_bytes().splitlines()))
+    path.write_bytes(fuzz_log(np.random.default_rng(len(system)), hands=6, bad=2, log=played.read_bytes().splitlines()))
     commands_agree(path)
 
 
@@ -73,8 +79,11 @@ def test_the_inputs_that_crashed_a_reader_are_one_located_line_each(tmp_path):
     order = json.loads(HANDS[1])["order_before"]
     bad = {
         "deep": hand(extras={"x": 0}).replace(b'"x": 0', b'"x": ' + b"[" * 1200 + b"]" * 1200),
-        "hat": hand(extras={"hat": 5}), "kontra": hand(extras={"kontra": "x"}),
-        "nachgehen": hand(extras={"nachgehen": 3}), "hand 2^63": hand(hand=2**63), "hand 2^64": hand(hand=2**64),
+        "hat": hand(extras={"hat": 5}),
+        "kontra": hand(extras={"kontra": "x"}),
+        "nachgehen": hand(extras={"nachgehen": 3}),
+        "hand 2^63": hand(hand=2**63),
+        "hand 2^64": hand(hand=2**64),
         "non-card order on a bad deal": hand(deal=twice, order_before=["ZZ", *order[1:]]),
         "number in a bad deal": hand(deal={**twice, "hands": [[1, *twice["hands"][0][1:]], *twice["hands"][1:]]}),
         "33-card order": hand(deal=twice, order_before=[*order, "AS"]),
@@ -90,7 +99,7 @@ def test_the_inputs_that_crashed_a_reader_are_one_located_line_each(tmp_path):
         assert outcome.code == 1 and errors, name
         assert all(len(e) < 300 for e in errors), name
         printed = outcome.out.splitlines()
-        assert all(e.startswith(f"{path}:") for e in printed), name       # one line per error, nothing else
+        assert all(e.startswith(f"{path}:") for e in printed), name  # one line per error, nothing else
         assert printed[-1].endswith(f"{len(printed) - 1} errors"), name
         commands_agree(path)
 

@@ -16,15 +16,17 @@ import fairdeal.engine.settlement as settlement
 import fairdeal.engine.suits as suits
 from fairdeal.errors import ConventionError, FairdealError
 from fairdeal.rules import LENINGRAD, MAILRU, ROSTOV, SOCHI
-from fairdeal.systems import conventions, get_convention
 from fairdeal.rules import convention as convention_module
 from fairdeal.rules.table import markdown_table
+from fairdeal.systems import conventions, get_convention
 
 
 def test_get_convention_by_name_and_a_miss_lists_known_names():
     assert get_convention("Sochi") is SOCHI
     assert all(get_convention(name).name == name for name in conventions())
-    with pytest.raises(ConventionError, match="known systems: austrian, .*, classic, codex, croatian, gusarik-leningrad, .*, sochi"):
+    with pytest.raises(
+        ConventionError, match="known systems: austrian, .*, classic, codex, croatian, gusarik-leningrad, .*, sochi"
+    ):
         get_convention("piter")
     assert issubclass(ConventionError, FairdealError)
 
@@ -32,9 +34,9 @@ def test_get_convention_by_name_and_a_miss_lists_known_names():
 @pytest.mark.parametrize(
     "conv, responsibility, consolation, greedy",
     [
-        (SOCHI, Fraction(1), "game_value", True),        # 003 Сочинка 1)–3)
+        (SOCHI, Fraction(1), "game_value", True),  # 003 Сочинка 1)–3)
         (LENINGRAD, Fraction(1, 2), "game_value", False),  # 003 Ленинградка 1)–3)
-        (ROSTOV, Fraction(1, 2), "fixed", False),        # 003 Ростов 1)–3): «10 вистов»
+        (ROSTOV, Fraction(1, 2), "fixed", False),  # 003 Ростов 1)–3): «10 вистов»
     ],
 )
 def test_seed003_whist_characteristics(conv, responsibility, consolation, greedy):
@@ -47,15 +49,19 @@ def test_seed003_whist_characteristics(conv, responsibility, consolation, greedy
 @pytest.mark.parametrize(
     "conv, mode, price, progression, series, talon_leads",
     [
-        (SOCHI, "gora", 1, "arithmetic", (1, 2, 3), True),        # 4) «по одному очку», 5) «(1–2–3)», 7)
-        (LENINGRAD, "gora", 2, "arithmetic", (2, 4, 6), True),    # 4) «по два очка», 5) «(2–4–6)», 7)
-        (ROSTOV, "whists", 5, "none", (5, 5, 5), False),          # 4) «по пять вистов», 5), 7) «не открывается»
+        (SOCHI, "gora", 1, "arithmetic", (1, 2, 3), True),  # 4) «по одному очку», 5) «(1–2–3)», 7)
+        (LENINGRAD, "gora", 2, "arithmetic", (2, 4, 6), True),  # 4) «по два очка», 5) «(2–4–6)», 7)
+        (ROSTOV, "whists", 5, "none", (5, 5, 5), False),  # 4) «по пять вистов», 5), 7) «не открывается»
     ],
 )
 def test_seed003_raspasy_characteristics(conv, mode, price, progression, series, talon_leads):
     rules = conv.raspasy
     assert (rules.mode, rules.price_per_trick, rules.progression, rules.talon_leads) == (
-        mode, price, progression, talon_leads)
+        mode,
+        price,
+        progression,
+        talon_leads,
+    )
     assert tuple(price * rules.multiplier(k) for k in range(3)) == series
     # 6) «за ноль взяток ... стоимость одной взятки»: the base price where raspasy go to gora; Rostov writes the
     # «единицу» of 7) («сдатчик пишет единицу в пульку как за ноль взяток»).
@@ -83,7 +89,7 @@ def test_seed002_mailru_characteristics():
 
 def test_book_defaults_from_seed000():
     book = (c for c in conventions().values() if c.table.deck == "piquet32" and c.scoring.method == "pulya")
-    for conv in book:   # Hussar has its own prices; the seed-003 sheets (countdown, pot) their own
+    for conv in book:  # Hussar has its own prices; the seed-003 sheets (countdown, pot) their own
         assert conv.scoring.contract_values == ((6, 2), (7, 4), (8, 6), (9, 8), (10, 10))
         assert conv.scoring.misere_value == 10
         assert conv.pulya.gora_multiplier == 10
@@ -142,8 +148,9 @@ def _comment_above(lines: list[str], index: int) -> str:
     return "\n".join(block)
 
 
-@pytest.mark.parametrize("group", ["BiddingRules", "DefenceRules", "RaspasyRules", "ScoringRules", "PulyaRules",
-                                   "TableRules", "PlayRules"])
+@pytest.mark.parametrize(
+    "group", ["BiddingRules", "DefenceRules", "RaspasyRules", "ScoringRules", "PulyaRules", "TableRules", "PlayRules"]
+)
 def test_every_parameter_carries_a_seed_citation(group):
     """Each parameter sits under a comment quoting a seed («...») or naming one (000, 002, 003)."""
     cls = getattr(convention_module, group)

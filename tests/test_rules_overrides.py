@@ -53,18 +53,21 @@ def test_the_agreed_pulya_is_the_headers_own_field() -> None:
     assert house_rules(replace(SOCHI, pulya=replace(SOCHI.pulya, size=30))) == {}
 
 
-@pytest.mark.parametrize(("overrides", "message"), [
-    ({"raspasy.price": 2}, "convention.raspasy.price: no such parameter"),
-    ({"price_per_trick": 2}, "did you mean raspasy.price_per_trick"),
-    ({"raspasy.price_per_trick": "two"}, "convention.raspasy.price_per_trick: expected a whole number"),
-    ({"raspasy.price_per_trick": True}, "expected a whole number"),
-    ({"raspasy.progression": "cubic"}, "expected 'none' or 'arithmetic' or 'geometric'"),
-    ({"defence.greedy_whist": 1}, "expected true or false"),
-    ({"scoring.whist_responsibility": "1/0"}, "a fraction such as 1/2"),
-    ({"bidding.no_talon_levels": 9}, "a list of a whole number"),
-    ({"raspasy.price_per_trick": -1}, "must not be negative"),
-    ({"table.deal_pattern": "hussar"}, "table.deck"),
-])
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"raspasy.price": 2}, "convention.raspasy.price: no such parameter"),
+        ({"price_per_trick": 2}, "did you mean raspasy.price_per_trick"),
+        ({"raspasy.price_per_trick": "two"}, "convention.raspasy.price_per_trick: expected a whole number"),
+        ({"raspasy.price_per_trick": True}, "expected a whole number"),
+        ({"raspasy.progression": "cubic"}, "expected 'none' or 'arithmetic' or 'geometric'"),
+        ({"defence.greedy_whist": 1}, "expected true or false"),
+        ({"scoring.whist_responsibility": "1/0"}, "a fraction such as 1/2"),
+        ({"bidding.no_talon_levels": 9}, "a list of a whole number"),
+        ({"raspasy.price_per_trick": -1}, "must not be negative"),
+        ({"table.deal_pattern": "hussar"}, "table.deck"),
+    ],
+)
 def test_a_bad_rule_is_one_clear_error(overrides, message) -> None:
     with pytest.raises(ConventionError, match=None) as caught:
         with_overrides(SOCHI, overrides)
@@ -84,9 +87,24 @@ def test_command_line_values_are_json_or_bare_words() -> None:
 def test_a_house_rule_evening_reads_back_with_no_finding(tmp_path) -> None:
     log = tmp_path / "evening.jsonl"
     runner = CliRunner()
-    played = runner.invoke(cli, ["play", "--system", "sochi", "--rule", "raspasy.price_per_trick=2",
-                                 "--rule", "defence.greedy_whist=no", "--hands", "30", "--seed", "11",
-                                 "--out", str(log)])
+    played = runner.invoke(
+        cli,
+        [
+            "play",
+            "--system",
+            "sochi",
+            "--rule",
+            "raspasy.price_per_trick=2",
+            "--rule",
+            "defence.greedy_whist=no",
+            "--hands",
+            "30",
+            "--seed",
+            "11",
+            "--out",
+            str(log),
+        ],
+    )
     assert played.exit_code == 0, played.output
     header = json.loads(log.read_text(encoding="utf-8").splitlines()[0])
     assert header["convention"] == {"defence.greedy_whist": False, "raspasy.price_per_trick": 2}
@@ -101,8 +119,9 @@ def test_a_house_rule_evening_reads_back_with_no_finding(tmp_path) -> None:
 def test_the_same_evening_without_its_rule_is_caught(tmp_path) -> None:
     log = tmp_path / "evening.jsonl"
     runner = CliRunner()
-    runner.invoke(cli, ["play", "--rule", "raspasy.price_per_trick=3", "--hands", "40", "--seed", "2",
-                        "--out", str(log)])
+    runner.invoke(
+        cli, ["play", "--rule", "raspasy.price_per_trick=3", "--hands", "40", "--seed", "2", "--out", str(log)]
+    )
     lines = log.read_text(encoding="utf-8").splitlines()
     header = json.loads(lines[0])
     del header["convention"]

@@ -23,14 +23,29 @@ def game(level, tricks, calls, declarer=0, seats=3, dealer=None, **kw):
     dealer = (seats - 1) if dealer is None else dealer
     active = tuple(s for s in range(seats) if seats == 3 or s != dealer)
     return HandOutcome(
-        num_seats=seats, dealer=dealer, active=active, kind=HandKind.GAME, tricks=tuple(tricks),
-        declarer=declarer, contract=Contract(level, None), defence=tuple(calls.items()), **kw,
+        num_seats=seats,
+        dealer=dealer,
+        active=active,
+        kind=HandKind.GAME,
+        tricks=tuple(tricks),
+        declarer=declarer,
+        contract=Contract(level, None),
+        defence=tuple(calls.items()),
+        **kw,
     )
 
 
 def misere(tricks, declarer=0):
-    return HandOutcome(3, 2, (0, 1, 2), HandKind.MISERE, tuple(tricks), declarer=declarer,
-                       contract=Contract(None, None, misere=True), defence=((1, W), (2, W)))
+    return HandOutcome(
+        3,
+        2,
+        (0, 1, 2),
+        HandKind.MISERE,
+        tuple(tricks),
+        declarer=declarer,
+        contract=Contract(None, None, misere=True),
+        defence=((1, W), (2, W)),
+    )
 
 
 def raspasy(tricks, seats=3, dealer=2, talon=0):
@@ -75,7 +90,7 @@ def test_seed000_ten_checked_one_trick_is_1_plus_1_times_10():
     """000: «вистовые очки по вышеприведенному правилу составят (1 + 1) х 10 = 20»."""
     lines = lines_of(game(10, (9, 1, 0), {1: W, 2: W}), SOCHI)
     assert whists_on(lines, 1, 0) == 20
-    assert whists_on(lines, 2, 0) == 10          # consolation only: the partner took nothing
+    assert whists_on(lines, 2, 0) == 10  # consolation only: the partner took nothing
     assert column(lines, 0, "gora") == 10
 
 
@@ -124,9 +139,10 @@ def test_seed000_lone_whister_reduced_quota_as_house_rule():
     """000: «вистует только один партнер ... без приглашения ... при простой игре вистующий должен взять всего 2
     взятки». The book conventions hold him to the full quota (4)."""
     outcome = game(6, (7, 2, 1), {1: W, 2: P})
-    assert column(lines_of(outcome, SOCHI), 1, "gora") == 2       # 3 of 4 taken: one trick x 2
-    seed000 = replace(SOCHI, defence=replace(SOCHI.defence, lone_whister_quotas=((6, 2), (7, 1), (8, 1), (9, 1),
-                                                                                  (10, 0))))
+    assert column(lines_of(outcome, SOCHI), 1, "gora") == 2  # 3 of 4 taken: one trick x 2
+    seed000 = replace(
+        SOCHI, defence=replace(SOCHI.defence, lone_whister_quotas=((6, 2), (7, 1), (8, 1), (9, 1), (10, 0)))
+    )
     assert column(lines_of(outcome, seed000), 1, "gora") == 0
 
 
@@ -162,9 +178,9 @@ def test_seed003_gentleman_whist_leningrad_and_rostov():
     for invited in (False, True):
         outcome = game(6, (5, 3, 2), {1: W, 2: P}, whister_invited=invited)
         lines = lines_of(outcome, LENINGRAD)
-        assert whists_on(lines, 1, 0) == whists_on(lines, 2, 0) == 7      # (10 + 2 + 2) / 2
+        assert whists_on(lines, 1, 0) == whists_on(lines, 2, 0) == 7  # (10 + 2 + 2) / 2
         lines = lines_of(outcome, ROSTOV)
-        assert whists_on(lines, 1, 0) == whists_on(lines, 2, 0) == 15     # (10 + 10 + 10) / 2
+        assert whists_on(lines, 1, 0) == whists_on(lines, 2, 0) == 15  # (10 + 10 + 10) / 2
 
 
 def test_lone_whister_keeps_all_whists_when_the_contract_is_made():
@@ -424,6 +440,10 @@ def test_sheet_refuses_a_seat_count_the_convention_does_not_play():
 
 
 def test_score_line_record_keeps_whole_numbers_integral():
-    assert ScoreLine(1, "whists", Fraction(25, 2), 2).to_record() == {"seat": 1, "column": "whists", "points": 12.5,
-                                                                     "on": 2}
+    assert ScoreLine(1, "whists", Fraction(25, 2), 2).to_record() == {
+        "seat": 1,
+        "column": "whists",
+        "points": 12.5,
+        "on": 2,
+    }
     assert ScoreLine(0, "gora", Fraction(8)).to_record() == {"seat": 0, "column": "gora", "points": 8}

@@ -9,8 +9,8 @@ from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.driver import play_hand
 from fairdeal.engine.hand import result
 from fairdeal.engine.scoring import score_hand
-from fairdeal.engine.sheet import is_finished, new_sheet
 from fairdeal.engine.settlement import settle
+from fairdeal.engine.sheet import is_finished, new_sheet
 from fairdeal.systems import conventions
 
 

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 from fairdeal.cards import Suit
 from fairdeal.engine.outcome import Contract, DefenceCall, HandKind, HandOutcome
 from fairdeal.engine.scoring import score_hand
-from fairdeal.engine.sheet import is_finished, new_sheet
 from fairdeal.engine.settlement import settle
+from fairdeal.engine.sheet import is_finished, new_sheet
 from fairdeal.systems import conventions as registered_conventions
 
 LONE_QUOTAS_000 = ((6, 2), (7, 1), (8, 1), (9, 1), (10, 0))
@@ -18,7 +18,7 @@ LONE_QUOTAS_000 = ((6, 2), (7, 1), (8, 1), (9, 1), (10, 0))
 
 @st.composite
 def conventions(draw):
-    pulya_sheets = [c for c in registered_conventions().values() if c.scoring.method == "pulya"]   # the Russian sheet
+    pulya_sheets = [c for c in registered_conventions().values() if c.scoring.method == "pulya"]  # the Russian sheet
     base = draw(st.sampled_from(sorted(pulya_sheets, key=lambda c: c.name)))
     defence = replace(
         base.defence,
@@ -62,7 +62,7 @@ def split_ten(draw, parts):
 def outcomes(draw, num_seats):
     dealer = draw(st.integers(0, num_seats - 1))
     order = [(dealer + k) % num_seats for k in range(1, num_seats + 1)]
-    active = tuple(order[:3])    # at four the dealer sits out, at five the dealer and his right-hand neighbour
+    active = tuple(order[:3])  # at four the dealer sits out, at five the dealer and his right-hand neighbour
     kind = draw(st.sampled_from(list(HandKind)))
     tricks = [0] * num_seats
     if kind is HandKind.REDEAL:
@@ -79,23 +79,39 @@ def outcomes(draw, num_seats):
     for seat, t in zip(active, split_ten(draw, 3)):
         tricks[seat] = t
     if kind is HandKind.MISERE:
-        return HandOutcome(num_seats, dealer, active, kind, tuple(tricks), declarer=declarer,
-                           contract=Contract(None, None, misere=True),
-                           defence=tuple((s, DefenceCall.WHIST) for s in defenders))
+        return HandOutcome(
+            num_seats,
+            dealer,
+            active,
+            kind,
+            tuple(tricks),
+            declarer=declarer,
+            contract=Contract(None, None, misere=True),
+            defence=tuple((s, DefenceCall.WHIST) for s in defenders),
+        )
     contract = Contract(draw(st.integers(6, 10)), draw(st.sampled_from([None, *Suit])))
     calls = [draw(st.sampled_from([DefenceCall.PASS, DefenceCall.WHIST])) for _ in defenders]
     style = draw(st.sampled_from(["played", "unplayed", "half", "conceded"]))
     common = dict(num_seats=num_seats, dealer=dealer, active=active, kind=kind, declarer=declarer, contract=contract)
     if style == "unplayed":
-        return HandOutcome(tricks=(0,) * num_seats, played=False,
-                           defence=tuple((s, DefenceCall.PASS) for s in defenders), **common)
+        return HandOutcome(
+            tricks=(0,) * num_seats, played=False, defence=tuple((s, DefenceCall.PASS) for s in defenders), **common
+        )
     if style == "half":
-        return HandOutcome(tricks=(0,) * num_seats, played=False,
-                           defence=((defenders[0], DefenceCall.PASS), (defenders[1], DefenceCall.HALF_WHIST)), **common)
+        return HandOutcome(
+            tricks=(0,) * num_seats,
+            played=False,
+            defence=((defenders[0], DefenceCall.PASS), (defenders[1], DefenceCall.HALF_WHIST)),
+            **common,
+        )
     if style == "conceded":
         return HandOutcome(tricks=(0,) * num_seats, played=False, conceded_undertricks=3, defence=(), **common)
-    return HandOutcome(tricks=tuple(tricks), defence=tuple(zip(defenders, calls)),
-                       whister_invited=draw(st.booleans()) and calls.count(DefenceCall.WHIST) == 1, **common)
+    return HandOutcome(
+        tricks=tuple(tricks),
+        defence=tuple(zip(defenders, calls)),
+        whister_invited=draw(st.booleans()) and calls.count(DefenceCall.WHIST) == 1,
+        **common,
+    )
 
 
 @st.composite

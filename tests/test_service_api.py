@@ -3,18 +3,15 @@ transcripts verify, and a restarted server resumes the hand in progress (SQLite 
 
 from __future__ import annotations
 
-
 import pytest
-from sqlalchemy import select
-
 from click.testing import CliRunner
+from service_helpers import PostgresCluster, ScriptedPlayer, Server, create_table, hands_done
+from sqlalchemy import select
 
 from fairdeal.cli import cli
 from fairdeal.protocols.encoding import canonical_json
 from fairdeal.protocols.verify import verify_documents
 from fairdeal.service import db
-
-from service_helpers import PostgresCluster, ScriptedPlayer, Server, create_table, hands_done
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +28,7 @@ def db_url(request, tmp_path):
         return str(tmp_path / "fairdeal.db")
     url = request.getfixturevalue("postgres_url")
     engine = db.connect(url)
-    with engine.begin() as c:     # one database per module: start each test from empty tables
+    with engine.begin() as c:  # one database per module: start each test from empty tables
         for t in reversed(db.metadata.sorted_tables):
             c.execute(t.delete())
     return url
@@ -66,8 +63,7 @@ def test_a_person_and_two_bots_play_hands_that_verify_and_are_all_stored(db_url,
     assert docs[0]["session"]["statement"]["players"][0]["key"] == player.public_key
     engine = db.connect(db_url)
     with engine.connect() as c:
-        stored = c.execute(select(db.messages.c.seat, db.messages.c.seq).where(
-            db.messages.c.table_id == table)).all()
+        stored = c.execute(select(db.messages.c.seat, db.messages.c.seq).where(db.messages.c.table_id == table)).all()
         identity = c.execute(select(db.identities.c.name).where(db.identities.c.key == player.public_key)).scalar()
     assert sorted(seq for seat, seq in stored if seat == 0) == list(range(1, player.seq + 1))
     assert identity == "Анна"
@@ -129,9 +125,12 @@ def test_serve_with_a_database_it_cannot_open_says_so_in_one_line(tmp_path):
     import subprocess
     import sys
 
-    for url, text in ((str(tmp_path / "no" / "such" / "dir.db"), "unable to open database file"),
-                      ("foo://x", "Can't load plugin"),
-                      ("postgresql://nobody@127.0.0.1:1/x", "Connection refused")):
-        done = subprocess.run([sys.executable, "-m", "fairdeal", "serve", "--db", url], capture_output=True,
-                              text=True, timeout=60)
+    for url, text in (
+        (str(tmp_path / "no" / "such" / "dir.db"), "unable to open database file"),
+        ("foo://x", "Can't load plugin"),
+        ("postgresql://nobody@127.0.0.1:1/x", "Connection refused"),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "fairdeal", "serve", "--db", url], capture_output=True, text=True, timeout=60
+        )
         assert done.returncode == 2 and text in done.stderr and len(done.stderr.strip().splitlines()) == 1

@@ -10,16 +10,22 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from service_helpers import Server, create_table
 from sqlalchemy import func, select
 
 from fairdeal.protocols.verify import verify_documents
 from fairdeal.service import db
 
-from service_helpers import Server, create_table
-
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 # FAIRDEAL_SCREENSHOTS=docs/screenshots refreshes the committed pictures; otherwise they go to the test's temp dir.
 SHOTS_DIR = os.environ.get("FAIRDEAL_SCREENSHOTS")
 NAMES = ["Анна", "Boris", "Вера"]
@@ -53,7 +59,7 @@ def _click_something(page, rng) -> bool:
             target = found.nth(int(rng.integers(count)) if selector != ".card.pick:not(.chosen)" else 0)
             try:
                 target.click(timeout=5000)
-            except Exception:      # the view changed under the pointer: look again
+            except Exception:  # the view changed under the pointer: look again
                 return False
             return True
     return False
@@ -91,11 +97,12 @@ def test_three_browsers_play_two_hands_one_reconnecting(browser, tmp_path):
                 for i, page in enumerate(pages):
                     page.screenshot(path=str(tmp_path / f"stuck-{i}.png"))
                 statuses = [page.inner_text("#status") for page in pages]
-                raise AssertionError(f"two hands were not finished in time; {statuses}; {console[-10:]}; "
-                                     f"shots in {tmp_path}")
+                raise AssertionError(
+                    f"two hands were not finished in time; {statuses}; {console[-10:]}; shots in {tmp_path}"
+                )
             for seat, page in enumerate(pages):
                 if not reloaded and seat == 1 and page.query_selector("#trick .played"):
-                    page.reload()          # drop the connection mid-hand; the key and seeds stay in IndexedDB
+                    page.reload()  # drop the connection mid-hand; the key and seeds stay in IndexedDB
                     try:
                         page.wait_for_selector("#mine", timeout=40_000)
                     except Exception:
@@ -108,7 +115,7 @@ def test_three_browsers_play_two_hands_one_reconnecting(browser, tmp_path):
                 _click_something(page, rng)
             time.sleep(0.05)
         pages[0].wait_for_selector("#history tr:nth-child(2) td.check:has-text('✓')", timeout=20_000)
-        for page in pages:      # each browser re-derived each deck from the revealed seeds, and its own cards
+        for page in pages:  # each browser re-derived each deck from the revealed seeds, and its own cards
             assert page.locator("#history td.check").all_inner_texts() == ["✓", "✓"]
         pages[0].locator("#sheet").screenshot(path=str(shots / "sheet.png"))
         pages[0].screenshot(path=str(shots / "table-finished.png"))
@@ -119,8 +126,13 @@ def test_three_browsers_play_two_hands_one_reconnecting(browser, tmp_path):
     assert [p["key"] for p in docs[0]["session"]["statement"]["players"]] == [keys[s] for s in range(3)]
     engine = db.connect(str(tmp_path / "fairdeal.db"))
     with engine.connect() as c:
-        per_seat = dict(c.execute(select(db.messages.c.seat, func.max(db.messages.c.seq)).where(
-            db.messages.c.table_id == table).group_by(db.messages.c.seat)).all())
+        per_seat = dict(
+            c.execute(
+                select(db.messages.c.seat, func.max(db.messages.c.seq))
+                .where(db.messages.c.table_id == table)
+                .group_by(db.messages.c.seat)
+            ).all()
+        )
         total = c.execute(select(func.count()).select_from(db.messages).where(db.messages.c.table_id == table)).scalar()
     assert total == sum(per_seat.values()) and set(per_seat) == {0, 1, 2}
     assert view["stage"] == "finished" and len(view["history"]) == 2

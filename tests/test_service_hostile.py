@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import json
 
+from service_helpers import ScriptedPlayer, Server, create_table
 from sqlalchemy import func, select
 
 from fairdeal.service import db
-
-from service_helpers import ScriptedPlayer, Server, create_table
 
 
 def _stored(url: str, table: str, seat: int | None = None) -> int:
@@ -49,8 +48,11 @@ def test_bad_messages_are_refused_and_nothing_is_stored(tmp_path):
         legal = view["game"]["legal"]
         before = _stored(url, table)
         held = set(view["game"]["hand"]) | {c for cards in view["game"]["open_hands"].values() for c in cards}
-        foreign = next(c for c in range(32) if c not in held and c not in {p for t in view["game"]["tricks"]
-                                                                            for _, p in t["plays"]})
+        foreign = next(
+            c
+            for c in range(32)
+            if c not in held and c not in {p for t in view["game"]["tricks"] for _, p in t["plays"]}
+        )
         cases = [
             (other, lambda: other.send("act", {"action": legal[0]}, seat=mover.seat), "cannot speak for seat"),
             (mover, lambda: mover.send("act", {"action": dict(legal[0], card=foreign)}), "not a legal action"),
@@ -65,7 +67,7 @@ def test_bad_messages_are_refused_and_nothing_is_stored(tmp_path):
         for who, send, text in cases:
             reply = send()
             assert reply["type"] == "error" and text in reply["error"], (text, reply)
-            who.seq -= 1       # the refused message used no sequence number
+            who.seq -= 1  # the refused message used no sequence number
         assert _stored(url, table) == before
         mine = _stored(url, table, mover.seat)
         mover.seq = view["last_seq"]
@@ -125,12 +127,12 @@ def test_a_late_player_is_played_for_in_play_and_ends_the_table_in_the_protocol(
         while dan.views[-1]["stage"] != "aborted":
             view = dan.views[-1]
             hand = view["protocol"].get("hand")
-            if view["protocol"]["need"] and (hand or 0) < 2:      # Dan deals hand 1 honestly, then withholds
+            if view["protocol"]["need"] and (hand or 0) < 2:  # Dan deals hand 1 honestly, then withholds
                 dan.step(view)
                 continue
             message = dan.receive("view", timeout=15)
             if message["view"]["last_seq"] > view["last_seq"] and view["stage"] == "play":
-                played_for += 1                   # Dan sat still: the server made his move
+                played_for += 1  # Dan sat still: the server made his move
         assert played_for > 0
         assert "did not answer within 1 s at the commit stage" in dan.views[-1]["reason"]
         dan.close()

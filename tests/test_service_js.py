@@ -9,21 +9,26 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from nacl.signing import SigningKey
 
 from fairdeal.cards import parse_cards
 from fairdeal.engine.system import get_system
-
 from fairdeal.protocols.commit_reveal import (
-    DealerService, Player, SeedCommitment, TableSpec, session_statement, sign, signature_holds,
+    DealerService,
+    Player,
+    SeedCommitment,
+    TableSpec,
+    session_statement,
+    sign,
+    signature_holds,
 )
 from fairdeal.protocols.deal_source import CommitRevealSource
 from fairdeal.protocols.encoding import canonical_json
-from fairdeal.rules import SOCHI
 from fairdeal.protocols.transcript import build_transcript
 from fairdeal.protocols.verify import verify_documents
+from fairdeal.rules import SOCHI
 
 WEB = Path(__file__).resolve().parent.parent / "fairdeal" / "web" / "static"
 
@@ -49,8 +54,13 @@ def node():
     if shutil.which("node") is None or not (WEB / "vendor" / "curves" / "ed25519.js").exists():
         pytest.fail("node and the built web assets are needed (make builds them from the lockfile)")
     script = SCRIPT % json.dumps((WEB / "protocol.js").as_uri())
-    process = subprocess.Popen(["node", "--input-type=module", "-e", script], stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, text=True, cwd=WEB.parent)
+    process = subprocess.Popen(
+        ["node", "--input-type=module", "-e", script],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=WEB.parent,
+    )
 
     def ask(request: dict) -> dict:
         process.stdin.write(json.dumps(request, ensure_ascii=False) + "\n")
@@ -67,12 +77,29 @@ class _Remote:
 
     def __init__(self, node, seat: int, name: str, secret: str):
         self.node, self.seat, self.name, self.secret = node, seat, name, secret
-        self.public_key = node({"op": "keys", "secret": secret, "statement": {"players": []},
-                                "service_signature": "", "seat": 0, "name": "", "hands": []})["key"]
+        self.public_key = node(
+            {
+                "op": "keys",
+                "secret": secret,
+                "statement": {"players": []},
+                "service_signature": "",
+                "seat": 0,
+                "name": "",
+                "hands": [],
+            }
+        )["key"]
 
     def answer(self, statement: dict, service_signature: str, hands: list[dict]) -> dict:
-        return self.node({"secret": self.secret, "statement": statement, "service_signature": service_signature,
-                          "seat": self.seat, "name": self.name, "hands": hands})
+        return self.node(
+            {
+                "secret": self.secret,
+                "statement": statement,
+                "service_signature": service_signature,
+                "seat": self.seat,
+                "name": self.name,
+                "hands": hands,
+            }
+        )
 
 
 def test_browser_commitments_are_accepted_and_the_hand_verifies(node):
@@ -85,8 +112,11 @@ def test_browser_commitments_are_accepted_and_the_hand_verifies(node):
             self.name, self.seat, self.public_key, self.remote = remote.name, remote.seat, remote.public_key, remote
 
         def countersign(self, statement, service_signature):
-            reply = self.remote.answer(statement, service_signature,
-                                       [{"hand": 1, "dealer": 0, "commitment": commitment, "seed": seeds[self.seat]}])
+            reply = self.remote.answer(
+                statement,
+                service_signature,
+                [{"hand": 1, "dealer": 0, "commitment": commitment, "seed": seeds[self.seat]}],
+            )
             assert reply["check"] is None
             self.commit = reply["commits"][0]
             return reply["countersign"]
@@ -121,9 +151,10 @@ def test_a_tampered_roster_is_refused_by_the_browser(node):
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-2**53 + 1, 2**53 - 1) | st.text(max_size=8),
+    st.none() | st.booleans() | st.integers(-(2**53) + 1, 2**53 - 1) | st.text(max_size=8),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
-    max_leaves=12)
+    max_leaves=12,
+)
 
 
 @settings(max_examples=60, deadline=None)
@@ -132,7 +163,7 @@ def test_canonical_json_is_byte_identical_to_python(node, value):
     try:
         expected = canonical_json(value).decode("utf-8")
     except Exception:
-        return      # a lone surrogate: Python refuses it, as the spec says
+        return  # a lone surrogate: Python refuses it, as the spec says
     assert node({"op": "canonical", "value": value})["text"] == expected
 
 
@@ -159,12 +190,21 @@ def test_the_browser_rederives_a_revealed_deck_and_catches_a_swapped_one(system)
     doc = source.finish(1)
     cards = [c.code for c in parse_cards(" ".join(doc["deal"]["hands"][1]))]
     script = CHECK % json.dumps((WEB / "protocol.js").as_uri())
-    process = subprocess.Popen(["node", "--input-type=module", "-e", script], stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, text=True, cwd=WEB.parent)
+    process = subprocess.Popen(
+        ["node", "--input-type=module", "-e", script],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=WEB.parent,
+    )
     swapped = json.loads(json.dumps(doc))
     swapped["deck_order"][0], swapped["deck_order"][1] = swapped["deck_order"][1], swapped["deck_order"][0]
-    requests = [(doc, "02" * 32, cards), (swapped, "02" * 32, cards), (doc, "09" * 32, cards),
-                (doc, "02" * 32, cards[:-1] + [cards[0]])]
+    requests = [
+        (doc, "02" * 32, cards),
+        (swapped, "02" * 32, cards),
+        (doc, "09" * 32, cards),
+        (doc, "02" * 32, cards[:-1] + [cards[0]]),
+    ]
     answers = []
     for d, seed, mine in requests:
         process.stdin.write(json.dumps({"doc": d, "seat": 1, "seed": seed, "cards": mine}) + "\n")

@@ -55,13 +55,22 @@ def test_bots_play_every_system_seeing_only_their_own_cards(cell):
     assert table.stage is Stage.FINISHED and len(docs) == 3
     report = verify_documents(docs, replay_records=not table.convention.table.dummy)
     assert report.failures == ()
-    rows = {"id": table.id, "system": name, "seats": seats, "max_hands": 3, "service_key": table.service_secret,
-            "chain_tail": table.chain_tail, "status": "finished", "reason": None}
-    seat_rows = [{"seat": s.seat, "name": s.name, "key": s.key, "bot_secret": s.bot_secret}
-                 for s in table.seats.values()]
+    rows = {
+        "id": table.id,
+        "system": name,
+        "seats": seats,
+        "max_hands": 3,
+        "service_key": table.service_secret,
+        "chain_tail": table.chain_tail,
+        "status": "finished",
+        "reason": None,
+    }
+    seat_rows = [
+        {"seat": s.seat, "name": s.name, "key": s.key, "bot_secret": s.bot_secret} for s in table.seats.values()
+    ]
     again = Table.load(rows, seat_rows, messages[: len(messages) // 2])
     assert again.stage is not Stage.FINISHED
-    for message in messages[len(messages) // 2:]:
+    for message in messages[len(messages) // 2 :]:
         again.submit(message)
     assert again.sheet == table.sheet and again.reveals == table.reveals and again.previous == table.previous
 

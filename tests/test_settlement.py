@@ -3,8 +3,8 @@
 from dataclasses import replace
 from fractions import Fraction
 
-from fairdeal.engine.sheet import new_sheet
 from fairdeal.engine.settlement import settle
+from fairdeal.engine.sheet import new_sheet
 from fairdeal.rules import LENINGRAD, ROSTOV, SOCHI
 
 

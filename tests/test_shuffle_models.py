@@ -145,8 +145,15 @@ def test_pile_gather_visits_every_pickup_order():
 @given(st.integers(8, 40), st.integers(0, 2**32 - 1))
 def test_every_model_draws_permutations(n, seed):
     rng = np.random.default_rng(seed)
-    models = [GSRRiffleModel(), RandomCutModel(4), OverhandModel(3.0), OverhandModel(2.0, 5, True),
-              OverhandModel(2.0, 5), PileGatherModel(4), UniformModel()]
+    models = [
+        GSRRiffleModel(),
+        RandomCutModel(4),
+        OverhandModel(3.0),
+        OverhandModel(2.0, 5, True),
+        OverhandModel(2.0, 5),
+        PileGatherModel(4),
+        UniformModel(),
+    ]
     for model in models:
         assert sorted(model.sample(rng, n).permutation(n).tolist()) == list(range(n))
         batch = model.sample_batch(rng, n, 5)

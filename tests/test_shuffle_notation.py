@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_shuffle_strategies import deck_sizes, sequences_for
 
 from fairdeal.errors import NotationError
 from fairdeal.shuffle import (
@@ -26,26 +27,27 @@ from fairdeal.shuffle import (
     format_notation,
     parse_notation,
 )
-from test_shuffle_strategies import deck_sizes, sequences_for
 
 SPEC = Path(__file__).resolve().parents[1] / "protocols" / "shuffle-notation.md"
 
 
 def test_parses_every_op_kind_with_actors():
     text = "2 4↑@2 overhand 3,5 strip@Ivan 4,4 cut@C 14 riffle 2 LRLR faro in pile 3 perm 2,1,3 riffle ? cut ?"
-    assert parse_notation(text) == ShuffleSequence((
-        Action(Run(2)),
-        Action(RunUnder(4), 2),
-        Action(Overhand((3, 5))),
-        Action(Strip((4, 4)), "Ivan"),
-        Action(Cut(14), "C"),
-        Action(Riffle(2, "LRLR")),
-        Action(Faro("in")),
-        Action(Pile(3)),
-        Action(Perm((2, 1, 3))),
-        Action(Riffle(None, None)),
-        Action(Cut(None)),
-    ))
+    assert parse_notation(text) == ShuffleSequence(
+        (
+            Action(Run(2)),
+            Action(RunUnder(4), 2),
+            Action(Overhand((3, 5))),
+            Action(Strip((4, 4)), "Ivan"),
+            Action(Cut(14), "C"),
+            Action(Riffle(2, "LRLR")),
+            Action(Faro("in")),
+            Action(Pile(3)),
+            Action(Perm((2, 1, 3))),
+            Action(Riffle(None, None)),
+            Action(Cut(None)),
+        )
+    )
 
 
 def test_messy_input_prints_canonically():
@@ -119,8 +121,11 @@ NOTATION_NUMBERS = st.integers(0, 40).map(str) | st.integers(1, 20).map(lambda k
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.text() | st.text(alphabet=NOTATION_ALPHABET) | st.lists(
-    st.sampled_from(NOTATION_WORDS) | NOTATION_NUMBERS).map(" ".join))
+@given(
+    st.text()
+    | st.text(alphabet=NOTATION_ALPHABET)
+    | st.lists(st.sampled_from(NOTATION_WORDS) | NOTATION_NUMBERS).map(" ".join)
+)
 def test_garbage_gives_a_notation_error_or_a_sequence_never_another_exception(text):
     try:
         sequence = parse_notation(text)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_shuffle_strategies import deck_sizes, ops_for, sequences_for
 
 from fairdeal.cards import DeckKind
 from fairdeal.errors import ShuffleError
@@ -29,7 +30,6 @@ from fairdeal.shuffle import (
     inverse,
     parse_notation,
 )
-from test_shuffle_strategies import deck_sizes, ops_for, sequences_for
 
 PIQUET = DeckKind.PIQUET32.codes()
 
@@ -138,9 +138,20 @@ def test_ops_that_do_not_fit_the_deck_raise_shuffle_error(op, n, fragment):
 
 @pytest.mark.parametrize(
     "make",
-    [lambda: Run(0), lambda: Cut(0), lambda: Overhand(()), lambda: Strip((3, 0)), lambda: Riffle(2, "LRR"),
-     lambda: Riffle(2, "LXL"), lambda: Riffle(2, None), lambda: Faro("sideways"), lambda: Pile(0),
-     lambda: Perm((1, 1)), lambda: Action(Run(2), -1), lambda: Action(Run(2), "has space")],
+    [
+        lambda: Run(0),
+        lambda: Cut(0),
+        lambda: Overhand(()),
+        lambda: Strip((3, 0)),
+        lambda: Riffle(2, "LRR"),
+        lambda: Riffle(2, "LXL"),
+        lambda: Riffle(2, None),
+        lambda: Faro("sideways"),
+        lambda: Pile(0),
+        lambda: Perm((1, 1)),
+        lambda: Action(Run(2), -1),
+        lambda: Action(Run(2), "has space"),
+    ],
 )
 def test_invalid_ops_are_rejected_when_built(make):
     with pytest.raises(ShuffleError):

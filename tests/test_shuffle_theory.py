@@ -103,9 +103,16 @@ def test_rising_sequences_of_a_batch_equal_per_row_counts(n, m, seed):
     assert counts.tolist() == [_rising_sequences_by_passes(row.tolist()) for row in batch]
 
 
-@pytest.mark.parametrize("call", [lambda: total_variation(0, 3), lambda: separation(5, -1),
-                                  lambda: arrangement_probability(4, 1, 5), lambda: riffle_table(8, 0),
-                                  lambda: rising_sequences(np.zeros((2, 2, 2), dtype=int))])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: total_variation(0, 3),
+        lambda: separation(5, -1),
+        lambda: arrangement_probability(4, 1, 5),
+        lambda: riffle_table(8, 0),
+        lambda: rising_sequences(np.zeros((2, 2, 2), dtype=int)),
+    ],
+)
 def test_bad_arguments_raise_shuffle_error(call):
     with pytest.raises(ShuffleError):
         call()

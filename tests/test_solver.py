@@ -10,10 +10,11 @@ import os
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from solver_reference import legal, make_alphabeta, make_search
 
 from fairdeal.solver.dds import Position, SolverError, declarer_tricks, raspasy_guarantees, solve, solve_batch
-from solver_reference import legal, make_alphabeta, make_search
 
 ENDGAMES = int(os.environ.get("SOLVER_ENDGAMES", "600"))
 PIQUET = np.arange(32)
@@ -28,22 +29,22 @@ def _random_endgame(rng: np.random.Generator):
     seats = 2 if rng.random() < 0.25 else 3
     size = int(rng.choice([4, 5, 6], p=[0.5, 0.4, 0.1]))
     deck = rng.permutation(HUSSAR if seats == 2 else PIQUET)
-    hands = [tuple(sorted(int(c) for c in deck[s * size:(s + 1) * size])) for s in range(seats)]
-    spare = [int(c) for c in deck[seats * size:]]
+    hands = [tuple(sorted(int(c) for c in deck[s * size : (s + 1) * size])) for s in range(seats)]
+    spare = [int(c) for c in deck[seats * size :]]
     kind = rng.choice(["game", "misere", "raspasy"], p=[0.6, 0.2, 0.2])
     trump = int(rng.integers(4)) if kind == "game" and rng.random() < 0.8 else None
     overtake = kind == "game" and rng.random() < 0.3
     talon: tuple[int, ...] = ()
     owner = False
     if kind == "raspasy" and seats == 3 and rng.random() < 0.6:
-        talon = tuple(spare[:int(rng.integers(1, 3))])
+        talon = tuple(spare[: int(rng.integers(1, 3))])
         owner = bool(rng.random() < 0.5)
     declarer = int(rng.integers(seats))
     count = frozenset([declarer])
     maximisers = count if kind == "game" else frozenset(range(seats)) - count
     leader = 0 if talon else int(rng.integers(seats))
     table: tuple[int, ...] = ()
-    if not talon and rng.random() < 0.3:     # a trick in progress: the first seats have played a legal card
+    if not talon and rng.random() < 0.3:  # a trick in progress: the first seats have played a legal card
         for k in range(int(rng.integers(1, seats))):
             seat = (leader + k) % seats
             led = table[0] // 8 if table else None
@@ -69,7 +70,11 @@ def test_endgames_equal_exhaustive_minimax():
 
 
 FULL_LAYOUTS = [  # (seed, seats, trump, goal): the reference takes seconds on each
-    (1, 3, 0, "tricks"), (5, 3, 3, "tricks"), (3, 2, None, "tricks"), (2, 2, 1, "tricks"), (4, 2, None, "misere"),
+    (1, 3, 0, "tricks"),
+    (5, 3, 3, "tricks"),
+    (3, 2, None, "tricks"),
+    (2, 2, 1, "tricks"),
+    (4, 2, None, "misere"),
 ]
 
 
@@ -77,7 +82,7 @@ FULL_LAYOUTS = [  # (seed, seats, trump, goal): the reference takes seconds on e
 def test_full_layouts_agree_with_the_reference(seed, seats, trump, goal):
     rng = np.random.default_rng(seed)
     deck = rng.permutation(HUSSAR if seats == 2 else PIQUET)
-    hands = tuple(tuple(sorted(int(c) for c in deck[s * 10:(s + 1) * 10])) for s in range(seats))
+    hands = tuple(tuple(sorted(int(c) for c in deck[s * 10 : (s + 1) * 10])) for s in range(seats))
     count = frozenset([0])
     maximisers = count if goal == "tricks" else frozenset(range(1, seats))
     expected = make_alphabeta(trump, count, maximisers)(hands, 0)
@@ -86,12 +91,18 @@ def test_full_layouts_agree_with_the_reference(seed, seats, trump, goal):
 
 def _deal(seed: int, seats: int, size: int) -> tuple[tuple[int, ...], ...]:
     deck = np.random.default_rng(seed).permutation(HUSSAR if seats == 2 else PIQUET)
-    return tuple(tuple(sorted(int(c) for c in deck[s * size:(s + 1) * size])) for s in range(seats))
+    return tuple(tuple(sorted(int(c) for c in deck[s * size : (s + 1) * size])) for s in range(seats))
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), seats=st.sampled_from([2, 3]), size=st.integers(1, 10),
-       trump=st.sampled_from([None, 0, 1, 2, 3]), leader=st.integers(0, 2), declarer=st.integers(0, 2))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    seats=st.sampled_from([2, 3]),
+    size=st.integers(1, 10),
+    trump=st.sampled_from([None, 0, 1, 2, 3]),
+    leader=st.integers(0, 2),
+    declarer=st.integers(0, 2),
+)
 def test_zero_sum_the_defence_takes_the_rest(seed, seats, size, trump, leader, declarer):
     """The declarer's optimum and the defence's optimum, each maximising its own count, add up to the tricks."""
     hands = _deal(seed, seats, size)
@@ -103,8 +114,12 @@ def test_zero_sum_the_defence_takes_the_rest(seed, seats, size, trump, leader, d
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), size=st.integers(1, 10), declarer=st.integers(0, 2),
-       perm=st.permutations([0, 1, 2, 3]))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    size=st.integers(1, 10),
+    declarer=st.integers(0, 2),
+    perm=st.permutations([0, 1, 2, 3]),
+)
 def test_renaming_suits_changes_nothing(seed, size, declarer, perm):
     hands = _deal(seed, 3, size)
     renamed = tuple(tuple(sorted(perm[c // 8] * 8 + c % 8 for c in h)) for h in hands)
@@ -145,11 +160,14 @@ def test_batch_equals_single_solves():
         assert out[r] == expected.value
 
 
-@pytest.mark.parametrize("hands,message", [
-    (((0, 1), (2,), (3, 4)), "equal numbers"),
-    (((0, 1), (1, 2), (3, 4)), "two hands"),
-    (((0,), (1,), (2,), (3,)), "2 or 3"),
-])
+@pytest.mark.parametrize(
+    "hands,message",
+    [
+        (((0, 1), (2,), (3, 4)), "equal numbers"),
+        (((0, 1), (1, 2), (3, 4)), "two hands"),
+        (((0,), (1,), (2,), (3,)), "2 or 3"),
+    ],
+)
 def test_bad_positions_are_one_clear_error(hands, message):
     with pytest.raises(SolverError, match=message):
         solve(Position(hands, 0), 1, 1)

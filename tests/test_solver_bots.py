@@ -15,8 +15,8 @@ from fairdeal.engine.match import play_match, seeded_source
 from fairdeal.engine.record import replay_record
 from fairdeal.engine.state import evolve
 from fairdeal.engine.view import view_for
-from fairdeal.systems import conventions, get_convention
 from fairdeal.solver.bots import SamplingBot, read_table, sample_layout
+from fairdeal.systems import conventions, get_convention
 
 TABLES = [(conv, seats) for conv in conventions().values() for seats in conv.players]
 
@@ -96,7 +96,7 @@ def test_a_view_rebuilt_from_the_log_alone_gives_the_same_cards(tmp_path):
             at = state.trick_seats.index(trick["lead"])
             for k, card in enumerate(trick["cards"]):
                 seat = state.trick_seats[(at + k) % len(state.trick_seats)]
-                actor = to_move(state)       # the open lone whister plays his passing partner's cards too
+                actor = to_move(state)  # the open lone whister plays his passing partner's cards too
                 action = bots[actor].act(view_for(state, actor))
                 assert isinstance(action, Play) and (action.seat, action.card) == (seat, parse_card(card).code)
                 state = apply(state, action)

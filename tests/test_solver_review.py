@@ -16,8 +16,26 @@ from fairdeal.solver.review import ReviewError
 @pytest.fixture(scope="module")
 def evening(tmp_path_factory):
     path = tmp_path_factory.mktemp("review") / "evening.jsonl"
-    run = subprocess.run([sys.executable, "-m", "fairdeal", "play", "--system", "sochi", "--players", "3",
-                          "--hands", "8", "--seed", "7", "--out", str(path)], capture_output=True, text=True)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "fairdeal",
+            "play",
+            "--system",
+            "sochi",
+            "--players",
+            "3",
+            "--hands",
+            "8",
+            "--seed",
+            "7",
+            "--out",
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert run.returncode == 0, run.stderr
     return path
 
@@ -51,8 +69,9 @@ def test_values_chain_and_end_at_the_result(evening):
 def test_the_log_is_not_changed(evening):
     digest = hashlib.sha256(evening.read_bytes()).hexdigest()
     hand = next(r["hand"] for r in _hands(evening) if r.get("tricks"))
-    run = subprocess.run([sys.executable, "-m", "fairdeal", "review", str(evening), "--hand", str(hand)],
-                         capture_output=True, text=True)
+    run = subprocess.run(
+        [sys.executable, "-m", "fairdeal", "review", str(evening), "--hand", str(hand)], capture_output=True, text=True
+    )
     assert run.returncode == 0, run.stderr
     assert run.stdout.splitlines()[0].startswith(f"hand {hand} (")
     assert "total double-dummy cost" in run.stdout
@@ -60,8 +79,9 @@ def test_the_log_is_not_changed(evening):
 
 
 def test_missing_hand_is_one_clear_line(evening):
-    run = subprocess.run([sys.executable, "-m", "fairdeal", "review", str(evening), "--hand", "999"],
-                         capture_output=True, text=True)
+    run = subprocess.run(
+        [sys.executable, "-m", "fairdeal", "review", str(evening), "--hand", "999"], capture_output=True, text=True
+    )
     assert run.returncode == 2
     assert run.stderr.strip().splitlines() == [f"Error: {evening}: no valid hand 999 in the log"]
     with pytest.raises(ReviewError, match="no valid hand"):

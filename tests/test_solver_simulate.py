@@ -18,9 +18,9 @@ from fairdeal.engine.outcome import DefenceCall
 from fairdeal.engine.record import replay_record
 from fairdeal.engine.state import evolve
 from fairdeal.engine.view import view_for
-from fairdeal.systems import get_convention
 from fairdeal.solver import simulate
 from fairdeal.solver.bots import SamplingBot
+from fairdeal.systems import get_convention
 
 SIMULATED = (Phase.AUCTION, Phase.DISCARD, Phase.CONTRACT, Phase.DEFENCE)
 

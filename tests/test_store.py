@@ -13,8 +13,8 @@ from click.testing import CliRunner
 
 from fairdeal.audit.run import RunOptions, run_audit
 from fairdeal.audit.stored import run_stored_audit, spooled_lines
-from fairdeal.cli import cli
 from fairdeal.cards import to_ascii_list
+from fairdeal.cli import cli
 from fairdeal.deal import PATTERNS, deal_by_seat, deal_order
 from fairdeal.errors import LogError
 from fairdeal.log import DealRecord, HandRecord, LogWriter
@@ -34,8 +34,9 @@ def _tables() -> list[SynthTable]:
     names = ("A", "B", "C", "D", "E")
     tables = []
     for name, pattern in sorted(PATTERNS.items()):
-        tables += [SynthTable(players=names[:size], system=f"{name}-deal", pattern_name=name)
-                   for size in pattern.table_sizes]
+        tables += [
+            SynthTable(players=names[:size], system=f"{name}-deal", pattern_name=name) for size in pattern.table_sizes
+        ]
     return tables
 
 
@@ -48,8 +49,13 @@ def deal_hand(rng: np.random.Generator, table: SynthTable, number: int) -> HandR
     shuffle = f"{runs} cut@{(dealer - 1) % seats} {int(rng.integers(4, pattern.deck.size - 3))}"
     deal = deal_order(before[parse_notation(shuffle).permutation(pattern.deck.size)], pattern)
     hands = [to_ascii_list(h) for h in deal_by_seat(deal, pattern, dealer, seats)]
-    return HandRecord(hand=number, dealer=dealer, order_before=to_ascii_list(before), shuffle=shuffle,
-                      deal=DealRecord(hands=hands, talons=[to_ascii_list(t) for t in deal.talons]))
+    return HandRecord(
+        hand=number,
+        dealer=dealer,
+        order_before=to_ascii_list(before),
+        shuffle=shuffle,
+        deal=DealRecord(hands=hands, talons=[to_ascii_list(t) for t in deal.talons]),
+    )
 
 
 def synth_log(path: Path, table: SynthTable, hands: int, seed: int, make=synth_hand) -> Path:
@@ -135,10 +141,14 @@ def test_a_log_without_a_header_is_refused_with_its_name(tmp_path):
 
 def test_query_every_hand_a_player_dealt(tmp_path):
     store = stored(tmp_path, STACKER, MALFORMED)
-    names, rows = run_query(store.root, "SELECT hand FROM hands h JOIN tables t USING (table_id) "
-                                        "WHERE h.dealer_name = 'Boris' AND t.source LIKE '%stacker%' ORDER BY hand")
-    expected = [json.loads(line)["hand"] for line in STACKER.read_text().splitlines()[1:]
-                if json.loads(line).get("dealer") == 1]
+    names, rows = run_query(
+        store.root,
+        "SELECT hand FROM hands h JOIN tables t USING (table_id) "
+        "WHERE h.dealer_name = 'Boris' AND t.source LIKE '%stacker%' ORDER BY hand",
+    )
+    expected = [
+        json.loads(line)["hand"] for line in STACKER.read_text().splitlines()[1:] if json.loads(line).get("dealer") == 1
+    ]
     assert names == ["hand"] and [r[0] for r in rows] == expected
     _, bids = run_query(store.root, "SELECT count(*) FROM hands WHERE record->>'$.contract.bid' IS NOT NULL")
     assert bids[0][0] > 0
@@ -154,8 +164,9 @@ def test_the_commands_store_query_and_audit_the_store(tmp_path):
     assert "already in the store" in runner.invoke(cli, ["store", str(STACKER), "--out", str(out)]).output
     piped = runner.invoke(cli, ["store", "-", "--out", str(out)], input=MALFORMED.read_bytes())
     assert piped.exit_code == 0 and "<stdin>: 9 hands" in piped.output
-    query = runner.invoke(cli, ["query", "SELECT count(*) AS n FROM hands WHERE kind = 'hand'", "--store", str(out),
-                                "--json"])
+    query = runner.invoke(
+        cli, ["query", "SELECT count(*) AS n FROM hands WHERE kind = 'hand'", "--store", str(out), "--json"]
+    )
     assert query.exit_code == 0 and json.loads(query.output) == {"n": 909}
     audit = runner.invoke(cli, ["audit", str(out), "--json", "--workers", "2"])
     assert audit.exit_code == 1

@@ -19,10 +19,10 @@ from fairdeal.engine.match import dealer_of, first_dealer_from, play_match, seed
 from fairdeal.engine.outcome import Contract, DefenceCall, HandKind, HandOutcome
 from fairdeal.engine.record import replay_record, to_record
 from fairdeal.engine.scoring import renonce_penalty, score_hand
-from fairdeal.engine.sheet import new_sheet
 from fairdeal.engine.settlement import settle
-from fairdeal.errors import IllegalAction
+from fairdeal.engine.sheet import new_sheet
 from fairdeal.engine.view import view_for
+from fairdeal.errors import IllegalAction
 from fairdeal.rules import CLASSIC, GUSARIK_ROSTOV, GUSARIK_SOCHI, HUSSAR, SOCHI
 
 WHIST, PASS_CALL, HALF = DefenceCall.WHIST, DefenceCall.PASS, DefenceCall.HALF_WHIST
@@ -59,6 +59,7 @@ def by_bots(state, bots):
 
 # ---- Classic: bombs, the Paramosha example (seed 003 «КЛАССИКА») --------------------------------------------------
 
+
 def opening(seats: int, dealer: int, round_: int) -> HandOutcome:
     tricks = [0] * seats
     active = tuple((dealer + 1 + k) % seats for k in range(3))
@@ -79,8 +80,9 @@ def game(seats, dealer, declarer, level, taken, *, dark=False, whist=(WHIST, WHI
     contract = Contract(None, None, misere=True) if misere else Contract(level, None)
     kind = HandKind.MISERE if misere else HandKind.GAME
     defence = () if misere else tuple(zip(defenders, whist))
-    return HandOutcome(seats, dealer, active, kind, tuple(tricks), declarer=declarer, contract=contract,
-                       defence=defence, extras=extras)
+    return HandOutcome(
+        seats, dealer, active, kind, tuple(tricks), declarer=declarer, contract=contract, defence=defence, extras=extras
+    )
 
 
 def test_seed003_three_opening_rounds_at_four_give_everyone_twelve_bombs():
@@ -92,7 +94,7 @@ def test_seed003_three_opening_rounds_at_four_give_everyone_twelve_bombs():
         assert dealer == index // 3
         sheet, _ = score_hand(sheet, opening(4, dealer, round_), conv)
     assert sheet.bombs == ((1, 2, 3) * 4,) * 4
-    assert sheet.raspasy_streak == 0           # the opening rounds do not start a raspasy progression
+    assert sheet.raspasy_streak == 0  # the opening rounds do not start a raspasy progression
     assert dealer_of(conv, 12, 0, 4) == (0, 0) and first_dealer_from(conv, 7, 2, 4) == 0
 
 
@@ -111,8 +113,8 @@ def test_seed003_paramosha_bombs_dark_bids_and_the_kept_bomb():
     sheet, written = score_hand(sheet, game(3, 2, 0, 8, 6, dark=True), conv)
     assert [(l.column, l.points) for l in written if l.seat == 0] == [("gora", 192)]
     whists = [l for l in written if l.column == "whists" and l.on == 0]
-    assert sum(l.points for l in whists) == 768 and {l.points for l in whists} == {384}   # (2 + 2) x 96 each
-    assert sheet.bombs[0] == (3,)              # «она была бы истрачена только в случае успешной игры»
+    assert sum(l.points for l in whists) == 768 and {l.points for l in whists} == {384}  # (2 + 2) x 96 each
+    assert sheet.bombs[0] == (3,)  # «она была бы истрачена только в случае успешной игры»
     sheet, written = score_hand(sheet, game(3, 2, 0, None, 0, misere=True, dark=True), conv)
     assert [(l.column, l.points) for l in written if l.seat == 0] == [("pulya", 160)]
     assert sheet.bombs[0] == ()
@@ -127,12 +129,14 @@ def test_seed000_dealer_consolation_for_aces_in_the_sold_talon():
     assert sum(l.points for l in written if l.seat == 3) == 4
     _, written = score_hand(sheet, game(4, 3, 0, 7, 5, aces=2), BIG_PULYA)
     assert sum(l.points for l in written if l.seat == 3) == 4 * (2 + 2)
-    three = new_sheet(BIG_PULYA, 3)      # at three the dealer plays: no consolation for the talon
-    assert score_hand(three, game(3, 2, 0, 7, 5, aces=2), BIG_PULYA) == score_hand(three, game(3, 2, 0, 7, 5),
-                                                                                    BIG_PULYA)
+    three = new_sheet(BIG_PULYA, 3)  # at three the dealer plays: no consolation for the talon
+    assert score_hand(three, game(3, 2, 0, 7, 5, aces=2), BIG_PULYA) == score_hand(
+        three, game(3, 2, 0, 7, 5), BIG_PULYA
+    )
 
 
 # ---- Classic: dark calls in the state machine ------------------------------------------------------------------
+
 
 def classic(deal=STRONG, seats=3, dealer=0):
     return new_hand(CLASSIC, seats, dealer, deal_from_text(*deal))
@@ -209,8 +213,12 @@ def test_classic_no_talon_bids_at_every_level_and_the_misere_overcalls():
     legal = {a.token for a in legal_actions(state)}
     assert "9NT" not in legal and "9S-bp" in legal
     state = bids(classic(), "misere-bp")
-    assert "10S" in {a.token for a in legal_actions(replace(state, convention=replace(
-        CLASSIC, bidding=replace(CLASSIC.bidding, jumps_allowed=True))))}
+    assert "10S" in {
+        a.token
+        for a in legal_actions(
+            replace(state, convention=replace(CLASSIC, bidding=replace(CLASSIC.bidding, jumps_allowed=True)))
+        )
+    }
 
 
 def test_opening_raspasy_need_no_auction_and_replay():
@@ -225,33 +233,42 @@ def test_opening_raspasy_need_no_auction_and_replay():
 
 # ---- five players (seed 000) ------------------------------------------------------------------------------------
 
+
 def test_seed000_five_players_two_sit_out_and_the_deal_rotates():
     """000: «Каждый игрок по два раза в туре не принимает участие в игре: когда трое разыгрывают партию, один
     сдает, а еще один ждет своей очереди»."""
     state = new_hand(SOCHI, 5, 3, deal_from_text(*STRONG))
     assert state.active == (4, 0, 1) and state.hands[3] == () and state.hands[2] == ()
-    played = play_match(SOCHI, ["A", "B", "C", "D", "E"], [HeuristicBot() for _ in range(5)],
-                        source=seeded_source(5, SOCHI), max_hands=10)
+    played = play_match(
+        SOCHI,
+        ["A", "B", "C", "D", "E"],
+        [HeuristicBot() for _ in range(5)],
+        source=seeded_source(5, SOCHI),
+        max_hands=10,
+    )
     assert [h.dealer for h in played.hands] == [k % 5 for k in range(10)]
     for summary in played.hands:
         sitting = {summary.dealer, (summary.dealer - 1) % 5}
-        assert not any(line.seat in sitting and line.column != "whists" for line in summary.lines
-                       if summary.kind is not HandKind.RASPASY)
+        assert not any(
+            line.seat in sitting and line.column != "whists"
+            for line in summary.lines
+            if summary.kind is not HandKind.RASPASY
+        )
     assert sum(played.settlement.amounts) == 0
 
 
 # ---- Hussar (seeds 001, 000) ------------------------------------------------------------------------------------
 
 HUSSAR_DEAL = (
-    "AS KS QS JS 10S AC KC QC JC 10C",   # first hand (seat 1 when seat 0 deals)
-    "9S 9C AD KD QD JD 10D AH KH QH",   # second hand (the dealer)
-    "9D 9H",                            # talon 0
-    "JH 10H",                           # talon 1
+    "AS KS QS JS 10S AC KC QC JC 10C",  # first hand (seat 1 when seat 0 deals)
+    "9S 9C AD KD QD JD 10D AH KH QH",  # second hand (the dealer)
+    "9D 9H",  # talon 0
+    "JH 10H",  # talon 1
 )
 
 
 def hussar_deal(first, second, talon0, talon1) -> Deal:
-    codes = lambda text: np.array([card(c) for c in text.split()], dtype=np.uint8)   # noqa: E731
+    codes = lambda text: np.array([card(c) for c in text.split()], dtype=np.uint8)  # noqa: E731
     return Deal((codes(first), codes(second)), (codes(talon0), codes(talon1)))
 
 
@@ -259,20 +276,32 @@ def test_seed001_hussar_remiz_goes_straight_to_the_whister():
     """001: «прикупивший назначил игру черви и остался без двух, Вистующий записывает на него в своей вистовой
     графе 200 ... За взятки вистующий записывает ... по 10 очков за взятку. Консоляции же приписываются по 20
     очков за каждую недобранную взятку»: 200 of remiz, then 6 tricks x 10 + 2 x 20."""
-    outcome = HandOutcome(2, 0, (1, 0), HandKind.GAME, (6, 4), declarer=1, contract=Contract(6, None),
-                          defence=((0, WHIST),))
+    outcome = HandOutcome(
+        2, 0, (1, 0), HandKind.GAME, (6, 4), declarer=1, contract=Contract(6, None), defence=((0, WHIST),)
+    )
     sheet, written = score_hand(new_sheet(HUSSAR, 2), outcome, HUSSAR)
-    assert sheet.gora == (0, 0)                                      # «ремиз не ставится наверху»
+    assert sheet.gora == (0, 0)  # «ремиз не ставится наверху»
     assert [(l.seat, l.column, l.points, l.on) for l in written] == [
-        (0, "whists", 200, 1), (0, "whists", 6 * 10 + 2 * 20, 1)]
+        (0, "whists", 200, 1),
+        (0, "whists", 6 * 10 + 2 * 20, 1),
+    ]
 
 
 @pytest.mark.parametrize("invited, taken, short", [(False, 1, 1), (True, 3, 1), (False, 2, 0), (True, 4, 0)])
 def test_seed001_hussar_whister_quotas_alone_and_with_his_talon(invited, taken, short):
     """«вистуя один, он должен, при простой игре противника, взять две взятки, во втором, с приглашением прикупки -
     четыре»; a whister short of it pays like a remiz, straight to the declarer."""
-    outcome = HandOutcome(2, 0, (1, 0), HandKind.GAME, (taken, 10 - taken), declarer=1, contract=Contract(6, None),
-                          defence=((0, DefenceCall.WHIST_TALON if invited else WHIST),), whister_invited=invited)
+    outcome = HandOutcome(
+        2,
+        0,
+        (1, 0),
+        HandKind.GAME,
+        (taken, 10 - taken),
+        declarer=1,
+        contract=Contract(6, None),
+        defence=((0, DefenceCall.WHIST_TALON if invited else WHIST),),
+        whister_invited=invited,
+    )
     _, written = score_hand(new_sheet(HUSSAR, 2), outcome, HUSSAR)
     penalty = [l for l in written if l.seat == 1 and l.column == "whists"]
     assert sum(l.points for l in penalty) == short * 10 * 10
@@ -313,7 +342,7 @@ def test_seed001_renonce_is_charged_like_a_remiz():
 
 # ---- Gusarik (seed 003) -----------------------------------------------------------------------------------------
 
-GUSARIK_DEAL = STRONG   # hand 0 (first hand) is the dummy
+GUSARIK_DEAL = STRONG  # hand 0 (first hand) is the dummy
 
 
 def test_seed003_gusarik_dummy_passes_whist_opens_it_and_it_leads():
@@ -346,8 +375,9 @@ def test_seed003_gusarik_pass_is_half_a_whist():
 
 def test_seed003_gusarik_raspasy_without_dummy_and_talon():
     """«В распасовке карты болвана не участвуют и прикуп тоже не открывается»."""
-    final = by_bots(bids(new_hand(GUSARIK_ROSTOV, 2, 1, deal_from_text(*GUSARIK_DEAL)), "pass", "pass"),
-                    [HeuristicBot()] * 2)
+    final = by_bots(
+        bids(new_hand(GUSARIK_ROSTOV, 2, 1, deal_from_text(*GUSARIK_DEAL)), "pass", "pass"), [HeuristicBot()] * 2
+    )
     assert final.kind is HandKind.RASPASY and all(len(t.plays) == 2 and t.talon_card is None for t in final.tricks)
     assert final.hands[2] == tuple(sorted(final.dealt_hands[2])) and final.tricks[0].lead == 0
     assert replay_record(to_record(final), GUSARIK_ROSTOV, 2) == final
@@ -355,8 +385,7 @@ def test_seed003_gusarik_raspasy_without_dummy_and_talon():
 
 # ---- every new system: random legal play and whole evenings -----------------------------------------------------
 
-SYSTEMS = [(CLASSIC, 3), (CLASSIC, 4), (CLASSIC, 5), (HUSSAR, 2), (GUSARIK_SOCHI, 2), (GUSARIK_ROSTOV, 2),
-           (SOCHI, 5)]
+SYSTEMS = [(CLASSIC, 3), (CLASSIC, 4), (CLASSIC, 5), (HUSSAR, 2), (GUSARIK_SOCHI, 2), (GUSARIK_ROSTOV, 2), (SOCHI, 5)]
 
 
 @settings(max_examples=40, deadline=None)
@@ -364,8 +393,7 @@ SYSTEMS = [(CLASSIC, 3), (CLASSIC, 4), (CLASSIC, 5), (HUSSAR, 2), (GUSARIK_SOCHI
 def test_random_evenings_settle_to_zero_and_replay(system, seed, hands):
     conv, seats = system
     bots = [RandomBot(np.random.default_rng([seed, s])) for s in range(seats)]
-    played = play_match(conv, [f"P{s}" for s in range(seats)], bots, source=seeded_source(seed, conv),
-                         max_hands=hands)
+    played = play_match(conv, [f"P{s}" for s in range(seats)], bots, source=seeded_source(seed, conv), max_hands=hands)
     assert sum(played.settlement.amounts) == 0
     assert played.sheet.hands == len(played.hands)
 

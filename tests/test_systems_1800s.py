@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from random_play import assert_cards_conserved, random_hand, three_player_evening
 
 from fairdeal.cards import Suit
 from fairdeal.deal import deal_by_seat, deal_from_seats, deal_order, get_pattern, positions_of, seats_of_hands
@@ -24,9 +25,12 @@ from fairdeal.engine.scoring import score_hand
 from fairdeal.engine.sheet import is_finished, new_sheet
 from fairdeal.errors import IllegalAction
 from fairdeal.rules import (
-    PREFERANS_1800S, PREFERANS_1800S_KADILI, PREFERANS_1800S_MIXED, PREFERANS_1800S_MIXED_FULL, PREFERANS_1800S_TALON,
+    PREFERANS_1800S,
+    PREFERANS_1800S_KADILI,
+    PREFERANS_1800S_MIXED,
+    PREFERANS_1800S_MIXED_FULL,
+    PREFERANS_1800S_TALON,
 )
-from random_play import assert_cards_conserved, random_hand, three_player_evening
 
 WHIST, PASS = DefenceCall.WHIST, DefenceCall.PASS
 A, B, C = 0, 1, 2
@@ -34,8 +38,16 @@ SYSTEMS = [PREFERANS_1800S, PREFERANS_1800S_KADILI, PREFERANS_1800S_TALON, PREFE
 
 
 def game(declarer, contract, tricks, defence):
-    return HandOutcome(num_seats=3, dealer=(declarer - 1) % 3, active=(0, 1, 2), kind=HandKind.GAME, tricks=tricks,
-                       declarer=declarer, contract=contract, defence=defence)
+    return HandOutcome(
+        num_seats=3,
+        dealer=(declarer - 1) % 3,
+        active=(0, 1, 2),
+        kind=HandKind.GAME,
+        tricks=tricks,
+        declarer=declarer,
+        contract=contract,
+        defence=defence,
+    )
 
 
 def summary(lines):
@@ -67,8 +79,7 @@ def test_rules10_30_declarer_writes_off_whister_pays_per_trick_and_sets_his_remi
     rule 40: «игра была бубновая с талоном ... по три за каждую взятку»."""
     outcome = game(A, Contract(6, Suit.DIAMONDS), (7, 1, 2), ((B, WHIST), (C, WHIST)))
     _, lines = score_hand(new_sheet(PREFERANS_1800S, 3), outcome, PREFERANS_1800S)
-    assert summary(lines) == [(A, "pulya", 3, None), (B, "gora", 3, None), (B, "whists", 3, A),
-                              (C, "whists", 6, A)]
+    assert summary(lines) == [(A, "pulya", 3, None), (B, "gora", 3, None), (B, "whists", 3, A), (C, "whists", 6, A)]
     outcome = game(A, Contract(6, Suit.DIAMONDS), (8, 0, 2), ((B, WHIST), (C, WHIST)))
     _, lines = score_hand(new_sheet(PREFERANS_1800S_KADILI, 3), outcome, PREFERANS_1800S_KADILI)
     assert (B, "gora", 6, None) in summary(lines)
@@ -78,8 +89,9 @@ def test_rule41_the_last_remizes_pay_only_what_is_left():
     """«когда ... остаётся на столе только один ремиз ... за игру берётся только оставшийся ремиз и по нему
     рассчитываются за взятки вистов»."""
     conv = replace(PREFERANS_1800S, pulya=replace(PREFERANS_1800S.pulya, size=1))
-    sheet, _ = score_hand(new_sheet(conv, 3), game(A, Contract(6, Suit.CLUBS), (6, 2, 2), ((B, WHIST), (C, WHIST))),
-                          conv)
+    sheet, _ = score_hand(
+        new_sheet(conv, 3), game(A, Contract(6, Suit.CLUBS), (6, 2, 2), ((B, WHIST), (C, WHIST))), conv
+    )
     sheet, lines = score_hand(sheet, game(B, Contract(6, Suit.HEARTS), (2, 6, 2), ((A, WHIST), (C, WHIST))), conv)
     assert summary(lines) == [(A, "whists", 2, B), (B, "pulya", 1, None), (C, "whists", 2, B)]
     assert is_finished(sheet, conv)
@@ -90,8 +102,9 @@ def test_rule41_with_one_remiz_left_a_lost_game_sets_just_that_remiz():
     оставшийся ремиз и по нему рассчитываются за взятки вистов и ставится также один ремиз»: hearts lost with one
     remiz on the table set one remiz (not four), and each whister's trick pays one prize."""
     conv = replace(PREFERANS_1800S, pulya=replace(PREFERANS_1800S.pulya, size=1))
-    sheet, _ = score_hand(new_sheet(conv, 3), game(A, Contract(6, Suit.CLUBS), (6, 2, 2), ((B, WHIST), (C, WHIST))),
-                          conv)
+    sheet, _ = score_hand(
+        new_sheet(conv, 3), game(A, Contract(6, Suit.CLUBS), (6, 2, 2), ((B, WHIST), (C, WHIST))), conv
+    )
     assert sum(sheet.column(s, 1) for s in range(3)) == 1
     lost = game(B, Contract(6, Suit.HEARTS, no_talon=True), (3, 4, 3), ((A, WHIST), (C, WHIST)))
     _, lines = score_hand(sheet, lost, conv)
@@ -100,7 +113,7 @@ def test_rule41_with_one_remiz_left_a_lost_game_sets_just_that_remiz():
     _, lines = score_hand(sheet, lost, plain)
     assert (B, "gora", 5, None) in summary(lines)
     kadili = replace(conv, scoring=replace(conv.scoring, remiz_per_trick=True))
-    _, lines = score_hand(sheet, lost, kadili)        # rule 43 by the same price: one per missing trick
+    _, lines = score_hand(sheet, lost, kadili)  # rule 43 by the same price: one per missing trick
     assert (B, "gora", 2, None) in summary(lines)
 
 
@@ -178,9 +191,16 @@ def test_random_evenings_settle_to_zero(seed, conv, random_bots):
 def test_rule79_mixed_partial_price_table():
     """«в пиках — 1=(10); в трефах — 2=(20); в бубнах — 3=(30); в червях — 4=(40); без козырей — 5=(50); восемь —
     6=(60); девять — 7=(70). Если играют с условием добавлять за игру без талона, ... увеличивается десятком»."""
-    prices = [(Contract(6, Suit.SPADES), 1), (Contract(6, Suit.CLUBS), 2), (Contract(6, Suit.DIAMONDS), 3),
-              (Contract(6, Suit.HEARTS), 4), (Contract(6, None), 5), (Contract(8, Suit.CLUBS), 6),
-              (Contract(9, Suit.SPADES), 7), (Contract(9, Suit.SPADES, no_talon=True), 8)]
+    prices = [
+        (Contract(6, Suit.SPADES), 1),
+        (Contract(6, Suit.CLUBS), 2),
+        (Contract(6, Suit.DIAMONDS), 3),
+        (Contract(6, Suit.HEARTS), 4),
+        (Contract(6, None), 5),
+        (Contract(8, Suit.CLUBS), 6),
+        (Contract(9, Suit.SPADES), 7),
+        (Contract(9, Suit.SPADES, no_talon=True), 8),
+    ]
     for contract, price in prices:
         assert contract_value(game(A, contract, (9, 1, 0), ()), PREFERANS_1800S_MIXED) == price
 
@@ -209,13 +229,13 @@ def test_rule5_two_to_five_players_and_rule6_the_pattern_of_two():
         assert conv.players == (2, 3, 4, 5)
         assert conv.table.pattern_name(2) == "russian-two" and conv.table.pattern_name(3) == "russian"
     two, three = get_pattern("russian-two"), get_pattern("russian")
-    assert np.array_equal(two.targets, three.targets)          # «сдаются, как обыкновенно, на три руки»
+    assert np.array_equal(two.targets, three.targets)  # «сдаются, как обыкновенно, на три руки»
     assert two.player_hands == (0, 1) and two.aside_hand == 2 and two.table_sizes == (2,)
     assert seats_of_hands(two, 0, 2) == (1, 0, None)
     order = np.random.default_rng(5).permutation(32).astype(np.uint8)
     deal = deal_order(order, two)
     by_seat = deal_by_seat(deal, two, 0, 2)
-    assert len(by_seat) == 3 and np.array_equal(by_seat[2], deal.hands[2])   # the hand laid aside comes last
+    assert len(by_seat) == 3 and np.array_equal(by_seat[2], deal.hands[2])  # the hand laid aside comes last
     assert np.array_equal(positions_of(deal_from_seats(by_seat, deal.talons, two, 0, 2), two), order)
 
 
@@ -236,31 +256,48 @@ def test_rule6_the_third_hand_is_dealt_aside_and_never_seen():
 def test_two_players_the_whister_plays_alone_and_answers_for_his_two():
     """Rule 3: «сами обязуются непременно сделать по две взятки»; rule 80: «При игре вдвоём расчёт точно такой
     же» — diamonds with the talon made, the whister took one trick: one remiz of three, three prizes."""
-    state = bids(new_hand(PREFERANS_1800S, 2, 0, random_deal(np.random.default_rng(8), PREFERANS_1800S, 2)),
-                 "pass", "pass")
+    state = bids(
+        new_hand(PREFERANS_1800S, 2, 0, random_deal(np.random.default_rng(8), PREFERANS_1800S, 2)), "pass", "pass"
+    )
     assert [a.token for a in legal_actions(state)] == ["pass", "buy"] and to_move(state) == 1
     state = bids(state, "buy")
     state = apply(apply(state, Discard(1, state.hands[1][:2])), Declare(1, "6D"))
     assert [a.call for a in legal_actions(state)] == [PASS, WHIST] and to_move(state) == 0
     state = apply(state, Defend(0, WHIST))
     assert state.phase is Phase.PLAY and state.trick_seats == (1, 0)
-    outcome = HandOutcome(num_seats=2, dealer=0, active=(1, 0), kind=HandKind.GAME, tricks=(1, 9), declarer=1,
-                          contract=Contract(6, Suit.DIAMONDS), defence=((0, WHIST),))
+    outcome = HandOutcome(
+        num_seats=2,
+        dealer=0,
+        active=(1, 0),
+        kind=HandKind.GAME,
+        tricks=(1, 9),
+        declarer=1,
+        contract=Contract(6, Suit.DIAMONDS),
+        defence=((0, WHIST),),
+    )
     _, lines = score_hand(new_sheet(PREFERANS_1800S, 2), outcome, PREFERANS_1800S)
     assert summary(lines) == [(0, "gora", 3, None), (0, "whists", 3, 1), (1, "pulya", 3, None)]
 
 
 def test_two_players_all_passing_from_the_talon_redeal():
     """Rule 24: «если же все трое спасуют от талона, то игра пересдаётся» — at two, both."""
-    state = bids(new_hand(PREFERANS_1800S, 2, 1, random_deal(np.random.default_rng(2), PREFERANS_1800S, 2)),
-                 "pass", "pass", "pass", "pass")
+    state = bids(
+        new_hand(PREFERANS_1800S, 2, 1, random_deal(np.random.default_rng(2), PREFERANS_1800S, 2)),
+        "pass",
+        "pass",
+        "pass",
+        "pass",
+    )
     assert is_over(state) and result(state).kind is HandKind.REDEAL
 
 
 @settings(max_examples=6, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), conv=st.sampled_from(ALL_1800S), random_bots=st.booleans())
 def test_two_player_evenings_settle_to_zero(seed, conv, random_bots):
-    bots = ([RandomBot(np.random.default_rng([seed, s])) for s in range(2)] if random_bots
-            else [HeuristicBot(), HeuristicBot()])
+    bots = (
+        [RandomBot(np.random.default_rng([seed, s])) for s in range(2)]
+        if random_bots
+        else [HeuristicBot(), HeuristicBot()]
+    )
     played = play_match(conv, ["A", "B"], bots, source=seeded_source(seed, conv), max_hands=40)
     assert sum(played.settlement.amounts) == 0

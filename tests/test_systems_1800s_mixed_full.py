@@ -8,6 +8,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from random_play import assert_cards_conserved, random_hand, three_player_evening
 
 from fairdeal.cards import Suit
 from fairdeal.cli import cli
@@ -22,9 +23,8 @@ from fairdeal.engine.sheet import new_sheet
 from fairdeal.errors import IllegalAction
 from fairdeal.log.tokens import is_bid, is_contract
 from fairdeal.rules import PREFERANS_1800S_MIXED_FULL as FULL
-from fairdeal.systems import conventions
 from fairdeal.rules import PREFERANS_1800S_MIXED_FULL_KADILI as FULL_KADILI
-from random_play import assert_cards_conserved, random_hand, three_player_evening
+from fairdeal.systems import conventions
 
 WHIST, PASS = DefenceCall.WHIST, DefenceCall.PASS
 A, B, C = 0, 1, 2
@@ -42,8 +42,16 @@ def bids(state, *tokens):
 
 
 def game(declarer, contract, tricks, defence, kind=HandKind.GAME):
-    return HandOutcome(num_seats=3, dealer=(declarer - 1) % 3, active=(0, 1, 2), kind=kind, tricks=tricks,
-                       declarer=declarer, contract=contract, defence=defence)
+    return HandOutcome(
+        num_seats=3,
+        dealer=(declarer - 1) % 3,
+        active=(0, 1, 2),
+        kind=kind,
+        tricks=tricks,
+        declarer=declarer,
+        contract=contract,
+        defence=defence,
+    )
 
 
 def poverty(declarer, tricks, no_talon):
@@ -63,8 +71,15 @@ def test_rule50_the_ladder_of_announcements():
     """«Семь перебивают бескозырную шесть, семь переговариваются малою бедностью, малую бедность перебивает восемь;
     восемь переговариваются девятью, а девять — тотусом»."""
     state = bids(fresh(), "notrump")
-    assert [a.token for a in legal_actions(state)] == ["pass", "seven", "little-poverty", "eight", "nine", "totus",
-                                                       "great-poverty"]
+    assert [a.token for a in legal_actions(state)] == [
+        "pass",
+        "seven",
+        "little-poverty",
+        "eight",
+        "nine",
+        "totus",
+        "great-poverty",
+    ]
     state = bids(state, "seven")
     assert "notrump" not in [a.token for a in legal_actions(state)]
     state = bids(state, "little-poverty")
@@ -126,10 +141,18 @@ def test_rule56_totus_is_defended_by_both_and_pays_eleven_prizes_a_trick():
 def test_rule79_extended_prices_rise_by_one_a_rung():
     """Rule 79's surviving table (♠1 ♣2 ♦3 ♥4, без козырей 5, then the next rungs) extended along rule 50's ladder;
     «каждое из этих чисел увеличивается десятком» without the talon."""
-    prices = [(Contract(6, Suit.SPADES), 1), (Contract(6, Suit.HEARTS), 4), (Contract(6, None), 5),
-              (Contract(7, Suit.CLUBS), 6), (Contract(None, None, misere=True), 7), (Contract(8, Suit.SPADES), 8),
-              (Contract(9, Suit.HEARTS), 9), (Contract(10, Suit.DIAMONDS), 10),
-              (Contract(10, Suit.DIAMONDS, no_talon=True), 11), (Contract(None, None, misere=True, no_talon=True), 12)]
+    prices = [
+        (Contract(6, Suit.SPADES), 1),
+        (Contract(6, Suit.HEARTS), 4),
+        (Contract(6, None), 5),
+        (Contract(7, Suit.CLUBS), 6),
+        (Contract(None, None, misere=True), 7),
+        (Contract(8, Suit.SPADES), 8),
+        (Contract(9, Suit.HEARTS), 9),
+        (Contract(10, Suit.DIAMONDS), 10),
+        (Contract(10, Suit.DIAMONDS, no_talon=True), 11),
+        (Contract(None, None, misere=True, no_talon=True), 12),
+    ]
     for contract, price in prices:
         assert contract_value(game(A, contract, (9, 1, 0), ()), FULL) == price
 
@@ -195,8 +218,9 @@ def test_cli_lists_plays_and_recounts_mixed_full(tmp_path):
     listed = runner.invoke(cli, ["systems", "--json"])
     assert listed.exit_code == 0 and "preferans-1800s-mixed-full" in listed.output
     log = tmp_path / "evening.jsonl"
-    played = runner.invoke(cli, ["play", "--system", "preferans-1800s-mixed-full", "--seed", "9", "--hands", "25",
-                                 "--out", str(log)])
+    played = runner.invoke(
+        cli, ["play", "--system", "preferans-1800s-mixed-full", "--seed", "9", "--hands", "25", "--out", str(log)]
+    )
     assert played.exit_code == 0, played.output
     assert "Ремизы (ставка 21)" in played.output
     again = runner.invoke(cli, ["sheet", str(log)])

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from random_play import assert_cards_conserved, random_hand, three_player_evening
 
 from fairdeal.cards import Suit, parse_card
 from fairdeal.deal import Deal
@@ -25,22 +26,42 @@ from fairdeal.engine.sheet import new_sheet
 from fairdeal.engine.view import view_for
 from fairdeal.errors import IllegalAction
 from fairdeal.rules import (
-    AUSTRIAN, AUSTRIAN_ILLUSTRATED, AUSTRIAN_LIMITED, AUSTRIAN_NACHGEHEN, AUSTRIAN_SANS_ATOUT, AUSTRIAN_STYRIAN,
+    AUSTRIAN,
+    AUSTRIAN_ILLUSTRATED,
+    AUSTRIAN_LIMITED,
+    AUSTRIAN_NACHGEHEN,
+    AUSTRIAN_SANS_ATOUT,
+    AUSTRIAN_STYRIAN,
     AUSTRIAN_UNLIMITED,
 )
-from random_play import assert_cards_conserved, random_hand, three_player_evening
 
 WHIST, PASS = DefenceCall.WHIST, DefenceCall.PASS
 A, B, C = 0, 1, 2
-VARIANTS = [AUSTRIAN, AUSTRIAN_UNLIMITED, AUSTRIAN_LIMITED, AUSTRIAN_STYRIAN, AUSTRIAN_ILLUSTRATED, AUSTRIAN_SANS_ATOUT,
-            AUSTRIAN_NACHGEHEN]
+VARIANTS = [
+    AUSTRIAN,
+    AUSTRIAN_UNLIMITED,
+    AUSTRIAN_LIMITED,
+    AUSTRIAN_STYRIAN,
+    AUSTRIAN_ILLUSTRATED,
+    AUSTRIAN_SANS_ATOUT,
+    AUSTRIAN_NACHGEHEN,
+]
 
 
 def game(declarer, contract, tricks, defence, dealer=None, invited=False, extras=()):
     kind = HandKind.MISERE if contract.misere else HandKind.GAME
-    return HandOutcome(num_seats=3, dealer=(declarer - 1) % 3 if dealer is None else dealer, active=(0, 1, 2),
-                       kind=kind, tricks=tricks, declarer=declarer, contract=contract, defence=defence,
-                       whister_invited=invited, extras=extras)
+    return HandOutcome(
+        num_seats=3,
+        dealer=(declarer - 1) % 3 if dealer is None else dealer,
+        active=(0, 1, 2),
+        kind=kind,
+        tricks=tricks,
+        declarer=declarer,
+        contract=contract,
+        defence=defence,
+        whister_invited=invited,
+        extras=extras,
+    )
 
 
 def sheet_with_pot(conv, amount):
@@ -57,13 +78,18 @@ def test_seed003_unlimited_pot_forty_becomes_one_hundred_thirty():
     выплачивает 16 ставок одному и четыре ставки другому. Затем разыгрывающий вносит в котёл 80 ..., вистующий,
     взявший одну взятку, добавляет 40, новый сдающий приплюсовывает свои обязательные 10 ставок. В следующей сдаче
     разыгрывается котёл в 130 ставок»."""
-    sheet = sheet_with_pot(AUSTRIAN_UNLIMITED, 30)           # the dealer's 10 make it 40
+    sheet = sheet_with_pot(AUSTRIAN_UNLIMITED, 30)  # the dealer's 10 make it 40
     outcome = game(A, Contract(6, Suit.DIAMONDS), (5, 4, 1), ((B, WHIST), (C, WHIST)), dealer=C)
     sheet, lines = score_hand(sheet, outcome, AUSTRIAN_UNLIMITED)
-    assert summary(lines) == [(A, "gora", 80, None), (A, "pulya", 40, None), (B, "whists", 16, A),
-                              (C, "gora", 10, None), (C, "gora", 40, None), (C, "whists", 4, A)]
-    passed = HandOutcome(num_seats=3, dealer=A, active=(0, 1, 2), kind=HandKind.REDEAL, tricks=(0, 0, 0),
-                         played=False)
+    assert summary(lines) == [
+        (A, "gora", 80, None),
+        (A, "pulya", 40, None),
+        (B, "whists", 16, A),
+        (C, "gora", 10, None),
+        (C, "gora", 40, None),
+        (C, "whists", 4, A),
+    ]
+    passed = HandOutcome(num_seats=3, dealer=A, active=(0, 1, 2), kind=HandKind.REDEAL, tricks=(0, 0, 0), played=False)
     assert pot_of(score_hand(sheet, passed, AUSTRIAN_UNLIMITED)[0]) == 130
 
 
@@ -74,11 +100,16 @@ def test_seed003_limited_pot_plays_one_hundred_of_one_hundred_thirty():
     sheet = sheet_with_pot(AUSTRIAN_LIMITED, 120)
     outcome = game(A, Contract(6, Suit.SPADES), (6, 3, 1), ((B, WHIST), (C, WHIST)), dealer=C)
     sheet, lines = score_hand(sheet, outcome, AUSTRIAN_LIMITED)
-    assert summary(lines) == [(A, "pulya", 100, None), (B, "whists", 30, A), (C, "gora", 10, None),
-                              (C, "gora", 100, None), (C, "whists", 10, A)]
+    assert summary(lines) == [
+        (A, "pulya", 100, None),
+        (B, "whists", 30, A),
+        (C, "gora", 10, None),
+        (C, "gora", 100, None),
+        (C, "whists", 10, A),
+    ]
     made = game(B, Contract(6, Suit.SPADES), (2, 6, 2), ((C, WHIST), (A, WHIST)), dealer=A)
-    sheet, lines = score_hand(sheet, made, AUSTRIAN_LIMITED)     # the dealer's 10 make 140 before the play
-    assert (B, "pulya", 100, None) in summary(lines) and pot_of(sheet) == 40   # + next dealer's 10 = 50
+    sheet, lines = score_hand(sheet, made, AUSTRIAN_LIMITED)  # the dealer's 10 make 140 before the play
+    assert (B, "pulya", 100, None) in summary(lines) and pot_of(sheet) == 40  # + next dealer's 10 = 50
 
 
 def test_seed003_basic_pot_ten_per_hand_twenty_for_a_remiz_and_refill():
@@ -87,11 +118,18 @@ def test_seed003_basic_pot_ten_per_hand_twenty_for_a_remiz_and_refill():
     «Если ... котёл опустеет ... снова сделать взносы»."""
     first = game(A, Contract(6, Suit.CLUBS), (5, 4, 1), ((B, WHIST), (C, WHIST)))
     sheet, lines = score_hand(new_sheet(AUSTRIAN, 3), first, AUSTRIAN)
-    assert summary(lines) == [(A, "gora", 20, None), (A, "gora", 50, None), (A, "pulya", 10, None),
-                              (B, "gora", 50, None), (B, "whists", 4, A), (C, "gora", 10, None),
-                              (C, "gora", 50, None), (C, "whists", 1, A)]
+    assert summary(lines) == [
+        (A, "gora", 20, None),
+        (A, "gora", 50, None),
+        (A, "pulya", 10, None),
+        (B, "gora", 50, None),
+        (B, "whists", 4, A),
+        (C, "gora", 10, None),
+        (C, "gora", 50, None),
+        (C, "whists", 1, A),
+    ]
     assert pot_of(sheet) == 150 - 10 + 30
-    empty = replace(sheet, pulya=(Fraction(175), Fraction(0), Fraction(0)))     # 5 left: everyone pays in again
+    empty = replace(sheet, pulya=(Fraction(175), Fraction(0), Fraction(0)))  # 5 left: everyone pays in again
     _, lines = score_hand(empty, game(B, Contract(6, Suit.CLUBS), (0, 10, 0), ()), AUSTRIAN)
     assert [l.points for l in lines if l.column == "gora"] == [50, 50, 50]
 
@@ -111,11 +149,12 @@ def test_seed003_premiums_hearts_four_aces_no_aces():
     made = game(A, hearts, (6, 2, 2), ((B, WHIST), (C, WHIST)), extras=(("aces", 4),))
     _, lines = score_hand(sheet_with_pot(AUSTRIAN, 100), made, AUSTRIAN)
     assert {(l.seat, l.points, l.on) for l in lines if l.column == "whists" and l.seat == A} == {(A, 20, B), (A, 20, C)}
-    failed = game(A, Contract(6, Suit.CLUBS), (5, 3, 2), ((B, WHIST), (C, WHIST)),
-                  extras=(("aces", 4), ("no_aces", True)))
+    failed = game(
+        A, Contract(6, Suit.CLUBS), (5, 3, 2), ((B, WHIST), (C, WHIST)), extras=(("aces", 4), ("no_aces", True))
+    )
     _, lines = score_hand(sheet_with_pot(AUSTRIAN, 100), failed, AUSTRIAN)
     assert {(B, "whists", 3, A), (B, "whists", 10, A), (C, "whists", 2, A), (C, "whists", 10, A)} <= set(summary(lines))
-    assert all(l.seat != A or l.column != "whists" for l in lines)     # no aces premium on a remiz
+    assert all(l.seat != A or l.column != "whists" for l in lines)  # no aces premium on a remiz
 
 
 def test_seed003_styrian_pot_plays_by_the_suit():
@@ -140,6 +179,7 @@ def test_seed003_illustrated_contracts_settle_directly_with_kontra():
 
 # ---- the state machine ----------------------------------------------------------------------------------------
 
+
 def fresh(conv=AUSTRIAN, seed=0, dealer=2, deal=None):
     return new_hand(conv, 3, dealer, deal or random_deal(np.random.default_rng(seed), conv))
 
@@ -160,9 +200,9 @@ def test_seed003_auction_words_hearts_and_game_without_hearts():
     state = fresh()
     assert [a.token for a in legal_actions(state)] == ["pass", "one", "game", "hearts"]
     state = bids(state, "one", "game")
-    assert [a.token for a in legal_actions(state)] == ["pass", "game", "hearts"]   # C's first call
+    assert [a.token for a in legal_actions(state)] == ["pass", "game", "hearts"]  # C's first call
     state = bids(state, "pass")
-    assert [a.token for a in legal_actions(state)] == ["pass"]     # A bid a number: «не может позже объявить игру»
+    assert [a.token for a in legal_actions(state)] == ["pass"]  # A bid a number: «не может позже объявить игру»
     state = bids(state, "pass")
     assert state.declarer == B and [a.token for a in legal_actions(state)] == ["6C-bp", "6S-bp", "6D-bp"]
     state = bids(fresh(), "hearts", "pass", "pass")
@@ -171,8 +211,14 @@ def test_seed003_auction_words_hearts_and_game_without_hearts():
 
 def test_seed003_talon_unseen_and_the_declarer_leads_against_two_whists():
     """«берёт прикуп себе, никому не показывая»; «Если завистовали оба, разыгрывающий делает первый ход»."""
-    deal = Deal(hands=(cards("AS KS QS JS 10S AC KC QC JC 10C"), cards("9S 8S 7S 9C 8C 7C AD KD QD JD"),
-                       cards("10D 9D 8D 7D AH KH QH JH 10H 9H")), talons=(cards("8H 7H"),))
+    deal = Deal(
+        hands=(
+            cards("AS KS QS JS 10S AC KC QC JC 10C"),
+            cards("9S 8S 7S 9C 8C 7C AD KD QD JD"),
+            cards("10D 9D 8D 7D AH KH QH JH 10H 9H"),
+        ),
+        talons=(cards("8H 7H"),),
+    )
     state = bids(fresh(deal=deal), "one", "pass", "pass")
     assert state.declarer == A and not state.talon_shown
     assert view_for(state, B).talon_seen == ()
@@ -181,26 +227,38 @@ def test_seed003_talon_unseen_and_the_declarer_leads_against_two_whists():
     state = apply(apply(state, Defend(B, WHIST)), Defend(C, WHIST))
     assert state.phase is Phase.PLAY and state.turn == A
     state = apply(state, Play(A, parse_card("10S").code))
-    assert len(legal_actions(state)) == 3                     # no spade heads the ten: any spade will do
+    assert len(legal_actions(state)) == 3  # no spade heads the ten: any spade will do
 
 
 def test_seed003_overtaking_is_required_when_possible():
     """«Перебивать карту хода обязательно»."""
-    deal = Deal(hands=(cards("9S AC KC QC JC 10C 9C 8C 7C AD"), cards("AS 7S KD QD JD 10D 9D 8D 7D AH"),
-                       cards("KS QS JS 10S 8S KH QH JH 10H 9H")), talons=(cards("8H 7H"),))
+    deal = Deal(
+        hands=(
+            cards("9S AC KC QC JC 10C 9C 8C 7C AD"),
+            cards("AS 7S KD QD JD 10D 9D 8D 7D AH"),
+            cards("KS QS JS 10S 8S KH QH JH 10H 9H"),
+        ),
+        talons=(cards("8H 7H"),),
+    )
     state = bids(fresh(deal=deal), "one", "pass", "pass")
     state = apply(state, Discard(A, (parse_card("8H").code, parse_card("7H").code)))
     state = apply(apply(apply(state, Declare(A, "6C")), Defend(B, WHIST)), Defend(C, WHIST))
     state = apply(state, Play(A, parse_card("9S").code))
     assert [Suit(p.card // 8) for p in legal_actions(state)] == [Suit.SPADES]
-    assert [p.card for p in legal_actions(state)] == [parse_card("AS").code]   # must head the 9 with the ace
+    assert [p.card for p in legal_actions(state)] == [parse_card("AS").code]  # must head the 9 with the ace
     with pytest.raises(IllegalAction, match="Перебивать"):
         apply(state, Play(B, parse_card("7S").code))
 
 
 def test_seed003_no_aces_announcement_and_its_premium_in_the_record():
-    deal = Deal(hands=(cards("KS QS JS 10S KC QC JC 10C 9C 8C"), cards("AS 9S 8S 7S AC 7C AD KD QD JD"),
-                       cards("10D 9D 8D 7D AH KH QH JH 10H 9H")), talons=(cards("8H 7H"),))
+    deal = Deal(
+        hands=(
+            cards("KS QS JS 10S KC QC JC 10C 9C 8C"),
+            cards("AS 9S 8S 7S AC 7C AD KD QD JD"),
+            cards("10D 9D 8D 7D AH KH QH JH 10H 9H"),
+        ),
+        talons=(cards("8H 7H"),),
+    )
     state = bids(fresh(deal=deal), "one", "pass", "pass")
     state = apply(state, Discard(A, (parse_card("8H").code, parse_card("7H").code)))
     state = apply(apply(apply(state, Declare(A, "6C")), Defend(B, WHIST)), Defend(C, PASS))
@@ -222,10 +280,10 @@ def test_seed003_illustrated_bids_forced_defence_kontra_and_open_plauderer():
     state = apply(state, Declare(A, "misere-open"))
     assert state.phase is Phase.KONTRA and to_move(state) == B
     state = apply(apply(state, Kontra(B, True)), Kontra(C, False))
-    state = apply(state, Kontra(A, True))                     # rekontra
+    state = apply(state, Kontra(A, True))  # rekontra
     assert state.phase is Phase.PLAY and dict(state.kontra) == {B: 2}
     state = apply(state, legal_actions(state)[0])
-    assert A in state.open_seats                              # «После первого хода разыгрывающий кладёт свои карты»
+    assert A in state.open_seats  # «После первого хода разыгрывающий кладёт свои карты»
     state = bids(fresh(AUSTRIAN_ILLUSTRATED), "one", "two", "three", "four", "five", "six", "pass", "pass")
     state = apply(apply(state, Discard(C, state.hands[C][:2])), Declare(C, "10NT"))
     assert [a.call for a in legal_actions(state)] == [WHIST]  # «защитники не могут отказаться от игры»
@@ -234,13 +292,14 @@ def test_seed003_illustrated_bids_forced_defence_kontra_and_open_plauderer():
 def test_seed003_sans_atout_is_led_from_the_declarers_right():
     """«Первый ход в этом случае принадлежит игроку, сидящему справа от разыгрывающего»."""
     state = bids(fresh(AUSTRIAN_SANS_ATOUT), "one", "two", "three", "four", "five", "six", "pass", "pass")
-    assert [a.token for a in legal_actions(bids(fresh(AUSTRIAN_SANS_ATOUT), "one", "two", "three", "four",
-                                                "five", "six"))] == ["pass", "mine"]
+    assert [
+        a.token for a in legal_actions(bids(fresh(AUSTRIAN_SANS_ATOUT), "one", "two", "three", "four", "five", "six"))
+    ] == ["pass", "mine"]
     state = apply(apply(state, Discard(C, state.hands[C][:2])), Declare(C, "6NT"))
     assert [a.call for a in legal_actions(state)] == [WHIST]
     state = apply(apply(state, Defend(A, WHIST)), Defend(B, WHIST))
     state = apply(apply(state, Kontra(A, False)), Kontra(B, False))
-    assert state.phase is Phase.PLAY and state.turn == B      # B sits to C's right (C's left is A)
+    assert state.phase is Phase.PLAY and state.turn == B  # B sits to C's right (C's left is A)
 
 
 @settings(max_examples=60, deadline=None)
@@ -270,7 +329,7 @@ def test_seed003_nachgehen_example_bettel_durchmarsch_plauderer():
     перебьёт и не закажет Plauderer»."""
     state = bids(fresh(AUSTRIAN_NACHGEHEN), "one", "two", "pass", "pass")
     state = apply(state, Discard(B, state.hands[B][:2]))
-    assert state.phase is Phase.FOLLOW and to_move(state) == A          # «Ich liege»: C did not bid
+    assert state.phase is Phase.FOLLOW and to_move(state) == A  # «Ich liege»: C did not bid
     state = apply(state, Follow(A, True))
     assert len(state.hands[A]) == 12
     state = apply(state, Discard(A, state.hands[A][:2]))

@@ -18,16 +18,29 @@ def run(*args: str):
     return CliRunner().invoke(cli, list(args))
 
 
-@pytest.mark.parametrize("system, players", [
-    ("croatian", "3"), ("austrian", "3"), ("austrian", "4"), ("austrian-unlimited", "3"), ("austrian-limited", "3"),
-    ("austrian-styrian", "3"), ("austrian-illustrated", "3"), ("austrian-sans-atout", "3"), ("preferans-1800s", "3"),
-    ("preferans-1800s-kadili", "5"), ("preferans-1800s-talon", "4"), ("preferans-1800s-mixed", "3"),
-    ("austrian-nachgehen", "3"),
-])
+@pytest.mark.parametrize(
+    "system, players",
+    [
+        ("croatian", "3"),
+        ("austrian", "3"),
+        ("austrian", "4"),
+        ("austrian-unlimited", "3"),
+        ("austrian-limited", "3"),
+        ("austrian-styrian", "3"),
+        ("austrian-illustrated", "3"),
+        ("austrian-sans-atout", "3"),
+        ("preferans-1800s", "3"),
+        ("preferans-1800s-kadili", "5"),
+        ("preferans-1800s-talon", "4"),
+        ("preferans-1800s-mixed", "3"),
+        ("austrian-nachgehen", "3"),
+    ],
+)
 def test_play_writes_a_valid_log_that_recounts(tmp_path, system, players):
     log = tmp_path / "evening.jsonl"
-    result = run("play", "--system", system, "--players", players, "--seed", "7", "--hands", "15", "--out", str(log),
-                 "--json")
+    result = run(
+        "play", "--system", system, "--players", players, "--seed", "7", "--hands", "15", "--out", str(log), "--json"
+    )
     assert result.exit_code == 0, result.output
     items = list(read_log(log))
     assert all(item.ok for item in items), [e for item in items for e in item.errors]
@@ -65,6 +78,7 @@ def test_a_person_can_type_the_new_decisions():
 
 
 def test_a_person_plays_a_croatian_evening_in_the_terminal():
-    result = CliRunner().invoke(cli, ["play", "--system", "croatian", "--human", "0", "--seed", "3", "--hands", "2"],
-                                input="pass\n" * 400)
+    result = CliRunner().invoke(
+        cli, ["play", "--system", "croatian", "--human", "0", "--seed", "3", "--hands", "2"], input="pass\n" * 400
+    )
     assert result.exit_code == 0, result.output

@@ -27,13 +27,20 @@ def test_systems_lists_every_system_with_its_description_and_seeds():
     assert table.exit_code == 0 and "gusarik-rostov" in table.output and "001, 000" in table.output
 
 
-@pytest.mark.parametrize("system, players", [("classic", "3"), ("classic", "5"), ("hussar", "2"),
-                                              ("gusarik-sochi", "2"), ("gusarik-leningrad", "2"),
-                                              ("sochi", "5")])
+@pytest.mark.parametrize(
+    "system, players",
+    [
+        ("classic", "3"),
+        ("classic", "5"),
+        ("hussar", "2"),
+        ("gusarik-sochi", "2"),
+        ("gusarik-leningrad", "2"),
+        ("sochi", "5"),
+    ],
+)
 def test_play_every_system_writes_a_valid_log_that_recounts(tmp_path, system, players):
     log = tmp_path / "evening.jsonl"
-    result = run("play", "--system", system, "--players", players, "--seed", "3", "--hands", "12",
-                 "--out", str(log))
+    result = run("play", "--system", system, "--players", players, "--seed", "3", "--hands", "12", "--out", str(log))
     assert result.exit_code == 0, result.output
     items = list(read_log(log))
     assert all(item.ok for item in items), [e for item in items for e in item.errors]

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from random_play import assert_cards_conserved, random_hand, three_player_evening
 
 from fairdeal.cards import parse_card
 from fairdeal.engine.actions import Bid, Declare, Discard, Phase, Play
@@ -23,7 +24,6 @@ from fairdeal.engine.view import view_for
 from fairdeal.errors import IllegalAction
 from fairdeal.rules import CLASSIC, CODEX, SOCHI
 from fairdeal.systems import conventions
-from random_play import assert_cards_conserved, random_hand, three_player_evening
 
 DEAL = (
     "AS KS QS JS 10S 9S 8S 7S AC KC",
@@ -31,7 +31,7 @@ DEAL = (
     "10D 9D 8D 7D AH KH QH JH 10H 9H",
     "8H 7H",
 )
-FIRST, SECOND, THIRD = 1, 2, 0          # dealer 0: the first hand sits at seat 1
+FIRST, SECOND, THIRD = 1, 2, 0  # dealer 0: the first hand sits at seat 1
 
 
 def card(text: str) -> int:
@@ -57,10 +57,11 @@ def test_the_codex_is_a_rule_set_of_its_own():
     «Если играют трое, а приходит четвертый»."""
     assert conventions()["codex"] is CODEX and CODEX.players == (3, 4)
     assert CODEX.seeds == ("002_c9f23a3292123887.txt",)
-    assert not CODEX.bidding.jumps_allowed        # «нельзя перепрыгивать через ступеньки»
+    assert not CODEX.bidding.jumps_allowed  # «нельзя перепрыгивать через ступеньки»
 
 
 # ---- the third hand after two passes --------------------------------------------------------------------------
+
 
 def test_after_two_passes_the_third_hand_takes_the_talon_for_any_game_but_misere():
     """«Если сначала первая, а потом и вторая руки спасовали, то третья рука имеет право забрать прикуп без торговли и
@@ -77,16 +78,17 @@ def test_after_two_passes_the_third_hand_takes_the_talon_for_any_game_but_misere
     contracts = [a.token for a in legal_actions(state)]
     assert contracts[0] == "6S" and contracts[-1] == "10NT" and "misere" not in contracts
     sochi = bids(fresh(SOCHI), "pass", "pass")
-    assert "misere" in tokens(sochi)             # the book rule: a misère is any player's first bid
+    assert "misere" in tokens(sochi)  # the book rule: a misère is any player's first bid
 
 
 def test_the_first_and_second_hands_keep_their_misere():
     assert "misere" in tokens(fresh())
     assert "misere" in tokens(bids(fresh(), "pass"))
-    assert "misere" in tokens(bids(fresh(), "6S", "pass"))   # one bid made: the third hand is not «после двух пасов»
+    assert "misere" in tokens(bids(fresh(), "6S", "pass"))  # one bid made: the third hand is not «после двух пасов»
 
 
 # ---- the misère in the dark -----------------------------------------------------------------------------------
+
 
 def test_a_dark_misere_is_beaten_only_by_a_dark_nine_or_a_plain_ten():
     """«мизер втёмную. Перебивают такую игру только девятерной ставкой втёмную или десятерной всветлую»."""
@@ -98,7 +100,7 @@ def test_a_dark_misere_is_beaten_only_by_a_dark_nine_or_a_plain_ten():
     state = bids(state, "dark-9S")
     assert state.high.level == 9 and state.dark and state.high_seat == SECOND
     classic = bids(fresh(CLASSIC), "dark-misere")
-    assert "9S" in tokens(classic)               # Classic keeps the ladder: any nine beats a misère
+    assert "9S" in tokens(classic)  # Classic keeps the ladder: any nine beats a misère
 
 
 def test_a_dark_misere_is_caught_in_the_dark_and_a_plain_one_opens_before_the_defenders_lead():
@@ -131,6 +133,7 @@ def test_the_misere_declarer_leads_before_the_defenders_lie_down():
 
 # ---- the dark pass ----------------------------------------------------------------------------------------------
 
+
 def test_a_dark_pass_is_beaten_by_a_seven_and_a_second_one_by_an_eight():
     """«При игре пас втёмную, если никто не перебил семерной игрой ... Если после семерной игры снова заказан пас
     втёмную, то перебивают восьмёркой»."""
@@ -146,7 +149,7 @@ def test_a_dark_pass_is_beaten_by_a_seven_and_a_second_one_by_an_eight():
     final = bids(state, "pass")
     assert final.kind is HandKind.RASPASY and final.phase is Phase.PLAY
     classic = bids(fresh(CLASSIC), "dark-pass", "7S")
-    assert "dark-pass" not in tokens(classic)    # «После того как кто-то сделал значащую заявку ... нельзя»
+    assert "dark-pass" not in tokens(classic)  # «После того как кто-то сделал значащую заявку ... нельзя»
 
 
 def raspasy(rounds: int) -> HandOutcome:
@@ -186,6 +189,7 @@ def test_a_played_dark_pass_raspasy_is_written_double():
 
 
 # ---- random play ----------------------------------------------------------------------------------------------
+
 
 @settings(max_examples=40, deadline=None)
 @given(seats=st.sampled_from(CODEX.players), seed=st.integers(0, 2**32 - 1))

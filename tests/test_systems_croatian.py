@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from random_play import assert_cards_conserved, three_player_evening
 
 from fairdeal.cards import Suit
 from fairdeal.engine.actions import Bid, Declare, Defend, Discard, Invite, Kontra, Phase
@@ -21,25 +22,32 @@ from fairdeal.engine.hand import apply, is_over, legal_actions, new_hand, result
 from fairdeal.engine.outcome import Contract, DefenceCall, HandKind, HandOutcome
 from fairdeal.engine.record import replay_record, to_record
 from fairdeal.engine.scoring import score_hand
-from fairdeal.engine.sheet import is_finished, new_sheet
 from fairdeal.engine.settlement import settle
+from fairdeal.engine.sheet import is_finished, new_sheet
 from fairdeal.engine.view import view_for
 from fairdeal.errors import IllegalAction
 from fairdeal.rules import CROATIAN
-from random_play import assert_cards_conserved, three_player_evening
 
 WHIST, PASS = DefenceCall.WHIST, DefenceCall.PASS
 A, B, C = 0, 1, 2
 
 
 def game(declarer, trump, tricks, defence, no_talon=False, invited=False, extras=()):
-    return HandOutcome(num_seats=3, dealer=(declarer - 1) % 3, active=(0, 1, 2), kind=HandKind.GAME, tricks=tricks,
-                       declarer=declarer, contract=Contract(6, trump, no_talon=no_talon), defence=defence,
-                       whister_invited=invited, extras=extras)
+    return HandOutcome(
+        num_seats=3,
+        dealer=(declarer - 1) % 3,
+        active=(0, 1, 2),
+        kind=HandKind.GAME,
+        tricks=tricks,
+        declarer=declarer,
+        contract=Contract(6, trump, no_talon=no_talon),
+        defence=defence,
+        whister_invited=invited,
+        extras=extras,
+    )
 
 
-ALL_PASSED = HandOutcome(num_seats=3, dealer=0, active=(0, 1, 2), kind=HandKind.REDEAL, tricks=(0, 0, 0),
-                         played=False)
+ALL_PASSED = HandOutcome(num_seats=3, dealer=0, active=(0, 1, 2), kind=HandKind.REDEAL, tricks=(0, 0, 0), played=False)
 
 
 def test_seed003_croatian_worked_example_ends_a_plus_32_b_minus_38_c_plus_6():
@@ -48,7 +56,10 @@ def test_seed003_croatian_worked_example_ends_a_plus_32_b_minus_38_c_plus_6():
     # «С сыграл в бубнах и списал шесть (2×3). А и В вистовали и взяли по две взятки. Они записали на С по 12»
     sheet, lines = score_hand(sheet, game(C, Suit.DIAMONDS, (2, 2, 6), ((A, WHIST), (B, WHIST))), CROATIAN)
     assert sorted((l.seat, l.column, l.points, l.on) for l in lines) == [
-        (A, "whists", 12, C), (B, "whists", 12, C), (C, "pulya", 6, None)]
+        (A, "whists", 12, C),
+        (B, "whists", 12, C),
+        (C, "pulya", 6, None),
+    ]
     # «В сыграл в трефах. С вистовал один и взял три взятки. В списал 10 ..., С записал на В 30 вистов»
     sheet, lines = score_hand(sheet, game(B, Suit.CLUBS, (0, 7, 3), ((C, WHIST), (A, PASS))), CROATIAN)
     assert sorted((l.seat, l.column, l.points) for l in lines) == [(B, "pulya", 10), (C, "whists", 30)]
@@ -58,7 +69,7 @@ def test_seed003_croatian_worked_example_ends_a_plus_32_b_minus_38_c_plus_6():
     # «Результат пишется вдвойне, так как А играл на рефете. А списал ... 20 очков, С записал на А 60 очков»
     sheet, lines = score_hand(sheet, game(A, Suit.CLUBS, (7, 0, 3), ((B, PASS), (C, WHIST))), CROATIAN)
     assert sorted((l.seat, l.column, l.points) for l in lines) == [(A, "pulya", 20), (C, "whists", 60)]
-    assert sheet.refe == (0, 1, 1)                               # «Рефет А использован (пропадает)»
+    assert sheet.refe == (0, 1, 1)  # «Рефет А использован (пропадает)»
     # «Игроки недоиграли в сумме 54 очка до нуля ... А : +8; В : −2; С : −6»
     columns = [sheet.column(s, 30) for s in range(3)]
     assert columns == [10, 20, 24] and sum(columns) == 54
@@ -74,11 +85,21 @@ def test_seed003_contract_values_and_bettel():
     assert contract_value(game(A, Suit.CLUBS, (6, 2, 2), ()), CROATIAN) == 10
     assert contract_value(game(A, Suit.CLUBS, (6, 2, 2), (), no_talon=True), CROATIAN) == 12
     for no_talon, value in ((False, 12), (True, 14)):
-        bettel = HandOutcome(num_seats=3, dealer=2, active=(0, 1, 2), kind=HandKind.MISERE, tricks=(1, 5, 4),
-                             declarer=A, contract=Contract(None, None, misere=True, no_talon=no_talon))
+        bettel = HandOutcome(
+            num_seats=3,
+            dealer=2,
+            active=(0, 1, 2),
+            kind=HandKind.MISERE,
+            tricks=(1, 5, 4),
+            declarer=A,
+            contract=Contract(None, None, misere=True, no_talon=no_talon),
+        )
         _, lines = score_hand(new_sheet(CROATIAN, 3), bettel, CROATIAN)
         assert sorted((l.seat, l.column, l.points) for l in lines) == [
-            (A, "gora", value), (B, "whists", 5 * value), (C, "whists", 5 * value)]
+            (A, "gora", value),
+            (B, "whists", 5 * value),
+            (C, "whists", 5 * value),
+        ]
 
 
 def test_seed003_whister_penalties_invitation_and_kontra():
@@ -94,8 +115,12 @@ def test_seed003_whister_penalties_invitation_and_kontra():
     # contract punishes the kontra («Если защитники в совокупности возьмут не больше четырёх взяток»)
     doubled = game(A, Suit.SPADES, (6, 2, 2), ((B, WHIST), (C, WHIST)), extras=(("kontra", ((B, 1),)),))
     _, lines = score_hand(sheet, doubled, CROATIAN)
-    assert {(l.seat, l.column, l.points) for l in lines} == {(A, "pulya", 8), (B, "whists", 16), (C, "whists", 8),
-                                                            (B, "gora", 8)}
+    assert {(l.seat, l.column, l.points) for l in lines} == {
+        (A, "pulya", 8),
+        (B, "whists", 16),
+        (C, "whists", 8),
+        (B, "gora", 8),
+    }
     # the defence took five: «контракт признаётся невыполненным, разыгрывающий платит штраф»
     beaten = game(A, Suit.SPADES, (4, 3, 2), ((B, WHIST), (C, WHIST)), extras=(("kontra", ((B, 2),)),))
     _, lines = score_hand(sheet, beaten, CROATIAN)
@@ -105,12 +130,15 @@ def test_seed003_whister_penalties_invitation_and_kontra():
 def test_seed003_last_contract_is_written_in_proportion_and_ends_the_game():
     """«разыгрывающий пишет не всю стоимость контракта, а только часть, — чтобы в сумме получился ровно ноль.
     Пропорциональному уменьшению подвергаются в этом случае и записи вистующих»."""
-    conv = replace(CROATIAN, pulya=replace(CROATIAN.pulya, size=4))      # columns 4+4+4 = 12 to go
+    conv = replace(CROATIAN, pulya=replace(CROATIAN.pulya, size=4))  # columns 4+4+4 = 12 to go
     sheet, _ = score_hand(new_sheet(conv, 3), game(A, Suit.CLUBS, (6, 2, 2), ((B, WHIST), (C, WHIST))), conv)
-    assert not is_finished(sheet, conv)                                  # 10 written off, 2 to go
+    assert not is_finished(sheet, conv)  # 10 written off, 2 to go
     sheet, lines = score_hand(sheet, game(B, Suit.CLUBS, (2, 6, 2), ((A, WHIST), (C, WHIST))), conv)
-    assert {(l.seat, l.column, l.points) for l in lines} == {(B, "pulya", 2), (A, "whists", Fraction(4)),
-                                                            (C, "whists", Fraction(4))}
+    assert {(l.seat, l.column, l.points) for l in lines} == {
+        (B, "pulya", 2),
+        (A, "whists", Fraction(4)),
+        (C, "whists", Fraction(4)),
+    }
     assert is_finished(sheet, conv) and sum(settle(sheet, conv).amounts) == 0
     # a penalty keeps everything in full and the game goes on
     sheet, _ = score_hand(new_sheet(conv, 3), game(A, Suit.CLUBS, (6, 2, 2), ((B, WHIST), (C, WHIST))), conv)
@@ -132,6 +160,7 @@ def test_seed003_no_refe_under_the_hat_and_the_refe_limit():
 
 # ---- the state machine ----------------------------------------------------------------------------------------
 
+
 def fresh(seed=0, dealer=2, refe=frozenset()):
     return new_hand(CROATIAN, 3, dealer, random_deal(np.random.default_rng(seed), CROATIAN), refe_seats=refe)
 
@@ -147,14 +176,14 @@ def test_seed003_number_auction_no_jumps_hold_and_game_first_call_only():
     assert [a.token for a in legal_actions(state)] == ["pass", "two", "game", "bettel", "sanac"]
     with pytest.raises(IllegalAction, match="скачки не допускаются"):
         apply(state, Bid(A, "three"))
-    state = bids(state, "two", "three")                     # B outbids A; A, senior, may hold: «здесь»
+    state = bids(state, "two", "three")  # B outbids A; A, senior, may hold: «здесь»
     assert "mine" in [a.token for a in legal_actions(bids(state, "pass"))]
     with pytest.raises(IllegalAction, match="first call"):
         bids(state, "pass", "game")
-    state = bids(state, "pass", "mine", "pass")             # B gives up: A plays, takes the shown talon
+    state = bids(state, "pass", "mine", "pass")  # B gives up: A plays, takes the shown talon
     assert state.phase is Phase.DISCARD and state.declarer == A and state.talon_shown
     state = apply(state, Discard(A, state.hands[A][:2]))
-    assert [a.token for a in legal_actions(state)] == ["6D", "6H", "6C", "misere", "6NT"]   # not below 3
+    assert [a.token for a in legal_actions(state)] == ["6D", "6H", "6C", "misere", "6NT"]  # not below 3
 
 
 def test_seed003_two_games_name_their_contracts_and_first_hand_wins_ties():
@@ -163,7 +192,7 @@ def test_seed003_two_games_name_their_contracts_and_first_hand_wins_ties():
     assert state.naming and to_move(state) == A and "pass" in [a.token for a in legal_actions(state)]
     state = bids(state, "game-three")
     assert [a.token for a in legal_actions(state)] == ["game-four", "game-five", "pass"]
-    state = bids(state, "pass")                             # B yields without showing his contract
+    state = bids(state, "pass")  # B yields without showing his contract
     assert state.declarer == A and [a.token for a in legal_actions(state)] == ["6D-bp"]
 
 
@@ -185,11 +214,11 @@ def test_seed003_kontra_chain_invites_and_doubles_step_by_step():
     state = apply(apply(state, Defend(A, PASS)), Defend(B, WHIST))
     assert state.phase is Phase.INVITE
     state = apply(state, Invite(B, False))
-    state = apply(state, Kontra(B, True))                    # «контра ... при пасе второго ... означает приглашение»
+    state = apply(state, Kontra(B, True))  # «контра ... при пасе второго ... означает приглашение»
     assert state.invited and to_move(state) == C
-    state = apply(state, Kontra(C, True))                    # rekontra
-    state = apply(state, Kontra(B, True))                    # subkontra
-    state = apply(state, Kontra(C, True))                    # mortkontra
+    state = apply(state, Kontra(C, True))  # rekontra
+    state = apply(state, Kontra(B, True))  # subkontra
+    state = apply(state, Kontra(C, True))  # mortkontra
     assert [c for _, c in state.kontra_calls] == ["kontra", "rekontra", "subkontra", "mortkontra"]
     state = apply(state, Kontra(B, False))
     assert state.phase is Phase.PLAY and dict(state.kontra) == {B: 4}
@@ -203,7 +232,7 @@ def test_seed003_sanac_declarer_never_leads_first_and_lone_whister_plays_alone()
     state = apply(apply(state, Defend(B, WHIST)), Defend(C, PASS))
     state = apply(state, Invite(B, False))
     state = apply(state, Kontra(B, False))
-    assert state.trick_seats == (A, B) and state.turn == B   # C's cards sit out, A may not lead
+    assert state.trick_seats == (A, B) and state.turn == B  # C's cards sit out, A may not lead
 
 
 @settings(max_examples=60, deadline=None)
@@ -243,5 +272,12 @@ def test_bots_see_only_their_view_in_every_new_phase():
             seat = to_move(state)
             phases.add(state.phase)
             state = apply(state, bots[seat].act(view_for(state, seat)))
-    assert {Phase.AUCTION, Phase.DISCARD, Phase.CONTRACT, Phase.DEFENCE, Phase.INVITE, Phase.KONTRA,
-            Phase.PLAY} <= phases
+    assert {
+        Phase.AUCTION,
+        Phase.DISCARD,
+        Phase.CONTRACT,
+        Phase.DEFENCE,
+        Phase.INVITE,
+        Phase.KONTRA,
+        Phase.PLAY,
+    } <= phases

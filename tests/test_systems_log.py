@@ -15,8 +15,17 @@ from fairdeal.log.tokens import is_bid, is_contract
 from fairdeal.rules import CLASSIC, HUSSAR
 
 
-@pytest.mark.parametrize("token, ok", [("dark-6S", True), ("dark-misere", True), ("dark-pass", True),
-                                       ("dark-mine", False), ("dark-9S-bp", False), ("6S-bp", True)])
+@pytest.mark.parametrize(
+    "token, ok",
+    [
+        ("dark-6S", True),
+        ("dark-misere", True),
+        ("dark-pass", True),
+        ("dark-mine", False),
+        ("dark-9S-bp", False),
+        ("6S-bp", True),
+    ],
+)
 def test_dark_words(token, ok):
     assert is_bid(token, "classic") is ok
 
@@ -28,8 +37,14 @@ def test_a_contract_is_never_a_pass():
 def write(tmp_path, convention, seats, seed, hands):
     log = tmp_path / f"{convention.name}.jsonl"
     bots = [RandomBot(np.random.default_rng([seed, s])) for s in range(seats)]
-    played = play_match(convention, [f"P{s}" for s in range(seats)], bots, source=seeded_source(seed, convention),
-                        max_hands=hands, log=log)
+    played = play_match(
+        convention,
+        [f"P{s}" for s in range(seats)],
+        bots,
+        source=seeded_source(seed, convention),
+        max_hands=hands,
+        log=log,
+    )
     return log, played
 
 

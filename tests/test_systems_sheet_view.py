@@ -84,15 +84,22 @@ def test_pulya_sheet_keeps_its_names():
     assert set(data["sheet"]["Anna"]) == {"pulya", "gora", "whists"}
 
 
-@pytest.mark.parametrize("system,words", [("croatian", "Колонка контрактов и юха"), ("austrian", "Котёл:"),
-                                          ("preferans-1800s", "Ремизы (ставка 21)")])
+@pytest.mark.parametrize(
+    "system,words",
+    [("croatian", "Колонка контрактов и юха"), ("austrian", "Котёл:"), ("preferans-1800s", "Ремизы (ставка 21)")],
+)
 def test_play_and_sheet_commands_print_the_seed_names(tmp_path, system, words):
     log = tmp_path / "evening.jsonl"
-    played = CliRunner().invoke(cli, ["play", "--system", system, "--seed", "5", "--hands", "4", "--out", str(log)],
-                                terminal_width=250)
+    played = CliRunner().invoke(
+        cli, ["play", "--system", system, "--seed", "5", "--hands", "4", "--out", str(log)], terminal_width=250
+    )
     assert played.exit_code == 0, played.output
     assert words in played.output
     again = CliRunner().invoke(cli, ["sheet", str(log), "--json"])
     assert again.exit_code == 0, again.output
-    assert json.loads(again.output)["labels"] == json.loads(CliRunner().invoke(
-        cli, ["play", "--system", system, "--seed", "5", "--hands", "4", "--json"]).output)["labels"]
+    assert (
+        json.loads(again.output)["labels"]
+        == json.loads(
+            CliRunner().invoke(cli, ["play", "--system", system, "--seed", "5", "--hands", "4", "--json"]).output
+        )["labels"]
+    )

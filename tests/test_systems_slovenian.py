@@ -25,9 +25,17 @@ CROATIAN = get_system("croatian")
 
 
 def two(kontra=()):
-    return HandOutcome(num_seats=3, dealer=2, active=(0, 1, 2), kind=HandKind.GAME, tricks=(6, 2, 2), declarer=A,
-                       contract=Contract(6, Suit.SPADES), defence=((B, WHIST), (C, WHIST)),
-                       extras=(("kontra", kontra),) if kontra else ())
+    return HandOutcome(
+        num_seats=3,
+        dealer=2,
+        active=(0, 1, 2),
+        kind=HandKind.GAME,
+        tricks=(6, 2, 2),
+        declarer=A,
+        contract=Contract(6, Suit.SPADES),
+        defence=((B, WHIST), (C, WHIST)),
+        extras=(("kontra", kontra),) if kontra else (),
+    )
 
 
 def fresh(seed=0, dealer=2):
@@ -75,11 +83,11 @@ def test_berac_and_sans_atout_are_named_at_once():
 
 def test_sans_atout_is_led_into_the_declarer():
     """«первый ход всегда под разыгрывающего»: the declarer's right-hand neighbour leads."""
-    state = bids(fresh(dealer=2), "pass", "sans-atout", "pass")   # B, the second hand, plays sans atout
+    state = bids(fresh(dealer=2), "pass", "sans-atout", "pass")  # B, the second hand, plays sans atout
     state = apply(state, Declare(B, "6NT-bp"))
     state = apply(apply(state, Defend(C, WHIST)), Defend(A, WHIST))
     state = apply(apply(state, Kontra(C, False)), Kontra(A, False))
-    assert state.phase is Phase.PLAY and state.turn == A          # A sits at B's right
+    assert state.phase is Phase.PLAY and state.turn == A  # A sits at B's right
 
 
 def test_an_unkontrad_two_is_played_here():

@@ -11,7 +11,7 @@ from fairdeal.audit.replay import replay_deal, undone_actions
 from fairdeal.cards import Rank, rank_of
 from fairdeal.errors import TrickError
 from fairdeal.shuffle.notation import parse_notation
-from fairdeal.shuffle.ops import Cut, Overhand, Riffle, Run, RunUnder, ShuffleSequence, Action
+from fairdeal.shuffle.ops import Action, Cut, Overhand, Riffle, Run, RunUnder, ShuffleSequence
 from fairdeal.tricks.catalogue import TRICKS, get_trick
 from fairdeal.tricks.plan import ACES, RUSSIAN, Goal
 from fairdeal.tricks.runs import place_by_runs, shortest_runs
@@ -19,8 +19,17 @@ from fairdeal.tricks.stacking import LEGAL_DEPTHS, run_up, singles
 from fairdeal.tricks.table import right_neighbour
 
 ORDERS = 40
-EXACT = ("talon-runs", "talon-arrows", "crimp-cut", "partner-stack", "partner-runup", "false-cut", "volt",
-         "false-shuffle", "switched-talon")
+EXACT = (
+    "talon-runs",
+    "talon-arrows",
+    "crimp-cut",
+    "partner-stack",
+    "partner-runup",
+    "false-cut",
+    "volt",
+    "false-shuffle",
+    "switched-talon",
+)
 
 
 def plans(name: str, count: int = ORDERS, seed: int = 0, dealer: int = 1, seats: int = 3):
@@ -78,7 +87,7 @@ def test_arrow_stacking_uses_only_arrow_runs_and_the_cut():
 def test_an_open_cut_defeats_the_stack_except_at_the_aimed_depth():
     hits = [plan.achieved for _, plan in plans("talon-open-cut", 400, seed=5)]
     rate = np.mean(hits)
-    assert 0.01 < rate < 0.10          # one legal depth of 25: about 4%
+    assert 0.01 < rate < 0.10  # one legal depth of 25: about 4%
     for _, plan in plans("talon-open-cut", 20, seed=6):
         aim = int(plan.note.split("cut of ")[1].split(";")[0])
         depth = plan.actions.actions[-1].op.depth
@@ -95,7 +104,7 @@ def test_partner_stack_gives_the_partner_three_aces_and_the_partner_cuts():
 @settings(max_examples=150, deadline=None)
 def test_the_overhand_run_up_puts_three_aces_in_the_partners_hand_from_any_gathered_order(order, partner, seed):
     trick = get_trick("partner-runup")
-    dealer = (partner + 1) % 3                      # the partner is the dealer's right-hand neighbour and cuts
+    dealer = (partner + 1) % 3  # the partner is the dealer's right-hand neighbour and cuts
     goal = trick.table_goal(dealer, 3, right_neighbour(dealer, 3), partner)
     plan = trick.plan(np.array(order, dtype=np.uint8), goal, np.random.default_rng(seed))
     assert plan.achieved and set(plan.targeted) <= receiver_cards(plan, goal) and len(plan.targeted) == 3
@@ -128,15 +137,18 @@ def test_false_cut_is_seen_by_the_replay_as_actions_that_undo_each_other():
         assert any(f.kind == "false-cut" for f in undone_actions(plan.actions, RUSSIAN))
 
 
-@pytest.mark.parametrize("name, explanation", [
-    ("volt", "was not made: a false cut"),
-    ("bottom-deal", "from the bottom"),
-    ("switched-talon", "talon 0 switched with cards of hand"),
-])
+@pytest.mark.parametrize(
+    "name, explanation",
+    [
+        ("volt", "was not made: a false cut"),
+        ("bottom-deal", "from the bottom"),
+        ("switched-talon", "talon 0 switched with cards of hand"),
+    ],
+)
 def test_deal_time_tricks_are_explained_by_the_replay(name, explanation):
     used = 0
     for _, plan in plans(name, 60, seed=9):
-        if not plan.targeted or plan.note.startswith("two bottom deals"):   # two moves: no single explanation
+        if not plan.targeted or plan.note.startswith("two bottom deals"):  # two moves: no single explanation
             continue
         used += 1
         result = replay_deal(plan.before, plan.actions, plan.deal, RUSSIAN)
@@ -152,7 +164,7 @@ def test_second_deal_moves_an_early_ace_into_the_talon_and_the_replay_sees_it():
         if plan.achieved:
             assert not replay_deal(plan.before, plan.actions, plan.deal, RUSSIAN).matches
             assert set(plan.targeted) <= set(plan.deal.talons[0].tolist())
-    assert 0.4 < np.mean(rates) < 0.8      # an ace among the first six cards: 1 - C(28,6)/C(32,6) = 58%
+    assert 0.4 < np.mean(rates) < 0.8  # an ace among the first six cards: 1 - C(28,6)/C(32,6) = 58%
 
 
 def test_false_shuffle_riffles_keep_the_bottom_stock():
@@ -164,10 +176,14 @@ def test_false_shuffle_riffles_keep_the_bottom_stock():
 
 def test_the_attentive_opponent_names_talon_cards_far_above_chance():
     hits = sum(plan.hits for _, plan in plans("lazy-shuffle", 150, seed=12))
-    assert hits / 300 > 2 / 32         # chance is 1/32 per named card
+    assert hits / 300 > 2 / 32  # chance is 1/32 per named card
 
 
-@given(st.lists(st.integers(0, 31), min_size=2, max_size=4, unique=True), st.integers(0, 30), st.sampled_from(["runs", "arrows", "both"]))
+@given(
+    st.lists(st.integers(0, 31), min_size=2, max_size=4, unique=True),
+    st.integers(0, 30),
+    st.sampled_from(["runs", "arrows", "both"]),
+)
 @settings(max_examples=40, deadline=None)
 def test_shortest_runs_carry_the_cards_exactly_to_a_target(start, first, kind):
     targets = {(first, first + 1)}
@@ -231,8 +247,7 @@ def test_every_catalogue_entry_has_its_casebook_texts():
     assert LEGAL_DEPTHS[0] == 4 and LEGAL_DEPTHS[-1] == 28
 
 
-@given(st.permutations(list(range(32))), st.sampled_from(sorted(TRICKS)), st.integers(0, 2**32 - 1),
-       st.integers(0, 2))
+@given(st.permutations(list(range(32))), st.sampled_from(sorted(TRICKS)), st.integers(0, 2**32 - 1), st.integers(0, 2))
 @settings(max_examples=80, deadline=None)
 def test_any_plan_replays_from_its_own_notation_and_deals_the_whole_deck(order, name, seed, dealer):
     trick = TRICKS[name]

@@ -22,8 +22,10 @@ from fairdeal.tricks.table import Cheat, TableSource, gathered_order, play_eveni
 
 def test_gathering_puts_the_played_cards_on_top_in_play_order_then_the_rest_as_dealt():
     dealt = np.arange(32, dtype=np.uint8)
-    tricks = [{"lead": 0, "cards": ["AH", "KH", "7S"], "winner": 0, "talon_card": "QH"},
-              {"lead": 0, "cards": ["8S", "9S", "10S"], "winner": 1}]
+    tricks = [
+        {"lead": 0, "cards": ["AH", "KH", "7S"], "winner": 0, "talon_card": "QH"},
+        {"lead": 0, "cards": ["8S", "9S", "10S"], "winner": 1},
+    ]
     order = gathered_order(dealt, tricks)
     head = from_ascii_list(["QH", "AH", "KH", "7S", "8S", "9S", "10S"])
     assert order[:7].tolist() == head.tolist()
@@ -47,12 +49,14 @@ def test_an_evening_log_is_a_real_log_whose_orders_follow_the_gathering_rule(tmp
     for record, previous in zip(hands[1:], hands):
         before = from_ascii_list(previous.order_before)
         dealt = before[parse_notation(previous.shuffle).permutation(32)]
-        tricks = [{"cards": t.cards, **({"talon_card": t.talon_card} if isinstance(t.talon_card, str) else {})}
-                  for t in previous.tricks]
+        tricks = [
+            {"cards": t.cards, **({"talon_card": t.talon_card} if isinstance(t.talon_card, str) else {})}
+            for t in previous.tricks
+        ]
         assert gathered_order(dealt, tricks).tolist() == from_ascii_list(record.order_before).tolist()
     for record, dealt in zip(hands, source.history):
         assert record.shuffle == dealt.shuffle
-        assert parse_notation(record.shuffle).actions[-1].actor == (record.dealer - 1) % 3    # right neighbour cuts
+        assert parse_notation(record.shuffle).actions[-1].actor == (record.dealer - 1) % 3  # right neighbour cuts
 
 
 def test_a_cheat_outside_the_table_is_refused():
@@ -97,7 +101,7 @@ def test_the_gathered_order_is_always_the_whole_deck_with_the_played_cards_on_to
 
     dealt = np.array(dealt, dtype=np.uint8)
     played = dealt[: 3 * tricks]
-    records = [{"cards": to_ascii_list(played[3 * t: 3 * t + 3])} for t in range(tricks)]
+    records = [{"cards": to_ascii_list(played[3 * t : 3 * t + 3])} for t in range(tricks)]
     if talon_led and tricks:
         records[0]["talon_card"] = to_ascii_list(dealt[-1:])[0]
     order = gathered_order(dealt, records)

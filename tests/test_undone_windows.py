@@ -2,14 +2,13 @@
 definition (every window composed and compared), checked against a direct implementation of it."""
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from fairdeal.audit.fastpath import CUT, NO_OP, RUN, CompiledShuffle, step_index, undone_windows
 from fairdeal.errors import NotationError
 from fairdeal.shuffle.notation import MAX_ACTIONS, parse_notation
-
-import pytest
 
 
 def by_definition(compiled: CompiledShuffle, targets: np.ndarray) -> list[tuple[int, int, int, bool]]:
@@ -22,13 +21,13 @@ def by_definition(compiled: CompiledShuffle, targets: np.ndarray) -> list[tuple[
         for start in range(steps - length + 1):
             stop = start + length
             for row in range(rows):
-                if (compiled.kinds[row, stop - 1:] != NO_OP).sum() == 0 and compiled.kinds[row, stop - 1] == NO_OP:
+                if (compiled.kinds[row, stop - 1 :] != NO_OP).sum() == 0 and compiled.kinds[row, stop - 1] == NO_OP:
                     continue
                 if (compiled.kinds[row, start:stop] == NO_OP).any():
                     continue
                 perm = np.arange(n)
                 for s in range(start, stop):
-                    perm = perm[step_index(compiled.kinds[row:row + 1, s], compiled.args[row:row + 1, s], n)[0]]
+                    perm = perm[step_index(compiled.kinds[row : row + 1, s], compiled.args[row : row + 1, s], n)[0]]
                 if not (targets[perm] == targets).all():
                     continue
                 if any(r == row and start <= a and b <= stop for r, a, b in reported):

@@ -7,8 +7,36 @@ from fairdeal.errors import NotationError, ShuffleError
 from fairdeal.log.validate import plainly_valid_shuffle
 from fairdeal.shuffle.notation import parse_notation
 
-TOKENS = st.sampled_from(["2", "4", "7", "0", "32", "33", "cut", "cut@1", "cut@3", "2@0", "5@2", "5@9", "12", "31",
-                          "Cut", "cut@x", "riffle", "LR", "?", "3,4", ";", "", "  ", "07", "2↑", "\t"])
+TOKENS = st.sampled_from(
+    [
+        "2",
+        "4",
+        "7",
+        "0",
+        "32",
+        "33",
+        "cut",
+        "cut@1",
+        "cut@3",
+        "2@0",
+        "5@2",
+        "5@9",
+        "12",
+        "31",
+        "Cut",
+        "cut@x",
+        "riffle",
+        "LR",
+        "?",
+        "3,4",
+        ";",
+        "",
+        "  ",
+        "07",
+        "2↑",
+        "\t",
+    ]
+)
 
 
 def full_check(text: str, seats: int, n: int) -> bool:
@@ -38,5 +66,5 @@ def test_fast_acceptance_implies_the_full_parser_accepts(tokens, gap, seats, n):
 def test_the_common_shuffles_are_accepted_fast():
     assert plainly_valid_shuffle("3 11 6 2 7 cut@0 16", 3, 32)
     assert plainly_valid_shuffle("2 4 cut 12", 3, 32)
-    assert not plainly_valid_shuffle("2 4 cut@5 12", 3, 32)      # the full parser words it
+    assert not plainly_valid_shuffle("2 4 cut@5 12", 3, 32)  # the full parser words it
     assert not plainly_valid_shuffle("riffle 16 LRLR", 3, 32)

@@ -5,23 +5,23 @@ import copy
 import json
 
 import pytest
-
 from commit_reveal_helpers import honest_session
+from fuzz_helpers import broken_rules, run
+
 from fairdeal.protocols.transcript import write_transcript
 from fairdeal.protocols.verify import verify_documents, verify_paths
-from fuzz_helpers import broken_rules, run
 
 
 @pytest.fixture(scope="module")
 def session():
-    docs = honest_session(2)               # hand 2 is a game: it has a discard
+    docs = honest_session(2)  # hand 2 is a game: it has a discard
     assert len(docs[-1]["record"]["discard"]) == 2
     return docs
 
 
 @pytest.fixture(scope="module")
 def raspasy():
-    docs = honest_session(3)               # hand 3 is raspasy: nobody defends, so no defence is open
+    docs = honest_session(3)  # hand 3 is raspasy: nobody defends, so no defence is open
     assert docs[-1]["record"]["result"]["kind"] == "raspasy" and docs[-1]["record"]["defence_open"] is False
     return docs
 

@@ -29,15 +29,15 @@ from fairdeal.audit.stats import subset_sum_null
 class BatteryPart:
     """One block's contribution (in log order): sums, plus the first and last deal for the boundary terms."""
 
-    cells: np.ndarray          # (cards, receivers) counts
-    ones: int                  # symbols 1 of the runs sequence
+    cells: np.ndarray  # (cards, receivers) counts
+    ones: int  # symbols 1 of the runs sequence
     zeros: int
     runs: int
     first_symbol: int
     last_symbol: int
-    matches: int               # Σ same-receiver cards over consecutive pairs inside the block
+    matches: int  # Σ same-receiver cards over consecutive pairs inside the block
     pairs: int
-    first_deal: np.ndarray     # receivers of each card code (-1: not in the deck)
+    first_deal: np.ndarray  # receivers of each card code (-1: not in the deck)
     last_deal: np.ndarray
 
 
@@ -52,8 +52,18 @@ def battery_part(recv: np.ndarray, symbols: np.ndarray, receivers: int) -> Batte
     sym = np.asarray(symbols, dtype=np.int64)
     runs = 1 + int(np.count_nonzero(sym[1:] != sym[:-1]))
     matches = int(np.count_nonzero(cards[1:] == cards[:-1]))
-    return BatteryPart(cells.reshape(-1, receivers), int(sym.sum()), int(len(sym) - sym.sum()), runs,
-                       int(sym[0]), int(sym[-1]), matches, len(cards) - 1, recv[0].copy(), recv[-1].copy())
+    return BatteryPart(
+        cells.reshape(-1, receivers),
+        int(sym.sum()),
+        int(len(sym) - sym.sum()),
+        runs,
+        int(sym[0]),
+        int(sym[-1]),
+        matches,
+        len(cards) - 1,
+        recv[0].copy(),
+        recv[-1].copy(),
+    )
 
 
 def join(a: BatteryPart | None, b: BatteryPart | None) -> BatteryPart | None:
@@ -62,9 +72,16 @@ def join(a: BatteryPart | None, b: BatteryPart | None) -> BatteryPart | None:
         return a or b
     boundary = int(np.count_nonzero((a.last_deal == b.first_deal) & (a.last_deal >= 0)))
     return BatteryPart(
-        a.cells + b.cells, a.ones + b.ones, a.zeros + b.zeros, a.runs + b.runs - (a.last_symbol == b.first_symbol),
-        a.first_symbol, b.last_symbol, a.matches + b.matches + boundary, a.pairs + b.pairs + 1,
-        a.first_deal, b.last_deal,
+        a.cells + b.cells,
+        a.ones + b.ones,
+        a.zeros + b.zeros,
+        a.runs + b.runs - (a.last_symbol == b.first_symbol),
+        a.first_symbol,
+        b.last_symbol,
+        a.matches + b.matches + boundary,
+        a.pairs + b.pairs + 1,
+        a.first_deal,
+        b.last_deal,
     )
 
 
@@ -98,25 +115,51 @@ def battery_tests(part: BatteryPart | None, sizes: list[int], duplicate_pairs: i
     expected = (part.ones + part.zeros) * np.outer(np.ones(n), np.array(sizes) / n)
     pearson = float(((part.cells - expected) ** 2 / expected).sum()) * (n - 1) / n
     dof = (n - 1) * (receivers - 1)
-    tests = [BatteryTest("card x receiver chi-square", pearson, float(sps.chi2.sf(pearson, dof)), deals,
-                         f"uniform deals: chi-squared with {dof} degrees of freedom after the N/(N-1) correction")]
+    tests = [
+        BatteryTest(
+            "card x receiver chi-square",
+            pearson,
+            float(sps.chi2.sf(pearson, dof)),
+            deals,
+            f"uniform deals: chi-squared with {dof} degrees of freedom after the N/(N-1) correction",
+        )
+    ]
     n1, n0 = part.ones, part.zeros
     if n1 and n0:
         total = n1 + n0
         mean = 1 + 2 * n1 * n0 / total
         var = 2 * n1 * n0 * (2 * n1 * n0 - total) / (total * total * (total - 1))
         z = (part.runs - mean) / np.sqrt(var) if var > 0 else 0.0
-        tests.append(BatteryTest("runs of the first hand's value above median", float(z),
-                                 float(2 * sps.norm.sf(abs(z))), total,
-                                 "independent deals: Wald-Wolfowitz runs, normal, two-sided"))
+        tests.append(
+            BatteryTest(
+                "runs of the first hand's value above median",
+                float(z),
+                float(2 * sps.norm.sf(abs(z))),
+                total,
+                "independent deals: Wald-Wolfowitz runs, normal, two-sided",
+            )
+        )
     mean, var = match_moments(sizes)
     z = (part.matches - part.pairs * mean) / np.sqrt(part.pairs * var)
-    tests.append(BatteryTest("serial matches between consecutive deals", float(z), float(2 * sps.norm.sf(abs(z))),
-                             part.pairs, f"independent deals: {mean:.3f} shared placements per pair, two-sided"))
+    tests.append(
+        BatteryTest(
+            "serial matches between consecutive deals",
+            float(z),
+            float(2 * sps.norm.sf(abs(z))),
+            part.pairs,
+            f"independent deals: {mean:.3f} shared placements per pair, two-sided",
+        )
+    )
     lam = comb(deals, 2) / distinct_deals(sizes)
-    tests.append(BatteryTest("repeated deals", float(duplicate_pairs),
-                             float(sps.poisson.sf(duplicate_pairs - 1, lam)) if duplicate_pairs else 1.0, deals,
-                             f"uniform deals: duplicate pairs Poisson with mean {lam:.2e}"))
+    tests.append(
+        BatteryTest(
+            "repeated deals",
+            float(duplicate_pairs),
+            float(sps.poisson.sf(duplicate_pairs - 1, lam)) if duplicate_pairs else 1.0,
+            deals,
+            f"uniform deals: duplicate pairs Poisson with mean {lam:.2e}",
+        )
+    )
     return tests
 
 
@@ -135,5 +178,14 @@ def deal_keys(recv: np.ndarray, receivers: int) -> np.ndarray:
         return (cards * weights).sum(axis=1, dtype=np.uint64)
 
 
-__all__ = ["BatteryPart", "BatteryTest", "battery_part", "battery_tests", "deal_keys", "distinct_deals", "join",
-           "match_moments", "median_split"]
+__all__ = [
+    "BatteryPart",
+    "BatteryTest",
+    "battery_part",
+    "battery_tests",
+    "deal_keys",
+    "distinct_deals",
+    "join",
+    "match_moments",
+    "median_split",
+]

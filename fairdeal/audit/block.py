@@ -21,29 +21,44 @@ from fairdeal.audit.shuffle_quality import fold_quality
 from fairdeal.audit.summary import BlockContext, BlockSummary, Sums
 from fairdeal.audit.targeting import fold_targeting
 from fairdeal.audit.tells import fold_tells
-from fairdeal.cards import NUM_CODES, to_ascii_list
 from fairdeal.bounded import quote
+from fairdeal.cards import NUM_CODES, to_ascii_list
 from fairdeal.errors import FairdealError, one_line
 from fairdeal.shuffle.notation import parse_notation
 
 
-def audit_block(records: list[tuple[int, object]], errors: list[tuple[int, str]], lines: int, layout: Layout,
-                context: BlockContext, block_index: int) -> BlockSummary:
+def audit_block(
+    records: list[tuple[int, object]],
+    errors: list[tuple[int, str]],
+    lines: int,
+    layout: Layout,
+    context: BlockContext,
+    block_index: int,
+) -> BlockSummary:
     """Audit the decoded records (``RawHand`` for hands) of one block, numbered from 1 within the block."""
     laws = laws_for(layout)
     pattern = layout.pattern
     seats = layout.num_seats
-    summary = BlockSummary(lines, Sums.empty(seats, len(laws.talon_aces.pmf) - 1, pattern.deck.size),
-                           np.zeros(0, np.int64), np.zeros(0, np.int16), np.zeros(0, np.int8), np.zeros(0, np.uint64),
-                           None)
+    summary = BlockSummary(
+        lines,
+        Sums.empty(seats, len(laws.talon_aces.pmf) - 1, pattern.deck.size),
+        np.zeros(0, np.int64),
+        np.zeros(0, np.int16),
+        np.zeros(0, np.int8),
+        np.zeros(0, np.uint64),
+        None,
+    )
     for line, message in errors:
         summary.problem(line, message, context.keep)
     hands = []
     for line, record in records:
         if isinstance(record, RawHand):
             if not 0 <= record.dealer < seats:
-                summary.problem(line, f"line {line}: hand {record.hand}: dealer seat {record.dealer} is not at a "
-                                f"table of {seats}", context.keep)
+                summary.problem(
+                    line,
+                    f"line {line}: hand {record.hand}: dealer seat {record.dealer} is not at a table of {seats}",
+                    context.keep,
+                )
             elif not len(record.deal):
                 summary.problem(line, f"line {line}: hand {record.hand} has no deal; nothing to audit", context.keep)
             else:
@@ -69,11 +84,22 @@ def audit_block(records: list[tuple[int, object]], errors: list[tuple[int, str]]
     logged = read_logged(hands, simple, compiled, pattern, context.min_each_side)
     fold_quality(hands, dealers, logged, context, summary)
     if context.targeting:
-        fold_targeting(hands, orders, recv, dealers, logged, layout, laws, context, summary,
-                       np.random.default_rng([context.seed, block_index, 2]))
+        fold_targeting(
+            hands,
+            orders,
+            recv,
+            dealers,
+            logged,
+            layout,
+            laws,
+            context,
+            summary,
+            np.random.default_rng([context.seed, block_index, 2]),
+        )
     if context.tells:
-        fold_tells(hands, orders, dealers, laws.aces, context, summary,
-                   np.random.default_rng([context.seed, block_index, 1]))
+        fold_tells(
+            hands, orders, dealers, laws.aces, context, summary, np.random.default_rng([context.seed, block_index, 1])
+        )
     fold_deals(summary, recv, dealers, numbers, layout, context, np.random.default_rng([context.seed, block_index]))
     return summary
 
@@ -95,8 +121,9 @@ def _deals(hands, layout: Layout, summary: BlockSummary, context: BlockContext) 
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             summary.problem(line, f"line {line}: hand {record.hand}: {one_line(str(exc))}", context.keep)
             continue
-        _bad_deal(line, narrow, layout, summary, context, _deck_problem(fast[np.searchsorted(
-            np.flatnonzero(ok), k)], pattern))
+        _bad_deal(
+            line, narrow, layout, summary, context, _deck_problem(fast[np.searchsorted(np.flatnonzero(ok), k)], pattern)
+        )
     for k in np.flatnonzero(~ok):
         line, record = hands[k]
         row = _slow_deal(line, record, layout, summary, context)
@@ -119,14 +146,24 @@ def _slow_deal(line, record, layout: Layout, summary: BlockSummary, context: Blo
     unknown = unknown_card(deal)
     if unknown is not None:
         field, text = unknown
-        summary.problem(line, f"line {line}, field {field}: hand {record.hand}: {quote(text)} is not a card; the line is "
-                        "left out of the statistics", context.keep)
+        summary.problem(
+            line,
+            f"line {line}, field {field}: hand {record.hand}: {quote(text)} is not a card; the line is "
+            "left out of the statistics",
+            context.keep,
+        )
         return None
     sizes = tuple(map(len, deal.hands)) + tuple(map(len, deal.talons))
     if sizes != layout.sizes[record.dealer]:
-        _bad_deal(line, narrow, layout, summary, context,
-                  f"the deal's hands and talons hold {list(sizes)} cards; pattern {pattern.name} deals "
-                  f"{list(layout.sizes[record.dealer])}")
+        _bad_deal(
+            line,
+            narrow,
+            layout,
+            summary,
+            context,
+            f"the deal's hands and talons hold {list(sizes)} cards; pattern {pattern.name} deals "
+            f"{list(layout.sizes[record.dealer])}",
+        )
         return None
     codes = np.array([card_code(c) for cards in deal.hands + deal.talons for c in cards], dtype=np.int64)
     if not (np.sort(codes) == np.sort(pattern.deck.codes())).all():
@@ -165,5 +202,10 @@ def _bad_deal(line, record: NarrowHand, layout: Layout, summary: BlockSummary, c
             explanation = tuple(e for f in result.findings for e in f.explanations)
         except (FairdealError, ValueError, IndexError):
             explanation = ()
-    summary.finding(line, record.hand, record.dealer, Finding("bad-deal", f"hand {record.hand}: {why}", (),
-                                                              explanation), context.keep)
+    summary.finding(
+        line,
+        record.hand,
+        record.dealer,
+        Finding("bad-deal", f"hand {record.hand}: {why}", (), explanation),
+        context.keep,
+    )

@@ -53,14 +53,19 @@ def gathered_orders(hands, layout: Layout, summary: BlockSummary, context: Block
     broken = present & ~(np.sort(orders, axis=1) == deck[None, :]).all(axis=1)
     for k in np.flatnonzero(broken):
         line, record = hands[k]
-        summary.problem(line, f"line {line}, field order_before: hand {record.hand}: not one {pattern.deck.value} "
-                        "deck; the line is left out of the statistics", context.keep)
+        summary.problem(
+            line,
+            f"line {line}, field order_before: hand {record.hand}: not one {pattern.deck.value} "
+            "deck; the line is left out of the statistics",
+            context.keep,
+        )
     orders[broken] = -1
     return orders
 
 
-def replay_block(hands, orders, recv, dealers, layout: Layout, context: BlockContext,
-                 summary: BlockSummary) -> tuple[np.ndarray, CompiledShuffle | None]:
+def replay_block(
+    hands, orders, recv, dealers, layout: Layout, context: BlockContext, summary: BlockSummary
+) -> tuple[np.ndarray, CompiledShuffle | None]:
     """Replay every logged shuffle from the gathered order (``gathered_orders``) and read its replay tells.
 
     Returns the rows of runs and cuts with depths and their op tables, for the per-hand passes."""
@@ -96,24 +101,43 @@ def _replay_simple(hands, recv, dealers, orders, idx, compiled, layout: Layout, 
         line, record = hands[idx[j]]
         action = f"action {s + 1} ({step_notation(kinds[j, s], args[j, s], actors[j, s])})"
         if short[j, s]:
-            summary.finding(line, record.hand, record.dealer, Finding(
-                "illegal-cut", f"{action} leaves {min(args[j, s], n - args[j, s])} card(s) on one side; "
-                f"the convention asks at least {context.min_each_side}"), context.keep)
+            summary.finding(
+                line,
+                record.hand,
+                record.dealer,
+                Finding(
+                    "illegal-cut",
+                    f"{action} leaves {min(args[j, s], n - args[j, s])} card(s) on one side; "
+                    f"the convention asks at least {context.min_each_side}",
+                ),
+                context.keep,
+            )
         if wrong[j, s]:
-            summary.finding(line, record.hand, record.dealer, Finding(
-                "wrong-cutter", f"{action}: seat {actors[j, s]} cut, but the cut belongs to the dealer's right "
-                f"neighbour, seat {right[j]}"), context.keep)
+            summary.finding(
+                line,
+                record.hand,
+                record.dealer,
+                Finding(
+                    "wrong-cutter",
+                    f"{action}: seat {actors[j, s]} cut, but the cut belongs to the dealer's right "
+                    f"neighbour, seat {right[j]}",
+                ),
+                context.keep,
+            )
     for j, start, stop, identity in undone_windows(compiled, np.asarray(pattern.targets)):
         line, record = hands[idx[j]]
         window = kinds[j, start:stop]
         kind = ("false-cut" if (window == CUT).any() else "cancelling-actions") if identity else "no-op-shuffle"
         if summary.finding_counts.get(kind, 0) >= context.keep:
-            summary.finding_counts[kind] += 1      # counted, not worded: the report keeps only the first ones
+            summary.finding_counts[kind] += 1  # counted, not worded: the report keeps only the first ones
             continue
         text = " ".join(step_notation(kinds[j, s], args[j, s], actors[j, s]) for s in range(start, stop))
         where = f"actions {start + 1}-{stop} ({text})"
-        message = (f"{where} undo each other: the deck is as before them" if identity
-                   else f"{where} change no receiver's cards: every hand and talon as before them")
+        message = (
+            f"{where} undo each other: the deck is as before them"
+            if identity
+            else f"{where} change no receiver's cards: every hand and talon as before them"
+        )
         summary.finding(line, record.hand, record.dealer, Finding(kind, message), context.keep)
     known = np.flatnonzero(orders[idx, 0] >= 0)
     if not len(known):
@@ -134,8 +158,9 @@ def _replay_simple(hands, recv, dealers, orders, idx, compiled, layout: Layout, 
             summary.finding(line, record.hand, record.dealer, finding, context.keep)
 
 
-def _replay_one(item, order: np.ndarray, dealer: int, layout: Layout, context: BlockContext,
-                summary: BlockSummary) -> None:
+def _replay_one(
+    item, order: np.ndarray, dealer: int, layout: Layout, context: BlockContext, summary: BlockSummary
+) -> None:
     """A shuffle in the full notation (overhand, riffle, unknown cuts...): the full parser, one hand."""
     line, record = item
     pattern = layout.pattern

@@ -8,8 +8,8 @@ floating-point terms are added in one order everywhere and every run gives the s
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
 
 from fairdeal.audit.battery import join
 from fairdeal.audit.scan import Header, Merged, _ace_categories
@@ -19,8 +19,15 @@ from fairdeal.errors import AuditError
 
 def empty_merge(header: Header, layout, keep: int, lines: int) -> Merged:
     seats = len(header.players)
-    return Merged(header, layout, Sums.empty(seats, len(_ace_categories(layout)) - 1, layout.pattern.deck.size),
-                  lines, aces=[[] for _ in range(seats)], numbers=[[] for _ in range(seats)], keep=keep)
+    return Merged(
+        header,
+        layout,
+        Sums.empty(seats, len(_ace_categories(layout)) - 1, layout.pattern.deck.size),
+        lines,
+        aces=[[] for _ in range(seats)],
+        numbers=[[] for _ in range(seats)],
+        keep=keep,
+    )
 
 
 def partial(header: Header, layout, keep: int, base: int, summary: BlockSummary) -> Merged:
@@ -61,8 +68,9 @@ def tree_merge(parts: Sequence[Merged]) -> Merged:
     if not level:
         raise AuditError("nothing to merge")
     while len(level) > 1:
-        level = [merge_pair(level[i], level[i + 1]) if i + 1 < len(level) else level[i]
-                 for i in range(0, len(level), 2)]
+        level = [
+            merge_pair(level[i], level[i + 1]) if i + 1 < len(level) else level[i] for i in range(0, len(level), 2)
+        ]
     return level[0]
 
 
@@ -75,7 +83,7 @@ class ClusterSpec:
     processes: bool = True
 
     @staticmethod
-    def parse(text: str) -> "ClusterSpec":
+    def parse(text: str) -> ClusterSpec:
         if text.startswith("local:"):
             count = text[6:]
             if not count.isdigit() or int(count) < 1:
@@ -96,8 +104,9 @@ class ClusterSpec:
                 return Client(self.address, timeout=10)
             except OSError as exc:
                 raise AuditError(f"cannot reach the dask scheduler at {self.address}: {exc}") from None
-        cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=self.processes,
-                               dashboard_address=None)
+        cluster = LocalCluster(
+            n_workers=self.workers, threads_per_worker=1, processes=self.processes, dashboard_address=None
+        )
         return Client(cluster)
 
 
@@ -109,8 +118,10 @@ def dask_runner(client) -> Callable:
         if not level:
             raise AuditError("nothing to merge")
         while len(level) > 1:
-            level = [client.submit(merge_pair, level[i], level[i + 1], pure=False) if i + 1 < len(level) else level[i]
-                     for i in range(0, len(level), 2)]
+            level = [
+                client.submit(merge_pair, level[i], level[i + 1], pure=False) if i + 1 < len(level) else level[i]
+                for i in range(0, len(level), 2)
+            ]
         return level[0].result()
 
     return run

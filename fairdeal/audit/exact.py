@@ -31,10 +31,10 @@ class Laws:
     talon_aces: object
     talon_value: object
     hand_value: object
-    values: np.ndarray           # value of each card code (0 for codes outside the deck)
-    aces: np.ndarray             # ace mask by code
+    values: np.ndarray  # value of each card code (0 for codes outside the deck)
+    aces: np.ndarray  # ace mask by code
     median: int
-    in_deck: np.ndarray          # mask by code
+    in_deck: np.ndarray  # mask by code
 
 
 def laws_for(layout: Layout) -> Laws:
@@ -52,8 +52,10 @@ def _laws(pattern_name: str) -> Laws:
         hypergeometric_null(pattern.deck.size, 4, talon_cards, "aces in the talon"),
         subset_sum_null(card_values(deck), talon_cards, "value of the talon"),
         subset_sum_null(card_values(deck), pattern.cards_per_hand, "value of a hand"),
-        values, (rank_of(np.arange(NUM_CODES)) == ACE) & np.isin(np.arange(NUM_CODES), deck),
-        median_split(card_values(deck), pattern.cards_per_hand), np.isin(np.arange(NUM_CODES), deck),
+        values,
+        (rank_of(np.arange(NUM_CODES)) == ACE) & np.isin(np.arange(NUM_CODES), deck),
+        median_split(card_values(deck), pattern.cards_per_hand),
+        np.isin(np.arange(NUM_CODES), deck),
     )
 
 
@@ -72,8 +74,15 @@ def hand_seats(layout: Layout) -> np.ndarray:
     return seats
 
 
-def fold_deals(summary: BlockSummary, recv: np.ndarray, dealers: np.ndarray, numbers: np.ndarray, layout: Layout,
-               context: BlockContext, rng: np.random.Generator) -> None:
+def fold_deals(
+    summary: BlockSummary,
+    recv: np.ndarray,
+    dealers: np.ndarray,
+    numbers: np.ndarray,
+    layout: Layout,
+    context: BlockContext,
+    rng: np.random.Generator,
+) -> None:
     """Fold deals (``(m, codes)`` receivers, in log order) into a summary: sums, sequences, battery."""
     laws = laws_for(layout)
     pvalues = hand_pvalues(recv, layout, laws, rng)
@@ -86,7 +95,9 @@ def fold_deals(summary: BlockSummary, recv: np.ndarray, dealers: np.ndarray, num
     for (kind, hand), p in pvalues.items():
         if hand < 0:
             continue
-        fisher, count = (sums.hand_fisher, sums.hand_tests) if kind == "hand value" else (sums.rank_fisher, sums.rank_tests)
+        fisher, count = (
+            (sums.hand_fisher, sums.hand_tests) if kind == "hand value" else (sums.rank_fisher, sums.rank_tests)
+        )
         np.add.at(fisher, (dealers, seats[:, hand]), -2.0 * np.log(p))
         np.add.at(count, (dealers, seats[:, hand]), 1)
     sums.uniform_pvalues += len(recv)
@@ -109,10 +120,12 @@ def hand_pvalues(recv: np.ndarray, layout: Layout, laws: Laws, rng: np.random.Ge
     m = len(recv)
     talon = recv >= pattern.hands
     out = {
-        ("talon aces", -1): randomized_upper(laws.talon_aces, np.count_nonzero(talon & laws.aces[None, :], axis=1),
-                                             rng.random(m)),
-        ("talon value", -1): randomized_upper(laws.talon_value, (laws.values[None, :] * talon).sum(axis=1),
-                                              rng.random(m)),
+        ("talon aces", -1): randomized_upper(
+            laws.talon_aces, np.count_nonzero(talon & laws.aces[None, :], axis=1), rng.random(m)
+        ),
+        ("talon value", -1): randomized_upper(
+            laws.talon_value, (laws.values[None, :] * talon).sum(axis=1), rng.random(m)
+        ),
     }
     single_pair = pattern.talons * pattern.talon_size == 2
     talon_value = (laws.values[None, :] * talon).sum(axis=1)
@@ -142,7 +155,7 @@ def talon_rank_pvalues(held, talon_value, laws: Laws, pattern, uniform) -> np.nd
         for b in range(a + 1, top + 1):
             by_sum[:, a + b] += hist[:, a] * hist[:, b]
     pairs = by_sum[0].sum()
-    above_table = np.cumsum(by_sum[:, ::-1], axis=1)[:, ::-1]       # pairs with sum >= s
+    above_table = np.cumsum(by_sum[:, ::-1], axis=1)[:, ::-1]  # pairs with sum >= s
     t = talon_value.astype(np.int64)
     rows = np.arange(len(held))
     tied = by_sum[rows, t]

@@ -76,10 +76,10 @@ class Layout:
 
     pattern: DealPattern
     num_seats: int
-    slot_hand: np.ndarray       # (dealers, slots): hand index of each listed hand (-1: the seat sits out)
-    sizes: tuple[tuple[int, ...], ...]    # per dealer, the expected length of each listed hand then each talon
-    template: np.ndarray        # (dealers, deck): receiver of each card of the flattened listed deal
-    lists: np.ndarray           # (dealers, 2 + slots + talons): cards per '[' of a deal's JSON, outer lists 0
+    slot_hand: np.ndarray  # (dealers, slots): hand index of each listed hand (-1: the seat sits out)
+    sizes: tuple[tuple[int, ...], ...]  # per dealer, the expected length of each listed hand then each talon
+    template: np.ndarray  # (dealers, deck): receiver of each card of the flattened listed deal
+    lists: np.ndarray  # (dealers, 2 + slots + talons): cards per '[' of a deal's JSON, outer lists 0
 
     @property
     def receivers(self) -> int:
@@ -89,7 +89,7 @@ class Layout:
 @functools.lru_cache(maxsize=16)
 def layout_for(pattern_name: str, num_seats: int) -> Layout:
     pattern = get_pattern(pattern_name)
-    slots = num_seats + pattern.seat_lists      # the dummy or the hand laid aside is listed after the seats
+    slots = num_seats + pattern.seat_lists  # the dummy or the hand laid aside is listed after the seats
     slot_hand = np.full((num_seats, slots), -1, dtype=np.int64)
     sizes, templates = [], []
     for dealer in range(num_seats):
@@ -149,7 +149,7 @@ def compile_simple(text: str, n: int) -> list[tuple[int, int, int]] | None:
                 return None
             ops.append((CUT, int(depth), op[2]))
             i += 2
-    return ops if len(ops) <= MAX_ACTIONS else None     # the full parser words the limit
+    return ops if len(ops) <= MAX_ACTIONS else None  # the full parser words the limit
 
 
 def compile_batch(ops: list[list[tuple[int, int, int]]]) -> CompiledShuffle:
@@ -214,7 +214,9 @@ def undone_windows(compiled: CompiledShuffle, targets: np.ndarray) -> list[tuple
     lengths = np.where(busy.any(axis=1), steps - np.argmax(busy[:, ::-1], axis=1), 0) if steps else np.zeros(0, int)
     found: list[tuple[int, int, int, bool]] = []
     for row, (labels_at, inverse_at) in _prefix_keys(compiled, lengths, np.asarray(targets, dtype=np.uint8)):
-        found += [(row, start, stop, inverse_at[start] == inverse_at[stop]) for start, stop in _shortest_repeats(labels_at)]
+        found += [
+            (row, start, stop, inverse_at[start] == inverse_at[stop]) for start, stop in _shortest_repeats(labels_at)
+        ]
     found.sort(key=lambda item: (item[2] - item[1], item[1], item[0]))
     return found
 
@@ -267,7 +269,7 @@ class RawHand(msgspec.Struct, tag_field="type", tag="hand", gc=False):
     hand: int
     dealer: int
     order_before: msgspec.Raw = msgspec.Raw()
-    shuffle: str | msgspec.UnsetType = msgspec.UNSET     # absent is fine, null fails validation as in the log reader
+    shuffle: str | msgspec.UnsetType = msgspec.UNSET  # absent is fine, null fails validation as in the log reader
     deal: msgspec.Raw = msgspec.Raw()
 
     def narrow(self) -> NarrowHand:
@@ -321,7 +323,9 @@ def decode_raw_block(lines: list[bytes], first_line: int) -> tuple[list[tuple[in
     return records, errors
 
 
-def raw_cards(raws: list[bytes], expected: np.ndarray, keys: tuple[bytes, ...], n: int) -> tuple[np.ndarray, np.ndarray]:
+def raw_cards(
+    raws: list[bytes], expected: np.ndarray, keys: tuple[bytes, ...], n: int
+) -> tuple[np.ndarray, np.ndarray]:
     """Card codes of many JSON card lists at once: ``(ok, codes)`` with ``codes`` of shape ``(ok.sum(), n)``.
 
     ``expected[i]`` is row i's card count per ``[`` in order (outer lists count 0), ``keys`` the object keys the

@@ -15,14 +15,14 @@ import io
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-from scipy import stats as sps  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+from scipy import stats as sps
 
-from fairdeal.audit.quality import guessing_null  # noqa: E402
-from fairdeal.audit.run import AuditResult  # noqa: E402
-from fairdeal.audit.verdict import CERTAIN_FINDINGS, Verdict, targeting_row  # noqa: E402
-from fairdeal.deal import get_pattern  # noqa: E402
+from fairdeal.audit.quality import guessing_null
+from fairdeal.audit.run import AuditResult
+from fairdeal.audit.verdict import CERTAIN_FINDINGS, Verdict, targeting_row
+from fairdeal.deal import get_pattern
 
 STYLE = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:.9em}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left}
@@ -70,13 +70,17 @@ def qq_plot(verdict: Verdict) -> str:
 def paths_plot(verdict: Verdict) -> str:
     figure, (top, bottom) = plt.subplots(2, 1, figsize=(8, 6), sharex=True)
     for path in verdict.paths:
-        line, = top.plot(path.hands, path.cusum, label=path.dealer)
+        (line,) = top.plot(path.hands, path.cusum, label=path.dealer)
         bottom.plot(path.hands, path.log_e, color=line.get_color(), label=path.dealer)
         for axes, alarm in ((top, path.cusum_alarm), (bottom, path.eprocess_alarm)):
             if alarm is not None:
                 axes.axvline(alarm, color=line.get_color(), linestyle=":")
-                axes.annotate(f"{path.dealer}: hand {alarm}", (alarm, axes.get_ylim()[1] * 0.9),
-                              color=line.get_color(), fontsize=8)
+                axes.annotate(
+                    f"{path.dealer}: hand {alarm}",
+                    (alarm, axes.get_ylim()[1] * 0.9),
+                    color=line.get_color(),
+                    fontsize=8,
+                )
     top.axhline(verdict.cusum_threshold, color="red", linestyle="--", label="CUSUM threshold")
     bottom.axhline(verdict.eprocess_bar, color="red", linestyle="--", label="e-process bar log(dealers/alpha)")
     top.set_ylabel("CUSUM")
@@ -109,12 +113,36 @@ def _quality_section(v: Verdict) -> list[str]:
     if not v.quality_dealers:
         return ["<h2>Shuffle quality</h2><p>no logged shuffle was read</p>"]
     names = ("cyclic_preserved", "cyclic_reversed", "cyclic_longest_block", "cyclic_rising", "cyclic_guessing")
-    rows = [[html.escape(q.dealer), str(q.read), f"{q.zero_share:.0%}", f"{q.mean_bits:.1f}", str(q.measured),
-             *(f"{q.means[n]:.2f}" for n in names)] for q in v.quality_dealers]
-    parts = ["<h2>Shuffle quality</h2>",
-             _table(["dealer", "shuffles read", "0 bits of randomness", "mean bits", "fully logged", "preserved",
-                     "reversed", "longest block", "rising sequences", "guessing score"], rows),
-             "<p>Measures forgive cuts (cyclic, rotation-invariant) and are means over fully logged shuffles.</p>"]
+    rows = [
+        [
+            html.escape(q.dealer),
+            str(q.read),
+            f"{q.zero_share:.0%}",
+            f"{q.mean_bits:.1f}",
+            str(q.measured),
+            *(f"{q.means[n]:.2f}" for n in names),
+        ]
+        for q in v.quality_dealers
+    ]
+    parts = [
+        "<h2>Shuffle quality</h2>",
+        _table(
+            [
+                "dealer",
+                "shuffles read",
+                "0 bits of randomness",
+                "mean bits",
+                "fully logged",
+                "preserved",
+                "reversed",
+                "longest block",
+                "rising sequences",
+                "guessing score",
+            ],
+            rows,
+        ),
+        "<p>Measures forgive cuts (cyclic, rotation-invariant) and are means over fully logged shuffles.</p>",
+    ]
     if any(q.measured for q in v.quality_dealers):
         parts.append(f"<img alt='guessing score per dealer' src='data:image/png;base64,{quality_plot(v)}'>")
     return parts
@@ -126,9 +154,24 @@ def _targeting_section(v: Verdict) -> list[str]:
     c = v.targeting.columns
     order = np.argsort(c["p"], kind="stable")[:30]
     rows = [[html.escape(cell) for cell in targeting_row(v, int(i))] for i in order]
-    return [f"<h2>Hands least likely from their gathered order</h2><p>{len(v.targeting):,} hands "
-            "tested; the 30 smallest p-values (all in the JSON report).</p>",
-            _table(["hand", "dealer", "talon aces", "p", "BH q", "same effort p", "its talon p", "cross-match p", "its talon p"], rows)]
+    return [
+        f"<h2>Hands least likely from their gathered order</h2><p>{len(v.targeting):,} hands "
+        "tested; the 30 smallest p-values (all in the JSON report).</p>",
+        _table(
+            [
+                "hand",
+                "dealer",
+                "talon aces",
+                "p",
+                "BH q",
+                "same effort p",
+                "its talon p",
+                "cross-match p",
+                "its talon p",
+            ],
+            rows,
+        ),
+    ]
 
 
 def _table(head: list[str], rows: list[list[str]]) -> str:
@@ -139,25 +182,47 @@ def _table(head: list[str], rows: list[list[str]]) -> str:
 def render_html(result: AuditResult, title: str) -> str:
     v = result.verdict
     e = html.escape
-    verdict_line = ("<p class='ok'>Nothing flagged at the family-wise level alpha = {:g}.</p>".format(v.alpha)
-                    if v.clean else "<p class='flag'>Flagged at the family-wise level alpha = {:g}.</p>".format(v.alpha))
-    suspects = [[e(name), "; ".join(e(f"{t.test}: p = {t.pvalue:.3g}, Holm {t.holm:.3g}")
-                                     for t in v.flagged() if t.dealer == name) or "findings below"]
-                for name in v.suspects()]
-    sequential = [[e(p.dealer), str(p.deals), str(p.talon_aces), str(p.cusum_alarm or "-"),
-                   str(p.eprocess_alarm or "-")] for p in v.paths]
-    findings = [[str(line), str(hand), e(who), e(f.kind), e(f.message) + (
-        "<br><i>explained by: " + e("; ".join(f.explanations)) + "</i>" if f.explanations else "")]
-        for line, hand, who, f in v.findings if f.kind in CERTAIN_FINDINGS][:300]
-    tests = [[e(t.subject), e(t.test), str(t.count), f"{t.pvalue:.3g}", f"{t.holm:.3g}", f"{t.bh:.3g}", e(t.null)]
-             for t in sorted(v.tests, key=lambda t: t.pvalue)]
+    verdict_line = (
+        f"<p class='ok'>Nothing flagged at the family-wise level alpha = {v.alpha:g}.</p>"
+        if v.clean
+        else f"<p class='flag'>Flagged at the family-wise level alpha = {v.alpha:g}.</p>"
+    )
+    suspects = [
+        [
+            e(name),
+            "; ".join(e(f"{t.test}: p = {t.pvalue:.3g}, Holm {t.holm:.3g}") for t in v.flagged() if t.dealer == name)
+            or "findings below",
+        ]
+        for name in v.suspects()
+    ]
+    sequential = [
+        [e(p.dealer), str(p.deals), str(p.talon_aces), str(p.cusum_alarm or "-"), str(p.eprocess_alarm or "-")]
+        for p in v.paths
+    ]
+    findings = [
+        [
+            str(line),
+            str(hand),
+            e(who),
+            e(f.kind),
+            e(f.message) + ("<br><i>explained by: " + e("; ".join(f.explanations)) + "</i>" if f.explanations else ""),
+        ]
+        for line, hand, who, f in v.findings
+        if f.kind in CERTAIN_FINDINGS
+    ][:300]
+    tests = [
+        [e(t.subject), e(t.test), str(t.count), f"{t.pvalue:.3g}", f"{t.holm:.3g}", f"{t.bh:.3g}", e(t.null)]
+        for t in sorted(v.tests, key=lambda t: t.pvalue)
+    ]
     parts = [
         f"<!doctype html><html><head><meta charset='utf-8'><title>{e(title)}</title><style>{STYLE}</style></head><body>",
         f"<h1>Audit of {e(title)}</h1>",
         f"<p>{v.hands:,} hands of {e(', '.join(v.players))}; pattern {e(v.pattern)}, {e(v.dealing)} dealing; "
         f"{v.malformed_count} malformed line(s); {len(v.tests)} tests under Holm (family-wise) and "
-        f"Benjamini-Hochberg control.</p>", verdict_line,
-        "<h2>Suspicious dealers</h2>", _table(["dealer", "evidence"], suspects) if suspects else "<p>none</p>",
+        f"Benjamini-Hochberg control.</p>",
+        verdict_line,
+        "<h2>Suspicious dealers</h2>",
+        _table(["dealer", "evidence"], suspects) if suspects else "<p>none</p>",
         "<h2>Players whose hands were too strong</h2><p>" + (e(", ".join(v.beneficiaries())) or "none") + "</p>",
         "<h2>Players named by a rules breach</h2><p>" + (e(", ".join(v.rule_breakers())) or "none") + "</p>",
         f"<h2>Talon aces</h2><img alt='talon-ace rate per dealer' src='data:image/png;base64,{ace_rate_plot(v)}'>",
@@ -167,11 +232,17 @@ def render_html(result: AuditResult, title: str) -> str:
         f"<h2>All p-values</h2><img alt='p-value QQ plot' src='data:image/png;base64,{qq_plot(v)}'>",
         *_targeting_section(v),
         *_quality_section(v),
-        "<h2>Findings</h2>", _table(["line", "hand", "who", "kind", "what"], findings) if findings else "<p>none</p>",
-        "<p>Counts by kind: " + e(", ".join(f"{k}: {c}" for k, c in sorted(v.finding_counts.items())) or "none") + "</p>",
-        "<h2>Tests</h2>", _table(["subject", "test", "n", "p", "Holm", "BH", "null model"], tests),
-        "<h2>Malformed lines</h2>", "<ul>" + "".join(f"<li><code>{e(m)}</code></li>" for m in v.malformed) + "</ul>"
-        if v.malformed else "<p>none</p>",
+        "<h2>Findings</h2>",
+        _table(["line", "hand", "who", "kind", "what"], findings) if findings else "<p>none</p>",
+        "<p>Counts by kind: "
+        + e(", ".join(f"{k}: {c}" for k, c in sorted(v.finding_counts.items())) or "none")
+        + "</p>",
+        "<h2>Tests</h2>",
+        _table(["subject", "test", "n", "p", "Holm", "BH", "null model"], tests),
+        "<h2>Malformed lines</h2>",
+        "<ul>" + "".join(f"<li><code>{e(m)}</code></li>" for m in v.malformed) + "</ul>"
+        if v.malformed
+        else "<p>none</p>",
         "<h2>Notes</h2><ul>" + "".join(f"<li>{e(n)}</li>" for n in v.notes) + "</ul>",
         "</body></html>",
     ]

@@ -8,9 +8,9 @@ temporary plain file first, because legality and the seed search read the log a 
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
 
 from fairdeal.audit.run import AuditResult, RunOptions, run_audit
 from fairdeal.audit.scan import Progress
@@ -48,7 +48,6 @@ class AuditUnit:
             return run_audit(self.source.path, options, progress)
         with tempfile.TemporaryDirectory(prefix="fairdeal-input-") as folder:
             return run_audit(plain_copy(self.source, Path(folder)), options, progress)
-
 
     def _readable(self, folder: Path) -> LogSource:
         """The source, or a plain copy when it is standard input (a store reads its input twice)."""

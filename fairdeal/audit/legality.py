@@ -20,24 +20,24 @@ import msgspec
 
 from fairdeal.audit.replay import Finding
 from fairdeal.audit.scan import BLOCK_BYTES, Header, _blocks_of_file, _renumber, _run_tasks, read_header
+from fairdeal.bounded import strip_bom
 from fairdeal.cards import DeckKind
 from fairdeal.deal import get_pattern
 from fairdeal.engine.hand import result
 from fairdeal.engine.match import dealer_of, first_dealer_from
 from fairdeal.engine.outcome import HandOutcome
 from fairdeal.engine.record import replay_record
-from fairdeal.engine.system import system_of
-from fairdeal.engine.sheet import new_sheet
 from fairdeal.engine.settlement import settle
+from fairdeal.engine.sheet import new_sheet
+from fairdeal.engine.system import system_of
 from fairdeal.errors import FairdealError, LogError, one_line
-from fairdeal.bounded import strip_bom
-from fairdeal.log.reader import decode_line
-from fairdeal.log.validate import LogValidator
-from fairdeal.log.records import EndRecord, HandRecord, TableRecord
 from fairdeal.log.header import header_convention
+from fairdeal.log.reader import decode_line
+from fairdeal.log.records import EndRecord, HandRecord, TableRecord
+from fairdeal.log.validate import LogValidator
 
 _SEAT = re.compile(r"seat (\d+)")
-LegalityFinding = tuple[int, int, str, Finding]      # line, hand, player named, finding
+LegalityFinding = tuple[int, int, str, Finding]  # line, hand, player named, finding
 
 
 @dataclass(frozen=True)
@@ -51,17 +51,17 @@ class Replayed:
     outcome: HandOutcome | None
     refusal: str | None
     score: list | None
-    fields: dict | None           # kept only when the hand must be replayed again with the sheet's streak
+    fields: dict | None  # kept only when the hand must be replayed again with the sheet's streak
 
 
 @dataclass(frozen=True)
 class LegalityReport:
-    hands: int                    # hand lines seen
-    replayed: int                 # hands that carried play fields and went through the engine
+    hands: int  # hand lines seen
+    replayed: int  # hands that carried play fields and went through the engine
     seconds: float
     findings: tuple[LegalityFinding, ...]
     notes: tuple[str, ...]
-    unreadable: tuple[tuple[int, str], ...] = ()     # lines the full reader rejects (line number, message)
+    unreadable: tuple[tuple[int, str], ...] = ()  # lines the full reader rejects (line number, message)
 
     @property
     def rate(self) -> float:
@@ -107,8 +107,11 @@ def _replay_block(task) -> tuple[int, list[Replayed], int, list[tuple[int, str]]
         elif isinstance(record, HandRecord):
             bare += 1
         elif isinstance(record, EndRecord):
-            out.append(Replayed(index, -1, -1, None, None, None, None,
-                                {"settlement": msgspec.to_builtins(record).get("settlement")}))
+            out.append(
+                Replayed(
+                    index, -1, -1, None, None, None, None, {"settlement": msgspec.to_builtins(record).get("settlement")}
+                )
+            )
     return data.count(b"\n"), out, bare, unreadable
 
 
@@ -138,15 +141,26 @@ def check_legality(path: str | Path, workers: int = 1) -> LegalityReport:
     record = decode_line(raw_header, header.line)
     pattern = get_pattern(record.deal_pattern)
     blocks = list(_blocks_of_file(path, header.offset, path.stat().st_size, BLOCK_BYTES // 16))
-    if pattern.deck is not DeckKind.PIQUET32 or pattern.hands != 3 or pattern.talons != 1 or pattern.dummy_hand is not None:
-        return _validated_only(path, blocks, raw_header, header.line, workers, started,
-                               f"legality not checked: the engine plays three hands and one talon of a 32-card deck, "
-                               f"not pattern {pattern.name}")
+    if (
+        pattern.deck is not DeckKind.PIQUET32
+        or pattern.hands != 3
+        or pattern.talons != 1
+        or pattern.dummy_hand is not None
+    ):
+        return _validated_only(
+            path,
+            blocks,
+            raw_header,
+            header.line,
+            workers,
+            started,
+            f"legality not checked: the engine plays three hands and one talon of a 32-card deck, "
+            f"not pattern {pattern.name}",
+        )
     try:
         convention = _convention(record)
     except FairdealError as exc:
-        return _validated_only(path, blocks, raw_header, header.line, workers, started,
-                               f"legality not checked: {exc}")
+        return _validated_only(path, blocks, raw_header, header.line, workers, started, f"legality not checked: {exc}")
     tasks = [(str(path), off, length, i, raw_header, True) for i, (off, length) in enumerate(blocks)]
     sheet_keeper = _Sheet(convention, header)
     base = header.line
@@ -160,12 +174,19 @@ def check_legality(path: str | Path, workers: int = 1) -> LegalityReport:
     notes = []
     if sheet_keeper.without_play:
         notes.append(f"{sheet_keeper.without_play} hand(s) carry no play fields and were not replayed")
-    return LegalityReport(sheet_keeper.hands + sheet_keeper.without_play, sheet_keeper.replayed,
-                          time.perf_counter() - started, tuple(sheet_keeper.findings), tuple(notes), tuple(unreadable))
+    return LegalityReport(
+        sheet_keeper.hands + sheet_keeper.without_play,
+        sheet_keeper.replayed,
+        time.perf_counter() - started,
+        tuple(sheet_keeper.findings),
+        tuple(notes),
+        tuple(unreadable),
+    )
 
 
-def _validated_only(path: Path, blocks, raw_header: bytes, base: int, workers: int, started: float,
-                    note: str) -> LegalityReport:
+def _validated_only(
+    path: Path, blocks, raw_header: bytes, base: int, workers: int, started: float, note: str
+) -> LegalityReport:
     """No replay, but every line still goes through the validator: a line it rejects is reported, whatever the
     pattern (the statistics' narrow reader would take it silently)."""
     tasks = [(str(path), off, length, i, raw_header, False) for i, (off, length) in enumerate(blocks)]
@@ -197,8 +218,13 @@ class _Sheet:
         self._dealer(line, item)
         self.last = item
         if item.streak is not None and item.streak != self.sheet.raspasy_streak:
-            self._find(line, item.hand, "", "wrong-streak", f"hand {item.hand}: logged raspasy streak {item.streak}, "
-                       f"the sheet has {self.sheet.raspasy_streak}")
+            self._find(
+                line,
+                item.hand,
+                "",
+                "wrong-streak",
+                f"hand {item.hand}: logged raspasy streak {item.streak}, the sheet has {self.sheet.raspasy_streak}",
+            )
             item = self._again(item)
         if item.refusal is not None:
             seat = _SEAT.search(item.refusal)
@@ -224,7 +250,7 @@ class _Sheet:
         return self.players[int(match.group(1))]
 
     def _find(self, line: int, hand: int, who: str, kind: str, message: str) -> None:
-        self.findings.append((line, hand, who, Finding(kind, one_line(message))))   # it may quote the log
+        self.findings.append((line, hand, who, Finding(kind, one_line(message))))  # it may quote the log
 
     def _dealer(self, line: int, item: Replayed) -> None:
         """The deal passes clockwise, except where the convention keeps it (Classic's opening raspasy rounds)."""
@@ -234,17 +260,27 @@ class _Sheet:
             return
         expected, _ = dealer_of(self.convention, item.hand - 1, self.first_dealer, seats)
         if item.hand == last.hand + 1 and item.dealer != expected:
-            self._find(line, item.hand, "", "dealer-out-of-turn",
-                       f"hand {item.hand}: seat {item.dealer} deals, but the deal passes to seat {expected}")
+            self._find(
+                line,
+                item.hand,
+                "",
+                "dealer-out-of-turn",
+                f"hand {item.hand}: seat {item.dealer} deals, but the deal passes to seat {expected}",
+            )
 
     def _compare(self, line: int, item: Replayed, recomputed: list[dict]) -> None:
         for seat, name in enumerate(self.players):
             logged = Counter(_key(x) for x in item.score if x.get("seat") == seat)
             true = Counter(_key(x) for x in recomputed if x["seat"] == seat)
             if logged != true:
-                self._find(line, item.hand, name, "cooked-score",
-                           f"hand {item.hand}, seat {seat} ({name}): the log scores {_show(logged)}, the replayed "
-                           f"hand scores {_show(true)}")
+                self._find(
+                    line,
+                    item.hand,
+                    name,
+                    "cooked-score",
+                    f"hand {item.hand}, seat {seat} ({name}): the log scores {_show(logged)}, the replayed "
+                    f"hand scores {_show(true)}",
+                )
 
     def _settlement(self, line: int, logged: dict) -> None:
         if not logged:
@@ -253,8 +289,13 @@ class _Sheet:
         for name, amount in zip(self.players, amounts):
             value = logged.get(name)
             if value is None or abs(float(value) - float(amount)) > 1e-9:
-                self._find(line, 0, name, "cooked-settlement",
-                           f"the trailer settles {name} at {value}, the recomputed sheet at {float(amount):g}")
+                self._find(
+                    line,
+                    0,
+                    name,
+                    "cooked-settlement",
+                    f"the trailer settles {name} at {value}, the recomputed sheet at {float(amount):g}",
+                )
 
 
 def _key(item: dict) -> tuple:
@@ -264,5 +305,8 @@ def _key(item: dict) -> tuple:
 def _show(lines: Counter) -> str:
     if not lines:
         return "nothing"
-    return ", ".join(f"{column} {points:g}" + (f" on seat {on}" if on is not None else "")
-                     for (column, on, points), count in sorted(lines.items(), key=str) for _ in range(count))
+    return ", ".join(
+        f"{column} {points:g}" + (f" on seat {on}" if on is not None else "")
+        for (column, on, points), count in sorted(lines.items(), key=str)
+        for _ in range(count)
+    )

@@ -23,16 +23,17 @@ from fairdeal.shuffle.ops import ShuffleSequence
 class LoggedShuffles:
     """Per hand row of a block: the logged actions' randomness; for fully logged shuffles, the permutation."""
 
-    bits: np.ndarray            # (hands,) upper bound in bits; NaN where no readable shuffle is logged
-    riffles: np.ndarray         # (hands,) riffles logged without their pattern (random per GSR)
-    riffle_tv: np.ndarray       # (hands,) exact Bayer-Diaconis distance to uniform of those riffles; NaN: none read
-    can_randomise: np.ndarray   # (hands,) the bound reaches the number of distinct deals
-    known: np.ndarray           # rows whose whole shuffle is logged with its details
-    perms: np.ndarray           # (len(known), n): ``after = before[perm]``
+    bits: np.ndarray  # (hands,) upper bound in bits; NaN where no readable shuffle is logged
+    riffles: np.ndarray  # (hands,) riffles logged without their pattern (random per GSR)
+    riffle_tv: np.ndarray  # (hands,) exact Bayer-Diaconis distance to uniform of those riffles; NaN: none read
+    can_randomise: np.ndarray  # (hands,) the bound reaches the number of distinct deals
+    known: np.ndarray  # rows whose whole shuffle is logged with its details
+    perms: np.ndarray  # (len(known), n): ``after = before[perm]``
 
 
-def read_logged(hands, simple: np.ndarray, compiled: CompiledShuffle | None, pattern: DealPattern,
-                min_each_side: int) -> LoggedShuffles:
+def read_logged(
+    hands, simple: np.ndarray, compiled: CompiledShuffle | None, pattern: DealPattern, min_each_side: int
+) -> LoggedShuffles:
     """Read every hand's logged shuffle once (``simple``: rows the replay compiled into ``compiled``)."""
     n = pattern.deck.size
     m = len(hands)
@@ -56,7 +57,7 @@ def read_logged(hands, simple: np.ndarray, compiled: CompiledShuffle | None, pat
             sequence = parse_notation(record.shuffle)
             budget = randomness_budget(sequence, pattern, min_each_side)
         except FairdealError:
-            continue                     # the replay has reported it
+            continue  # the replay has reported it
         bits[k] = budget.total
         riffles[k] = unrecorded_riffles(sequence)
         tv[k] = float(riffle_distance(sequence, n))

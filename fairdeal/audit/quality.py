@@ -22,8 +22,8 @@ import numpy as np
 from fairdeal.audit.stats import DiscreteNull
 from fairdeal.deal import DealPattern
 from fairdeal.errors import AuditError
-from fairdeal.shuffle.ops import Cut, Overhand, Riffle, ShuffleOp, ShuffleSequence
 from fairdeal.shuffle.models import CODEX_MIN_EACH_SIDE
+from fairdeal.shuffle.ops import Cut, Overhand, Riffle, ShuffleOp, ShuffleSequence
 from fairdeal.shuffle.theory import rising_sequences, total_variation
 
 
@@ -87,7 +87,7 @@ def rising_sequence_count(p: np.ndarray, rotation_invariant: bool = False) -> np
         return _shaped(np.atleast_1d(rising_sequences(arr)), p)
     m, n = arr.shape
     where = np.argsort(arr, axis=1)
-    start = where + 1                                   # the interval covers start .. start + length - 1 (mod n)
+    start = where + 1  # the interval covers start .. start + length - 1 (mod n)
     length = (np.roll(where, -1, axis=1) - where) % n
     base = (np.arange(m) * 2 * n)[:, None]
     marks = np.bincount((base + start).ravel(), minlength=2 * m * n)
@@ -131,16 +131,26 @@ def guessing_null(n: int) -> DiscreteNull:
     return DiscreteNull(pmf, f"guessing score against a uniform {n}-card shuffle")
 
 
-MEASURES = ("preserved", "reversed", "longest_block", "rising", "guessing", "cyclic_preserved", "cyclic_reversed",
-            "cyclic_longest_block", "cyclic_rising", "cyclic_guessing")
+MEASURES = (
+    "preserved",
+    "reversed",
+    "longest_block",
+    "rising",
+    "guessing",
+    "cyclic_preserved",
+    "cyclic_reversed",
+    "cyclic_longest_block",
+    "cyclic_rising",
+    "cyclic_guessing",
+)
 
 
 @dataclass(frozen=True)
 class QualityReport:
     """Per-hand shuffle-quality measures over a batch of hands (``MEASURES`` in that order)."""
 
-    measures: np.ndarray                 # (hands, len(MEASURES)) integer counts
-    cyclic_guessing_pvalue: np.ndarray   # exact P(score >= observed) under a uniform shuffle
+    measures: np.ndarray  # (hands, len(MEASURES)) integer counts
+    cyclic_guessing_pvalue: np.ndarray  # exact P(score >= observed) under a uniform shuffle
 
     def measure(self, name: str) -> np.ndarray:
         return self.measures[:, MEASURES.index(name)]
@@ -150,15 +160,26 @@ def permutation_quality(p: np.ndarray) -> QualityReport:
     """All per-hand measures of a batch of relative permutations (``after = before[p]``, one per row)."""
     p = np.atleast_2d(p)
     cyclic_guesses = guessing_score(p, cyclic=True)
-    columns = (preserved_adjacencies(p), reversed_adjacencies(p), longest_preserved_block(p),
-               rising_sequence_count(p), guessing_score(p), preserved_adjacencies(p, cyclic=True),
-               reversed_adjacencies(p, cyclic=True), longest_preserved_block(p, cyclic=True),
-               rising_sequence_count(p, rotation_invariant=True), cyclic_guesses)
-    return QualityReport(np.stack([np.asarray(c, dtype=np.int64) for c in columns], axis=1),
-                         guessing_null(p.shape[1]).pvalue(cyclic_guesses))
+    columns = (
+        preserved_adjacencies(p),
+        reversed_adjacencies(p),
+        longest_preserved_block(p),
+        rising_sequence_count(p),
+        guessing_score(p),
+        preserved_adjacencies(p, cyclic=True),
+        reversed_adjacencies(p, cyclic=True),
+        longest_preserved_block(p, cyclic=True),
+        rising_sequence_count(p, rotation_invariant=True),
+        cyclic_guesses,
+    )
+    return QualityReport(
+        np.stack([np.asarray(c, dtype=np.int64) for c in columns], axis=1),
+        guessing_null(p.shape[1]).pvalue(cyclic_guesses),
+    )
 
 
 # --- How much randomness the logged actions could carry -----------------------------------------------------
+
 
 def action_bits(op: ShuffleOp, n: int, min_each_side: int = CODEX_MIN_EACH_SIDE) -> float:
     """log2 of the number of distinct outcomes the logged action could have had.
@@ -181,8 +202,8 @@ def action_bits(op: ShuffleOp, n: int, min_each_side: int = CODEX_MIN_EACH_SIDE)
 @dataclass(frozen=True)
 class RandomnessBudget:
     per_action: tuple[float, ...]
-    ceiling: float          # log2(n!): a uniform shuffle
-    deal_bits: float        # log2 of the distinct deals the pattern can produce
+    ceiling: float  # log2(n!): a uniform shuffle
+    deal_bits: float  # log2 of the distinct deals the pattern can produce
 
     @property
     def total(self) -> float:

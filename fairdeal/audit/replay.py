@@ -35,7 +35,7 @@ class Finding:
 @dataclass(frozen=True)
 class MovedCard:
     card: str
-    expected: str      # the receiver the replay gives it to ("hand 0" = first hand, "talon 0")
+    expected: str  # the receiver the replay gives it to ("hand 0" = first hand, "talon 0")
     received: str
 
 
@@ -54,7 +54,9 @@ def receiver_name(index: int, pattern: DealPattern) -> str:
     return f"hand {index}" if index < pattern.hands else f"talon {index - pattern.hands}"
 
 
-def replay_deal(order_before: np.ndarray, sequence: ShuffleSequence, received: Deal, pattern: DealPattern) -> ReplayResult:
+def replay_deal(
+    order_before: np.ndarray, sequence: ShuffleSequence, received: Deal, pattern: DealPattern
+) -> ReplayResult:
     """Replay ``sequence`` on ``order_before``, deal by ``pattern`` and explain any difference from ``received``.
 
     Hands and talons are compared as sets (a log need not keep the order a hand was received in).
@@ -107,22 +109,34 @@ def _size_findings(received: Deal, pattern: DealPattern) -> tuple[str, ...]:
     return tuple(wrong)
 
 
-def _candidates(before: np.ndarray, after: np.ndarray, sequence: ShuffleSequence, n: int) -> list[tuple[str, np.ndarray]]:
+def _candidates(
+    before: np.ndarray, after: np.ndarray, sequence: ShuffleSequence, n: int
+) -> list[tuple[str, np.ndarray]]:
     """Deck orders each single manipulation would have dealt from, with its description."""
     out: list[tuple[str, np.ndarray]] = []
     for i in range(n - 1):
-        out.append((f"a card from the bottom ({to_ascii_list([after[-1]])[0]}) dealt as card {i + 1}",
-                    np.concatenate([after[:i], after[-1:], after[i:-1]])))
+        out.append(
+            (
+                f"a card from the bottom ({to_ascii_list([after[-1]])[0]}) dealt as card {i + 1}",
+                np.concatenate([after[:i], after[-1:], after[i:-1]]),
+            )
+        )
         swapped = after.copy()
         swapped[[i, i + 1]] = swapped[[i + 1, i]]
-        out.append((f"a second card dealt at card {i + 1} (the top card {to_ascii_list([after[i]])[0]} held back)", swapped))
+        out.append(
+            (f"a second card dealt at card {i + 1} (the top card {to_ascii_list([after[i]])[0]} held back)", swapped)
+        )
     for depth in range(1, n):
         out.append((f"an unlogged cut of {depth} after the logged shuffle", np.roll(after, -depth)))
     for index, action in enumerate(sequence, start=1):
         if isinstance(action.op, Cut) and action.op.is_known:
             rest = ShuffleSequence(tuple(a for k, a in enumerate(sequence, start=1) if k != index))
-            out.append((f"the logged cut (action {index}, {action.notation()}) was not made: a false cut",
-                        before[rest.permutation(n)]))
+            out.append(
+                (
+                    f"the logged cut (action {index}, {action.notation()}) was not made: a false cut",
+                    before[rest.permutation(n)],
+                )
+            )
     return out
 
 
@@ -133,7 +147,9 @@ def _explanations(before, after, sequence, expected: Deal, received: Deal, patte
     hands, talons = deal_batch(orders, pattern)
     want_hands = np.sort(np.array([np.sort(h) for h in received.hands]), axis=-1)
     want_talons = np.sort(np.array([np.sort(t) for t in received.talons]), axis=-1)
-    same = (np.sort(hands, axis=-1) == want_hands).all(axis=(1, 2)) & (np.sort(talons, axis=-1) == want_talons).all(axis=(1, 2))
+    same = (np.sort(hands, axis=-1) == want_hands).all(axis=(1, 2)) & (np.sort(talons, axis=-1) == want_talons).all(
+        axis=(1, 2)
+    )
     found += [described[k][0] for k in np.flatnonzero(same)]
     return tuple(found)
 
@@ -149,11 +165,14 @@ def _switched_talon(expected: Deal, received: Deal, pattern: DealPattern):
                 for k, (a, b) in enumerate(zip(_receivers(expected), _receivers(received)))
                 if k not in (h, pattern.hands + t)
             )
-            if others_same and set(want.tolist()) - set(np.asarray(got).tolist()) <= set(np.asarray(received.hands[h]).tolist()):
+            if others_same and set(want.tolist()) - set(np.asarray(got).tolist()) <= set(
+                np.asarray(received.hands[h]).tolist()
+            ):
                 yield f"talon {t} switched with cards of {receiver_name(h, pattern)}"
 
 
 # --- Tells in the shuffle itself -------------------------------------------------------------------------
+
 
 def cut_legality(sequence: ShuffleSequence, n: int, min_each_side: int = CODEX_MIN_EACH_SIDE) -> tuple[Finding, ...]:
     """Cuts that leave fewer than ``min_each_side`` cards on a side (Codex, seed 002: at least 4)."""
@@ -161,11 +180,13 @@ def cut_legality(sequence: ShuffleSequence, n: int, min_each_side: int = CODEX_M
     for index, action in enumerate(sequence, start=1):
         op = action.op
         if isinstance(op, Cut) and op.is_known and not cut_is_legal(op.depth, n, min_each_side):
-            found.append(Finding(
-                "illegal-cut",
-                f"action {index} ({action.notation()}) leaves {min(op.depth, n - op.depth)} card(s) on one side; "
-                f"the convention asks at least {min_each_side}",
-            ))
+            found.append(
+                Finding(
+                    "illegal-cut",
+                    f"action {index} ({action.notation()}) leaves {min(op.depth, n - op.depth)} card(s) on one side; "
+                    f"the convention asks at least {min_each_side}",
+                )
+            )
     return tuple(found)
 
 
@@ -188,10 +209,16 @@ def undone_actions(sequence: ShuffleSequence, pattern: DealPattern) -> tuple[Fin
             actions = " ".join(a.notation() for a in sequence.actions[start:stop])
             where = f"actions {start + 1}-{stop} ({actions})"
             if (p == identity(n)).all():
-                kind = "false-cut" if any(isinstance(a.op, Cut) for a in sequence.actions[start:stop]) else "cancelling-actions"
+                kind = (
+                    "false-cut"
+                    if any(isinstance(a.op, Cut) for a in sequence.actions[start:stop])
+                    else "cancelling-actions"
+                )
                 found.append(Finding(kind, f"{where} undo each other: the deck is as before them"))
             elif (targets[p] == targets).all():
-                found.append(Finding("no-op-shuffle", f"{where} change no receiver's cards: every hand and talon as before them"))
+                found.append(
+                    Finding("no-op-shuffle", f"{where} change no receiver's cards: every hand and talon as before them")
+                )
             else:
                 continue
             reported.append((start, stop))
@@ -205,18 +232,18 @@ class CutDepthTally:
     counts: tuple[int, ...]
 
     @staticmethod
-    def empty(n: int) -> "CutDepthTally":
+    def empty(n: int) -> CutDepthTally:
         return CutDepthTally((0,) * n)
 
     @staticmethod
-    def of(sequence: ShuffleSequence, n: int) -> "CutDepthTally":
+    def of(sequence: ShuffleSequence, n: int) -> CutDepthTally:
         counts = [0] * n
         for action in sequence:
             if isinstance(action.op, Cut) and action.op.is_known and action.op.depth < n:
                 counts[action.op.depth] += 1
         return CutDepthTally(tuple(counts))
 
-    def merge(self, other: "CutDepthTally") -> "CutDepthTally":
+    def merge(self, other: CutDepthTally) -> CutDepthTally:
         if len(self.counts) != len(other.counts):
             raise AuditError("cannot merge cut tallies of different deck sizes")
         return CutDepthTally(tuple(a + b for a, b in zip(self.counts, other.counts)))

@@ -13,9 +13,10 @@ deal drawn from a searchable server seed);
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -28,25 +29,25 @@ from fairdeal.audit.targeting import CROSS_NULL, SAME_EFFORT_NULL
 from fairdeal.audit.verdict import CERTAIN_FINDINGS, Verdict, build_verdict
 from fairdeal.errors import AuditError
 
-LEGALITY_AUTO_HANDS = 50_000     # legality runs by default on logs up to this many hands (~1.5k hands/s on 2 cores)
-TELLS_AUTO_BYTES = 32 << 20      # the shuffle's tells run by default on files up to this size (a Monte Carlo a hand)
-TARGETING_AUTO_HANDS = 50_000    # targeting (a Monte Carlo a hand) and per-hand rows: on for logs up to this many hands
-SAMPLE_BYTES = 1 << 16           # the file's head, read to estimate its number of hands before the pass
+LEGALITY_AUTO_HANDS = 50_000  # legality runs by default on logs up to this many hands (~1.5k hands/s on 2 cores)
+TELLS_AUTO_BYTES = 32 << 20  # the shuffle's tells run by default on files up to this size (a Monte Carlo a hand)
+TARGETING_AUTO_HANDS = 50_000  # targeting (a Monte Carlo a hand) and per-hand rows: on for logs up to this many hands
+SAMPLE_BYTES = 1 << 16  # the file's head, read to estimate its number of hands before the pass
 
 
 @dataclass(frozen=True)
 class RunOptions:
     alpha: float = 0.01
     workers: int = 1
-    legality: bool | None = None    # None: on for logs of at most LEGALITY_AUTO_HANDS hands
-    cheat_rate: float = 0.25        # the CUSUM's alternative: an ace stacked into the talon in this share of deals
-    min_each_side: int = 4          # legal cut (Codex, seed 002)
+    legality: bool | None = None  # None: on for logs of at most LEGALITY_AUTO_HANDS hands
+    cheat_rate: float = 0.25  # the CUSUM's alternative: an ace stacked into the talon in this share of deals
+    min_each_side: int = 4  # legal cut (Codex, seed 002)
     seed: int = 0
-    keep: int = 1000                # findings per kind and malformed lines kept for the report (all are counted)
-    tells: bool | None = None       # the shuffle's own tells; None: on for files of at most TELLS_AUTO_BYTES
-    server_seed_window: int | None = None   # bits of the weak-server seed search (digital logs; None: not run)
+    keep: int = 1000  # findings per kind and malformed lines kept for the report (all are counted)
+    tells: bool | None = None  # the shuffle's own tells; None: on for files of at most TELLS_AUTO_BYTES
+    server_seed_window: int | None = None  # bits of the weak-server seed search (digital logs; None: not run)
     server_time: int | None = None  # Unix time the window centres on (None: the header's ``started``)
-    targeting: bool | None = None   # per-hand same-effort Monte Carlo; None: on for logs of at most TARGETING_AUTO_HANDS
+    targeting: bool | None = None  # per-hand same-effort Monte Carlo; None: on for logs of at most TARGETING_AUTO_HANDS
 
 
 @dataclass(frozen=True)
@@ -64,46 +65,89 @@ class AuditResult:
         v = self.verdict
         return {
             "summary": {
-                "players": list(v.players), "pattern": v.pattern, "dealing": v.dealing, "hands": v.hands,
-                "lines": v.lines, "alpha": v.alpha, "clean": v.clean, "exit_code": self.exit_code,
-                "malformed_lines": v.malformed_count, "generator_flagged": v.generator_flagged(), "findings_by_kind": dict(sorted(v.finding_counts.items())),
-                "tests": len(v.tests), "flagged_tests": len(v.flagged()), "seconds": round(self.seconds, 3),
+                "players": list(v.players),
+                "pattern": v.pattern,
+                "dealing": v.dealing,
+                "hands": v.hands,
+                "lines": v.lines,
+                "alpha": v.alpha,
+                "clean": v.clean,
+                "exit_code": self.exit_code,
+                "malformed_lines": v.malformed_count,
+                "generator_flagged": v.generator_flagged(),
+                "findings_by_kind": dict(sorted(v.finding_counts.items())),
+                "tests": len(v.tests),
+                "flagged_tests": len(v.flagged()),
+                "seconds": round(self.seconds, 3),
                 "hands_per_second": round(v.hands / self.scan_seconds) if self.scan_seconds > 0 else None,
                 "notes": list(v.notes),
             },
             "suspects": [
-                {"dealer": name, "evidence": [_test_json(t) for t in v.flagged() if t.dealer == name],
-                 "findings": sum(1 for f in v.certain() if f[2] == name)}
+                {
+                    "dealer": name,
+                    "evidence": [_test_json(t) for t in v.flagged() if t.dealer == name],
+                    "findings": sum(1 for f in v.certain() if f[2] == name),
+                }
                 for name in v.suspects()
             ],
             "beneficiaries": list(v.beneficiaries()),
             "findings": [
-                {"line": line, "hand": hand, "who": who, "kind": f.kind, "certain": f.kind in CERTAIN_FINDINGS,
-                 "message": f.message, "cards": list(f.cards), "explanations": list(f.explanations)}
+                {
+                    "line": line,
+                    "hand": hand,
+                    "who": who,
+                    "kind": f.kind,
+                    "certain": f.kind in CERTAIN_FINDINGS,
+                    "message": f.message,
+                    "cards": list(f.cards),
+                    "explanations": list(f.explanations),
+                }
                 for line, hand, who, f in v.findings
             ],
             "malformed": list(v.malformed),
             "tests": [_test_json(t) for t in sorted(v.tests, key=lambda t: t.pvalue)],
             "sequential": {
-                "cusum_threshold": v.cusum_threshold, "cusum_horizon": v.cusum_horizon,
+                "cusum_threshold": v.cusum_threshold,
+                "cusum_horizon": v.cusum_horizon,
                 "eprocess_log_bar": v.eprocess_bar,
-                "dealers": [{"dealer": p.dealer, "deals": p.deals, "talon_aces": p.talon_aces,
-                             "cusum_alarm_hand": p.cusum_alarm, "eprocess_alarm_hand": p.eprocess_alarm,
-                             "max_log_evalue": p.max_log_e} for p in v.paths],
+                "dealers": [
+                    {
+                        "dealer": p.dealer,
+                        "deals": p.deals,
+                        "talon_aces": p.talon_aces,
+                        "cusum_alarm_hand": p.cusum_alarm,
+                        "eprocess_alarm_hand": p.eprocess_alarm,
+                        "max_log_evalue": p.max_log_e,
+                    }
+                    for p in v.paths
+                ],
             },
             "targeting": _targeting_json(v),
             "quality": _quality_json(v),
-            "legality": None if self.legality is None else {
-                "hands": self.legality.hands, "replayed": self.legality.replayed,
-                "seconds": round(self.legality.seconds, 3), "notes": list(self.legality.notes),
+            "legality": None
+            if self.legality is None
+            else {
+                "hands": self.legality.hands,
+                "replayed": self.legality.replayed,
+                "seconds": round(self.legality.seconds, 3),
+                "notes": list(self.legality.notes),
             },
         }
 
 
 def _test_json(t) -> dict[str, Any]:
     about = {key: name for key, name in (("dealer", t.dealer), ("player", t.player)) if name is not None}
-    return {"subject": t.subject, **about, "test": t.test, "statistic": t.statistic, "pvalue": t.pvalue,
-            "holm": t.holm, "bh": t.bh, "count": t.count, "null": t.null}
+    return {
+        "subject": t.subject,
+        **about,
+        "test": t.test,
+        "statistic": t.statistic,
+        "pvalue": t.pvalue,
+        "holm": t.holm,
+        "bh": t.bh,
+        "count": t.count,
+        "null": t.null,
+    }
 
 
 def _number(x) -> float | None:
@@ -115,30 +159,57 @@ def _targeting_json(v: Verdict) -> dict[str, Any] | None:
     if v.targeting is None:
         return None
     c = v.targeting.columns
-    hands = [{"line": int(c["line"][i]), "hand": int(c["hand"][i]), "dealer": v.players[int(c["dealer"][i])],
-              "p": _number(c["p"][i]), "bh": _number(c["q"][i]), "talon_aces": int(c["talon_aces"][i]),
-              "p_same_effort": _number(c["p_same"][i]),
-              "p_talon": _number(c["p_talon"][i]),
-              "p_seats": {v.players[s]: _number(p) for s, p in enumerate(c["p_seats"][i]) if not np.isnan(p)},
-              "p_cross": _number(c["p_cross"][i]), "p_cross_talon": _number(c["p_cross_talon"][i]),
-              "draws": int(c["draws"][i])} for i in range(len(v.targeting))]
+    hands = [
+        {
+            "line": int(c["line"][i]),
+            "hand": int(c["hand"][i]),
+            "dealer": v.players[int(c["dealer"][i])],
+            "p": _number(c["p"][i]),
+            "bh": _number(c["q"][i]),
+            "talon_aces": int(c["talon_aces"][i]),
+            "p_same_effort": _number(c["p_same"][i]),
+            "p_talon": _number(c["p_talon"][i]),
+            "p_seats": {v.players[s]: _number(p) for s, p in enumerate(c["p_seats"][i]) if not np.isnan(p)},
+            "p_cross": _number(c["p_cross"][i]),
+            "p_cross_talon": _number(c["p_cross_talon"][i]),
+            "draws": int(c["draws"][i]),
+        }
+        for i in range(len(v.targeting))
+    ]
     return {"null": SAME_EFFORT_NULL, "cross_match": CROSS_NULL, "hands": hands}
 
 
 def _quality_json(v: Verdict) -> dict[str, Any]:
-    dealers = [{"dealer": q.dealer, "hands_read": q.read, "zero_bit_share": _number(q.zero_share),
-                "mean_bits": _number(q.mean_bits), "hands_measured": q.measured,
-                "means": {m: _number(x) for m, x in q.means.items()},
-                "cyclic_guessing_counts": list(q.guessing_counts),
-                "honest_cyclic_guessing_mean": round(q.honest_guessing_mean(), 6)} for q in v.quality_dealers]
+    dealers = [
+        {
+            "dealer": q.dealer,
+            "hands_read": q.read,
+            "zero_bit_share": _number(q.zero_share),
+            "mean_bits": _number(q.mean_bits),
+            "hands_measured": q.measured,
+            "means": {m: _number(x) for m, x in q.means.items()},
+            "cyclic_guessing_counts": list(q.guessing_counts),
+            "honest_cyclic_guessing_mean": round(q.honest_guessing_mean(), 6),
+        }
+        for q in v.quality_dealers
+    ]
     hands = None
     if v.quality is not None:
         c = v.quality.columns
-        hands = [{"line": int(c["line"][i]), "hand": int(c["hand"][i]), "dealer": v.players[int(c["dealer"][i])],
-                  "bits": _number(c["bits"][i]), "unrecorded_riffles": int(c["unrecorded_riffles"][i]),
-                  "riffle_tv": _number(c["riffle_tv"][i]), "can_randomise_deal": bool(c["can_randomise_deal"][i]),
-                  **({m: int(x) for m, x in zip(MEASURES, c["measures"][i])} if c["measures"][i][0] >= 0 else {}),
-                  "cyclic_guessing_p": _number(c["guessing_p"][i])} for i in range(len(v.quality))]
+        hands = [
+            {
+                "line": int(c["line"][i]),
+                "hand": int(c["hand"][i]),
+                "dealer": v.players[int(c["dealer"][i])],
+                "bits": _number(c["bits"][i]),
+                "unrecorded_riffles": int(c["unrecorded_riffles"][i]),
+                "riffle_tv": _number(c["riffle_tv"][i]),
+                "can_randomise_deal": bool(c["can_randomise_deal"][i]),
+                **({m: int(x) for m, x in zip(MEASURES, c["measures"][i])} if c["measures"][i][0] >= 0 else {}),
+                "cyclic_guessing_p": _number(c["guessing_p"][i]),
+            }
+            for i in range(len(v.quality))
+        ]
     return {"dealers": dealers, "hands": hands}
 
 
@@ -160,7 +231,11 @@ def _line_number(message: str) -> int:
 
 
 def _tells_skipped(options: RunOptions) -> str:
-    why = "not asked for" if options.tells is False else f"the file exceeds {TELLS_AUTO_BYTES >> 20} MB (--tells runs them)"
+    why = (
+        "not asked for"
+        if options.tells is False
+        else f"the file exceeds {TELLS_AUTO_BYTES >> 20} MB (--tells runs them)"
+    )
     return f"the shuffle's tells (a shuffle too weak for its riffles, aces brought together) skipped: {why}"
 
 
@@ -178,8 +253,10 @@ def estimated_hands(path: str | Path) -> int:
 def _targeting_skipped(options: RunOptions, estimate: int) -> str:
     if options.targeting is False:
         return "targeting (each deal against honest shuffles of the same effort) skipped: not asked for"
-    return (f"targeting (each deal against honest shuffles of the same effort) and per-hand shuffle-quality rows "
-            f"skipped: about {estimate:,} hands exceed {TARGETING_AUTO_HANDS:,} (--targeting runs them)")
+    return (
+        f"targeting (each deal against honest shuffles of the same effort) and per-hand shuffle-quality rows "
+        f"skipped: about {estimate:,} hands exceed {TARGETING_AUTO_HANDS:,} (--targeting runs them)"
+    )
 
 
 def _seed_findings(plain: Callable[[], Path], header: Header, options: RunOptions, notes: list[str]) -> list:
@@ -189,13 +266,18 @@ def _seed_findings(plain: Callable[[], Path], header: Header, options: RunOption
     if header.dealing == "physical":
         notes.append("the server seed search applies to digital deals; this log was dealt by hand")
         return []
-    around = options.server_time if options.server_time is not None else (
-        unix_time(header.started) if header.started else None)
+    around = (
+        options.server_time
+        if options.server_time is not None
+        else (unix_time(header.started) if header.started else None)
+    )
     if around is None:
         raise AuditError("the server seed search needs a time: the header has no 'started'; give --server-time")
     scan = scan_seeds(plain(), around, options.server_seed_window)
-    notes.append(f"server seed search: 2^{options.server_seed_window} seeds around {around} for the first "
-                 f"{scan.hands} hand(s), {scan.seeds_per_second:,.0f} seeds/s; {len(scan.found)} deal(s) matched")
+    notes.append(
+        f"server seed search: 2^{options.server_seed_window} seeds around {around} for the first "
+        f"{scan.hands} hand(s), {scan.seeds_per_second:,.0f} seeds/s; {len(scan.found)} deal(s) matched"
+    )
     return scan.findings()
 
 
@@ -204,18 +286,20 @@ class ScanInput:
     """What the audit needs of its input: its size (for the automatic choices), the statistical pass, and a plain
     log file for the second passes (legality, the seed search), made only when one runs."""
 
-    size: int                 # bytes of the log as JSON Lines
-    estimate: int             # hands, estimated or known
+    size: int  # bytes of the log as JSON Lines
+    estimate: int  # hands, estimated or known
     scan: Callable[[Callable[[Header], BlockContext], RunOptions, Progress | None], Merged]
     plain: Callable[[], Path]
 
 
 def file_input(path: str | Path) -> ScanInput:
     file = Path(path)
-    return ScanInput(file.stat().st_size if file.is_file() else 0, estimated_hands(file),
-                     lambda context_of, options, progress: scan_log(file, context_of, options.workers, progress,
-                                                                     options.keep),
-                     lambda: file)
+    return ScanInput(
+        file.stat().st_size if file.is_file() else 0,
+        estimated_hands(file),
+        lambda context_of, options, progress: scan_log(file, context_of, options.workers, progress, options.keep),
+        lambda: file,
+    )
 
 
 def run_audit(path: str | Path, options: RunOptions = RunOptions(), progress: Progress | None = None) -> AuditResult:
@@ -233,9 +317,17 @@ def audit_input(source: ScanInput, options: RunOptions = RunOptions(), progress:
     targeting = options.targeting if options.targeting is not None else estimate <= TARGETING_AUTO_HANDS
 
     def context_of(header: Header) -> BlockContext:
-        return BlockContext(header.pattern_name, len(header.players), header.dealing != "physical",
-                            options.min_each_side, options.seed, min(options.keep, 200), tells, targeting,
-                            targeting or estimate <= TARGETING_AUTO_HANDS)
+        return BlockContext(
+            header.pattern_name,
+            len(header.players),
+            header.dealing != "physical",
+            options.min_each_side,
+            options.seed,
+            min(options.keep, 200),
+            tells,
+            targeting,
+            targeting or estimate <= TARGETING_AUTO_HANDS,
+        )
 
     merged = source.scan(context_of, options, progress)
     scan_seconds = time.perf_counter() - started
@@ -249,10 +341,13 @@ def audit_input(source: ScanInput, options: RunOptions = RunOptions(), progress:
         notes += list(legality.notes)
         _add_unreadable(merged, legality)
     elif options.legality is None:
-        notes.append(f"legality replay skipped: {merged.hands:,} hands exceed {LEGALITY_AUTO_HANDS:,} "
-                     "(ask for it with --legality)")
+        notes.append(
+            f"legality replay skipped: {merged.hands:,} hands exceed {LEGALITY_AUTO_HANDS:,} "
+            "(ask for it with --legality)"
+        )
     extra = list(legality.findings) if legality else []
     extra += _seed_findings(source.plain, merged.header, options, notes)
-    verdict = build_verdict(merged, options.alpha, options.cheat_rate, options.min_each_side, options.seed,
-                            extra, notes)
+    verdict = build_verdict(
+        merged, options.alpha, options.cheat_rate, options.min_each_side, options.seed, extra, notes
+    )
     return AuditResult(verdict, legality, scan_seconds, time.perf_counter() - started)

@@ -12,18 +12,19 @@ from __future__ import annotations
 import io
 import multiprocessing
 import os
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, Callable, Iterator
+from typing import BinaryIO
 
 import numpy as np
 
 from fairdeal.audit.battery import BatteryPart, join
 from fairdeal.audit.block import audit_block
-from fairdeal.audit.summary import BlockContext, BlockSummary, HandTable, Sums
 from fairdeal.audit.fastpath import Layout, decode_raw_block, layout_for
 from fairdeal.audit.replay import Finding
+from fairdeal.audit.summary import BlockContext, BlockSummary, HandTable, Sums
 from fairdeal.deal import get_pattern
 from fairdeal.errors import AuditError, FairdealError, LogError
 from fairdeal.log.reader import first_header
@@ -38,9 +39,9 @@ class Header:
     pattern_name: str
     dealing: str
     system: str
-    line: int              # the header's line number
-    offset: int            # byte offset just after it
-    started: str | None = None     # the header's ISO-8601 start time, when logged
+    line: int  # the header's line number
+    offset: int  # byte offset just after it
+    started: str | None = None  # the header's ISO-8601 start time, when logged
 
 
 @dataclass
@@ -52,18 +53,18 @@ class Merged:
     sums: Sums
     lines: int
     hands: int = 0
-    aces: list[list[np.ndarray]] = field(default_factory=list)      # per dealer: talon aces per deal, in order
-    numbers: list[list[np.ndarray]] = field(default_factory=list)   # per dealer: the hand numbers of those deals
+    aces: list[list[np.ndarray]] = field(default_factory=list)  # per dealer: talon aces per deal, in order
+    numbers: list[list[np.ndarray]] = field(default_factory=list)  # per dealer: the hand numbers of those deals
     keys: list[np.ndarray] = field(default_factory=list)
     key_hands: list[np.ndarray] = field(default_factory=list)
     battery: BatteryPart | None = None
-    findings: list[tuple[int, int, str, Finding]] = field(default_factory=list)   # line, hand, dealer name, finding
+    findings: list[tuple[int, int, str, Finding]] = field(default_factory=list)  # line, hand, dealer name, finding
     finding_counts: dict[str, int] = field(default_factory=dict)
     malformed: list[str] = field(default_factory=list)
     malformed_count: int = 0
     keep: int = 1000
     kept: dict[str, int] = field(default_factory=dict)
-    tables: dict[str, list[HandTable]] = field(default_factory=dict)   # per-hand rows by pass, lines shifted
+    tables: dict[str, list[HandTable]] = field(default_factory=dict)  # per-hand rows by pass, lines shifted
 
     def table(self, name: str) -> HandTable | None:
         return HandTable.concat(self.tables.get(name, []))
@@ -100,7 +101,7 @@ class Merged:
 def _renumber(message: str, local: int, line: int) -> str:
     prefix = f"line {local}"
     if message.startswith(prefix):
-        return f"line {line}" + message[len(prefix):]
+        return f"line {line}" + message[len(prefix) :]
     return f"line {line}: {message}"
 
 
@@ -112,8 +113,9 @@ def read_header(stream: BinaryIO) -> Header:
         raise AuditError(f"{exc}: nothing to audit" if str(exc) == "the log is empty" else str(exc)) from None
     header = found.record
     started = header.started if isinstance(header.started, str) else None
-    return Header(tuple(header.players), header.deal_pattern, header.dealing, header.system, found.line,
-                  found.offset, started)
+    return Header(
+        tuple(header.players), header.deal_pattern, header.dealing, header.system, found.line, found.offset, started
+    )
 
 
 def check_table(header: Header) -> Layout:
@@ -171,8 +173,13 @@ def _audit_file_block(task: tuple[str, int, int, int, str, int, BlockContext]) -
     return _audit_bytes(data, layout_for(pattern_name, seats), context, index)
 
 
-def scan_log(source: str | Path | BinaryIO, context_of: Callable[[Header], BlockContext], workers: int = 1,
-             progress: Progress | None = None, keep: int = 1000) -> Merged:
+def scan_log(
+    source: str | Path | BinaryIO,
+    context_of: Callable[[Header], BlockContext],
+    workers: int = 1,
+    progress: Progress | None = None,
+    keep: int = 1000,
+) -> Merged:
     """Read the header, audit every block (in ``workers`` processes for a file), merge in log order."""
     if isinstance(source, (str, Path)):
         path = Path(source)
@@ -187,11 +194,20 @@ def scan_log(source: str | Path | BinaryIO, context_of: Callable[[Header], Block
     layout = check_table(header)
     context = context_of(header)
     seats = len(header.players)
-    merged = Merged(header, layout, Sums.empty(seats, len(_ace_categories(layout)) - 1, layout.pattern.deck.size),
-                    header.line, aces=[[] for _ in range(seats)], numbers=[[] for _ in range(seats)], keep=keep)
+    merged = Merged(
+        header,
+        layout,
+        Sums.empty(seats, len(_ace_categories(layout)) - 1, layout.pattern.deck.size),
+        header.line,
+        aces=[[] for _ in range(seats)],
+        numbers=[[] for _ in range(seats)],
+        keep=keep,
+    )
     if isinstance(source, (str, Path)):
-        tasks = [(str(path), off, length, i, layout.pattern.name, seats, context)
-                 for i, (off, length) in enumerate(_blocks_of_file(path, header.offset, size))]
+        tasks = [
+            (str(path), off, length, i, layout.pattern.name, seats, context)
+            for i, (off, length) in enumerate(_blocks_of_file(path, header.offset, size))
+        ]
         done = header.offset
         for task, block in zip(tasks, _run_tasks(_audit_file_block, tasks, workers)):
             merged.add(block)

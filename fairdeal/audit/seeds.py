@@ -13,10 +13,10 @@ window, 2e-5 for all 2^32 seeds), and the talon must then match too. Opt-in (``f
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Mapping, Sequence
 
 import numpy as np
 
@@ -48,8 +48,9 @@ def server_deck(seed: int, n: int = DECK_SIZE) -> np.ndarray:
     return np.array(deck, dtype=np.uint8)
 
 
-def search_seeds(known: Mapping[int, int], start: int, stop: int, batch: int = DEFAULT_BATCH,
-                 n: int = DECK_SIZE) -> list[int]:
+def search_seeds(
+    known: Mapping[int, int], start: int, stop: int, batch: int = DEFAULT_BATCH, n: int = DECK_SIZE
+) -> list[int]:
     """Every seed in ``[start, stop)`` whose deck holds card ``known[p]`` at each position ``p``."""
     if not 0 <= start <= stop <= SEED_SPACE:
         raise AuditError(f"a seed range lies within 0..2^32, got [{start}, {stop})")
@@ -122,21 +123,31 @@ def unix_time(started: str) -> int:
     except ValueError:
         raise AuditError(f"the table's start time {started!r} is not an ISO-8601 date/time") from None
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
+        moment = moment.replace(tzinfo=UTC)
     return int(moment.timestamp())
 
 
 @dataclass(frozen=True)
 class SeedScan:
-    hands: int                                  # hands searched
-    found: tuple[tuple[int, int, int], ...]     # line, hand number, seed whose deal matches the whole logged deal
+    hands: int  # hands searched
+    found: tuple[tuple[int, int, int], ...]  # line, hand number, seed whose deal matches the whole logged deal
     seconds: float
     seeds_per_second: float
 
     def findings(self) -> list[tuple[int, int, str, Finding]]:
-        return [(line, hand, "", Finding("weak-seed", f"hand {hand}: the whole deal is the clock-seeded 32-bit "
-                                         f"generator's deck for seed {seed}; every hand can be read from one"))
-                for line, hand, seed in self.found]
+        return [
+            (
+                line,
+                hand,
+                "",
+                Finding(
+                    "weak-seed",
+                    f"hand {hand}: the whole deal is the clock-seeded 32-bit "
+                    f"generator's deck for seed {seed}; every hand can be read from one",
+                ),
+            )
+            for line, hand, seed in self.found
+        ]
 
 
 def scan_seeds(path: str | Path, around: int, bits: int, max_hands: int = SCANNED_HANDS) -> SeedScan:

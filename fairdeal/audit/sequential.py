@@ -30,7 +30,7 @@ def stacking_law(null: DiscreteNull, deck_size: int, talon_cards: int, rate: flo
         raise AuditError(f"a cheating rate must lie in (0, 1], got {rate}")
     rest = hypergeometric_null(deck_size - 1, 3, talon_cards - 1).pmf
     stacked = np.zeros(len(null.pmf))
-    stacked[1: 1 + len(rest)] = rest[: len(null.pmf) - 1]
+    stacked[1 : 1 + len(rest)] = rest[: len(null.pmf) - 1]
     return (1 - rate) * null.pmf + rate * stacked
 
 
@@ -50,15 +50,17 @@ def cusum_path(scores: np.ndarray) -> np.ndarray:
     return prefix - np.minimum(0.0, np.minimum.accumulate(prefix, axis=-1))
 
 
-def eprocess_path(aces: np.ndarray, deck_size: int, talon_cards: int,
-                  rates: tuple[float, ...] = DEFAULT_RATES) -> np.ndarray:
+def eprocess_path(
+    aces: np.ndarray, deck_size: int, talon_cards: int, rates: tuple[float, ...] = DEFAULT_RATES
+) -> np.ndarray:
     """The running log of the mixture e-value after each deal, along the last axis (equal weights over ``rates``)."""
     grid = llr_table(deck_size, talon_cards, rates)
     return logsumexp(np.cumsum(grid[:, np.asarray(aces, dtype=np.int64)], axis=-1), axis=0) - np.log(len(rates))
 
 
-def calibrate_threshold(llr: np.ndarray, null: np.ndarray, horizon: int, false_alarm: float,
-                        rng: np.random.Generator) -> float:
+def calibrate_threshold(
+    llr: np.ndarray, null: np.ndarray, horizon: int, false_alarm: float, rng: np.random.Generator
+) -> float:
     """CUSUM threshold: simulated honest dealers' peak within ``horizon`` deals exceeds it ``false_alarm`` of the time.
 
     Simulated in slices of time so memory stays small; the quantile is taken from above (alarm is ``S > h``), so
@@ -80,8 +82,9 @@ def calibrate_threshold(llr: np.ndarray, null: np.ndarray, horizon: int, false_a
 
 
 @functools.lru_cache(maxsize=64)
-def calibrated_threshold(pattern_name: str, talon_cards: int, cheat_rate: float, horizon: int, false_alarm: float,
-                         seed: int) -> float:
+def calibrated_threshold(
+    pattern_name: str, talon_cards: int, cheat_rate: float, horizon: int, false_alarm: float, seed: int
+) -> float:
     """The calibrated CUSUM threshold, computed once per table shape and horizon (the simulation is the cost)."""
     deck_size = get_pattern(pattern_name).deck.size
     llr = llr_table(deck_size, talon_cards, (cheat_rate,))[0]

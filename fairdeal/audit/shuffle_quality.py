@@ -16,8 +16,9 @@ from fairdeal.audit.quality import MEASURES, permutation_quality
 from fairdeal.audit.summary import BlockContext, BlockSummary, HandTable
 
 
-def fold_quality(hands, dealers: np.ndarray, logged: LoggedShuffles, context: BlockContext,
-                 summary: BlockSummary) -> None:
+def fold_quality(
+    hands, dealers: np.ndarray, logged: LoggedShuffles, context: BlockContext, summary: BlockSummary
+) -> None:
     sums = summary.sums
     read = np.flatnonzero(~np.isnan(logged.bits))
     np.add.at(sums.budget_hands, dealers[read], 1)
@@ -40,8 +41,11 @@ def fold_quality(hands, dealers: np.ndarray, logged: LoggedShuffles, context: Bl
         "line": np.array([hands[k][0] for k in read], dtype=np.int64),
         "hand": np.array([hands[k][1].hand for k in read], dtype=np.int64),
         "dealer": dealers[read].astype(np.int64),
-        "bits": logged.bits[read], "unrecorded_riffles": logged.riffles[read], "riffle_tv": logged.riffle_tv[read],
+        "bits": logged.bits[read],
+        "unrecorded_riffles": logged.riffles[read],
+        "riffle_tv": logged.riffle_tv[read],
         "can_randomise_deal": logged.can_randomise[read],
-        "measures": measures[read], "guessing_p": guessing_p[read],
+        "measures": measures[read],
+        "guessing_p": guessing_p[read],
     }
     summary.tables["quality"] = HandTable(columns)

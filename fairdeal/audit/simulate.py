@@ -30,15 +30,21 @@ FIRST_TALON_PLACE = int(PATTERN.talon_positions[0, 0])
 @dataclass(frozen=True)
 class Evening:
     players: tuple[str, ...] = ("Anna", "Boris", "Vera")
-    cheater: int | None = None        # seat of the ace-stacking dealer
-    rate: float = 0.25                # share of his deals he stacks
-    accomplice_depth: int = 11        # the cut his right neighbour makes when he stacks
+    cheater: int | None = None  # seat of the ace-stacking dealer
+    rate: float = 0.25  # share of his deals he stacks
+    accomplice_depth: int = 11  # the cut his right neighbour makes when he stacks
 
 
 def header(evening: Evening) -> TableRecord:
     return TableRecord(
-        format="fairdeal-log", version=1, system="sochi", players=list(evening.players), deck=PATTERN.deck.value,
-        deal_pattern=PATTERN.name, dealing="physical", pulya=20,
+        format="fairdeal-log",
+        version=1,
+        system="sochi",
+        players=list(evening.players),
+        deck=PATTERN.deck.value,
+        deal_pattern=PATTERN.name,
+        dealing="physical",
+        pulya=20,
     )
 
 
@@ -70,7 +76,10 @@ def simulated_hand(rng: np.random.Generator, evening: Evening, number: int) -> H
     dealt = deal_order(after, PATTERN)
     hands = [to_ascii_list(h) for h in deal_by_seat(dealt, PATTERN, dealer, seats)]
     return HandRecord(
-        hand=number, dealer=dealer, order_before=to_ascii_list(before), shuffle=shuffle,
+        hand=number,
+        dealer=dealer,
+        order_before=to_ascii_list(before),
+        shuffle=shuffle,
         deal=DealRecord(hands=hands, talons=[to_ascii_list(t) for t in dealt.talons]),
     )
 
@@ -105,10 +114,18 @@ def _fast_block(rng: np.random.Generator, evening: Evening, numbers: np.ndarray,
     kinds, args, actors = _honest_ops(rng, m, (dealers - 1) % seats, n)
     stack = (dealers == evening.cheater) & (rng.random(m) < evening.rate)
     if stack.any():
-        _stacking_ops(rng, before[stack], evening.accomplice_depth, (dealers[stack] - 1) % seats,
-                      kinds, args, actors, np.flatnonzero(stack))
+        _stacking_ops(
+            rng,
+            before[stack],
+            evening.accomplice_depth,
+            (dealers[stack] - 1) % seats,
+            kinds,
+            args,
+            actors,
+            np.flatnonzero(stack),
+        )
     after = apply_compiled(before, CompiledShuffle(kinds, args, actors))
-    by_hand = after[:, PATTERN.hand_positions]            # (m, hands, cards)
+    by_hand = after[:, PATTERN.hand_positions]  # (m, hands, cards)
     talon = after[:, PATTERN.talon_positions[0]]
     lines = []
     for k in range(m):
@@ -116,11 +133,14 @@ def _fast_block(rng: np.random.Generator, evening: Evening, numbers: np.ndarray,
         seat_lists = [None] * seats
         for h in range(PATTERN.hands):
             seat_lists[(dealer + 1 + h) % seats] = _cards(quoted, by_hand[k, h])
-        shuffle = " ".join(step_notation(kinds[k, j], args[k, j], actors[k, j]) for j in range(kinds.shape[1])
-                           if kinds[k, j])
-        lines.append(f'{{"type":"hand","hand":{numbers[k]},"dealer":{dealer},"order_before":'
-                     f'{_cards(quoted, before[k])},"shuffle":"{shuffle}","deal":{{"hands":[{",".join(seat_lists)}],'
-                     f'"talons":[{_cards(quoted, talon[k])}]}}}}\n')
+        shuffle = " ".join(
+            step_notation(kinds[k, j], args[k, j], actors[k, j]) for j in range(kinds.shape[1]) if kinds[k, j]
+        )
+        lines.append(
+            f'{{"type":"hand","hand":{numbers[k]},"dealer":{dealer},"order_before":'
+            f'{_cards(quoted, before[k])},"shuffle":"{shuffle}","deal":{{"hands":[{",".join(seat_lists)}],'
+            f'"talons":[{_cards(quoted, talon[k])}]}}}}\n'
+        )
     return "".join(lines).encode()
 
 

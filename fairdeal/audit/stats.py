@@ -70,7 +70,9 @@ class DiscreteNull:
 def hypergeometric_null(population: int, successes: int, draws: int, description: str = "") -> DiscreteNull:
     """How many of ``successes`` marked cards a uniform ``draws``-subset of ``population`` holds."""
     if not 0 <= successes <= population or not 0 <= draws <= population:
-        raise AuditError(f"a hypergeometric law needs 0 <= marked, drawn <= population, got {successes}, {draws} of {population}")
+        raise AuditError(
+            f"a hypergeometric law needs 0 <= marked, drawn <= population, got {successes}, {draws} of {population}"
+        )
     law = sps.hypergeom(population, successes, draws)
     return DiscreteNull(law.pmf(np.arange(min(successes, draws) + 1)), description)
 

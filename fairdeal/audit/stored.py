@@ -14,16 +14,16 @@ import functools
 import io
 import tempfile
 import weakref
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator
 
 import msgspec
 
 from fairdeal.audit.block import audit_block
+from fairdeal.audit.cluster import empty_merge, partial, tree_merge
 from fairdeal.audit.fastpath import RawHand, decode_raw_block, layout_for
 from fairdeal.audit.run import AuditResult, RunOptions, ScanInput, audit_input
-from fairdeal.audit.cluster import empty_merge, partial, tree_merge
 from fairdeal.audit.scan import Header, Merged, Progress, _run_tasks, check_table, read_header
 from fairdeal.audit.summary import BlockContext, BlockSummary
 from fairdeal.errors import AuditError
@@ -51,7 +51,7 @@ def audit_row_group(task: StoreTask) -> tuple[int, BlockSummary]:
 
     file = pq.ParquetFile(task.file)
     columns = file.read_row_group(task.row_group, columns=COLUMNS).to_pydict()
-    if any(kind != HAND for kind in columns["kind"]):      # the raw text only when a line must be decoded again
+    if any(kind != HAND for kind in columns["kind"]):  # the raw text only when a line must be decoded again
         columns["raw"] = file.read_row_group(task.row_group, columns=["raw"]).column(0).to_pylist()
     lines = columns["line"]
     base = lines[0] - 1 if lines else 0
@@ -61,17 +61,24 @@ def audit_row_group(task: StoreTask) -> tuple[int, BlockSummary]:
         if columns["kind"][k] == HAND:
             order, deal = columns["order_before"][k], columns["deal"][k]
             shuffle = columns["shuffle"][k]
-            records.append((local, RawHand(columns["hand"][k], columns["dealer"][k],
-                                           msgspec.Raw(order) if order is not None else msgspec.Raw(),
-                                           shuffle if shuffle is not None else msgspec.UNSET,
-                                           msgspec.Raw(deal) if deal is not None else msgspec.Raw())))
+            records.append(
+                (
+                    local,
+                    RawHand(
+                        columns["hand"][k],
+                        columns["dealer"][k],
+                        msgspec.Raw(order) if order is not None else msgspec.Raw(),
+                        shuffle if shuffle is not None else msgspec.UNSET,
+                        msgspec.Raw(deal) if deal is not None else msgspec.Raw(),
+                    ),
+                )
+            )
         else:
             found, wrong = decode_raw_block([columns["raw"][k]], local)
             records += found
             errors += wrong
     counted = lines[-1] - base if lines else 0
-    summary = audit_block(records, errors, counted, layout_for(task.pattern_name, task.seats), task.context,
-                          task.index)
+    summary = audit_block(records, errors, counted, layout_for(task.pattern_name, task.seats), task.context, task.index)
     return task.offset + base, summary
 
 
@@ -83,8 +90,10 @@ def row_group_tasks(logs: list[StoredLog], header: Header, context: BlockContext
         if not log.hands_file.is_file():
             raise AuditError(f"the store lacks {log.hands_file}, which its table row names")
         groups = pq.ParquetFile(log.hands_file).metadata.num_row_groups
-        tasks += [StoreTask(str(log.hands_file), g, offset, len(tasks) + i, header.pattern_name, len(header.players),
-                            context) for i, g in enumerate(range(groups))]
+        tasks += [
+            StoreTask(str(log.hands_file), g, offset, len(tasks) + i, header.pattern_name, len(header.players), context)
+            for i, g in enumerate(range(groups))
+        ]
         offset += log.lines
     return tasks
 
@@ -103,8 +112,15 @@ def in_process(workers: int) -> Runner:
 def table_header(logs: list[StoredLog]) -> Header:
     first = logs[0]
     header = read_header(io.BytesIO(first.header + b"\n"))
-    return Header(header.players, header.pattern_name, header.dealing, header.system, first.header_line,
-                  header.offset, header.started)
+    return Header(
+        header.players,
+        header.pattern_name,
+        header.dealing,
+        header.system,
+        first.header_line,
+        header.offset,
+        header.started,
+    )
 
 
 Runner = Callable[[list[StoreTask], Callable[[StoreTask], Merged]], Merged]
@@ -169,6 +185,11 @@ def spooled_lines(logs: list[StoredLog]) -> Iterator[bytes]:
         offset += log.lines
 
 
-def run_stored_audit(root: Path, table: str, options: RunOptions = RunOptions(),
-                     progress: Progress | None = None, runner: Runner | None = None) -> AuditResult:
+def run_stored_audit(
+    root: Path,
+    table: str,
+    options: RunOptions = RunOptions(),
+    progress: Progress | None = None,
+    runner: Runner | None = None,
+) -> AuditResult:
     return audit_input(stored_input(root, table, runner), options, progress)

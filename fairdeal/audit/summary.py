@@ -24,50 +24,67 @@ class BlockContext:
     digital: bool
     min_each_side: int = 4
     seed: int = 0
-    keep: int = 200            # findings and malformed lines kept per block (all are counted)
-    tells: bool = False        # the shuffle's own tells (``tells``): per-hand Monte Carlo, so only when asked
-    targeting: bool = False    # per-hand same-effort Monte Carlo (``targeting``)
-    per_hand: bool = False     # keep per-hand rows (shuffle quality) for the report
+    keep: int = 200  # findings and malformed lines kept per block (all are counted)
+    tells: bool = False  # the shuffle's own tells (``tells``): per-hand Monte Carlo, so only when asked
+    targeting: bool = False  # per-hand same-effort Monte Carlo (``targeting``)
+    per_hand: bool = False  # keep per-hand rows (shuffle quality) for the report
 
 
 @dataclass
 class Sums:
     """Additive per-dealer (and per dealer x seat) statistics."""
 
-    ace_counts: np.ndarray       # (dealers, max aces + 1)
-    talon_value: np.ndarray      # (dealers,)
-    hand_fisher: np.ndarray      # (dealers, seats): Σ -2 log p of the seat's hand value
-    hand_tests: np.ndarray       # (dealers, seats)
-    rank_fisher: np.ndarray      # (dealers, seats): Σ -2 log p of the talon's rank given the seat's hand
+    ace_counts: np.ndarray  # (dealers, max aces + 1)
+    talon_value: np.ndarray  # (dealers,)
+    hand_fisher: np.ndarray  # (dealers, seats): Σ -2 log p of the seat's hand value
+    hand_tests: np.ndarray  # (dealers, seats)
+    rank_fisher: np.ndarray  # (dealers, seats): Σ -2 log p of the talon's rank given the seat's hand
     rank_tests: np.ndarray
-    cut_depths: np.ndarray       # (dealers, deck size)
-    lazy_tests: np.ndarray       # (dealers,): riffled shuffles judged by the guessing score
-    lazy_low: np.ndarray         # (dealers,): of those, hands with an exact p <= tells.LAZY_LEVEL
+    cut_depths: np.ndarray  # (dealers, deck size)
+    lazy_tests: np.ndarray  # (dealers,): riffled shuffles judged by the guessing score
+    lazy_low: np.ndarray  # (dealers,): of those, hands with an exact p <= tells.LAZY_LEVEL
     together_fisher: np.ndarray  # (dealers,): Σ -2 log p of new ace neighbours against same-effort shuffles
     together_tests: np.ndarray
-    targeting_talon_fisher: np.ndarray   # (dealers,): Σ -2 log p of the talon against same-effort shuffles
+    targeting_talon_fisher: np.ndarray  # (dealers,): Σ -2 log p of the talon against same-effort shuffles
     targeting_talon_tests: np.ndarray
-    targeting_seat_fisher: np.ndarray    # (dealers, seats): Σ -2 log p of the seat's hand value, same effort
+    targeting_seat_fisher: np.ndarray  # (dealers, seats): Σ -2 log p of the seat's hand value, same effort
     targeting_seat_tests: np.ndarray
-    quality_hands: np.ndarray    # (dealers,): hands whose whole shuffle is logged, measured by ``quality``
-    quality_totals: np.ndarray   # (dealers, len(quality.MEASURES)): sums of the measures
+    quality_hands: np.ndarray  # (dealers,): hands whose whole shuffle is logged, measured by ``quality``
+    quality_totals: np.ndarray  # (dealers, len(quality.MEASURES)): sums of the measures
     guessing_counts: np.ndarray  # (dealers, deck size + 1): histogram of the cyclic guessing score
-    budget_hands: np.ndarray     # (dealers,): hands whose logged shuffle was read
-    zero_bits: np.ndarray        # (dealers,): of those, hands whose logged actions carry no randomness
-    bits_total: np.ndarray       # (dealers,): Σ randomness bound (bits)
-    uniform_pvalues: int = 0     # per-hand p-values folded in (for the report)
+    budget_hands: np.ndarray  # (dealers,): hands whose logged shuffle was read
+    zero_bits: np.ndarray  # (dealers,): of those, hands whose logged actions carry no randomness
+    bits_total: np.ndarray  # (dealers,): Σ randomness bound (bits)
+    uniform_pvalues: int = 0  # per-hand p-values folded in (for the report)
 
     @staticmethod
-    def empty(seats: int, max_aces: int, deck: int) -> "Sums":
+    def empty(seats: int, max_aces: int, deck: int) -> Sums:
         z = np.zeros
-        return Sums(z((seats, max_aces + 1), np.int64), z(seats), z((seats, seats)), z((seats, seats), np.int64),
-                    z((seats, seats)), z((seats, seats), np.int64), z((seats, deck), np.int64),
-                    z(seats, np.int64), z(seats, np.int64), z(seats), z(seats, np.int64),
-                    z(seats), z(seats, np.int64), z((seats, seats)), z((seats, seats), np.int64),
-                    z(seats, np.int64), z((seats, len(MEASURES)), np.int64), z((seats, deck + 1), np.int64),
-                    z(seats, np.int64), z(seats, np.int64), z(seats))
+        return Sums(
+            z((seats, max_aces + 1), np.int64),
+            z(seats),
+            z((seats, seats)),
+            z((seats, seats), np.int64),
+            z((seats, seats)),
+            z((seats, seats), np.int64),
+            z((seats, deck), np.int64),
+            z(seats, np.int64),
+            z(seats, np.int64),
+            z(seats),
+            z(seats, np.int64),
+            z(seats),
+            z(seats, np.int64),
+            z((seats, seats)),
+            z((seats, seats), np.int64),
+            z(seats, np.int64),
+            z((seats, len(MEASURES)), np.int64),
+            z((seats, deck + 1), np.int64),
+            z(seats, np.int64),
+            z(seats, np.int64),
+            z(seats),
+        )
 
-    def add(self, other: "Sums") -> "Sums":
+    def add(self, other: Sums) -> Sums:
         return Sums(*(getattr(self, f) + getattr(other, f) for f in self.__dataclass_fields__))
 
 
@@ -80,11 +97,11 @@ class HandTable:
     def __len__(self) -> int:
         return len(self.columns["line"])
 
-    def shifted(self, base: int) -> "HandTable":
+    def shifted(self, base: int) -> HandTable:
         return HandTable({**self.columns, "line": self.columns["line"] + base})
 
     @staticmethod
-    def concat(tables: list["HandTable"]) -> "HandTable | None":
+    def concat(tables: list[HandTable]) -> HandTable | None:
         if not tables:
             return None
         return HandTable({name: np.concatenate([t.columns[name] for t in tables]) for name in tables[0].columns})
@@ -92,20 +109,20 @@ class HandTable:
 
 @dataclass
 class BlockSummary:
-    lines: int                                   # newlines in the block (for numbering the next one)
+    lines: int  # newlines in the block (for numbering the next one)
     sums: Sums
-    hand_numbers: np.ndarray                     # in log order
+    hand_numbers: np.ndarray  # in log order
     dealers: np.ndarray
     talon_aces: np.ndarray
-    keys: np.ndarray                             # deal keys (digital logs only)
+    keys: np.ndarray  # deal keys (digital logs only)
     battery: BatteryPart | None
-    findings: list[tuple[int, int, int, Finding]] = field(default_factory=list)   # line, hand, dealer, finding
+    findings: list[tuple[int, int, int, Finding]] = field(default_factory=list)  # line, hand, dealer, finding
     finding_counts: dict[str, int] = field(default_factory=dict)
     malformed: list[tuple[int, str]] = field(default_factory=list)
     malformed_count: int = 0
-    headers: int = 0                             # table lines met inside the block
+    headers: int = 0  # table lines met inside the block
     notes: list[str] = field(default_factory=list)
-    tables: dict[str, HandTable] = field(default_factory=dict)    # per-hand rows by pass ("targeting", "quality")
+    tables: dict[str, HandTable] = field(default_factory=dict)  # per-hand rows by pass ("targeting", "quality")
 
     def finding(self, line: int, hand: int, dealer: int, finding: Finding, keep: int) -> None:
         self.finding_counts[finding.kind] = self.finding_counts.get(finding.kind, 0) + 1

@@ -42,22 +42,26 @@ CROSS_DRAWS = 999
 CROSS_MIN = 19
 TINY = np.finfo(float).tiny
 
-CROSS_NULL = (f"the dealer's other fully logged shuffles of the same block (up to {CROSS_DRAWS}, at least "
-              f"{CROSS_MIN}) applied to this hand's gathered order; per hand only")
-SAME_EFFORT_NULL = (f"honest shuffles of the same effort from the same gathered order ({DRAWS} draws a hand, ties "
-                    "broken at random): talon aces then value, and each seat's hand value; Fisher")
+CROSS_NULL = (
+    f"the dealer's other fully logged shuffles of the same block (up to {CROSS_DRAWS}, at least "
+    f"{CROSS_MIN}) applied to this hand's gathered order; per hand only"
+)
+SAME_EFFORT_NULL = (
+    f"honest shuffles of the same effort from the same gathered order ({DRAWS} draws a hand, ties "
+    "broken at random): talon aces then value, and each seat's hand value; Fisher"
+)
 
 
 @dataclass(frozen=True)
 class Statistics:
     """Which positions feed which statistic: column 0 the talon, then one column per player hand."""
 
-    weights: np.ndarray       # (n, 1 + hands): value weight of each position per column
-    talon: np.ndarray         # (n,) talon positions
-    scale: int                # talon key = aces * scale + value
+    weights: np.ndarray  # (n, 1 + hands): value weight of each position per column
+    talon: np.ndarray  # (n,) talon positions
+    scale: int  # talon key = aces * scale + value
 
     @staticmethod
-    def of(layout: Layout, laws: Laws) -> "Statistics":
+    def of(layout: Layout, laws: Laws) -> Statistics:
         pattern = layout.pattern
         targets = np.asarray(pattern.targets)
         talon = targets >= pattern.hands
@@ -80,8 +84,15 @@ class Statistics:
         return sums
 
 
-def same_effort(observed: np.ndarray, before: np.ndarray, sequence, stats: Statistics, laws: Laws,
-                rng: np.random.Generator, min_each_side: int) -> tuple[np.ndarray, np.ndarray, int]:
+def same_effort(
+    observed: np.ndarray,
+    before: np.ndarray,
+    sequence,
+    stats: Statistics,
+    laws: Laws,
+    rng: np.random.Generator,
+    min_each_side: int,
+) -> tuple[np.ndarray, np.ndarray, int]:
     """Per statistic: the valid p-value (two stages), the randomized first-stage p-value, the draws made."""
     n = len(before)
     sims = stats(before[sample_honest_batch(sequence, rng, n, DRAWS, min_each_side)], laws)
@@ -97,15 +108,18 @@ def same_effort(observed: np.ndarray, before: np.ndarray, sequence, stats: Stati
     return np.where(extend, (total + 1) / (DRAWS + MORE_DRAWS + 1), pvalues), randomized, DRAWS + MORE_DRAWS
 
 
-def cross_match(observed: np.ndarray, before: np.ndarray, others: np.ndarray, stats: Statistics,
-                laws: Laws) -> np.ndarray:
+def cross_match(
+    observed: np.ndarray, before: np.ndarray, others: np.ndarray, stats: Statistics, laws: Laws
+) -> np.ndarray:
     """The dealer's other shuffles applied to this gathered order: per statistic ``(1 + #{other >= obs}) / (1 +
     others)``, then (last entry) the min-p over statistics calibrated on the same pool (exchangeable, so valid)."""
     pool = np.concatenate([observed[None, :], stats(before[others], laws)])
     size = len(pool)
     ordered = np.sort(pool, axis=0)
-    at_least = np.stack([size - np.searchsorted(ordered[:, c], pool[:, c], side="left")
-                         for c in range(pool.shape[1])], axis=1) / size
+    at_least = (
+        np.stack([size - np.searchsorted(ordered[:, c], pool[:, c], side="left") for c in range(pool.shape[1])], axis=1)
+        / size
+    )
     least = at_least.min(axis=1)
     return np.append(at_least[0], np.count_nonzero(least <= least[0]) / size)
 
@@ -117,9 +131,18 @@ def bonferroni(pvalues: np.ndarray) -> np.ndarray:
     return np.minimum(np.where(count > 0, low, np.nan) * np.maximum(count, 1), 1.0)
 
 
-def fold_targeting(hands, orders: np.ndarray, recv: np.ndarray, dealers: np.ndarray, logged: LoggedShuffles,
-                   layout: Layout, laws: Laws, context: BlockContext, summary: BlockSummary,
-                   rng: np.random.Generator) -> None:
+def fold_targeting(
+    hands,
+    orders: np.ndarray,
+    recv: np.ndarray,
+    dealers: np.ndarray,
+    logged: LoggedShuffles,
+    layout: Layout,
+    laws: Laws,
+    context: BlockContext,
+    summary: BlockSummary,
+    rng: np.random.Generator,
+) -> None:
     """Both nulls for every hand of a block with a gathered order and a fully logged shuffle; the observed
     statistics are those of the deal as received."""
     stats = Statistics.of(layout, laws)
@@ -134,8 +157,7 @@ def fold_targeting(hands, orders: np.ndarray, recv: np.ndarray, dealers: np.ndar
             continue
         dealer = int(dealers[k])
         observed = observed_all[k]
-        pvalues, randomized, draws = same_effort(observed, orders[k], sequence, stats, laws, rng,
-                                                 context.min_each_side)
+        pvalues, randomized, draws = same_effort(observed, orders[k], sequence, stats, laws, rng, context.min_each_side)
         mates = mates_of[dealer][mates_of[dealer] != i]
         if len(mates) >= CROSS_MIN:
             start = np.searchsorted(mates, i) % len(mates)
@@ -173,11 +195,18 @@ def _hand_table(hands, dealers, done, same_p: np.ndarray, cross_p: np.ndarray, l
         seat_p[np.flatnonzero(ok), seat[ok]] = same_p[ok, column]
     p_same, p_cross = bonferroni(same_p), cross_p[:, -1]
     both = np.minimum(2 * np.minimum(p_same, np.where(np.isnan(p_cross), np.inf, p_cross)), 1.0)
-    return HandTable({
-        "line": np.array([hands[k][0] for k in rows], dtype=np.int64),
-        "hand": np.array([hands[k][1].hand for k in rows], dtype=np.int64),
-        "dealer": dealer_rows, "draws": np.array([d for _, d, _ in done], dtype=np.int64),
-        "talon_aces": np.array([a for _, _, a in done], dtype=np.int64),
-        "p": np.where(np.isnan(p_cross), p_same, both), "p_same": p_same, "p_talon": same_p[:, 0],
-        "p_seats": seat_p, "p_cross": p_cross, "p_cross_talon": cross_p[:, 0],
-    })
+    return HandTable(
+        {
+            "line": np.array([hands[k][0] for k in rows], dtype=np.int64),
+            "hand": np.array([hands[k][1].hand for k in rows], dtype=np.int64),
+            "dealer": dealer_rows,
+            "draws": np.array([d for _, d, _ in done], dtype=np.int64),
+            "talon_aces": np.array([a for _, _, a in done], dtype=np.int64),
+            "p": np.where(np.isnan(p_cross), p_same, both),
+            "p_same": p_same,
+            "p_talon": same_p[:, 0],
+            "p_seats": seat_p,
+            "p_cross": p_cross,
+            "p_cross_talon": cross_p[:, 0],
+        }
+    )

@@ -34,14 +34,19 @@ LAZY_LEVEL = 0.001
 TOGETHER_DRAWS = 99
 TINY = np.finfo(float).tiny
 
-LAZY_NULL = (f"a shuffle with riffles randomises: cyclic guessing score exact under a uniform deck; hands with "
-             f"p <= {LAZY_LEVEL} at most Binomial(hands, {LAZY_LEVEL})")
-TOGETHER_NULL = (f"honest shuffles of the same effort from the gathered order ({TOGETHER_DRAWS} draws a hand, ties "
-                 "broken at random): new ace neighbours per hand; Fisher")
+LAZY_NULL = (
+    f"a shuffle with riffles randomises: cyclic guessing score exact under a uniform deck; hands with "
+    f"p <= {LAZY_LEVEL} at most Binomial(hands, {LAZY_LEVEL})"
+)
+TOGETHER_NULL = (
+    f"honest shuffles of the same effort from the gathered order ({TOGETHER_DRAWS} draws a hand, ties "
+    "broken at random): new ace neighbours per hand; Fisher"
+)
 
 
 def new_neighbours(before: np.ndarray, after: np.ndarray, aces: np.ndarray) -> np.ndarray:
     """Ace pairs cyclically adjacent in each row of ``after`` that were not adjacent in ``before``."""
+
     def pair_keys(orders: np.ndarray) -> np.ndarray:
         nxt = np.roll(orders, -1, axis=-1)
         both = aces[orders] & aces[nxt]
@@ -53,8 +58,14 @@ def new_neighbours(before: np.ndarray, after: np.ndarray, aces: np.ndarray) -> n
     return np.count_nonzero((new >= 0) & ~np.isin(new, old), axis=-1)
 
 
-def together_pvalue(before: np.ndarray, sequence: ShuffleSequence, aces: np.ndarray, rng: np.random.Generator,
-                    min_each_side: int, draws: int = TOGETHER_DRAWS) -> float:
+def together_pvalue(
+    before: np.ndarray,
+    sequence: ShuffleSequence,
+    aces: np.ndarray,
+    rng: np.random.Generator,
+    min_each_side: int,
+    draws: int = TOGETHER_DRAWS,
+) -> float:
     """The hand's randomized Monte Carlo p-value of new ace neighbours against same-effort honest shuffles."""
     n = len(before)
     observed = new_neighbours(before, before[sequence.permutation(n)], aces)[0]
@@ -63,8 +74,15 @@ def together_pvalue(before: np.ndarray, sequence: ShuffleSequence, aces: np.ndar
     return float(max((above + rng.random() * (ties + 1)) / (draws + 1), TINY))
 
 
-def fold_tells(hands, orders: np.ndarray, dealers: np.ndarray, aces: np.ndarray, context: BlockContext,
-               summary: BlockSummary, rng: np.random.Generator) -> None:
+def fold_tells(
+    hands,
+    orders: np.ndarray,
+    dealers: np.ndarray,
+    aces: np.ndarray,
+    context: BlockContext,
+    summary: BlockSummary,
+    rng: np.random.Generator,
+) -> None:
     """Both tells for every hand of a block whose gathered order and whole shuffle are logged."""
     n = orders.shape[1]
     riffled_perms, riffled_dealers = [], []
@@ -75,7 +93,7 @@ def fold_tells(hands, orders: np.ndarray, dealers: np.ndarray, aces: np.ndarray,
         try:
             sequence = parse_notation(record.shuffle)
         except FairdealError:
-            continue                     # the replay has already reported it as malformed
+            continue  # the replay has already reported it as malformed
         if not sequence.is_known:
             continue
         dealer = int(dealers[k])

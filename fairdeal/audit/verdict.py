@@ -24,19 +24,20 @@ from scipy import stats as sps
 
 from fairdeal.audit.battery import battery_tests
 from fairdeal.audit.exact import laws_for
+from fairdeal.audit.quality import MEASURES, guessing_null
 from fairdeal.audit.replay import CutDepthTally, Finding
 from fairdeal.audit.scan import Merged
 from fairdeal.audit.sequential import calibrated_threshold, cusum_path, eprocess_path, llr_table
 from fairdeal.audit.stats import benjamini_hochberg, holm, talon_aces_total_pvalue
-from fairdeal.audit.quality import MEASURES, guessing_null
 from fairdeal.audit.summary import HandTable
 from fairdeal.audit.targeting import SAME_EFFORT_NULL
 from fairdeal.audit.tells import LAZY_LEVEL, LAZY_NULL, TOGETHER_NULL
 from fairdeal.cards import DeckKind
 
 DEALER_FINDINGS = frozenset({"deal-mismatch", "bad-deal", "illegal-cut", "false-cut", "wrong-cutter"})
-RULE_FINDINGS = frozenset({"illegal-play", "illegal-bid", "cooked-score", "cooked-settlement", "wrong-streak",
-                           "dealer-out-of-turn"})
+RULE_FINDINGS = frozenset(
+    {"illegal-play", "illegal-bid", "cooked-score", "cooked-settlement", "wrong-streak", "dealer-out-of-turn"}
+)
 CERTAIN_FINDINGS = DEALER_FINDINGS | RULE_FINDINGS | {"repeated-deal", "weak-seed"}
 MAX_CALIBRATED_HORIZON = 20_000
 PATH_POINTS = 1500
@@ -44,7 +45,7 @@ PATH_POINTS = 1500
 
 @dataclass(frozen=True)
 class TestResult:
-    subject: str            # "dealer Boris", "dealer Boris -> player Vera", "deal generator"
+    subject: str  # "dealer Boris", "dealer Boris -> player Vera", "deal generator"
     test: str
     statistic: float
     pvalue: float
@@ -65,8 +66,8 @@ class DealerPath:
     deals: int
     talon_aces: int
     talon_cards: int
-    cusum_alarm: int | None         # hand number of the first CUSUM alarm
-    eprocess_alarm: int | None      # hand number where the e-process first reached its bar
+    cusum_alarm: int | None  # hand number of the first CUSUM alarm
+    eprocess_alarm: int | None  # hand number where the e-process first reached its bar
     max_log_e: float
     hands: tuple[int, ...] = field(repr=False, default=())
     cusum: tuple[float, ...] = field(repr=False, default=())
@@ -78,12 +79,12 @@ class DealerQuality:
     """One dealer's shuffle quality: how much chance his logged actions could carry, and the measures' means."""
 
     dealer: str
-    read: int                       # hands whose logged shuffle was read
-    zero_bits: int                  # of those, hands whose logged actions carry no randomness
+    read: int  # hands whose logged shuffle was read
+    zero_bits: int  # of those, hands whose logged actions carry no randomness
     mean_bits: float
-    measured: int                   # hands whose whole shuffle is logged (the measures apply)
-    means: dict[str, float]         # measure -> mean over the measured hands
-    guessing_counts: tuple[int, ...]    # histogram of the cyclic guessing score
+    measured: int  # hands whose whole shuffle is logged (the measures apply)
+    means: dict[str, float]  # measure -> mean over the measured hands
+    guessing_counts: tuple[int, ...]  # histogram of the cyclic guessing score
 
     @property
     def zero_share(self) -> float:
@@ -111,8 +112,8 @@ class Verdict:
     malformed: tuple[str, ...]
     malformed_count: int
     notes: tuple[str, ...]
-    targeting: HandTable | None = None          # per-hand targeting p-values with their BH q-values (column q)
-    quality: HandTable | None = None            # per-hand shuffle quality rows (small logs)
+    targeting: HandTable | None = None  # per-hand targeting p-values with their BH q-values (column q)
+    quality: HandTable | None = None  # per-hand shuffle quality rows (small logs)
     quality_dealers: tuple[DealerQuality, ...] = ()
 
     def flagged(self) -> tuple[TestResult, ...]:
@@ -138,7 +139,8 @@ class Verdict:
     def generator_flagged(self) -> bool:
         """The digital deal generator failed the battery, repeated a deal or dealt from a searchable seed."""
         return any(t.subject == "deal generator" for t in self.flagged()) or any(
-            f.kind in ("repeated-deal", "weak-seed") for _, _, _, f in self.findings)
+            f.kind in ("repeated-deal", "weak-seed") for _, _, _, f in self.findings
+        )
 
     @property
     def clean(self) -> bool:
@@ -151,9 +153,15 @@ def _thin(values: np.ndarray) -> np.ndarray:
     return np.unique(np.linspace(0, len(values) - 1, PATH_POINTS).astype(np.int64))
 
 
-def build_verdict(merged: Merged, alpha: float, cheat_rate: float = 0.25, min_each_side: int = 4,
-                  seed: int = 0, extra_findings: list[tuple[int, int, str, Finding]] | None = None,
-                  extra_notes: list[str] | None = None) -> Verdict:
+def build_verdict(
+    merged: Merged,
+    alpha: float,
+    cheat_rate: float = 0.25,
+    min_each_side: int = 4,
+    seed: int = 0,
+    extra_findings: list[tuple[int, int, str, Finding]] | None = None,
+    extra_notes: list[str] | None = None,
+) -> Verdict:
     header, layout = merged.header, merged.layout
     pattern = layout.pattern
     players = header.players
@@ -167,11 +175,16 @@ def build_verdict(merged: Merged, alpha: float, cheat_rate: float = 0.25, min_ea
     deals = {d: int(sum(len(a) for a in merged.aces[d])) for d in dealers_present}
     horizon = min(max(deals.values(), default=1), MAX_CALIBRATED_HORIZON)
     per_dealer = alpha / max(len(dealers_present), 1)
-    threshold = (calibrated_threshold(pattern.name, talon_cards, cheat_rate, horizon, per_dealer, seed)
-                 if dealers_present else 0.0)
+    threshold = (
+        calibrated_threshold(pattern.name, talon_cards, cheat_rate, horizon, per_dealer, seed)
+        if dealers_present
+        else 0.0
+    )
     if max(deals.values(), default=0) > MAX_CALIBRATED_HORIZON:
-        notes.append(f"the CUSUM threshold is calibrated for {MAX_CALIBRATED_HORIZON:,} deals per dealer; beyond that "
-                     "its alarms are indicative, and the anytime-valid e-process carries the test")
+        notes.append(
+            f"the CUSUM threshold is calibrated for {MAX_CALIBRATED_HORIZON:,} deals per dealer; beyond that "
+            "its alarms are indicative, and the anytime-valid e-process carries the test"
+        )
     paths = []
     for d in dealers_present:
         name = players[d]
@@ -181,12 +194,20 @@ def build_verdict(merged: Merged, alpha: float, cheat_rate: float = 0.25, min_ea
         cusum = cusum_path(cusum_llr[aces])
         over_c, over_e = np.flatnonzero(cusum > threshold), np.flatnonzero(log_e >= bar)
         keep = _thin(aces)
-        paths.append(DealerPath(
-            name, len(aces), int(aces.sum()), talon_cards,
-            int(numbers[over_c[0]]) if len(over_c) else None, int(numbers[over_e[0]]) if len(over_e) else None,
-            float(log_e.max()), tuple(int(h) for h in numbers[keep]), tuple(float(c) for c in cusum[keep]),
-            tuple(float(v) for v in log_e[keep]),
-        ))
+        paths.append(
+            DealerPath(
+                name,
+                len(aces),
+                int(aces.sum()),
+                talon_cards,
+                int(numbers[over_c[0]]) if len(over_c) else None,
+                int(numbers[over_e[0]]) if len(over_e) else None,
+                float(log_e.max()),
+                tuple(int(h) for h in numbers[keep]),
+                tuple(float(c) for c in cusum[keep]),
+                tuple(float(v) for v in log_e[keep]),
+            )
+        )
         tests += _dealer_tests(name, d, merged, laws, pattern, float(log_e.max()), min_each_side)
     tests += _seat_tests(merged, players)
     findings = list(merged.findings) + list(extra_findings or [])
@@ -199,18 +220,39 @@ def build_verdict(merged: Merged, alpha: float, cheat_rate: float = 0.25, min_ea
             findings.append(finding)
             counts["repeated-deal"] = counts.get("repeated-deal", 0) + 1
         sizes = [pattern.cards_per_hand] * pattern.hands + [pattern.talon_size] * pattern.talons
-        tests += [TestResult("deal generator", b.name, b.statistic, b.pvalue, b.count, b.null)
-                  for b in battery_tests(merged.battery, sizes, pairs, merged.hands)]
+        tests += [
+            TestResult("deal generator", b.name, b.statistic, b.pvalue, b.count, b.null)
+            for b in battery_tests(merged.battery, sizes, pairs, merged.hands)
+        ]
     else:
         notes.append("physical deals: the GLI battery for digital deal generators is not applied")
     targeting = _targeting_hands(merged, alpha, findings, counts)
     if talon_cards != 2:
-        notes.append(f"pattern {pattern.name} has {talon_cards} talon cards: the talon-rank test (231 pairs) does "
-                     "not apply; the talon-aces total uses a normal approximation")
-    return Verdict(players, pattern.name, header.dealing, merged.hands, merged.lines, alpha, tuple(_adjusted(tests)),
-                   tuple(paths), threshold, horizon, bar, tuple(findings), counts, tuple(merged.malformed),
-                   merged.malformed_count, tuple(notes), targeting, merged.table("quality"),
-                   _dealer_quality(merged, players))
+        notes.append(
+            f"pattern {pattern.name} has {talon_cards} talon cards: the talon-rank test (231 pairs) does "
+            "not apply; the talon-aces total uses a normal approximation"
+        )
+    return Verdict(
+        players,
+        pattern.name,
+        header.dealing,
+        merged.hands,
+        merged.lines,
+        alpha,
+        tuple(_adjusted(tests)),
+        tuple(paths),
+        threshold,
+        horizon,
+        bar,
+        tuple(findings),
+        counts,
+        tuple(merged.malformed),
+        merged.malformed_count,
+        tuple(notes),
+        targeting,
+        merged.table("quality"),
+        _dealer_quality(merged, players),
+    )
 
 
 def _targeting_hands(merged: Merged, alpha: float, findings: list, counts: dict) -> HandTable | None:
@@ -225,14 +267,28 @@ def _targeting_hands(merged: Merged, alpha: float, findings: list, counts: dict)
     if len(named):
         counts["targeted-hand"] = len(named)
     for row in named[np.argsort(q[named], kind="stable")][: merged.keep]:
-        cross = "" if np.isnan(c["p_cross"][row]) else (
-            f"; against the dealer's other shuffles (cross-match) p = {c['p_cross'][row]:.3g}, talon "
-            f"{c['p_cross_talon'][row]:.3g}")
-        findings.append((int(c["line"][row]), int(c["hand"][row]), merged.header.players[int(c["dealer"][row])],
-                         Finding("targeted-hand", f"hand {int(c['hand'][row])}: a deal unlikely from its gathered "
-                                 f"order: p = {c['p'][row]:.3g} (BH q = {q[row]:.3g}); against honest shuffles of "
-                                 f"the same effort p = {c['p_same'][row]:.3g}, talon {c['p_talon'][row]:.3g} with "
-                                 f"{int(c['talon_aces'][row])} ace(s){cross}")))
+        cross = (
+            ""
+            if np.isnan(c["p_cross"][row])
+            else (
+                f"; against the dealer's other shuffles (cross-match) p = {c['p_cross'][row]:.3g}, talon "
+                f"{c['p_cross_talon'][row]:.3g}"
+            )
+        )
+        findings.append(
+            (
+                int(c["line"][row]),
+                int(c["hand"][row]),
+                merged.header.players[int(c["dealer"][row])],
+                Finding(
+                    "targeted-hand",
+                    f"hand {int(c['hand'][row])}: a deal unlikely from its gathered "
+                    f"order: p = {c['p'][row]:.3g} (BH q = {q[row]:.3g}); against honest shuffles of "
+                    f"the same effort p = {c['p_same'][row]:.3g}, talon {c['p_talon'][row]:.3g} with "
+                    f"{int(c['talon_aces'][row])} ace(s){cross}",
+                ),
+            )
+        )
     return table
 
 
@@ -243,9 +299,17 @@ def targeting_row(verdict: Verdict, i: int) -> list[str]:
     def fmt(x) -> str:
         return "-" if np.isnan(x) else f"{x:.3g}"
 
-    return [str(c["hand"][i]), verdict.players[int(c["dealer"][i])], str(c["talon_aces"][i]), fmt(c["p"][i]),
-            fmt(c["q"][i]), fmt(c["p_same"][i]), fmt(c["p_talon"][i]), fmt(c["p_cross"][i]),
-            fmt(c["p_cross_talon"][i])]
+    return [
+        str(c["hand"][i]),
+        verdict.players[int(c["dealer"][i])],
+        str(c["talon_aces"][i]),
+        fmt(c["p"][i]),
+        fmt(c["q"][i]),
+        fmt(c["p_same"][i]),
+        fmt(c["p_talon"][i]),
+        fmt(c["p_cross"][i]),
+        fmt(c["p_cross_talon"][i]),
+    ]
 
 
 def _dealer_quality(merged: Merged, players) -> tuple[DealerQuality, ...]:
@@ -255,11 +319,20 @@ def _dealer_quality(merged: Merged, players) -> tuple[DealerQuality, ...]:
         read, measured = int(sums.budget_hands[d]), int(sums.quality_hands[d])
         if not read and not measured:
             continue
-        means = {m: float(sums.quality_totals[d, i]) / measured if measured else float("nan")
-                 for i, m in enumerate(MEASURES)}
-        out.append(DealerQuality(name, read, int(sums.zero_bits[d]),
-                                 float(sums.bits_total[d]) / read if read else float("nan"), measured, means,
-                                 tuple(int(x) for x in sums.guessing_counts[d])))
+        means = {
+            m: float(sums.quality_totals[d, i]) / measured if measured else float("nan") for i, m in enumerate(MEASURES)
+        }
+        out.append(
+            DealerQuality(
+                name,
+                read,
+                int(sums.zero_bits[d]),
+                float(sums.bits_total[d]) / read if read else float("nan"),
+                measured,
+                means,
+                tuple(int(x) for x in sums.guessing_counts[d]),
+            )
+        )
     return tuple(out)
 
 
@@ -282,18 +355,40 @@ def _dealer_tests(name, d, merged: Merged, laws, pattern, max_log_e, min_each_si
     z = (merged.sums.talon_value[d] - hands * value_law.mean) / np.sqrt(hands * value_law.variance)
     tests = [
         TestResult(subject, "talon aces, total", float(total), float(p_aces), hands, aces_null, **about),
-        TestResult(subject, "talon value, total", float(z), float(sps.norm.sf(z)), hands,
-                   "honest talons: exact subset-sum law of the value per hand, normal total", **about),
-        TestResult(subject, "talon aces, mixture e-process", max_log_e, float(min(1.0, np.exp(-max_log_e))), hands,
-                   "likelihood ratio vs an ace stacked in 5-100% of deals; 1/max E is a p-value (Ville)", **about),
+        TestResult(
+            subject,
+            "talon value, total",
+            float(z),
+            float(sps.norm.sf(z)),
+            hands,
+            "honest talons: exact subset-sum law of the value per hand, normal total",
+            **about,
+        ),
+        TestResult(
+            subject,
+            "talon aces, mixture e-process",
+            max_log_e,
+            float(min(1.0, np.exp(-max_log_e))),
+            hands,
+            "likelihood ratio vs an ace stacked in 5-100% of deals; 1/max E is a p-value (Ville)",
+            **about,
+        ),
     ]
     tests += _tell_tests(subject, name, merged.sums, d)
     cuts = merged.sums.cut_depths[d]
     if cuts.sum():
         depth, p = CutDepthTally(tuple(int(c) for c in cuts)).repeated_depth(min_each_side)
-        tests.append(TestResult(subject, f"cut depth {depth} repeated", float(cuts[depth]), p, int(cuts.sum()),
-                                "an honest cutter: uniform over legal depths; binomial tail, Bonferroni over depths",
-                                **about))
+        tests.append(
+            TestResult(
+                subject,
+                f"cut depth {depth} repeated",
+                float(cuts[depth]),
+                p,
+                int(cuts.sum()),
+                "an honest cutter: uniform over legal depths; binomial tail, Bonferroni over depths",
+                **about,
+            )
+        )
     return tests
 
 
@@ -302,19 +397,45 @@ def _tell_tests(subject: str, dealer: str, sums, d: int) -> list[TestResult]:
     tests = []
     lazy, low = int(sums.lazy_tests[d]), int(sums.lazy_low[d])
     if lazy:
-        tests.append(TestResult(subject, "shuffle too weak for its riffles", float(low),
-                                float(sps.binom.sf(low - 1, lazy, LAZY_LEVEL)), lazy, LAZY_NULL, dealer=dealer))
+        tests.append(
+            TestResult(
+                subject,
+                "shuffle too weak for its riffles",
+                float(low),
+                float(sps.binom.sf(low - 1, lazy, LAZY_LEVEL)),
+                lazy,
+                LAZY_NULL,
+                dealer=dealer,
+            )
+        )
     together = int(sums.together_tests[d])
     if together:
         fisher = float(sums.together_fisher[d])
-        tests.append(TestResult(subject, "aces brought together (Fisher)", fisher,
-                                float(sps.chi2.sf(fisher, 2 * together)), together, TOGETHER_NULL, dealer=dealer))
+        tests.append(
+            TestResult(
+                subject,
+                "aces brought together (Fisher)",
+                fisher,
+                float(sps.chi2.sf(fisher, 2 * together)),
+                together,
+                TOGETHER_NULL,
+                dealer=dealer,
+            )
+        )
     targeted = int(sums.targeting_talon_tests[d])
     if targeted:
         fisher = float(sums.targeting_talon_fisher[d])
-        tests.append(TestResult(subject, "talon vs honest shuffles of the same effort (Fisher)", fisher,
-                                float(sps.chi2.sf(fisher, 2 * targeted)), targeted, SAME_EFFORT_NULL,
-                                dealer=dealer))
+        tests.append(
+            TestResult(
+                subject,
+                "talon vs honest shuffles of the same effort (Fisher)",
+                fisher,
+                float(sps.chi2.sf(fisher, 2 * targeted)),
+                targeted,
+                SAME_EFFORT_NULL,
+                dealer=dealer,
+            )
+        )
     return tests
 
 
@@ -324,18 +445,40 @@ def _seat_tests(merged: Merged, players) -> list[TestResult]:
     for d in range(len(players)):
         for s in range(len(players)):
             for label, fisher, count, null in (
-                ("hand value (Fisher)", sums.hand_fisher, sums.hand_tests,
-                 "honest deals: exact subset-sum law of a hand's value, tie-broken p-values, Fisher"),
-                ("talon rank given the hand (Fisher)", sums.rank_fisher, sums.rank_tests,
-                 "the talon is a uniform pair of the 22 cards outside the seat's hand: rank among 231 pairs, Fisher"),
-                ("hand value vs honest shuffles of the same effort (Fisher)", sums.targeting_seat_fisher,
-                 sums.targeting_seat_tests, SAME_EFFORT_NULL),
+                (
+                    "hand value (Fisher)",
+                    sums.hand_fisher,
+                    sums.hand_tests,
+                    "honest deals: exact subset-sum law of a hand's value, tie-broken p-values, Fisher",
+                ),
+                (
+                    "talon rank given the hand (Fisher)",
+                    sums.rank_fisher,
+                    sums.rank_tests,
+                    "the talon is a uniform pair of the 22 cards outside the seat's hand: rank among 231 pairs, Fisher",
+                ),
+                (
+                    "hand value vs honest shuffles of the same effort (Fisher)",
+                    sums.targeting_seat_fisher,
+                    sums.targeting_seat_tests,
+                    SAME_EFFORT_NULL,
+                ),
             ):
                 k = int(count[d, s])
                 if k:
                     p = float(sps.chi2.sf(fisher[d, s], 2 * k))
-                    tests.append(TestResult(f"dealer {players[d]} -> player {players[s]}", label,
-                                            float(fisher[d, s]), p, k, null, dealer=players[d], player=players[s]))
+                    tests.append(
+                        TestResult(
+                            f"dealer {players[d]} -> player {players[s]}",
+                            label,
+                            float(fisher[d, s]),
+                            p,
+                            k,
+                            null,
+                            dealer=players[d],
+                            player=players[s],
+                        )
+                    )
     return tests
 
 
@@ -354,8 +497,10 @@ def _duplicates(merged: Merged) -> tuple[int, list]:
     groups: dict[int, list[int]] = {}
     for i in same:
         groups.setdefault(int(sorted_keys[i]), [int(hands[order[i]])]).append(int(hands[order[i + 1]]))
-    findings = [(0, g[0], "", Finding("repeated-deal", f"hands {', '.join(map(str, g))} received exactly the same deal"))
-                for g in list(groups.values())[:100]]
+    findings = [
+        (0, g[0], "", Finding("repeated-deal", f"hands {', '.join(map(str, g))} received exactly the same deal"))
+        for g in list(groups.values())[:100]
+    ]
     return pairs, findings
 
 

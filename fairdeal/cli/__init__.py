@@ -45,15 +45,24 @@ def _shorten(text: str, limit: int) -> str:
 
 # Command name -> the module of this package that defines it (in its COMMANDS list).
 COMMAND_MODULES: dict[str, str] = {
-    "shuffle": "shuffling", "theory": "shuffling",
-    "deal-pattern": "logs", "log": "logs",
-    "deal": "dealing", "verify": "dealing",
-    "play": "play", "sheet": "play", "systems": "systems",
+    "shuffle": "shuffling",
+    "theory": "shuffling",
+    "deal-pattern": "logs",
+    "log": "logs",
+    "deal": "dealing",
+    "verify": "dealing",
+    "play": "play",
+    "sheet": "play",
+    "systems": "systems",
     "audit": "audit",
-    "store": "store", "query": "store",
-    "import": "formats", "export": "formats",
-    "demo": "demo", "casebook": "demo",
-    "solve": "solving", "review": "solving",
+    "store": "store",
+    "query": "store",
+    "import": "formats",
+    "export": "formats",
+    "demo": "demo",
+    "casebook": "demo",
+    "solve": "solving",
+    "review": "solving",
     "serve": "serving",
 }
 

@@ -29,38 +29,97 @@ SHOWN_TARGETED = 10
 
 @click.command("audit")
 @click.argument("logs", nargs=-1, required=True)
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (keys: summary, suspects, "
-              "beneficiaries, findings, malformed, tests, sequential, targeting, quality, legality).")
-@click.option("--html", "html_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Also write a self-contained HTML report with plots to this file.")
-@click.option("--alpha", type=click.FloatRange(0.0, 1.0, min_open=True, max_open=True), default=0.01,
-              show_default=True, help="Family-wise false-alarm level (Holm) and FDR level (Benjamini-Hochberg).")
-@click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True,
-              help="Worker processes for the statistical pass and the legality replay.")
-@click.option("--legality/--no-legality", default=None,
-              help="Replay every hand through the engine and recompute score lines "
-                   "(default: on for logs of at most 50,000 hands).")
-@click.option("--tells/--no-tells", default=None,
-              help="Test each dealer's shuffles for their own tells: a shuffle too weak for its riffles, aces "
-                   "brought together against honest shuffles of the same effort (default: on for files of at "
-                   "most 32 MB).")
-@click.option("--targeting/--no-targeting", default=None,
-              help="Test each deal against honest shuffles of the same effort from its gathered order (a Monte "
-                   "Carlo a hand; per-hand p-values, Benjamini-Hochberg across hands, Fisher per dealer) and keep "
-                   "per-hand shuffle-quality rows (default: on for logs of at most 50,000 hands).")
-@click.option("--server-seed-window", type=click.IntRange(1, 32), default=None, metavar="BITS",
-              help="Digital logs: search 2^BITS seeds of a clock-seeded 32-bit server generator around the "
-                   "table's start time for the first hands' deals.")
-@click.option("--server-time", type=click.IntRange(min=0), default=None, metavar="UNIX",
-              help="The Unix time the seed window centres on (default: the header's 'started').")
-@click.option("--cluster", default=None, metavar="local:N|tcp://HOST:PORT",
-              help="Run the statistical pass on dask.distributed workers over Parquet row groups (a log that is "
-                   "not a store is stored in a temporary one first): N local worker processes, or a scheduler.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Seed for tie-breaking draws and the CUSUM calibration.")
-def audit_command(logs: tuple[str, ...], as_json: bool, html_out: Path | None, alpha: float, workers: int,
-                  legality: bool | None, tells: bool | None, targeting: bool | None, server_seed_window: int | None,
-                  server_time: int | None, cluster: str | None, seed: int) -> None:
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the report as JSON (keys: summary, suspects, "
+    "beneficiaries, findings, malformed, tests, sequential, targeting, quality, legality).",
+)
+@click.option(
+    "--html",
+    "html_out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also write a self-contained HTML report with plots to this file.",
+)
+@click.option(
+    "--alpha",
+    type=click.FloatRange(0.0, 1.0, min_open=True, max_open=True),
+    default=0.01,
+    show_default=True,
+    help="Family-wise false-alarm level (Holm) and FDR level (Benjamini-Hochberg).",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=2,
+    show_default=True,
+    help="Worker processes for the statistical pass and the legality replay.",
+)
+@click.option(
+    "--legality/--no-legality",
+    default=None,
+    help="Replay every hand through the engine and recompute score lines "
+    "(default: on for logs of at most 50,000 hands).",
+)
+@click.option(
+    "--tells/--no-tells",
+    default=None,
+    help="Test each dealer's shuffles for their own tells: a shuffle too weak for its riffles, aces "
+    "brought together against honest shuffles of the same effort (default: on for files of at "
+    "most 32 MB).",
+)
+@click.option(
+    "--targeting/--no-targeting",
+    default=None,
+    help="Test each deal against honest shuffles of the same effort from its gathered order (a Monte "
+    "Carlo a hand; per-hand p-values, Benjamini-Hochberg across hands, Fisher per dealer) and keep "
+    "per-hand shuffle-quality rows (default: on for logs of at most 50,000 hands).",
+)
+@click.option(
+    "--server-seed-window",
+    type=click.IntRange(1, 32),
+    default=None,
+    metavar="BITS",
+    help="Digital logs: search 2^BITS seeds of a clock-seeded 32-bit server generator around the "
+    "table's start time for the first hands' deals.",
+)
+@click.option(
+    "--server-time",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="UNIX",
+    help="The Unix time the seed window centres on (default: the header's 'started').",
+)
+@click.option(
+    "--cluster",
+    default=None,
+    metavar="local:N|tcp://HOST:PORT",
+    help="Run the statistical pass on dask.distributed workers over Parquet row groups (a log that is "
+    "not a store is stored in a temporary one first): N local worker processes, or a scheduler.",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Seed for tie-breaking draws and the CUSUM calibration.",
+)
+def audit_command(
+    logs: tuple[str, ...],
+    as_json: bool,
+    html_out: Path | None,
+    alpha: float,
+    workers: int,
+    legality: bool | None,
+    tells: bool | None,
+    targeting: bool | None,
+    server_seed_window: int | None,
+    server_time: int | None,
+    cluster: str | None,
+    seed: int,
+) -> None:
     """Audit game logs (files, directories, globs, '-' for stdin, .gz/.zst, a `fairdeal store` folder): replay
     shuffles and hands, test dealers and players, report in plain words; one report per table."""
     # Imported here: `fairdeal audit --help` need not load the auditor.
@@ -70,8 +129,16 @@ def audit_command(logs: tuple[str, ...], as_json: bool, html_out: Path | None, a
 
     out = Console()
     err = Console(stderr=True)
-    options = RunOptions(alpha=alpha, workers=workers, legality=legality, seed=seed, tells=tells, targeting=targeting,
-                         server_seed_window=server_seed_window, server_time=server_time)
+    options = RunOptions(
+        alpha=alpha,
+        workers=workers,
+        legality=legality,
+        seed=seed,
+        tells=tells,
+        targeting=targeting,
+        server_seed_window=server_seed_window,
+        server_time=server_time,
+    )
     try:
         units = audit_units(logs)
         if html_out is not None and len(units) != 1:
@@ -107,6 +174,7 @@ def _audit_all(units: list[AuditUnit], options: RunOptions, err: Console, html_o
             result = _run(unit, options, err, runner)
             if html_out is not None:
                 from fairdeal.audit.html import render_html
+
                 write_file(html_out, render_html(result, unit.title).encode("utf-8"), force=True)
         except FairdealError as exc:
             where = f"{unit.name}: " if len(units) > 1 else ""
@@ -152,9 +220,12 @@ def _run(unit: AuditUnit, options: RunOptions, err: Console, runner=None) -> Aud
 
 def _print(out: Console, result: AuditResult) -> None:
     v = result.verdict
-    out.print(f"[bold]Audited {v.hands:,} hands[/bold] of {', '.join(v.players)} (pattern {v.pattern}, "
-              f"{v.dealing} dealing) in {result.seconds:.1f} s; {v.malformed_count} malformed line(s); "
-              f"{len(v.tests)} tests, Holm family-wise alpha {v.alpha:g}.", highlight=False)
+    out.print(
+        f"[bold]Audited {v.hands:,} hands[/bold] of {', '.join(v.players)} (pattern {v.pattern}, "
+        f"{v.dealing} dealing) in {result.seconds:.1f} s; {v.malformed_count} malformed line(s); "
+        f"{len(v.tests)} tests, Holm family-wise alpha {v.alpha:g}.",
+        highlight=False,
+    )
     if v.clean:
         out.print("[green]Nothing flagged.[/green]")
     suspects = Table(title="Suspicious dealers")
@@ -165,8 +236,12 @@ def _print(out: Console, result: AuditResult) -> None:
         why = [f"{t.test}: p={t.pvalue:.2g} (Holm {t.holm:.2g})" for t in v.flagged() if t.dealer == name]
         kinds = sorted({f.kind for _, _, who, f in v.certain() if who == name})
         path = alarms.get(name)
-        suspects.add_row(name, "\n".join(why + [f"findings: {', '.join(kinds)}"] * bool(kinds)),
-                         _hand(path.cusum_alarm if path else None), _hand(path.eprocess_alarm if path else None))
+        suspects.add_row(
+            name,
+            "\n".join(why + [f"findings: {', '.join(kinds)}"] * bool(kinds)),
+            _hand(path.cusum_alarm if path else None),
+            _hand(path.eprocess_alarm if path else None),
+        )
     out.print(suspects if v.suspects() else "Suspicious dealers: none")
     out.print("Players whose hands were too strong: " + (", ".join(v.beneficiaries()) or "none"), highlight=False)
     out.print("Players named by a rules breach: " + (", ".join(v.rule_breakers()) or "none"), highlight=False)
@@ -179,10 +254,13 @@ def _print(out: Console, result: AuditResult) -> None:
     if v.malformed:
         out.print(f"[bold]Malformed lines[/bold] ({v.malformed_count}; audited around them):")
         for message in v.malformed[:SHOWN_FINDINGS]:
-            out.print(f"  {one_line(message)}", markup=False, highlight=False, soft_wrap=True)   # one line each
+            out.print(f"  {one_line(message)}", markup=False, highlight=False, soft_wrap=True)  # one line each
     if result.legality is not None and result.legality.hands:
-        out.print(f"Legality: {result.legality.replayed:,} of {result.legality.hands:,} hands replayed through the "
-                  f"engine ({result.legality.rate:,.0f} hands/s).", highlight=False)
+        out.print(
+            f"Legality: {result.legality.replayed:,} of {result.legality.hands:,} hands replayed through the "
+            f"engine ({result.legality.rate:,.0f} hands/s).",
+            highlight=False,
+        )
     for note in v.notes:
         out.print(f"note: {note}", markup=False, highlight=False)
 
@@ -223,10 +301,12 @@ def _print_targeting(out: Console, result: AuditResult) -> None:
         return
     v = result.verdict
     c = table_rows.columns
-    out.print()                      # a blank line: the per-hand and per-dealer detail after the verdict
-    table = Table(title=f"Hands least likely from their gathered order ({len(table_rows):,} hands tested, all in "
-                        "--json): p over both nulls, Benjamini-Hochberg q across hands; then honest shuffles of the "
-                        "same effort and the dealer's other shuffles (cross-match), each with its talon p")
+    out.print()  # a blank line: the per-hand and per-dealer detail after the verdict
+    table = Table(
+        title=f"Hands least likely from their gathered order ({len(table_rows):,} hands tested, all in "
+        "--json): p over both nulls, Benjamini-Hochberg q across hands; then honest shuffles of the "
+        "same effort and the dealer's other shuffles (cross-match), each with its talon p"
+    )
     for column in ("hand", "dealer", "aces", "p", "BH q", "same effort", "talon", "cross-match", "talon"):
         table.add_column(column)
     from fairdeal.audit.verdict import targeting_row
@@ -242,16 +322,31 @@ def _print_quality(out: Console, result: AuditResult) -> None:
         return
     honest = dealers[0].honest_guessing_mean()
     out.print()
-    table = Table(title="Shuffle quality per dealer: the logged actions' randomness, and means over fully logged "
-                        "shuffles of measures that forgive cuts (a uniform shuffle: preserved 1, reversed 1, "
-                        f"guessing {honest:.2f})")
+    table = Table(
+        title="Shuffle quality per dealer: the logged actions' randomness, and means over fully logged "
+        "shuffles of measures that forgive cuts (a uniform shuffle: preserved 1, reversed 1, "
+        f"guessing {honest:.2f})"
+    )
     for column in ("dealer", "shuffles", "0 bits", "bits", "preserved", "reversed", "block", "rising", "guessing"):
         table.add_column(column)
     for q in dealers:
         m = q.means
-        table.add_row(q.dealer, f"{q.read:,}", f"{q.zero_share:.0%}", f"{q.mean_bits:.0f}",
-                      *(f"{m[name]:.1f}" for name in ("cyclic_preserved", "cyclic_reversed", "cyclic_longest_block",
-                                                        "cyclic_rising", "cyclic_guessing")))
+        table.add_row(
+            q.dealer,
+            f"{q.read:,}",
+            f"{q.zero_share:.0%}",
+            f"{q.mean_bits:.0f}",
+            *(
+                f"{m[name]:.1f}"
+                for name in (
+                    "cyclic_preserved",
+                    "cyclic_reversed",
+                    "cyclic_longest_block",
+                    "cyclic_rising",
+                    "cyclic_guessing",
+                )
+            ),
+        )
     out.print(table)
 
 

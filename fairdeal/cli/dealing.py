@@ -5,8 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import click
 import numpy as np
@@ -21,8 +21,12 @@ LOG_NAME = "evening.log"
 
 @click.command("verify")
 @click.argument("transcripts", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--log", "log_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="A game log: verify every transcript it cites, and the citations.")
+@click.option(
+    "--log",
+    "log_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="A game log: verify every transcript it cites, and the citations.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable report.")
 @click.option("--no-replay", is_flag=True, help="Check the deal only, not the game record.")
 def verify_command(transcripts: tuple[Path, ...], log_path: Path | None, as_json: bool, no_replay: bool) -> None:
@@ -46,31 +50,77 @@ def verify_command(transcripts: tuple[Path, ...], log_path: Path | None, as_json
 
 
 @click.command("deal")
-@click.option("--protocol", type=click.Choice(["commit-reveal", "mental-poker"]), default="commit-reveal",
-              show_default=True, help="mental-poker: the bots' player objects shuffle an encrypted deck themselves.")
-@click.option("--system", type=click.Choice(sorted(conventions())), default="sochi", show_default=True,
-              help="System and convention (rules and scoring); `fairdeal systems` lists them.")
-@click.option("--players", "num_players", type=click.IntRange(2, 5), default=None,
-              help="Players at the table (default: three where the system is played by three, else its smallest; "
-                   "at four the dealer sits out, at five two sit out).")
-@click.option("--hands", type=click.IntRange(1, 10_000), default=10, show_default=True,
-              help="The most hands to play (the pulya may close earlier).")
+@click.option(
+    "--protocol",
+    type=click.Choice(["commit-reveal", "mental-poker"]),
+    default="commit-reveal",
+    show_default=True,
+    help="mental-poker: the bots' player objects shuffle an encrypted deck themselves.",
+)
+@click.option(
+    "--system",
+    type=click.Choice(sorted(conventions())),
+    default="sochi",
+    show_default=True,
+    help="System and convention (rules and scoring); `fairdeal systems` lists them.",
+)
+@click.option(
+    "--players",
+    "num_players",
+    type=click.IntRange(2, 5),
+    default=None,
+    help="Players at the table (default: three where the system is played by three, else its smallest; "
+    "at four the dealer sits out, at five two sit out).",
+)
+@click.option(
+    "--hands",
+    type=click.IntRange(1, 10_000),
+    default=10,
+    show_default=True,
+    help="The most hands to play (the pulya may close earlier).",
+)
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path))
 @click.option("--table", default="table-1", show_default=True)
 @click.option("--session", default="session-1", show_default=True)
-@click.option("--seed", type=click.IntRange(min=0), default=None,
-              help="Derive every key, seed and shuffle from this number, so the same seed deals the same evening "
-                   "(for tests and demonstrations: whoever knows it knows every deal; default: OS randomness).")
-@click.option("--pulya", "pulya_size", type=click.IntRange(min=1), default=None,
-              help="The agreed pulya (default: the convention's).")
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Derive every key, seed and shuffle from this number, so the same seed deals the same evening "
+    "(for tests and demonstrations: whoever knows it knows every deal; default: OS randomness).",
+)
+@click.option(
+    "--pulya",
+    "pulya_size",
+    type=click.IntRange(min=1),
+    default=None,
+    help="The agreed pulya (default: the convention's).",
+)
 @click.option("--names", default=None, help="Player names, comma-separated, clockwise from seat 0.")
-@click.option("--rule", "rules", multiple=True, metavar="GROUP.FIELD=VALUE",
-              help="A house rule, as in `fairdeal play --rule` (repeatable); the table statement carries it.")
+@click.option(
+    "--rule",
+    "rules",
+    multiple=True,
+    metavar="GROUP.FIELD=VALUE",
+    help="A house rule, as in `fairdeal play --rule` (repeatable); the table statement carries it.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--deal-only", is_flag=True, help="Only deal: transcripts without play, no game log.")
-def deal_command(protocol: str, system: str, num_players: int | None, hands: int, out_dir: Path, table: str,
-                 session: str, seed: int | None, pulya_size: int | None, names: str | None, rules: tuple[str, ...],
-                 as_json: bool, deal_only: bool) -> None:
+def deal_command(
+    protocol: str,
+    system: str,
+    num_players: int | None,
+    hands: int,
+    out_dir: Path,
+    table: str,
+    session: str,
+    seed: int | None,
+    pulya_size: int | None,
+    names: str | None,
+    rules: tuple[str, ...],
+    as_json: bool,
+    deal_only: bool,
+) -> None:
     """Play an evening with bots, every deal from the commit-reveal or the mental-poker protocol.
 
     Writes the game log OUT/evening.log and one transcript per hand in OUT/evening.log.transcripts/ (the log
@@ -114,20 +164,28 @@ def _source(protocol: str, spec, seed: int | None):
     if protocol == "mental-poker":
         if seed is None:
             return MentalPokerSource(spec)
-        rngs = {name: np.random.default_rng(int.from_bytes(_seeded(seed, f"shuffle/{name}")[:8], "big"))
-                for name in spec.players}
+        rngs = {
+            name: np.random.default_rng(int.from_bytes(_seeded(seed, f"shuffle/{name}")[:8], "big"))
+            for name in spec.players
+        }
         return MentalPokerSource(spec, lambda setup, name: PokerPlayer(setup, name, rngs[name].permutation))
     if seed is None:
         return CommitRevealSource(spec)
     service = DealerService(spec, SigningKey(_seeded(seed, "service-key")), _seeded(seed, "service-tail"))
-    parties = [Player(name, seat, SigningKey(_seeded(seed, f"key/{name}")),
-                      lambda hand, name=name: _seeded(seed, f"seed/{name}/{hand}"))
-               for seat, name in enumerate(spec.players)]
+    parties = [
+        Player(
+            name,
+            seat,
+            SigningKey(_seeded(seed, f"key/{name}")),
+            lambda hand, name=name: _seeded(seed, f"seed/{name}/{hand}"),
+        )
+        for seat, name in enumerate(spec.players)
+    ]
     return CommitRevealSource(spec, service, parties)
 
 
 def _seeded(seed: int, label: str) -> bytes:
-    return hashlib.sha256(f"fairdeal deal --seed {seed}/{label}".encode("utf-8")).digest()
+    return hashlib.sha256(f"fairdeal deal --seed {seed}/{label}".encode()).digest()
 
 
 def _deal_evening(source, spec, protocol: str, out_dir: Path) -> dict:
@@ -136,11 +194,19 @@ def _deal_evening(source, spec, protocol: str, out_dir: Path) -> dict:
     from fairdeal.engine.match import play_match
 
     log = out_dir / LOG_NAME
-    result = play_match(spec.convention, spec.players, [HeuristicBot() for _ in spec.players], source=source,
-                        max_hands=spec.hands, log=log)
+    result = play_match(
+        spec.convention,
+        spec.players,
+        [HeuristicBot() for _ in spec.players],
+        source=source,
+        max_hands=spec.hands,
+        log=log,
+    )
     amounts = ", ".join(f"{name} {float(a):+g}" for name, a in zip(spec.players, result.settlement.amounts))
-    text = (f"{len(result.hands)} hands dealt by {protocol} and played; log {log}; transcripts "
-            f"{log.name}.transcripts/\nsettlement: {amounts}" + ("" if result.finished else f" ({result.stopped})"))
+    text = (
+        f"{len(result.hands)} hands dealt by {protocol} and played; log {log}; transcripts "
+        f"{log.name}.transcripts/\nsettlement: {amounts}" + ("" if result.finished else f" ({result.stopped})")
+    )
     report = play_json(result, None, log)
     report.update(hands=len(result.hands), transcripts=f"{log}.transcripts", text=text)
     return report
@@ -158,12 +224,19 @@ def _deal_only(source, spec, out_dir: Path) -> dict:
         path = out_dir / f"hand-{hand:04d}.json"
         digest = write_transcript(doc, path)
         talons = doc["deal"]["talons"]
-        hands.append({"hand": hand, "dealer": spec.players[dealer], "talons": talons, "file": str(path),
-                      "sha256": digest})
-        lines.append(f"hand {hand}: dealer {spec.players[dealer]}, talon {_talons(talons)}, {path.name} "
-                     f"sha256 {digest[:16]}")
-    return {"system": spec.system, "pulya": spec.convention.pulya.size, "players": list(spec.players),
-            "dealt": hands, "text": "\n".join(lines)}
+        hands.append(
+            {"hand": hand, "dealer": spec.players[dealer], "talons": talons, "file": str(path), "sha256": digest}
+        )
+        lines.append(
+            f"hand {hand}: dealer {spec.players[dealer]}, talon {_talons(talons)}, {path.name} sha256 {digest[:16]}"
+        )
+    return {
+        "system": spec.system,
+        "pulya": spec.convention.pulya.size,
+        "players": list(spec.players),
+        "dealt": hands,
+        "text": "\n".join(lines),
+    }
 
 
 def _talons(talons: Sequence[Sequence[str]]) -> str:

@@ -31,16 +31,26 @@ def _read(fmt: str, text: str, pattern: str, system: str, dealing: str, started:
 @click.command("import")
 @click.argument("fmt", metavar="FORMAT", type=click.Choice(IMPORTERS))
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="The game log to write (JSON Lines, protocols/game-log.md).")
+@click.option(
+    "--out",
+    "out",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The game log to write (JSON Lines, protocols/game-log.md).",
+)
 @click.option("--pattern", default="russian", show_default=True, help="deals-csv/json: the deal pattern.")
 @click.option("--system", default="sochi", show_default=True, help="gambler, deals-csv/json: the rule system.")
-@click.option("--dealing", default="server-rng", show_default=True,
-              type=click.Choice(["physical", "commit-reveal", "mental-poker", "server-rng"]),
-              help="deals-csv/json: how the deck was dealt.")
+@click.option(
+    "--dealing",
+    default="server-rng",
+    show_default=True,
+    type=click.Choice(["physical", "commit-reveal", "mental-poker", "server-rng"]),
+    help="deals-csv/json: how the deck was dealt.",
+)
 @click.option("--started", default=None, help="deals-csv/json: the ISO-8601 start of the session.")
-def import_command(fmt: str, file: Path, out: Path, pattern: str, system: str, dealing: str,
-                   started: str | None) -> None:
+def import_command(
+    fmt: str, file: Path, out: Path, pattern: str, system: str, dealing: str, started: str | None
+) -> None:
     """Read PPN (protocols/ppn.md), gambler.ru protocol records (protocols/gambler.md) or the deals-only CSV/JSON
     form (protocols/deals.md) into a game log; every
     record that cannot be mapped is one line FILE:LINE: field: message. Exit 1 if any was left out."""
@@ -63,8 +73,13 @@ def import_command(fmt: str, file: Path, out: Path, pattern: str, system: str, d
 @click.command("export")
 @click.argument("fmt", metavar="FORMAT", type=click.Choice(["ppn"]))
 @click.argument("log", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--out", "out", default=None, type=click.Path(dir_okay=False, path_type=Path),
-              help="Write here instead of standard output.")
+@click.option(
+    "--out",
+    "out",
+    default=None,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write here instead of standard output.",
+)
 def export_command(fmt: str, log: Path, out: Path | None) -> None:
     """Write a game log as PPN (protocols/ppn.md); a record PPN cannot express is one line LOG:LINE: field:
     message on stderr and the exit code is 1."""

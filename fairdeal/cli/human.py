@@ -7,13 +7,26 @@ the pulya after the last full hand (``StopMatch``).
 from __future__ import annotations
 
 import sys
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import click
 
 from fairdeal.cards import format_cards, parse_card, parse_cards
 from fairdeal.engine.actions import (
-    Action, Announce, Bid, ChooseOpen, Concede, Declare, Defend, Discard, Follow, Invite, Kontra, Phase, Play, TakeTalon,
+    Action,
+    Announce,
+    Bid,
+    ChooseOpen,
+    Concede,
+    Declare,
+    Defend,
+    Discard,
+    Follow,
+    Invite,
+    Kontra,
+    Phase,
+    Play,
+    TakeTalon,
 )
 from fairdeal.engine.match import StopMatch
 from fairdeal.engine.view import PlayerView
@@ -52,8 +65,9 @@ class TerminalPlayer:
     """A ``Bot`` whose decisions come from a person; ``read`` returns a line or ``""`` at the end of input,
     ``write(text, nl=True)`` shows text (``click.echo`` by default)."""
 
-    def __init__(self, players: Sequence[str], read: Callable[[], str] | None = None,
-                 write: Callable[..., None] = click.echo):
+    def __init__(
+        self, players: Sequence[str], read: Callable[[], str] | None = None, write: Callable[..., None] = click.echo
+    ):
         self.players = list(players)
         self.read = read or (lambda: sys.stdin.readline())
         self.write = write
@@ -139,8 +153,11 @@ def _choose_card(text: str, legal: Sequence[Action]) -> tuple[Action | None, str
     for action in legal:
         if action.card == code:
             return action, ""
-    return None, f"{format_cards([code], 'ascii')} cannot be played now (not in the hand to play, or the suit " \
-                 f"must be followed / trumped); playable: {', '.join(action_label(a) for a in legal)}"
+    return (
+        None,
+        f"{format_cards([code], 'ascii')} cannot be played now (not in the hand to play, or the suit "
+        f"must be followed / trumped); playable: {', '.join(action_label(a) for a in legal)}",
+    )
 
 
 def _choose_discard(text: str, legal: Sequence[Action]) -> tuple[Action | None, str]:

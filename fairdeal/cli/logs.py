@@ -18,8 +18,12 @@ from fairdeal.log.sources import expand
 
 
 @click.command("deal-pattern")
-@click.option("--system", "name", required=True, help="Pattern name: russian, austrian, croatian, hussar, gusarik, "
-              "russian-talon-after-round-R.")
+@click.option(
+    "--system",
+    "name",
+    required=True,
+    help="Pattern name: russian, austrian, croatian, hussar, gusarik, russian-talon-after-round-R.",
+)
 @click.option("--from", "order_text", default=None, help="A deck order, top first (e.g. 'AS KS ...'); deals it.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def deal_pattern(name: str, order_text: str | None, as_json: bool) -> None:
@@ -134,11 +138,16 @@ def _report_errors(name: str, stream) -> tuple[int, int]:
 
 def _bare_message(error: LogError) -> str:
     """The message without the "line N, field F: " prefix that ``LogError`` adds."""
-    where = ", ".join(part for part in (
-        f"line {error.line}" if error.line is not None else "", f"field {error.field}" if error.field else ""
-    ) if part)
+    where = ", ".join(
+        part
+        for part in (
+            f"line {error.line}" if error.line is not None else "",
+            f"field {error.field}" if error.field else "",
+        )
+        if part
+    )
     text = str(error)
-    return text[len(where) + 2:] if where and text.startswith(where + ": ") else text
+    return text[len(where) + 2 :] if where and text.startswith(where + ": ") else text
 
 
 COMMANDS = [deal_pattern, log]

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import click
 import numpy as np
@@ -16,16 +16,16 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from fairdeal.cards import DeckKind
 from fairdeal.cli.human import TerminalPlayer
 from fairdeal.engine.bots import Bot
+from fairdeal.engine.deal_source import ShuffledDeckSource
 from fairdeal.engine.match import HandSummary, MatchResult, play_match
 from fairdeal.engine.recount import LogSheet, sheet_from_log
 from fairdeal.engine.sheet import Sheet
 from fairdeal.engine.sheet_view import amount_text, settlement_table, sheet_json, sheet_table
 from fairdeal.errors import ConventionError, FairdealError
-from fairdeal.engine.deal_source import ShuffledDeckSource
-from fairdeal.rules import parse_rule
-from fairdeal.systems import BOT_KINDS, conventions, rebuild_convention, system_of
 from fairdeal.files import OutputFile
+from fairdeal.rules import parse_rule
 from fairdeal.rules.convention import Convention
+from fairdeal.systems import BOT_KINDS, conventions, rebuild_convention, system_of
 
 DEFAULT_NAMES = ("Anna", "Boris", "Vera", "Gleb", "Dasha")
 
@@ -37,41 +37,90 @@ class CommandFailure(click.ClickException):
 
 
 @click.command("play")
-@click.option("--system", type=click.Choice(sorted(conventions())), default="sochi", show_default=True,
-              help="System and convention (rules and scoring); `fairdeal systems` lists them.")
-@click.option("--players", "num_players", type=click.IntRange(2, 5), default=None,
-              help="Players at the table (default: three where the system is played by three, else its smallest; "
-                   "at four the dealer sits out, at five two sit out).")
-@click.option("--hands", "max_hands", type=click.IntRange(min=1), default=None,
-              help="Stop after N hands even if the pulya is not closed (it is settled as it stands).")
+@click.option(
+    "--system",
+    type=click.Choice(sorted(conventions())),
+    default="sochi",
+    show_default=True,
+    help="System and convention (rules and scoring); `fairdeal systems` lists them.",
+)
+@click.option(
+    "--players",
+    "num_players",
+    type=click.IntRange(2, 5),
+    default=None,
+    help="Players at the table (default: three where the system is played by three, else its smallest; "
+    "at four the dealer sits out, at five two sit out).",
+)
+@click.option(
+    "--hands",
+    "max_hands",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Stop after N hands even if the pulya is not closed (it is settled as it stands).",
+)
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed for the deals and bots (default: random).")
-@click.option("--bots", "bot_kind", type=click.Choice(BOT_KINDS), default="heuristic", show_default=True,
-              help="How the bots play: easy is the heuristic; medium and hard play by double-dummy sampling.")
-@click.option("--pulya", "pulya_size", type=click.IntRange(min=1), default=None,
-              help="The agreed pulya (default: the convention's).")
+@click.option(
+    "--bots",
+    "bot_kind",
+    type=click.Choice(BOT_KINDS),
+    default="heuristic",
+    show_default=True,
+    help="How the bots play: easy is the heuristic; medium and hard play by double-dummy sampling.",
+)
+@click.option(
+    "--pulya",
+    "pulya_size",
+    type=click.IntRange(min=1),
+    default=None,
+    help="The agreed pulya (default: the convention's).",
+)
 @click.option("--names", default=None, help="Player names, comma-separated, clockwise from seat 0.")
-@click.option("--rule", "rules", multiple=True, metavar="GROUP.FIELD=VALUE",
-              help="A house rule: any convention parameter as named in docs/conventions.md, e.g. "
-                   "raspasy.price_per_trick=2 (repeatable); the log header carries it.")
+@click.option(
+    "--rule",
+    "rules",
+    multiple=True,
+    metavar="GROUP.FIELD=VALUE",
+    help="A house rule: any convention parameter as named in docs/conventions.md, e.g. "
+    "raspasy.price_per_trick=2 (repeatable); the log header carries it.",
+)
 @click.option("--human", "human_seat", type=int, default=None, help="Play this seat yourself (0-based).")
-@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write the game log (JSON Lines) here, hand by hand; it appears complete when the pulya ends.")
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the game log (JSON Lines) here, hand by hand; it appears complete when the pulya ends.",
+)
 @click.option("--force", is_flag=True, help="Replace the --out file if it exists.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def play_command(system: str, num_players: int | None, max_hands: int | None, seed: int | None, bot_kind: str,
-                 pulya_size: int | None, names: str | None, rules: tuple[str, ...], human_seat: int | None,
-                 out: Path | None, force: bool, as_json: bool) -> None:
+def play_command(
+    system: str,
+    num_players: int | None,
+    max_hands: int | None,
+    seed: int | None,
+    bot_kind: str,
+    pulya_size: int | None,
+    names: str | None,
+    rules: tuple[str, ...],
+    human_seat: int | None,
+    out: Path | None,
+    force: bool,
+    as_json: bool,
+) -> None:
     """Play a pulya with bots (or take a seat with --human) and print the sheet and the settlement."""
     convention = table_convention(system, rules, pulya_size)
     num_players = default_players(convention) if num_players is None else num_players
     check_players(convention, num_players)
     players = player_names(names, num_players)
     if human_seat is not None and not 0 <= human_seat < num_players:
-        raise click.BadParameter(f"seat {human_seat} is not at a table of {num_players} (0..{num_players - 1})",
-                                 param_hint="--human")
+        raise click.BadParameter(
+            f"seat {human_seat} is not at a table of {num_players} (0..{num_players - 1})", param_hint="--human"
+        )
     if human_seat is not None and as_json:
-        raise click.BadParameter("cannot be combined with --human (the game talks to you on stdout)",
-                                 param_hint="--json")
+        raise click.BadParameter(
+            "cannot be combined with --human (the game talks to you on stdout)", param_hint="--json"
+        )
     seed = secrets.randbelow(2**32) if seed is None else seed
     deal_seed, *bot_seeds = np.random.SeedSequence(seed).spawn(num_players + 1)
     system = system_of(convention)
@@ -86,7 +135,7 @@ def play_command(system: str, num_players: int | None, max_hands: int | None, se
         raise CommandFailure(str(exc)) from None
     finally:
         if log is not None:
-            log.abort()     # a no-op once the match has put the log in place
+            log.abort()  # a no-op once the match has put the log in place
     if as_json:
         click.echo(json.dumps(play_json(result, seed, out), ensure_ascii=False))
     else:
@@ -111,8 +160,9 @@ def default_players(convention: Convention) -> int:
 def check_players(convention: Convention, num_players: int) -> None:
     if num_players not in convention.players:
         allowed = " or ".join(str(n) for n in convention.players)
-        raise click.BadParameter(f"{convention.name} is played by {allowed} players, not {num_players}",
-                                 param_hint="--players")
+        raise click.BadParameter(
+            f"{convention.name} is played by {allowed} players, not {num_players}", param_hint="--players"
+        )
 
 
 def player_names(names: str | None, num_players: int) -> list[str]:
@@ -125,11 +175,25 @@ def player_names(names: str | None, num_players: int) -> list[str]:
     return listed
 
 
-def _run(convention: Convention, players: list[str], bots: list[Bot], source, max_hands: int | None,
-         out: OutputFile | None, human: bool) -> MatchResult:
+def _run(
+    convention: Convention,
+    players: list[str],
+    bots: list[Bot],
+    source,
+    max_hands: int | None,
+    out: OutputFile | None,
+    human: bool,
+) -> MatchResult:
     if human:
-        return play_match(convention, players, bots, source=source, max_hands=max_hands, log=out,
-                          on_hand=lambda summary, sheet: click.echo(_hand_line(summary, players, sheet)))
+        return play_match(
+            convention,
+            players,
+            bots,
+            source=source,
+            max_hands=max_hands,
+            log=out,
+            on_hand=lambda summary, sheet: click.echo(_hand_line(summary, players, sheet)),
+        )
     console = Console(stderr=True)
     if not console.is_terminal:
         return play_match(convention, players, bots, source=source, max_hands=max_hands, log=out)
@@ -163,8 +227,13 @@ def _ending(finished: bool, stopped: str | None, hands: int) -> str:
 
 def play_json(result: MatchResult, seed: int | None, out: Path | None) -> dict:
     """The evening as `--json` prints it: system, pulya, seed, how it ended, the sheet and the settlement."""
-    data = {"system": result.convention.name, "pulya": result.convention.pulya.size, "seed": seed,
-            "finished": result.finished, "stopped": result.stopped}
+    data = {
+        "system": result.convention.name,
+        "pulya": result.convention.pulya.size,
+        "seed": seed,
+        "finished": result.finished,
+        "stopped": result.stopped,
+    }
     data.update(sheet_json(result.sheet, result.settlement, result.players, result.convention))
     if out is not None:
         data["log"] = str(out)
@@ -173,8 +242,10 @@ def play_json(result: MatchResult, seed: int | None, out: Path | None) -> dict:
 
 def _print_play(result: MatchResult, seed: int, out: Path | None) -> None:
     console = Console()
-    click.echo(f"{result.convention.title}, {len(result.players)} players, pulya {result.convention.pulya.size}, "
-               f"seed {seed}: {_ending(result.finished, result.stopped, len(result.hands))}")
+    click.echo(
+        f"{result.convention.title}, {len(result.players)} players, pulya {result.convention.pulya.size}, "
+        f"seed {seed}: {_ending(result.finished, result.stopped, len(result.hands))}"
+    )
     console.print(sheet_table(result.sheet, result.players, result.convention))
     console.print(settlement_table(result.settlement, result.players))
     if out is not None:
@@ -209,8 +280,10 @@ def _sheet_json(recount: LogSheet) -> dict:
 
 def _print_sheet(recount: LogSheet, log: Path) -> None:
     console = Console()
-    click.echo(f"{log}: {recount.convention.title}, {len(recount.players)} players, pulya "
-               f"{recount.convention.pulya.size}: {_ending(recount.finished, None, recount.hands)}")
+    click.echo(
+        f"{log}: {recount.convention.title}, {len(recount.players)} players, pulya "
+        f"{recount.convention.pulya.size}: {_ending(recount.finished, None, recount.hands)}"
+    )
     console.print(sheet_table(recount.sheet, recount.players, recount.convention))
     console.print(settlement_table(recount.settlement, recount.players))
     for problem in recount.problems:

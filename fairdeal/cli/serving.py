@@ -10,12 +10,27 @@ from fairdeal.errors import FairdealError
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (localhost by default).")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
-@click.option("--db", "db_url", default="fairdeal.db", show_default=True,
-              help="A SQLite file, or a SQLAlchemy URL such as postgresql+psycopg://user@host/db.")
-@click.option("--bot-delay", default=0.4, show_default=True, type=click.FloatRange(0, 10),
-              help="Seconds a server-side bot waits before each game action, so people can follow.")
-@click.option("--turn-timeout", default=300.0, show_default=True, type=click.FloatRange(1, 86400),
-              help="Seconds a person may take; then a bot plays his card, or, in the dealing protocol, the table ends.")
+@click.option(
+    "--db",
+    "db_url",
+    default="fairdeal.db",
+    show_default=True,
+    help="A SQLite file, or a SQLAlchemy URL such as postgresql+psycopg://user@host/db.",
+)
+@click.option(
+    "--bot-delay",
+    default=0.4,
+    show_default=True,
+    type=click.FloatRange(0, 10),
+    help="Seconds a server-side bot waits before each game action, so people can follow.",
+)
+@click.option(
+    "--turn-timeout",
+    default=300.0,
+    show_default=True,
+    type=click.FloatRange(1, 86400),
+    help="Seconds a person may take; then a bot plays his card, or, in the dealing protocol, the table ends.",
+)
 def serve_command(host: str, port: int, db_url: str, bot_delay: float, turn_timeout: float) -> None:
     """Serve tables on HTTP and WebSockets; every message, transcript and sheet is kept in the database."""
     import uvicorn

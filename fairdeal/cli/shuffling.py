@@ -33,11 +33,22 @@ def _order_table(before: np.ndarray, after: np.ndarray) -> Table:
 
 
 @click.command(short_help="Apply a shuffle written in the notation and show the deck before and after.")
-@click.option("--deck", "deck_name", default=DeckKind.PIQUET32.value, show_default=True,
-              type=click.Choice([k.value for k in DeckKind]), help="Which deck.")
-@click.option("--from", "from_order", default=None, metavar="ORDER",
-              help="Starting order, top first (e.g. 'AS KS ...'); default: the deck in code order.")
-@click.option("--json", "as_json", is_flag=True, help="Print {\"before\": [...], \"after\": [...]}.")
+@click.option(
+    "--deck",
+    "deck_name",
+    default=DeckKind.PIQUET32.value,
+    show_default=True,
+    type=click.Choice([k.value for k in DeckKind]),
+    help="Which deck.",
+)
+@click.option(
+    "--from",
+    "from_order",
+    default=None,
+    metavar="ORDER",
+    help="Starting order, top first (e.g. 'AS KS ...'); default: the deck in code order.",
+)
+@click.option("--json", "as_json", is_flag=True, help='Print {"before": [...], "after": [...]}.')
 @click.argument("actions", nargs=-1)
 def shuffle(deck_name: str, from_order: str | None, as_json: bool, actions: tuple[str, ...]) -> None:
     """Apply a shuffle written in the notation (e.g. `2 4 cut 12`) and show the deck before and after."""
@@ -57,8 +68,14 @@ def theory() -> None:
 
 @theory.command()
 @click.option("--cards", type=click.IntRange(1, MAX_THEORY_CARDS), required=True, help="Deck size n.")
-@click.option("--max", "max_riffles", type=click.IntRange(1, MAX_THEORY_RIFFLES), default=12, show_default=True,
-              help="Largest number of riffles k.")
+@click.option(
+    "--max",
+    "max_riffles",
+    type=click.IntRange(1, MAX_THEORY_RIFFLES),
+    default=12,
+    show_default=True,
+    help="Largest number of riffles k.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print a list of {riffles, tv, separation} rows.")
 def riffles(cards: int, max_riffles: int, as_json: bool) -> None:
     """Total-variation and separation distance to uniform after k GSR riffles (exact, Bayer-Diaconis)."""

@@ -35,8 +35,8 @@ def review_log(path: str | Path, hand: int):
 
     from fairdeal.log.reader import read_log
     from fairdeal.log.records import HandRecord, TableRecord
-    from fairdeal.systems import get_convention
     from fairdeal.solver.review import ReviewError, review_record
+    from fairdeal.systems import get_convention
 
     header = None
     try:
@@ -75,7 +75,7 @@ def review_command(log: str, hand: int, as_json: bool) -> None:
     for p in review.plays:
         best = " ".join(str(Card.from_code(c)) for c in p.best_cards)
         note = "" if p.cost == 0 else f"  costs {p.cost} (best: {best} for {p.best})"
-        click.echo(f"  trick {p.trick:2d}  seat {p.seat}  {str(Card.from_code(p.card)):>4s}  value {p.value}{note}")
+        click.echo(f"  trick {p.trick:2d}  seat {p.seat}  {Card.from_code(p.card)!s:>4s}  value {p.value}{note}")
     total = sum(p.cost for p in review.plays)
     click.echo(f"total double-dummy cost: {total} trick{'s' if total != 1 else ''}")
 

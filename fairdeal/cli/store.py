@@ -14,8 +14,13 @@ from fairdeal.log.sources import LogSource, expand, plain_copy
 
 @click.command("store")
 @click.argument("logs", nargs=-1, required=True)
-@click.option("--out", "root", required=True, type=click.Path(file_okay=False, path_type=Path),
-              help="The store folder (made when missing); appended to, never rewritten.")
+@click.option(
+    "--out",
+    "root",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The store folder (made when missing); appended to, never rewritten.",
+)
 def store_command(logs: tuple[str, ...], root: Path) -> None:
     """Append game logs (files, directories, globs, '-', .gz/.zst) to a Parquet store partitioned by table and
     day; a log whose bytes are stored already is skipped. Exit 2 if a log could not be stored."""
@@ -37,23 +42,29 @@ def store_command(logs: tuple[str, ...], root: Path) -> None:
         if done.skipped:
             click.echo(f"{done.source}: already in the store (table {done.table}); skipped")
         else:
-            click.echo(f"{done.source}: {done.hands:,} hands, {done.lines:,} lines -> table {done.table}, "
-                       f"day {done.day}")
+            click.echo(
+                f"{done.source}: {done.hands:,} hands, {done.lines:,} lines -> table {done.table}, day {done.day}"
+            )
     click.get_current_context().exit(code)
 
 
 def _append(store, source: LogSource):
     if source.path is not None:
         return store.append(source)
-    with tempfile.TemporaryDirectory(prefix="fairdeal-store-") as folder:    # stdin is read twice: digest, rows
+    with tempfile.TemporaryDirectory(prefix="fairdeal-store-") as folder:  # stdin is read twice: digest, rows
         spooled = plain_copy(source, Path(folder))
         return store.append(LogSource(source.name, spooled))
 
 
 @click.command("query")
 @click.argument("sql")
-@click.option("--store", "root", required=True, type=click.Path(file_okay=False, path_type=Path),
-              help="The store folder written by `fairdeal store`.")
+@click.option(
+    "--store",
+    "root",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The store folder written by `fairdeal store`.",
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per result row.")
 def query_command(sql: str, root: Path, as_json: bool) -> None:
     """Ask the store a question in SQL (DuckDB) over the views `hands` (one row per stored line: table_id, day,

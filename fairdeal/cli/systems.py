@@ -15,9 +15,16 @@ from fairdeal.systems import registered
 def system_rows() -> list[dict]:
     """One row per registered system: name, family, title, players, deck, deal pattern, description, seeds."""
     return [
-        {"name": s.name, "family": s.family, "title": s.convention.title, "players": list(s.players),
-         "deck": s.deck.value, "deal_patterns": {str(n): s.pattern(n).name for n in s.players}, "description": s.convention.description,
-         "seeds": list(s.convention.seeds)}
+        {
+            "name": s.name,
+            "family": s.family,
+            "title": s.convention.title,
+            "players": list(s.players),
+            "deck": s.deck.value,
+            "deal_patterns": {str(n): s.pattern(n).name for n in s.players},
+            "description": s.convention.description,
+            "seeds": list(s.convention.seeds),
+        }
         for s in registered()
     ]
 
@@ -36,8 +43,12 @@ def systems_command(as_json: bool, markdown: bool) -> None:
         return
     table = Table("system", "players", "description", "seeds")
     for row in rows:
-        table.add_row(row["name"], "/".join(map(str, row["players"])), row["description"],
-                      ", ".join(seed.split("_")[0] for seed in row["seeds"]))
+        table.add_row(
+            row["name"],
+            "/".join(map(str, row["players"])),
+            row["description"],
+            ", ".join(seed.split("_")[0] for seed in row["seeds"]),
+        )
     Console(width=160).print(table)
 
 

@@ -10,25 +10,25 @@ from fairdeal.engine.outcome import DefenceCall
 
 
 class Phase(enum.Enum):
-    AUCTION = "auction"            # bids, «мои», passes
-    TALON = "talon"                # Classic: the dark six's winner takes the talon or switches to misère
-    DISCARD = "discard"            # the declarer has taken the (shown) talon and puts two cards away
-    CONTRACT = "contract"          # the declarer names the contract (or concedes «без трёх»)
-    DEFENCE = "defence"            # defenders say pass / whist / half-whist
+    AUCTION = "auction"  # bids, «мои», passes
+    TALON = "talon"  # Classic: the dark six's winner takes the talon or switches to misère
+    DISCARD = "discard"  # the declarer has taken the (shown) talon and puts two cards away
+    CONTRACT = "contract"  # the declarer names the contract (or concedes «без трёх»)
+    DEFENCE = "defence"  # defenders say pass / whist / half-whist
     DEFENCE_DISCARD = "defence_discard"  # Hussar: the whister took his own talon and puts two cards away
-    OPEN_CHOICE = "open_choice"    # the lone whister plays open («в светлую») or closed
-    INVITE = "invite"              # Austrian/Croatian: the lone whister invites the passer or plays alone
-    KONTRA = "kontra"              # the kontra chain: kontra, rekontra, subkontra, mortkontra, ...
-    ANNOUNCE = "announce"          # Austrian: the declarer may announce he holds no ace, before the first lead
-    FOLLOW = "follow"              # Austrian Nachgehen: a bidder takes the last discard and names a higher contract
-    PLAY = "play"                  # trick play (games, misère, raspasy)
+    OPEN_CHOICE = "open_choice"  # the lone whister plays open («в светлую») or closed
+    INVITE = "invite"  # Austrian/Croatian: the lone whister invites the passer or plays alone
+    KONTRA = "kontra"  # the kontra chain: kontra, rekontra, subkontra, mortkontra, ...
+    ANNOUNCE = "announce"  # Austrian: the declarer may announce he holds no ace, before the first lead
+    FOLLOW = "follow"  # Austrian Nachgehen: a bidder takes the last discard and names a higher contract
+    PLAY = "play"  # trick play (games, misère, raspasy)
     DONE = "done"
 
 
 @dataclass(frozen=True)
 class Bid:
     seat: int
-    token: str                     # pass, mine, 6S..10NT, misere, with -bp for no-talon bids
+    token: str  # pass, mine, 6S..10NT, misere, with -bp for no-talon bids
 
     def __str__(self) -> str:
         return f"seat {self.seat} bids {self.token}"
@@ -47,7 +47,7 @@ class TakeTalon:
 @dataclass(frozen=True)
 class Discard:
     seat: int
-    cards: tuple[int, ...]         # two after a talon; one after «малая бедность»'s exchange (19th century)
+    cards: tuple[int, ...]  # two after a talon; one after «малая бедность»'s exchange (19th century)
 
     def __str__(self) -> str:
         return f"seat {self.seat} discards {' '.join(Card.from_code(c).ascii for c in self.cards)}"
@@ -56,7 +56,7 @@ class Discard:
 @dataclass(frozen=True)
 class Declare:
     seat: int
-    token: str                     # the contract: 6S..10NT, misere, with -bp after a no-talon bid
+    token: str  # the contract: 6S..10NT, misere, with -bp after a no-talon bid
 
     def __str__(self) -> str:
         return f"seat {self.seat} declares {self.token}"
@@ -151,5 +151,6 @@ class Play:
         return f"{who} plays {Card.from_code(self.card).ascii}"
 
 
-Action = (Bid | TakeTalon | Discard | Declare | Concede | Defend | ChooseOpen | Invite | Kontra | Announce | Follow
-          | Play)
+Action = (
+    Bid | TakeTalon | Discard | Declare | Concede | Defend | ChooseOpen | Invite | Kontra | Announce | Follow | Play
+)

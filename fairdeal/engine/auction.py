@@ -10,14 +10,23 @@ The auction ends when all have passed (raspasy, or a redeal where there are none
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import wraps
-from typing import Callable
 
-from fairdeal.engine.bids import (
-    DARK_PREFIX, MINE, NO_TALON_SUFFIX, PASS, BidError, ContractBid, all_game_bids, beats, misere_level_of,
-    parse_bid, split_dark,
-)
 from fairdeal.engine.actions import Phase
+from fairdeal.engine.bids import (
+    DARK_PREFIX,
+    MINE,
+    NO_TALON_SUFFIX,
+    PASS,
+    BidError,
+    ContractBid,
+    all_game_bids,
+    beats,
+    misere_level_of,
+    parse_bid,
+    split_dark,
+)
 from fairdeal.engine.outcome import HandKind
 from fairdeal.engine.play import start_play
 from fairdeal.engine.state import HandState, evolve, per_state
@@ -28,11 +37,12 @@ MISERE_TOKEN = "misere"
 # Speed: a rule function that enumerates bids is remembered by a key of everything it reads from the state, so a
 # remembered answer is the rule's own answer (tests/test_engine_shortcuts.py compares them over random auctions of
 # every convention). Whoever makes such a rule read another field adds that field to its key.
-_REMEMBERED_LIMIT = 1 << 14        # house rules made on the fly (as the tests do) must not grow a memory unbounded
+_REMEMBERED_LIMIT = 1 << 14  # house rules made on the fly (as the tests do) must not grow a memory unbounded
 
 
 def _remembered(key: Callable[[HandState], tuple]):
     """Remember ``rule(state)`` by ``key(state)``; every call returns a fresh list, as the rule itself does."""
+
     def decorate(rule: Callable[[HandState], list[ContractBid]]):
         memory: dict[tuple, tuple[ContractBid, ...]] = {}
 
@@ -45,7 +55,9 @@ def _remembered(key: Callable[[HandState], tuple]):
                     memory.clear()
                 answer = memory[k] = tuple(rule(state))
             return list(answer)
+
         return remembered
+
     return decorate
 
 
@@ -67,7 +79,7 @@ def _outbids(state: HandState, bid: ContractBid, dark: bool = False) -> bool:
         return True
     rules = state.convention.bidding
     if state.dark and state.high.misere and rules.dark_misere_overcall_levels is not None:
-        dark_level, plain_level = rules.dark_misere_overcall_levels   # «девятерной ... втёмную или десятерной»
+        dark_level, plain_level = rules.dark_misere_overcall_levels  # «девятерной ... втёмную или десятерной»
         return not bid.misere and bid.level >= (dark_level if dark else plain_level)
     if state.dark and rules.dark_overcall_next_level and not bid.misere and not state.high.misere:
         if bid.level <= state.high.level:
@@ -158,7 +170,7 @@ def legal_tokens(state: HandState) -> list[str]:
         return [MISERE_TOKEN]
     seat = state.turn
     tokens = [PASS]
-    if seat in state.misere_bidders:     # a misère bidder may not turn to a game («мизер можно объявить только сразу»)
+    if seat in state.misere_bidders:  # a misère bidder may not turn to a game («мизер можно объявить только сразу»)
         return tokens
     if _may_hold(state, seat):
         tokens.append(MINE)
@@ -202,8 +214,10 @@ def _explain(state: HandState, token: str) -> str:
         if seat in state.bidders and rules.misere_first_bid_only:
             return "misère after a bid: a misère is allowed only as a player's first bid"
         if rules.third_hand_no_misere_after_two_passes and _third_after_two_passes(state, seat):
-            return ("after two passes the third hand takes the talon for any game but a misère («обязуется взять "
-                    "в игре цену любую, кроме мизера»)")
+            return (
+                "after two passes the third hand takes the talon for any game but a misère («обязуется взять "
+                "в игре цену любую, кроме мизера»)"
+            )
         if _dark_misere_stands(state):
             return _DARK_MISERE_RULE
         return f"bid below the last: {token} does not outbid {state.high.token}"
@@ -211,8 +225,10 @@ def _explain(state: HandState, token: str) -> str:
         return f"no-talon bids at level {bid.level} are not part of this convention"
     if bid.no_talon and bid.rung != rules.no_talon_single_rung:
         if rules.no_talon_single_rung:
-            return (f"no-talon bids here are one rung per level («9БП»): {bid.level}{NO_TALON_SUFFIX}, the strain "
-                    f"named with the contract")
+            return (
+                f"no-talon bids here are one rung per level («9БП»): {bid.level}{NO_TALON_SUFFIX}, the strain "
+                f"named with the contract"
+            )
         return f"a no-talon bid names its strain here ({bid.level}S{NO_TALON_SUFFIX} .. {bid.level}NT{NO_TALON_SUFFIX})"
     if bid.level < exit_level(state):
         if state.dark_passers:
@@ -233,7 +249,7 @@ def apply_bid(state: HandState, token: str) -> HandState:
     if token not in legal_tokens(state):
         raise IllegalAction(f"seat {seat} bids {token}: {_explain(state, token)}")
     state = evolve(state, auction=state.auction + ((seat, token),))
-    if state.phase is Phase.TALON:     # «может сменить заявку и заказать мизер ... как обычный мизер»
+    if state.phase is Phase.TALON:  # «может сменить заявку и заказать мизер ... как обычный мизер»
         misere = ContractBid(None, None)
         return _take_talon(evolve(state, high=misere, final_bid=misere, dark=False), seat)
     dark, core = split_dark(token)
@@ -247,8 +263,15 @@ def apply_bid(state: HandState, token: str) -> HandState:
         bid = parse_bid(core)
         misere = state.misere_bidders | {seat} if bid.misere else state.misere_bidders
         darks = state.dark_seats | {seat} if dark else state.dark_seats
-        state = evolve(state, high=bid, high_seat=seat, bidders=state.bidders | {seat}, misere_bidders=misere,
-                       dark=dark, dark_seats=darks)
+        state = evolve(
+            state,
+            high=bid,
+            high_seat=seat,
+            bidders=state.bidders | {seat},
+            misere_bidders=misere,
+            dark=dark,
+            dark_seats=darks,
+        )
     return _advance(state)
 
 
@@ -258,20 +281,27 @@ def _dark_pass(state: HandState, seat: int) -> HandState:
     rounds = state.dark_pass_rounds
     if rounds == 0 or state.high is not None:
         rounds += 1
-    state = evolve(state, passed=state.passed | {seat}, dark_passers=state.dark_passers | {seat},
-                   dark_pass_rounds=rounds)
+    state = evolve(
+        state, passed=state.passed | {seat}, dark_passers=state.dark_passers | {seat}, dark_pass_rounds=rounds
+    )
     if state.high is not None:
         state = evolve(state, high=None, high_seat=None, dark=False)
     return state
 
 
 def _dark_misere_stands(state: HandState) -> bool:
-    return (state.dark and state.high is not None and state.high.misere
-            and state.convention.bidding.dark_misere_overcall_levels is not None)
+    return (
+        state.dark
+        and state.high is not None
+        and state.high.misere
+        and state.convention.bidding.dark_misere_overcall_levels is not None
+    )
 
 
-_DARK_MISERE_RULE = ("a misère in the dark is beaten only by a nine in the dark or a ten («Перебивают такую игру "
-                     "только девятерной ставкой втёмную или десятерной всветлую»)")
+_DARK_MISERE_RULE = (
+    "a misère in the dark is beaten only by a nine in the dark or a ten («Перебивают такую игру "
+    "только девятерной ставкой втёмную или десятерной всветлую»)"
+)
 
 
 def _advance(state: HandState) -> HandState:
@@ -317,8 +347,9 @@ def _take_talon(state: HandState, seat: int) -> HandState:
     hands = list(state.hands)
     hands[seat] = tuple(sorted(hands[seat] + bought))
     rest = tuple(c for c in state.talon if c not in bought)
-    return evolve(state, hands=tuple(hands), talon=rest, talon_shown=not state.dark, talon_bought=index,
-                  phase=Phase.DISCARD)
+    return evolve(
+        state, hands=tuple(hands), talon=rest, talon_shown=not state.dark, talon_bought=index, phase=Phase.DISCARD
+    )
 
 
 def own_talon_index(state: HandState, seat: int) -> int | None:
@@ -334,15 +365,19 @@ def legal_contracts(state: HandState) -> list[ContractBid]:
     final = state.final_bid
     if final.misere:
         return [final]
-    if final.rung:         # 002: «БП ... при заказе – игру без прикупа»: any strain, without the talon
+    if final.rung:  # 002: «БП ... при заказе – игру без прикупа»: any strain, without the talon
         exceed = state.convention.bidding.contract_may_exceed_bid
-        return [b for b in all_game_bids(frozenset(range(final.level, 11))) if b.no_talon
-                and (b.level >= final.level if exceed else b.level == final.level)]
+        return [
+            b
+            for b in all_game_bids(frozenset(range(final.level, 11)))
+            if b.no_talon and (b.level >= final.level if exceed else b.level == final.level)
+        ]
     if not state.convention.bidding.contract_may_exceed_bid:
         return [final]
     level = _misere_level(state)
     return [
-        b for b in all_game_bids(frozenset(state.convention.bidding.no_talon_levels) | {final.level})
+        b
+        for b in all_game_bids(frozenset(state.convention.bidding.no_talon_levels) | {final.level})
         if b.no_talon == final.no_talon and (b == final or beats(b, final, level))
     ]
 
@@ -351,15 +386,18 @@ def check_contract(state: HandState, bid: ContractBid, what: str) -> None:
     if bid in legal_contracts(state):
         return
     if bid.rung:
-        raise IllegalAction(f"{what}: a contract names its strain ({bid.level}S{NO_TALON_SUFFIX} .. "
-                            f"{bid.level}NT{NO_TALON_SUFFIX})")
+        raise IllegalAction(
+            f"{what}: a contract names its strain ({bid.level}S{NO_TALON_SUFFIX} .. {bid.level}NT{NO_TALON_SUFFIX})"
+        )
     final = state.final_bid
     if bid.misere != final.misere:
         raise IllegalAction(f"{what}: a misère is played only when bid, and a bid misère must be played")
     if bid.no_talon != final.no_talon:
         kind = "without" if final.no_talon else "with"
-        raise IllegalAction(f"{what}: the auction was won {kind} the talon; the contract must be "
-                            f"{'a' if final.no_talon else 'no'} {NO_TALON_SUFFIX} contract")
+        raise IllegalAction(
+            f"{what}: the auction was won {kind} the talon; the contract must be "
+            f"{'a' if final.no_talon else 'no'} {NO_TALON_SUFFIX} contract"
+        )
     if not state.convention.bidding.contract_may_exceed_bid:
         raise IllegalAction(f"{what}: this convention plays the final bid {final.token} as the contract")
     raise IllegalAction(f"{what}: contract below the final bid {final.token}")

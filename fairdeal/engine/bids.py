@@ -12,7 +12,7 @@ next level and is beaten only by no-talon bids (Mail.Ru, seed 002: «переб�
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cache, cached_property
 
 from fairdeal.cards import Suit
 from fairdeal.engine.outcome import Contract
@@ -22,9 +22,9 @@ PASS = "pass"
 MINE = "mine"
 MISERE = "misere"
 NO_TALON_SUFFIX = "-bp"
-DARK_PREFIX = "dark-"                     # a call made before looking at the cards (Classic, seed 003)
-OPEN_SUFFIX = "-open"                     # Austrian Plauderer / Offener Durchmarsch: the declarer's cards face up
-STRAIN_LETTERS = ("S", "C", "D", "H", "NT")   # strain index 4 = no trump
+DARK_PREFIX = "dark-"  # a call made before looking at the cards (Classic, seed 003)
+OPEN_SUFFIX = "-open"  # Austrian Plauderer / Offener Durchmarsch: the declarer's cards face up
+STRAIN_LETTERS = ("S", "C", "D", "H", "NT")  # strain index 4 = no trump
 NO_TRUMP = 4
 LEVELS = range(6, 11)
 
@@ -37,10 +37,10 @@ class BidError(FairdealError, ValueError):
 class ContractBid:
     """A contract-bearing bid: a game ``level``/``strain`` or a misère, with or without the talon."""
 
-    level: int | None          # None for a misère
-    strain: int | None         # 0..3 suits, 4 = no trump; None for a misère and for a single no-talon rung
+    level: int | None  # None for a misère
+    strain: int | None  # 0..3 suits, 4 = no trump; None for a misère and for a single no-talon rung
     no_talon: bool = False
-    open: bool = False         # the declarer lays his cards open after the first lead (seed 003, Austrian)
+    open: bool = False  # the declarer lays his cards open after the first lead (seed 003, Austrian)
 
     @property
     def misere(self) -> bool:
@@ -51,7 +51,7 @@ class ContractBid:
         """A level's single no-talon rung (Mail.Ru «9БП»): a level without a strain."""
         return self.level is not None and self.strain is None
 
-    @cached_property      # bids are shared values (the remembered ladders): each spells its token once
+    @cached_property  # bids are shared values (the remembered ladders): each spells its token once
     def token(self) -> str:
         if self.rung:
             return f"{self.level}{NO_TALON_SUFFIX}"
@@ -61,7 +61,7 @@ class ContractBid:
     def contract(self) -> Contract:
         if self.misere:
             return Contract(None, None, misere=True, no_talon=self.no_talon, open=self.open)
-        if self.rung:      # only a rung conceded «без трёх» stands as a contract: scored by its level alone
+        if self.rung:  # only a rung conceded «без трёх» stands as a contract: scored by its level alone
             return Contract(self.level, None, no_talon=True)
         trump = None if self.strain == NO_TRUMP else Suit(self.strain)
         return Contract(self.level, trump, no_talon=self.no_talon, open=self.open)
@@ -70,7 +70,7 @@ class ContractBid:
         return self.token
 
 
-@lru_cache(maxsize=None)
+@cache
 def parse_bid(token: str) -> ContractBid:
     """Read a contract-bearing token (not ``pass``/``mine``)."""
     text = token.strip()
@@ -94,7 +94,7 @@ def parse_bid(token: str) -> ContractBid:
 def split_dark(token: str) -> tuple[bool, str]:
     """(made in the dark, the call itself): ``dark-6S`` -> (True, ``6S``)."""
     if token.startswith(DARK_PREFIX):
-        return True, token[len(DARK_PREFIX):]
+        return True, token[len(DARK_PREFIX) :]
     return False, token
 
 
@@ -108,10 +108,10 @@ def bid_from_contract(contract: Contract) -> ContractBid:
 def rank_key(bid: ContractBid, misere_level: int) -> float:
     """A number ordering bids on the ladder; ``misere_level`` is the last level a misère beats."""
     if bid.misere:
-        if bid.no_talon:   # above the next level's plain bids, below its no-talon bids
+        if bid.no_talon:  # above the next level's plain bids, below its no-talon bids
             return (misere_level + 1 - 6) * 10 + 4.5
-        return (misere_level + 1 - 6) * 10 - 0.5   # above every bid of its level, below the next level
-    if bid.rung:           # above every bid of its level, suited no-talon bids included
+        return (misere_level + 1 - 6) * 10 - 0.5  # above every bid of its level, below the next level
+    if bid.rung:  # above every bid of its level, suited no-talon bids included
         return (bid.level - 6) * 10 + 9.5
     return (bid.level - 6) * 10 + bid.strain + (5 if bid.no_talon else 0)
 

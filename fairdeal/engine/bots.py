@@ -16,17 +16,28 @@ import numpy as np
 
 from fairdeal.engine import evaluate, number_bot
 from fairdeal.engine.actions import (
-    Action, Announce, Bid, ChooseOpen, Concede, Declare, Defend, Discard, Follow, Invite, Kontra, Phase, Play,
+    Action,
+    Announce,
+    Bid,
+    ChooseOpen,
+    Concede,
+    Declare,
+    Defend,
+    Discard,
+    Follow,
+    Invite,
+    Kontra,
+    Phase,
+    Play,
     TakeTalon,
 )
 from fairdeal.engine.bids import DARK_PREFIX, MINE, PASS, ContractBid, beats, misere_level_of, parse_bid
 from fairdeal.engine.outcome import DefenceCall, HandKind
 from fairdeal.engine.view import PlayerView
 
-
-INVITE_TRICKS = 2.5           # the lone whister invites when he holds most of the four tricks he then answers for
-KONTRA_DEFENCE_TRICKS = 4.5   # a defender doubles holding the contract's defeat (five tricks) nearly alone
-KONTRA_SPARE = 2              # the declarer redoubles with two tricks to spare
+INVITE_TRICKS = 2.5  # the lone whister invites when he holds most of the four tricks he then answers for
+KONTRA_DEFENCE_TRICKS = 4.5  # a defender doubles holding the contract's defeat (five tricks) nearly alone
+KONTRA_SPARE = 2  # the declarer redoubles with two tricks to spare
 
 
 class Bot(Protocol):
@@ -50,14 +61,14 @@ class HeuristicBot:
         # Tricks hoped for beyond the count when bidding: one from the talon («прикупает ... еще на одну») and
         # about a half from the honours the count takes at half value (measured in benchmarks/bench_engine.py).
         self.talon_hope = talon_hope
-        self.misere_risk = misere_risk    # the most misère danger the bot accepts
+        self.misere_risk = misere_risk  # the most misère danger the bot accepts
 
     def act(self, view: PlayerView) -> Action:
         phase = view.phase
-        numbers = view.convention.bidding.ladder != "russian"    # the number and suit ladders of seed 003
+        numbers = view.convention.bidding.ladder != "russian"  # the number and suit ladders of seed 003
         if phase is Phase.AUCTION:
             return number_bot.bid(view, self.talon_hope, self.misere_risk) if numbers else self._bid(view)
-        if phase is Phase.TALON:      # the dark six: switch to misère only on a hand without takers
+        if phase is Phase.TALON:  # the dark six: switch to misère only on a hand without takers
             if evaluate.misere_risk(view.hand) <= self.misere_risk:
                 return Bid(view.seat, "misere")
             return TakeTalon(view.seat)
@@ -70,14 +81,14 @@ class HeuristicBot:
         if phase is Phase.DEFENCE:
             return self._defend(view)
         if phase is Phase.OPEN_CHOICE:
-            return ChooseOpen(view.seat, True)   # seed 000: «Игра виста делается с приглашением»
-        if phase is Phase.INVITE:                # answering for four wants most of them in hand
+            return ChooseOpen(view.seat, True)  # seed 000: «Игра виста делается с приглашением»
+        if phase is Phase.INVITE:  # answering for four wants most of them in hand
             return Invite(view.seat, evaluate.defence_tricks(view.hand, view.trump) >= INVITE_TRICKS)
         if phase is Phase.KONTRA:
             return self._kontra(view)
-        if phase is Phase.FOLLOW:             # the discard is taken unseen: follow only on a hand sure on its own
+        if phase is Phase.FOLLOW:  # the discard is taken unseen: follow only on a hand sure on its own
             return Follow(view.seat, number_bot.follows(view, self.misere_risk))
-        if phase is Phase.ANNOUNCE:           # «если ... не уверен в выполнении контракта, он может и промолчать»
+        if phase is Phase.ANNOUNCE:  # «если ... не уверен в выполнении контракта, он может и промолчать»
             spare = evaluate.strain_tricks(view.hand, view.contract.strain) - view.contract.level
             return Announce(view.seat, spare >= KONTRA_SPARE - 1)
         return Play(*_choose_card(view))
@@ -96,9 +107,15 @@ class HeuristicBot:
         level = misere_level_of(view.convention.bidding.misere_beats_up_to)
         if MINE in tokens and not beats(view.high, limit, level):
             return Bid(view.seat, MINE)
-        ordered = [a.token for a in view.legal]   # legal bids come in ladder order
-        games = [parse_bid(t) for t in ordered if t not in (PASS, MINE) and not t.startswith("misere")
-                 and not t.endswith("-bp") and not t.startswith(DARK_PREFIX)]
+        ordered = [a.token for a in view.legal]  # legal bids come in ladder order
+        games = [
+            parse_bid(t)
+            for t in ordered
+            if t not in (PASS, MINE)
+            and not t.startswith("misere")
+            and not t.endswith("-bp")
+            and not t.startswith(DARK_PREFIX)
+        ]
         affordable = [b for b in games if not b.misere and not beats(b, limit, level)]
         if not affordable:
             return Bid(view.seat, PASS)
@@ -124,8 +141,10 @@ class HeuristicBot:
         """The whister who took his talon keeps his tricks: away go the two smallest cards of his shortest suits."""
         tricks = evaluate.defence_tricks
         pairs = combinations(view.hand, 2)
-        best = max(pairs, key=lambda pair: (tricks([c for c in view.hand if c not in pair], view.trump),
-                                            -sum(c % 8 for c in pair)))
+        best = max(
+            pairs,
+            key=lambda pair: (tricks([c for c in view.hand if c not in pair], view.trump), -sum(c % 8 for c in pair)),
+        )
         return Discard(view.seat, best)
 
     def _declare(self, view: PlayerView) -> Action:
@@ -154,7 +173,7 @@ class HeuristicBot:
         need = max(1.0, quota / 2 if not first_passed else quota * 0.75)
         mine = evaluate.defence_tricks(view.hand, view.trump)
         calls = {a.call for a in view.legal}
-        if DefenceCall.PASS not in calls:     # a forced whist
+        if DefenceCall.PASS not in calls:  # a forced whist
             return view.legal[0]
         if DefenceCall.WHIST_TALON in calls and mine + 1 >= quota:
             return Defend(view.seat, DefenceCall.WHIST_TALON)
@@ -163,7 +182,6 @@ class HeuristicBot:
         if DefenceCall.HALF_WHIST in calls and mine >= 1:
             return Defend(view.seat, DefenceCall.HALF_WHIST)
         return Defend(view.seat, DefenceCall.PASS)
-
 
     def _kontra(self, view: PlayerView) -> Action:
         """Double only with a clear surplus: the defender with the contract's defeat in hand, the declarer with
@@ -179,6 +197,7 @@ class HeuristicBot:
 
 
 # ---- card play --------------------------------------------------------------------------------------------------
+
 
 def _choose_card(view: PlayerView) -> tuple[int, int, int | None]:
     """(card's seat, card, actor) for the play the view asks for."""
@@ -215,7 +234,7 @@ def _current_winner(view: PlayerView) -> tuple[int | None, int | None]:
         if best[1] is None or _beats(card, best[1], suit, view.trump):
             best = (seat, card)
     if best[1] is not None and best[1] // 8 != suit and view.trump is None:
-        return None, None   # only off-suit cards so far: nothing holds the trick yet
+        return None, None  # only off-suit cards so far: nothing holds the trick yet
     return best
 
 
@@ -241,7 +260,7 @@ def _game_card(view: PlayerView, seat: int, cards: list[int]) -> int:
     if not view.current:
         return _game_lead(view, seat, cards, unseen, declarer_side)
     winner_seat, winner_card = _current_winner(view)
-    partner_winning = (not declarer_side and winner_seat is not None and winner_seat != view.declarer)
+    partner_winning = not declarer_side and winner_seat is not None and winner_seat != view.declarer
     winning = [c for c in cards if _wins_now(c, view, winner_card)]
     if partner_winning and (_is_last(view) or _is_master(winner_card, unseen) or _declarer_played(view)):
         return min(cards, key=_low_key)
@@ -295,26 +314,26 @@ def _shedding_card(view: PlayerView, seat: int, cards: list[int]) -> int:
     if view.kind is HandKind.MISERE and seat != view.declarer:
         return _misere_defender_card(view, cards)
     if not view.current and view.current_talon_card is None:
-        return min(cards, key=_low_key)                       # lead the smallest card
+        return min(cards, key=_low_key)  # lead the smallest card
     _, winner_card = _current_winner(view)
     suit = view.led_suit
     following = all(c // 8 == suit for c in cards) and suit is not None
     if not following:
-        return max(cards, key=_low_key)                       # void: shed the biggest card
+        return max(cards, key=_low_key)  # void: shed the biggest card
     ducks = [c for c in cards if not _wins_now(c, view, winner_card)]
     if ducks:
-        return max(ducks)                                      # the highest card that still loses
+        return max(ducks)  # the highest card that still loses
     return max(cards) if _is_last(view) else min(cards)
 
 
 def _misere_defender_card(view: PlayerView, cards: list[int]) -> int:
     if not view.current:
-        return min(cards, key=_low_key)                       # small leads keep the declarer under pressure
+        return min(cards, key=_low_key)  # small leads keep the declarer under pressure
     winner_seat, winner_card = _current_winner(view)
     if not _declarer_played(view):
-        return min(cards, key=_low_key)                       # leave room for the declarer to take it
+        return min(cards, key=_low_key)  # leave room for the declarer to take it
     if winner_seat == view.declarer:
         unders = [c for c in cards if not _wins_now(c, view, winner_card)]
         if unders:
-            return max(unders, key=_low_key)                  # «Никогда не нужно перекрывать взятку играющему»
+            return max(unders, key=_low_key)  # «Никогда не нужно перекрывать взятку играющему»
     return max(cards, key=_low_key)

@@ -34,8 +34,11 @@ def score_countdown(sheet: Sheet, outcome: HandOutcome, conv: Convention) -> tup
     refe_factor = conv.scoring.refe_multiplier if refe[declarer] else 1
     base = _last_remizes(sheet, conv, contract_value(outcome, conv) * refe_factor)
     levels = {seat: level for seat, level in dict(outcome.extras).get("kontra", ())}
-    lines = _misere_lines(outcome, conv, base, levels) if outcome.kind is HandKind.MISERE \
+    lines = (
+        _misere_lines(outcome, conv, base, levels)
+        if outcome.kind is HandKind.MISERE
         else _game_lines(outcome, conv, base, levels)
+    )
     lines = _last_entry(sheet, conv, lines)
     used = tuple(n - 1 if s == declarer and n else n for s, n in enumerate(refe))
     return replace(sheet.apply(tuple(lines)), refe=used, hands=sheet.hands + 1), tuple(lines)
@@ -68,8 +71,9 @@ def grant_refe(sheet: Sheet, conv: Convention) -> Sheet:
     granted = sheet.refe_rounds < conv.scoring.refe_limit(conv.pulya.size) and not under_hat(sheet, conv)
     if not granted:
         return replace(sheet, hands=sheet.hands + 1)
-    return replace(sheet, refe=tuple(n + 1 for n in sheet.refe), refe_rounds=sheet.refe_rounds + 1,
-                   hands=sheet.hands + 1)
+    return replace(
+        sheet, refe=tuple(n + 1 for n in sheet.refe), refe_rounds=sheet.refe_rounds + 1, hands=sheet.hands + 1
+    )
 
 
 def _factor(levels: dict[int, int], seat: int) -> int:
@@ -82,7 +86,7 @@ def _declarer_line(declarer: int, points: Fraction, made: bool) -> ScoreLine:
 
 def _game_lines(outcome: HandOutcome, conv: Convention, base: int, levels: dict[int, int]) -> list[ScoreLine]:
     declarer = outcome.declarer
-    top = max((2 ** lv for lv in levels.values()), default=1)    # «За игру под контрой все результаты удваиваются»
+    top = max((2**lv for lv in levels.values()), default=1)  # «За игру под контрой все результаты удваиваются»
     if not outcome.played:
         return [ScoreLine(declarer, "pulya", Fraction(base))]
     made = outcome.tricks[declarer] >= outcome.contract.level
@@ -104,8 +108,9 @@ def _game_lines(outcome: HandOutcome, conv: Convention, base: int, levels: dict[
     return lines
 
 
-def _short(outcome: HandOutcome, conv: Convention, seat: int, whisters: list[int], defence_tricks: int,
-           level: int) -> int:
+def _short(
+    outcome: HandOutcome, conv: Convention, seat: int, whisters: list[int], defence_tricks: int, level: int
+) -> int:
     """Tricks a whister is short of his obligation: the inviter of four together, a lone whister (or every
     whister, where each answers for himself) of two, and of two whisters short of four together the one(s) who
     took fewer than two («наказывается тот ... кто взял меньше двух»)."""
@@ -131,7 +136,7 @@ def _misere_lines(outcome: HandOutcome, conv: Convention, base: int, levels: dic
     """Bettel: «Защитники не могут пасовать, но и не наказываются»; a failed one costs the declarer the value and
     each defender writes «по 60 вистов» (five tricks' worth, ``misere_failed_whist_tricks``) on him."""
     declarer = outcome.declarer
-    top = max((2 ** lv for lv in levels.values()), default=1)
+    top = max((2**lv for lv in levels.values()), default=1)
     taken = outcome.tricks[declarer]
     # With «кадили» (19th century, rule 43) every trick taken is a remiz, as every missing one in a game.
     per_trick = taken if conv.scoring.remiz_per_trick and taken else 1
@@ -139,8 +144,9 @@ def _misere_lines(outcome: HandOutcome, conv: Convention, base: int, levels: dic
     lines = [_declarer_line(declarer, Fraction(base * top * per_trick), made)]
     if not made and conv.scoring.misere_failed_whist_tricks:
         tricks = conv.scoring.misere_failed_whist_tricks
-        lines += [ScoreLine(s, "whists", Fraction(base * _factor(levels, s) * tricks), declarer)
-                  for s in outcome.defenders]
+        lines += [
+            ScoreLine(s, "whists", Fraction(base * _factor(levels, s) * tricks), declarer) for s in outcome.defenders
+        ]
     return lines
 
 

@@ -8,15 +8,15 @@ document that proves the deal also files it (``ProvingSource``), and the log cit
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from fairdeal.cards import DeckKind, check_order, to_ascii_list
 from fairdeal.errors import MatchError
-
 
 # Each trick's (seat, card) in the order played: ``Trick.plays`` of the hand's final state.
 Plays = Sequence[Sequence[tuple[int, int]]]
@@ -43,8 +43,9 @@ class DealSource(Protocol):
     def deal(self, hand: int, dealer: int) -> DealEvidence:
         """The deck order for ``hand`` (1-based) dealt by seat ``dealer``."""
 
-    def finish(self, hand: int, record: Mapping[str, Any] | None = None, plays: Plays | None = None
-               ) -> Mapping[str, Any]:
+    def finish(
+        self, hand: int, record: Mapping[str, Any] | None = None, plays: Plays | None = None
+    ) -> Mapping[str, Any]:
         """Close the hand: the evidence document with the game record attached. ``plays`` are the engine's
         seat-tagged cards of each trick, for sources that prove every card played (the record keeps only each
         trick's lead and cards)."""
@@ -54,7 +55,7 @@ class DealSource(Protocol):
 class ProvingSource(Protocol):
     """A source whose finished documents prove the deal and are filed next to the game log."""
 
-    dealing: str    # the log header's ``dealing``, known before the first hand (a log cut short still says it)
+    dealing: str  # the log header's ``dealing``, known before the first hand (a log cut short still says it)
 
     def write_transcript(self, document: Mapping[str, Any], path: Path) -> str:
         """Write ``document`` to ``path`` as the exact bytes its hash covers; returns that SHA-256 (hex)."""
@@ -63,8 +64,12 @@ class ProvingSource(Protocol):
 class ShuffledDeckSource:
     """A deal from a server RNG (numpy ``Generator``) or from recorded physical orders: no proof, only the order."""
 
-    def __init__(self, deck: DeckKind = DeckKind.PIQUET32, rng: np.random.Generator | None = None,
-                 orders: Sequence[np.ndarray] | None = None):
+    def __init__(
+        self,
+        deck: DeckKind = DeckKind.PIQUET32,
+        rng: np.random.Generator | None = None,
+        orders: Sequence[np.ndarray] | None = None,
+    ):
         self.deck = deck
         self._rng = rng if rng is not None else np.random.default_rng()
         self._orders = [np.asarray(o, dtype=np.uint8) for o in orders] if orders is not None else None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -28,14 +28,24 @@ def random_deal(rng: np.random.Generator, convention=None, num_seats: int = 3) -
 
 def deal_from_text(first: str, second: str, third: str, talon: str) -> Deal:
     """A deal written out by hand (``"AS KS 10H ..."``), hands from the first hand clockwise."""
+
     def codes(text: str) -> np.ndarray:
         return np.array([c.code for c in parse_cards(text)], dtype=np.uint8)
+
     return Deal(hands=(codes(first), codes(second), codes(third)), talons=(codes(talon),))
 
 
-def play_hand(convention, num_seats: int, dealer: int, deal: Deal | None, bots: Sequence[Bot],
-              raspasy_streak: int = 0, rng: np.random.Generator | None = None, opening_round: int = 0,
-              refe_seats: frozenset[int] = frozenset()) -> HandState:
+def play_hand(
+    convention,
+    num_seats: int,
+    dealer: int,
+    deal: Deal | None,
+    bots: Sequence[Bot],
+    raspasy_streak: int = 0,
+    rng: np.random.Generator | None = None,
+    opening_round: int = 0,
+    refe_seats: frozenset[int] = frozenset(),
+) -> HandState:
     """Play a hand to the end; ``bots[seat]`` acts for ``seat``. Without a ``deal``, ``rng`` shuffles one."""
     if deal is None:
         if rng is None:

@@ -8,8 +8,8 @@ practically safe, «Туз, восьмерка и семерка» not guarantee
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Iterable
+from collections.abc import Iterable
+from functools import cache
 
 NO_TRUMP = 4
 ACE = 7
@@ -23,7 +23,7 @@ def ranks_by_suit(cards: Iterable[int]) -> list[tuple[int, ...]]:
     return [tuple(s) for s in suits]
 
 
-@lru_cache(maxsize=None)
+@cache
 def top_tricks(ranks: tuple[int, ...]) -> float:
     """Tricks from the top of a suit: a card wins when the holder has as many smaller cards as the opponents
     have higher ones (A; K x; K Q; Q J x ...); a card that still has to wait for a higher one to fall counts
@@ -37,7 +37,7 @@ def top_tricks(ranks: tuple[int, ...]) -> float:
     return count
 
 
-@lru_cache(maxsize=None)
+@cache
 def trump_tricks(ranks: tuple[int, ...]) -> float:
     """A long trump suit loses only to the missing honours among its top cards."""
     length = len(ranks)
@@ -57,11 +57,11 @@ def strain_tricks(cards: Iterable[int], strain: int) -> float:
     return _strain_tricks(_shares(cards), strain)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _suit_share(ranks: tuple[int, ...]) -> tuple[float, float, float, int]:
     """What one suit brings: (as a side suit, as trumps, in no trump, its length)."""
     top = top_tricks(ranks)
-    no_trump = max(top, len(ranks) - 3) if top >= 2 else top   # small cards of a long suit run
+    no_trump = max(top, len(ranks) - 3) if top >= 2 else top  # small cards of a long suit run
     if not stopped(ranks):
         no_trump -= 1.5
     return top, float(trump_tricks(ranks)), no_trump, len(ranks)
@@ -81,7 +81,7 @@ def _strain_tricks(shares: list[tuple[float, float, float, int]], strain: int) -
             continue
         total += side
         if trumps >= 4 and length == 0:
-            total += 0.5   # a void lets a spare trump ruff
+            total += 0.5  # a void lets a spare trump ruff
     return min(total, 10.0)
 
 
@@ -96,7 +96,7 @@ def defence_tricks(cards: Iterable[int], trump: int | None) -> float:
     for suit, ranks in enumerate(ranks_by_suit(cards)):
         top = top_tricks(ranks)
         if trump is not None and suit != trump and len(ranks) > 3:
-            top = min(top, 1)   # long side suits get ruffed after the first round
+            top = min(top, 1)  # long side suits get ruffed after the first round
         total += top
     return total
 

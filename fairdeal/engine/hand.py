@@ -7,9 +7,9 @@ read from the convention's fields (``bidding``, ``defence``, ``raspasy``), never
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Sequence
+from functools import cache, lru_cache
 from itertools import combinations
-from typing import Sequence
 
 import numpy as np
 
@@ -20,7 +20,19 @@ from fairdeal.engine import numbers as number_rules
 from fairdeal.engine import play as play_rules
 from fairdeal.engine import suits as suit_rules
 from fairdeal.engine.actions import (
-    Action, Announce, Bid, ChooseOpen, Concede, Declare, Defend, Discard, Follow, Invite, Kontra, Phase, Play,
+    Action,
+    Announce,
+    Bid,
+    ChooseOpen,
+    Concede,
+    Declare,
+    Defend,
+    Discard,
+    Follow,
+    Invite,
+    Kontra,
+    Phase,
+    Play,
     TakeTalon,
 )
 from fairdeal.engine.bids import BidError, ContractBid, parse_bid
@@ -29,11 +41,18 @@ from fairdeal.engine.state import HandState, evolve, make_state
 from fairdeal.errors import IllegalAction
 
 PASS_CALL = "pass"
-ACE = 7          # rank index of the ace in a card code (suit * 8 + rank)
+ACE = 7  # rank index of the ace in a card code (suit * 8 + rank)
 
 
-def new_hand(convention, num_seats: int, dealer: int, deal, raspasy_streak: int = 0,
-             opening_round: int = 0, refe_seats: frozenset[int] = frozenset()) -> HandState:
+def new_hand(
+    convention,
+    num_seats: int,
+    dealer: int,
+    deal,
+    raspasy_streak: int = 0,
+    opening_round: int = 0,
+    refe_seats: frozenset[int] = frozenset(),
+) -> HandState:
     """Start a hand. ``deal.hands[i]`` is hand ``i`` of the convention's deal pattern (0 = first hand, left of the
     dealer, then clockwise over the seats dealt a hand: at four the dealer sits out, at five the dealer and his
     right-hand neighbour); Gusarik's dummy is hand 0 and takes the pseudo-seat ``num_seats``. ``opening_round``
@@ -60,15 +79,27 @@ def new_hand(convention, num_seats: int, dealer: int, deal, raspasy_streak: int 
     for seat, (_, cards) in zip(active, held):
         by_seat[seat] = cards
     state = make_state(
-        convention=convention, num_seats=num_seats, dealer=dealer, active=active,
-        raspasy_streak=raspasy_streak, dealt_hands=tuple(by_seat), dealt_talon=talons[0] if talons else (),
-        hands=tuple(tuple(sorted(h)) for h in by_seat), talon=sum(talons, ()), phase=Phase.AUCTION,
-        turn=next(s for s in active if s != dummy), won=(0,) * len(by_seat), dealt_talons=talons, dummy=dummy,
-        trick_seats=active, opening_round=opening_round, refe_seats=frozenset(refe_seats),
-        passed=frozenset() if dummy is None else frozenset({dummy}),   # «Он как бы всегда говорит пас»
+        convention=convention,
+        num_seats=num_seats,
+        dealer=dealer,
+        active=active,
+        raspasy_streak=raspasy_streak,
+        dealt_hands=tuple(by_seat),
+        dealt_talon=talons[0] if talons else (),
+        hands=tuple(tuple(sorted(h)) for h in by_seat),
+        talon=sum(talons, ()),
+        phase=Phase.AUCTION,
+        turn=next(s for s in active if s != dummy),
+        won=(0,) * len(by_seat),
+        dealt_talons=talons,
+        dummy=dummy,
+        trick_seats=active,
+        opening_round=opening_round,
+        refe_seats=frozenset(refe_seats),
+        passed=frozenset() if dummy is None else frozenset({dummy}),  # «Он как бы всегда говорит пас»
         aside=hands[pattern.aside_hand] if pattern.aside_hand is not None else (),
     )
-    if opening_round:    # «До начала собственно пульки играют несколько кругов распасовки»
+    if opening_round:  # «До начала собственно пульки играют несколько кругов распасовки»
         return play_rules.start_play(state, HandKind.RASPASY)
     return state
 
@@ -80,14 +111,18 @@ def _codes(cards) -> tuple[int, ...]:
     return tuple(int(c) for c in cards)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _deck_in_order(deck) -> tuple[int, ...]:
     return tuple(int(c) for c in deck.codes())
 
 
 def _check_deal(pattern, hands: Sequence[tuple[int, ...]], talons: tuple[tuple[int, ...], ...]) -> None:
-    if (len(hands) != pattern.hands or any(len(h) != pattern.cards_per_hand for h in hands)
-            or len(talons) != pattern.talons or any(len(t) != pattern.talon_size for t in talons)):
+    if (
+        len(hands) != pattern.hands
+        or any(len(h) != pattern.cards_per_hand for h in hands)
+        or len(talons) != pattern.talons
+        or any(len(t) != pattern.talon_size for t in talons)
+    ):
         raise IllegalAction(
             f"a {pattern.name} deal is {pattern.hands} hands of {pattern.cards_per_hand} and {pattern.talons} "
             f"talon(s) of {pattern.talon_size}, got hands of {[len(h) for h in hands]} and talons of "
@@ -95,20 +130,23 @@ def _check_deal(pattern, hands: Sequence[tuple[int, ...]], talons: tuple[tuple[i
         )
     cards = [c for h in hands for c in h] + [c for t in talons for c in t]
     if tuple(sorted(cards)) != _deck_in_order(pattern.deck):
-        raise IllegalAction(f"the deal does not hold each of the {pattern.deck.size} cards of the "
-                            f"{pattern.deck.value} deck exactly once")
+        raise IllegalAction(
+            f"the deal does not hold each of the {pattern.deck.size} cards of the "
+            f"{pattern.deck.value} deck exactly once"
+        )
 
 
 # ---- whose turn -------------------------------------------------------------------------------------------------
+
 
 def to_move(state: HandState) -> int | None:
     """The seat that must act now (the open lone whister acts for the passer), ``None`` when the hand is over."""
     phase = state.phase
     if phase is Phase.PLAY:
-        if state.turn == state.dummy:      # the dummy is played by the declarer's opponent
+        if state.turn == state.dummy:  # the dummy is played by the declarer's opponent
             return next(s for s in state.players if s != state.declarer)
         if state.defence_open and (state.turn, DefenceCall.PASS) in state.defence:
-            return _lone_whister(state)    # the passer's cards
+            return _lone_whister(state)  # the passer's cards
     elif phase is Phase.DONE:
         return None
     return state.turn
@@ -124,10 +162,11 @@ def _lone_whister(state: HandState) -> int:
 
 # ---- legal actions ----------------------------------------------------------------------------------------------
 
+
 def legal_actions(state: HandState) -> list[Action]:
     """Every action the rules allow now, for the seat ``to_move`` returns."""
     phase = state.phase
-    if phase is Phase.PLAY:            # the commonest phase first
+    if phase is Phase.PLAY:  # the commonest phase first
         actor = to_move(state)
         plays = _plays(state.turn, None if actor == state.turn else actor)
         return [plays[c] for c in play_rules.legal_cards(state)]
@@ -164,6 +203,7 @@ def legal_actions(state: HandState) -> list[Action]:
 
 # Actions are values: one object per distinct action serves every hand, instead of a new one per legal option.
 
+
 class _SeatActions(dict):
     """One seat's actions of one kind by their argument (a bid token, a discard's cards, ...), made on first use."""
 
@@ -177,7 +217,7 @@ class _SeatActions(dict):
         return action
 
 
-@lru_cache(maxsize=None)
+@cache
 def _seat_actions(kind, seat: int) -> _SeatActions:
     return _SeatActions(kind, seat)
 
@@ -202,9 +242,9 @@ def _may_concede(state: HandState) -> bool:
 def _legal_calls(state: HandState) -> list[DefenceCall]:
     rules = state.convention.defence
     if state.dark and state.contract.level == 6 and rules.dark_six_forced_whist:
-        return [DefenceCall.WHIST]    # «шестерная игра, заказанная втёмную, вистуется принудительно обоими»
+        return [DefenceCall.WHIST]  # «шестерная игра, заказанная втёмную, вистуется принудительно обоими»
     if rules.forced_whist_numbers and _number(state) in rules.forced_whist_numbers:
-        return [DefenceCall.WHIST]    # Austrian Illustrated: «защитники не могут отказаться от игры»
+        return [DefenceCall.WHIST]  # Austrian Illustrated: «защитники не могут отказаться от игры»
     calls = [DefenceCall.PASS, DefenceCall.WHIST]
     other_passed = (state.dummy in state.defenders) or (state.defence and state.defence[0][1] is DefenceCall.PASS)
     if other_passed and _half_whist_allowed(state):
@@ -233,6 +273,7 @@ def _half_whist_allowed(state: HandState) -> bool:
 
 # ---- apply ------------------------------------------------------------------------------------------------------
 
+
 def apply(state: HandState, action: Action) -> HandState:
     """The state after ``action``; raises ``IllegalAction`` naming the rule that forbids it."""
     if state.phase is Phase.DONE:
@@ -241,8 +282,10 @@ def apply(state: HandState, action: Action) -> HandState:
     if handler is None:
         raise IllegalAction(f"{action}: not allowed in the {state.phase.value} phase")
     if isinstance(action, Bid) and action.seat in state.passed:
-        raise IllegalAction(f"{action}: passed players cannot bid again («Тот игрок, который один раз спасовал, "
-                            f"не имеет больше права на торговлю»)")
+        raise IllegalAction(
+            f"{action}: passed players cannot bid again («Тот игрок, который один раз спасовал, "
+            f"не имеет больше права на торговлю»)"
+        )
     actor = action.by if isinstance(action, Play) else action.seat
     expected = to_move(state)
     if actor != expected:
@@ -284,7 +327,7 @@ def _checked_discard(state: HandState, action: Discard) -> tuple[tuple[int, ...]
 def _apply_discard(state: HandState, action: Discard) -> HandState:
     cards, kept = _checked_discard(state, action)
     state = evolve(state, hands=_with_hand(state, action.seat, kept), discard=cards, phase=Phase.CONTRACT)
-    if _nachgehen(state) and not state.follow_steps:     # «Я снёс» (Ich liege): the other bidders may follow
+    if _nachgehen(state) and not state.follow_steps:  # «Я снёс» (Ich liege): the other bidders may follow
         return _follow_round(evolve(state, winner_discard=cards), action.seat)
     return state
 
@@ -321,14 +364,23 @@ def _apply_follow(state: HandState, action: Follow) -> HandState:
             raise IllegalAction(f"{action}: no contract is left above the one named")
         hands = list(state.hands)
         hands[seat] = tuple(sorted(hands[seat] + state.discard))
-        return evolve(state, hands=tuple(hands), discard=(), declarer=seat, final_number=floor,
-                      final_bid=number_rules.contract_bid(state, floor, False), follow_queue=(), phase=Phase.DISCARD,
-                      turn=seat, follow_steps=state.follow_steps + ((seat, True, (), ""),))
+        return evolve(
+            state,
+            hands=tuple(hands),
+            discard=(),
+            declarer=seat,
+            final_number=floor,
+            final_bid=number_rules.contract_bid(state, floor, False),
+            follow_queue=(),
+            phase=Phase.DISCARD,
+            turn=seat,
+            follow_steps=state.follow_steps + ((seat, True, (), ""),),
+        )
     steps = state.follow_steps + ((seat, False, (), ""),)
     state = evolve(state, follow_queue=state.follow_queue[1:], follow_steps=steps)
     if state.follow_queue:
         return evolve(state, turn=state.follow_queue[0])
-    if state.contract is not None:                        # the last follower's contract stands
+    if state.contract is not None:  # the last follower's contract stands
         return _declared(state, state.contract)
     return evolve(state, phase=Phase.CONTRACT, turn=state.declarer)
 
@@ -346,12 +398,14 @@ def _apply_declare(state: HandState, action: Declare) -> HandState:
         raise IllegalAction(f"{action}: {exc}") from None
     if state.convention.bidding.ladder != "russian":
         if bid not in _auction(state).legal_contracts(state):
-            raise IllegalAction(f"{action}: the contract must be a number not below {state.final_number} "
-                                f"{'without' if state.final_bid.no_talon else 'with'} the talon (or the named game)")
+            raise IllegalAction(
+                f"{action}: the contract must be a number not below {state.final_number} "
+                f"{'without' if state.final_bid.no_talon else 'with'} the talon (or the named game)"
+            )
     else:
         auction_rules.check_contract(state, bid, str(action))
     if state.follow_steps and state.follow_steps[-1][1] and not state.follow_steps[-1][3]:
-        seat, _, _, _ = state.follow_steps[-1]           # the follower named his contract: the others may follow
+        seat, _, _, _ = state.follow_steps[-1]  # the follower named his contract: the others may follow
         steps = state.follow_steps[:-1] + ((seat, True, state.discard, bid.token),)
         following = _follow_round(evolve(state, contract=bid, follow_steps=steps), seat)
         if following.phase is Phase.FOLLOW:
@@ -379,19 +433,19 @@ def _apply_defend(state: HandState, action: Defend) -> HandState:
         raise IllegalAction(f"{action}: {_why_not(state, call)}")
     defence = state.defence + ((action.seat, call),)
     state = evolve(state, defence=defence)
-    if call is DefenceCall.WHIST_TALON:    # «с приглашением своей прикупки»: the whister buys his own talon
+    if call is DefenceCall.WHIST_TALON:  # «с приглашением своей прикупки»: the whister buys his own talon
         return _whister_takes_talon(state, action.seat)
     if len(defence) < len(state.callers):
         return evolve(state, turn=state.callers[len(defence)])
     whists = [s for s, c in defence if c is DefenceCall.WHIST]
-    if not whists:     # both passed, or pass + half-whist: the contract is written without play
+    if not whists:  # both passed, or pass + half-whist: the contract is written without play
         return evolve(state, phase=Phase.DONE)
     if len(whists) == 1 and state.convention.defence.lone_whister_invites and len(state.callers) > 1:
         return evolve(state, phase=Phase.INVITE, turn=whists[0])
     rules = state.convention.defence
     if rules.lone_whister_invites or rules.passer_sits_out or _kontra_open(state):
         return _after_defence(state)
-    if state.dummy is not None:            # «вистовать и при этом открыть болвана»
+    if state.dummy is not None:  # «вистовать и при этом открыть болвана»
         state = evolve(state, open_seats=frozenset({state.dummy}), defence_open=True)
         return play_rules.start_play(state, HandKind.GAME)
     forced_closed = state.dark and state.convention.defence.dark_six_forced_whist and state.contract.level == 6
@@ -462,11 +516,11 @@ def _apply_kontra(state: HandState, action: Kontra) -> HandState:
     if action.double:
         call = state.convention.defence.kontra_word(round_)
         raised = [action.seat] if round_ % 2 else [d for d, lv in levels.items() if lv == round_ - 1]
-        levels.update({d: round_ for d in raised})
+        levels.update(dict.fromkeys(raised, round_))
     calls = state.kontra_calls + ((action.seat, call),)
     state = evolve(state, kontra=tuple(sorted(levels.items())), kontra_calls=calls, kontra_queue=state.kontra_queue[1:])
     if action.double and round_ == 1 and state.convention.defence.kontra_invites and len(_whisters(state)) == 1:
-        state = evolve(state, invited=True)   # «Заявка контра ... при пасе второго защитника означает приглашение»
+        state = evolve(state, invited=True)  # «Заявка контра ... при пасе второго защитника означает приглашение»
     if state.kontra_queue:
         return evolve(state, turn=state.kontra_queue[0])
     doubled = tuple(d for d in _whisters(state) if levels.get(d) == round_)
@@ -484,8 +538,13 @@ def _begin_play(state: HandState) -> HandState:
     if _may_announce(state):
         return evolve(state, phase=Phase.ANNOUNCE, turn=state.declarer)
     rules = state.convention.defence
-    if (rules.kontra_required_numbers and _number(state) in rules.kontra_required_numbers
-            and not state.contract.no_talon and state.declarer not in state.refe_seats and not state.kontra):
+    if (
+        rules.kontra_required_numbers
+        and _number(state) in rules.kontra_required_numbers
+        and not state.contract.no_talon
+        and state.declarer not in state.refe_seats
+        and not state.kontra
+    ):
         return evolve(state, phase=Phase.DONE)
     whisters = _whisters(state)
     if (rules.lone_whister_invites or rules.passer_sits_out) and len(whisters) == 1 and not state.invited:
@@ -538,6 +597,7 @@ _HANDLERS = {
 
 
 # ---- result -----------------------------------------------------------------------------------------------------
+
 
 def result(state: HandState) -> HandOutcome:
     """What scoring needs about the finished hand."""

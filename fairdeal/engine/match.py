@@ -9,9 +9,9 @@ tells which).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Sequence
 
 import numpy as np
 
@@ -21,13 +21,12 @@ from fairdeal.engine.bots import Bot
 from fairdeal.engine.deal_source import DealSource, ProvingSource, ShuffledDeckSource
 from fairdeal.engine.driver import play_hand
 from fairdeal.engine.hand import result
-from fairdeal.engine.match_log import MatchLog, hand_fields
+from fairdeal.engine.match_log import MatchLog, hand_fields, sheet_extras
 from fairdeal.engine.outcome import HandKind, HandOutcome
 from fairdeal.engine.scoring import failed_contract
-from fairdeal.engine.system import system_of
-from fairdeal.engine.sheet import ScoreLine, Sheet, is_finished, new_sheet
-from fairdeal.engine.match_log import sheet_extras
 from fairdeal.engine.settlement import Settlement, settle
+from fairdeal.engine.sheet import ScoreLine, Sheet, is_finished, new_sheet
+from fairdeal.engine.system import system_of
 from fairdeal.errors import MatchError
 from fairdeal.rules.convention import Convention
 
@@ -56,8 +55,8 @@ class MatchResult:
     sheet: Sheet
     settlement: Settlement
     hands: tuple[HandSummary, ...]
-    finished: bool                  # the pulya closed by its own rule (not by the hand cap or a stop)
-    stopped: str | None = None      # why it ended early, when it did
+    finished: bool  # the pulya closed by its own rule (not by the hand cap or a stop)
+    stopped: str | None = None  # why it ended early, when it did
 
 
 def with_pulya_size(convention: Convention, size: int) -> Convention:
@@ -130,8 +129,9 @@ def play_match(
     return MatchResult(convention, players, sheet, settlement, tuple(hands), stopped is None, stopped)
 
 
-def _check_table(convention: Convention, players: tuple[str, ...], bots: Sequence[Bot], max_hands: int | None,
-                 first_dealer: int) -> None:
+def _check_table(
+    convention: Convention, players: tuple[str, ...], bots: Sequence[Bot], max_hands: int | None, first_dealer: int
+) -> None:
     convention.check_players(len(players))
     if len(set(players)) != len(players) or not all(name.strip() for name in players):
         raise MatchError(f"player names must be distinct and non-empty: {list(players)}")
@@ -143,18 +143,35 @@ def _check_table(convention: Convention, players: tuple[str, ...], bots: Sequenc
         raise MatchError(f"the first dealer must be a seat 0..{len(players) - 1}, got {first_dealer}")
 
 
-def _play_one(convention: Convention, bots: Sequence[Bot], source: DealSource, sheet: Sheet, number: int,
-              dealer: int, writer: MatchLog | None, opening: int = 0) -> tuple[Sheet, HandSummary]:
+def _play_one(
+    convention: Convention,
+    bots: Sequence[Bot],
+    source: DealSource,
+    sheet: Sheet,
+    number: int,
+    dealer: int,
+    writer: MatchLog | None,
+    opening: int = 0,
+) -> tuple[Sheet, HandSummary]:
     dealt = source.deal(number, dealer)
     deal = deal_order(dealt.order, get_pattern(convention.table.pattern_name(sheet.num_seats)))
-    state = play_hand(convention, sheet.num_seats, dealer, deal, bots, sheet.raspasy_streak, opening_round=opening,
-                      refe_seats=sheet.refe_seats())
+    state = play_hand(
+        convention,
+        sheet.num_seats,
+        dealer,
+        deal,
+        bots,
+        sheet.raspasy_streak,
+        opening_round=opening,
+        refe_seats=sheet.refe_seats(),
+    )
     outcome = result(state)
     before = sheet
     sheet, lines = system_of(convention).score_hand(sheet, outcome)
     fields = hand_fields(number, state, dealt.evidence, lines, sheet_extras(before, sheet, outcome, convention))
-    document = source.finish(number, {k: v for k, v in fields.items() if k != "type"},
-                             plays=[trick.plays for trick in state.tricks])
+    document = source.finish(
+        number, {k: v for k, v in fields.items() if k != "type"}, plays=[trick.plays for trick in state.tricks]
+    )
     if writer is not None:
         writer.write_hand(fields, dealt.kind, document)
     return sheet, summarize(number, outcome, state.contract.token if state.contract else None, lines)

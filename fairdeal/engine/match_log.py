@@ -8,21 +8,22 @@ next to the log (by the source, which knows its bytes) and cited by file and SHA
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import msgspec
 
-from fairdeal.engine.record import to_record
-from fairdeal.files import OutputFile
 from fairdeal.engine.outcome import HandOutcome
+from fairdeal.engine.record import to_record
 from fairdeal.engine.scoring import hand_multiplier
 from fairdeal.engine.sheet import ScoreLine, Sheet
 from fairdeal.engine.state import HandState
+from fairdeal.engine.system import house_rules
+from fairdeal.files import OutputFile
 from fairdeal.log import EndRecord, HandRecord, LogWriter, TableRecord, TranscriptRecord
 from fairdeal.log.records import FORMAT_NAME, FORMAT_VERSION
-from fairdeal.engine.system import house_rules
 from fairdeal.rules.convention import Convention
 
 # Evidence keys a deal source may know about the physical deck; copied to the hand line as they are.
@@ -38,14 +39,25 @@ def table_record(convention: Convention, players: Sequence[str], dealing: str) -
     """The header: the system by name, every house rule as an override, so readers rebuild this very convention."""
     overrides = house_rules(convention)
     return TableRecord(
-        format=FORMAT_NAME, version=FORMAT_VERSION, system=convention.name, players=list(players),
-        deck=convention.table.deck, deal_pattern=convention.table.pattern_name(len(players)), dealing=dealing,
-        convention=overrides if overrides else msgspec.UNSET, pulya=convention.pulya.size,
+        format=FORMAT_NAME,
+        version=FORMAT_VERSION,
+        system=convention.name,
+        players=list(players),
+        deck=convention.table.deck,
+        deal_pattern=convention.table.pattern_name(len(players)),
+        dealing=dealing,
+        convention=overrides if overrides else msgspec.UNSET,
+        pulya=convention.pulya.size,
     )
 
 
-def hand_fields(hand: int, state: HandState, evidence: Mapping[str, Any], lines: Sequence[ScoreLine],
-                extras: Mapping[str, Any] | None = None) -> dict:
+def hand_fields(
+    hand: int,
+    state: HandState,
+    evidence: Mapping[str, Any],
+    lines: Sequence[ScoreLine],
+    extras: Mapping[str, Any] | None = None,
+) -> dict:
     """The hand line (log vocabulary) without the transcript reference: what the deal source signs off."""
     fields: dict[str, Any] = {"type": "hand", "hand": hand}
     fields.update({key: evidence[key] for key in _DECK_FACTS if key in evidence})
@@ -70,8 +82,11 @@ def sheet_extras(before: Sheet, after: Sheet, outcome: HandOutcome, convention: 
         extras["bomb"] = bomb
     if multiplier != 1:
         extras["multiplier"] = multiplier
-    earned = {str(s): list(a[len(b):]) for s, (a, b) in enumerate(zip(after.bombs, before.bombs or ((),) * len(after.bombs)))
-              if len(a) > len(b)}
+    earned = {
+        str(s): list(a[len(b) :])
+        for s, (a, b) in enumerate(zip(after.bombs, before.bombs or ((),) * len(after.bombs)))
+        if len(a) > len(b)
+    }
     if earned:
         extras["bombs_earned"] = earned
     extras.update(_column_extras(after, convention))
@@ -104,13 +119,19 @@ class MatchLog:
     """A game log being written: ``path`` gets the lines, ``path``'s sibling folder the transcripts (filed by
     ``write_transcript`` when the deal source proves its deals)."""
 
-    def __init__(self, path: str | Path | OutputFile, convention: Convention, players: Sequence[str],
-                 write_transcript: TranscriptWriter | None = None, dealing: str = "server-rng"):
+    def __init__(
+        self,
+        path: str | Path | OutputFile,
+        convention: Convention,
+        players: Sequence[str],
+        write_transcript: TranscriptWriter | None = None,
+        dealing: str = "server-rng",
+    ):
         # A bare path is replaced; the CLI passes an ``OutputFile`` that has checked --force and holds the lock.
         self._out = path if isinstance(path, OutputFile) else OutputFile(path, force=True)
         self.path = self._out.path
         self._write_document = write_transcript
-        self._dealing = dealing     # for a header written before any hand (an evening stopped at once)
+        self._dealing = dealing  # for a header written before any hand (an evening stopped at once)
         self.convention = convention
         self.players = list(players)
         self.transcripts = self.path.with_name(self.path.name + ".transcripts")

@@ -14,7 +14,7 @@ from fairdeal.engine.numbers import GAME, GAME_PREFIX, number_of_word
 from fairdeal.engine.suits import BUY
 from fairdeal.engine.view import PlayerView
 
-SURE_MARGIN = 0.5      # a no-talon game wants half a trick to spare: the counts are optimistic
+SURE_MARGIN = 0.5  # a no-talon game wants half a trick to spare: the counts are optimistic
 
 
 def margin(hand: tuple[int, ...], bid: ContractBid, misere_risk: float) -> float:
@@ -34,9 +34,12 @@ def bid(view: PlayerView, talon_hope: float, misere_risk: float) -> Action:
     tokens = [a.token for a in view.legal]
     rules = view.convention.bidding
     named = dict((name, n) for n, name in rules.named_games)
-    if any(t.startswith(GAME_PREFIX) for t in tokens):      # naming round of several «игра»
-        fits = [t for t in tokens if t.startswith(GAME_PREFIX)
-                and _best(view, number_of_word(t[len(GAME_PREFIX):]), True, misere_risk) >= 0]
+    if any(t.startswith(GAME_PREFIX) for t in tokens):  # naming round of several «игра»
+        fits = [
+            t
+            for t in tokens
+            if t.startswith(GAME_PREFIX) and _best(view, number_of_word(t[len(GAME_PREFIX) :]), True, misere_risk) >= 0
+        ]
         return Bid(view.seat, fits[-1] if fits else (PASS if PASS in tokens else tokens[0]))
     for token in tokens:
         if token in named and _best(view, named[token], True, misere_risk) >= SURE_MARGIN:
@@ -44,13 +47,16 @@ def bid(view: PlayerView, talon_hope: float, misere_risk: float) -> Action:
     nameable = [n for n in range(rules.first_number, rules.last_number + 1) if n not in named.values()]
     if GAME in tokens and any(_best(view, n, True, misere_risk) >= SURE_MARGIN for n in nameable):
         return Bid(view.seat, GAME)
-    reach = [n for n in range(rules.first_number, rules.last_number + 1)
-             if _best(view, n, False, misere_risk) + talon_hope >= 0]
+    reach = [
+        n
+        for n in range(rules.first_number, rules.last_number + 1)
+        if _best(view, n, False, misere_risk) + talon_hope >= 0
+    ]
     target = max(reach, default=None)
     if target is None:
         return Bid(view.seat, PASS)
     numbers = [(number_of_word(t), t) for t in tokens if number_of_word(t) is not None]
-    if BUY in tokens:          # 19th century: each «куплю» claims the next suit up
+    if BUY in tokens:  # 19th century: each «куплю» claims the next suit up
         following = rules.first_number + sum(1 for _, t in view.auction if t == BUY)
         return Bid(view.seat, BUY if following <= target else PASS)
     high = number_of_word(next((t for _, t in reversed(view.auction) if number_of_word(t) is not None), "zero"))

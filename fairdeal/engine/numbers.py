@@ -87,8 +87,12 @@ def legal_tokens(state: HandState) -> list[str]:
     seat = state.turn
     tokens = [PASS]
     if not state.game_bids:
-        if state.number_high is not None and seat in state.bidders and state.high_seat != seat \
-                and _senior(state, seat, state.high_seat):
+        if (
+            state.number_high is not None
+            and seat in state.bidders
+            and state.high_seat != seat
+            and _senior(state, seat, state.high_seat)
+        ):
             tokens.append(MINE)
         following = rules.first_number if state.number_high is None else state.number_high + 1
         if following <= rules.last_number:
@@ -120,20 +124,36 @@ def apply_bid(state: HandState, token: str) -> HandState:
         return _advance(evolve(state, high_seat=seat))
     number = number_of_word(token)
     if number is not None:
-        return _advance(evolve(state, number_high=number, high_seat=seat, bidders=state.bidders | {seat},
-                               high=contract_bid(state, number, False)))
+        return _advance(
+            evolve(
+                state,
+                number_high=number,
+                high_seat=seat,
+                bidders=state.bidders | {seat},
+                high=contract_bid(state, number, False),
+            )
+        )
     named = dict((name, n) for n, name in _rules(state).named_games).get(token)
     high = state.high if named is None else contract_bid(state, named, True)
-    return _advance(evolve(state, game_bids=state.game_bids + ((seat, named),), bidders=state.bidders | {seat},
-                           high=high, high_seat=seat if named is not None else state.high_seat))
+    return _advance(
+        evolve(
+            state,
+            game_bids=state.game_bids + ((seat, named),),
+            bidders=state.bidders | {seat},
+            high=high,
+            high_seat=seat if named is not None else state.high_seat,
+        )
+    )
 
 
 def _explain(state: HandState, token: str) -> str:
     if state.naming:
         return "the game bidders name a number above the highest named (an equal one only from the senior hand)"
     if token in (GAME, *(name for _, name in _rules(state).named_games)) or token.startswith(GAME_PREFIX):
-        return "«игра» is a player's first call («желающий играть без прикупа должен сделать соответствующую " \
-               "заявку в тот момент, когда он впервые получает право слова») and must beat the games named so far"
+        return (
+            "«игра» is a player's first call («желающий играть без прикупа должен сделать соответствующую "
+            "заявку в тот момент, когда он впервые получает право слова») and must beat the games named so far"
+        )
     if token == MINE:
         return "«здесь» holds a junior's number, said by a senior hand that has bid a number, before any «игра»"
     if state.game_bids:
@@ -168,13 +188,23 @@ def _win_numbers(state: HandState) -> HandState:
     hands = list(state.hands)
     hands[seat] = tuple(sorted(hands[seat] + state.talon))
     final = contract_bid(state, state.number_high, False)
-    return evolve(state, declarer=seat, turn=seat, final_number=state.number_high, final_bid=final, high=final,
-                  hands=tuple(hands), talon=(), talon_shown=_rules(state).talon_shown, phase=Phase.DISCARD)
+    return evolve(
+        state,
+        declarer=seat,
+        turn=seat,
+        final_number=state.number_high,
+        final_bid=final,
+        high=final,
+        hands=tuple(hands),
+        talon=(),
+        talon_shown=_rules(state).talon_shown,
+        phase=Phase.DISCARD,
+    )
 
 
 def _resolve_games(state: HandState) -> HandState:
     unnamed = [s for s, n in state.game_bids if n is None and s not in state.passed]
-    if len(state.game_bids) == 1 and unnamed:        # the only game bidder names his contract after the auction
+    if len(state.game_bids) == 1 and unnamed:  # the only game bidder names his contract after the auction
         return _win_game(state, unnamed[0], min(_nameable(state)), named=False)
     if unnamed:
         return evolve(state, naming=True, turn=unnamed[0])
@@ -186,7 +216,7 @@ def _after_naming(state: HandState, seat: int, token: str) -> HandState:
     if token == PASS:
         state = evolve(state, passed=state.passed | {seat})
     else:
-        number = number_of_word(token[len(GAME_PREFIX):])
+        number = number_of_word(token[len(GAME_PREFIX) :])
         bids = tuple((s, number if s == seat else n) for s, n in state.game_bids)
         state = evolve(state, game_bids=bids, high=contract_bid(state, number, True), high_seat=seat)
     waiting = [s for s, n in state.game_bids if n is None and s not in state.passed]
@@ -199,8 +229,17 @@ def _after_naming(state: HandState, seat: int, token: str) -> HandState:
 
 def _win_game(state: HandState, seat: int, number: int, named: bool) -> HandState:
     final = contract_bid(state, number, True)
-    return evolve(state, declarer=seat, turn=seat, final_number=number, final_bid=final, high=final,
-                  high_seat=seat, named_contract=named, phase=Phase.CONTRACT)
+    return evolve(
+        state,
+        declarer=seat,
+        turn=seat,
+        final_number=number,
+        final_bid=final,
+        high=final,
+        high_seat=seat,
+        named_contract=named,
+        phase=Phase.CONTRACT,
+    )
 
 
 def legal_contracts(state: HandState) -> list[ContractBid]:

@@ -13,17 +13,17 @@ from fairdeal.cards import Suit
 
 
 class HandKind(enum.Enum):
-    GAME = "game"          # a trump or no-trump contract
-    MISERE = "misere"      # the declarer must take no trick
-    RASPASY = "raspasy"    # all passed: fewest tricks wins (распасы)
-    REDEAL = "redeal"      # all passed where there are no raspasy (Hussar): the next dealer deals again
+    GAME = "game"  # a trump or no-trump contract
+    MISERE = "misere"  # the declarer must take no trick
+    RASPASY = "raspasy"  # all passed: fewest tricks wins (распасы)
+    REDEAL = "redeal"  # all passed where there are no raspasy (Hussar): the next dealer deals again
 
 
 class DefenceCall(enum.Enum):
     PASS = "pass"
     WHIST = "whist"
-    HALF_WHIST = "half-whist"   # «пол виста»: half the quota's whists without playing (Mail.Ru, Sochi)
-    WHIST_TALON = "whist-talon" # Hussar: whist «с приглашением своей прикупки» — the whister takes his talon
+    HALF_WHIST = "half-whist"  # «пол виста»: half the quota's whists without playing (Mail.Ru, Sochi)
+    WHIST_TALON = "whist-talon"  # Hussar: whist «с приглашением своей прикупки» — the whister takes his talon
 
 
 @dataclass(frozen=True)
@@ -33,8 +33,8 @@ class Contract:
     level: int | None
     trump: Suit | None
     misere: bool = False
-    no_talon: bool = False   # «без прикупа» (9БП, 10БП, misère without the talon)
-    open: bool = False       # Austrian Plauderer / Offener Durchmarsch: the declarer plays face up
+    no_talon: bool = False  # «без прикупа» (9БП, 10БП, misère without the talon)
+    open: bool = False  # Austrian Plauderer / Offener Durchmarsch: the declarer plays face up
 
     def __post_init__(self) -> None:
         if self.misere != (self.level is None):
@@ -49,16 +49,16 @@ class HandOutcome:
 
     num_seats: int
     dealer: int
-    active: tuple[int, ...]                 # seats that were dealt a hand, from first hand clockwise
+    active: tuple[int, ...]  # seats that were dealt a hand, from first hand clockwise
     kind: HandKind
-    tricks: tuple[int, ...]                 # tricks per absolute seat (0 for a seat that sat out)
+    tricks: tuple[int, ...]  # tricks per absolute seat (0 for a seat that sat out)
     declarer: int | None = None
     contract: Contract | None = None
-    defence: tuple[tuple[int, DefenceCall], ...] = ()   # (seat, call) in the order the calls were made
-    whister_invited: bool = False           # the lone whister played the passer's cards too (open / invitation)
+    defence: tuple[tuple[int, DefenceCall], ...] = ()  # (seat, call) in the order the calls were made
+    whister_invited: bool = False  # the lone whister played the passer's cards too (open / invitation)
     conceded_undertricks: int | None = None  # «без трёх» and other concessions: no play, this many down
-    played: bool = True                     # False when the defence let the contract go unplayed
-    raspasy_talon_tricks: int = 0           # 4 players: tricks won by the talon cards, written to the dealer
+    played: bool = True  # False when the defence let the contract go unplayed
+    raspasy_talon_tricks: int = 0  # 4 players: tricks won by the talon cards, written to the dealer
     extras: tuple[tuple[str, object], ...] = field(default=())  # system-specific facts (bombs, dark, kontra)
 
     def call_of(self, seat: int) -> DefenceCall | None:

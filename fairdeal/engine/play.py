@@ -10,7 +10,6 @@ trick the talon card wins is his. After the talon tricks the first hand leads (�
 
 from __future__ import annotations
 
-
 from fairdeal.cards import Card, Suit, suit_of
 from fairdeal.engine.actions import Phase
 from fairdeal.engine.bids import NO_TRUMP
@@ -33,8 +32,12 @@ def start_play(state: HandState, kind: HandKind, seats: tuple[int, ...] | None =
     state = evolve(state, kind=kind, trick_seats=seats)
     first = _first_leader(state, seats)
     defence = state.convention.defence
-    if (kind is HandKind.MISERE and first != state.declarer and defence.misere_open_before_defender_lead
-            and not (state.dark and defence.dark_misere_closed)):
+    if (
+        kind is HandKind.MISERE
+        and first != state.declarer
+        and defence.misere_open_before_defender_lead
+        and not (state.dark and defence.dark_misere_closed)
+    ):
         # Codex: «если ход должны сделать вистующие - они же и открывают карты ещё до первого хода»
         state = evolve(state, open_seats=frozenset(state.defenders), defence_open=True)
     return evolve(state, phase=Phase.PLAY, leader=first, turn=first)
@@ -128,15 +131,19 @@ def play_card(state: HandState, card: int, what: object) -> HandState:
     hand = state.hands[seat]
     at = hand.index(card)
     hands = list(state.hands)
-    hands[seat] = hand[:at] + hand[at + 1:]
+    hands[seat] = hand[:at] + hand[at + 1 :]
     # the next seat plays; a full trick is finished below and its winner leads
     state = evolve(state, hands=tuple(hands), current=state.current + ((seat, card),), turn=_next_seat(state, seat))
-    if (state.kind is HandKind.MISERE and len(state.tricks) == 0 and len(state.current) == 1
-            and state.convention.defence.misere_cards_open_after_first_lead
-            and not (state.dark and state.convention.defence.dark_misere_closed)):
+    if (
+        state.kind is HandKind.MISERE
+        and len(state.tricks) == 0
+        and len(state.current) == 1
+        and state.convention.defence.misere_cards_open_after_first_lead
+        and not (state.dark and state.convention.defence.dark_misere_closed)
+    ):
         state = evolve(state, open_seats=frozenset(state.defenders), defence_open=True)
     if state.contract is not None and state.contract.open and not state.tricks and len(state.current) == 1:
-        state = evolve(state, open_seats=state.open_seats | {state.declarer})   # «После первого хода ... в открытую»
+        state = evolve(state, open_seats=state.open_seats | {state.declarer})  # «После первого хода ... в открытую»
     if len(state.current) < len(state.trick_seats):
         return state
     return _finish_trick(state)
@@ -160,8 +167,9 @@ def _finish_trick(state: HandState) -> HandState:
     leader = state.trick_seats[0] if talon_card is not None else winner
     tricks = state.tricks + (trick,)
     phase = Phase.DONE if len(tricks) == TRICKS_PER_HAND or _defence_capped(state, won) else Phase.PLAY
-    return evolve(state, tricks=tricks, current=(), won=tuple(won), talon_won=talon_won,
-                   leader=leader, turn=leader, phase=phase)
+    return evolve(
+        state, tricks=tricks, current=(), won=tuple(won), talon_won=talon_won, leader=leader, turn=leader, phase=phase
+    )
 
 
 def _defence_capped(state: HandState, won: list[int]) -> bool:
@@ -177,9 +185,9 @@ def _talon_owner(state: HandState) -> int | None:
     return state.dealer if state.dealer not in state.active else None
 
 
-
-def trick_winner(plays: tuple[tuple[int, int], ...], talon_card: int | None, trump: int | None,
-                 talon_owner: int | None = None) -> int:
+def trick_winner(
+    plays: tuple[tuple[int, int], ...], talon_card: int | None, trump: int | None, talon_owner: int | None = None
+) -> int:
     """The seat that takes the trick.
 
     With a raspasy talon card the talon's suit is the led suit; when the talon card has an owner it competes for

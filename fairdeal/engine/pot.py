@@ -33,7 +33,7 @@ def score_pot(sheet: Sheet, outcome: HandOutcome, conv: Convention) -> tuple[She
     lines: list[ScoreLine] = []
     if sheet.hands == 0 and rules.pot_initial:
         lines += _contributions(sheet.num_seats, rules.pot_initial)
-    if rules.pot_dealer_stake:                    # «Каждый сдающий добавляет в него 10 ставок перед раздачей»
+    if rules.pot_dealer_stake:  # «Каждый сдающий добавляет в него 10 ставок перед раздачей»
         lines.append(ScoreLine(outcome.dealer, "gora", Fraction(rules.pot_dealer_stake)))
     if outcome.kind is HandKind.REDEAL:
         return _written(sheet, lines)
@@ -67,7 +67,7 @@ def _pot_lines(sheet: Sheet, outcome: HandOutcome, conv: Convention, number: int
     rules = conv.scoring
     lines: list[ScoreLine] = []
     wanted = dict(rules.pot_stakes).get(number, rules.pot_play_limit)
-    while rules.pot_initial and wanted is not None and pot_of(sheet) < wanted:   # refill the pot
+    while rules.pot_initial and wanted is not None and pot_of(sheet) < wanted:  # refill the pot
         refill = _contributions(sheet.num_seats, rules.pot_initial)
         lines += refill
         sheet = sheet.apply(tuple(refill))
@@ -133,5 +133,5 @@ def _direct_lines(outcome: HandOutcome, conv: Convention, number: int) -> list[S
     the defender who said it, rekontra quadruples it; without the talon the value doubles."""
     rules = conv.scoring
     value = dict(rules.direct_values)[number] * (rules.direct_no_talon_factor if outcome.contract.no_talon else 1)
-    factors = {seat: 2 ** level for seat, level in dict(outcome.extras).get("kontra", ())}
+    factors = {seat: 2**level for seat, level in dict(outcome.extras).get("kontra", ())}
     return _between(outcome, value if made(outcome) else -value, factors)

@@ -7,14 +7,27 @@ are checked against the replay.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 
 from fairdeal.cards import from_ascii_list, to_ascii_list
 from fairdeal.deal import Deal, get_pattern, seats_of_hands
 from fairdeal.engine.actions import (
-    Announce, Bid, ChooseOpen, Concede, Declare, Defend, Discard, Follow, Invite, Kontra, Phase, Play, TakeTalon,
+    Announce,
+    Bid,
+    ChooseOpen,
+    Concede,
+    Declare,
+    Defend,
+    Discard,
+    Follow,
+    Invite,
+    Kontra,
+    Phase,
+    Play,
+    TakeTalon,
 )
 from fairdeal.engine.hand import apply, new_hand, to_move
 from fairdeal.engine.outcome import DefenceCall, HandKind
@@ -34,7 +47,7 @@ def to_record(state: HandState) -> dict[str, Any]:
         "auction": [{"seat": s, "bid": t} for s, t in state.auction],
         "talon_shown": state.talon_shown,
     }
-    if state.discard:   # raspasy and no-talon games put nothing away; the log's discard is exactly two cards
+    if state.discard:  # raspasy and no-talon games put nothing away; the log's discard is exactly two cards
         record["discard"] = to_ascii_list(state.winner_discard or state.discard)
     if state.declarer is not None and (state.contract is not None or state.conceded):
         bid = state.contract if state.contract is not None else state.final_bid
@@ -104,34 +117,45 @@ def replay_record(record: Mapping[str, Any], convention, num_seats: int) -> Hand
     where = f"hand {record.get('hand', '?')}"
     state = _guard(where, "deal", lambda: _initial_state(record, convention, num_seats))
     for index, entry in enumerate(_field(record, "auction", where)):
-        state = _step(state, f"{where}, auction entry {index + 1}",
-                      lambda e=entry: Bid(int(e["seat"]), str(e["bid"])))
-    if state.phase is Phase.TALON:     # the dark six kept: the talon is taken (a switch is an auction entry)
+        state = _step(state, f"{where}, auction entry {index + 1}", lambda e=entry: Bid(int(e["seat"]), str(e["bid"])))
+    if state.phase is Phase.TALON:  # the dark six kept: the talon is taken (a switch is an auction entry)
         state = _step(state, f"{where}, field auction", lambda: TakeTalon(state.declarer))
     if state.phase is Phase.DISCARD:
-        state = _step(state, f"{where}, field discard",
-                      lambda: Discard(state.declarer, tuple(int(c) for c in _cards(record.get("discard", [])))))
+        state = _step(
+            state,
+            f"{where}, field discard",
+            lambda: Discard(state.declarer, tuple(int(c) for c in _cards(record.get("discard", [])))),
+        )
     for index, entry in enumerate(record.get("extras", {}).get("nachgehen", [])):
         state = _replay_follow(state, entry, f"{where}, extras.nachgehen entry {index + 1}")
     if state.phase is Phase.CONTRACT:
         state = _step(state, f"{where}, field contract", lambda: _contract_action(record, state))
     for index, entry in enumerate(record.get("defence", [])):
-        state = _step(state, f"{where}, defence entry {index + 1}",
-                      lambda e=entry: Defend(int(e["seat"]), DefenceCall(e["call"])))
+        state = _step(
+            state, f"{where}, defence entry {index + 1}", lambda e=entry: Defend(int(e["seat"]), DefenceCall(e["call"]))
+        )
     if state.phase is Phase.DEFENCE_DISCARD:
-        state = _step(state, f"{where}, extras.defence_discard",
-                      lambda: Discard(state.turn, tuple(int(c) for c in _cards(record["extras"]["defence_discard"]))))
+        state = _step(
+            state,
+            f"{where}, extras.defence_discard",
+            lambda: Discard(state.turn, tuple(int(c) for c in _cards(record["extras"]["defence_discard"]))),
+        )
     if state.phase is Phase.OPEN_CHOICE:
-        state = _step(state, f"{where}, field defence_open",
-                      lambda: ChooseOpen(state.turn, bool(record["defence_open"])))
+        state = _step(
+            state, f"{where}, field defence_open", lambda: ChooseOpen(state.turn, bool(record["defence_open"]))
+        )
     if state.phase is Phase.INVITE:
         state = _step(state, f"{where}, extras.invited", lambda: Invite(state.turn, bool(record["extras"]["invited"])))
     for index, entry in enumerate(record.get("extras", {}).get("kontra", [])):
-        state = _step(state, f"{where}, extras.kontra entry {index + 1}",
-                      lambda e=entry: Kontra(int(e["seat"]), str(e["call"]) != "pass"))
+        state = _step(
+            state,
+            f"{where}, extras.kontra entry {index + 1}",
+            lambda e=entry: Kontra(int(e["seat"]), str(e["call"]) != "pass"),
+        )
     if state.phase is Phase.ANNOUNCE:
-        state = _step(state, f"{where}, extras.no_aces",
-                      lambda: Announce(state.turn, bool(record["extras"]["no_aces"])))
+        state = _step(
+            state, f"{where}, extras.no_aces", lambda: Announce(state.turn, bool(record["extras"]["no_aces"]))
+        )
     for number, trick in enumerate(record.get("tricks", []), start=1):
         state = _replay_trick(state, trick, f"{where}, trick {number}")
     _check_derived(state, record, where)
@@ -142,8 +166,11 @@ def _replay_follow(state: HandState, entry: Mapping[str, Any], where: str) -> Ha
     """One Nachgehen step: the follower takes the discard, puts two away and names his contract — or passes."""
     state = _step(state, where, lambda: Follow(int(entry["seat"]), bool(entry["take"])))
     if bool(entry["take"]):
-        state = _step(state, f"{where}, discard",
-                      lambda: Discard(int(entry["seat"]), tuple(int(c) for c in _cards(entry["discard"]))))
+        state = _step(
+            state,
+            f"{where}, discard",
+            lambda: Discard(int(entry["seat"]), tuple(int(c) for c in _cards(entry["discard"]))),
+        )
         state = _step(state, f"{where}, contract", lambda: Declare(int(entry["seat"]), str(entry["contract"])))
     return state
 
@@ -188,18 +215,27 @@ def _initial_state(record: Mapping[str, Any], convention, num_seats: int) -> Han
     pattern = get_pattern(convention.table.pattern_name(num_seats))
     if len(seat_hands) != num_seats + pattern.seat_lists:
         extra = " and the dummy" if pattern.dummy_hand is not None else " and the hand laid aside"
-        raise IllegalAction(f"the deal lists {len(seat_hands)} hands for a table of {num_seats}"
-                            + (extra if pattern.seat_lists else ""))
+        raise IllegalAction(
+            f"the deal lists {len(seat_hands)} hands for a table of {num_seats}" + (extra if pattern.seat_lists else "")
+        )
     holders = [num_seats if s is None else s for s in seats_of_hands(pattern, dealer, num_seats)]
     if any(seat_hands[s] for s in range(num_seats) if s not in holders):
-        raise IllegalAction(f"with seat {dealer} dealing, the seats that sit out at {num_seats} players are dealt "
-                            f"no hand")
+        raise IllegalAction(
+            f"with seat {dealer} dealing, the seats that sit out at {num_seats} players are dealt no hand"
+        )
     hands = tuple(_cards(seat_hands[s]) for s in holders)
     talons = tuple(_cards(t) for t in deal["talons"])
     extras = record.get("extras", {})
     streak = int(extras.get("raspasy_streak", 0))
-    return new_hand(convention, num_seats, dealer, Deal(hands, talons), streak, int(extras.get("opening_round", 0)),
-                    frozenset(int(s) for s in extras.get("refe", ())))
+    return new_hand(
+        convention,
+        num_seats,
+        dealer,
+        Deal(hands, talons),
+        streak,
+        int(extras.get("opening_round", 0)),
+        frozenset(int(s) for s in extras.get("refe", ())),
+    )
 
 
 def _contract_action(record: Mapping[str, Any], state: HandState):
@@ -241,9 +277,12 @@ def _check_derived(state: HandState, record: Mapping[str, Any], where: str) -> N
     if "result" not in record:
         return
     if state.phase is not Phase.DONE:
-        raise IllegalAction(f"{where}, field result: the recorded actions do not finish the hand "
-                            f"(phase {state.phase.value})")
+        raise IllegalAction(
+            f"{where}, field result: the recorded actions do not finish the hand (phase {state.phase.value})"
+        )
     result = record["result"]
     if result.get("kind") != state.kind.value or list(result.get("tricks", [])) != list(state.won):
-        raise IllegalAction(f"{where}, field result: the replay gives {state.kind.value} with tricks "
-                            f"{list(state.won)}, the record says {result.get('kind')} {result.get('tricks')}")
+        raise IllegalAction(
+            f"{where}, field result: the replay gives {state.kind.value} with tricks "
+            f"{list(state.won)}, the record says {result.get('kind')} {result.get('tricks')}"
+        )

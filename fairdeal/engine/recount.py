@@ -18,9 +18,9 @@ from fairdeal.engine.hand import result
 from fairdeal.engine.match import dealer_of, first_dealer_from
 from fairdeal.engine.match_log import SHEET_EXTRAS, number, sheet_extras
 from fairdeal.engine.record import replay_record
-from fairdeal.engine.system import system_of
-from fairdeal.engine.sheet import ScoreLine, Sheet, is_finished, new_sheet
 from fairdeal.engine.settlement import Settlement, settle
+from fairdeal.engine.sheet import ScoreLine, Sheet, is_finished, new_sheet
+from fairdeal.engine.system import system_of
 from fairdeal.errors import FairdealError, MatchError, one_line
 from fairdeal.log import EndRecord, HandRecord, TableRecord, read_log
 from fairdeal.log.header import header_convention
@@ -91,7 +91,7 @@ class _Recount:
 
     def add(self, item) -> None:
         if not item.ok:
-            self.problems.extend(str(error) for error in item.errors)     # LogError names its line
+            self.problems.extend(str(error) for error in item.errors)  # LogError names its line
         elif isinstance(item.record, HandRecord):
             self._hand(item.record)
         elif isinstance(item.record, EndRecord) and item.record.settlement is not msgspec.UNSET:
@@ -102,8 +102,15 @@ class _Recount:
         self._compare_settlement(settlement)
         finished = is_finished(self.sheet, self.convention)
         # A problem may quote what the log holds: each stays one short line.
-        return LogSheet(self.convention, self.players, self.sheet, settlement, self.hands, finished,
-                        tuple(map(one_line, self.problems)))
+        return LogSheet(
+            self.convention,
+            self.players,
+            self.sheet,
+            settlement,
+            self.hands,
+            finished,
+            tuple(map(one_line, self.problems)),
+        )
 
     def _hand(self, record: HandRecord) -> None:
         where = f"hand {record.hand}"
@@ -113,10 +120,11 @@ class _Recount:
         extras = dict(fields.get("extras", {}))
         logged_streak = extras.get("raspasy_streak", self.sheet.raspasy_streak)
         if logged_streak != self.sheet.raspasy_streak:
-            self.problems.append(f"{where}: logged raspasy streak {logged_streak}, the sheet has "
-                                 f"{self.sheet.raspasy_streak}")
+            self.problems.append(
+                f"{where}: logged raspasy streak {logged_streak}, the sheet has {self.sheet.raspasy_streak}"
+            )
         fields["extras"] = dict(extras, raspasy_streak=self.sheet.raspasy_streak)
-        fields["extras"].pop("refe", None)     # the refes held come from the sheet, as the streak does
+        fields["extras"].pop("refe", None)  # the refes held come from the sheet, as the streak does
         if self.sheet.refe_seats():
             fields["extras"]["refe"] = sorted(self.sheet.refe_seats())
         try:
@@ -140,8 +148,9 @@ class _Recount:
             self.first_dealer = first_dealer_from(self.convention, record.hand - 1, record.dealer, len(self.players))
         expected, opening = dealer_of(self.convention, record.hand - 1, self.first_dealer, len(self.players))
         if record.dealer != expected:
-            self.problems.append(f"{where}: dealer is seat {record.dealer}, but the deal passes clockwise to "
-                                 f"seat {expected}")
+            self.problems.append(
+                f"{where}: dealer is seat {record.dealer}, but the deal passes clockwise to seat {expected}"
+            )
         logged = record.extras.get("opening_round", 0) if record.extras is not msgspec.UNSET else 0
         if logged != opening:
             self.problems.append(f"{where}: logged opening round {logged}, the rotation gives {opening}")

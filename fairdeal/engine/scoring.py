@@ -36,7 +36,9 @@ def score_hand(sheet: Sheet, outcome: HandOutcome, convention: Convention) -> tu
         bombs = _earned_bombs(bombs, outcome, convention, opening)
     else:
         _, multiplier = hand_multiplier(sheet, outcome, convention)
-        raw = _misere_lines(outcome, convention) if outcome.kind is HandKind.MISERE else _game_lines(outcome, convention)
+        raw = (
+            _misere_lines(outcome, convention) if outcome.kind is HandKind.MISERE else _game_lines(outcome, convention)
+        )
         raw = [replace(line, points=line.points * multiplier) for line in raw]
         raw += _dealer_lines(outcome, convention, multiplier)
         streak = 0
@@ -50,8 +52,9 @@ def score_hand(sheet: Sheet, outcome: HandOutcome, convention: Convention) -> tu
     closed = sheet.first_closed
     if closed is None:
         closed = next((s for s in range(sheet.num_seats) if current.pulya[s] >= convention.pulya.size), None)
-    return replace(current, raspasy_streak=streak, hands=sheet.hands + 1, bombs=bombs,
-                   first_closed=closed), tuple(written)
+    return replace(current, raspasy_streak=streak, hands=sheet.hands + 1, bombs=bombs, first_closed=closed), tuple(
+        written
+    )
 
 
 def hand_multiplier(sheet: Sheet, outcome: HandOutcome, convention: Convention) -> tuple[int, int]:
@@ -77,8 +80,9 @@ def failed_contract(outcome: HandOutcome) -> bool:
     return taken is not None and taken < outcome.contract.level
 
 
-def _earned_bombs(bombs: tuple[tuple[int, ...], ...], outcome: HandOutcome, conv: Convention,
-                  opening: int) -> tuple[tuple[int, ...], ...]:
+def _earned_bombs(
+    bombs: tuple[tuple[int, ...], ...], outcome: HandOutcome, conv: Convention, opening: int
+) -> tuple[tuple[int, ...], ...]:
     """Bombs earned by a raspasy: every player one of the opening round's level («каждый получил по 12 бомб»),
     and each dark passer one more («все спасовавшие втёмную получают дополнительные бомбы»)."""
     earned = [list(b) for b in bombs]
@@ -194,8 +198,9 @@ def _game_lines(outcome: HandOutcome, conv: Convention) -> list[ScoreLine]:
     return lines
 
 
-def _remiz_lines(outcome: HandOutcome, conv: Convention, whisters: list[int], value: int,
-                 under: int) -> list[ScoreLine]:
+def _remiz_lines(
+    outcome: HandOutcome, conv: Convention, whisters: list[int], value: int, under: int
+) -> list[ScoreLine]:
     """The declarer's pulya, or his remiz: to gora, or (Hussar, 001) «отдается прямо вистующему» as whists."""
     if not under or conv.scoring.remiz_to == "gora" or not whisters:
         return [_declarer_line(outcome.declarer, value, under)]
@@ -206,8 +211,9 @@ def _remiz_lines(outcome: HandOutcome, conv: Convention, whisters: list[int], va
     return lines
 
 
-def _whister_penalty(outcome: HandOutcome, conv: Convention, seat: int, missing: Fraction,
-                     value: int) -> list[ScoreLine]:
+def _whister_penalty(
+    outcome: HandOutcome, conv: Convention, seat: int, missing: Fraction, value: int
+) -> list[ScoreLine]:
     """A whister short of his quota: to gora, or (remiz straight to the opponent) as whists the declarer writes."""
     points = missing * value * conv.scoring.whist_responsibility
     if conv.scoring.remiz_to == "gora":

@@ -21,13 +21,13 @@ class SettlementRow:
     """How one seat's amount is made up (all in whists except ``gora``)."""
 
     seat: int
-    gora: Fraction               # gora on the sheet
-    pulya_adjustment: Fraction   # Leningrad: added to gora at the end (negative = written off)
-    gora_after_amnesty: Fraction # (gora + adjustment) x multiplier - the smallest such value
-    gora_part: Fraction          # what the gora share brings (+ for a small gora)
-    whist_balance: Fraction      # whists written on others - whists written on this seat
-    amount: Fraction             # gora_part + whist_balance + premiums
-    premiums: Fraction = Fraction(0)   # «игра со скачками»: premiums received minus premiums paid
+    gora: Fraction  # gora on the sheet
+    pulya_adjustment: Fraction  # Leningrad: added to gora at the end (negative = written off)
+    gora_after_amnesty: Fraction  # (gora + adjustment) x multiplier - the smallest such value
+    gora_part: Fraction  # what the gora share brings (+ for a small gora)
+    whist_balance: Fraction  # whists written on others - whists written on this seat
+    amount: Fraction  # gora_part + whist_balance + premiums
+    premiums: Fraction = Fraction(0)  # «игра со скачками»: premiums received minus premiums paid
 
 
 @dataclass(frozen=True)

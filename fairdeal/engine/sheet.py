@@ -43,10 +43,10 @@ class Sheet:
     whists: tuple[tuple[Fraction, ...], ...]
     raspasy_streak: int = 0
     hands: int = 0
-    bombs: tuple[tuple[int, ...], ...] = ()   # Classic: per seat, the levels of the bombs still to play, in order
-    first_closed: int | None = None           # the first seat whose pulya closed (the «скачки» premium)
-    refe: tuple[int, ...] = ()                # Croatian: refes each seat holds («рефет»)
-    refe_rounds: int = 0                      # Croatian: all-pass hands that gave a refe so far
+    bombs: tuple[tuple[int, ...], ...] = ()  # Classic: per seat, the levels of the bombs still to play, in order
+    first_closed: int | None = None  # the first seat whose pulya closed (the «скачки» premium)
+    refe: tuple[int, ...] = ()  # Croatian: refes each seat holds («рефет»)
+    refe_rounds: int = 0  # Croatian: all-pass hands that gave a refe so far
 
     def refe_seats(self) -> frozenset[int]:
         return frozenset(s for s, count in enumerate(self.refe) if count)
@@ -63,7 +63,7 @@ class Sheet:
         """Whists ``seat`` wrote on everyone minus whists everyone wrote on ``seat``."""
         return sum((self.whists[seat][o] - self.whists[o][seat] for o in range(self.num_seats)), Fraction(0))
 
-    def apply(self, lines: tuple[ScoreLine, ...]) -> "Sheet":
+    def apply(self, lines: tuple[ScoreLine, ...]) -> Sheet:
         """The sheet with ``lines`` added (the raspasy streak and hand count are left alone)."""
         pulya, gora = list(self.pulya), list(self.gora)
         whists = [list(row) for row in self.whists]
@@ -91,6 +91,6 @@ def is_finished(sheet: Sheet, convention: Convention) -> bool:
         return sum(sheet.pulya) >= size * sheet.num_seats
     if convention.pulya.end == "countdown":
         return sum(sheet.column(s, size) for s in range(sheet.num_seats)) <= 0
-    if convention.pulya.end == "hands":          # the pot game: an evening of ``size`` deals
+    if convention.pulya.end == "hands":  # the pot game: an evening of ``size`` deals
         return sheet.hands >= size
     return all(p >= size for p in sheet.pulya)

@@ -7,9 +7,9 @@ and the hat, the Austrian pot, the 19th-century remizes left.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Sequence
 
 from rich.table import Table
 
@@ -30,7 +30,7 @@ class SheetLabels:
     pulya: str
     gora: str
     whists: str
-    column: str | None = None   # the counted-down column, where the method has one
+    column: str | None = None  # the counted-down column, where the method has one
 
     def to_record(self) -> dict:
         record = {"title": self.title, "pulya": self.pulya, "gora": self.gora, "whists": self.whists}
@@ -43,8 +43,9 @@ SHEET_LABELS = {
     "pulya": SheetLabels("Пуля", "пуля", "гора", "висты на {name}"),
     # 003 Croatian: «Колонка контрактов начинается с отрицательной записи (т. е. стоимость сыгранных контрактов
     # списывается ...)», «приписывает», «Левая и правая колонки называются юха».
-    "contracts": SheetLabels("Колонка контрактов и юха (с {start})", "списано", "приписано", "юха на {name}",
-                             "колонка контрактов"),
+    "contracts": SheetLabels(
+        "Колонка контрактов и юха (с {start})", "списано", "приписано", "юха на {name}", "колонка контрактов"
+    ),
     # 003 Austrian: «Разыгрывающий забирает весь котёл и выплачивает вистующим», «вносит в котёл».
     "pot": SheetLabels("Котёл: {pot}", "взял из котла", "внёс в котёл", "получил с {name}"),
     # 003 19th century, rules 31, 40: «списывать ремиз может только игрок, объявивший игру и выигравший её, а ставить
@@ -83,8 +84,14 @@ def sheet_table(sheet: Sheet, players: Sequence[str], convention: Convention) ->
     table.add_column("balance", justify="right")
     for seat, name in enumerate(players):
         whists = ["—" if other == seat else amount_text(sheet.whists[seat][other]) for other in range(len(players))]
-        table.add_row(name, *(values[seat] for _, values in extras), amount_text(sheet.pulya[seat]),
-                      amount_text(sheet.gora[seat]), *whists, amount_text(sheet.whist_balance(seat)))
+        table.add_row(
+            name,
+            *(values[seat] for _, values in extras),
+            amount_text(sheet.pulya[seat]),
+            amount_text(sheet.gora[seat]),
+            *whists,
+            amount_text(sheet.whist_balance(seat)),
+        )
     return table
 
 
@@ -111,8 +118,14 @@ def settlement_table(settlement: Settlement, players: Sequence[str], title: str 
     for column in ("player", "гора ×10 − min", "gora part", "whist balance", "amount", "rounded"):
         table.add_column(column, justify="left" if column == "player" else "right")
     for row, rounded in zip(settlement.rows, settlement.rounded()):
-        table.add_row(players[row.seat], amount_text(row.gora_after_amnesty), amount_text(row.gora_part),
-                      amount_text(row.whist_balance), amount_text(row.amount), str(rounded))
+        table.add_row(
+            players[row.seat],
+            amount_text(row.gora_after_amnesty),
+            amount_text(row.gora_part),
+            amount_text(row.whist_balance),
+            amount_text(row.amount),
+            str(rounded),
+        )
     return table
 
 

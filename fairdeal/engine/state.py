@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import MISSING, dataclass, fields
 from functools import wraps
-from typing import Callable, TypeVar
+from typing import TypeVar
 
 from fairdeal.engine.actions import Phase
 from fairdeal.engine.bids import ContractBid
@@ -16,8 +17,8 @@ class Trick:
     """A finished trick. ``plays`` are (seat, card) from the first seat to play a card from hand."""
 
     plays: tuple[tuple[int, int], ...]
-    winner: int                     # the dealer's seat when a 4-player raspasy talon card wins
-    talon_card: int | None = None   # raspasy: the talon card that set the suit
+    winner: int  # the dealer's seat when a 4-player raspasy talon card wins
+    talon_card: int | None = None  # raspasy: the talon card that set the suit
 
     @property
     def lead(self) -> int:
@@ -26,20 +27,20 @@ class Trick:
 
 @dataclass(frozen=True)
 class HandState:
-    convention: object              # fairdeal.rules Convention (read by field, never by name)
+    convention: object  # fairdeal.rules Convention (read by field, never by name)
     num_seats: int
     dealer: int
-    active: tuple[int, ...]         # seats dealt a hand, first hand first (Gusarik's dummy is seat num_seats)
+    active: tuple[int, ...]  # seats dealt a hand, first hand first (Gusarik's dummy is seat num_seats)
     raspasy_streak: int
-    dealt_hands: tuple[tuple[int, ...], ...]   # per absolute seat, as dealt (empty for a seat that sits out)
+    dealt_hands: tuple[tuple[int, ...], ...]  # per absolute seat, as dealt (empty for a seat that sits out)
     dealt_talon: tuple[int, ...]
-    hands: tuple[tuple[int, ...], ...]         # per absolute seat, current cards (sorted)
-    talon: tuple[int, ...]                     # cards still lying in the talon
+    hands: tuple[tuple[int, ...], ...]  # per absolute seat, current cards (sorted)
+    talon: tuple[int, ...]  # cards still lying in the talon
     phase: Phase
-    turn: int                                  # whose decision (whose card, in play)
+    turn: int  # whose decision (whose card, in play)
     auction: tuple[tuple[int, str], ...] = ()
     passed: frozenset[int] = frozenset()
-    bidders: frozenset[int] = frozenset()      # seats that have made a contract-bearing bid or said «мои»
+    bidders: frozenset[int] = frozenset()  # seats that have made a contract-bearing bid or said «мои»
     misere_bidders: frozenset[int] = frozenset()
     high: ContractBid | None = None
     high_seat: int | None = None
@@ -51,41 +52,41 @@ class HandState:
     conceded: bool = False
     defence: tuple[tuple[int, DefenceCall], ...] = ()
     defence_open: bool = False
-    open_seats: frozenset[int] = frozenset()   # hands lying face up
+    open_seats: frozenset[int] = frozenset()  # hands lying face up
     kind: HandKind | None = None
     tricks: tuple[Trick, ...] = ()
     current: tuple[tuple[int, int], ...] = ()  # the trick being played: (seat, card)
     leader: int | None = None
-    won: tuple[int, ...] = ()                  # tricks per absolute seat
-    talon_won: int = 0                         # 4-player raspasy: tricks the talon cards took (the dealer's)
-    steps: int = 0                             # actions applied so far
-    dealt_talons: tuple[tuple[int, ...], ...] = ()   # every talon as dealt (Hussar has two)
-    dummy: int | None = None                   # Gusarik: the dummy's pseudo-seat (always num_seats)
-    trick_seats: tuple[int, ...] = ()          # seats that play to the tricks, in turn order from the first hand
-    opening_round: int = 0                     # Classic: k-th opening raspasy of this dealer (0 = a normal hand)
-    dark_seats: frozenset[int] = frozenset()   # seats that bid in the dark (their first call)
-    dark_passers: frozenset[int] = frozenset() # seats that passed in the dark
-    dark_pass_rounds: int = 0                  # dark passes that set or raised the floor (Codex: 7, then 8)
-    dark: bool = False                         # the contract was won by a dark bid (talon taken unseen)
-    talon_bought: int | None = None            # with two talons: the one the declarer took
-    whist_talon: int | None = None             # Hussar: the talon the whister took («с приглашением своей прикупки»)
-    defence_discard: tuple[int, ...] = ()      # the whister's two cards put away after taking his talon
-    number_high: int | None = None             # number ladders (Austrian, Croatian): the highest number bid
-    game_bids: tuple[tuple[int, int | None], ...] = ()   # («игра») seat and named number (None = not named yet)
-    naming: bool = False                       # the game bidders name their numbers in turn
-    final_number: int | None = None            # the number the declarer's contract must reach
-    named_contract: bool = False               # a game named in the auction: the contract is that number's
-    refe_seats: frozenset[int] = frozenset()   # Croatian: seats holding a refe at the deal (from the sheet)
-    invited: bool = False                      # the lone whister invited the passer («пригласить второго»)
-    kontra: tuple[tuple[int, int], ...] = ()   # (defender, doublings) of the kontra chain
-    kontra_calls: tuple[tuple[int, str], ...] = ()   # the chain's calls in order: kontra, rekontra, ..., pass
-    kontra_queue: tuple[int, ...] = ()         # seats still to call in this round of the chain
-    kontra_round: int = 0                      # 1 = defenders may kontra, 2 = declarer may rekontra, ...
-    no_aces: bool | None = None                # Austrian: the declarer's announcement (None = not asked)
-    follow_queue: tuple[int, ...] = ()         # Nachgehen: bidders still to take the discard or pass
+    won: tuple[int, ...] = ()  # tricks per absolute seat
+    talon_won: int = 0  # 4-player raspasy: tricks the talon cards took (the dealer's)
+    steps: int = 0  # actions applied so far
+    dealt_talons: tuple[tuple[int, ...], ...] = ()  # every talon as dealt (Hussar has two)
+    dummy: int | None = None  # Gusarik: the dummy's pseudo-seat (always num_seats)
+    trick_seats: tuple[int, ...] = ()  # seats that play to the tricks, in turn order from the first hand
+    opening_round: int = 0  # Classic: k-th opening raspasy of this dealer (0 = a normal hand)
+    dark_seats: frozenset[int] = frozenset()  # seats that bid in the dark (their first call)
+    dark_passers: frozenset[int] = frozenset()  # seats that passed in the dark
+    dark_pass_rounds: int = 0  # dark passes that set or raised the floor (Codex: 7, then 8)
+    dark: bool = False  # the contract was won by a dark bid (talon taken unseen)
+    talon_bought: int | None = None  # with two talons: the one the declarer took
+    whist_talon: int | None = None  # Hussar: the talon the whister took («с приглашением своей прикупки»)
+    defence_discard: tuple[int, ...] = ()  # the whister's two cards put away after taking his talon
+    number_high: int | None = None  # number ladders (Austrian, Croatian): the highest number bid
+    game_bids: tuple[tuple[int, int | None], ...] = ()  # («игра») seat and named number (None = not named yet)
+    naming: bool = False  # the game bidders name their numbers in turn
+    final_number: int | None = None  # the number the declarer's contract must reach
+    named_contract: bool = False  # a game named in the auction: the contract is that number's
+    refe_seats: frozenset[int] = frozenset()  # Croatian: seats holding a refe at the deal (from the sheet)
+    invited: bool = False  # the lone whister invited the passer («пригласить второго»)
+    kontra: tuple[tuple[int, int], ...] = ()  # (defender, doublings) of the kontra chain
+    kontra_calls: tuple[tuple[int, str], ...] = ()  # the chain's calls in order: kontra, rekontra, ..., pass
+    kontra_queue: tuple[int, ...] = ()  # seats still to call in this round of the chain
+    kontra_round: int = 0  # 1 = defenders may kontra, 2 = declarer may rekontra, ...
+    no_aces: bool | None = None  # Austrian: the declarer's announcement (None = not asked)
+    follow_queue: tuple[int, ...] = ()  # Nachgehen: bidders still to take the discard or pass
     follow_steps: tuple[tuple[int, bool, tuple[int, ...], str], ...] = ()  # (seat, took, his discard, contract)
-    winner_discard: tuple[int, ...] = ()       # Nachgehen: the auction winner's discard («Ich liege»)
-    aside: tuple[int, ...] = ()                # two at a 19th-century table: the third hand, laid aside unseen
+    winner_discard: tuple[int, ...] = ()  # Nachgehen: the auction winner's discard («Ich liege»)
+    aside: tuple[int, ...] = ()  # two at a 19th-century table: the third hand, laid aside unseen
 
     @property
     def defenders(self) -> tuple[int, ...]:
@@ -117,13 +118,13 @@ class HandState:
 
 
 _FIELD_NAMES = frozenset(f.name for f in fields(HandState))
-_DEFAULTS = {f.name: f.default for f in fields(HandState) if f.default is not MISSING}   # immutable values only
+_DEFAULTS = {f.name: f.default for f in fields(HandState) if f.default is not MISSING}  # immutable values only
 _REQUIRED = _FIELD_NAMES - set(_DEFAULTS)
 
 
 def make_state(**values) -> HandState:
     """``HandState(**values)`` without the frozen dataclass's ``object.__setattr__`` per field (one per hand)."""
-    if not _REQUIRED <= values.keys() or not _FIELD_NAMES.issuperset(values):
+    if not values.keys() >= _REQUIRED or not _FIELD_NAMES.issuperset(values):
         raise TypeError(f"a HandState needs {sorted(_REQUIRED)} and takes only its fields, got {sorted(values)}")
     state = object.__new__(HandState)
     state.__dict__.update(_DEFAULTS)
@@ -157,4 +158,5 @@ def per_state(rule: Callable[[HandState], list[T]]) -> Callable[[HandState], lis
             answer = tuple(rule(state))
             last[0] = (state, answer)
         return list(answer)
+
     return remembered

@@ -50,8 +50,13 @@ def apply_bid(state: HandState, token: str) -> HandState:
     if announcing:
         named = dict((name, n) for n, name in rules.named_games).get(token)
         if named is not None:
-            state = evolve(state, number_high=named, high_seat=seat, bidders=state.bidders | {seat},
-                           high=contract_bid(state, named, _announced_no_talon(state, named)))
+            state = evolve(
+                state,
+                number_high=named,
+                high_seat=seat,
+                bidders=state.bidders | {seat},
+                high=contract_bid(state, named, _announced_no_talon(state, named)),
+            )
         if _announcing(state):
             return evolve(state, turn=_after(state, seat, set()))
         if state.number_high is not None:
@@ -61,8 +66,13 @@ def apply_bid(state: HandState, token: str) -> HandState:
         state = evolve(state, passed=state.passed | {seat})
     else:
         following = rules.first_number if state.number_high is None else state.number_high + 1
-        state = evolve(state, number_high=following, high_seat=seat, bidders=state.bidders | {seat},
-                       high=contract_bid(state, following, False))
+        state = evolve(
+            state,
+            number_high=following,
+            high_seat=seat,
+            bidders=state.bidders | {seat},
+            high=contract_bid(state, following, False),
+        )
         if not rules.talon_negotiation:
             return _buy(state)
     left = [s for s in _players(state) if s not in state.passed]
@@ -94,8 +104,9 @@ def _announced_no_talon(state: HandState, number: int) -> bool:
 def _play_announced(state: HandState) -> HandState:
     number, seat = state.number_high, state.high_seat
     final = contract_bid(state, number, _announced_no_talon(state, number))
-    state = evolve(state, declarer=seat, turn=seat, final_number=number, final_bid=final, named_contract=True,
-                   phase=Phase.CONTRACT)
+    state = evolve(
+        state, declarer=seat, turn=seat, final_number=number, final_bid=final, named_contract=True, phase=Phase.CONTRACT
+    )
     if _announced_no_talon(state, number):
         return state
     # «при относе одной карты»: the talon's first card, unseen by the others, for one card of his own.
@@ -109,9 +120,18 @@ def _buy(state: HandState) -> HandState:
     hands = list(state.hands)
     hands[seat] = tuple(sorted(hands[seat] + state.talon))
     final = contract_bid(state, state.number_high, False)
-    return evolve(state, declarer=seat, turn=seat, final_number=state.number_high, final_bid=final, high=final,
-                  hands=tuple(hands), talon=(), talon_shown=state.convention.bidding.talon_shown,
-                  phase=Phase.DISCARD)
+    return evolve(
+        state,
+        declarer=seat,
+        turn=seat,
+        final_number=state.number_high,
+        final_bid=final,
+        high=final,
+        hands=tuple(hands),
+        talon=(),
+        talon_shown=state.convention.bidding.talon_shown,
+        phase=Phase.DISCARD,
+    )
 
 
 def legal_contracts(state: HandState) -> list[ContractBid]:
@@ -121,5 +141,9 @@ def legal_contracts(state: HandState) -> list[ContractBid]:
         return contract_bids(state, state.final_number, _announced_no_talon(state, state.final_number))
     rules = state.convention.bidding
     # A game played only on the cards dealt (rule 54, «не относя ни одной карты») cannot follow a bought talon.
-    return [bid for n in range(state.final_number, rules.last_number + 1) for bid in contract_bids(state, n, False)
-            if not bid.no_talon]
+    return [
+        bid
+        for n in range(state.final_number, rules.last_number + 1)
+        for bid in contract_bids(state, n, False)
+        if not bid.no_talon
+    ]

@@ -16,8 +16,9 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -33,7 +34,7 @@ from fairdeal.rules.overrides import overrides_of, with_overrides
 
 # Every module of this package registers its systems when first asked; a new system is a new module there.
 FAMILY_PACKAGE = "fairdeal.systems"
-FAMILY_ORDER = ("russian", "central", "nineteenth")     # the order `fairdeal systems` lists them; others follow
+FAMILY_ORDER = ("russian", "central", "nineteenth")  # the order `fairdeal systems` lists them; others follow
 # heuristic = easy (the table advice of seed 000); medium and hard sample layouts and solve them double-dummy.
 BOT_KINDS = ("heuristic", "random", "easy", "medium", "hard")
 SAMPLING_LEVELS = ("medium", "hard")
@@ -167,8 +168,7 @@ def house_rules(convention: Convention) -> dict[str, Any]:
     return get_system(convention.name).house_rules(convention)
 
 
-def rebuild_convention(system: str, overrides: Mapping[str, Any] | None = None,
-                       pulya: int | None = None) -> Convention:
+def rebuild_convention(system: str, overrides: Mapping[str, Any] | None = None, pulya: int | None = None) -> Convention:
     """The convention a log header or a table statement names: the system, its overrides, the agreed pulya."""
     convention = with_overrides(get_convention(system), overrides or {})
     if pulya is not None and pulya != convention.pulya.size:

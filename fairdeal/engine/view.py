@@ -8,9 +8,9 @@ view sent to another process must be rebuilt from its fields (``PlayerView(**...
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields
-from functools import lru_cache
-from typing import Callable
+from functools import cache
 
 from fairdeal.cards import DeckKind
 from fairdeal.engine.actions import Action, Phase
@@ -31,13 +31,13 @@ class PlayerView:
     phase: Phase
     to_move: int | None
     hand: tuple[int, ...]
-    open_hands: tuple[tuple[int, tuple[int, ...]], ...]   # (seat, cards) of hands lying face up
+    open_hands: tuple[tuple[int, tuple[int, ...]], ...]  # (seat, cards) of hands lying face up
     auction: tuple[tuple[int, str], ...]
     high: ContractBid | None
     high_seat: int | None
     declarer: int | None
-    talon_seen: tuple[int, ...]          # the shown talon, or the raspasy talon cards turned so far
-    discard: tuple[int, ...]             # only the declarer knows his discard
+    talon_seen: tuple[int, ...]  # the shown talon, or the raspasy talon cards turned so far
+    discard: tuple[int, ...]  # only the declarer knows his discard
     contract: ContractBid | None
     kind: HandKind | None
     defence: tuple[tuple[int, DefenceCall], ...]
@@ -48,10 +48,10 @@ class PlayerView:
     led_suit: int | None
     trump: int | None
     won: tuple[int, ...]
-    legal: tuple[Action, ...]            # the actions open to this seat now (empty when it is not to act)
+    legal: tuple[Action, ...]  # the actions open to this seat now (empty when it is not to act)
     convention: object
-    trick_seats: tuple[int, ...] = ()    # seats playing to the tricks (the dummy too; not in Gusarik's raspasy)
-    deck: frozenset[int] = frozenset(range(32))   # the codes of the deck in play
+    trick_seats: tuple[int, ...] = ()  # seats playing to the tricks (the dummy too; not in Gusarik's raspasy)
+    deck: frozenset[int] = frozenset(range(32))  # the codes of the deck in play
 
     def hand_of(self, seat: int) -> tuple[int, ...] | None:
         """Cards this seat can see for ``seat``: its own, or a hand lying face up; ``None`` when hidden."""
@@ -123,7 +123,7 @@ class _SeenView(PlayerView):
     """The ``PlayerView`` that ``view_for`` makes: the same fields, read from the hand's state on demand. The state
     stays inside; what a bot gets from the view is only what ``_SEEN`` lets ``seat`` see."""
 
-    def __init__(self, state: HandState, seat: int):    # not the dataclass's: the fields come from _SEEN
+    def __init__(self, state: HandState, seat: int):  # not the dataclass's: the fields come from _SEEN
         self.__dict__.update(_state=state, seat=seat)
 
 
@@ -141,7 +141,7 @@ def _deck(state: HandState) -> frozenset[int]:
     return deck_codes(state.convention.table.deck)
 
 
-@lru_cache(maxsize=None)
+@cache
 def deck_codes(name: str) -> frozenset[int]:
     return frozenset(int(c) for c in DeckKind.parse(name).codes())
 

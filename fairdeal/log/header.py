@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from msgspec import UNSET
 
+from fairdeal.engine.system import rebuild_convention
 from fairdeal.errors import ConventionError
 from fairdeal.log.records import TableRecord
-from fairdeal.engine.system import rebuild_convention
 from fairdeal.rules.convention import Convention
 
 

@@ -29,13 +29,13 @@ def connect(root: str | Path):
         raise LogError(f"{root}: the store is empty; add logs with `fairdeal store LOG --out {root}`")
     connection.execute(
         'CREATE VIEW tables AS SELECT "table" AS table_id, * EXCLUDE (header, "table"), try(decode(header)) AS header '
-
-        f"FROM read_parquet({_quoted(tables)}, hive_partitioning = true)")
+        f"FROM read_parquet({_quoted(tables)}, hive_partitioning = true)"
+    )
     connection.execute(
         'CREATE VIEW hands AS SELECT "table" AS table_id, day, line, kind, hand, dealer, dealer_name, shuffle, '
-
         f"try(decode(raw)) AS text, CASE WHEN json_valid(try(decode(raw))) THEN try(decode(raw))::JSON END AS record "
-        f"FROM read_parquet({_quoted(hands)}, hive_partitioning = true)")
+        f"FROM read_parquet({_quoted(hands)}, hive_partitioning = true)"
+    )
     return connection
 
 

@@ -7,9 +7,10 @@ Memory stays constant however long the log: lines are read and yielded one at a 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO
 
 import msgspec
 
@@ -80,7 +81,7 @@ def iter_lines(source: str | Path | BinaryIO) -> Iterator[tuple[int, bytes]]:
         return
     for number, raw in enumerate(source, start=1):
         if number == 1:
-            raw = strip_bom(raw)     # only a file's first bytes may be a byte-order mark
+            raw = strip_bom(raw)  # only a file's first bytes may be a byte-order mark
         if raw.strip():
             yield number, raw
 
@@ -133,7 +134,7 @@ def first_header(stream: BinaryIO) -> HeaderLine:
         line += 1
         offset += len(raw)
         if line == 1:
-            raw = strip_bom(raw)     # only a file's first bytes may be a byte-order mark
+            raw = strip_bom(raw)  # only a file's first bytes may be a byte-order mark
         if not raw.strip():
             continue
         item = check_line(LogValidator(), raw, line)

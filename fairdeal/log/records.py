@@ -14,7 +14,7 @@ from msgspec import UNSET, UnsetType
 FORMAT_NAME = "fairdeal-log"
 FORMAT_VERSION = 1
 
-Card = str   # "AS", "10H": checked against the deck by the validator
+Card = str  # "AS", "10H": checked against the deck by the validator
 
 
 class _Record(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True, frozen=True, gc=False):
@@ -38,7 +38,7 @@ class TableRecord(_Record, tag_field="type", tag="table"):
 
 
 class DealRecord(_Record):
-    hands: list[list[Card]]       # per seat in seat order, [] for a seat that sat out; the dummy's hand last
+    hands: list[list[Card]]  # per seat in seat order, [] for a seat that sat out; the dummy's hand last
     talons: list[list[Card]]
 
 

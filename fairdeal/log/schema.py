@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from functools import lru_cache
-from typing import Any, Iterator
+from typing import Any
 
 import jsonschema
 
@@ -25,10 +26,7 @@ def schema_errors(document: Any) -> list[str]:
     validator = schema_validator()
     if validator.is_valid(document):
         return []
-    return [
-        f"{error.json_path.lstrip('$.') or '$'}: {error.message}"
-        for error in validator.iter_errors(document)
-    ]
+    return [f"{error.json_path.lstrip('$.') or '$'}: {error.message}" for error in validator.iter_errors(document)]
 
 
 def schema_check_lines(lines: Iterator[bytes]) -> Iterator[tuple[int, list[str]]]:

@@ -14,9 +14,10 @@ import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Iterable, Iterator
+from typing import BinaryIO
 
 from fairdeal.errors import LogError
 
@@ -37,7 +38,7 @@ class LogSource:
 
     name: str
     path: Path | None
-    compression: str | None = None     # "gzip", "zstd" or None
+    compression: str | None = None  # "gzip", "zstd" or None
 
     @property
     def seekable(self) -> bool:
@@ -95,8 +96,11 @@ def is_store(path: Path) -> bool:
 
 
 def _directory(path: Path) -> list[Path]:
-    found = [p for p in sorted(path.rglob("*")) if p.is_file() and is_log_name(p.name)
-             and not any(part.startswith(".") for part in p.relative_to(path).parts)]
+    found = [
+        p
+        for p in sorted(path.rglob("*"))
+        if p.is_file() and is_log_name(p.name) and not any(part.startswith(".") for part in p.relative_to(path).parts)
+    ]
     if not found:
         raise LogError(f"{path}: the directory holds no log (*.jsonl, *.log, optionally .gz or .zst)")
     return found

@@ -19,9 +19,10 @@ import json
 import os
 import time
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO
 
 import msgspec
 
@@ -31,7 +32,7 @@ from fairdeal.log.records import TableRecord
 from fairdeal.log.sources import STORE_MARK, LogSource
 
 STORE_FORMAT = {"format": "fairdeal-store", "version": 1}
-ROW_GROUP = 8_192           # rows per Parquet row group: one auditor task (~0.3 s of work, a JSON block's size)
+ROW_GROUP = 8_192  # rows per Parquet row group: one auditor task (~0.3 s of work, a JSON block's size)
 HAND, TABLE, END, BAD = "hand", "table", "end", "bad"
 
 
@@ -52,17 +53,37 @@ _HAND_LINE = msgspec.json.Decoder(StoredHand)
 def _schemas():
     import pyarrow as pa
 
-    hands = pa.schema([
-        ("line", pa.int64()), ("kind", pa.string()), ("hand", pa.int64()), ("dealer", pa.int64()),
-        ("dealer_name", pa.string()), ("shuffle", pa.string()), ("order_before", pa.binary()),
-        ("deal", pa.binary()), ("raw", pa.binary()),
-    ])
-    tables = pa.schema([
-        ("stamp", pa.string()), ("source", pa.string()), ("sha256", pa.string()), ("header_line", pa.int64()),
-        ("lines", pa.int64()), ("bytes", pa.int64()), ("hands", pa.int64()), ("system", pa.string()), ("players", pa.list_(pa.string())),
-        ("deal_pattern", pa.string()), ("dealing", pa.string()), ("started", pa.string()), ("header", pa.binary()),
-        ("part", pa.string()),
-    ])
+    hands = pa.schema(
+        [
+            ("line", pa.int64()),
+            ("kind", pa.string()),
+            ("hand", pa.int64()),
+            ("dealer", pa.int64()),
+            ("dealer_name", pa.string()),
+            ("shuffle", pa.string()),
+            ("order_before", pa.binary()),
+            ("deal", pa.binary()),
+            ("raw", pa.binary()),
+        ]
+    )
+    tables = pa.schema(
+        [
+            ("stamp", pa.string()),
+            ("source", pa.string()),
+            ("sha256", pa.string()),
+            ("header_line", pa.int64()),
+            ("lines", pa.int64()),
+            ("bytes", pa.int64()),
+            ("hands", pa.int64()),
+            ("system", pa.string()),
+            ("players", pa.list_(pa.string())),
+            ("deal_pattern", pa.string()),
+            ("dealing", pa.string()),
+            ("started", pa.string()),
+            ("header", pa.binary()),
+            ("part", pa.string()),
+        ]
+    )
     return hands, tables
 
 
@@ -75,7 +96,7 @@ class Appended:
     day: str
     hands: int
     lines: int
-    skipped: bool = False       # the same bytes were stored before
+    skipped: bool = False  # the same bytes were stored before
 
 
 @dataclass(frozen=True)
@@ -108,8 +129,10 @@ class Store:
         else:
             found = json.loads(mark.read_text(encoding="utf-8"))
             if found.get("format") != STORE_FORMAT["format"] or found.get("version") != STORE_FORMAT["version"]:
-                raise LogError(f"{mark}: a store of format {found.get('format')!r} version {found.get('version')!r}; "
-                               f"this fairdeal reads version {STORE_FORMAT['version']}")
+                raise LogError(
+                    f"{mark}: a store of format {found.get('format')!r} version {found.get('version')!r}; "
+                    f"this fairdeal reads version {STORE_FORMAT['version']}"
+                )
 
     def table_files(self) -> list[Path]:
         return sorted((self.root / "tables").glob("table=*/day=*/part-*.parquet"))
@@ -122,11 +145,22 @@ class Store:
         for file in self.table_files():
             table = file.parent.parent.name.removeprefix("table=")
             for row in pq.read_table(file).to_pylist():
-                found.setdefault(table, []).append(StoredLog(
-                    row["stamp"], row["source"], row["header_line"], row["lines"], row["bytes"], row["hands"], row["header"],
-                    self.root / row["part"]))
-        return {table: sorted(logs, key=lambda log: log.stamp) for table, logs in
-                sorted(found.items(), key=lambda item: min(log.stamp for log in item[1]))}
+                found.setdefault(table, []).append(
+                    StoredLog(
+                        row["stamp"],
+                        row["source"],
+                        row["header_line"],
+                        row["lines"],
+                        row["bytes"],
+                        row["hands"],
+                        row["header"],
+                        self.root / row["part"],
+                    )
+                )
+        return {
+            table: sorted(logs, key=lambda log: log.stamp)
+            for table, logs in sorted(found.items(), key=lambda item: min(log.stamp for log in item[1]))
+        }
 
     def tables(self) -> list[str]:
         return list(self.logs())
@@ -148,16 +182,27 @@ class Store:
                 return Appended(source.name, table, day, 0, 0, skipped=True)
             stamp = f"{time.time_ns():020d}-{uuid.uuid4().hex[:8]}"
             part = Path("hands") / f"table={table}" / f"day={day}" / f"part-{stamp}.parquet"
-            hands, lines = _write_hands(self.root / part, stream, header_line, tuple(header.players),
-                                        row_group)
+            hands, lines = _write_hands(self.root / part, stream, header_line, tuple(header.players), row_group)
         hands_schema, tables_schema = _schemas()
-        row = {"stamp": stamp, "source": source.name, "sha256": digest, "header_line": header_line, "lines": lines,
-               "bytes": size, "hands": hands, "system": header.system, "players": list(header.players),
-               "deal_pattern": header.deal_pattern, "dealing": header.dealing,
-               "started": header.started if isinstance(header.started, str) else None, "header": header_raw.strip(),
-               "part": part.as_posix()}
-        _write_rows(self.root / "tables" / f"table={table}" / f"day={day}" / f"part-{stamp}.parquet", [row],
-                    tables_schema)
+        row = {
+            "stamp": stamp,
+            "source": source.name,
+            "sha256": digest,
+            "header_line": header_line,
+            "lines": lines,
+            "bytes": size,
+            "hands": hands,
+            "system": header.system,
+            "players": list(header.players),
+            "deal_pattern": header.deal_pattern,
+            "dealing": header.dealing,
+            "started": header.started if isinstance(header.started, str) else None,
+            "header": header_raw.strip(),
+            "part": part.as_posix(),
+        }
+        _write_rows(
+            self.root / "tables" / f"table={table}" / f"day={day}" / f"part-{stamp}.parquet", [row], tables_schema
+        )
         return Appended(source.name, table, day, hands, lines)
 
 
@@ -198,9 +243,17 @@ def _rows(stream: BinaryIO, first: int, players: tuple[str, ...]) -> Iterator[tu
             continue
         name = players[hand.dealer] if 0 <= hand.dealer < len(players) else None
         shuffle = hand.shuffle if isinstance(hand.shuffle, str) else None
-        yield (number, HAND, hand.hand, hand.dealer, name, shuffle,
-               bytes(hand.order_before) if len(hand.order_before) else None,
-               bytes(hand.deal) if len(hand.deal) else None, body)
+        yield (
+            number,
+            HAND,
+            hand.hand,
+            hand.dealer,
+            name,
+            shuffle,
+            bytes(hand.order_before) if len(hand.order_before) else None,
+            bytes(hand.deal) if len(hand.deal) else None,
+            body,
+        )
 
 
 class _Typed(msgspec.Struct):
@@ -219,8 +272,9 @@ def _kind(body: bytes) -> str:
     return kind if kind in (TABLE, END) else BAD
 
 
-def _write_hands(target: Path, stream: BinaryIO, header_line: int, players: tuple[str, ...],
-                 row_group: int) -> tuple[int, int]:
+def _write_hands(
+    target: Path, stream: BinaryIO, header_line: int, players: tuple[str, ...], row_group: int
+) -> tuple[int, int]:
     """Write the lines after the header as one Parquet file; ``(hands, lines)`` where lines counts every line of
     the log, blank ones included (the auditor numbers findings by them)."""
     import pyarrow as pa

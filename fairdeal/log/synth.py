@@ -43,8 +43,14 @@ class SynthTable:
     def header(self) -> TableRecord:
         pattern = self.pattern
         return TableRecord(
-            format="fairdeal-log", version=1, system=self.system, players=list(self.players),
-            deck=pattern.deck.value, deal_pattern=pattern.name, dealing="physical", pulya=20,
+            format="fairdeal-log",
+            version=1,
+            system=self.system,
+            players=list(self.players),
+            deck=pattern.deck.value,
+            deal_pattern=pattern.name,
+            dealing="physical",
+            pulya=20,
             started="2026-11-29T20:00:00+00:00",
         )
 
@@ -61,7 +67,10 @@ def synth_hand(rng: np.random.Generator, table: SynthTable, number: int) -> Hand
     active = [s for s in seats_of_hands(pattern, dealer, seats_n) if s is not None]
     talon = [int(c) for t in deal.talons for c in t]
     fields = dict(
-        hand=number, dealer=dealer, order_before=to_ascii_list(before), shuffle=shuffle,
+        hand=number,
+        dealer=dealer,
+        order_before=to_ascii_list(before),
+        shuffle=shuffle,
         deal=DealRecord(hands=[to_ascii_list(h) for h in by_seat], talons=[to_ascii_list(t) for t in deal.talons]),
     )
     if rng.random() < 0.2:
@@ -89,16 +98,29 @@ def _game(rng, by_seat, active, talon, seats_n) -> dict:
     calls = [("whist" if rng.random() < 0.7 else "pass") for _ in defenders]
     tricks, won = _play(rng, by_seat, active, None if trump == 4 else trump, active[0], talon=[])
     taken = [won.count(s) for s in range(seats_n)]
-    score = [ScoreRecord(seat=declarer, column="pulya" if taken[declarer] >= level else "gora",
-                         points=_GAME_VALUE[level] * (1 if taken[declarer] >= level else level - taken[declarer]))]
-    score += [ScoreRecord(seat=s, column="whists", on=declarer, points=taken[s] * _GAME_VALUE[level])
-              for s, call in zip(defenders, calls) if call == "whist"]
+    score = [
+        ScoreRecord(
+            seat=declarer,
+            column="pulya" if taken[declarer] >= level else "gora",
+            points=_GAME_VALUE[level] * (1 if taken[declarer] >= level else level - taken[declarer]),
+        )
+    ]
+    score += [
+        ScoreRecord(seat=s, column="whists", on=declarer, points=taken[s] * _GAME_VALUE[level])
+        for s, call in zip(defenders, calls)
+        if call == "whist"
+    ]
     auction = [BidRecord(seat=s, bid=bid if s == declarer else "pass") for s in active]
     return dict(
-        auction=auction, talon_shown=True, discard=to_ascii_list(discard),
+        auction=auction,
+        talon_shown=True,
+        discard=to_ascii_list(discard),
         contract=ContractRecord(declarer=declarer, bid=bid),
-        defence=[DefenceRecord(seat=s, call=c) for s, c in zip(defenders, calls)], defence_open=False,
-        tricks=tricks, result=ResultRecord(kind="game", tricks=taken), score=score,
+        defence=[DefenceRecord(seat=s, call=c) for s, c in zip(defenders, calls)],
+        defence_open=False,
+        tricks=tricks,
+        result=ResultRecord(kind="game", tricks=taken),
+        score=score,
     )
 
 
@@ -106,8 +128,10 @@ def _raspasy(rng, by_seat, active, talon, seats_n) -> dict:
     tricks, won = _play(rng, by_seat, active, None, active[0], talon=talon)
     taken = [won.count(s) for s in range(seats_n)]
     return dict(
-        auction=[BidRecord(seat=s, bid="pass") for s in active], talon_shown=True,
-        tricks=tricks, result=ResultRecord(kind="raspasy", tricks=taken),
+        auction=[BidRecord(seat=s, bid="pass") for s in active],
+        talon_shown=True,
+        tricks=tricks,
+        result=ResultRecord(kind="raspasy", tricks=taken),
         score=[ScoreRecord(seat=s, column="gora", points=taken[s]) for s in active if taken[s]],
     )
 
@@ -119,7 +143,7 @@ def _play(rng, by_seat, active, trump, leader, talon) -> tuple[list[TrickRecord]
         talon_card = talon[index] if index < len(talon) else None
         # Talon cards lead the first tricks of raspasy; then first hand leads (seed 000).
         lead = active[0] if talon_card is not None or (talon and index == len(talon)) else leader
-        order = active[active.index(lead):] + active[: active.index(lead)]
+        order = active[active.index(lead) :] + active[: active.index(lead)]
         led_suit = suit_of(talon_card) if talon_card is not None else None
         played = []
         for seat in order:
@@ -147,4 +171,5 @@ def _winning_index(played, led_suit, trump) -> int:
         if trump is not None and suit_of(card) == trump:
             return 20 + rank_of(card)
         return 10 + rank_of(card) if suit_of(card) == led_suit else rank_of(card) - 10
+
     return max(range(len(played)), key=lambda i: strength(played[i]))

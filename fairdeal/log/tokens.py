@@ -9,7 +9,7 @@ from fairdeal.cards import Card, DeckKind
 from fairdeal.engine.system import get_system
 from fairdeal.errors import ConventionError
 
-ANY_TOKEN = re.compile(r"[A-Za-z0-9-]+")   # the schema's pattern: each registered system has its own words
+ANY_TOKEN = re.compile(r"[A-Za-z0-9-]+")  # the schema's pattern: each registered system has its own words
 # The kontra chain (003 Croatian: «контра ... реконтра ... субконтра ... мортконтра ... и так до бесконечности»).
 KONTRA_CALL = re.compile(r"(?:pass|kontra|rekontra|subkontra|mortkontra|kontra-[0-9]+)")
 
@@ -28,7 +28,7 @@ def _vocabulary(system: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     return words.bids, words.contracts
 
 
-@lru_cache(maxsize=4096)   # the vocabulary is small; a log repeats the same words millions of times
+@lru_cache(maxsize=4096)  # the vocabulary is small; a log repeats the same words millions of times
 def is_bid(token: str, system: str) -> bool:
     return _vocabulary(system)[0].fullmatch(token) is not None
 

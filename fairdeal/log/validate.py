@@ -7,11 +7,10 @@ lines (header seen, last hand number) and returns every problem of a record as `
 from __future__ import annotations
 
 import re
-
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
-from typing import Sequence
 
 from fairdeal.bounded import quote
 from fairdeal.cards import DeckKind
@@ -24,7 +23,7 @@ from fairdeal.shuffle.notation import MAX_ACTIONS, parse_notation
 
 _HEX64 = frozenset("0123456789abcdef")
 _LARGEST_DECK = DeckKind.PIQUET32
-_ANY_SEAT = range(0, 2**63)
+_ANY_SEAT = range(2**63)
 
 
 @dataclass(frozen=True)
@@ -109,7 +108,7 @@ class LogValidator:
 
     def _check_order_of_lines(self, first: bool, problems: _Problems) -> None:
         if first:
-            problems.add("type", "the first line must be the table header ({\"type\":\"table\", ...})")
+            problems.add("type", 'the first line must be the table header ({"type":"table", ...})')
 
     def _check_table(self, record: TableRecord, first: bool, problems: _Problems) -> None:
         if self.seen_table or not first:
@@ -163,7 +162,7 @@ def plainly_valid_shuffle(text: str, seats: int, deck_size: int) -> bool:
     i = actions = 0
     while i < len(tokens):
         actions += 1
-        if actions > MAX_ACTIONS:       # the full parser words the limit
+        if actions > MAX_ACTIONS:  # the full parser words the limit
             return False
         run = _RUN_TOKEN.fullmatch(tokens[i])
         cut = None if run else _CUT_TOKEN.fullmatch(tokens[i])
@@ -301,7 +300,9 @@ class HandChecker:
     def _check_order_before(self, cards: list[str]) -> None:
         codes = self._codes_of("order_before", cards)
         if self.context and len(cards) != self.context.deck_size:
-            self.problems.add("order_before", f"a {self._deck_name()} order has {self.context.deck_size} cards, got {len(cards)}")
+            self.problems.add(
+                "order_before", f"a {self._deck_name()} order has {self.context.deck_size} cards, got {len(cards)}"
+            )
         elif self.context and len(codes) != self.context.deck_size:
             self.problems.add("order_before", "is not a permutation of the deck")
 
@@ -318,7 +319,8 @@ class HandChecker:
         for index, action in enumerate(sequence.actions, start=1):
             if isinstance(action.actor, int) and action.actor >= self.context.num_seats:
                 self.problems.add(
-                    "shuffle", f"action {index} ({action.notation()}): seat {action.actor} is outside 0..{self.context.num_seats - 1}"
+                    "shuffle",
+                    f"action {index} ({action.notation()}): seat {action.actor} is outside 0..{self.context.num_seats - 1}",
                 )
             if action.op.is_known:
                 try:
@@ -338,7 +340,9 @@ class HandChecker:
             return
         self._check_deal_shape()
         if len(self.problems.errors) == errors_before and len(dealt) != self.context.deck_size:
-            self.problems.add("deal", f"hands and talons hold {len(dealt)} cards, the deck has {self.context.deck_size}")
+            self.problems.add(
+                "deal", f"hands and talons hold {len(dealt)} cards, the deck has {self.context.deck_size}"
+            )
 
     def _check_deal_shape(self) -> None:
         context, deal = self.context, self.record.deal
@@ -355,10 +359,14 @@ class HandChecker:
                 why = "receives" if want else "sits out and receives"
                 self.problems.add(f"deal.hands[{seat}]", f"seat {seat} {why} {want} cards, got {len(hand)}")
         if len(deal.talons) != pattern.talons:
-            self.problems.add("deal.talons", f"pattern {pattern.name} has {pattern.talons} talon(s), got {len(deal.talons)}")
+            self.problems.add(
+                "deal.talons", f"pattern {pattern.name} has {pattern.talons} talon(s), got {len(deal.talons)}"
+            )
         for index, talon in enumerate(deal.talons):
             if len(talon) != pattern.talon_size:
-                self.problems.add(f"deal.talons[{index}]", f"a talon holds {pattern.talon_size} cards, got {len(talon)}")
+                self.problems.add(
+                    f"deal.talons[{index}]", f"a talon holds {pattern.talon_size} cards, got {len(talon)}"
+                )
 
     def _check_bidding(self) -> None:
         record = self.record
@@ -366,7 +374,9 @@ class HandChecker:
             for index, bid in enumerate(record.auction):
                 self._check_seat(f"auction[{index}].seat", bid.seat, players_only=True)
                 if not is_bid(bid.bid, self.system):
-                    self.problems.add(f"auction[{index}].bid", f"{quote(bid.bid)} is not a bid of {self.system or 'this system'}")
+                    self.problems.add(
+                        f"auction[{index}].bid", f"{quote(bid.bid)} is not a bid of {self.system or 'this system'}"
+                    )
         if record.contract is not UNSET:
             self._check_seat("contract.declarer", record.contract.declarer, players_only=True)
             if not is_contract(record.contract.bid, self.system):
@@ -377,23 +387,27 @@ class HandChecker:
             for index, call in enumerate(record.defence):
                 self._check_seat(f"defence[{index}].seat", call.seat, players_only=True)
                 if ANY_TOKEN.fullmatch(call.call) is None:
-                    self.problems.add(f"defence[{index}].call", f"{quote(call.call)} is not a word of letters, digits and -")
+                    self.problems.add(
+                        f"defence[{index}].call", f"{quote(call.call)} is not a word of letters, digits and -"
+                    )
 
     def _check_discard(self, discard: list[str]) -> None:
         self._codes_of("discard", discard)
         record = self.record
         # One card after the one-card exchange of «малая бедность» (seed 003, rule 52), else the talon's size.
         if self.context and not 1 <= len(discard) <= self.context.pattern.talon_size:
-            self.problems.add("discard", f"the discard has 1 to {self.context.pattern.talon_size} cards, "
-                                         f"got {len(discard)}")
+            self.problems.add(
+                "discard", f"the discard has 1 to {self.context.pattern.talon_size} cards, got {len(discard)}"
+            )
         if record.deal is UNSET or record.contract is UNSET:
             return
         declarer = record.contract.declarer
         if not 0 <= declarer < len(record.deal.hands):
             return
-        if record.extras is not UNSET and any(step.get("take") for step in _listed(record.extras, "nachgehen")
-                                              if isinstance(step, dict)):
-            return   # Nachgehen: the discard is the auction winner's, the contract a follower's (extras.nachgehen)
+        if record.extras is not UNSET and any(
+            step.get("take") for step in _listed(record.extras, "nachgehen") if isinstance(step, dict)
+        ):
+            return  # Nachgehen: the discard is the auction winner's, the contract a follower's (extras.nachgehen)
         held = set(record.deal.hands[declarer]).union(*record.deal.talons)
         for index, card in enumerate(discard):
             if card in self.codes and card not in held:
@@ -412,7 +426,9 @@ class HandChecker:
             if trick.winner not in seats:
                 self._check_seat(f"tricks[{index}].winner", trick.winner)
             if len(trick.cards) < 2 or (widest is not None and len(trick.cards) > widest):
-                self.problems.add(f"tricks[{index}].cards", f"a trick has 2..{widest or 'n'} cards, got {len(trick.cards)}")
+                self.problems.add(
+                    f"tricks[{index}].cards", f"a trick has 2..{widest or 'n'} cards, got {len(trick.cards)}"
+                )
             if trick.talon_card is not UNSET:
                 self._check_talon_card(f"tricks[{index}].talon_card", trick.talon_card, talon_cards)
         played = [card for trick in tricks for card in trick.cards]
@@ -439,7 +455,9 @@ class HandChecker:
         result = self.record.result
         if self.context:
             if len(result.tricks) not in (self.context.num_seats, self.context.trick_seats):
-                self.problems.add("result.tricks", f"needs one count per seat ({self.context.num_seats}), got {len(result.tricks)}")
+                self.problems.add(
+                    "result.tricks", f"needs one count per seat ({self.context.num_seats}), got {len(result.tricks)}"
+                )
             if sum(result.tricks) > self.context.pattern.cards_per_hand:
                 self.problems.add("result.tricks", f"more than {self.context.pattern.cards_per_hand} tricks in all")
         for seat, count in enumerate(result.tricks):
@@ -460,7 +478,9 @@ class HandChecker:
         talons = self.context.pattern.talons if self.context else None
         for key in ("talon_bought", "whist_talon"):
             if key in extras and not (isinstance(extras[key], int) and 0 <= extras[key] < (talons or 2**31)):
-                self.problems.add(f"extras.{key}", f"must be a talon index 0..{(talons or 1) - 1}, got {quote(extras[key])}")
+                self.problems.add(
+                    f"extras.{key}", f"must be a talon index 0..{(talons or 1) - 1}, got {quote(extras[key])}"
+                )
         if "defence_discard" in extras:
             cards = extras["defence_discard"]
             if not isinstance(cards, list) or len(cards) != 2 or not all(isinstance(c, str) for c in cards):
@@ -484,11 +504,14 @@ class HandChecker:
             else:
                 for index, seat in enumerate(seats):
                     self._check_seat(f"extras.refe[{index}]", seat, players_only=True)
-        if "columns" in extras and not (isinstance(extras["columns"], list)
-                                        and all(isinstance(c, (int, float)) for c in extras["columns"])):
+        if "columns" in extras and not (
+            isinstance(extras["columns"], list) and all(isinstance(c, (int, float)) for c in extras["columns"])
+        ):
             self.problems.add("extras.columns", "must list each seat's contract column (numbers)")
         if "pot" in extras and not (isinstance(extras["pot"], (int, float)) and extras["pot"] >= 0):
-            self.problems.add("extras.pot", f"must be the money left in the pot (a number >= 0), got {quote(extras['pot'])}")
+            self.problems.add(
+                "extras.pot", f"must be the money left in the pot (a number >= 0), got {quote(extras['pot'])}"
+            )
         for key in ("hat", "kontra", "nachgehen"):
             if key in extras and not isinstance(extras[key], list):
                 self.problems.add(f"extras.{key}", f"must be a list, got {quote(extras[key])}")
@@ -501,12 +524,14 @@ class HandChecker:
         for index, call in enumerate(_listed(extras, "kontra")):
             where = f"extras.kontra[{index}]"
             if not isinstance(call, dict) or not isinstance(call.get("seat"), int):
-                self.problems.add(where, "must be {\"seat\": s, \"call\": word}")
+                self.problems.add(where, 'must be {"seat": s, "call": word}')
                 continue
             self._check_seat(f"{where}.seat", call["seat"], players_only=True)
             if not isinstance(call.get("call"), str) or KONTRA_CALL.fullmatch(call["call"]) is None:
-                self.problems.add(f"{where}.call", f"{quote(call.get('call'))} is not pass, kontra, rekontra, subkontra, "
-                                                   f"mortkontra or kontra-N")
+                self.problems.add(
+                    f"{where}.call",
+                    f"{quote(call.get('call'))} is not pass, kontra, rekontra, subkontra, mortkontra or kontra-N",
+                )
 
     def _check_score(self) -> None:
         for index, line in enumerate(self.record.score):

@@ -11,9 +11,10 @@ in, players open their seeds; the service derives and deals the deck privately; 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 from nacl.exceptions import BadSignatureError
@@ -38,7 +39,7 @@ def signature_holds(key_hex: str, statement: Mapping[str, Any], signature_hex: s
         return False
 
 
-@lru_cache(maxsize=4096)   # a session's opening is signed once and checked in every transcript of the session
+@lru_cache(maxsize=4096)  # a session's opening is signed once and checked in every transcript of the session
 def _signature_holds(key_hex: str, message: bytes, signature_hex: str) -> bool:
     try:
         key = VerifyKey(from_hex(key_hex, 32, "public key"))
@@ -51,20 +52,32 @@ def _signature_holds(key_hex: str, message: bytes, signature_hex: str) -> bool:
 def session_statement(spec: TableSpec, anchor: bytes, service_key: str, player_keys: Sequence[str]) -> dict:
     """The session opening every party signs: binds the roster, keys and the chain anchor."""
     return {
-        "statement": "session-open", "protocol": PROTOCOL, "table": spec.table, "session": spec.session,
-        "hands": spec.hands, "anchor": anchor.hex(), "service_key": service_key,
+        "statement": "session-open",
+        "protocol": PROTOCOL,
+        "table": spec.table,
+        "session": spec.session,
+        "hands": spec.hands,
+        "anchor": anchor.hex(),
+        "service_key": service_key,
         "players": [{"seat": s, "name": n, "key": k} for s, (n, k) in enumerate(zip(spec.players, player_keys))],
         **spec.convention_fields(),
     }
 
 
-def seed_statement(session: Mapping[str, Any], hand: int, dealer: int, seat: int, service_commitment: str,
-                   commitment: str) -> dict:
+def seed_statement(
+    session: Mapping[str, Any], hand: int, dealer: int, seat: int, service_commitment: str, commitment: str
+) -> dict:
     """A player's signed commitment to one hand's seed; names the service commitment it saw first."""
     return {
-        "statement": "seed-commitment", "protocol": PROTOCOL, "table": session["table"],
-        "session": session["session"], "hand": hand, "dealer": dealer, "seat": seat,
-        "player": session["players"][seat]["name"], "service_commitment": service_commitment,
+        "statement": "seed-commitment",
+        "protocol": PROTOCOL,
+        "table": session["table"],
+        "session": session["session"],
+        "hand": hand,
+        "dealer": dealer,
+        "seat": seat,
+        "player": session["players"][seat]["name"],
+        "service_commitment": service_commitment,
         "seed_commitment": commitment,
     }
 
@@ -86,8 +99,9 @@ class SeedCommitment:
 class Player:
     """A seated player: holds its own signing key and per-hand secret seeds; checks what the service sends."""
 
-    def __init__(self, name: str, seat: int, key: SigningKey | None = None,
-                 seed_source: Callable[[int], bytes] | None = None):
+    def __init__(
+        self, name: str, seat: int, key: SigningKey | None = None, seed_source: Callable[[int], bytes] | None = None
+    ):
         """``seed_source(hand)`` replaces the OS random seeds only for reproducible test vectors."""
         self.name, self.seat = name, seat
         self._key = key or SigningKey.generate()
@@ -189,7 +203,9 @@ class DealerService:
         if self._round is not None and not self._round.revealed:
             raise ProtocolError(f"service: hand {self._round.hand} is not revealed yet")
         if hand != self._hands_done + 1 or hand > self.spec.hands:
-            raise ProtocolError(f"service: hand {hand} is out of sequence (next {self._hands_done + 1} of {self.spec.hands})")
+            raise ProtocolError(
+                f"service: hand {hand} is out of sequence (next {self._hands_done + 1} of {self.spec.hands})"
+            )
         self._round = HandRound(hand, dealer, {}, {})
         return self.commitment(hand)
 
@@ -200,11 +216,19 @@ class DealerService:
         r = self._current("accept a seed commitment")
         if r.seeds:
             raise ProtocolError(f"service: hand {r.hand}: seed opening has begun, no more commitments")
-        expected = seed_statement(self.session.statement, r.hand, r.dealer, commitment.seat,
-                                  self.commitment(r.hand), commitment.statement.get("seed_commitment", ""))
+        expected = seed_statement(
+            self.session.statement,
+            r.hand,
+            r.dealer,
+            commitment.seat,
+            self.commitment(r.hand),
+            commitment.statement.get("seed_commitment", ""),
+        )
         key = self.session.statement["players"][commitment.seat]["key"]
         if commitment.statement != expected or not signature_holds(key, expected, commitment.signature):
-            raise ProtocolError(f"service: hand {r.hand}: seat {commitment.seat}'s seed commitment is malformed or unsigned")
+            raise ProtocolError(
+                f"service: hand {r.hand}: seat {commitment.seat}'s seed commitment is malformed or unsigned"
+            )
         r.commitments[commitment.seat] = commitment
 
     def accept_seed(self, seat: int, seed: bytes) -> None:

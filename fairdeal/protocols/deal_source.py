@@ -7,8 +7,9 @@ transcript, and after the hand turns the hand's game record into the revealed tr
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from fairdeal.engine.deal_source import DealEvidence, Plays
 from fairdeal.errors import ProtocolError

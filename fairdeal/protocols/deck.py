@@ -7,7 +7,7 @@ shuffle vectorised over the batch, and the rare row that needs more than 64 byte
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 

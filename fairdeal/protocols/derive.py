@@ -7,7 +7,7 @@ session and hand it belongs to, so no value computed for one purpose, table or h
 from __future__ import annotations
 
 import hashlib
-from typing import Sequence
+from collections.abc import Sequence
 
 from fairdeal.errors import ProtocolError
 from fairdeal.protocols.encoding import frame, u64
@@ -71,8 +71,15 @@ class DeckInputs:
     def __call__(self, hand: int, service_seed: bytes, seeds: Sequence[bytes]) -> bytes:
         if len(seeds) != len(self._names):
             raise ProtocolError(f"{len(self._names)} player seeds are needed, got {len(seeds)}")
-        parts = [self._head, _U64_LENGTH, u64(hand), self._deck, len(service_seed).to_bytes(4, "big"), service_seed,
-                 self._count]
+        parts = [
+            self._head,
+            _U64_LENGTH,
+            u64(hand),
+            self._deck,
+            len(service_seed).to_bytes(4, "big"),
+            service_seed,
+            self._count,
+        ]
         for name, seed in zip(self._names, seeds):
             parts += [name, len(seed).to_bytes(4, "big"), seed]
         return b"".join(parts)

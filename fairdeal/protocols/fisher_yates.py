@@ -8,13 +8,13 @@ exactly uniform; a rejected byte is discarded and the next one read. Then ``orde
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
 from fairdeal.errors import ProtocolError
 
-STREAM_BYTES = 64   # a 32-card shuffle needs 31 bytes plus rejections; overflow extends the stream
+STREAM_BYTES = 64  # a 32-card shuffle needs 31 bytes plus rejections; overflow extends the stream
 
 
 def accept_limit(modulus: int) -> int:
@@ -54,7 +54,7 @@ def shuffle(start: np.ndarray, read: Callable[[int], bytes]) -> np.ndarray:
         length *= 2
 
 
-CHUNK_ROWS = 1 << 15   # rows shuffled together: large enough for numpy, small enough to stay in cache
+CHUNK_ROWS = 1 << 15  # rows shuffled together: large enough for numpy, small enough to stay in cache
 
 
 def shuffle_batch(start: np.ndarray, streams: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -7,28 +7,43 @@ never leaves the player.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Mapping, Sequence
+from functools import cache
 
 from fairdeal.cards import Card, DeckKind
 from fairdeal.errors import MentalPokerError
 from fairdeal.protocols.mp_fiat_shamir import HandContext
 from fairdeal.protocols.mp_group import (
-    BASE, ONE, Combination, Point, Scalar, base_mult, blame, hash_to_point, multi_mult_vartime, point_sum, validate,
+    BASE,
+    ONE,
+    Combination,
+    Point,
+    Scalar,
+    base_mult,
+    blame,
+    hash_to_point,
+    multi_mult_vartime,
+    point_sum,
+    validate,
 )
 from fairdeal.protocols.mp_proofs import (
-    EqualLogsProof, SigmaProof, add_equal_logs_equations, prove_equal_logs, prove_possession, verify_possession,
+    EqualLogsProof,
+    SigmaProof,
+    add_equal_logs_equations,
+    prove_equal_logs,
+    prove_possession,
+    verify_possession,
 )
 
 
-@lru_cache(maxsize=None)
+@cache
 def card_point(code: int) -> Point:
     """The group element standing for a card: hash-to-curve of ``card/<ASCII>`` (e.g. ``card/10H``)."""
     return hash_to_point("card/" + Card.from_code(code).ascii)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _points_to_codes() -> Mapping[bytes, int]:
     return {card_point(code).data: code for code in range(32)}
 
@@ -48,7 +63,7 @@ class Ciphertext:
     c1: Point
     c2: Point
 
-    def rerandomise(self, joint_key: Point, r: Scalar) -> "Ciphertext":
+    def rerandomise(self, joint_key: Point, r: Scalar) -> Ciphertext:
         return Ciphertext(self.c1 + base_mult(r), self.c2 + joint_key * r)
 
 
@@ -119,8 +134,14 @@ def _label(positions: Sequence[int]) -> bytes:
     return b"".join(position.to_bytes(2, "big") for position in positions)
 
 
-def make_decryption_shares(context: HandContext, player: str, secret: Scalar, public: Point,
-                           deck: Sequence[Ciphertext], positions: Sequence[int]) -> DecryptionShares:
+def make_decryption_shares(
+    context: HandContext,
+    player: str,
+    secret: Scalar,
+    public: Point,
+    deck: Sequence[Ciphertext],
+    positions: Sequence[int],
+) -> DecryptionShares:
     positions = tuple(positions)
     if not positions:
         return DecryptionShares(player, (), (), None)
@@ -129,18 +150,32 @@ def make_decryption_shares(context: HandContext, player: str, secret: Scalar, pu
     return DecryptionShares(player, positions, images, proof)
 
 
-def add_decryption_share_equations(context: HandContext, key_share: KeyShare, deck: Sequence[Ciphertext],
-                                   shares: DecryptionShares, out: Combination) -> None:
+def add_decryption_share_equations(
+    context: HandContext, key_share: KeyShare, deck: Sequence[Ciphertext], shares: DecryptionShares, out: Combination
+) -> None:
     """Fold the shares' proof into ``out``; its points are then validated by the combination's evaluation."""
     if shares.player != key_share.player:
         raise MentalPokerError(f"shares announced by {shares.player} offered as {key_share.player}'s")
     if shares.positions:
-        add_equal_logs_equations(context, shares.player, _label(shares.positions), key_share.public,
-                                 [deck[p].c1 for p in shares.positions], shares.shares, shares.proof, out)
+        add_equal_logs_equations(
+            context,
+            shares.player,
+            _label(shares.positions),
+            key_share.public,
+            [deck[p].c1 for p in shares.positions],
+            shares.shares,
+            shares.proof,
+            out,
+        )
 
 
-def verify_decryption_shares(context: HandContext, key_share: KeyShare, deck: Sequence[Ciphertext],
-                             shares: DecryptionShares, step: str = "decrypt") -> None:
+def verify_decryption_shares(
+    context: HandContext,
+    key_share: KeyShare,
+    deck: Sequence[Ciphertext],
+    shares: DecryptionShares,
+    step: str = "decrypt",
+) -> None:
     """Raise ``MentalPokerError`` naming the player (at ``step``) unless every share is ``x_P·c1`` of its
     position's ciphertext."""
     with blame(shares.player, step):

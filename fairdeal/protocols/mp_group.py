@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Iterator, Sequence
 
 import rbcl
 
@@ -27,7 +27,7 @@ from fairdeal.errors import MentalPokerError
 
 try:
     from fairdeal.protocols import _msm
-except ImportError:     # built only where libdecaf is installed (setup.py); libsodium alone then does the sums
+except ImportError:  # built only where libdecaf is installed (setup.py); libsodium alone then does the sums
     _msm = None
 
 ORDER = 2**252 + 27742317777372353535851937790883648493
@@ -66,20 +66,20 @@ class Scalar:
     data: bytes
 
     @staticmethod
-    def from_int(value: int) -> "Scalar":
+    def from_int(value: int) -> Scalar:
         return Scalar((value % ORDER).to_bytes(32, "little"))
 
     @staticmethod
-    def random() -> "Scalar":
+    def random() -> Scalar:
         # 64 uniform bytes reduced modulo ℓ: bias below 2^-250.
         return Scalar(rbcl.crypto_core_ristretto255_scalar_reduce(os.urandom(64)))
 
     @staticmethod
-    def from_digest(digest64: bytes) -> "Scalar":
+    def from_digest(digest64: bytes) -> Scalar:
         return Scalar(rbcl.crypto_core_ristretto255_scalar_reduce(digest64))
 
     @staticmethod
-    def decode(data: bytes) -> "Scalar":
+    def decode(data: bytes) -> Scalar:
         """A received scalar: exactly 32 bytes encoding an integer below ℓ (non-canonical forms are refused)."""
         if not isinstance(data, bytes) or len(data) != 32:
             raise MentalPokerError("a scalar must be 32 bytes")
@@ -93,19 +93,19 @@ class Scalar:
     def is_zero(self) -> bool:
         return self.data == bytes(32)
 
-    def __add__(self, other: "Scalar") -> "Scalar":
+    def __add__(self, other: Scalar) -> Scalar:
         return Scalar(rbcl.crypto_core_ristretto255_scalar_add(self.data, other.data))
 
-    def __sub__(self, other: "Scalar") -> "Scalar":
+    def __sub__(self, other: Scalar) -> Scalar:
         return Scalar(rbcl.crypto_core_ristretto255_scalar_sub(self.data, other.data))
 
-    def __mul__(self, other: "Scalar") -> "Scalar":
+    def __mul__(self, other: Scalar) -> Scalar:
         return Scalar(rbcl.crypto_core_ristretto255_scalar_mul(self.data, other.data))
 
-    def __neg__(self) -> "Scalar":
+    def __neg__(self) -> Scalar:
         return Scalar(rbcl.crypto_core_ristretto255_scalar_negate(self.data))
 
-    def invert(self) -> "Scalar":
+    def invert(self) -> Scalar:
         if self.is_zero():
             raise MentalPokerError("zero has no inverse modulo the group order")
         return Scalar(rbcl.crypto_core_ristretto255_scalar_invert(self.data))
@@ -125,7 +125,7 @@ class Point:
     data: bytes
 
     @staticmethod
-    def decode(data: bytes, allow_identity: bool = False) -> "Point":
+    def decode(data: bytes, allow_identity: bool = False) -> Point:
         """A received point: a canonical ristretto255 encoding; the identity only if allowed."""
         if not isinstance(data, bytes) or len(data) != 32:
             raise MentalPokerError("a point must be 32 bytes")
@@ -141,16 +141,16 @@ class Point:
     def is_identity(self) -> bool:
         return self.data == _IDENTITY_BYTES
 
-    def __add__(self, other: "Point") -> "Point":
+    def __add__(self, other: Point) -> Point:
         return Point(rbcl.crypto_core_ristretto255_add(self.data, other.data))
 
-    def __sub__(self, other: "Point") -> "Point":
+    def __sub__(self, other: Point) -> Point:
         return Point(rbcl.crypto_core_ristretto255_sub(self.data, other.data))
 
-    def __neg__(self) -> "Point":
+    def __neg__(self) -> Point:
         return IDENTITY - self
 
-    def __mul__(self, scalar: Scalar) -> "Point":
+    def __mul__(self, scalar: Scalar) -> Point:
         return scalar_mult(scalar, self)
 
     __rmul__ = __mul__

@@ -6,7 +6,8 @@ Every decoding error names the claimed sender and the step.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from fairdeal.errors import MentalPokerError
 from fairdeal.protocols.mp_elgamal import Ciphertext, DecryptionShares, KeyShare
@@ -29,9 +30,18 @@ def sender(message: Message) -> tuple[str, str]:
 
 _SHARES = {"shares", "proof"}
 FIELDS: dict[str, set[str]] = {
-    "keys": {"public", "c", "s"}, "shuffle": {"deck", "proof"}, "deal": _SHARES, "talon": _SHARES | {"talon"},
-    "take": _SHARES | {"to", "talon"}, "turn": _SHARES, "dummy": _SHARES, "reveal": _SHARES, "play": {"position", "share", "proof"},
-    "discard": {"commitment"}, "discard-open": {"positions", "nonce"}, "abandon": {"at"},
+    "keys": {"public", "c", "s"},
+    "shuffle": {"deck", "proof"},
+    "deal": _SHARES,
+    "talon": _SHARES | {"talon"},
+    "take": _SHARES | {"to", "talon"},
+    "turn": _SHARES,
+    "dummy": _SHARES,
+    "reveal": _SHARES,
+    "play": {"position", "share", "proof"},
+    "discard": {"commitment"},
+    "discard-open": {"positions", "nonce"},
+    "abandon": {"at"},
 }
 _ENVELOPE = {"step", "player", "prev"}
 _PROOF_FIELDS = {"u", "chain", "t", "t_chain", "k", "k_chain", "k_open"}
@@ -47,7 +57,7 @@ def check_fields(message: Message) -> None:
         raise MentalPokerError(f"fields {sorted(extra)} are not part of a {step} message", player, step)
 
 
-def _exact(reader: "_Reader", source: Mapping[str, Any], allowed: set[str], what: str) -> None:
+def _exact(reader: _Reader, source: Mapping[str, Any], allowed: set[str], what: str) -> None:
     if not isinstance(source, Mapping) or set(source) - allowed:
         raise reader.fail(f"{what} may hold only {sorted(allowed)}")
 
@@ -102,8 +112,11 @@ class _Reader:
                 raise self.fail("no shares are listed, so 'proof' must be null")
             return None
         _exact(self, body, _EQUAL_LOGS_FIELDS, "proof")
-        return EqualLogsProof(self.point(body.get("a"), "proof.a"), self.point(body.get("b"), "proof.b"),
-                              self.scalar(body.get("s"), "proof.s"))
+        return EqualLogsProof(
+            self.point(body.get("a"), "proof.a"),
+            self.point(body.get("b"), "proof.b"),
+            self.scalar(body.get("s"), "proof.s"),
+        )
 
 
 def _sigma(proof: SigmaProof) -> dict:
@@ -121,7 +134,8 @@ def read_key(message: Message) -> KeyShare:
 
 def shuffle_message(player: str, deck: Deck, proof: ShuffleProof) -> dict:
     return {
-        "step": "shuffle", "player": player,
+        "step": "shuffle",
+        "player": player,
         "deck": [[ct.c1.hex(), ct.c2.hex()] for ct in deck],
         "proof": {
             "u": [p.hex() for p in proof.commitments],
@@ -148,9 +162,13 @@ def read_shuffle(message: Message) -> tuple[Deck, ShuffleProof]:
     if len(responses) != 4:
         raise reader.fail("proof.k must hold the four responses k1..k4")
     proof = ShuffleProof(
-        commitments=reader.points(body, "u"), chain=reader.points(body, "chain"),
-        t=reader.points(body, "t"), t_chain=reader.points(body, "t_chain"), responses=responses,
-        chain_responses=reader.scalars(body, "k_chain"), opening_responses=reader.scalars(body, "k_open"),
+        commitments=reader.points(body, "u"),
+        chain=reader.points(body, "chain"),
+        t=reader.points(body, "t"),
+        t_chain=reader.points(body, "t_chain"),
+        responses=responses,
+        chain_responses=reader.scalars(body, "k_chain"),
+        opening_responses=reader.scalars(body, "k_open"),
     )
     return tuple(deck), proof
 
@@ -161,7 +179,8 @@ def _equal_logs(proof: EqualLogsProof | None) -> dict | None:
 
 def shares_message(step: str, shares: DecryptionShares) -> dict:
     return {
-        "step": step, "player": shares.player,
+        "step": step,
+        "player": shares.player,
         "shares": [{"position": p, "share": d.hex()} for p, d in zip(shares.positions, shares.shares)],
         "proof": _equal_logs(shares.proof),
     }
@@ -185,8 +204,13 @@ def read_shares(message: Message) -> DecryptionShares:
 def single_share_message(step: str, shares: DecryptionShares) -> dict:
     """A ``play``: one position and the sender's own decryption share of it (the card comes from its hand)."""
     (position,), (share,) = shares.positions, shares.shares
-    return {"step": step, "player": shares.player, "position": position, "share": share.hex(),
-            "proof": _equal_logs(shares.proof)}
+    return {
+        "step": step,
+        "player": shares.player,
+        "position": position,
+        "share": share.hex(),
+        "proof": _equal_logs(shares.proof),
+    }
 
 
 def read_single_share(message: Message) -> DecryptionShares:

@@ -6,15 +6,21 @@ player stops answering.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
 from operator import methodcaller
-from typing import Callable, Sequence
 
 from fairdeal.cards import Card
 from fairdeal.errors import MentalPokerError
 from fairdeal.protocols.mp_elgamal import DecryptionShares, make_decryption_shares, make_key_share
 from fairdeal.protocols.mp_group import Point, Scalar
 from fairdeal.protocols.mp_messages import (
-    Message, abandon_message, discard_message, discard_open_message, key_message, shares_message, shuffle_message,
+    Message,
+    abandon_message,
+    discard_message,
+    discard_open_message,
+    key_message,
+    shares_message,
+    shuffle_message,
     single_share_message,
 )
 from fairdeal.protocols.mp_protocol import HandState, TableSetup, discard_commitment
@@ -36,8 +42,7 @@ class HandAbandoned(MentalPokerError):
 class Player:
     """One seat at the table: knows its own key share, sends messages, and verifies everyone else's."""
 
-    def __init__(self, setup: TableSetup, name: str,
-                 permutation: Callable[[int], Sequence[int]] | None = None):
+    def __init__(self, setup: TableSetup, name: str, permutation: Callable[[int], Sequence[int]] | None = None):
         """``permutation(size)`` replaces the OS-random shuffle only for reproducible evenings (``deal --seed``);
         re-encryption, keys and proofs stay OS-random."""
         if name not in setup.players:
@@ -47,7 +52,7 @@ class Player:
         self.state = HandState(setup)
         self._secret: Scalar | None = None
         self._discard: tuple[tuple[int, ...], bytes] | None = None
-        self._cards: dict[int, int] = {}     # positions this player has opened for itself
+        self._cards: dict[int, int] = {}  # positions this player has opened for itself
 
     @property
     def setup(self) -> TableSetup:
@@ -140,7 +145,9 @@ class Player:
     def _held_positions(self, taking: bool = False) -> list[int]:
         played = {p for _, p, _ in self.state.plays}
         discarded = set(self._discard[0]) if self._discard else set()
-        talon = tuple(p for t in self.state.waiting_talons(self.name) for p in self.setup.talon_rows[t]) if taking else ()
+        talon = (
+            tuple(p for t in self.state.waiting_talons(self.name) for p in self.setup.talon_rows[t]) if taking else ()
+        )
         return [p for p in self.state.holdings(self.name) + talon if p not in played | discarded]
 
     # ---- the end ------------------------------------------------------------------------------------------------
@@ -162,8 +169,9 @@ class Player:
         return shares_message(step, self._make_shares(sorted(positions)))
 
     def _make_shares(self, positions: Sequence[int]) -> DecryptionShares:
-        return make_decryption_shares(self.setup.context, self.name, self._secret, self._public, self.state.deck,
-                                      positions)
+        return make_decryption_shares(
+            self.setup.context, self.name, self._secret, self._public, self.state.deck, positions
+        )
 
 
 class Table:
@@ -215,8 +223,9 @@ class Table:
             self.round("talon", lambda p, talon=talon: p.open_talon(talon))
 
 
-def play_hand(setup: TableSetup, open_talon: bool = True,
-              make_player: Callable[[TableSetup, str], Player] = Player) -> tuple[list[Player], list[Message]]:
+def play_hand(
+    setup: TableSetup, open_talon: bool = True, make_player: Callable[[TableSetup, str], Player] = Player
+) -> tuple[list[Player], list[Message]]:
     """Deal one hand between fresh players; every message a player sends is verified by every other player."""
     table = Table([make_player(setup, name) for name in setup.players])
     table.deal(open_talon)

@@ -7,8 +7,8 @@ challenge. The equality of logarithms covers many decryption shares at once and 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from fairdeal.errors import MentalPokerError
 from fairdeal.protocols.mp_fiat_shamir import FiatShamir, HandContext
@@ -51,16 +51,18 @@ class EqualLogsProof:
     response: Scalar
 
 
-def _equal_logs_start(context: HandContext, player: str, label: bytes, public: Point, bases: Sequence[Point],
-                      images: Sequence[Point]) -> tuple[FiatShamir, list[Scalar]]:
+def _equal_logs_start(
+    context: HandContext, player: str, label: bytes, public: Point, bases: Sequence[Point], images: Sequence[Point]
+) -> tuple[FiatShamir, list[Scalar]]:
     fs = FiatShamir("equal-logs-batch", context, player)
     fs.absorb("label", label)
     fs.absorb("statement", BASE, public, *bases, *images)
     return fs, fs.challenges("z", len(bases))
 
 
-def prove_equal_logs(context: HandContext, player: str, label: bytes, secret: Scalar, public: Point,
-                     bases: Sequence[Point]) -> tuple[tuple[Point, ...], EqualLogsProof]:
+def prove_equal_logs(
+    context: HandContext, player: str, label: bytes, secret: Scalar, public: Point, bases: Sequence[Point]
+) -> tuple[tuple[Point, ...], EqualLogsProof]:
     """``images[j] = secret·bases[j]`` and one proof that every image uses the logarithm of ``public = secret·G``:
     a Chaum-Pedersen proof for ``(G, public)`` against ``(M, D) = (Σ z_j·bases[j], Σ z_j·images[j])`` with weights
     ``z_j`` hashed from the whole statement, so a single wrong image makes ``D ≠ secret·M``."""
@@ -74,8 +76,16 @@ def prove_equal_logs(context: HandContext, player: str, label: bytes, secret: Sc
     return images, EqualLogsProof(a, b, nonce + fs.challenge("c") * secret)
 
 
-def add_equal_logs_equations(context: HandContext, player: str, label: bytes, public: Point, bases: Sequence[Point],
-                             images: Sequence[Point], proof: EqualLogsProof, out: Combination) -> None:
+def add_equal_logs_equations(
+    context: HandContext,
+    player: str,
+    label: bytes,
+    public: Point,
+    bases: Sequence[Point],
+    images: Sequence[Point],
+    proof: EqualLogsProof,
+    out: Combination,
+) -> None:
     """Add ``s·G − c·Y − A = 0`` and ``Σ s·z_j·bases[j] − Σ c·z_j·images[j] − B = 0``, each times a random
     weight."""
     if len(bases) != len(images) or not bases:
@@ -91,4 +101,3 @@ def add_equal_logs_equations(context: HandContext, player: str, label: bytes, pu
     out.add_all([scaled_s * weight for weight in z], bases)
     out.add_all([-(scaled_c * weight) for weight in z], images)
     out.add(-second, proof.b)
-

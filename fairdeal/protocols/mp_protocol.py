@@ -12,28 +12,43 @@ Every message carries ``prev``, the hash of the message before it, so a verifier
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from fairdeal.deal import DealPattern
 from fairdeal.errors import FairdealError, MentalPokerError
 from fairdeal.protocols.encoding import canonical_json, frame
 from fairdeal.protocols.mp_elgamal import (
-    DecryptionShares, KeyShare, add_decryption_share_equations, check_key_share, decrypt, joint_key, open_deck,
+    DecryptionShares,
+    KeyShare,
+    add_decryption_share_equations,
+    check_key_share,
+    decrypt,
+    joint_key,
+    open_deck,
     verify_decryption_shares,
 )
 from fairdeal.protocols.mp_fiat_shamir import HandContext
 from fairdeal.protocols.mp_group import DOMAIN, Combination, Point, blame, point_sum, validate
 from fairdeal.protocols.mp_messages import (
-    Message, check_fields, read_abandon, read_discard, read_discard_open, read_key, read_recipient, read_shares,
+    Message,
+    check_fields,
+    read_abandon,
+    read_discard,
+    read_discard_open,
+    read_key,
+    read_recipient,
+    read_shares,
+    read_shuffle,
+    read_single_share,
     read_talon_index,
-    read_shuffle, read_single_share, sender,
+    sender,
 )
 from fairdeal.protocols.mp_shuffle import Deck, ShuffleClaim, add_shuffle_equations, verify_shuffles
 
 OPENING = ("keys", "shuffle", "deal")
-ROUNDS = ("talon", "take", "turn", "dummy", "reveal")          # steps every listed player sends, one after another
-SINGLE = ("play", "discard", "discard-open")           # steps one player sends when the game calls for them
+ROUNDS = ("talon", "take", "turn", "dummy", "reveal")  # steps every listed player sends, one after another
+SINGLE = ("play", "discard", "discard-open")  # steps one player sends when the game calls for them
 STEPS = OPENING + ROUNDS + SINGLE + ("abandon",)
 
 
@@ -123,19 +138,19 @@ class HandState:
         self.key_shares: dict[str, KeyShare] = {}
         self.joint_key: Point | None = None
         self.deck: Deck = ()
-        self.pending: list[ShuffleClaim] = []      # shuffles received, proofs checked once the round is complete
+        self.pending: list[ShuffleClaim] = []  # shuffles received, proofs checked once the round is complete
         self.shares: dict[int, dict[str, Point]] = {}
         self.round: tuple[str, list[str]] | None = None
-        self.pending_talon: tuple[int, str | None] | None = None   # the talon (and recipient) of a round
-        self.done: list[str] = []                # round steps completed, in order
-        self.turned = 0                          # talon positions turned one by one (raspasy)
-        self.opened: set[int] = set()            # talons opened publicly
-        self.taken: dict[int, str] = {}          # talons passed unseen, to whom
-        self.holders: dict[int, str] = {}        # talons a player plays from, once he has committed his discard
+        self.pending_talon: tuple[int, str | None] | None = None  # the talon (and recipient) of a round
+        self.done: list[str] = []  # round steps completed, in order
+        self.turned = 0  # talon positions turned one by one (raspasy)
+        self.opened: set[int] = set()  # talons opened publicly
+        self.taken: dict[int, str] = {}  # talons passed unseen, to whom
+        self.holders: dict[int, str] = {}  # talons a player plays from, once he has committed his discard
         self.commitments: dict[str, bytes] = {}  # discard commitments, in the order made
-        self.discards: dict[str, tuple[int, ...]] = {}   # discards opened after the reveal
-        self.plays: list[tuple[str, int, int]] = []      # (player, position, card)
-        self.abandoned: tuple[str, str] | None = None   # (player who stopped answering, step)
+        self.discards: dict[str, tuple[int, ...]] = {}  # discards opened after the reveal
+        self.plays: list[tuple[str, int, int]] = []  # (player, position, card)
+        self.abandoned: tuple[str, str] | None = None  # (player who stopped answering, step)
 
     # ---- whose turn -------------------------------------------------------------------------------------------
 
@@ -173,8 +188,11 @@ class HandState:
     def waiting_talons(self, player: str) -> list[int]:
         """Talons ``player`` would hold by committing a discard now: those passed to him, and opened ones nobody
         holds yet."""
-        return [t for t in range(len(self.setup.talon_rows)) if t not in self.holders
-                and (self.taken.get(t) == player or t in self.opened)]
+        return [
+            t
+            for t in range(len(self.setup.talon_rows))
+            if t not in self.holders and (self.taken.get(t) == player or t in self.opened)
+        ]
 
     @property
     def dummy_open(self) -> bool:
@@ -268,8 +286,11 @@ class HandState:
         self.key_shares[player] = share
         if len(self.key_shares) == len(self.setup.players):
             shares = [self.key_shares[p] for p in self.setup.players]
-            self.joint_key = (joint_key(self.setup.context, shares, checked=True) if check_proofs
-                              else point_sum([s.public for s in shares]))
+            self.joint_key = (
+                joint_key(self.setup.context, shares, checked=True)
+                if check_proofs
+                else point_sum([s.public for s in shares])
+            )
             self.deck = open_deck(self.setup.pattern.deck, self.joint_key)
 
     def _apply_shuffle(self, player: str, message: Message, check_proofs: bool) -> None:
@@ -361,15 +382,16 @@ class HandState:
         # Two cards, or one where the rules exchange one (the 19th century's little poverty, «при относе одной карты»).
         distinct = len(set(positions)) == len(positions) in (1, 2)
         if not distinct or not all(0 <= p < self.setup.size for p in positions):
-            raise MentalPokerError(f"a discard is one or two distinct deck positions, not {list(positions)}", player,
-                                   "discard-open")
+            raise MentalPokerError(
+                f"a discard is one or two distinct deck positions, not {list(positions)}", player, "discard-open"
+            )
         if discard_commitment(self.setup.context, player, positions, nonce) != commitment:
-            raise MentalPokerError("the positions and nonce do not open the discard commitment", player,
-                                   "discard-open")
+            raise MentalPokerError("the positions and nonce do not open the discard commitment", player, "discard-open")
         played = {p for _, p, _ in self.plays}
         if not set(positions) <= set(self.holdings(player)) or set(positions) & played:
-            raise MentalPokerError(f"positions {list(positions)} are not two unplayed cards of his", player,
-                                   "discard-open")
+            raise MentalPokerError(
+                f"positions {list(positions)} are not two unplayed cards of his", player, "discard-open"
+            )
         self.discards[player] = tuple(positions)
 
     def _apply_abandon(self, player: str, message: Message) -> None:
@@ -388,8 +410,9 @@ class HandState:
         step = sender(message)[1]
         shares = read_shares(message)
         if sorted(shares.positions) != sorted(positions):
-            raise MentalPokerError(f"shares for positions {sorted(shares.positions)}, expected {sorted(positions)}",
-                                   player, step)
+            raise MentalPokerError(
+                f"shares for positions {sorted(shares.positions)}, expected {sorted(positions)}", player, step
+            )
         if check_proofs:
             self._check_shares(shares, "decrypt")
         for position, share in zip(shares.positions, shares.shares):
@@ -416,7 +439,7 @@ class HandState:
         """The cards of the talons opened publicly."""
         return tuple(self.open_position(p) for t in sorted(self.opened) for p in self.setup.talon_rows[t])
 
-    def snapshot(self) -> "HandState":
+    def snapshot(self) -> HandState:
         """An independent copy (messages and points are immutable and shared; the containers are copied)."""
         copy = object.__new__(HandState)
         copy.__dict__.update(self.__dict__)
@@ -440,10 +463,10 @@ class VerifiedHand:
 
     joint_key: Point
     deck: Deck
-    talon: tuple[int, ...] | None                  # when opened publicly
-    order: tuple[int, ...] | None                  # the whole deck, when every share is out
-    plays: tuple[tuple[str, int, int], ...]        # (player, position, card)
-    discards: dict[str, tuple[int, ...]]           # each discarding player's cards, once opened
+    talon: tuple[int, ...] | None  # when opened publicly
+    order: tuple[int, ...] | None  # the whole deck, when every share is out
+    plays: tuple[tuple[str, int, int], ...]  # (player, position, card)
+    discards: dict[str, tuple[int, ...]]  # each discarding player's cards, once opened
     abandoned: tuple[str, str] | None
     state: HandState
 
@@ -489,26 +512,32 @@ def verify_hand(setup: TableSetup, messages: Sequence[Message], checkpoints: Che
     return _verify_from(state, messages, start, checkpoints)
 
 
-def _verify_from(state: HandState, messages: Sequence[Message], start: int,
-                 checkpoints: Checkpoints | None) -> VerifiedHand:
+def _verify_from(
+    state: HandState, messages: Sequence[Message], start: int, checkpoints: Checkpoints | None
+) -> VerifiedHand:
     for message in messages[start:]:
         state.apply(message)
         if checkpoints is not None:
             checkpoints.keep(state)
     if not state.dealt and state.abandoned is None:
-        raise MentalPokerError(f"the hand stops after {len(state.messages)} messages, before the deal is complete",
-                               step=state.expected[0] if state.expected else None)
+        raise MentalPokerError(
+            f"the hand stops after {len(state.messages)} messages, before the deal is complete",
+            step=state.expected[0] if state.expected else None,
+        )
     if state.round is not None:
         raise MentalPokerError(f"the hand stops inside the {state.round[0]} round", *state.expected[::-1])
     if state.batch is not None and not state.batch.is_identity():
         raise MentalPokerError("the proofs of the hand do not verify together")
     complete = state.revealed and state.abandoned is None
     return VerifiedHand(
-        joint_key=state.joint_key, deck=state.deck,
+        joint_key=state.joint_key,
+        deck=state.deck,
         talon=state.talon() if state.talon_public else None,
         order=state.order() if complete else None,
         plays=tuple(state.plays),
-        discards={player: tuple(state.open_position(p) for p in positions)
-                  for player, positions in state.discards.items()},
-        abandoned=state.abandoned, state=state,
+        discards={
+            player: tuple(state.open_position(p) for p in positions) for player, positions in state.discards.items()
+        },
+        abandoned=state.abandoned,
+        state=state,
     )

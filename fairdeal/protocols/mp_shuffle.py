@@ -7,15 +7,25 @@ The exact proof system (statement, prover, verifier, what is hashed, soundness) 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
 
 from fairdeal.errors import MentalPokerError
 from fairdeal.protocols.mp_elgamal import Ciphertext
 from fairdeal.protocols.mp_fiat_shamir import FiatShamir, HandContext
 from fairdeal.protocols.mp_group import (
-    BASE, ONE, ZERO, Combination, Point, Scalar, base_mult, blame, hash_to_point, multi_mult, validate,
+    BASE,
+    ONE,
+    ZERO,
+    Combination,
+    Point,
+    Scalar,
+    base_mult,
+    blame,
+    hash_to_point,
+    multi_mult,
+    validate,
 )
 
 Deck = tuple[Ciphertext, ...]
@@ -23,13 +33,13 @@ Deck = tuple[Ciphertext, ...]
 
 @dataclass(frozen=True)
 class ShuffleProof:
-    commitments: tuple[Point, ...]          # u_i = r_i·G + H_{π⁻¹(i)}
-    chain: tuple[Point, ...]                # ĉ_1..ĉ_N
-    t: tuple[Point, ...]                    # T1, T2, T3, T4a, T4b
-    t_chain: tuple[Point, ...]              # T̂_1..T̂_N
-    responses: tuple[Scalar, Scalar, Scalar, Scalar]   # k1..k4
-    chain_responses: tuple[Scalar, ...]     # k̂_j
-    opening_responses: tuple[Scalar, ...]   # k'_j
+    commitments: tuple[Point, ...]  # u_i = r_i·G + H_{π⁻¹(i)}
+    chain: tuple[Point, ...]  # ĉ_1..ĉ_N
+    t: tuple[Point, ...]  # T1, T2, T3, T4a, T4b
+    t_chain: tuple[Point, ...]  # T̂_1..T̂_N
+    responses: tuple[Scalar, Scalar, Scalar, Scalar]  # k1..k4
+    chain_responses: tuple[Scalar, ...]  # k̂_j
+    opening_responses: tuple[Scalar, ...]  # k'_j
 
 
 @dataclass(frozen=True)
@@ -54,11 +64,25 @@ def random_permutation(size: int) -> tuple[int, ...]:
     return tuple(order)
 
 
-def _start(context: HandContext, player: str, joint_key: Point, deck_in: Deck, deck_out: Deck,
-           gens: ShuffleGenerators, commitments: Sequence[Point]) -> tuple[FiatShamir, list[Scalar]]:
+def _start(
+    context: HandContext,
+    player: str,
+    joint_key: Point,
+    deck_in: Deck,
+    deck_out: Deck,
+    gens: ShuffleGenerators,
+    commitments: Sequence[Point],
+) -> tuple[FiatShamir, list[Scalar]]:
     fs = FiatShamir("shuffle", context, player)
-    fs.absorb("statement", BASE, gens.h, *gens.hs, joint_key,
-              *[p for ct in deck_in for p in (ct.c1, ct.c2)], *[p for ct in deck_out for p in (ct.c1, ct.c2)])
+    fs.absorb(
+        "statement",
+        BASE,
+        gens.h,
+        *gens.hs,
+        joint_key,
+        *[p for ct in deck_in for p in (ct.c1, ct.c2)],
+        *[p for ct in deck_out for p in (ct.c1, ct.c2)],
+    )
     fs.absorb("commitment", *commitments)
     return fs, fs.challenges("e", len(deck_in))
 
@@ -98,8 +122,15 @@ def shuffle_deck(
     return deck_out, proof
 
 
-def prove_shuffle(context: HandContext, player: str, joint_key: Point, deck_in: Deck, deck_out: Deck,
-                  pi: Sequence[int], rerand: Sequence[Scalar]) -> ShuffleProof:
+def prove_shuffle(
+    context: HandContext,
+    player: str,
+    joint_key: Point,
+    deck_in: Deck,
+    deck_out: Deck,
+    pi: Sequence[int],
+    rerand: Sequence[Scalar],
+) -> ShuffleProof:
     """The prover of §5 for a claimed witness; it does not check the witness (tests use it as a cheating prover)."""
     size = len(deck_in)
     gens = shuffle_generators(size)
@@ -187,15 +218,19 @@ def verify_shuffles(context: HandContext, joint_key: Point, claims: Sequence[Shu
         with blame(claim.player, "shuffle"):
             add_shuffle_equations(context, claim, joint_key, alone)
             if not alone.is_identity():
-                raise MentalPokerError("the shuffle proof does not verify: the output is not a proven re-encrypted "
-                                       "permutation")
+                raise MentalPokerError(
+                    "the shuffle proof does not verify: the output is not a proven re-encrypted permutation"
+                )
     raise MentalPokerError("the shuffle proofs do not verify together", step="shuffle")
 
 
 def _check_shapes(size: int, deck_out: Deck, proof: ShuffleProof) -> None:
     lengths = {
-        "output deck": len(deck_out), "permutation commitment": len(proof.commitments), "chain": len(proof.chain),
-        "chain commitments": len(proof.t_chain), "chain responses": len(proof.chain_responses),
+        "output deck": len(deck_out),
+        "permutation commitment": len(proof.commitments),
+        "chain": len(proof.chain),
+        "chain commitments": len(proof.t_chain),
+        "chain responses": len(proof.chain_responses),
         "opening responses": len(proof.opening_responses),
     }
     for what, length in lengths.items():
@@ -205,8 +240,9 @@ def _check_shapes(size: int, deck_out: Deck, proof: ShuffleProof) -> None:
         raise MentalPokerError("a shuffle proof needs five commitments T1..T4b and four responses k1..k4")
 
 
-def add_shuffle_equations(context: HandContext, claim: ShuffleClaim, joint_key: Point, out: Combination,
-                          validate_points: bool = True) -> None:
+def add_shuffle_equations(
+    context: HandContext, claim: ShuffleClaim, joint_key: Point, out: Combination, validate_points: bool = True
+) -> None:
     """Add the claim's six kinds of verification equations (§5), each weighted, after validating its points (a
     caller that evaluates ``out`` before trusting anything may leave that to the evaluation)."""
     deck_in, deck_out, proof = claim.deck_in, claim.deck_out, claim.proof

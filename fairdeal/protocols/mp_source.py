@@ -14,10 +14,11 @@ its own hand plus the players' raw talon shares. The transcript still opens the 
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from operator import methodcaller
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -59,8 +60,9 @@ def engine_plays(record: Mapping[str, Any], convention: Convention, num_seats: i
         return None
 
 
-def expected_events(record: Mapping[str, Any], players: Sequence[str], plays: Plays | None,
-                    dummy: bool = False) -> list[tuple]:
+def expected_events(
+    record: Mapping[str, Any], players: Sequence[str], plays: Plays | None, dummy: bool = False
+) -> list[tuple]:
     """The protocol steps the game record calls for after the deal, in order (rounds as one event).
 
     ``plays`` are the engine's seat-tagged cards of each trick (a passer who sits out plays none; Gusarik's dummy
@@ -69,8 +71,10 @@ def expected_events(record: Mapping[str, Any], players: Sequence[str], plays: Pl
     open when the defence plays open («вистовать и при этом открыть болвана»).
     """
     if any(entry.get("take") for entry in record.get("extras", {}).get("nachgehen", [])):
-        raise ProtocolError("mental poker has no step yet for a Nachgehen follower taking the discard "
-                            "(protocols/mental-poker.md, 'Not covered')")
+        raise ProtocolError(
+            "mental poker has no step yet for a Nachgehen follower taking the discard "
+            "(protocols/mental-poker.md, 'Not covered')"
+        )
     declarer = record.get("contract", {}).get("declarer")
     name = _name(players, declarer)
     opponent = next((p for p in players if p != name), None) if name is not None else None
@@ -85,7 +89,7 @@ def expected_events(record: Mapping[str, Any], players: Sequence[str], plays: Pl
     if "discard" in record:
         events.append(("discard", name))
     whister = _whist_talon_taker(record, players)
-    if whister is not None:     # «с приглашением своей прикупки»: the whister takes his own talon unseen
+    if whister is not None:  # «с приглашением своей прикупки»: the whister takes his own talon unseen
         events += [("take", whister, extras["whist_talon"]), ("discard", whister)]
     if dummy and record.get("defence_open"):
         events.append(("dummy",))
@@ -184,12 +188,15 @@ class MentalPokerSource:
         if record and plays is None:
             plays = engine_plays(record, self.spec.convention, len(self.spec.players))
             if plays is None:
-                raise ProtocolError(f"mental poker: hand {hand}: the game record does not replay, so its cards "
-                                    "have no seats")
+                raise ProtocolError(
+                    f"mental poker: hand {hand}: the game record does not replay, so its cards have no seats"
+                )
         dummy = self.spec.pattern.dummy_hand is not None
         events = expected_events(record, self.spec.players, plays, dummy) if record else [("reveal",)]
-        discards = {name: [parse_card(c).code for c in cards]
-                    for name, cards in discards_of(record or {}, self.spec.players).items()}
+        discards = {
+            name: [parse_card(c).code for c in cards]
+            for name, cards in discards_of(record or {}, self.spec.players).items()
+        }
         with self._abandoning(record):
             play_out(table, events, discards)
         doc = self.document(hand, dealer, table.messages, record, self._assemble(table))
@@ -207,16 +214,29 @@ class MentalPokerSource:
             self._hand = None
             raise
 
-    def document(self, hand: int, dealer: int, messages: Sequence[Mapping[str, Any]],
-                 record: Mapping[str, Any] | None, order: np.ndarray | None) -> dict:
+    def document(
+        self,
+        hand: int,
+        dealer: int,
+        messages: Sequence[Mapping[str, Any]],
+        record: Mapping[str, Any] | None,
+        order: np.ndarray | None,
+    ) -> dict:
         """The transcript of one hand (``order`` is None for an abandoned hand); hands are chained by ``previous``."""
         spec = self.spec
         doc: dict[str, Any] = {
-            "format": FORMAT, "version": VERSION, "protocol": PROTOCOL,
+            "format": FORMAT,
+            "version": VERSION,
+            "protocol": PROTOCOL,
             "state": COMPLETE if order is not None else ABANDONED,
-            "table": spec.table, "session": spec.session, **spec.convention_fields(),
-            "players": list(spec.players), "hand": hand, "dealer": dealer,
-            "messages": list(messages), "previous": self._previous,
+            "table": spec.table,
+            "session": spec.session,
+            **spec.convention_fields(),
+            "players": list(spec.players),
+            "hand": hand,
+            "dealer": dealer,
+            "messages": list(messages),
+            "previous": self._previous,
         }
         if order is not None:
             doc["deal"] = seat_deal(order, spec.pattern.name, dealer, len(spec.players))

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 HEX = "0123456789abcdef"
 Path = tuple[Any, ...]
@@ -31,7 +32,7 @@ def mutate(value: Any, rng: random.Random) -> Any:
         return value + rng.choice([-1, 1, 7])
     if len(value) == 64 and all(ch in HEX for ch in value):
         at = rng.randrange(64)
-        return value[:at] + rng.choice([d for d in HEX if d != value[at]]) + value[at + 1:]
+        return value[:at] + rng.choice([d for d in HEX if d != value[at]]) + value[at + 1 :]
     return value + "x"
 
 
@@ -42,7 +43,7 @@ def with_field_changed(messages: list[dict], index: int, path: Path, change: Cal
     for key in path[:-1]:
         holder = holder[key]
     holder[path[-1]] = change(holder[path[-1]])
-    return messages[:index] + [message] + messages[index + 1:]
+    return messages[:index] + [message] + messages[index + 1 :]
 
 
 def random_mutations(messages: list[dict], count: int, rng: random.Random) -> Iterator[tuple[int, Path, list[dict]]]:

@@ -8,20 +8,39 @@ Findings are ``(party, check, detail)``: ``player NAME`` for a message that fail
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from fairdeal.cards import to_ascii_list
 from fairdeal.errors import FairdealError, MentalPokerError
 from fairdeal.protocols.mp_protocol import ROUNDS, VerifiedHand, verify_hand
-from fairdeal.protocols.mp_source import ABANDONED, COMPLETE, PROTOCOL, discards_of, engine_plays, expected_events, hand_setup
+from fairdeal.protocols.mp_source import (
+    ABANDONED,
+    COMPLETE,
+    PROTOCOL,
+    discards_of,
+    engine_plays,
+    expected_events,
+    hand_setup,
+)
 from fairdeal.protocols.record_check import check_session_records
 from fairdeal.protocols.table import TableSpec, stated_convention
 from fairdeal.protocols.transcript import FORMAT, VERSION, seat_deal, transcript_hash
 
 TRANSCRIPT, RECORD = "transcript", "record"
-_FIELDS = {"table": str, "session": str, "system": str, "deck": str, "deal_pattern": str, "players": list,
-           "hand": int, "dealer": int, "messages": list, "state": str}
+_FIELDS = {
+    "table": str,
+    "session": str,
+    "system": str,
+    "deck": str,
+    "deal_pattern": str,
+    "players": list,
+    "hand": int,
+    "dealer": int,
+    "messages": list,
+    "state": str,
+}
 
 
 def is_mental_poker(doc: Any) -> bool:
@@ -39,7 +58,7 @@ class MpCheck:
     findings: list[tuple[str, str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     verified: VerifiedHand | None = None
-    spec: TableSpec | None = None      # the table, with the convention the document states
+    spec: TableSpec | None = None  # the table, with the convention the document states
 
     @property
     def hand(self) -> int | None:
@@ -56,8 +75,9 @@ def check_document(source: str, doc: Mapping[str, Any]) -> MpCheck:
     if not _check_shape(c):
         return c
     try:
-        spec = TableSpec(doc["table"], doc["session"], max(doc["hand"], 1), tuple(doc["players"]),
-                         stated_convention(doc))
+        spec = TableSpec(
+            doc["table"], doc["session"], max(doc["hand"], 1), tuple(doc["players"]), stated_convention(doc)
+        )
         setup = hand_setup(spec, doc["hand"], doc["dealer"])
         c.spec = spec
     except (FairdealError, IndexError, TypeError, ValueError) as exc:
@@ -69,7 +89,7 @@ def check_document(source: str, doc: Mapping[str, Any]) -> MpCheck:
         party = f"player {error.player}" if error.player else TRANSCRIPT
         c.fail(party, error.step or "messages", _bare(error))
         return c
-    except FairdealError as exc:     # a message that cannot even be hashed (e.g. not encodable as canonical JSON)
+    except FairdealError as exc:  # a message that cannot even be hashed (e.g. not encodable as canonical JSON)
         c.fail(TRANSCRIPT, "messages", str(exc))
         return c
     _check_outcome(c)
@@ -94,8 +114,12 @@ def _check_shape(c: MpCheck) -> bool:
         c.fail(TRANSCRIPT, "transcript shape", f"state {doc['state']!r} is neither {COMPLETE} nor {ABANDONED}")
         return False
     if doc["protocol"] != PROTOCOL:
-        c.fail(TRANSCRIPT, "transcript shape", f"protocol {doc['protocol']!r} is not the {PROTOCOL} this verifier "
-                                               "reads (protocols/mental-poker.md says what changed)")
+        c.fail(
+            TRANSCRIPT,
+            "transcript shape",
+            f"protocol {doc['protocol']!r} is not the {PROTOCOL} this verifier "
+            "reads (protocols/mental-poker.md says what changed)",
+        )
         return False
     if (doc.get("format"), doc.get("version")) != (FORMAT, VERSION):
         c.fail(TRANSCRIPT, "transcript shape", f"not a {FORMAT} version {VERSION} document")
@@ -139,23 +163,32 @@ def _check_record_events(c: MpCheck) -> None:
     actual = _proven_events(verified)
     for index, (want, got) in enumerate(zip(expected, actual)):
         if want != got and not (want[0] == got[0] == "play" and want[1] is None and want[2] == got[2]):
-            c.fail(RECORD, "events", f"step {index + 1} after the deal: the record calls for {_say(want)}, "
-                                     f"the messages prove {_say(got)}")
+            c.fail(
+                RECORD,
+                "events",
+                f"step {index + 1} after the deal: the record calls for {_say(want)}, the messages prove {_say(got)}",
+            )
             return
     if len(expected) != len(actual):
-        c.fail(RECORD, "events", f"the record calls for {len(expected)} steps after the deal, the messages hold "
-                                 f"{len(actual)}")
+        c.fail(
+            RECORD,
+            "events",
+            f"the record calls for {len(expected)} steps after the deal, the messages hold {len(actual)}",
+        )
         return
     rows = verified.state.setup.talon_rows
-    turned = [verified.order[p] for p in (rows[0] if rows else ())[:verified.state.turned]]
+    turned = [verified.order[p] for p in (rows[0] if rows else ())[: verified.state.turned]]
     recorded = [t["talon_card"] for t in record.get("tricks", []) if "talon_card" in t]
     if to_ascii_list(turned) != recorded:
         c.fail(RECORD, "talon card", f"the turned talon cards are {to_ascii_list(turned)}, the record says {recorded}")
     recorded = discards_of(record, c.spec.players)
     for player, cards in verified.discards.items():
         if sorted(to_ascii_list(cards)) != sorted(recorded.get(player, [])):
-            c.fail(RECORD, "discard", f"{player}'s opened discard is {to_ascii_list(cards)}, the record says "
-                                      f"{recorded.get(player)}")
+            c.fail(
+                RECORD,
+                "discard",
+                f"{player}'s opened discard is {to_ascii_list(cards)}, the record says {recorded.get(player)}",
+            )
 
 
 def _proven_events(verified: VerifiedHand) -> list[tuple]:
@@ -164,7 +197,7 @@ def _proven_events(verified: VerifiedHand) -> list[tuple]:
     plays = iter(verified.plays)
     events: list[tuple] = []
     left_in_round = 0
-    for message in state.messages[len(state.setup.schedule()):]:
+    for message in state.messages[len(state.setup.schedule()) :]:
         step = message["step"]
         if step in ROUNDS:
             if left_in_round == 0:
@@ -210,8 +243,14 @@ def check_sequence(checks: Sequence[MpCheck]) -> list[tuple[MpCheck, str, str, s
         if previous is not None and previous.hand != current.hand - 1:
             found.append((current, TRANSCRIPT, "hand sequence", f"hands before {current.hand} are missing"))
         elif (previous is not None or current.hand == 1) and current.doc.get("previous") != expected:
-            found.append((current, TRANSCRIPT, "transcript chain", "'previous' is not the hash of the previous hand's "
-                                                                  "transcript"))
+            found.append(
+                (
+                    current,
+                    TRANSCRIPT,
+                    "transcript chain",
+                    "'previous' is not the hash of the previous hand's transcript",
+                )
+            )
     return found
 
 
@@ -226,8 +265,7 @@ def check_records(checks: Sequence[MpCheck]) -> tuple[list[tuple[MpCheck, str, s
     trusted = [c.verified is not None and c.verified.order is not None and not c.findings for c in ordered]
     convention = ordered[0].spec.convention if ordered[0].spec is not None else None
     problems, notes = check_session_records(docs, trusted, convention, len(ordered[0].doc["players"]))
-    return ([(ordered[p.index], p.check, p.detail) for p in problems],
-            [(ordered[i], text) for i, text in notes])
+    return ([(ordered[p.index], p.check, p.detail) for p in problems], [(ordered[i], text) for i, text in notes])
 
 
 def _engine_view(c: MpCheck) -> dict:

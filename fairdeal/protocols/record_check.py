@@ -7,14 +7,15 @@ missing or unreplayable, score lines after that point cannot be recomputed and a
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from fairdeal.engine.hand import result
 from fairdeal.engine.match_log import SHEET_EXTRAS
 from fairdeal.engine.record import replay_record, to_record
-from fairdeal.engine.system import system_of
 from fairdeal.engine.sheet import Sheet, new_sheet
+from fairdeal.engine.system import system_of
 from fairdeal.errors import FairdealError, one_line
 from fairdeal.protocols.encoding import canonical_json
 from fairdeal.rules.convention import Convention
@@ -22,7 +23,7 @@ from fairdeal.rules.convention import Convention
 
 @dataclass(frozen=True)
 class RecordProblem:
-    index: int       # position of the transcript in the sequence given
+    index: int  # position of the transcript in the sequence given
     check: str
     detail: str
 
@@ -39,8 +40,9 @@ def check_session_records(
     problems: list[RecordProblem] = []
     notes: list[tuple[int, str]] = []
     if convention is None:
-        return [], [(i, "record not replayed: the session names no convention") for i, d in enumerate(docs)
-                    if "record" in d]
+        return [], [
+            (i, "record not replayed: the session names no convention") for i, d in enumerate(docs) if "record" in d
+        ]
     try:
         sheet: Sheet | None = new_sheet(convention, num_seats) if docs[0]["hand"] == 1 else None
     except FairdealError as exc:
@@ -99,15 +101,22 @@ def _check_form(record: Mapping[str, Any], state) -> list[tuple[str, str]]:
     last transcript's record later, so a string for a number, another spelling of a card, an extra key, a flipped
     flag or a reordered list would otherwise pass."""
     derived = to_record(state)
-    found = [(key, "the record has a field the game-log format does not know") for key in sorted(
-        set(record) - set(derived) - _NOT_DERIVED)]
+    found = [
+        (key, "the record has a field the game-log format does not know")
+        for key in sorted(set(record) - set(derived) - _NOT_DERIVED)
+    ]
     for key, value in derived.items():
         mine = record.get(key)
         if key == "extras" and isinstance(mine, Mapping):
             mine = {k: v for k, v in mine.items() if k not in SHEET_EXTRAS}
         if canonical_json(mine) != canonical_json(value):
-            found.append((key, f"the record's {key} is not what the engine writes for this play: "
-                               f"{one_line(canonical_json(value).decode(), 200)}"))
+            found.append(
+                (
+                    key,
+                    f"the record's {key} is not what the engine writes for this play: "
+                    f"{one_line(canonical_json(value).decode(), 200)}",
+                )
+            )
     return found
 
 
@@ -118,7 +127,7 @@ def _check_header(doc: Mapping[str, Any], record: Mapping[str, Any]) -> list[tup
     if record.get("dealer") != doc["dealer"]:
         found.append(("dealer", f"the record's dealer is {record.get('dealer')!r}, the transcript's {doc['dealer']!r}"))
     deal, derived = record.get("deal"), doc["deal"]
-    hands = derived["hands"] + ([derived["dummy"]] if "dummy" in derived else [])   # the log lists the dummy last
+    hands = derived["hands"] + ([derived["dummy"]] if "dummy" in derived else [])  # the log lists the dummy last
     if not isinstance(deal, Mapping) or [deal.get("hands"), deal.get("talons")] != [hands, derived["talons"]]:
         found.append(("deal", "the record's deal is not the deal the seeds derive"))
     return found

@@ -6,15 +6,16 @@ the convention, never stored beside it; statements and transcripts carry the sys
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from fairdeal.cards import DeckKind
 from fairdeal.deal import DealPattern, get_pattern
 from fairdeal.errors import ConventionError, ProtocolError
 from fairdeal.protocols.derive import MAX_SESSION_HANDS
-from fairdeal.systems import house_rules, rebuild_convention
 from fairdeal.rules.convention import Convention
+from fairdeal.systems import house_rules, rebuild_convention
 
 # Table facts earlier statements stated on their own; a reader checks them against the convention.
 STATED_FACTS = ("deck", "deal_pattern")
@@ -55,8 +56,13 @@ class TableSpec:
     def convention_fields(self) -> dict[str, Any]:
         """The statement's account of the game: system, house rules, pulya, and the facts they imply."""
         table = self.convention.table
-        return {"system": self.system, "convention": house_rules(self.convention), "pulya": self.convention.pulya.size,
-                "deck": table.deck, "deal_pattern": table.pattern_name(len(self.players))}
+        return {
+            "system": self.system,
+            "convention": house_rules(self.convention),
+            "pulya": self.convention.pulya.size,
+            "deck": table.deck,
+            "deal_pattern": table.pattern_name(len(self.players)),
+        }
 
 
 def stated_convention(statement: Mapping[str, Any]) -> Convention:
@@ -71,13 +77,16 @@ def stated_convention(statement: Mapping[str, Any]) -> Convention:
         raise ProtocolError(f"the statement's pulya {pulya!r} is not a positive whole number")
     convention = rebuild_convention(system, overrides, pulya)
     seats = statement.get("players")
-    implied = {"deck": convention.table.deck,
-               "deal_pattern": convention.table.pattern_name(len(seats) if isinstance(seats, list) else 3)}
+    implied = {
+        "deck": convention.table.deck,
+        "deal_pattern": convention.table.pattern_name(len(seats) if isinstance(seats, list) else 3),
+    }
     for name in STATED_FACTS:
         value = implied[name]
         if name in statement and statement[name] != value:
-            raise ProtocolError(f"the statement's {name} {statement[name]!r} is not {value!r}, the {name} of "
-                                f"{convention.name}")
+            raise ProtocolError(
+                f"the statement's {name} {statement[name]!r} is not {value!r}, the {name} of {convention.name}"
+            )
     return convention
 
 

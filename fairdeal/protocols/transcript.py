@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
+from fairdeal.bounded import MAX_DOCUMENT_BYTES, check, strip_bom
 from fairdeal.cards import to_ascii_list
 from fairdeal.deal import deal_by_seat, deal_order, get_pattern
-from fairdeal.bounded import MAX_DOCUMENT_BYTES, check, strip_bom
 from fairdeal.errors import ProtocolError, one_line
 from fairdeal.files import write_file
 from fairdeal.protocols.commit_reveal import HandRound, SignedSession
@@ -62,9 +63,13 @@ def build_transcript(
 ) -> dict:
     """Assemble a transcript; without ``service_seed`` it is ``unrevealed`` (no deck, no deal)."""
     doc: dict[str, Any] = {
-        "format": FORMAT, "version": VERSION, "protocol": PROTOCOL,
+        "format": FORMAT,
+        "version": VERSION,
+        "protocol": PROTOCOL,
         "state": UNREVEALED if service_seed is None else REVEALED,
-        "session": session_part(session), "hand": round_.hand, "dealer": round_.dealer,
+        "session": session_part(session),
+        "hand": round_.hand,
+        "dealer": round_.dealer,
         "service": {"commitment": service_commitment},
         "players": [_player_entry(round_, seat) for seat in sorted(round_.commitments)],
         "previous": previous,
@@ -76,7 +81,7 @@ def build_transcript(
         doc["deal"] = seat_deal(round_.order, statement["deal_pattern"], round_.dealer, len(statement["players"]))
     if record is not None:
         doc["record"] = dict(record)
-    return copy.deepcopy(doc)   # transcripts never share mutable parts with the parties or each other
+    return copy.deepcopy(doc)  # transcripts never share mutable parts with the parties or each other
 
 
 def _player_entry(round_: HandRound, seat: int) -> dict:
@@ -99,7 +104,7 @@ def transcript_hash(doc: Mapping[str, Any]) -> str:
 def write_transcript(doc: Mapping[str, Any], path: Path) -> str:
     """Write the canonical bytes (the file hash then equals ``transcript_hash``); returns the hash."""
     data = transcript_bytes(doc)
-    write_file(path, data, force=True, durable=False)    # the log that cites it is the durable record
+    write_file(path, data, force=True, durable=False)  # the log that cites it is the durable record
     return sha256_hex(data)
 
 

@@ -11,7 +11,6 @@ import hashlib
 import json
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 
 from nacl.signing import SigningKey
 
@@ -20,11 +19,11 @@ from fairdeal.protocols.commit_reveal import DealerService, Player
 from fairdeal.protocols.deal_source import CommitRevealSource
 from fairdeal.protocols.derive import build_chain, deck_stream, seed_commitment
 from fairdeal.protocols.fisher_yates import STREAM_BYTES, draws_from_stream
-from fairdeal.protocols.transcript import transcript_hash
 from fairdeal.protocols.table import TableSpec
+from fairdeal.protocols.transcript import transcript_hash
 from fairdeal.protocols.verify import deck_input_of
-from fairdeal.rules import HUSSAR, LENINGRAD, SOCHI
 from fairdeal.resources import protocol_file
+from fairdeal.rules import HUSSAR, LENINGRAD, SOCHI
 
 VECTOR_DIR = protocol_file("vectors", "commit-reveal")
 
@@ -37,16 +36,21 @@ def fixed_bytes(label: str) -> bytes:
 class Case:
     name: str
     spec: TableSpec
-    dealers: tuple[int, ...]    # one per hand of the session
+    dealers: tuple[int, ...]  # one per hand of the session
 
 
 CASES = (
-    Case("three-players-russian", TableSpec("table-7", "2026-11-29/evening", 2, ("Анна", "Boris", "Clara"), SOCHI),
-         (0, 1)),
-    Case("four-players-dealer-sits-out",
-         TableSpec("table-12", "s-4p", 2, ("north", "east", "south", "west"), LENINGRAD), (3, 0)),
-    Case("hussar-two-players",
-         TableSpec("hussar-1", "s-h", 1, ("rotmistr", "kornet"), HUSSAR), (1,)),
+    Case(
+        "three-players-russian",
+        TableSpec("table-7", "2026-11-29/evening", 2, ("Анна", "Boris", "Clara"), SOCHI),
+        (0, 1),
+    ),
+    Case(
+        "four-players-dealer-sits-out",
+        TableSpec("table-12", "s-4p", 2, ("north", "east", "south", "west"), LENINGRAD),
+        (3, 0),
+    ),
+    Case("hussar-two-players", TableSpec("hussar-1", "s-h", 1, ("rotmistr", "kornet"), HUSSAR), (1,)),
 )
 
 
@@ -55,8 +59,12 @@ def run_case(case: Case) -> dict:
     tail = fixed_bytes(f"{case.name}/service-tail")
     service = DealerService(spec, SigningKey(fixed_bytes(f"{case.name}/service-key")), tail)
     players = [
-        Player(name, seat, SigningKey(fixed_bytes(f"{case.name}/key/{name}")),
-               lambda hand, name=name: fixed_bytes(f"{case.name}/seed/{name}/{hand}"))
+        Player(
+            name,
+            seat,
+            SigningKey(fixed_bytes(f"{case.name}/key/{name}")),
+            lambda hand, name=name: fixed_bytes(f"{case.name}/seed/{name}/{hand}"),
+        )
         for seat, name in enumerate(spec.players)
     ]
     source = CommitRevealSource(spec, service, players)
@@ -68,8 +76,13 @@ def run_case(case: Case) -> dict:
     return {
         "name": case.name,
         "protocol": doc["protocol"],
-        "table": spec.table, "session": spec.session, "hands": spec.hands, "players": list(spec.players),
-        "deck": spec.deck.value, "deal_pattern": spec.pattern.name, "system": spec.system,
+        "table": spec.table,
+        "session": spec.session,
+        "hands": spec.hands,
+        "players": list(spec.players),
+        "deck": spec.deck.value,
+        "deal_pattern": spec.pattern.name,
+        "system": spec.system,
         "service_tail": tail.hex(),
         "chain": [link.hex() for link in build_chain(spec.table, spec.session, tail, spec.hands)],
         "hand_vectors": hands,
@@ -81,19 +94,26 @@ def _hand_vector(spec: TableSpec, case: str, hand: int, dealer: int, data: bytes
     draws, used = draws_from_stream(stream, spec.deck.size)
     seeds = [fixed_bytes(f"{case}/seed/{name}/{hand}") for name in spec.players]
     return {
-        "hand": hand, "dealer": dealer,
+        "hand": hand,
+        "dealer": dealer,
         "service_seed": doc["service"]["seed"],
         "player_seeds": [
-            {"player": name, "seed": seed.hex(),
-             "commitment": seed_commitment(spec.table, spec.session, hand, name, seed).hex()}
+            {
+                "player": name,
+                "seed": seed.hex(),
+                "commitment": seed_commitment(spec.table, spec.session, hand, name, seed).hex(),
+            }
             for name, seed in zip(spec.players, seeds)
         ],
         "deck_input": data.hex(),
         "stream_prefix": stream.hex(),
-        "draws": draws, "bytes_used": used,
+        "draws": draws,
+        "bytes_used": used,
         "start_order": to_ascii_list(spec.deck.codes()),
-        "deck_order": doc["deck_order"], "deal": doc["deal"],
-        "transcript": doc, "transcript_sha256": transcript_hash(doc),
+        "deck_order": doc["deck_order"],
+        "deal": doc["deal"],
+        "transcript": doc,
+        "transcript_sha256": transcript_hash(doc),
     }
 
 

@@ -9,29 +9,30 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 import jsonschema
 
-from fairdeal.cards import DeckKind, to_ascii_list
 from fairdeal.bounded import check, strip_bom
+from fairdeal.cards import DeckKind, to_ascii_list
 from fairdeal.errors import FairdealError, one_line
 from fairdeal.protocols.commit_reveal import seed_statement, signature_holds
 from fairdeal.protocols.deck import derive_orders
+from fairdeal.protocols.derive import chain_step, deck_input, seed_commitment
 from fairdeal.protocols.mp_verify import MpCheck, is_mental_poker
 from fairdeal.protocols.mp_verify import check_document as check_mp_document
 from fairdeal.protocols.mp_verify import check_records as check_mp_records
 from fairdeal.protocols.mp_verify import check_sequence as check_mp_sequence
-from fairdeal.protocols.derive import chain_step, deck_input, seed_commitment
 from fairdeal.protocols.record_check import check_session_records
 from fairdeal.protocols.table import stated_convention, states_house_rules
-from fairdeal.systems import house_rules, rebuild_convention
-from fairdeal.rules.convention import Convention
 from fairdeal.protocols.transcript import REVEALED, read_transcript, seat_deal, transcript_hash
 from fairdeal.resources import protocol_file
+from fairdeal.rules.convention import Convention
+from fairdeal.systems import house_rules, rebuild_convention
 
 SCHEMA_PATH = protocol_file("transcript.schema.json")
 SERVICE, RECORD = "service", "record"
@@ -39,9 +40,9 @@ SERVICE, RECORD = "service", "record"
 
 @dataclass(frozen=True)
 class Failure:
-    source: str          # the file (or label) the transcript came from
+    source: str  # the file (or label) the transcript came from
     hand: int | None
-    party: str           # "service", "player NAME" or "record"
+    party: str  # "service", "player NAME" or "record"
     check: str
     detail: str
 
@@ -54,15 +55,19 @@ class Failure:
 class Report:
     transcripts: int
     failures: tuple[Failure, ...]
-    notes: tuple[str, ...] = ()     # what could not be checked (e.g. score lines without the earlier hands)
+    notes: tuple[str, ...] = ()  # what could not be checked (e.g. score lines without the earlier hands)
 
     @property
     def ok(self) -> bool:
         return not self.failures
 
     def to_json(self) -> dict:
-        return {"ok": self.ok, "transcripts": self.transcripts, "failures": [asdict(f) for f in self.failures],
-                "notes": list(self.notes)}
+        return {
+            "ok": self.ok,
+            "transcripts": self.transcripts,
+            "failures": [asdict(f) for f in self.failures],
+            "notes": list(self.notes),
+        }
 
 
 @lru_cache(maxsize=1)
@@ -91,8 +96,8 @@ class _Checker:
         hand = doc.get("hand") if isinstance(doc, Mapping) else None
         self.hand = hand if isinstance(hand, int) and not isinstance(hand, bool) else None
         self.failures: list[Failure] = []
-        self.links: dict[int, str] = {}     # proven links of this session's seed chain (shared per session)
-        self.convention: Convention | None = None   # rebuilt from the session statement
+        self.links: dict[int, str] = {}  # proven links of this session's seed chain (shared per session)
+        self.convention: Convention | None = None  # rebuilt from the session statement
 
     def fail(self, party: str, check: str, detail: str) -> None:
         self.failures.append(Failure(self.source, self.hand, party, check, detail))
@@ -210,8 +215,9 @@ def _check_contribution(c: _Checker, s: Mapping[str, Any], entry: Mapping[str, A
     doc, seat = c.doc, entry["seat"]
     party = player_party(doc, seat)
     statement = entry["statement"]
-    expected = seed_statement(s, doc["hand"], doc["dealer"], seat, doc["service"]["commitment"],
-                              statement["seed_commitment"])
+    expected = seed_statement(
+        s, doc["hand"], doc["dealer"], seat, doc["service"]["commitment"], statement["seed_commitment"]
+    )
     wrong = sorted(k for k in expected if statement.get(k) != expected[k] and k not in blamed)
     if wrong:
         c.fail(party, "seed statement", f"does not bind this table/hand/seat/service commitment: {', '.join(wrong)}")
@@ -268,14 +274,20 @@ def check_sequence(checkers: Sequence[_Checker]) -> list[Failure]:
     seen: dict[tuple[int, str], int] = {}
     for prev, cur in zip([None] + by_hand[:-1], by_hand):
         hand = cur.doc["hand"]
+
         def fail(party: str, check: str, detail: str) -> None:
             failures.append(Failure(cur.source, hand, party, check, detail))
+
         if prev is not None and prev.doc["hand"] == hand:
             fail(SERVICE, "hand sequence", f"hand {hand} appears twice ({prev.source})")
             continue
         expected_previous = transcript_hash(prev.doc) if prev is not None and prev.doc["hand"] == hand - 1 else None
         if prev is not None and prev.doc["hand"] != hand - 1:
-            gap = f"hand {hand - 1} is" if prev.doc["hand"] == hand - 2 else f"hands {prev.doc['hand'] + 1}..{hand - 1} are"
+            gap = (
+                f"hand {hand - 1} is"
+                if prev.doc["hand"] == hand - 2
+                else f"hands {prev.doc['hand'] + 1}..{hand - 1} are"
+            )
             fail(SERVICE, "hand sequence", f"{gap} missing")
         elif prev is not None:
             if prev.doc["service"].get("seed") != cur.doc["service"]["commitment"]:
@@ -305,8 +317,9 @@ def verify_documents(docs: Iterable[tuple[str, Mapping[str, Any]]], replay_recor
     return Report(report.transcripts + len(poker), report.failures + tuple(failures), report.notes + tuple(notes))
 
 
-def _verify_mental_poker(docs: Sequence[tuple[str, Mapping[str, Any]]], replay_records: bool
-                         ) -> tuple[list[Failure], list[str]]:
+def _verify_mental_poker(
+    docs: Sequence[tuple[str, Mapping[str, Any]]], replay_records: bool
+) -> tuple[list[Failure], list[str]]:
     checks = [check_mp_document(source, doc) for source, doc in docs]
     sessions: dict[tuple[str, str], list[MpCheck]] = {}
     for c in checks:
@@ -315,7 +328,9 @@ def _verify_mental_poker(docs: Sequence[tuple[str, Mapping[str, Any]]], replay_r
     failures = [Failure(c.source, c.hand, *finding) for c in checks for finding in c.findings]
     notes = [f"{c.source}: hand {c.hand}: {note}" for c in checks for note in c.notes]
     for group in sessions.values():
-        failures += [Failure(c.source, c.hand, party, check, detail) for c, party, check, detail in check_mp_sequence(group)]
+        failures += [
+            Failure(c.source, c.hand, party, check, detail) for c, party, check, detail in check_mp_sequence(group)
+        ]
         if replay_records:
             problems, record_notes = check_mp_records(group)
             failures += [Failure(c.source, c.hand, RECORD, check, detail) for c, check, detail in problems]
@@ -395,8 +410,9 @@ def verify_log(log_path: Path, replay_records: bool = True) -> Report:
     try:
         lines = strip_bom(log_path.read_bytes()).split(b"\n")
     except OSError as exc:
-        return Report(0, (Failure(str(log_path), None, RECORD, "game log",
-                                  f"cannot read the log: {exc.strerror or exc}"),))
+        return Report(
+            0, (Failure(str(log_path), None, RECORD, "game log", f"cannot read the log: {exc.strerror or exc}"),)
+        )
     failures: list[Failure] = []
     cited: list[tuple[Path, dict]] = []
     kinds: dict[str, tuple[str, Mapping[str, Any]]] = {}
@@ -421,7 +437,7 @@ def verify_log(log_path: Path, replay_records: bool = True) -> Report:
         if found[1] is not None:
             cited.append((found[1], line))
     evening = _check_evening(str(log_path), kinds, len(cited))
-    if evening and evening[0].check == "dealing":    # nothing in such a log is a protocol's to verify
+    if evening and evening[0].check == "dealing":  # nothing in such a log is a protocol's to verify
         return Report(0, tuple(evening))
     failures += evening
     report = verify_paths([path for path, _ in cited], replay_records)
@@ -438,19 +454,42 @@ def _check_evening(source: str, kinds: Mapping[str, tuple[str, Mapping[str, Any]
     where, header = kinds["table"]
     dealing = header.get("dealing")
     if dealing not in ("commit-reveal", "mental-poker"):
-        return [Failure(where, None, RECORD, "dealing", f"the header says the cards were dealt by {dealing!r}, "
-                                                      "not by a protocol with transcripts")]
+        return [
+            Failure(
+                where,
+                None,
+                RECORD,
+                "dealing",
+                f"the header says the cards were dealt by {dealing!r}, not by a protocol with transcripts",
+            )
+        ]
     if hands == 0:
-        return [Failure(source, None, RECORD, "game log", "the log holds no hand: the evening stopped before its "
-                                                         "first hand was played, so there is nothing to verify")]
+        return [
+            Failure(
+                source,
+                None,
+                RECORD,
+                "game log",
+                "the log holds no hand: the evening stopped before its "
+                "first hand was played, so there is nothing to verify",
+            )
+        ]
     if "end" not in kinds:
-        return [Failure(source, None, RECORD, "game log", f"the log ends after {hands} hand(s) without its settlement "
-                                                         "line: the evening was cut short")]
+        return [
+            Failure(
+                source,
+                None,
+                RECORD,
+                "game log",
+                f"the log ends after {hands} hand(s) without its settlement line: the evening was cut short",
+            )
+        ]
     return []
 
 
-def _check_conventions(where: str, header: Mapping[str, Any], cited: Sequence[tuple[Path, Mapping[str, Any]]]
-                       ) -> list[Failure]:
+def _check_conventions(
+    where: str, header: Mapping[str, Any], cited: Sequence[tuple[Path, Mapping[str, Any]]]
+) -> list[Failure]:
     """Each transcript states the convention the header names (house rules and pulya included, when it states
     them; a statement written before house rules travelled states the system, deck and deal pattern)."""
     try:
@@ -463,12 +502,19 @@ def _check_conventions(where: str, header: Mapping[str, Any], cited: Sequence[tu
             statement = _statement_of(read_transcript(path))
             stated = stated_convention(statement)
         except (FairdealError, KeyError, TypeError):
-            continue   # the transcript's own checks report it
+            continue  # the transcript's own checks report it
         same = stated == expected if states_house_rules(statement) else stated.name == expected.name
         if not same:
-            failures.append(Failure(str(path), line.get("hand"), RECORD, "convention",
-                                    f"the transcript's table statement plays {_describe(stated, statement)}, the "
-                                    f"log header {_describe(expected, header)}"))
+            failures.append(
+                Failure(
+                    str(path),
+                    line.get("hand"),
+                    RECORD,
+                    "convention",
+                    f"the transcript's table statement plays {_describe(stated, statement)}, the "
+                    f"log header {_describe(expected, header)}",
+                )
+            )
     return failures
 
 
@@ -493,8 +539,15 @@ def _check_citation(log_path: Path, where: str, line: Mapping[str, Any]) -> tupl
     except OSError as exc:
         return [Failure(where, hand, RECORD, "transcript reference", f"cannot read {path}: {exc.strerror}")], None
     if digest != reference.get("sha256"):
-        return [Failure(where, hand, RECORD, "transcript reference", f"{reference['file']} has SHA-256 {digest}, "
-                        f"the log cites {reference.get('sha256')}")], path
+        return [
+            Failure(
+                where,
+                hand,
+                RECORD,
+                "transcript reference",
+                f"{reference['file']} has SHA-256 {digest}, the log cites {reference.get('sha256')}",
+            )
+        ], path
     return [], path
 
 
@@ -505,9 +558,16 @@ def _check_copies(cited: Sequence[tuple[Path, Mapping[str, Any]]]) -> list[Failu
         try:
             doc = read_transcript(path)
         except FairdealError:
-            continue   # already reported by verify_paths
+            continue  # already reported by verify_paths
         expected = {k: v for k, v in line.items() if k not in ("type", "transcript")}
         if doc.get("record") != expected:
-            failures.append(Failure(str(path), line.get("hand"), RECORD, "log line",
-                                    "the game log's hand line differs from the record in the transcript"))
+            failures.append(
+                Failure(
+                    str(path),
+                    line.get("hand"),
+                    RECORD,
+                    "log line",
+                    "the game log's hand line differs from the record in the transcript",
+                )
+            )
     return failures

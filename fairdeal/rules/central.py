@@ -57,9 +57,15 @@ CROATIAN = Convention(
         kontra_required_numbers=frozenset({2}),
     ),
     raspasy=RaspasyRules(talon_leads=False, talon_tricks=0),
-    scoring=ScoringRules(method="countdown", sheet_words="contracts", number_value_factor=2, no_talon_number_bonus=1,
-                         misere_failed_whist_tricks=5, refe_limits=((30, 1), (50, 3)),
-                         refe_multiplier=2),
+    scoring=ScoringRules(
+        method="countdown",
+        sheet_words="contracts",
+        number_value_factor=2,
+        no_talon_number_bonus=1,
+        misere_failed_whist_tricks=5,
+        refe_limits=((30, 1), (50, 3)),
+        refe_multiplier=2,
+    ),
     # «договариваются, какое число поставить как стартовое в колонке контрактов: 30, 50 или больше»; «При
     # окончательном подсчёте результатов очки в колонке контрактов в 10 раз дороже».
     pulya=PulyaRules(size=30, end="countdown", pulya_difference_factor=1, gora_multiplier=10),
@@ -87,16 +93,35 @@ AUSTRIAN = Convention(
     seeds=(_SEED,),
     players=(3, 4),
     description="deal 3-2-4-3, bids 1..4, «игра», «червы», unseen talon, the pot, premiums for hearts and aces",
-    bidding=BiddingRules(ladder="numbers", number_contracts=AUSTRIAN_NUMBERS, first_number=1,
-                         named_games=((4, "hearts"),), talon_shown=False, senior_may_hold=True),
-    defence=DefenceRules(quotas=SIX_ONLY_QUOTAS, lone_whister_quotas=LONE_QUOTAS, lone_whister_may_choose_open=False,
-                         lone_whister_invites=True, misere_cards_open_after_first_lead=False),
+    bidding=BiddingRules(
+        ladder="numbers",
+        number_contracts=AUSTRIAN_NUMBERS,
+        first_number=1,
+        named_games=((4, "hearts"),),
+        talon_shown=False,
+        senior_may_hold=True,
+    ),
+    defence=DefenceRules(
+        quotas=SIX_ONLY_QUOTAS,
+        lone_whister_quotas=LONE_QUOTAS,
+        lone_whister_may_choose_open=False,
+        lone_whister_invites=True,
+        misere_cards_open_after_first_lead=False,
+    ),
     raspasy=RaspasyRules(talon_leads=False, talon_tricks=0),
     # «Сначала разыгрывающий берёт из котла 10 ставок ... платит каждому вистующему ... по одной ставке за каждую
     # фактическую взятку ... доставляет в котёл 20 ставок ... платит в котёл 10 ставок»; each player puts 50 in
     # at the start («равную сумму денег ... кратна 10»: the amount is ours).
-    scoring=ScoringRules(method="pot", sheet_words="pot", pot_initial=50, pot_dealer_stake=0, pot_play_limit=10,
-                         no_talon_premiums=((4, 10),), premium_four_aces=10, premium_no_aces=10),
+    scoring=ScoringRules(
+        method="pot",
+        sheet_words="pot",
+        pot_initial=50,
+        pot_dealer_stake=0,
+        pot_play_limit=10,
+        no_talon_premiums=((4, 10),),
+        premium_four_aces=10,
+        premium_no_aces=10,
+    ),
     # The pot game has no end of its own: an evening of 30 deals, the pot left shared equally («деньги на кону ...
     # следовало бы разделить между игроками поровну»).
     pulya=PulyaRules(size=30, end="hands", pulya_difference_factor=1, gora_multiplier=1),
@@ -106,20 +131,38 @@ AUSTRIAN = Convention(
 
 
 def _pot_variant(name: str, description: str, **pot) -> Convention:
-    return replace(AUSTRIAN, name=name, title=f"{AUSTRIAN.title}, {description}", description=description,
-                   scoring=replace(AUSTRIAN.scoring, **pot))
+    return replace(
+        AUSTRIAN,
+        name=name,
+        title=f"{AUSTRIAN.title}, {description}",
+        description=description,
+        scoring=replace(AUSTRIAN.scoring, **pot),
+    )
 
 
 # «Неограниченный котёл. Изначально котёл пуст. Каждый сдающий добавляет в него 10 ставок ... Разыгрывающий
 # забирает весь котёл».
-AUSTRIAN_UNLIMITED = _pot_variant("austrian-unlimited", "unlimited pot: the dealer adds 10, the declarer plays the "
-                                  "whole pot", pot_initial=0, pot_dealer_stake=10, pot_play_limit=None)
+AUSTRIAN_UNLIMITED = _pot_variant(
+    "austrian-unlimited",
+    "unlimited pot: the dealer adds 10, the declarer plays the whole pot",
+    pot_initial=0,
+    pot_dealer_stake=10,
+    pot_play_limit=None,
+)
 # «Ограниченный котёл ... в 5, 10 или 20 раз превосходить первоначальную ставку»: ten times.
-AUSTRIAN_LIMITED = _pot_variant("austrian-limited", "limited pot: the dealer adds 10, a hand plays at most 100",
-                                pot_initial=0, pot_dealer_stake=10, pot_play_limit=100)
+AUSTRIAN_LIMITED = _pot_variant(
+    "austrian-limited",
+    "limited pot: the dealer adds 10, a hand plays at most 100",
+    pot_initial=0,
+    pot_dealer_stake=10,
+    pot_play_limit=100,
+)
 # «Styrian ... Самый дешёвый — трефовый контракт — стоит 20 очков ... пиковый — 30, бубновый — 40, а червовый — 50».
-AUSTRIAN_STYRIAN = _pot_variant("austrian-styrian", "Styrian pot: a hand plays 20/30/40/50 by its suit",
-                                pot_stakes=((1, 20), (2, 30), (3, 40), (4, 50)))
+AUSTRIAN_STYRIAN = _pot_variant(
+    "austrian-styrian",
+    "Styrian pot: a hand plays 20/30/40/50 by its suit",
+    pot_stakes=((1, 20), (2, 30), (3, 40), (4, 50)),
+)
 
 AUSTRIAN_ILLUSTRATED = replace(
     AUSTRIAN,
@@ -137,7 +180,7 @@ AUSTRIAN_SANS_ATOUT = replace(
     name="austrian-sans-atout",
     title="Австрийский преферанс, Sans Atout",
     description="Illustrated Preference without bids above 6: six no-trump instead of Durchmarsch, led from the "
-                "declarer's right",
+    "declarer's right",
     bidding=replace(AUSTRIAN.bidding, number_contracts=SANS_ATOUT_NUMBERS),
     defence=replace(AUSTRIAN_ILLUSTRATED.defence, forced_whist_numbers=frozenset({6})),
     scoring=replace(AUSTRIAN_ILLUSTRATED.scoring, direct_values=SANS_ATOUT_VALUES),

@@ -148,9 +148,11 @@ class BiddingRules:
         if not self.raspasy_exit_levels or any(not 6 <= lv <= 10 for lv in self.raspasy_exit_levels):
             raise ConventionError(f"raspasy_exit_levels must be levels 6..10, got {self.raspasy_exit_levels}")
         if self.dark_misere_overcall_levels is not None and any(
-                not 6 <= lv <= 10 for lv in self.dark_misere_overcall_levels):
-            raise ConventionError(f"dark_misere_overcall_levels must be levels 6..10, got "
-                                  f"{self.dark_misere_overcall_levels}")
+            not 6 <= lv <= 10 for lv in self.dark_misere_overcall_levels
+        ):
+            raise ConventionError(
+                f"dark_misere_overcall_levels must be levels 6..10, got {self.dark_misere_overcall_levels}"
+            )
         if any(not 6 <= lv <= 10 for lv in self.no_talon_levels):
             raise ConventionError(f"no_talon_levels must be levels 6..10, got {sorted(self.no_talon_levels)}")
 
@@ -162,7 +164,7 @@ class BiddingRules:
         """The contract tokens a number stands for (``-bp`` without the talon); an entry ``8*`` stands for the level
         in any suit, the trump named by the declarer (19th-century «восемь с козырями»)."""
         entry = self.number_contracts[number - self.first_number]
-        if entry.endswith(NO_TALON):         # a game only ever played on the cards dealt («не относя ни одной карты»)
+        if entry.endswith(NO_TALON):  # a game only ever played on the cards dealt («не относя ни одной карты»)
             return (entry,)
         suffix = NO_TALON if no_talon else ""
         if entry.endswith(WILDCARD):
@@ -459,7 +461,7 @@ class ScoringRules:
 
     def bomb_multiplier(self, level: int) -> int:
         """The multiplier of a bomb of ``level`` (1 simple, 2 double, 3 triple); level 0 = no bomb."""
-        return self.bomb_base ** level
+        return self.bomb_base**level
 
     def value(self, level: int) -> int:
         return dict(self.contract_values)[level]
@@ -554,12 +556,15 @@ class TableRules:
         except DealError as exc:
             raise ConventionError(f"table.deal_pattern: {exc}") from None
         if pattern.deck.value != self.deck:
-            raise ConventionError(f"table.deck {self.deck!r} is not the deck of pattern {pattern.name} "
-                                  f"({pattern.deck.value})")
+            raise ConventionError(
+                f"table.deck {self.deck!r} is not the deck of pattern {pattern.name} ({pattern.deck.value})"
+            )
         if len(pattern.player_hands) != self.hand_players or (pattern.dummy_hand is not None) != self.dummy:
-            raise ConventionError(f"pattern {pattern.name} deals {len(pattern.player_hands)} player hands"
-                                  f"{' and a dummy' if pattern.dummy_hand is not None else ''}; the table says "
-                                  f"{self.hand_players}{' and a dummy' if self.dummy else ''}")
+            raise ConventionError(
+                f"pattern {pattern.name} deals {len(pattern.player_hands)} player hands"
+                f"{' and a dummy' if pattern.dummy_hand is not None else ''}; the table says "
+                f"{self.hand_players}{' and a dummy' if self.dummy else ''}"
+            )
 
     def pattern_name(self, num_seats: int) -> str:
         """The deal pattern of a table of ``num_seats``."""

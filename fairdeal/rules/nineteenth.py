@@ -36,26 +36,45 @@ PREFERANS_1800S = Convention(
     seeds=(_SEED,),
     players=(2, 3, 4, 5),
     description="six tricks priced by suit (♠1 ♣2 ♦3 ♥4, +1 without the talon), talon bought after passes, "
-                "remiz stake of 21",
+    "remiz stake of 21",
     # Rules 20-24: announcements by suit without the talon, then the talon offered in turn; rule 24 «если же все
     # трое спасуют от талона, то игра пересдаётся».
-    bidding=BiddingRules(ladder="suits", number_contracts=SIMPLE_NUMBERS, first_number=1, named_games=SUIT_WORDS,
-                         talon_shown=True, senior_may_hold=False, misere=False),
-    defence=DefenceRules(quotas=((6, 4), (7, 4), (8, 4), (9, 4), (10, 0)), lone_whister_quotas=EACH_TWO,
-                         lone_whister_may_choose_open=False, each_whister_quota=True, passer_sits_out=True),
+    bidding=BiddingRules(
+        ladder="suits",
+        number_contracts=SIMPLE_NUMBERS,
+        first_number=1,
+        named_games=SUIT_WORDS,
+        talon_shown=True,
+        senior_may_hold=False,
+        misere=False,
+    ),
+    defence=DefenceRules(
+        quotas=((6, 4), (7, 4), (8, 4), (9, 4), (10, 0)),
+        lone_whister_quotas=EACH_TWO,
+        lone_whister_may_choose_open=False,
+        each_whister_quota=True,
+        passer_sits_out=True,
+    ),
     raspasy=RaspasyRules(talon_leads=False, talon_tricks=0),
     # Rules 10, 71: «игрок списывает столько, сколько следует за выигранную игру ... по десятой доле на каждую
     # взятку своим противникам»; «каждая единица записанной мелом ставки заключает в себе десять призов».
     # Rule 41: «при одном ремизе ... за игру берётся только оставшийся ремиз ... и ставится также один ремиз».
-    scoring=ScoringRules(method="countdown", sheet_words="remizes", number_value_factor=1, no_talon_number_bonus=1,
-                         remiz_per_trick=False, last_remizes_price=1),
+    scoring=ScoringRules(
+        method="countdown",
+        sheet_words="remizes",
+        number_value_factor=1,
+        no_talon_number_bonus=1,
+        remiz_per_trick=False,
+        last_remizes_price=1,
+    ),
     # Rule 38: «по большей части в употребление введены числа 21, 26, 30»; rule 41 writes the last game only up to
     # the remizes left.
     pulya=PulyaRules(size=21, end="countdown", pulya_difference_factor=1, gora_multiplier=10),
     # Rule 5: «В преферанс могут играть двое, трое, четверо и даже пятеро»; rules 6, 13: at two «на третью руку
     # они кладутся отдельно и не вскрываются до окончания игры»; rule 80: «При игре вдвоём расчёт точно такой же».
-    table=TableRules(deal_pattern="russian", hand_players=3, all_pass="redeal",
-                     patterns_by_players=((2, "russian-two"),)),
+    table=TableRules(
+        deal_pattern="russian", hand_players=3, all_pass="redeal", patterns_by_players=((2, "russian-two"),)
+    ),
     play=PlayRules(),
 )
 
@@ -103,8 +122,15 @@ PREFERANS_1800S_MIXED = replace(
 # names. Большая бедность is not in rule 50's chain; the one rung that contradicts none of its «переговариваются»
 # is above тотус (docs/systems.md).
 MIXED_FULL_NUMBERS = ("6S", "6C", "6D", "6H", "6NT", "7*", "misere", "8*", "9*", "10*", "misere-bp")
-MIXED_FULL_WORDS = SUIT_WORDS + ((5, "notrump"), (6, "seven"), (7, "little-poverty"), (8, "eight"), (9, "nine"),
-                                 (10, "totus"), (11, "great-poverty"))
+MIXED_FULL_WORDS = SUIT_WORDS + (
+    (5, "notrump"),
+    (6, "seven"),
+    (7, "little-poverty"),
+    (8, "eight"),
+    (9, "nine"),
+    (10, "totus"),
+    (11, "great-poverty"),
+)
 # Rule 51: «При объявлении семь ... вист должен набрать две взятки»; rules 53, 55: one against eight and nine;
 # rule 56: тотус «обыкновенно разыгрывается без виста» — no whister answers for a trick.
 MIXED_FULL_QUOTAS = ((6, 2), (7, 2), (8, 1), (9, 1), (10, 0))
@@ -118,16 +144,24 @@ PREFERANS_1800S_MIXED_FULL = replace(
     name="preferans-1800s-mixed-full",
     title="Преферанс XIX века, смешанный полный",
     description="mixed full preferans: six in suits and no-trump, seven, малая бедность, eight, nine, тотус, "
-                "большая бедность; price = the rung (rule 79's pattern), +1 without the talon",
+    "большая бедность; price = the rung (rule 79's pattern), +1 without the talon",
     # Rule 52: «Малая бедность состоит в том, чтобы не взять ни одной взятки при относе одной карты»: announced, the
     # declarer exchanges one card (number 7); «Эту игру опасно играть с талоном ... можно переменить две карты»:
     # bought, two. Rule 54: большая бедность «не относя ни одной карты» is played on the cards dealt.
-    bidding=replace(PREFERANS_1800S.bidding, number_contracts=MIXED_FULL_NUMBERS, named_games=MIXED_FULL_WORDS,
-                    one_card_exchange_numbers=frozenset({7})),
+    bidding=replace(
+        PREFERANS_1800S.bidding,
+        number_contracts=MIXED_FULL_NUMBERS,
+        named_games=MIXED_FULL_WORDS,
+        one_card_exchange_numbers=frozenset({7}),
+    ),
     # Rules 52, 54: «противники непременно должны оба вистовать» (a misère is always played by both); rule 56:
     # тотус — «оба противника должны стараться обремизить игрока».
-    defence=replace(PREFERANS_1800S.defence, lone_whister_quotas=MIXED_FULL_QUOTAS,
-                    second_whister_quotas=MIXED_FULL_SECOND_QUOTAS, forced_whist_numbers=frozenset({TOTUS})),
+    defence=replace(
+        PREFERANS_1800S.defence,
+        lone_whister_quotas=MIXED_FULL_QUOTAS,
+        second_whister_quotas=MIXED_FULL_SECOND_QUOTAS,
+        forced_whist_numbers=frozenset({TOTUS}),
+    ),
     # Rules 72-78 (the full tables) are lost; rule 79's partial table prices the rungs 1, 2, ... in ladder order
     # («восемь — 6, девять — 7» right after «без козырей — 5»), so here each rung is its number, +1 without the
     # talon (rule 79: «каждое из этих чисел увеличивается десятком»). Rule 56 confirms it: a lost тотус pays «по
@@ -141,6 +175,6 @@ PREFERANS_1800S_MIXED_FULL_KADILI = replace(
     name="preferans-1800s-mixed-full-kadili",
     title="Преферанс XIX века, смешанный полный с кадилями",
     description="mixed full preferans «с кадилями» (rule 77): every missing trick, and every trick of a caught "
-                "poverty, costs the game's price",
+    "poverty, costs the game's price",
     scoring=replace(PREFERANS_1800S_MIXED_FULL.scoring, remiz_per_trick=True),
 )

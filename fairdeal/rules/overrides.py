@@ -10,10 +10,11 @@ from __future__ import annotations
 import json
 import types
 import typing
-from dataclasses import fields, replace
+from collections.abc import Mapping
+from dataclasses import replace
 from fractions import Fraction
 from functools import cache
-from typing import Any, Literal, Mapping, Union
+from typing import Any, Literal, Union
 
 from fairdeal.errors import ConventionError
 from fairdeal.rules.convention import Convention
@@ -29,7 +30,7 @@ JsonValue = Any
 
 @cache
 def _group_types(group: str) -> dict[str, Any]:
-    cls = type(getattr(Convention.__dataclass_fields__[group], "default_factory")())
+    cls = type(Convention.__dataclass_fields__[group].default_factory())
     return typing.get_type_hints(cls)
 
 
@@ -181,8 +182,11 @@ def _suggestion(path: str) -> str:
 
 def overrides_of(convention: Convention, base: Convention) -> dict[str, JsonValue]:
     """Every parameter where ``convention`` differs from ``base``, in JSON form, in ``docs/conventions.md`` order."""
-    return {path: to_json(_value_of(convention, path)) for path in parameter_types()
-            if _value_of(convention, path) != _value_of(base, path)}
+    return {
+        path: to_json(_value_of(convention, path))
+        for path in parameter_types()
+        if _value_of(convention, path) != _value_of(base, path)
+    }
 
 
 def parse_rule(text: str) -> tuple[str, JsonValue]:

@@ -49,8 +49,14 @@ LENINGRAD = Convention(
     defence=DefenceRules(greedy_whist=False),
     # 4) «по два очка за каждую взятку»; 5) «(2–4–6)»; 6) «за ноль взяток на распасовке: игрок пишет в пульку
     # стоимость одной взятки» — two at the base price, following the progression (2–4–6); 7) as Sochi.
-    raspasy=RaspasyRules(mode="gora", price_per_trick=2, progression="arithmetic", progression_cap=3,
-                         zero_trick_reward=2, zero_reward_progresses=True),
+    raspasy=RaspasyRules(
+        mode="gora",
+        price_per_trick=2,
+        progression="arithmetic",
+        progression_cap=3,
+        zero_trick_reward=2,
+        zero_reward_progresses=True,
+    ),
     # 1) «вист полуответственный»; 2) consolation = game value per undertrick.
     scoring=ScoringRules(whist_responsibility=Fraction(1, 2), consolation="game_value"),
     # 8) total reaches pulya x players; under/over the average: double difference to/from gora.
@@ -127,7 +133,7 @@ MAILRU = Convention(
 # принципы и правила игры», «единый Закон»): a rule set of its own. Fields not named keep the book defaults.
 CODEX = Convention(
     description="the 1996 Codex: strict ladder, third hand's talon after two passes, dark bids, dark pass doubling "
-                "raspasy",
+    "raspasy",
     name="codex",
     title="Кодекс преферанса 1996 (the 1996 Codex)",
     seeds=(_SEED_MAILRU,),

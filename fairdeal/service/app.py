@@ -30,7 +30,16 @@ from fairdeal.errors import FairdealError
 from fairdeal.protocols.commit_reveal import signature_holds
 from fairdeal.service.db import connect
 from fairdeal.service.limits import (
-    HEX64, HEX128, MAX_REQUEST_BYTES, TABLE_ID, BadInput, Envelope, Hello, RateLimits, check_envelope, check_name,
+    HEX64,
+    HEX128,
+    MAX_REQUEST_BYTES,
+    TABLE_ID,
+    BadInput,
+    Envelope,
+    Hello,
+    RateLimits,
+    check_envelope,
+    check_name,
     decode,
 )
 from fairdeal.service.store import Store
@@ -52,7 +61,7 @@ class Slot:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     sockets: dict[WebSocket, int | None] = field(default_factory=dict)
     bots: asyncio.Task | None = None
-    since: float = field(default_factory=time.monotonic)    # when the table last moved
+    since: float = field(default_factory=time.monotonic)  # when the table last moved
 
 
 class Hub:
@@ -88,7 +97,7 @@ class Hub:
             try:
                 self.store.append(table, message, derived)
             except Exception:
-                self.slots.pop(table.id, None)      # memory ran ahead of the database: rebuild from the rows
+                self.slots.pop(table.id, None)  # memory ran ahead of the database: rebuild from the rows
                 raise Refused("the message could not be stored; try again") from None
             slot.since = time.monotonic()
         await self.broadcast(slot)
@@ -145,8 +154,13 @@ class Hub:
                 slot.sockets.pop(socket, None)
 
 
-def create_app(db_url: str = "fairdeal.db", *, bot_delay: float = 0.4, turn_timeout: float = 300.0,
-               limits: RateLimits | None = None) -> Starlette:
+def create_app(
+    db_url: str = "fairdeal.db",
+    *,
+    bot_delay: float = 0.4,
+    turn_timeout: float = 300.0,
+    limits: RateLimits | None = None,
+) -> Starlette:
     store = Store(connect(db_url))
     hub = Hub(store, bot_delay, turn_timeout)
     limits = limits or RateLimits()
@@ -161,6 +175,7 @@ def create_app(db_url: str = "fairdeal.db", *, bot_delay: float = 0.4, turn_time
                 return _error(str(exc), 400)
             except Refused as exc:
                 return _error(str(exc), 409)
+
         return wrapped
 
     async def body_of(request: Request) -> dict:
@@ -183,8 +198,9 @@ def create_app(db_url: str = "fairdeal.db", *, bot_delay: float = 0.4, turn_time
         return slot
 
     async def systems(request: Request) -> Response:
-        return JSONResponse([{"name": s.name, "title": s.convention.title, "players": list(s.players)}
-                             for s in registered()])
+        return JSONResponse(
+            [{"name": s.name, "title": s.convention.title, "players": list(s.players)} for s in registered()]
+        )
 
     async def create_table(request: Request) -> Response:
         body = await body_of(request)
@@ -199,8 +215,9 @@ def create_app(db_url: str = "fairdeal.db", *, bot_delay: float = 0.4, turn_time
             raise BadInput(f"seats: {system.name} is played by {', '.join(map(str, system.players))} seats")
         if not isinstance(hands, int) or not 1 <= hands <= 500:
             raise BadInput("max_hands: an integer 1..500")
-        table = Table.new(f"t-{secrets.token_hex(5)}", system.name, seats, hands, secrets.token_hex(32),
-                          secrets.token_hex(32))
+        table = Table.new(
+            f"t-{secrets.token_hex(5)}", system.name, seats, hands, secrets.token_hex(32), secrets.token_hex(32)
+        )
         store.create_table(table)
         hub.slots[table.id] = Slot(table)
         return JSONResponse(table.summary(), status_code=201)
@@ -209,8 +226,13 @@ def create_app(db_url: str = "fairdeal.db", *, bot_delay: float = 0.4, turn_time
         out = []
         for table_id in store.table_ids():
             slot = hub.slot(table_id)
-            out.append(slot.table.summary() | {"sessions": sum(1 for s in slot.sockets.values() if s is not None),
-                                               "spectators": sum(1 for s in slot.sockets.values() if s is None)})
+            out.append(
+                slot.table.summary()
+                | {
+                    "sessions": sum(1 for s in slot.sockets.values() if s is not None),
+                    "spectators": sum(1 for s in slot.sockets.values() if s is None),
+                }
+            )
         return JSONResponse(out)
 
     async def table_info(request: Request) -> Response:
@@ -253,8 +275,11 @@ def create_app(db_url: str = "fairdeal.db", *, bot_delay: float = 0.4, turn_time
 
     async def transcript(request: Request) -> Response:
         slot = slot_of(request)
-        return Response(hand_row(request, store.transcripts(slot.table.id)), media_type="application/json",
-                        headers=_attachment(f"{slot.table.id}-hand-{request.path_params['hand']:04d}.json"))
+        return Response(
+            hand_row(request, store.transcripts(slot.table.id)),
+            media_type="application/json",
+            headers=_attachment(f"{slot.table.id}-hand-{request.path_params['hand']:04d}.json"),
+        )
 
     async def transcripts(request: Request) -> Response:
         slot = slot_of(request)
@@ -267,8 +292,11 @@ def create_app(db_url: str = "fairdeal.db", *, bot_delay: float = 0.4, turn_time
 
     async def log(request: Request) -> Response:
         slot = slot_of(request)
-        return PlainTextResponse(_log_text(slot.table, store), media_type="application/x-ndjson",
-                                 headers=_attachment(f"{slot.table.id}.jsonl"))
+        return PlainTextResponse(
+            _log_text(slot.table, store),
+            media_type="application/x-ndjson",
+            headers=_attachment(f"{slot.table.id}.jsonl"),
+        )
 
     async def audit(request: Request) -> Response:
         slot = slot_of(request)
@@ -290,10 +318,12 @@ def create_app(db_url: str = "fairdeal.db", *, bot_delay: float = 0.4, turn_time
                 return await limited(handler)(request)
             except _NotFound as exc:
                 return _error(str(exc), 404)
+
         return guarded
 
     routes = [
-        Route("/", index), Route("/operator", operator),
+        Route("/", index),
+        Route("/operator", operator),
         Route("/api/systems", wrap(systems)),
         Route("/api/tables", wrap(list_tables), methods=["GET"]),
         Route("/api/tables", wrap(create_table), methods=["POST"]),

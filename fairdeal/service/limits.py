@@ -9,7 +9,7 @@ from typing import Any
 
 import msgspec
 
-MAX_MESSAGE_BYTES = 16 * 1024        # a seed commitment with its statement is under 2 KiB
+MAX_MESSAGE_BYTES = 16 * 1024  # a seed commitment with its statement is under 2 KiB
 MAX_REQUEST_BYTES = 4 * 1024
 NAME = re.compile(r"^[A-Za-z0-9А-Яа-яЁё _.-]{1,24}$")
 TABLE_ID = re.compile(r"^[a-z0-9-]{1,40}$")
@@ -100,7 +100,7 @@ class RateLimits:
     _http: dict[str, Bucket] = field(default_factory=dict)
 
     def http(self, client: str) -> bool:
-        if len(self._http) > 10_000:     # forget idle clients rather than grow without bound
+        if len(self._http) > 10_000:  # forget idle clients rather than grow without bound
             self._http.clear()
         return self._http.setdefault(client, Bucket(self.http_rate, self.http_burst)).take()
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Iterable
+from collections.abc import Iterable
 
 from sqlalchemy import Engine, func, insert, select, update
 
@@ -22,30 +22,56 @@ class Store:
 
     def create_table(self, table: Table) -> None:
         with self.engine.begin() as c:
-            c.execute(insert(db.tables).values(
-                id=table.id, system=table.convention.name, seats=table.num_seats, max_hands=table.max_hands,
-                status=table.stage.value, service_key=table.service_secret, chain_tail=table.chain_tail))
+            c.execute(
+                insert(db.tables).values(
+                    id=table.id,
+                    system=table.convention.name,
+                    seats=table.num_seats,
+                    max_hands=table.max_hands,
+                    status=table.stage.value,
+                    service_key=table.service_secret,
+                    chain_tail=table.chain_tail,
+                )
+            )
 
     def add_seat(self, table: Table, seat: Seat) -> None:
         with self.engine.begin() as c:
-            if seat.bot_secret is None and c.execute(select(db.identities.c.key).where(
-                    db.identities.c.key == seat.key)).first() is None:
+            if (
+                seat.bot_secret is None
+                and c.execute(select(db.identities.c.key).where(db.identities.c.key == seat.key)).first() is None
+            ):
                 c.execute(insert(db.identities).values(key=seat.key, name=seat.name))
-            c.execute(insert(db.seats).values(table_id=table.id, seat=seat.seat, name=seat.name, key=seat.key,
-                                              bot_secret=seat.bot_secret))
+            c.execute(
+                insert(db.seats).values(
+                    table_id=table.id, seat=seat.seat, name=seat.name, key=seat.key, bot_secret=seat.bot_secret
+                )
+            )
             c.execute(update(db.tables).where(db.tables.c.id == table.id).values(status=table.stage.value))
 
     def append(self, table: Table, message: Message, derived: Iterable[Derived]) -> None:
         """Store an accepted message, the hands it closed and the table's new status, atomically."""
         with self.engine.begin() as c:
-            c.execute(insert(db.messages).values(
-                table_id=table.id, seat=message.seat, seq=message.seq, type=message.type,
-                body=_text(message.body), signature=message.signature))
+            c.execute(
+                insert(db.messages).values(
+                    table_id=table.id,
+                    seat=message.seat,
+                    seq=message.seq,
+                    type=message.type,
+                    body=_text(message.body),
+                    signature=message.signature,
+                )
+            )
             for d in derived:
-                c.execute(insert(db.transcripts).values(table_id=table.id, hand=d.hand, document=_text(d.transcript),
-                                                        sha256=d.sha256))
-                c.execute(insert(db.hand_lines).values(table_id=table.id, hand=d.hand, line=_text(d.line),
-                                                       sheet=_text(d.sheet)))
+                c.execute(
+                    insert(db.transcripts).values(
+                        table_id=table.id, hand=d.hand, document=_text(d.transcript), sha256=d.sha256
+                    )
+                )
+                c.execute(
+                    insert(db.hand_lines).values(
+                        table_id=table.id, hand=d.hand, line=_text(d.line), sheet=_text(d.sheet)
+                    )
+                )
             c.execute(update(db.tables).where(db.tables.c.id == table.id).values(status=table.stage.value))
 
     def set_status(self, table_id: str, stage: Stage, reason: str | None) -> None:
@@ -65,19 +91,31 @@ class Store:
             if row is None:
                 return None
             seat_rows = list(c.execute(select(db.seats).where(db.seats.c.table_id == table_id)).mappings())
-            messages = [Message(m.seat, m.seq, m.type, json.loads(m.body), m.signature) for m in c.execute(
-                select(db.messages).where(db.messages.c.table_id == table_id).order_by(db.messages.c.id))]
+            messages = [
+                Message(m.seat, m.seq, m.type, json.loads(m.body), m.signature)
+                for m in c.execute(
+                    select(db.messages).where(db.messages.c.table_id == table_id).order_by(db.messages.c.id)
+                )
+            ]
         return Table.load(dict(row), [dict(s) for s in seat_rows], messages)
 
     def transcripts(self, table_id: str) -> list[tuple[int, str]]:
         with self.engine.connect() as c:
-            return [(r.hand, r.document) for r in c.execute(select(db.transcripts).where(
-                db.transcripts.c.table_id == table_id).order_by(db.transcripts.c.hand))]
+            return [
+                (r.hand, r.document)
+                for r in c.execute(
+                    select(db.transcripts).where(db.transcripts.c.table_id == table_id).order_by(db.transcripts.c.hand)
+                )
+            ]
 
     def lines(self, table_id: str) -> list[tuple[int, str]]:
         with self.engine.connect() as c:
-            return [(r.hand, r.line) for r in c.execute(select(db.hand_lines).where(
-                db.hand_lines.c.table_id == table_id).order_by(db.hand_lines.c.hand))]
+            return [
+                (r.hand, r.line)
+                for r in c.execute(
+                    select(db.hand_lines).where(db.hand_lines.c.table_id == table_id).order_by(db.hand_lines.c.hand)
+                )
+            ]
 
     def counts(self, table_id: str | None = None) -> dict[str, int]:
         """Rows per kind (for one table, or all): the operators' page and the tests read them."""
@@ -89,4 +127,3 @@ class Store:
                     query = query.where(t.c.table_id == table_id)
                 out[name] = c.execute(query).scalar_one()
         return out
-

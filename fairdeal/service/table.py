@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 from nacl.signing import SigningKey
@@ -36,7 +37,13 @@ from fairdeal.engine.view import view_for
 from fairdeal.errors import FairdealError, ProtocolError
 from fairdeal.log.records import TranscriptRecord
 from fairdeal.protocols.commit_reveal import (
-    DealerService, SeedCommitment, SignedSession, TableSpec, seed_statement, session_statement, sign,
+    DealerService,
+    SeedCommitment,
+    SignedSession,
+    TableSpec,
+    seed_statement,
+    session_statement,
+    sign,
     signature_holds,
 )
 from fairdeal.protocols.derive import seed_commitment
@@ -52,12 +59,12 @@ class Refused(FairdealError):
 
 
 class Stage(Enum):
-    SEATING = "seating"          # chairs still empty
+    SEATING = "seating"  # chairs still empty
     COUNTERSIGN = "countersign"  # the session opening awaits every seat's countersignature
-    COMMIT = "commit"            # seed commitments for the hand
-    SEED = "seed"                # seed openings for the hand
-    PLAY = "play"                # the engine's hand
-    FINISHED = "finished"        # the pulya closed (or reached the table's hand cap)
+    COMMIT = "commit"  # seed commitments for the hand
+    SEED = "seed"  # seed openings for the hand
+    PLAY = "play"  # the engine's hand
+    FINISHED = "finished"  # the pulya closed (or reached the table's hand cap)
     ABORTED = "aborted"
 
 
@@ -65,7 +72,7 @@ class Stage(Enum):
 class Seat:
     seat: int
     name: str
-    key: str                       # ed25519 public key, hex
+    key: str  # ed25519 public key, hex
     bot_secret: str | None = None  # a server-side bot's signing-key seed; None for a person
 
     @property
@@ -164,8 +171,9 @@ class Table:
     # ---- building --------------------------------------------------------------------------------------------
 
     @classmethod
-    def new(cls, table_id: str, system: str, num_seats: int, max_hands: int,
-            service_secret: str, chain_tail: str) -> "Table":
+    def new(
+        cls, table_id: str, system: str, num_seats: int, max_hands: int, service_secret: str, chain_tail: str
+    ) -> Table:
         sys_ = get_system(system)
         sys_.convention.check_players(num_seats)
         table = cls(table_id, sys_, num_seats, max_hands, service_secret, chain_tail)
@@ -173,10 +181,9 @@ class Table:
         return table
 
     @classmethod
-    def load(cls, row: dict, seat_rows: list[dict], messages: list[Message]) -> "Table":
+    def load(cls, row: dict, seat_rows: list[dict], messages: list[Message]) -> Table:
         """Rebuild a table from its rows: the roster, then every stored message replayed in order."""
-        table = cls.new(row["id"], row["system"], row["seats"], row["max_hands"], row["service_key"],
-                        row["chain_tail"])
+        table = cls.new(row["id"], row["system"], row["seats"], row["max_hands"], row["service_key"], row["chain_tail"])
         for seat in seat_rows:
             table.seats[seat["seat"]] = Seat(seat["seat"], seat["name"], seat["key"], seat["bot_secret"])
         table._maybe_open()
@@ -192,8 +199,9 @@ class Table:
 
     @property
     def spec(self) -> TableSpec:
-        return TableSpec(self.id, SESSION, self.max_hands, tuple(self.seats[s].name for s in range(self.num_seats)),
-                         self.convention)
+        return TableSpec(
+            self.id, SESSION, self.max_hands, tuple(self.seats[s].name for s in range(self.num_seats)), self.convention
+        )
 
     # ---- seating ---------------------------------------------------------------------------------------------
 
@@ -225,8 +233,9 @@ class Table:
         key = SigningKey(bytes.fromhex(self.service_secret))
         self.service = DealerService(self.spec, key=key, tail=bytes.fromhex(self.chain_tail))
         keys = [self.seats[s].key for s in range(self.num_seats)]
-        self.statement = session_statement(self.spec, bytes.fromhex(self.service.commitment(1)),
-                                           self.service.public_key, keys)
+        self.statement = session_statement(
+            self.spec, bytes.fromhex(self.service.commitment(1)), self.service.public_key, keys
+        )
         self.service_signature = sign(key, self.statement)
         self.stage = Stage.COUNTERSIGN
 
@@ -237,8 +246,10 @@ class Table:
         if message.seat not in self.seats:
             raise Refused(f"seat {message.seat} is empty at table {self.id}")
         if message.seq <= self.last_seq.get(message.seat, 0):
-            raise Refused(f"seat {message.seat}: message {message.seq} is a replay "
-                          f"(the last accepted was {self.last_seq[message.seat]})")
+            raise Refused(
+                f"seat {message.seat}: message {message.seq} is a replay "
+                f"(the last accepted was {self.last_seq[message.seat]})"
+            )
         handler = _HANDLERS.get(message.type)
         if handler is None:
             raise Refused(f"unknown message type {message.type!r}")
@@ -314,8 +325,10 @@ class Table:
                 return derived
 
     def _open_session(self) -> None:
-        proxies = [_Countersigned(self.seats[s].name, s, self.seats[s].key, self.countersigned[s])
-                   for s in range(self.num_seats)]
+        proxies = [
+            _Countersigned(self.seats[s].name, s, self.seats[s].key, self.countersigned[s])
+            for s in range(self.num_seats)
+        ]
         self.session = self.service.open_session(proxies)
         self._next_hand()
 
@@ -331,8 +344,15 @@ class Table:
 
     def _deal(self) -> None:
         deal = deal_order(self.service.deal(), get_pattern(self.convention.table.pattern_name(self.num_seats)))
-        self.state = new_hand(self.convention, self.num_seats, self.dealer, deal, self.sheet.raspasy_streak,
-                              self._opening, self.sheet.refe_seats())
+        self.state = new_hand(
+            self.convention,
+            self.num_seats,
+            self.dealer,
+            deal,
+            self.sheet.raspasy_streak,
+            self._opening,
+            self.sheet.refe_seats(),
+        )
         self.stage = Stage.PLAY
 
     def _close_hand(self) -> Derived:
@@ -340,8 +360,9 @@ class Table:
         before = self.sheet
         self.sheet, lines = self.system.score_hand(before, outcome)
         round_ = self.service.current_round()
-        fields = hand_fields(self.hand, self.state, {}, lines, sheet_extras(before, self.sheet, outcome,
-                                                                          self.convention))
+        fields = hand_fields(
+            self.hand, self.state, {}, lines, sheet_extras(before, self.sheet, outcome, self.convention)
+        )
         record = {k: v for k, v in fields.items() if k != "type"}
         link = self.service.reveal()
         doc = build_transcript(self.session, round_, self.service_commitment, self.previous, link, record)
@@ -351,8 +372,17 @@ class Table:
         reference = TranscriptRecord(file=f"{self.id}.transcripts/hand-{self.hand:04d}.json", sha256=digest)
         line = dict(fields, transcript={"file": reference.file, "sha256": reference.sha256})
         contract = self.state.contract.token if self.state.contract else None
-        self.history.append(HandRecord(self.hand, self.dealer, contract, self.state.declarer, outcome.kind.value,
-                                       tuple(l.to_record() for l in lines), link.hex()))
+        self.history.append(
+            HandRecord(
+                self.hand,
+                self.dealer,
+                contract,
+                self.state.declarer,
+                outcome.kind.value,
+                tuple(l.to_record() for l in lines),
+                link.hex(),
+            )
+        )
         return Derived(self.hand, doc, digest, line, self.sheet_json())
 
     # ---- server-side bots ------------------------------------------------------------------------------------
@@ -374,8 +404,9 @@ class Table:
         if self.stage is Stage.PLAY:
             due = [to_move(self.state)]
         elif self.stage in (Stage.COUNTERSIGN, Stage.COMMIT, Stage.SEED):
-            done = {Stage.COUNTERSIGN: self.countersigned, Stage.COMMIT: self.commitments,
-                    Stage.SEED: self.opened}[self.stage]
+            done = {Stage.COUNTERSIGN: self.countersigned, Stage.COMMIT: self.commitments, Stage.SEED: self.opened}[
+                self.stage
+            ]
             due = [s for s in range(self.num_seats) if s not in done]
         else:
             due = []
@@ -396,8 +427,9 @@ class Table:
         if self.stage is Stage.COMMIT and info.seat not in self.commitments:
             seed = self._bot_seed(info)
             digest = seed_commitment(self.id, SESSION, self.hand, info.name, seed).hex()
-            statement = seed_statement(self.session.statement, self.hand, self.dealer, info.seat,
-                                       self.service_commitment, digest)
+            statement = seed_statement(
+                self.session.statement, self.hand, self.dealer, info.seat, self.service_commitment, digest
+            )
             return "commit", {"statement": statement, "signature": sign(key, statement)}
         if self.stage is Stage.SEED and info.seat not in self.opened:
             return "seed", {"seed": self._bot_seed(info).hex()}
@@ -407,8 +439,7 @@ class Table:
 
     def _bot_seed(self, info: Seat) -> bytes:
         # Derived, not stored: the bot can open after a restart what it committed before it.
-        return hashlib.sha256(frame(BOT_SEED_DOMAIN, bytes.fromhex(info.bot_secret), self.id,
-                                    u64(self.hand))).digest()
+        return hashlib.sha256(frame(BOT_SEED_DOMAIN, bytes.fromhex(info.bot_secret), self.id, u64(self.hand))).digest()
 
     def _bot(self, seat: int):
         if seat not in self._bots:
@@ -420,18 +451,29 @@ class Table:
     # ---- what each seat may see ------------------------------------------------------------------------------
 
     def sheet_json(self) -> dict:
-        names = [self.seats[s].name for s in range(self.num_seats)] if len(self.seats) == self.num_seats else \
-            [f"seat {s}" for s in range(self.num_seats)]
+        names = (
+            [self.seats[s].name for s in range(self.num_seats)]
+            if len(self.seats) == self.num_seats
+            else [f"seat {s}" for s in range(self.num_seats)]
+        )
         return sheet_json(self.sheet, settle(self.sheet, self.convention), names, self.convention)
 
     def summary(self) -> dict:
         """What anyone may know of the table: no card, no seed."""
         return {
-            "table": self.id, "system": self.convention.name, "title": self.convention.title,
-            "seats": self.num_seats, "max_hands": self.max_hands, "stage": self.stage.value, "reason": self.reason,
-            "hand": self.hand, "dealer": self.dealer,
-            "roster": [{"seat": s.seat, "name": s.name, "key": s.key, "bot": s.is_bot}
-                       for s in sorted(self.seats.values(), key=lambda s: s.seat)],
+            "table": self.id,
+            "system": self.convention.name,
+            "title": self.convention.title,
+            "seats": self.num_seats,
+            "max_hands": self.max_hands,
+            "stage": self.stage.value,
+            "reason": self.reason,
+            "hand": self.hand,
+            "dealer": self.dealer,
+            "roster": [
+                {"seat": s.seat, "name": s.name, "key": s.key, "bot": s.is_bot}
+                for s in sorted(self.seats.values(), key=lambda s: s.seat)
+            ],
         }
 
     def view(self, seat: int | None) -> dict:
@@ -450,33 +492,56 @@ class Table:
     def _protocol_view(self, seat: int | None) -> dict:
         out: dict[str, Any] = {"stage": self.stage.value, "reveals": self.reveals, "anchor": None}
         if self.statement is not None:
-            out.update(statement=self.statement, service_signature=self.service_signature,
-                       countersigned=sorted(self.countersigned), anchor=self.statement["anchor"])
+            out.update(
+                statement=self.statement,
+                service_signature=self.service_signature,
+                countersigned=sorted(self.countersigned),
+                anchor=self.statement["anchor"],
+            )
         if self.stage in (Stage.COMMIT, Stage.SEED, Stage.PLAY):
-            out.update(hand=self.hand, dealer=self.dealer, service_commitment=self.service_commitment,
-                       committed=sorted(self.commitments), opened=sorted(self.opened))
+            out.update(
+                hand=self.hand,
+                dealer=self.dealer,
+                service_commitment=self.service_commitment,
+                committed=sorted(self.commitments),
+                opened=sorted(self.opened),
+            )
         if self.stage is Stage.SEED:
-            out["commitments"] = [{"seat": c.seat, "statement": c.statement, "signature": c.signature}
-                                  for c in self.commitments.values()]
+            out["commitments"] = [
+                {"seat": c.seat, "statement": c.statement, "signature": c.signature} for c in self.commitments.values()
+            ]
         need = None
         if seat is not None:
-            need = {Stage.COUNTERSIGN: "countersign" if seat not in self.countersigned else None,
-                    Stage.COMMIT: "commit" if seat not in self.commitments else None,
-                    Stage.SEED: "seed" if seat not in self.opened else None}.get(self.stage)
+            need = {
+                Stage.COUNTERSIGN: "countersign" if seat not in self.countersigned else None,
+                Stage.COMMIT: "commit" if seat not in self.commitments else None,
+                Stage.SEED: "seed" if seat not in self.opened else None,
+            }.get(self.stage)
         out["need"] = need
         return out
 
     def _game_view(self, seat: int) -> dict:
         v = view_for(self.state, seat)
         return {
-            "phase": v.phase.value, "step": self.state.steps, "to_move": v.to_move, "hand": list(v.hand), "active": list(v.active),
-            "dealer": v.dealer, "open_hands": {str(s): list(c) for s, c in v.open_hands},
-            "auction": [[s, t] for s, t in v.auction], "declarer": v.declarer,
-            "contract": v.contract.token if v.contract else None, "kind": v.kind.value if v.kind else None,
-            "talon_seen": list(v.talon_seen), "discard": list(v.discard),
-            "defence": [[s, c.value] for s, c in v.defence], "defence_open": v.defence_open,
+            "phase": v.phase.value,
+            "step": self.state.steps,
+            "to_move": v.to_move,
+            "hand": list(v.hand),
+            "active": list(v.active),
+            "dealer": v.dealer,
+            "open_hands": {str(s): list(c) for s, c in v.open_hands},
+            "auction": [[s, t] for s, t in v.auction],
+            "declarer": v.declarer,
+            "contract": v.contract.token if v.contract else None,
+            "kind": v.kind.value if v.kind else None,
+            "talon_seen": list(v.talon_seen),
+            "discard": list(v.discard),
+            "defence": [[s, c.value] for s, c in v.defence],
+            "defence_open": v.defence_open,
             "tricks": [{"plays": [list(p) for p in t.plays], "winner": t.winner} for t in v.tricks],
-            "current": [list(p) for p in v.current], "won": list(v.won), "trump": v.trump,
+            "current": [list(p) for p in v.current],
+            "won": list(v.won),
+            "trump": v.trump,
             "legal": [encode_action(a) for a in v.legal],
             "hidden": {str(s): len(self.state.hands[s]) for s in range(self.num_seats) if s != seat},
         }
@@ -511,5 +576,8 @@ def _short(value: Any) -> str:
 
 
 _HANDLERS: dict[str, Callable[[Table, int, dict], None]] = {
-    "countersign": Table._countersign, "commit": Table._commit, "seed": Table._seed, "act": Table._act,
+    "countersign": Table._countersign,
+    "commit": Table._commit,
+    "seed": Table._seed,
+    "act": Table._act,
 }

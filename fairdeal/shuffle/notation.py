@@ -8,8 +8,8 @@ any case; the printer writes keywords in lower case, patterns in upper case, one
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from fairdeal.errors import NotationError, ShuffleError
 from fairdeal.shuffle.ops import (

@@ -13,8 +13,9 @@ from __future__ import annotations
 import abc
 import functools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import ClassVar, Iterator, Union
+from typing import ClassVar, Union
 
 import numpy as np
 
@@ -313,7 +314,7 @@ class Perm(ShuffleOp):
             raise ShuffleError(f"perm must list each of 1..{len(self.positions)} exactly once")
 
     @staticmethod
-    def of(p: np.ndarray) -> "Perm":
+    def of(p: np.ndarray) -> Perm:
         """The op for a 0-based permutation array."""
         return Perm(tuple(int(i) + 1 for i in p))
 
@@ -369,7 +370,7 @@ class ShuffleSequence:
             raise ShuffleError("a shuffle sequence is a tuple of Action values")
 
     @staticmethod
-    def of(*ops: ShuffleOp, actor: Actor = None) -> "ShuffleSequence":
+    def of(*ops: ShuffleOp, actor: Actor = None) -> ShuffleSequence:
         return ShuffleSequence(tuple(Action(op, actor) for op in ops))
 
     def __len__(self) -> int:

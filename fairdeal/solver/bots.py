@@ -27,7 +27,7 @@ from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.outcome import DefenceCall, HandKind
 from fairdeal.engine.view import PlayerView
 from fairdeal.solver import simulate
-from fairdeal.solver.dds import Position, mask, solve
+from fairdeal.solver.dds import Position, solve
 
 # (play, whist, bidding/discard/contract) samples
 LEVELS: dict[str, tuple[int, int, int]] = {"easy": (0, 0, 0), "medium": (8, 8, 10), "hard": (24, 16, 16)}
@@ -43,10 +43,10 @@ class Table:
 
     seats: tuple[int, ...]
     known: dict[int, tuple[int, ...]]
-    hidden: tuple[tuple[int, int, int], ...]   # (seat, cards it holds, mask of suits it is void in)
+    hidden: tuple[tuple[int, int, int], ...]  # (seat, cards it holds, mask of suits it is void in)
     unseen: tuple[int, ...]
-    declarer_only: frozenset[int]              # shown talon cards: with the declarer or in his discard
-    future_talon: int                          # raspasy talon cards still to turn after the current trick
+    declarer_only: frozenset[int]  # shown talon cards: with the declarer or in his discard
+    future_talon: int  # raspasy talon cards still to turn after the current trick
     talon_owner: bool
     declarer: int | None
 
@@ -93,13 +93,18 @@ class SamplingBot:
         partner = pool[:TRICKS]
         with_declarer = pool[TRICKS:] + shown
         rng.shuffle(with_declarer)
-        declarer = with_declarer[:TRICKS]      # the other two are his discard
+        declarer = with_declarer[:TRICKS]  # the other two are his discard
         hands = {view.seat: tuple(view.hand), view.declarer: tuple(sorted(declarer))}
         other = next(s for s in view.active if s not in hands)
         hands[other] = tuple(sorted(partner))
         strain = view.contract.strain
-        position = Position(tuple(hands[s] for s in view.active), 0, (), None if strain == NO_TRUMP else strain,
-                            view.convention.play.must_overtake)
+        position = Position(
+            tuple(hands[s] for s in view.active),
+            0,
+            (),
+            None if strain == NO_TRUMP else strain,
+            view.convention.play.must_overtake,
+        )
         return solve(position, 1 << view.active.index(view.declarer), 1 << view.active.index(view.declarer)).value
 
     def simulate(self, view: PlayerView) -> Action:
@@ -136,8 +141,14 @@ class SamplingBot:
 
 def _plain_table(view: PlayerView) -> bool:
     """Three people at the tricks, a game contract of ten cards each: the case the whist simulation models."""
-    return (len(view.active) == 3 and not view.convention.table.dummy and view.contract is not None
-            and not view.contract.misere and len(view.hand) == TRICKS and len(view.deck) == 32)
+    return (
+        len(view.active) == 3
+        and not view.convention.table.dummy
+        and view.contract is not None
+        and not view.contract.misere
+        and len(view.hand) == TRICKS
+        and len(view.deck) == 32
+    )
 
 
 def _view_digest(view: PlayerView) -> int:
@@ -171,8 +182,9 @@ def read_table(view: PlayerView) -> Table:
     future = 0
     if raspasy and getattr(conv.raspasy, "talon_leads", False):
         future = max(0, conv.raspasy.talon_tricks - len(view.tricks) - 1)
-    return Table(seats, known, tuple(hidden), unseen, declarer_only, future, view.dealer not in view.active,
-                 view.declarer)
+    return Table(
+        seats, known, tuple(hidden), unseen, declarer_only, future, view.dealer not in view.active, view.declarer
+    )
 
 
 def _voids(view: PlayerView) -> dict[int, int]:
@@ -215,7 +227,7 @@ def _try_deal(table: Table, rng: np.random.Generator):
     for card in cards:
         options = [s for s in holders_of[card] if room[s] > 0]
         weights = [room[s] for s in options]
-        if rest_room > 0:         # the discard, the talon, a sitting-out dealer's hand
+        if rest_room > 0:  # the discard, the talon, a sitting-out dealer's hand
             options.append(None)
             weights.append(rest_room)
         if not options:
@@ -229,7 +241,7 @@ def _try_deal(table: Table, rng: np.random.Generator):
             room[pick] -= 1
     full = dict(table.known)
     full.update({s: tuple(sorted(h)) for s, h in hands.items()})
-    talon = tuple(rest[:table.future_talon])
+    talon = tuple(rest[: table.future_talon])
     if len(talon) < table.future_talon:
         return None
     return tuple(full[s] for s in table.seats), talon
@@ -246,16 +258,24 @@ def _holders(card: int, table: Table) -> list[int]:
     return out
 
 
-def card_scores(view: PlayerView, table: Table, hands: tuple[tuple[int, ...], ...],
-                future_talon: tuple[int, ...]) -> dict[int, float]:
+def card_scores(
+    view: PlayerView, table: Table, hands: tuple[tuple[int, ...], ...], future_talon: tuple[int, ...]
+) -> dict[int, float]:
     """The expected score for the seat to play of each of its legal cards, in this layout."""
     seats = table.seats
     index = {s: i for i, s in enumerate(seats)}
     leader = index[view.current[0][0]] if view.current else index[view.legal[0].seat]
     current = tuple(c for _, c in view.current)
     talon = ((view.current_talon_card,) if view.current_talon_card is not None else ()) + future_talon
-    position = Position(hands, leader, current, view.trump, view.convention.play.must_overtake,
-                        talon if view.current_talon_card is not None else (), table.talon_owner)
+    position = Position(
+        hands,
+        leader,
+        current,
+        view.trump,
+        view.convention.play.must_overtake,
+        talon if view.current_talon_card is not None else (),
+        table.talon_owner,
+    )
     mover = view.legal[0].seat
     if view.kind is HandKind.RASPASY:
         me = index[mover]

@@ -6,8 +6,9 @@ tricks the counted seats take from the trick in progress on, under optimal play 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, Sequence
+from typing import Literal
 
 import numpy as np
 
@@ -26,13 +27,13 @@ class SolverError(FairdealError):
 class Position:
     """Cards still in hand, the trick in progress and the rules that govern it."""
 
-    hands: tuple[tuple[int, ...], ...]     # per seat in play order (2 or 3 seats)
-    leader: int                            # the seat that led (or leads) the trick in progress
-    current: tuple[int, ...] = ()          # cards already played to it, from the leader on
+    hands: tuple[tuple[int, ...], ...]  # per seat in play order (2 or 3 seats)
+    leader: int  # the seat that led (or leads) the trick in progress
+    current: tuple[int, ...] = ()  # cards already played to it, from the leader on
     trump: int | None = None
-    must_overtake: bool = False            # head the trick when able (Austrian, Croatian)
-    talon: tuple[int, ...] = ()            # raspasy: talon cards setting the suits of this and the next tricks
-    talon_owner: bool = False              # four players: the talon card competes; its tricks are nobody's
+    must_overtake: bool = False  # head the trick when able (Austrian, Croatian)
+    talon: tuple[int, ...] = ()  # raspasy: talon cards setting the suits of this and the next tricks
+    talon_owner: bool = False  # four players: the talon card competes; its tricks are nobody's
 
     @property
     def seats(self) -> int:
@@ -45,8 +46,8 @@ class Position:
 
 @dataclass(frozen=True)
 class Solution:
-    value: int                             # the counted seats' tricks from the trick in progress on
-    card_values: dict[int, int]            # each legal card of the seat to play -> the value after it
+    value: int  # the counted seats' tricks from the trick in progress on
+    card_values: dict[int, int]  # each legal card of the seat to play -> the value after it
     nodes: int
 
     def losses(self, maximiser: bool) -> dict[int, int]:
@@ -79,8 +80,17 @@ def solve(position: Position, count: int, maximisers: int, values: bool = False)
     trump = -1 if position.trump is None else position.trump
     try:
         value, card_values, nodes = _dds.solve(
-            tuple(mask(h) for h in position.hands), position.leader, position.current, trump,
-            position.must_overtake, count, maximisers, position.talon, position.talon_owner, values)
+            tuple(mask(h) for h in position.hands),
+            position.leader,
+            position.current,
+            trump,
+            position.must_overtake,
+            count,
+            maximisers,
+            position.talon,
+            position.talon_owner,
+            values,
+        )
     except (ValueError, TypeError, OverflowError) as exc:
         raise SolverError(f"cannot solve this position: {exc}") from None
     return Solution(value, card_values or {}, nodes)
@@ -96,8 +106,14 @@ def raspasy_guarantees(position: Position) -> tuple[int, ...]:
     return tuple(declarer_tricks(position, s, "misere").value for s in range(position.seats))
 
 
-def solve_batch(hands: np.ndarray, leaders: np.ndarray, declarers: np.ndarray, trumps: np.ndarray,
-                misere: np.ndarray, must_overtake: bool = False) -> np.ndarray:
+def solve_batch(
+    hands: np.ndarray,
+    leaders: np.ndarray,
+    declarers: np.ndarray,
+    trumps: np.ndarray,
+    misere: np.ndarray,
+    must_overtake: bool = False,
+) -> np.ndarray:
     """Declarer tricks for many layouts at a trick boundary. ``hands`` is (N, seats) of uint32 card masks;
     ``trumps`` holds -1 for no trumps; ``misere`` is a boolean per layout."""
     hands = np.ascontiguousarray(hands, dtype=np.uint32)
@@ -112,8 +128,16 @@ def solve_batch(hands: np.ndarray, leaders: np.ndarray, declarers: np.ndarray, t
     maximisers = np.where(np.asarray(misere, dtype=bool).reshape(rows), everyone & ~count, count).astype(np.uint8)
     out = np.zeros(rows, dtype=np.int8)
     try:
-        _dds.solve_batch(hands, np.ascontiguousarray(leaders, dtype=np.int8),
-                         np.ascontiguousarray(trumps, dtype=np.int8), count, maximisers, out, seats, must_overtake)
+        _dds.solve_batch(
+            hands,
+            np.ascontiguousarray(leaders, dtype=np.int8),
+            np.ascontiguousarray(trumps, dtype=np.int8),
+            count,
+            maximisers,
+            out,
+            seats,
+            must_overtake,
+        )
     except ValueError as exc:
         raise SolverError(str(exc)) from None
     return out

@@ -69,10 +69,10 @@ def _short(value: object) -> str:
 
 def _hands(value: object, line: int) -> tuple[tuple[int, ...], ...]:
     if not isinstance(value, dict):
-        raise ProblemError(line, "hands", "expected an object of seats \"0\", \"1\"[, \"2\"]")
+        raise ProblemError(line, "hands", 'expected an object of seats "0", "1"[, "2"]')
     seats = len(value)
     if sorted(value) != [str(s) for s in range(seats)] or seats not in (2, 3):
-        raise ProblemError(line, "hands", f"expected seats \"0\", \"1\" and perhaps \"2\", got {_short(sorted(value))}")
+        raise ProblemError(line, "hands", f'expected seats "0", "1" and perhaps "2", got {_short(sorted(value))}')
     hands: list[tuple[int, ...]] = []
     seen: dict[int, str] = {}
     for s in range(seats):
@@ -83,7 +83,7 @@ def _hands(value: object, line: int) -> tuple[tuple[int, ...], ...]:
         codes = []
         for item in cards:
             if not isinstance(item, str):
-                raise ProblemError(line, field, f"expected card strings like \"AS\", got {_short(item)}")
+                raise ProblemError(line, field, f'expected card strings like "AS", got {_short(item)}')
             try:
                 code = parse_card(item).code
             except CardError as exc:

@@ -26,12 +26,12 @@ class ReviewError(FairdealError, ValueError):
 
 @dataclass(frozen=True)
 class PlayReview:
-    trick: int                     # 1-based
+    trick: int  # 1-based
     seat: int
     card: int
-    value: int                     # the counted seat's tricks at the end of the hand, best play after this card
-    best: int                      # ... after the best card instead
-    best_cards: tuple[int, ...]    # the cards that achieve it
+    value: int  # the counted seat's tricks at the end of the hand, best play after this card
+    best: int  # ... after the best card instead
+    best_cards: tuple[int, ...]  # the cards that achieve it
 
     @property
     def cost(self) -> int:
@@ -42,7 +42,7 @@ class PlayReview:
 class HandReview:
     hand: int
     kind: str
-    counted: str                   # whose tricks the values count
+    counted: str  # whose tricks the values count
     plays: tuple[PlayReview, ...]
 
 
@@ -54,10 +54,16 @@ def position_of(state: HandState) -> tuple[Position, tuple[int, ...]]:
     talon: tuple[int, ...] = ()
     if state.current_talon_card is not None:
         end = min(state.convention.raspasy.talon_tricks, len(state.dealt_talon))
-        talon = tuple(state.dealt_talon[len(state.tricks):end])
-    position = Position(tuple(state.hands[s] for s in seats), leader, tuple(c for _, c in state.current),
-                        trump_of(state), state.convention.play.must_overtake, talon,
-                        state.dealer not in state.active)
+        talon = tuple(state.dealt_talon[len(state.tricks) : end])
+    position = Position(
+        tuple(state.hands[s] for s in seats),
+        leader,
+        tuple(c for _, c in state.current),
+        trump_of(state),
+        state.convention.play.must_overtake,
+        talon,
+        state.dealer not in state.active,
+    )
     return position, seats
 
 
@@ -82,8 +88,9 @@ def review_state(start: HandState, cards: list[tuple[int, int]], hand: int) -> H
         values = {c: won + v for c, v in solve(position, count, maximisers, values=True).card_values.items()}
         best = (max if (maximisers >> state.trick_seats.index(seat)) & 1 else min)(values.values())
         trick = len(state.tricks) + 1
-        plays.append(PlayReview(trick, seat, card, values[card], best,
-                                tuple(sorted(c for c, v in values.items() if v == best))))
+        plays.append(
+            PlayReview(trick, seat, card, values[card], best, tuple(sorted(c for c, v in values.items() if v == best)))
+        )
         state = apply(state, Play(seat, card, to_move(state)))
     counted = "each seat's own tricks" if start.kind is HandKind.RASPASY else f"seat {start.declarer}'s tricks"
     return HandReview(hand, start.kind.value, counted, tuple(plays))
@@ -115,7 +122,20 @@ def review_record(fields: dict, convention, num_seats: int) -> HandReview:
 
 
 def review_json(review: HandReview) -> dict:
-    return {"hand": review.hand, "kind": review.kind, "counted": review.counted,
-            "plays": [{"trick": p.trick, "seat": p.seat, "card": Card.from_code(p.card).ascii, "value": p.value,
-                       "best": p.best, "cost": p.cost,
-                       "best_cards": [Card.from_code(c).ascii for c in p.best_cards]} for p in review.plays]}
+    return {
+        "hand": review.hand,
+        "kind": review.kind,
+        "counted": review.counted,
+        "plays": [
+            {
+                "trick": p.trick,
+                "seat": p.seat,
+                "card": Card.from_code(p.card).ascii,
+                "value": p.value,
+                "best": p.best,
+                "cost": p.cost,
+                "best_cards": [Card.from_code(c).ascii for c in p.best_cards],
+            }
+            for p in review.plays
+        ],
+    }

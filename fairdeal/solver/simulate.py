@@ -21,14 +21,14 @@ from fairdeal.engine.view import PlayerView
 from fairdeal.solver.dds import Position, solve
 
 TRICKS = 10
-STRAINS = tuple(range(5))          # four trump suits, then no trump (the ladder's order)
-DISCARD_CANDIDATES = 4             # discards kept by the heuristic's count before simulating
-MISERE_CANDIDATES = 2              # misère solves cost ten times a game's: fewer discards, fewer layouts
+STRAINS = tuple(range(5))  # four trump suits, then no trump (the ladder's order)
+DISCARD_CANDIDATES = 4  # discards kept by the heuristic's count before simulating
+MISERE_CANDIDATES = 2  # misère solves cost ten times a game's: fewer discards, fewer layouts
 MISERE_SAMPLE_SHARE = 0.6
 MIN_SAMPLES = 4
 ACE = 7
-HOPELESS = 3.5                     # counted tricks below which no talon makes a six: pass unsimulated
-MISERE_RISK = 3.0                  # the most misère danger worth simulating a misère for
+HOPELESS = 3.5  # counted tricks below which no talon makes a six: pass unsimulated
+MISERE_RISK = 3.0  # the most misère danger worth simulating a misère for
 
 
 @dataclass(frozen=True)
@@ -56,8 +56,13 @@ def contract_score(conv, level: int | None, tricks: int) -> float:
 def models(view: PlayerView) -> bool:
     """The case the simulation models: the Russian ladder, three seats at the tricks and no dummy, 32 cards."""
     conv = view.convention
-    return (conv.bidding.ladder == "russian" and not conv.table.dummy and len(view.active) == 3
-            and len(view.deck) == 32 and tuple(view.trick_seats) == tuple(view.active))
+    return (
+        conv.bidding.ladder == "russian"
+        and not conv.table.dummy
+        and len(view.active) == 3
+        and len(view.deck) == 32
+        and tuple(view.trick_seats) == tuple(view.active)
+    )
 
 
 def _solve_tricks(view: PlayerView, hands: dict[int, tuple[int, ...]], strain: int | None) -> int:
@@ -65,8 +70,7 @@ def _solve_tricks(view: PlayerView, hands: dict[int, tuple[int, ...]], strain: i
     order = tuple(view.active)
     me = 1 << order.index(view.seat)
     trump = None if strain in (None, NO_TRUMP) else strain
-    position = Position(tuple(tuple(sorted(hands[s])) for s in order), 0, (), trump,
-                        view.convention.play.must_overtake)
+    position = Position(tuple(tuple(sorted(hands[s])) for s in order), 0, (), trump, view.convention.play.must_overtake)
     maximisers = me if strain is not None else ((1 << len(order)) - 1) & ~me
     return solve(position, me, maximisers).value
 
@@ -76,8 +80,8 @@ def _deal_others(view: PlayerView, hidden: list[int], rng: np.random.Generator) 
     pool = list(hidden)
     rng.shuffle(pool)
     others = [s for s in view.active if s != view.seat]
-    hands = {s: tuple(pool[k * TRICKS:(k + 1) * TRICKS]) for k, s in enumerate(others)}
-    return hands, pool[TRICKS * len(others):]
+    hands = {s: tuple(pool[k * TRICKS : (k + 1) * TRICKS]) for k, s in enumerate(others)}
+    return hands, pool[TRICKS * len(others) :]
 
 
 def _hidden(view: PlayerView, mine) -> list[int]:
@@ -96,8 +100,7 @@ def quick_discard(cards: tuple[int, ...], strain: int | None) -> tuple[int, ...]
     return tuple(c for c in cards if c not in away)
 
 
-def auction_estimates(view: PlayerView, rng: np.random.Generator, samples: int,
-                      misere: bool) -> list[Estimate]:
+def auction_estimates(view: PlayerView, rng: np.random.Generator, samples: int, misere: bool) -> list[Estimate]:
     """Tricks in each strain (and misère when ``misere``) with the talon unseen: a random talon joins the hand
     and the strain's quick discard puts two cards away."""
     strains = list(STRAINS) + ([None] if misere else [])
@@ -116,8 +119,14 @@ def bid(view: PlayerView, rng: np.random.Generator, samples: int) -> Action | No
     """The lowest legal bid up to the highest contract whose expected score beats passing (scored 0), misère
     when it prices higher; ``None`` when no plain game bid is open (dark and no-talon bids: the heuristic)."""
     tokens = [a.token for a in view.legal]
-    games = [parse_bid(t) for t in tokens if t not in (PASS, MINE) and not t.startswith("misere")
-             and not t.endswith("-bp") and not t.startswith(DARK_PREFIX)]
+    games = [
+        parse_bid(t)
+        for t in tokens
+        if t not in (PASS, MINE)
+        and not t.startswith("misere")
+        and not t.endswith("-bp")
+        and not t.startswith(DARK_PREFIX)
+    ]
     if PASS not in tokens or not (games or "misere" in tokens or MINE in tokens):
         return None
     conv = view.convention
@@ -125,8 +134,12 @@ def bid(view: PlayerView, rng: np.random.Generator, samples: int) -> Action | No
     if evaluate.best_strain(view.hand)[1] < HOPELESS and not misere:
         return Bid(view.seat, PASS)
     estimates = auction_estimates(view, rng, samples, misere)
-    priced = [(e.value(conv, level), ContractBid(level, e.strain))
-              for e in estimates if e.strain is not None for level in range(6, TRICKS + 1)]
+    priced = [
+        (e.value(conv, level), ContractBid(level, e.strain))
+        for e in estimates
+        if e.strain is not None
+        for level in range(6, TRICKS + 1)
+    ]
     worth = [b for v, b in priced if v > 0]
     level = misere_level_of(conv.bidding.misere_beats_up_to)
     misere = next((e.value(conv, None) for e in estimates if e.strain is None), None)
@@ -147,12 +160,19 @@ def _open_contracts(view: PlayerView) -> list[ContractBid]:
     high = view.high
     level = misere_level_of(view.convention.bidding.misere_beats_up_to)
     every = [ContractBid(lv, s) for lv in range(6, TRICKS + 1) for s in STRAINS]
-    return [b for b in every if high is None or high.misere or b == ContractBid(high.level, high.strain)
-            or beats(b, ContractBid(high.level, high.strain), level)]
+    return [
+        b
+        for b in every
+        if high is None
+        or high.misere
+        or b == ContractBid(high.level, high.strain)
+        or beats(b, ContractBid(high.level, high.strain), level)
+    ]
 
 
-def _kept_estimates(view: PlayerView, kept: tuple[int, ...], layouts: list[dict],
-                    strains: list[int | None]) -> list[Estimate]:
+def _kept_estimates(
+    view: PlayerView, kept: tuple[int, ...], layouts: list[dict], strains: list[int | None]
+) -> list[Estimate]:
     out = []
     for strain in strains:
         tricks = []
@@ -164,8 +184,9 @@ def _kept_estimates(view: PlayerView, kept: tuple[int, ...], layouts: list[dict]
     return out
 
 
-def _best_contract(view: PlayerView, estimates: list[Estimate],
-                   contracts: list[ContractBid]) -> tuple[float, ContractBid]:
+def _best_contract(
+    view: PlayerView, estimates: list[Estimate], contracts: list[ContractBid]
+) -> tuple[float, ContractBid]:
     by_strain = {e.strain: e for e in estimates}
     priced = [(by_strain[b.strain].value(view.convention, b.level), b) for b in contracts]
     return max(priced, key=lambda item: (item[0], -item[1].level, -item[1].strain))
@@ -181,9 +202,10 @@ def discard(view: PlayerView, rng: np.random.Generator, samples: int) -> Action 
     if misere:
         pairs.sort(key=lambda p: (evaluate.misere_risk([c for c in view.hand if c not in p]), -sum(c % 8 for c in p)))
     else:
-        pairs.sort(key=lambda p: (-evaluate.best_strain([c for c in view.hand if c not in p])[1],
-                                  sum(c % 8 for c in p)))
-    candidates = pairs[:MISERE_CANDIDATES if misere else DISCARD_CANDIDATES]
+        pairs.sort(
+            key=lambda p: (-evaluate.best_strain([c for c in view.hand if c not in p])[1], sum(c % 8 for c in p))
+        )
+    candidates = pairs[: MISERE_CANDIDATES if misere else DISCARD_CANDIDATES]
     if misere:
         samples = max(MIN_SAMPLES, int(samples * MISERE_SAMPLE_SHARE))
     hidden = _hidden(view, view.hand)
@@ -196,8 +218,7 @@ def discard(view: PlayerView, rng: np.random.Generator, samples: int) -> Action 
     for pair in candidates:
         kept = tuple(c for c in view.hand if c not in pair)
         estimates = _kept_estimates(view, kept, layouts, strains)
-        score = estimates[0].value(view.convention, None) if misere else _best_contract(view, estimates,
-                                                                                          contracts)[0]
+        score = estimates[0].value(view.convention, None) if misere else _best_contract(view, estimates, contracts)[0]
         if best is None or score > best[0]:
             best = (score, pair)
     return Discard(view.seat, tuple(best[1]))

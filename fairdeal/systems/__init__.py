@@ -4,9 +4,29 @@ Import ``get_system``/``registered`` from here: the family modules register on f
 """
 
 from fairdeal.engine.system import (
-    BOT_KINDS, System, Vocabulary, conventions, get_convention, get_system, house_rules, rebuild_convention, register, registered,
+    BOT_KINDS,
+    System,
+    Vocabulary,
+    conventions,
+    get_convention,
+    get_system,
+    house_rules,
+    rebuild_convention,
+    register,
+    registered,
     system_of,
 )
 
-__all__ = ["BOT_KINDS", "System", "Vocabulary", "conventions", "get_convention", "get_system", "house_rules", "rebuild_convention",
-           "register", "registered", "system_of"]
+__all__ = [
+    "BOT_KINDS",
+    "System",
+    "Vocabulary",
+    "conventions",
+    "get_convention",
+    "get_system",
+    "house_rules",
+    "rebuild_convention",
+    "register",
+    "registered",
+    "system_of",
+]

@@ -6,8 +6,14 @@ import re
 
 from fairdeal.engine.system import System, Vocabulary, register
 from fairdeal.rules.central import (
-    AUSTRIAN, AUSTRIAN_ILLUSTRATED, AUSTRIAN_LIMITED, AUSTRIAN_NACHGEHEN, AUSTRIAN_SANS_ATOUT, AUSTRIAN_STYRIAN,
-    AUSTRIAN_UNLIMITED, CROATIAN,
+    AUSTRIAN,
+    AUSTRIAN_ILLUSTRATED,
+    AUSTRIAN_LIMITED,
+    AUSTRIAN_NACHGEHEN,
+    AUSTRIAN_SANS_ATOUT,
+    AUSTRIAN_STYRIAN,
+    AUSTRIAN_UNLIMITED,
+    CROATIAN,
 )
 
 # Numbers as words («раз, два, три, четыре»), «здесь» = mine, «игра» = game, a game named at once (hearts, bettel,
@@ -27,6 +33,14 @@ def number_words(named_games: str) -> Vocabulary:
 
 CENTRAL_WORDS = number_words("hearts|bettel|sanac")
 
-for convention in (CROATIAN, AUSTRIAN, AUSTRIAN_UNLIMITED, AUSTRIAN_LIMITED, AUSTRIAN_STYRIAN, AUSTRIAN_ILLUSTRATED,
-                   AUSTRIAN_SANS_ATOUT, AUSTRIAN_NACHGEHEN):
+for convention in (
+    CROATIAN,
+    AUSTRIAN,
+    AUSTRIAN_UNLIMITED,
+    AUSTRIAN_LIMITED,
+    AUSTRIAN_STYRIAN,
+    AUSTRIAN_ILLUSTRATED,
+    AUSTRIAN_SANS_ATOUT,
+    AUSTRIAN_NACHGEHEN,
+):
     register(System(convention, family="central", vocabulary=CENTRAL_WORDS))

@@ -6,8 +6,12 @@ import re
 
 from fairdeal.engine.system import System, Vocabulary, register
 from fairdeal.rules.nineteenth import (
-    PREFERANS_1800S, PREFERANS_1800S_KADILI, PREFERANS_1800S_MIXED, PREFERANS_1800S_MIXED_FULL,
-    PREFERANS_1800S_MIXED_FULL_KADILI, PREFERANS_1800S_TALON,
+    PREFERANS_1800S,
+    PREFERANS_1800S_KADILI,
+    PREFERANS_1800S_MIXED,
+    PREFERANS_1800S_MIXED_FULL,
+    PREFERANS_1800S_MIXED_FULL_KADILI,
+    PREFERANS_1800S_TALON,
 )
 
 # Rules 20-24, 57, 59: a suit (mixed: no-trump six, eight, nine) announced without the talon, then «куплю» = buy.
@@ -18,8 +22,10 @@ SUIT_WORDS = Vocabulary(
 # Mixed full preferans (rules 48-56): also seven, малая бедность, тотус and большая бедность; contracts seven to ten
 # in a suit, misere (малая бедность) and misere-bp (большая бедность).
 MIXED_FULL_WORDS = Vocabulary(
-    bids=re.compile(r"(?:pass|buy|spades|clubs|diamonds|hearts|notrump|seven|little-poverty|eight|nine"
-                    r"|totus|great-poverty)"),
+    bids=re.compile(
+        r"(?:pass|buy|spades|clubs|diamonds|hearts|notrump|seven|little-poverty|eight|nine"
+        r"|totus|great-poverty)"
+    ),
     contracts=re.compile(r"(?:6(?:S|C|D|H|NT)|(?:7|8|9|10)(?:S|C|D|H)|misere)(?:-bp)?"),
 )
 

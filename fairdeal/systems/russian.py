@@ -20,6 +20,16 @@ RUSSIAN_WORDS = Vocabulary(
     contracts=re.compile(rf"(?:dark-{_PLAIN}|{_CONTRACT}|{_RUNG})"),
 )
 
-for convention in (SOCHI, LENINGRAD, ROSTOV, MAILRU, CODEX, CLASSIC, HUSSAR, GUSARIK_SOCHI, GUSARIK_LENINGRAD,
-                   GUSARIK_ROSTOV):
+for convention in (
+    SOCHI,
+    LENINGRAD,
+    ROSTOV,
+    MAILRU,
+    CODEX,
+    CLASSIC,
+    HUSSAR,
+    GUSARIK_SOCHI,
+    GUSARIK_LENINGRAD,
+    GUSARIK_ROSTOV,
+):
     register(System(convention, family="russian", vocabulary=RUSSIAN_WORDS))

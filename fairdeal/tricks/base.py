@@ -18,10 +18,10 @@ from fairdeal.tricks.plan import ACES, Goal, TrickPlan
 class Technique(abc.ABC):
     name: str
     title: str
-    source: str          # the seed or literature it comes from
-    what: str            # what it does, in a few sentences
-    leaves: str          # what it leaves in a log
-    detector: str        # which detector of the auditor catches it
+    source: str  # the seed or literature it comes from
+    what: str  # what it does, in a few sentences
+    leaves: str  # what it leaves in a log
+    detector: str  # which detector of the auditor catches it
     deal_time: bool = False
 
     @abc.abstractmethod

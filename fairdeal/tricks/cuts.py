@@ -45,7 +45,9 @@ class FalseCut(Technique):
         cut = honest_cut(rng, N, goal.cutter)
         undo = Action(Cut(N - cut.op.depth))
         actions = ShuffleSequence(runs + (cut, undo))
-        return make_plan(self.name, before, actions, cards, final, note=f"cut at {cut.op.depth}, put back by the dealer")
+        return make_plan(
+            self.name, before, actions, cards, final, note=f"cut at {cut.op.depth}, put back by the dealer"
+        )
 
 
 @dataclass(frozen=True)
@@ -60,8 +62,15 @@ class Volt(Technique):
         runs, cards, final = _stack_runs(before, goal)
         cut = honest_cut(rng, N, goal.cutter)
         stacked = replayed(before, ShuffleSequence(runs))
-        return make_plan(self.name, before, ShuffleSequence(runs + (cut,)), cards, final, dealt_order=stacked,
-                         note=f"the cut at {cut.op.depth} was undone by a pass nobody saw")
+        return make_plan(
+            self.name,
+            before,
+            ShuffleSequence(runs + (cut,)),
+            cards,
+            final,
+            dealt_order=stacked,
+            note=f"the cut at {cut.op.depth} was undone by a pass nobody saw",
+        )
 
 
 def stock_keeping_riffle(rng: np.random.Generator, n: int, stock: int):
@@ -89,5 +98,11 @@ class FalseShuffle(Technique):
         riffles = tuple(Action(stock_keeping_riffle(rng, N, stock)) for _ in range(self.riffles))
         actions = ShuffleSequence(tuple(Action(op) for op in ops) + riffles + (cut_action(depth, goal.cutter),))
         expected = tuple((p - depth) % N for p in final)
-        return make_plan(self.name, before, actions, cards, expected,
-                         note=f"bottom stock of {stock} kept through {self.riffles} riffles, crimp at {depth}")
+        return make_plan(
+            self.name,
+            before,
+            actions,
+            cards,
+            expected,
+            note=f"bottom stock of {stock} kept through {self.riffles} riffles, crimp at {depth}",
+        )

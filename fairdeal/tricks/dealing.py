@@ -59,12 +59,12 @@ class BottomDeal(DealTimeTrick):
         bottom = np.flatnonzero(_is_target(after[-2:], goal))
         if not len(bottom):
             return after, (), (), "no ace among the bottom two cards: dealt fairly"
-        if bottom[-1] == 1:                      # the very bottom card: one bottom deal, as the first talon card
+        if bottom[-1] == 1:  # the very bottom card: one bottom deal, as the first talon card
             card = after[-1]
             dealt = np.concatenate([after[:TALON_FIRST], after[-1:], after[TALON_FIRST:-1]])
             return dealt, (int(card),), (TALON_FIRST,), "the bottom card dealt as the first talon card"
-        card = after[-2]                         # second from the bottom: the bottom card goes to the hand before
-        dealt = np.concatenate([after[:TALON_FIRST - 1], after[-1:], after[-2:-1], after[TALON_FIRST - 1:-2]])
+        card = after[-2]  # second from the bottom: the bottom card goes to the hand before
+        dealt = np.concatenate([after[: TALON_FIRST - 1], after[-1:], after[-2:-1], after[TALON_FIRST - 1 : -2]])
         return dealt, (int(card),), (TALON_FIRST,), "two bottom deals: the last hand card, then the talon card"
 
 

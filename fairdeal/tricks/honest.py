@@ -17,7 +17,7 @@ from fairdeal.shuffle.models import CODEX_MIN_EACH_SIDE, gsr_riffle, random_cut
 from fairdeal.shuffle.ops import Action, Actor, Cut, Run, ShuffleSequence
 
 STYLES = ("riffle", "runs")
-THOROUGH_RIFFLES = 6     # about where the separation distance of a 32-card deck falls below 1/2 (shuffle/theory.py)
+THOROUGH_RIFFLES = 6  # about where the separation distance of a 32-card deck falls below 1/2 (shuffle/theory.py)
 
 
 def cut_action(depth: int, cutter: Actor) -> Action:

@@ -21,18 +21,19 @@ from fairdeal.tricks.plan import DECK_SIZE, Goal, TrickPlan, check_gathered, mak
 N = DECK_SIZE
 
 
-def guess_places(before: np.ndarray, riffles: int, depth: int, places: np.ndarray, rng: np.random.Generator,
-                 draws: int = 4000) -> tuple[int, ...]:
+def guess_places(
+    before: np.ndarray, riffles: int, depth: int, places: np.ndarray, rng: np.random.Generator, draws: int = 4000
+) -> tuple[int, ...]:
     """For each place, the card most often found there after ``riffles`` GSR riffles and a cut of ``depth``."""
     perms = gsr_riffle_batch(rng, N, draws)
     for _ in range(riffles - 1):
         perms = np.take_along_axis(perms, gsr_riffle_batch(rng, N, draws), axis=1)
     cut = Cut(depth).permutation(N)
-    at_places = perms[:, cut[places]]                      # old positions landing on each place
+    at_places = perms[:, cut[places]]  # old positions landing on each place
     guesses: list[int] = []
     for column in at_places.T:
         counts = np.bincount(column, minlength=N)
-        counts[[int(np.flatnonzero(before == g)[0]) for g in guesses]] = -1   # one card cannot be in two places
+        counts[[int(np.flatnonzero(before == g)[0]) for g in guesses]] = -1  # one card cannot be in two places
         guesses.append(int(before[int(np.argmax(counts))]))
     return tuple(guesses)
 
@@ -50,8 +51,14 @@ class LazyShuffle(Technique):
         actions = ShuffleSequence(body + (cut,))
         places = goal.places()[: goal.count]
         guesses = guess_places(before, self.riffles, cut.op.depth, places, rng)
-        return make_plan(self.name, before, actions, guesses, tuple(int(p) for p in places),
-                         note=f"the opponent saw the cut at {cut.op.depth} and named {len(guesses)} card(s)")
+        return make_plan(
+            self.name,
+            before,
+            actions,
+            guesses,
+            tuple(int(p) for p in places),
+            note=f"the opponent saw the cut at {cut.op.depth} and named {len(guesses)} card(s)",
+        )
 
     def describe_goal(self, goal: Goal) -> str:
         return f"an attentive opponent names the card at each of the first {goal.count} talon place(s)"

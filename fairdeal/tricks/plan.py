@@ -37,8 +37,10 @@ class Goal:
             raise TrickError(f"a goal names distinct cards of the {DECK_SIZE}-card deck, got {self.cards!r}")
         room = RUSSIAN.talon_size if self.receiver is None else RUSSIAN.cards_per_hand
         if not 1 <= self.count <= min(room, len(self.cards)):
-            raise TrickError(f"a goal of {self.count} card(s) does not fit {self.where} ({room} places, "
-                             f"{len(self.cards)} cards named)")
+            raise TrickError(
+                f"a goal of {self.count} card(s) does not fit {self.where} ({room} places, "
+                f"{len(self.cards)} cards named)"
+            )
         if self.receiver is not None and not 0 <= self.receiver < RUSSIAN.hands:
             raise TrickError(f"hand {self.receiver} does not exist: the russian deal has hands 0..{RUSSIAN.hands - 1}")
 
@@ -63,11 +65,11 @@ class TrickPlan:
     trick: str
     before: np.ndarray = field(compare=False)
     actions: ShuffleSequence
-    deck_after: np.ndarray = field(compare=False)      # the replay of ``actions`` on ``before``
-    dealt_order: np.ndarray = field(compare=False)     # the order the deal really followed
+    deck_after: np.ndarray = field(compare=False)  # the replay of ``actions`` on ``before``
+    dealt_order: np.ndarray = field(compare=False)  # the order the deal really followed
     deal: Deal = field(compare=False)
-    targeted: tuple[int, ...]                          # the cards the trick aimed
-    expected_positions: tuple[int, ...]                # where in ``dealt_order`` they were meant to be
+    targeted: tuple[int, ...]  # the cards the trick aimed
+    expected_positions: tuple[int, ...]  # where in ``dealt_order`` they were meant to be
     note: str = ""
 
     @property
@@ -96,16 +98,32 @@ def replayed(before: np.ndarray, actions: ShuffleSequence) -> np.ndarray:
     return order[actions.permutation(len(order))]
 
 
-def make_plan(trick: str, before: np.ndarray, actions: ShuffleSequence, targeted: tuple[int, ...],
-              expected: tuple[int, ...], dealt_order: np.ndarray | None = None, note: str = "") -> TrickPlan:
+def make_plan(
+    trick: str,
+    before: np.ndarray,
+    actions: ShuffleSequence,
+    targeted: tuple[int, ...],
+    expected: tuple[int, ...],
+    dealt_order: np.ndarray | None = None,
+    note: str = "",
+) -> TrickPlan:
     """Build a plan whose deck after the shuffle is the replay of ``actions`` (never computed any other way)."""
     before = np.asarray(before, dtype=np.uint8)
     after = replayed(before, actions)
     dealt = after if dealt_order is None else np.asarray(dealt_order, dtype=np.uint8)
     if sorted(dealt.tolist()) != sorted(before.tolist()):
         raise TrickError(f"{trick}: the dealt order is not the same deck")
-    return TrickPlan(trick, before, actions, after, dealt, deal_order(dealt, RUSSIAN),
-                     tuple(int(c) for c in targeted), tuple(int(p) for p in expected), note)
+    return TrickPlan(
+        trick,
+        before,
+        actions,
+        after,
+        dealt,
+        deal_order(dealt, RUSSIAN),
+        tuple(int(c) for c in targeted),
+        tuple(int(p) for p in expected),
+        note,
+    )
 
 
 def check_gathered(order: np.ndarray) -> np.ndarray:

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import tempfile
 import time
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -33,20 +33,21 @@ from fairdeal.tricks.weak_server import WeakServerSource
 
 PLAYERS = ("Anna", "Boris", "Vera")
 CHEAT_SEAT = 1
-PARTNER_SEAT = 0          # the cheat's right-hand neighbour: he cuts when the cheat deals
+PARTNER_SEAT = 0  # the cheat's right-hand neighbour: he cuts when the cheat deals
 ALPHA = 0.01
 STEPS = (6, 12, 24, 48, 96, 192, 384)
-WEAK_SERVER_START = 1_764_000_000          # a Unix time (late 2025): the server's clock when the evening began
-SEED_WINDOW_BITS = 16                      # ``fairdeal audit --server-seed-window 16``
-GENERATOR = "the deal generator"           # who is named when the generator is flagged
+WEAK_SERVER_START = 1_764_000_000  # a Unix time (late 2025): the server's clock when the evening began
+SEED_WINDOW_BITS = 16  # ``fairdeal audit --server-seed-window 16``
+GENERATOR = "the deal generator"  # who is named when the generator is flagged
 DIGITAL_STEPS = (6, 12, 24, 48)
 
 
 def audit_options(seed: int, digital: bool = False) -> RunOptions:
     """The options of ``fairdeal audit --alpha 0.01 --seed SEED [--server-seed-window 16]`` (legality aside: the
     measured evenings log no play)."""
-    return RunOptions(alpha=ALPHA, seed=seed, legality=False, workers=1,
-                      server_seed_window=SEED_WINDOW_BITS if digital else None)
+    return RunOptions(
+        alpha=ALPHA, seed=seed, legality=False, workers=1, server_seed_window=SEED_WINDOW_BITS if digital else None
+    )
 
 
 def named(result: AuditResult) -> set[str]:
@@ -76,7 +77,7 @@ def named_by(path: Path, seed: int, digital: bool = False) -> tuple[set[str], st
 
 @dataclass(frozen=True)
 class Catch:
-    hands: int | None       # prefix length at which the cheat was first named (None: not within the longest)
+    hands: int | None  # prefix length at which the cheat was first named (None: not within the longest)
     evidence: str
 
 
@@ -89,9 +90,9 @@ class Measurement:
     false_alarms: int
     honest_evenings: int
     honest_hands: int
-    achieved: float                      # share of the cheat's attempts that reached their goal
+    achieved: float  # share of the cheat's attempts that reached their goal
     attempts: int
-    hit_share: float                     # share of all aimed cards that landed where meant
+    hit_share: float  # share of all aimed cards that landed where meant
     seconds: float
     steps: tuple[int, ...] = field(default=STEPS)
 
@@ -118,8 +119,9 @@ def _prefix(records: Sequence, hands: int, folder: Path) -> Path:
     return path
 
 
-def first_catch(records: Sequence, steps: Sequence[int], names: set[str], seed: int, folder: Path,
-                digital: bool = False) -> Catch:
+def first_catch(
+    records: Sequence, steps: Sequence[int], names: set[str], seed: int, folder: Path, digital: bool = False
+) -> Catch:
     for hands in steps:
         found, evidence = named_by(_prefix(records, hands, folder), seed, digital)
         if found & names:
@@ -137,7 +139,7 @@ def honest_evening(hands: int, rng: np.random.Generator) -> list:
 
 
 def _started(start: int) -> str:
-    return datetime.fromtimestamp(start, timezone.utc).isoformat()
+    return datetime.fromtimestamp(start, UTC).isoformat()
 
 
 def _server_records(hands: int, deck_of: Callable[[int, int], np.ndarray], start: int) -> Iterator:
@@ -146,8 +148,11 @@ def _server_records(hands: int, deck_of: Callable[[int, int], np.ndarray], start
         dealer = (number - 1) % len(PLAYERS)
         split = deal_order(deck_of(number, dealer), RUSSIAN)
         seat_hands = [to_ascii_list(h) for h in deal_by_seat(split, RUSSIAN, dealer, len(PLAYERS))]
-        yield HandRecord(hand=number, dealer=dealer,
-                         deal=DealRecord(hands=seat_hands, talons=[to_ascii_list(t) for t in split.talons]))
+        yield HandRecord(
+            hand=number,
+            dealer=dealer,
+            deal=DealRecord(hands=seat_hands, talons=[to_ascii_list(t) for t in split.talons]),
+        )
 
 
 def weak_server_records(hands: int, rng: np.random.Generator, start: int = WEAK_SERVER_START) -> Iterator:
@@ -158,8 +163,7 @@ def weak_server_records(hands: int, rng: np.random.Generator, start: int = WEAK_
 
 def server_rng_records(hands: int, rng: np.random.Generator, start: int = WEAK_SERVER_START) -> Iterator:
     """An honest server (numpy's PCG64, 128-bit state): the same shape of log."""
-    return _server_records(hands, lambda number, dealer: rng.permutation(RUSSIAN.deck.codes()).astype(np.uint8),
-                           start)
+    return _server_records(hands, lambda number, dealer: rng.permutation(RUSSIAN.deck.codes()).astype(np.uint8), start)
 
 
 _FALSE_ALARMS: dict[tuple[bool, int, int, int], tuple[int, int]] = {}
@@ -183,8 +187,7 @@ def false_alarms(digital: bool, evenings: int, hands: int, seed: int) -> tuple[i
 def _weak_server_evening(hands: int, rng: np.random.Generator) -> tuple[list, int, int]:
     """A weak-server evening, and whether the player of seat 0 recovered hand 1 from his own cards (1 of 1)."""
     source = WeakServerSource(WEAK_SERVER_START, rng)
-    records = list(_server_records(hands, lambda number, dealer: source.deal(number, dealer).order,
-                                   WEAK_SERVER_START))
+    records = list(_server_records(hands, lambda number, dealer: source.deal(number, dealer).order, WEAK_SERVER_START))
     first = records[1]
     hand_index = (0 - first.dealer - 1) % len(PLAYERS)
     start, stop = seed_window(source.seeds[1], SEED_WINDOW_BITS)
@@ -192,16 +195,25 @@ def _weak_server_evening(hands: int, rng: np.random.Generator) -> tuple[list, in
     return records, int(recovery.deal is not None), 1
 
 
-def measure(trick: Technique, replicates: int = 8, rate: float = 0.5, seed: int = 0,
-            steps: Sequence[int] = STEPS, honest_evenings: int = 10,
-            progress: Callable[[str], None] | None = None) -> Measurement:
+def measure(
+    trick: Technique,
+    replicates: int = 8,
+    rate: float = 0.5,
+    seed: int = 0,
+    steps: Sequence[int] = STEPS,
+    honest_evenings: int = 10,
+    progress: Callable[[str], None] | None = None,
+) -> Measurement:
     """Hands needed and false alarms for one technique (see the module docstring)."""
     began = time.perf_counter()
     digital = is_digital(trick)
     steps = DIGITAL_STEPS if digital else tuple(steps)
     rng = np.random.default_rng([seed, len(trick.name)])
-    wanted = {GENERATOR} if digital else {PLAYERS[CHEAT_SEAT]} | (
-        {PLAYERS[PARTNER_SEAT]} if trick.receives_partner else set())
+    wanted = (
+        {GENERATOR}
+        if digital
+        else {PLAYERS[CHEAT_SEAT]} | ({PLAYERS[PARTNER_SEAT]} if trick.receives_partner else set())
+    )
     catches, achieved, attempts, hits, aimed = [], 0, 0, 0, 0
     with tempfile.TemporaryDirectory() as folder:
         for r in range(replicates):
@@ -219,9 +231,20 @@ def measure(trick: Technique, replicates: int = 8, rate: float = 0.5, seed: int 
             if progress is not None:
                 progress(f"{trick.name}: evening {r + 1}/{replicates}: {catches[-1].hands or 'not'} named")
     alarms, evenings = false_alarms(digital, honest_evenings, max(steps), seed)
-    return Measurement(trick.name, credited(catches), 1.0 if digital else rate, tuple(catches), alarms, evenings,
-                       max(steps), achieved / attempts if attempts else 0.0, attempts, hits / aimed if aimed else 0.0,
-                       time.perf_counter() - began, tuple(steps))
+    return Measurement(
+        trick.name,
+        credited(catches),
+        1.0 if digital else rate,
+        tuple(catches),
+        alarms,
+        evenings,
+        max(steps),
+        achieved / attempts if attempts else 0.0,
+        attempts,
+        hits / aimed if aimed else 0.0,
+        time.perf_counter() - began,
+        tuple(steps),
+    )
 
 
 def is_digital(trick: Technique) -> bool:
@@ -235,6 +258,11 @@ def steps_for(trick: Technique) -> tuple[int, ...]:
 
 def credited(catches: Sequence[Catch]) -> str:
     """The evidence that named the cheat first in most evenings: a finding's kind or a test's name."""
-    labels = [c.evidence.split(" holm p=")[0].split(": ", 1)[-1] if " holm p=" in c.evidence
-              else c.evidence.split("]")[0].replace("finding [", "finding ") for c in catches if c.hands is not None]
+    labels = [
+        c.evidence.split(" holm p=")[0].split(": ", 1)[-1]
+        if " holm p=" in c.evidence
+        else c.evidence.split("]")[0].replace("finding [", "finding ")
+        for c in catches
+        if c.hands is not None
+    ]
     return max(set(labels), key=labels.count) if labels else "nothing within the longest evening"

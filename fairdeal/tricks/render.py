@@ -3,7 +3,7 @@ cards in their suit colours, the targeted cards highlighted)."""
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 from rich.console import Console
@@ -35,19 +35,28 @@ def cards_text(codes: Sequence[int] | np.ndarray, targeted: Iterable[int] = (), 
     return text
 
 
-def show_plan(console: Console, trick: Technique, goal: Goal, plan: TrickPlan, players: Sequence[str],
-              dealer: int) -> None:
+def show_plan(
+    console: Console, trick: Technique, goal: Goal, plan: TrickPlan, players: Sequence[str], dealer: int
+) -> None:
     """Print the plan step by step."""
     console.print(Text(f"{trick.title} ({trick.name})", style="bold"))
     console.print(Text(trick.what))
     console.print(Text(f"source: {trick.source}", style="dim"))
-    console.print(Text(f"dealer: {players[dealer]}; goal: {trick.describe_goal(goal)}; cards numbered from the top (seed 004)"))
+    console.print(
+        Text(f"dealer: {players[dealer]}; goal: {trick.describe_goal(goal)}; cards numbered from the top (seed 004)")
+    )
     console.print(Text("deck before (the gathered tricks):", style="bold"))
     console.print(cards_text(plan.before, plan.targeted, numbered=True))
     deck = plan.before
     for index, action in enumerate(plan.actions, start=1):
         deck = deck[action.op.permutation(len(deck))]
-        who = "dealer" if action.actor is None else players[action.actor] if isinstance(action.actor, int) else action.actor
+        who = (
+            "dealer"
+            if action.actor is None
+            else players[action.actor]
+            if isinstance(action.actor, int)
+            else action.actor
+        )
         console.print(Text(f"{index}. {action.notation()}  ({who})", style="cyan"))
         console.print(cards_text(deck, plan.targeted, numbered=True))
     if plan.deal_differs:
@@ -60,5 +69,9 @@ def show_plan(console: Console, trick: Technique, goal: Goal, plan: TrickPlan, p
         console.print(Text(f"  hand {hand} ({players[seat]}): ").append_text(cards_text(cards, plan.targeted)))
     console.print(Text("  talon: ").append_text(cards_text(plan.deal.talons[0], plan.targeted)))
     verdict = "reached" if plan.achieved else "not reached"
-    console.print(Text(f"goal {verdict}: {plan.hits} of {len(plan.targeted)} aimed card(s) where meant; {plan.note}",
-                       style="green" if plan.achieved else "yellow"))
+    console.print(
+        Text(
+            f"goal {verdict}: {plan.hits} of {len(plan.targeted)} aimed card(s) where meant; {plan.note}",
+            style="green" if plan.achieved else "yellow",
+        )
+    )

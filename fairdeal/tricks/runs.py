@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import functools
 from collections import deque
+from collections.abc import Iterable, Sequence
 from itertools import combinations
-from typing import Iterable, Sequence
 
 import numpy as np
 
@@ -61,7 +61,7 @@ def shortest_runs(
     if not goal_sets or any(len(t) != count for t in goal_sets):
         raise TrickError(f"every target set must hold {count} position(s)")
     begin = [tuple(sorted(c)) for c in combinations(sorted(set(start)), count)]
-    parent: dict[tuple[int, ...], tuple[tuple[int, ...], int] | None] = {s: None for s in begin}
+    parent: dict[tuple[int, ...], tuple[tuple[int, ...], int] | None] = dict.fromkeys(begin)
     queue = deque((s, 0) for s in begin)
     while queue:
         state, depth = queue.popleft()
@@ -104,7 +104,7 @@ def place_by_runs(deck: np.ndarray, pool: Iterable[int], targets: Iterable[int])
     remain above it for the targets still to fill — otherwise a plain card from above is swapped in.
     """
     cards = set(int(c) for c in pool)
-    marked = [int(c) in cards for c in np.asarray(deck).tolist()]   # pool card or not, top first
+    marked = [int(c) in cards for c in np.asarray(deck).tolist()]  # pool card or not, top first
     wanted = set(int(t) for t in targets)
     if len(cards) < len(wanted) or not all(0 <= t < len(marked) for t in wanted):
         raise TrickError(f"cannot fill {len(wanted)} places from {len(cards)} cards in a {len(marked)}-card deck")

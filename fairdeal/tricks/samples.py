@@ -52,10 +52,10 @@ def stacker_evening(out: Path) -> Path:
 def protocol_evening(out: Path, name: str, source_class, hands: int) -> Path:
     path = out / name
     convention = with_pulya_size(get_convention("sochi"), EVENING_PULYA)
-    spec = TableSpec(table="sample-table", session=name.split(".")[0], hands=hands, players=THREE,
-                     convention=convention)
-    play_match(convention, THREE, [HeuristicBot() for _ in THREE], source=source_class(spec), max_hands=hands,
-               log=path)
+    spec = TableSpec(
+        table="sample-table", session=name.split(".")[0], hands=hands, players=THREE, convention=convention
+    )
+    play_match(convention, THREE, [HeuristicBot() for _ in THREE], source=source_class(spec), max_hands=hands, log=path)
     return path
 
 
@@ -67,9 +67,13 @@ def malformed(out: Path, honest: Path) -> Path:
     lines = honest.read_text(encoding="utf-8").splitlines()[:9]
     last = json.loads(lines[-1])
     talon = last["deal"]["talons"][0]
-    seats = len(THREE)      # every seat holds ten cards at three, so the copied deal suits the next dealers too
-    bad_card = dict(last, hand=last["hand"] + 1, dealer=(last["dealer"] + 1) % seats,
-                    deal=dict(last["deal"], talons=[["1X", talon[1]]]))
+    seats = len(THREE)  # every seat holds ten cards at three, so the copied deal suits the next dealers too
+    bad_card = dict(
+        last,
+        hand=last["hand"] + 1,
+        dealer=(last["dealer"] + 1) % seats,
+        deal=dict(last["deal"], talons=[["1X", talon[1]]]),
+    )
     with_null = dict(last, hand=last["hand"] + 2, dealer=(last["dealer"] + 2) % seats, shuffle=None)
     broken = lines + [lines[-1][: len(lines[-1]) // 2], json.dumps(bad_card), json.dumps(with_null), lines[0]]
     path = out / MALFORMED
@@ -94,8 +98,9 @@ def main(argv: list[str] | None = None) -> int:
     for path in write_samples(args.out):
         print(f"{path} ({path.stat().st_size:,} bytes)")
     verdict = run_audit(args.out / STACKER, RunOptions(alpha=0.01)).verdict
-    print(f"audit of {STACKER}: suspects {', '.join(verdict.suspects()) or 'none'} "
-          f"(the stacker is {FOUR[STACKER_SEAT]})")
+    print(
+        f"audit of {STACKER}: suspects {', '.join(verdict.suspects()) or 'none'} (the stacker is {FOUR[STACKER_SEAT]})"
+    )
     return 0
 
 

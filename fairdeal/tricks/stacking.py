@@ -76,8 +76,11 @@ class TalonStack(Technique):
         depth = aim if self.cut == "crimp" else int(rng.choice(LEGAL_DEPTHS))
         actions = ShuffleSequence(tuple(Action(op) for op in ops) + (cut_action(depth, goal.cutter),))
         expected = tuple((p - aim) % N for p in final)
-        note = (f"crimp at {aim}: the cut is forced there" if self.cut == "crimp"
-                else f"aimed at a cut of {aim}; the honest cut fell at {depth}")
+        note = (
+            f"crimp at {aim}: the cut is forced there"
+            if self.cut == "crimp"
+            else f"aimed at a cut of {aim}; the honest cut fell at {depth}"
+        )
         return make_plan(self.name, before, actions, cards, expected, note=note)
 
 
@@ -138,24 +141,25 @@ def singles(count: int) -> Overhand:
     return Overhand((1,) * count)
 
 
-def run_up(before: np.ndarray, cards: tuple[int, ...], offsets: tuple[int, ...], first_place: int,
-           depth: int) -> list[Overhand]:
+def run_up(
+    before: np.ndarray, cards: tuple[int, ...], offsets: tuple[int, ...], first_place: int, depth: int
+) -> list[Overhand]:
     """Overhand shuffles after which ``cards[i]`` lies ``offsets[i]`` places after ``cards[0]`` and a cut of
     ``depth`` brings ``cards[0]`` to ``first_place`` (see ``PartnerRunUp``)."""
     order = [int(c) for c in before]
     ops: list[Overhand] = []
-    pointer = 0                              # the deck's top, as an index into ``order`` read cyclically
+    pointer = 0  # the deck's top, as an index into ``order`` read cyclically
 
     def where(card: int) -> int:
         return (order.index(card) - pointer) % N
 
-    def shuffle_off(count: int) -> None:     # one packet of ``count`` under the rest: the top moves on
+    def shuffle_off(count: int) -> None:  # one packet of ``count`` under the rest: the top moves on
         nonlocal pointer
         if count % N:
             ops.append(Overhand((count % N,)))
             pointer = (pointer + count) % N
 
-    def run_singly(count: int) -> None:      # the arc of ``count`` cards at the top reversed, the top past it
+    def run_singly(count: int) -> None:  # the arc of ``count`` cards at the top reversed, the top past it
         nonlocal pointer
         if count > 1:
             arc = [(pointer + i) % N for i in range(count)]
@@ -167,12 +171,12 @@ def run_up(before: np.ndarray, cards: tuple[int, ...], offsets: tuple[int, ...],
             pointer = (pointer + count) % N
 
     for i in range(1, len(cards)):
-        shuffle_off(where(cards[0]) + offsets[i - 1] + 1)       # the top just after the last card placed
-        gap = offsets[i] - offsets[i - 1] - 1                   # cards to lie between it and the next
+        shuffle_off(where(cards[0]) + offsets[i - 1] + 1)  # the top just after the last card placed
+        gap = offsets[i] - offsets[i - 1] - 1  # cards to lie between it and the next
         j = where(cards[i])
-        room = N - offsets[i - 1] - 1                           # the cards above the placed arc
+        room = N - offsets[i - 1] - 1  # the cards above the placed arc
         if j + gap + 1 > room:
-            run_singly(j + 1)                                    # the card to the front of the arc first
+            run_singly(j + 1)  # the card to the front of the arc first
             shuffle_off(N - (j + 1))
             j = 0
         run_singly(j + gap + 1)
@@ -210,6 +214,12 @@ class PartnerRunUp(PartnerHand):
         ops, places = best
         actions = ShuffleSequence(tuple(Action(op) for op in ops) + (cut_action(self.agreed_depth, goal.cutter),))
         singles_run = sum(len(op.packets) for op in ops if len(op.packets) > 1)
-        return make_plan(self.name, before, actions, chosen, places,
-                         note=f"{len(ops)} overhand shuffles, {singles_run} cards run singly; the partner cuts at "
-                              f"{self.agreed_depth}")
+        return make_plan(
+            self.name,
+            before,
+            actions,
+            chosen,
+            places,
+            note=f"{len(ops)} overhand shuffles, {singles_run} cards run singly; the partner cuts at "
+            f"{self.agreed_depth}",
+        )

@@ -15,9 +15,10 @@ the others. The log gets ``order_before`` and ``shuffle`` from the deal evidence
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -33,7 +34,7 @@ from fairdeal.tricks.base import Technique
 from fairdeal.tricks.honest import HonestDealer
 from fairdeal.tricks.plan import DECK_SIZE, RUSSIAN, TrickPlan
 
-EVENING_PULYA = 10_000     # an evening of a fixed number of hands: the pulya must not close before it ends
+EVENING_PULYA = 10_000  # an evening of a fixed number of hands: the pulya must not close before it ends
 
 
 def gathered_order(dealt_order: np.ndarray, tricks: list[Mapping[str, Any]]) -> np.ndarray:
@@ -85,8 +86,9 @@ class DealtHand:
 class TableSource:
     """A ``DealSource`` for a physical table: the gathered order, the shuffle in notation, the cheat's plans."""
 
-    def __init__(self, seats: int, rng: np.random.Generator, cheat: Cheat | None = None,
-                 honest: HonestDealer = HonestDealer()):
+    def __init__(
+        self, seats: int, rng: np.random.Generator, cheat: Cheat | None = None, honest: HonestDealer = HonestDealer()
+    ):
         if cheat is not None and not 0 <= cheat.seat < seats:
             raise TrickError(f"the cheat's seat {cheat.seat} is not at a table of {seats}")
         self.seats = seats
@@ -123,9 +125,16 @@ class TableSource:
         return {}
 
 
-def play_evening(players: tuple[str, ...], hands: int, seed: int, *, cheat: Cheat | None = None,
-                 honest: HonestDealer = HonestDealer(), system: str = "sochi",
-                 log: str | Path | None = None) -> tuple[MatchResult, TableSource]:
+def play_evening(
+    players: tuple[str, ...],
+    hands: int,
+    seed: int,
+    *,
+    cheat: Cheat | None = None,
+    honest: HonestDealer = HonestDealer(),
+    system: str = "sochi",
+    log: str | Path | None = None,
+) -> tuple[MatchResult, TableSource]:
     """An evening of ``hands`` hands played by heuristic bots through the engine's match loop and log writer."""
     convention = with_pulya_size(get_convention(system), EVENING_PULYA)
     source = TableSource(len(players), np.random.default_rng(seed), cheat, honest)
@@ -134,15 +143,31 @@ def play_evening(players: tuple[str, ...], hands: int, seed: int, *, cheat: Chea
     return result, source
 
 
-def table_header(players: tuple[str, ...], system: str = "sochi", dealing: str = "physical",
-                 started: str | None = None) -> TableRecord:
+def table_header(
+    players: tuple[str, ...], system: str = "sochi", dealing: str = "physical", started: str | None = None
+) -> TableRecord:
     extra = {} if started is None else {"started": started}
-    return TableRecord(format="fairdeal-log", version=1, system=system, players=list(players),
-                       deck=RUSSIAN.deck.value, deal_pattern=RUSSIAN.name, dealing=dealing, **extra)
+    return TableRecord(
+        format="fairdeal-log",
+        version=1,
+        system=system,
+        players=list(players),
+        deck=RUSSIAN.deck.value,
+        deal_pattern=RUSSIAN.name,
+        dealing=dealing,
+        **extra,
+    )
 
 
-def quick_records(players: tuple[str, ...], hands: int, rng: np.random.Generator, *, cheat: Cheat | None = None,
-                  honest: HonestDealer = HonestDealer(), source: TableSource | None = None) -> Iterator:
+def quick_records(
+    players: tuple[str, ...],
+    hands: int,
+    rng: np.random.Generator,
+    *,
+    cheat: Cheat | None = None,
+    honest: HonestDealer = HonestDealer(),
+    source: TableSource | None = None,
+) -> Iterator:
     """The header and ``hands`` records holding only the order, the shuffle and the deal (no play): for
     measuring the auditor's power quickly. Pass ``source`` to keep its history."""
     table = source or TableSource(len(players), rng, cheat, honest)
@@ -154,6 +179,9 @@ def quick_records(players: tuple[str, ...], hands: int, rng: np.random.Generator
         split = deal_order(dealt.order, RUSSIAN)
         seat_hands = [to_ascii_list(h) for h in deal_by_seat(split, RUSSIAN, dealer, len(players))]
         yield HandRecord(
-            hand=number, dealer=dealer, order_before=dealt.evidence["order_before"], shuffle=dealt.evidence["shuffle"],
+            hand=number,
+            dealer=dealer,
+            order_before=dealt.evidence["order_before"],
+            shuffle=dealt.evidence["shuffle"],
             deal=DealRecord(hands=seat_hands, talons=[to_ascii_list(t) for t in split.talons]),
         )

@@ -43,9 +43,15 @@ class WeakServer(Technique):
         recovered = server_deck(recovery.candidates[0])
         others = [p for p in range(DECK_SIZE) if p not in set(RUSSIAN.hand_positions[attacker].tolist())]
         return make_plan(
-            self.name, before, actions, tuple(int(recovered[p]) for p in others), tuple(others),
-            note=(f"seed {recovery.candidates[0]} found among {recovery.tried:,} in {recovery.seconds:.3f} s "
-                  f"({recovery.seeds_per_second:,.0f} seeds/s)"),
+            self.name,
+            before,
+            actions,
+            tuple(int(recovered[p]) for p in others),
+            tuple(others),
+            note=(
+                f"seed {recovery.candidates[0]} found among {recovery.tried:,} in {recovery.seconds:.3f} s "
+                f"({recovery.seeds_per_second:,.0f} seeds/s)"
+            ),
         )
 
     def table_goal(self, dealer: int, seats: int, cutter: int | None, partner: int | None) -> Goal:

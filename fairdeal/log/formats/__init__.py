@@ -55,9 +55,12 @@ class Imported:
 
 def _bare(error: LogError) -> str:
     text = str(error)
-    head = ", ".join(p for p in (f"line {error.line}" if error.line is not None else "",
-                                 f"field {error.field}" if error.field else "") if p)
-    return text[len(head) + 2:] if head and text.startswith(head + ": ") else text
+    head = ", ".join(
+        p
+        for p in (f"line {error.line}" if error.line is not None else "", f"field {error.field}" if error.field else "")
+        if p
+    )
+    return text[len(head) + 2 :] if head and text.startswith(head + ": ") else text
 
 
 def log_bytes(records: list[Record]) -> bytes:

@@ -37,16 +37,24 @@ def _cards(text: str) -> list[str]:
 def _header(players: list[str], facts: TableFacts) -> TableRecord:
     pattern = get_pattern(facts.pattern)
     extra = {"started": facts.started} if facts.started else {}
-    return TableRecord(format=FORMAT_NAME, version=FORMAT_VERSION, system=facts.system, players=players,
-                       deck=pattern.deck.value, deal_pattern=pattern.name, dealing=facts.dealing, **extra)
+    return TableRecord(
+        format=FORMAT_NAME,
+        version=FORMAT_VERSION,
+        system=facts.system,
+        players=players,
+        deck=pattern.deck.value,
+        deal_pattern=pattern.name,
+        dealing=facts.dealing,
+        **extra,
+    )
 
 
 def _talons(cards: list[str], pattern_name: str) -> list[list[str]]:
     pattern = get_pattern(pattern_name)
     size = pattern.talon_size
     if len(cards) != size * pattern.talons:
-        return [cards]          # the validator words the wrong size
-    return [cards[i * size:(i + 1) * size] for i in range(pattern.talons)]
+        return [cards]  # the validator words the wrong size
+    return [cards[i * size : (i + 1) * size] for i in range(pattern.talons)]
 
 
 def _dealer(text, players: list[str]) -> int:
@@ -122,7 +130,7 @@ def _hand(result: Imported, cells: dict, number: int, players: list[str], facts:
 def _column_of(path: str, names: list[str]) -> str:
     """A game-log field path in the source's words: ``deal.hands[1][3]`` -> ``Boris[3]``."""
     if path.startswith("deal.hands["):
-        seat, _, rest = path[len("deal.hands["):].partition("]")
+        seat, _, rest = path[len("deal.hands[") :].partition("]")
         if seat.isdigit() and int(seat) < len(names):
             return names[int(seat)] + rest
     if path.startswith("deal.talons"):
@@ -151,25 +159,36 @@ def read_json(text: str, facts: TableFacts = TableFacts()) -> Imported:
             players = _json_table(result, item, number, facts)
             if players is None:
                 return result
-            facts = TableFacts(item.get("pattern", facts.pattern), item.get("system", facts.system),
-                               item.get("dealing", facts.dealing), item.get("started", facts.started))
+            facts = TableFacts(
+                item.get("pattern", facts.pattern),
+                item.get("system", facts.system),
+                item.get("dealing", facts.dealing),
+                item.get("started", facts.started),
+            )
             continue
         cells = _json_cells(result, item, number, players)
         if cells is not None:
             _hand(result, cells, number, players, facts, len(result.records))
     if players is None:
-        result.fail(1, "$", "the file is empty: a table line {\"players\": [...]} comes first")
+        result.fail(1, "$", 'the file is empty: a table line {"players": [...]} comes first')
     return result
 
 
 def _json_table(result: Imported, item: dict, number: int, facts: TableFacts) -> list[str] | None:
     players = item.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        result.fail(number, "players", "the first line must name the players: {\"players\": [\"Anna\", ...]}")
+        result.fail(number, "players", 'the first line must name the players: {"players": ["Anna", ...]}')
         return None
     try:
-        header = _header(players, TableFacts(item.get("pattern", facts.pattern), item.get("system", facts.system),
-                                             item.get("dealing", facts.dealing), item.get("started", facts.started)))
+        header = _header(
+            players,
+            TableFacts(
+                item.get("pattern", facts.pattern),
+                item.get("system", facts.system),
+                item.get("dealing", facts.dealing),
+                item.get("started", facts.started),
+            ),
+        )
     except (FairdealError, TypeError) as exc:
         result.fail(number, "pattern", str(exc))
         return None
@@ -201,7 +220,7 @@ def _json_cells(result: Imported, item: dict, number: int, players: list[str]) -
     for key, value in list(cells.items()):
         if isinstance(value, list):
             if not all(isinstance(card, str) for card in value):
-                result.fail(number, key, "cards are strings such as \"AS\" or \"10H\"")
+                result.fail(number, key, 'cards are strings such as "AS" or "10H"')
                 return None
             cells[key] = " ".join(value)
     return cells

@@ -12,7 +12,14 @@ from fairdeal.cards import parse_card, rank_of, suit_of
 from fairdeal.errors import FairdealError
 from fairdeal.log.formats import Imported
 from fairdeal.log.records import (
-    FORMAT_NAME, FORMAT_VERSION, BidRecord, ContractRecord, DealRecord, HandRecord, TableRecord, TrickRecord,
+    FORMAT_NAME,
+    FORMAT_VERSION,
+    BidRecord,
+    ContractRecord,
+    DealRecord,
+    HandRecord,
+    TableRecord,
+    TrickRecord,
 )
 
 STRAINS = {"S": 0, "C": 1, "D": 2, "H": 3}
@@ -101,9 +108,15 @@ def read_gambler(text: str, system: str = "sochi") -> Imported:
         try:
             if players is None:
                 players = _number(block, "NUMOFPLAYERS")
-                header = TableRecord(format=FORMAT_NAME, version=FORMAT_VERSION, system=system,
-                                     players=[f"Player{p}" for p in range(1, players + 1)], deck="piquet32",
-                                     deal_pattern="russian", dealing="server-rng")
+                header = TableRecord(
+                    format=FORMAT_NAME,
+                    version=FORMAT_VERSION,
+                    system=system,
+                    players=[f"Player{p}" for p in range(1, players + 1)],
+                    deck="piquet32",
+                    deal_pattern="russian",
+                    dealing="server-rng",
+                )
                 if not result.keep(header, block.start):
                     return result
             record = _hand(block, index, players)
@@ -118,8 +131,14 @@ def read_gambler(text: str, system: str = "sochi") -> Imported:
 
 def _located(path: str, block: Block) -> tuple[int, str]:
     head = "talons" if path.startswith("deal.talons") else path.split(".")[0].split("[")[0]
-    keyword = {"talons": "WIDOW", "deal": "HAND", "auction": "TRADE", "contract": "CONTRACT", "tricks": "MOVE",
-               "dealer": "FIRSTPLAYER"}.get(head, head)
+    keyword = {
+        "talons": "WIDOW",
+        "deal": "HAND",
+        "auction": "TRADE",
+        "contract": "CONTRACT",
+        "tricks": "MOVE",
+        "dealer": "FIRSTPLAYER",
+    }.get(head, head)
     line = block.values.get(keyword, (block.start, []))[0]
     if keyword == "HAND" and block.hands:
         line = min(l for l, _ in block.hands.values())
@@ -133,9 +152,13 @@ def _located(path: str, block: Block) -> tuple[int, str]:
 def _hand(block: Block, number: int, players: int) -> HandRecord:
     if _number(block, "NUMOFPLAYERS") != players:
         raise GamblerError(block.values["NUMOFPLAYERS"][0], "NUMOFPLAYERS", "the table changed size mid-session")
-    first = _seat(block.values.get("FIRSTPLAYER", (block.start, []))[0], "FIRSTPLAYER",
-                  str(_number(block, "FIRSTPLAYER")), players)
-    dealer = (first - 1) % players          # first hand sits on the dealer's left
+    first = _seat(
+        block.values.get("FIRSTPLAYER", (block.start, []))[0],
+        "FIRSTPLAYER",
+        str(_number(block, "FIRSTPLAYER")),
+        players,
+    )
+    dealer = (first - 1) % players  # first hand sits on the dealer's left
     hands = [[] for _ in range(players)]
     for player, (line, words) in block.hands.items():
         hands[_seat(line, "HAND", str(player), players)] = _cards(line, "HAND", words)
@@ -180,7 +203,7 @@ def _tricks(moves: list[tuple[int, list[str]]], players: int, trump: int | None)
         played.append((line, _seat(line, "MOVE", words[0], players), _cards(line, "MOVE", words[1:])[0]))
     tricks = []
     for start in range(0, len(played), 3):
-        trick = played[start:start + 3]
+        trick = played[start : start + 3]
         codes = [parse_card(card).code for _, _, card in trick]
         led = suit_of(codes[0])
 
@@ -188,6 +211,7 @@ def _tricks(moves: list[tuple[int, list[str]]], players: int, trump: int | None)
             if trump is not None and suit_of(code) == trump:
                 return 20 + rank_of(code)
             return 10 + rank_of(code) if suit_of(code) == led else -1
+
         best = max(range(len(trick)), key=lambda i: strength(codes[i]))
         tricks.append(TrickRecord(lead=trick[0][1], cards=[card for _, _, card in trick], winner=trick[best][1]))
     return tricks

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import msgspec
 
@@ -20,8 +21,10 @@ from fairdeal.log.reader import read_log
 from fairdeal.log.records import FORMAT_NAME, FORMAT_VERSION, EndRecord, HandRecord, Record, TableRecord
 
 TAG = re.compile(r'^\[(?P<name>[A-Za-z][A-Za-z0-9_]*)\s+"(?P<value>(?:[^"\\]|\\.)*)"\]\s*$')
-TRICK = re.compile(r"^(?P<number>\d+)\.\s+(?P<lead>\d+)(?:\s+\*(?P<talon>\S+))?:\s+(?P<cards>[^=]*?)\s*=\s*"
-                   r"(?P<winner>\d+)\s*$")
+TRICK = re.compile(
+    r"^(?P<number>\d+)\.\s+(?P<lead>\d+)(?:\s+\*(?P<talon>\S+))?:\s+(?P<cards>[^=]*?)\s*=\s*"
+    r"(?P<winner>\d+)\s*$"
+)
 TABLE_TAGS = ("System", "Deck", "Pattern", "Dealing", "Pulya", "Started", "Notes", "Convention")
 YES_NO = {"yes": True, "no": False}
 
@@ -48,12 +51,17 @@ def _read_cards(text: str) -> list[str]:
 
 # -- writing --------------------------------------------------------------------------------------------------
 
+
 def table_section(record: TableRecord) -> list[str]:
     tags = [("Format", "PPN 1"), ("System", record.system)]
     tags += [(f"Player{seat}", name) for seat, name in enumerate(record.players)]
     tags += [("Deck", record.deck), ("Pattern", record.deal_pattern), ("Dealing", record.dealing)]
-    optional = {"Pulya": record.pulya, "Started": record.started, "Notes": record.notes,
-                "Convention": record.convention}
+    optional = {
+        "Pulya": record.pulya,
+        "Started": record.started,
+        "Notes": record.notes,
+        "Convention": record.convention,
+    }
     for name, value in optional.items():
         if value is not msgspec.UNSET:
             text = value if isinstance(value, str) else json.dumps(value, sort_keys=True, ensure_ascii=False)
@@ -68,8 +76,9 @@ def hand_section(record: HandRecord) -> list[str]:
     if record.shuffle is not msgspec.UNSET:
         tags.append(("Shuffle", record.shuffle))
     if record.deal is not msgspec.UNSET:
-        tags.append(("Deal", " / ".join(map(_cards, record.deal.hands)) + " | "
-                     + " / ".join(map(_cards, record.deal.talons))))
+        tags.append(
+            ("Deal", " / ".join(map(_cards, record.deal.hands)) + " | " + " / ".join(map(_cards, record.deal.talons)))
+        )
     if record.auction is not msgspec.UNSET:
         tags.append(("Auction", " ".join(f"{b.seat}:{b.bid}" for b in record.auction) or "-"))
     if record.talon_shown is not msgspec.UNSET:
@@ -139,6 +148,7 @@ def write_ppn(log: str | Path) -> tuple[str, list[Problem]]:
 
 # -- reading --------------------------------------------------------------------------------------------------
 
+
 class TagError(ValueError):
     def __init__(self, line: int, tag: str, message: str):
         super().__init__(message)
@@ -193,12 +203,32 @@ def _located(path: str, tags: dict[str, tuple[int, str]], line: int) -> tuple[in
 def _tag_of(path: str) -> str:
     """A game-log field path in PPN's words (the tag that carries it)."""
     head = path.split(".")[0].split("[")[0]
-    names = {"order_before": "OrderBefore", "shuffle": "Shuffle", "deal": "Deal", "auction": "Auction",
-             "talon_shown": "TalonShown", "discard": "Exchange", "contract": "Contract", "defence": "Defence",
-             "defence_open": "DefenceOpen", "tricks": "Play", "result": "Result", "score": "Score",
-             "transcript": "Transcript", "extras": "Extras", "hand": "Hand", "dealer": "Dealer",
-             "players": "Player0", "system": "System", "deck": "Deck", "deal_pattern": "Pattern",
-             "dealing": "Dealing", "pulya": "Pulya", "started": "Started", "settlement": "Settlement"}
+    names = {
+        "order_before": "OrderBefore",
+        "shuffle": "Shuffle",
+        "deal": "Deal",
+        "auction": "Auction",
+        "talon_shown": "TalonShown",
+        "discard": "Exchange",
+        "contract": "Contract",
+        "defence": "Defence",
+        "defence_open": "DefenceOpen",
+        "tricks": "Play",
+        "result": "Result",
+        "score": "Score",
+        "transcript": "Transcript",
+        "extras": "Extras",
+        "hand": "Hand",
+        "dealer": "Dealer",
+        "players": "Player0",
+        "system": "System",
+        "deck": "Deck",
+        "deal_pattern": "Pattern",
+        "dealing": "Dealing",
+        "pulya": "Pulya",
+        "started": "Started",
+        "settlement": "Settlement",
+    }
     return names.get(head, path)
 
 
@@ -212,7 +242,7 @@ def _split(section: list[tuple[int, str]]) -> tuple[dict[str, tuple[int, str]], 
                 raise TagError(number, match["name"], "the tag appears twice in one section")
             tags[match["name"]] = (number, _unquote(match["value"]))
         elif line.startswith("["):
-            raise TagError(number, "$", f"not a tag pair [Name \"value\"]: {line[:60]!r}")
+            raise TagError(number, "$", f'not a tag pair [Name "value"]: {line[:60]!r}')
         else:
             plays.append((number, line))
     return tags, plays
@@ -225,9 +255,16 @@ def _table(tags: dict[str, tuple[int, str]]) -> TableRecord:
     players = []
     while f"Player{len(players)}" in tags:
         players.append(tags[f"Player{len(players)}"][1])
-    data: dict[str, Any] = {"type": "table", "format": FORMAT_NAME, "version": FORMAT_VERSION,
-                            "system": tags["System"][1], "players": players, "deck": tags["Deck"][1],
-                            "deal_pattern": tags["Pattern"][1], "dealing": tags["Dealing"][1]}
+    data: dict[str, Any] = {
+        "type": "table",
+        "format": FORMAT_NAME,
+        "version": FORMAT_VERSION,
+        "system": tags["System"][1],
+        "players": players,
+        "deck": tags["Deck"][1],
+        "deal_pattern": tags["Pattern"][1],
+        "dealing": tags["Dealing"][1],
+    }
     if "Pulya" in tags:
         data["pulya"] = _json(tags["Pulya"], "Pulya")
     for name, key in (("Started", "started"), ("Notes", "notes")):
@@ -267,10 +304,16 @@ def _pairs(tag: tuple[int, str], name: str, key: str) -> list[dict[str, Any]]:
 def _hand(tags: dict[str, tuple[int, str]], plays: list[tuple[int, str]]) -> HandRecord:
     for name in ("Hand", "Dealer"):
         if name not in tags:
-            raise TagError(min((line for line, _ in tags.values()), default=plays[0][0] if plays else 1), name,
-                           f"a hand section has no [{name}] tag")
-    data: dict[str, Any] = {"type": "hand", "hand": _int(tags["Hand"], "Hand"),
-                            "dealer": _int(tags["Dealer"], "Dealer")}
+            raise TagError(
+                min((line for line, _ in tags.values()), default=plays[0][0] if plays else 1),
+                name,
+                f"a hand section has no [{name}] tag",
+            )
+    data: dict[str, Any] = {
+        "type": "hand",
+        "hand": _int(tags["Hand"], "Hand"),
+        "dealer": _int(tags["Dealer"], "Dealer"),
+    }
     get = tags.get
     if get("OrderBefore"):
         data["order_before"] = _read_cards(tags["OrderBefore"][1])
@@ -280,8 +323,10 @@ def _hand(tags: dict[str, tuple[int, str]], plays: list[tuple[int, str]]) -> Han
         hands, bar, talons = tags["Deal"][1].partition("|")
         if not bar:
             raise TagError(tags["Deal"][0], "Deal", "expected HANDS | TALONS (hands and talons separated by '/')")
-        data["deal"] = {"hands": [_read_cards(h) for h in hands.split("/")],
-                        "talons": [_read_cards(t) for t in talons.split("/")]}
+        data["deal"] = {
+            "hands": [_read_cards(h) for h in hands.split("/")],
+            "talons": [_read_cards(t) for t in talons.split("/")],
+        }
     if get("Auction"):
         data["auction"] = _pairs(tags["Auction"], "Auction", "bid")
     for name, key in (("TalonShown", "talon_shown"), ("DefenceOpen", "defence_open")):
@@ -322,8 +367,7 @@ def _scores(tag: tuple[int, str]) -> list[dict[str, Any]]:
         if len(parts) != 3:
             raise TagError(tag[0], "Score", f"expected SEAT:COLUMN[@ON]:POINTS, got {token!r}")
         column, at, on = parts[1].partition("@")
-        line = {"seat": _int(tag, "Score", parts[0]), "column": column,
-                "points": _json((tag[0], parts[2]), "Score")}
+        line = {"seat": _int(tag, "Score", parts[0]), "column": column, "points": _json((tag[0], parts[2]), "Score")}
         if at:
             line["on"] = _int(tag, "Score", on)
         lines.append(line)
@@ -335,10 +379,16 @@ def _tricks(play: tuple[int, str] | None, lines: list[tuple[int, str]]) -> list[
     for number, line in lines:
         match = TRICK.match(line)
         if not match or int(match["number"]) != len(tricks) + 1:
-            raise TagError(number, "Play", f"expected trick {len(tricks) + 1} as 'N. LEAD[ *TALONCARD]: CARDS = "
-                                           f"WINNER', got {line[:60]!r}")
-        trick: dict[str, Any] = {"lead": int(match["lead"]), "cards": _read_cards(match["cards"]),
-                                 "winner": int(match["winner"])}
+            raise TagError(
+                number,
+                "Play",
+                f"expected trick {len(tricks) + 1} as 'N. LEAD[ *TALONCARD]: CARDS = WINNER', got {line[:60]!r}",
+            )
+        trick: dict[str, Any] = {
+            "lead": int(match["lead"]),
+            "cards": _read_cards(match["cards"]),
+            "winner": int(match["winner"]),
+        }
         if match["talon"]:
             trick["talon_card"] = match["talon"]
         tricks.append(trick)
