@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from fairdeal.bounded import quote
 from fairdeal.cards import DeckKind
@@ -54,6 +54,16 @@ class LogContext:
     def hand_lists(self) -> int:
         """Lists in ``deal.hands``: one per seat, then the dummy's or the hand laid aside (rule 6), if any."""
         return self.num_seats + self.pattern.seat_lists
+
+    @cached_property
+    def cards(self) -> frozenset[str]:
+        return frozenset(self.codes)
+
+    def is_the_deck(self, cards: list[str]) -> bool:
+        """Whether ``cards`` (as many as the deck has) are the deck's cards, each once; the strings are compared
+        as they are, which is cheaper than mapping each to its code."""
+        distinct = set(cards)
+        return len(distinct) == len(cards) and distinct <= self.cards
 
     def holders(self, dealer: int) -> frozenset[int]:
         """Seats dealt a hand when ``dealer`` deals (the dummy, or the hand laid aside, counts as seat n)."""
@@ -149,35 +159,24 @@ class LogValidator:
         HandChecker(self.context, record, problems).run()
 
 
-_RUN_TOKEN = re.compile(r"([0-9]{1,9})(?:@([0-9]{1,9}))?")
-_CUT_TOKEN = re.compile(r"cut(?:@([0-9]{1,9}))?")
-_DEPTH_TOKEN = re.compile(r"[0-9]{1,9}")
-
-
 def plainly_valid_shuffle(text: str, seats: int, deck_size: int) -> bool:
     """True for the common shuffles — card-by-card runs and cuts, single spaces, seats that exist, sizes that fit
     the deck — which the full parser would accept without a problem; False means "ask the full parser" (it then
     accepts or words the error). Half of validation time went to parsing these one by one."""
-    tokens = text.split(" ")
-    i = actions = 0
-    while i < len(tokens):
-        actions += 1
-        if actions > MAX_ACTIONS:  # the full parser words the limit
-            return False
-        run = _RUN_TOKEN.fullmatch(tokens[i])
-        cut = None if run else _CUT_TOKEN.fullmatch(tokens[i])
-        match = run or cut
-        if match is None or (match.group(match.re.groups) is not None and int(match.group(match.re.groups)) >= seats):
-            return False
-        if run:
-            if not 1 <= int(run.group(1)) <= deck_size:
-                return False
-            i += 1
-            continue
-        if i + 1 >= len(tokens) or not _DEPTH_TOKEN.fullmatch(tokens[i + 1]) or not 0 < int(tokens[i + 1]) < deck_size:
-            return False
-        i += 2
-    return bool(text)
+    actions = text.count(" ") + 1 - text.count("cut")  # a cut is two tokens: "cut" and its depth
+    return actions <= MAX_ACTIONS and _plain_shuffle(seats, deck_size).fullmatch(text) is not None
+
+
+@lru_cache(maxsize=64)
+def _plain_shuffle(seats: int, deck_size: int) -> re.Pattern[str]:
+    """One regular expression for a table's plain shuffles, its numbers spelt out so no token needs converting."""
+
+    def one_of(numbers: range) -> str:
+        return "(?:" + "|".join(str(n) for n in reversed(numbers)) + ")"
+
+    actor = f"(?:@{one_of(range(seats))})?"
+    action = f"(?:{one_of(range(1, deck_size + 1))}{actor}|cut{actor} {one_of(range(1, deck_size))})"
+    return re.compile(f"{action}(?: {action})*")
 
 
 def _check_players(players: Sequence[str], problems: _Problems) -> None:
@@ -298,6 +297,8 @@ class HandChecker:
         return self.context.deck.value if self.context else _LARGEST_DECK.value
 
     def _check_order_before(self, cards: list[str]) -> None:
+        if self.context is not None and len(cards) == self.context.deck_size and self.context.is_the_deck(cards):
+            return
         codes = self._codes_of("order_before", cards)
         if self.context and len(cards) != self.context.deck_size:
             self.problems.add(
@@ -331,6 +332,9 @@ class HandChecker:
     def _check_deal(self) -> None:
         deal = self.record.deal
         errors_before = len(self.problems.errors)
+        if self.context is not None and self._plainly_a_deal():
+            self._check_deal_shape()
+            return
         dealt: set[int] = set()
         for seat, hand in enumerate(deal.hands):
             dealt.update(self._codes_of(f"deal.hands[{seat}]", hand, dealt))
@@ -343,6 +347,15 @@ class HandChecker:
             self.problems.add(
                 "deal", f"hands and talons hold {len(dealt)} cards, the deck has {self.context.deck_size}"
             )
+
+    def _plainly_a_deal(self) -> bool:
+        """True when hands and talons together hold each card of the deck once (the common case, checked in one
+        pass); otherwise the per-list check finds and words what is wrong."""
+        deal, context = self.record.deal, self.context
+        cards = [card for hand in deal.hands for card in hand]
+        for talon in deal.talons:
+            cards += talon
+        return len(cards) == context.deck_size and context.is_the_deck(cards)
 
     def _check_deal_shape(self) -> None:
         context, deal = self.context, self.record.deal
