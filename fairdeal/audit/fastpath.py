@@ -11,6 +11,7 @@ error message is the reader's own; a shuffle in any other notation goes through 
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import msgspec
@@ -207,13 +208,16 @@ def undone_windows(compiled: CompiledShuffle, targets: np.ndarray) -> list[tuple
     Linear in the number of steps: with ``R_k`` the inverse of the first ``k`` steps' permutation, the steps
     ``start+1..stop`` restore the deck exactly when ``R_start == R_stop``, and leave every receiver's cards
     unchanged exactly when ``targets[R_start] == targets[R_stop]``. So each prefix gets a key, and a window is a
-    repeat of a key; the shortest ones ending at each step are found with one dictionary.
+    repeat of a key. Every row's keys are first hashed in bulk; only the rows where a hash repeats are searched,
+    with the exact keys, for their shortest windows.
     """
     rows, steps = compiled.kinds.shape
     busy = compiled.kinds != NO_OP
     lengths = np.where(busy.any(axis=1), steps - np.argmax(busy[:, ::-1], axis=1), 0) if steps else np.zeros(0, int)
+    labels = np.asarray(targets, dtype=np.uint8)
+    candidates = _rows_with_a_repeat(compiled, lengths, labels)
     found: list[tuple[int, int, int, bool]] = []
-    for row, (labels_at, inverse_at) in _prefix_keys(compiled, lengths, np.asarray(targets, dtype=np.uint8)):
+    for row, (labels_at, inverse_at) in _prefix_keys(compiled, candidates, lengths, labels):
         found += [
             (row, start, stop, inverse_at[start] == inverse_at[stop]) for start, stop in _shortest_repeats(labels_at)
         ]
@@ -221,22 +225,60 @@ def undone_windows(compiled: CompiledShuffle, targets: np.ndarray) -> list[tuple
     return found
 
 
-def _prefix_keys(compiled: CompiledShuffle, lengths: np.ndarray, labels: np.ndarray):
-    """Per row with two steps or more: the receiver labels and the inverse permutation after each prefix, as bytes."""
+_HASH_WEIGHTS = np.random.default_rng(0x5EED).integers(1, 2**63, size=256, dtype=np.uint64) | np.uint64(1)
+
+
+def _rows_with_a_repeat(compiled: CompiledShuffle, lengths: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """Rows (two steps or more) where two prefixes two or more steps apart have receiver labels that hash alike:
+    a superset of the rows with a window, since equal labels hash equal; a collision only costs an exact search."""
     n = len(labels)
     rows = np.flatnonzero(lengths >= 2)
+    if not len(rows):
+        return rows
+    longest = int(lengths[rows].max())
+    weights = _HASH_WEIGHTS[:n]
+    inverse = np.broadcast_to(np.arange(n, dtype=np.intp), (len(rows), n))
+    # Past a row's last step its key column gets a value of its own, so only real prefixes can repeat.
+    hashes = np.arange(len(rows) * (longest + 1), dtype=np.uint64).reshape(len(rows), longest + 1) | np.uint64(1 << 63)
+    for step in range(longest + 1):
+        live = np.flatnonzero(lengths[rows] >= step)
+        if step:
+            index = step_index(compiled.kinds[rows[live], step - 1], compiled.args[rows[live], step - 1], n)
+            inverse = inverse.copy()
+            inverse[live] = _gather(_inverse_of(index), inverse[live])
+        hashes[live, step] = (labels[inverse[live]].astype(np.uint64) * weights).sum(axis=1, dtype=np.uint64)
+    # Two equal neighbours in sorted order whose positions differ by two or more, or three equal keys (three
+    # distinct positions always span two steps).
+    positions = np.argsort(hashes, axis=1, kind="stable")
+    ordered = np.take_along_axis(hashes, positions, axis=1)
+    apart = (ordered[:, 1:] == ordered[:, :-1]) & (np.diff(positions, axis=1) >= 2)
+    repeated = apart.any(axis=1) | (ordered[:, 2:] == ordered[:, :-2]).any(axis=1)
+    return rows[repeated]
+
+
+def _prefix_keys(
+    compiled: CompiledShuffle, rows: np.ndarray, lengths: np.ndarray, labels: np.ndarray
+) -> Iterator[tuple[int, tuple[list[bytes], list[bytes]]]]:
+    """Per given row: the receiver labels and the inverse permutation after each prefix of its steps, as bytes."""
+    n = len(labels)
     inverse = np.broadcast_to(np.arange(n, dtype=np.uint8), (len(rows), n))
     keys: list[tuple[list[bytes], list[bytes]]] = [([], []) for _ in rows]
-    for step in range(int(lengths.max(initial=0)) + 1):
+    for step in range(int(lengths[rows].max(initial=0)) + 1):
         live = np.flatnonzero(lengths[rows] >= step)
         if step:
             index = step_index(compiled.kinds[rows[live], step - 1], compiled.args[rows[live], step - 1], n)
             inverse = inverse.copy()
             inverse[live] = _gather(_inverse_of(index), inverse[live]).astype(np.uint8)
-        for k, (label_row, inverse_row) in zip(live, zip(labels[inverse[live]], inverse[live])):
-            keys[k][0].append(label_row.tobytes())
-            keys[k][1].append(inverse_row.tobytes())
+        for k, label_key, inverse_key in zip(live, _row_bytes(labels[inverse[live]]), _row_bytes(inverse[live])):
+            keys[k][0].append(label_key)
+            keys[k][1].append(inverse_key)
     return zip(map(int, rows), keys)
+
+
+def _row_bytes(table: np.ndarray) -> list[bytes]:
+    """Each row of a ``uint8`` table as one ``bytes`` (through a void view: one call, not one per row)."""
+    table = np.ascontiguousarray(table, dtype=np.uint8)
+    return table.view(np.dtype((np.void, table.shape[1]))).ravel().tolist()
 
 
 def _inverse_of(index: np.ndarray) -> np.ndarray:
