@@ -211,7 +211,7 @@ def undone_windows(compiled: CompiledShuffle, targets: np.ndarray) -> list[tuple
     repeat of a key. Every row's keys are first hashed in bulk; only the rows where a hash repeats are searched,
     with the exact keys, for their shortest windows.
     """
-    rows, steps = compiled.kinds.shape
+    steps = compiled.kinds.shape[1]
     busy = compiled.kinds != NO_OP
     lengths = np.where(busy.any(axis=1), steps - np.argmax(busy[:, ::-1], axis=1), 0) if steps else np.zeros(0, int)
     labels = np.asarray(targets, dtype=np.uint8)
