@@ -243,3 +243,10 @@ def test_a_raw_hand_decodes_its_cards_on_demand():
         b'{"type":"hand","hand":1,"dealer":0,"deal":{"hands":[["AS"]],"talons":[]}}', type=RawHand
     )
     assert raw.narrow().deal.hands == [["AS"]] and raw.narrow().order_before is None
+
+
+def test_only_ascii_digits_make_a_simple_shuffle():
+    # '²' is a digit to str.isdigit but not to int(); the audit once stopped with an internal error on it.
+    assert compile_simple("5² 3", 32) is None
+    assert compile_simple("3@¹", 32) is None
+    assert compile_simple("cut ٣", 32) is None

@@ -86,7 +86,7 @@ class ClusterSpec:
     def parse(text: str) -> ClusterSpec:
         if text.startswith("local:"):
             count = text[6:]
-            if not count.isdigit() or int(count) < 1:
+            if not (count.isascii() and count.isdigit()) or int(count) < 1:
                 raise AuditError(f"--cluster {text!r}: local:N needs a worker count N >= 1")
             return ClusterSpec(None, int(count))
         if text.startswith("tcp://") and ":" in text[6:]:

@@ -122,12 +122,17 @@ class CompiledShuffle:
 def _token(text: str) -> tuple[int, int, int] | None:
     """One token: ``(RUN, k, actor)``, ``(CUT, 0, actor)`` for a cut's head, ``None`` for anything else."""
     name, at, actor_text = text.partition("@")
-    if at and not actor_text.isdigit():
+    if at and not _is_number(actor_text):
         return None
     actor = int(actor_text) if at else -1
-    if name.isdigit():
+    if _is_number(name):
         return RUN, int(name), actor
     return (CUT, 0, actor) if name == "cut" else None
+
+
+def _is_number(text: str) -> bool:
+    """ASCII digits only, as the notation has them: ``str.isdigit`` also takes '²', which ``int`` refuses."""
+    return text.isascii() and text.isdigit()
 
 
 def compile_simple(text: str, n: int) -> list[tuple[int, int, int]] | None:
@@ -146,7 +151,7 @@ def compile_simple(text: str, n: int) -> list[tuple[int, int, int]] | None:
             i += 1
         else:
             depth = tokens[i + 1] if i + 1 < len(tokens) else ""
-            if not depth.isdigit() or not 0 < int(depth) < n:
+            if not _is_number(depth) or not 0 < int(depth) < n:
                 return None
             ops.append((CUT, int(depth), op[2]))
             i += 2
