@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 from msgspec import UNSET
@@ -29,7 +29,7 @@ from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.deal_source import DealEvidence, Plays
 from fairdeal.engine.match import MatchResult, play_match, with_pulya_size
 from fairdeal.errors import TrickError
-from fairdeal.log.records import DealRecord, HandRecord, Record, TableRecord
+from fairdeal.log.records import Dealing, DealRecord, HandRecord, Record, TableRecord
 from fairdeal.systems import get_convention
 from fairdeal.tricks.base import Technique
 from fairdeal.tricks.honest import HonestDealer
@@ -142,10 +142,6 @@ def play_evening(
     bots = [HeuristicBot() for _ in players]
     result = play_match(convention, players, bots, source=source, max_hands=hands, log=log)
     return result, source
-
-
-# The values of ``TableRecord.dealing``.
-Dealing = Literal["physical", "commit-reveal", "mental-poker", "server-rng"]
 
 
 def table_header(
