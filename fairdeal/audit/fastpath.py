@@ -209,7 +209,7 @@ def undone_windows(compiled: CompiledShuffle, targets: np.ndarray) -> list[tuple
     unchanged exactly when ``targets[R_start] == targets[R_stop]``. So each prefix gets a key, and a window is a
     repeat of a key; the shortest ones ending at each step are found with one dictionary.
     """
-    rows, steps = compiled.kinds.shape
+    _rows, steps = compiled.kinds.shape
     busy = compiled.kinds != NO_OP
     lengths = np.where(busy.any(axis=1), steps - np.argmax(busy[:, ::-1], axis=1), 0) if steps else np.zeros(0, int)
     found: list[tuple[int, int, int, bool]] = []

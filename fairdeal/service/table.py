@@ -379,7 +379,7 @@ class Table:
                 contract,
                 self.state.declarer,
                 outcome.kind.value,
-                tuple(l.to_record() for l in lines),
+                tuple(line.to_record() for line in lines),
                 link.hex(),
             )
         )
