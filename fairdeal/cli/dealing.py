@@ -175,7 +175,7 @@ def _source(protocol: str, spec: TableSpec, seed: int | None) -> CommitRevealSou
             name: np.random.default_rng(int.from_bytes(_seeded(seed, f"shuffle/{name}")[:8], "big"))
             for name in spec.players
         }
-        return MentalPokerSource(spec, lambda setup, name: PokerPlayer(setup, name, rngs[name].permutation))
+        return MentalPokerSource(spec, lambda setup, name: PokerPlayer(setup, name, partial(_permutation, rngs[name])))
     if seed is None:
         return CommitRevealSource(spec)
     service = DealerService(spec, SigningKey(_seeded(seed, "service-key")), _seeded(seed, "service-tail"))
@@ -189,6 +189,10 @@ def _source(protocol: str, spec: TableSpec, seed: int | None) -> CommitRevealSou
         for seat, name in enumerate(spec.players)
     ]
     return CommitRevealSource(spec, service, parties)
+
+
+def _permutation(rng: np.random.Generator, size: int) -> list[int]:
+    return [int(i) for i in rng.permutation(size)]
 
 
 def _hand_seed(seed: int, name: str, hand: int) -> bytes:
