@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 WEB := fairdeal/web
 WEB_BUILT := $(WEB)/static/vendor/.built
 
-.PHONY: demo test wheel-test docs bench clean
+.PHONY: demo test lint wheel-test docs bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -40,8 +40,16 @@ demo: $(STAMP)
 	$(BIN)/python -m fairdeal.demo_job
 
 test: $(STAMP)
+	$(MAKE) lint
 	$(BIN)/python -m pytest
 	$(MAKE) wheel-test
+
+# Style and types (settings in pyproject.toml): lint findings, unformatted files and mypy --strict errors fail.
+LINTED := fairdeal tests benchmarks
+lint: $(STAMP)
+	$(BIN)/ruff check $(LINTED)
+	$(BIN)/ruff format --check $(LINTED)
+	$(BIN)/mypy --strict
 
 # The package as a user gets it: sdist, then a wheel built from it, installed in a fresh venv, and the whole suite
 # run against that install from another folder (so nothing is read from the checkout by accident).

@@ -146,7 +146,8 @@ def main() -> None:
     fixed_tables = fixed_sample_alarms(honest).any(axis=1)
     se = np.sqrt(FAMILY_ALPHA * (1 - FAMILY_ALPHA) / args.tables)
     print(
-        f"family-wise false alarms on {hands:,} honest hands ({args.tables} tables x {DEALERS} dealers x {HORIZON} deals; "
+        f"family-wise false alarms on {hands:,} honest hands "
+        f"({args.tables} tables x {DEALERS} dealers x {HORIZON} deals; "
         f"dealt in {seconds:.1f} s, {hands / seconds:,.0f} hands/s), target {FAMILY_ALPHA:.0%} (+-{se:.1%} s.e.):"
     )
     print(f"  CUSUM        {cusum_tables.mean():6.2%}")

@@ -111,10 +111,12 @@ def evening_rates(convention, hands: int, seed: int) -> dict[str, float]:
 def table_rates(hands: int, minimal_rate: float) -> None:
     """Random-legal hands per second at every table of every convention, against the minimal loop."""
     print(f"\nrandom-legal bots, {hands} hands per table (x = against the minimal loop)")
-    for seed, (name, convention) in enumerate(sorted(CONVENTIONS.items())):
+    for seed, (name, convention) in enumerate(sorted(conventions().items())):
         cells = []
         for seats in convention.players:
-            rate = hands_per_second(lambda rng: [RandomBot(rng)] * seats, hands, 200 + seed, convention, seats)
+            rate = hands_per_second(
+                lambda rng, seats=seats: [RandomBot(rng)] * seats, hands, 200 + seed, convention, seats
+            )
             cells.append(f"{seats}p {rate:6.0f}/s {rate / minimal_rate:5.2f}x")
         print(f"{name:<34}" + "   ".join(cells))
 

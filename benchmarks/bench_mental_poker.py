@@ -17,6 +17,7 @@ import statistics
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 
 from fairdeal.deal import get_pattern
 from fairdeal.engine.bots import HeuristicBot
@@ -70,7 +71,7 @@ def unit_costs() -> None:
     for size in (32, 300, 850):
         points = [hash_to_point(f"bench/{k}") for k in range(size)]
         scalars = [Scalar.random() for _ in points]
-        msm, _, _ = measure(lambda: multi_mult_vartime(scalars, points), 3)
+        msm, _, _ = measure(partial(multi_mult_vartime, scalars, points), 3)
         print(
             f"  sum of {size:3d} products, {MSM_BACKEND}: {msm * 1e3:6.2f} ms ({msm / size * 1e6:5.1f} us a point, "
             f"decoding included)"
@@ -131,12 +132,12 @@ def main() -> None:
         hand_table = hand_setup(
             TableSpec("bench", "night", 4, PLAYERS, get_convention("sochi")), doc["hand"], doc["dealer"]
         )
-        t_hand, w_hand, _ = measure(lambda: verify_hand(hand_table, doc["messages"]))
+        t_hand, w_hand, _ = measure(partial(verify_hand, hand_table, doc["messages"]))
         row(f"whole hand {doc['hand']} ({len(doc['messages'])} messages): messages", t_hand, w_hand, "(goal <= 50 ms)")
-        t_doc, w_doc, _ = measure(lambda: check_document("bench", doc))
+        t_doc, w_doc, _ = measure(partial(check_document, "bench", doc))
         row("    + record against the messages and the deal", t_doc, w_doc)
         with libsodium_alone():
-            t_base, w_base, _ = measure(lambda: verify_hand(hand_table, doc["messages"]), 3)
+            t_base, w_base, _ = measure(partial(verify_hand, hand_table, doc["messages"]), 3)
         row("    baseline: the same with libsodium alone", t_base, w_base)
         ratios.append(t_base / t_hand)
     print(

@@ -1,9 +1,9 @@
 """The cardsharp's catalogue: how fast the weak server falls, and what each technique costs to plan.
 
-1. The weak-server brute force (``fairdeal.audit.seeds``, which the cheat and the auditor share): seeds per second of the vectorised search with
-   early rejection, against two baselines in the same run — the plain-integer reference shuffle one seed at a
-   time, and the vectorised search that checks the hand only after the whole shuffle — and the projected time
-   for all 2^32 seeds on one core.
+1. The weak-server brute force (``fairdeal.audit.seeds``, which the cheat and the auditor share): seeds per second of
+   the vectorised search with early rejection, against two baselines in the same run — the plain-integer reference
+   shuffle one seed at a time, and the vectorised search that checks the hand only after the whole shuffle — and the
+   projected time for all 2^32 seeds on one core.
 2. Planning: milliseconds per plan for every technique, on random gathered orders.
 3. Simulated tables: hands per second of a quick (unplayed) evening with a cheat, and of the engine-played one.
 
@@ -51,7 +51,8 @@ def weak_server(bits: int) -> None:
     print(f"  vectorised, early rejection : {pruned:>14,.0f} seeds/s  (all 2^32: {SEED_SPACE / pruned / 60:7.1f} min)")
     print(f"  vectorised, check at the end: {late:>14,.0f} seeds/s  (all 2^32: {SEED_SPACE / late / 60:7.1f} min)")
     print(
-        f"  reference, one seed at a time: {reference:>13,.0f} seeds/s  (all 2^32: {SEED_SPACE / reference / 3600:7.1f} h)"
+        f"  reference, one seed at a time: {reference:>13,.0f} seeds/s  "
+        f"(all 2^32: {SEED_SPACE / reference / 3600:7.1f} h)"
     )
     print(f"  speed-up over the reference: {pruned / reference:,.0f}x")
 

@@ -60,7 +60,42 @@ _API: dict[str, str] = {
     "FairdealError": "fairdeal.errors",
 }
 
-__all__ = ["__version__", *_API]
+# A literal list, so linters and type checkers see the public names (the lazy loader below serves them).
+__all__ = [
+    "CommitRevealSource",
+    "Convention",
+    "FairdealError",
+    "HeuristicBot",
+    "LogError",
+    "MentalPokerSource",
+    "Position",
+    "RandomBot",
+    "RunOptions",
+    "System",
+    "TableSpec",
+    "__version__",
+    "apply",
+    "conventions",
+    "declarer_tricks",
+    "get_convention",
+    "get_system",
+    "is_over",
+    "legal_actions",
+    "new_hand",
+    "play_match",
+    "random_deal",
+    "raspasy_guarantees",
+    "read_log",
+    "registered",
+    "result",
+    "run_audit",
+    "seeded_source",
+    "solve_batch",
+    "to_move",
+    "verify_log",
+    "verify_paths",
+    "with_overrides",
+]
 
 if TYPE_CHECKING:
     from fairdeal.audit.run import RunOptions, run_audit

@@ -2,8 +2,9 @@
 
 A log line, a transcript or a signed statement comes from outside: it may nest without end, carry numbers no
 integer type holds, or be megabytes of one string. ``check`` finds such input in linear time and names the
-problem; ``quote`` (and ``errors.one_line``) make any text fit on one short line of an error message (a key with a newline
-must not print as two lines, and a 1 MB card is not echoed in full). A leading UTF-8 byte-order mark is accepted.
+problem; ``quote`` (and ``errors.one_line``) make any text fit on one short line of an error message (a key with a
+newline must not print as two lines, and a 1 MB card is not echoed in full). A leading UTF-8 byte-order mark is
+accepted.
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import overload
 
 import numpy as np
 
@@ -99,10 +100,18 @@ def code_of(suit: Suit, rank: Rank) -> int:
     return int(suit) * CARDS_PER_SUIT + int(rank)
 
 
+@overload
+def suit_of(code: int) -> int: ...
+@overload
+def suit_of(code: np.ndarray) -> np.ndarray: ...
 def suit_of(code: int | np.ndarray) -> int | np.ndarray:
     return code // CARDS_PER_SUIT
 
 
+@overload
+def rank_of(code: int) -> int: ...
+@overload
+def rank_of(code: np.ndarray) -> np.ndarray: ...
 def rank_of(code: int | np.ndarray) -> int | np.ndarray:
     return code % CARDS_PER_SUIT
 
@@ -210,10 +219,10 @@ def check_order(codes: np.ndarray, deck: DeckKind) -> None:
     seen = np.bincount(codes.astype(np.int64), minlength=NUM_CODES)
     if seen.tobytes() == _deck_counts(deck):  # every card of the deck once: nothing to report
         return
-    foreign = [Card.from_code(c).ascii for c in np.unique(codes) if not deck.contains(int(c))]
+    foreign = [Card.from_code(int(c)).ascii for c in np.unique(codes) if not deck.contains(int(c))]
     if foreign:
         raise CardError(f"not in a {deck.value} deck: {' '.join(foreign)}")
-    doubled = [Card.from_code(c).ascii for c in np.flatnonzero(seen > 1)]
+    doubled = [Card.from_code(int(c)).ascii for c in np.flatnonzero(seen > 1)]
     if doubled:
         raise CardError(f"cards appear more than once: {' '.join(doubled)}")
 

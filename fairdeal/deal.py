@@ -104,7 +104,7 @@ def build_pattern(
         if step[0] == "hands":
             for hand in range(hands):
                 targets.extend([hand] * step[1])
-        elif step[0] == "talon":
+        elif step[0] == "talon" and len(step) == 3:
             targets.extend([hands + step[1]] * step[2])
         else:
             raise DealError(f"pattern {name}: unknown step {step!r}")
@@ -183,7 +183,7 @@ def _croatian() -> DealPattern:
 def _hussar() -> DealPattern:
     # Seeds 000/001 say only "ten each, two talons of two at the sides". We read it with the common rule of 000
     # (by two, a talon never first and never last): talon 0 after the first round, talon 1 after the second.
-    steps: list[Step] = [("hands", 2), ("talon", 0, 2), ("hands", 2), ("talon", 1, 2)] + [("hands", 2)] * 3
+    steps: list[Step] = [("hands", 2), ("talon", 0, 2), ("hands", 2), ("talon", 1, 2), *[("hands", 2)] * 3]
     return build_pattern(
         "hussar",
         DeckKind.HUSSAR24,

@@ -13,6 +13,7 @@ import fcntl
 import os
 import tempfile
 from pathlib import Path
+from types import TracebackType
 from typing import BinaryIO
 
 from fairdeal.errors import OutputError
@@ -30,7 +31,7 @@ class OutputFile:
             raise OutputError(f"{self.path}: the folder {folder} does not exist")
         if self.path.is_dir():
             raise OutputError(f"{self.path}: is a folder, not a file")
-        self._lock = _lock(self.path)
+        self._lock: int | None = _lock(self.path)
         try:
             if self.path.exists() and not force:
                 raise OutputError(f"{self.path}: already exists (use --force to replace it)")
@@ -72,7 +73,9 @@ class OutputFile:
     def __enter__(self) -> OutputFile:
         return self
 
-    def __exit__(self, kind, value, traceback) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, traceback: TracebackType | None
+    ) -> None:
         if kind is None:
             self.commit()
         else:

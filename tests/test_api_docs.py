@@ -25,7 +25,11 @@ def test_every_public_name_resolves_and_is_documented():
     for name in ("get_convention", "new_hand", "play_match", "verify_log", "run_audit"):
         assert f"fairdeal.{name}(" in page
     with pytest.raises(AttributeError):
-        fairdeal.no_such_thing
+        getattr(fairdeal, "no_such_thing")  # noqa: B009 - a literal attribute would be a type error here
+
+
+def test_all_lists_exactly_the_lazy_names():
+    assert sorted(fairdeal.__all__) == sorted(["__version__", *fairdeal._API])
 
 
 def test_the_examples_of_the_api_page_run():

@@ -2,7 +2,7 @@
 
 import math
 from fractions import Fraction
-from itertools import permutations, product
+from itertools import pairwise, permutations, product
 
 import numpy as np
 import pytest
@@ -63,7 +63,7 @@ def test_runs_leave_reversed_pairs_and_a_cut_keeps_the_cycle():
 
 def longest_block_by_hand(p) -> int:
     best = run = 1
-    for a, b in zip(p, p[1:]):
+    for a, b in pairwise(p):
         run = run + 1 if b == a + 1 else 1
         best = max(best, run)
     return best

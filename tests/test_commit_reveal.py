@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import itertools
 import json
 
 import pytest
@@ -239,7 +240,7 @@ def test_service_commitment_must_be_the_anchored_chain_link():
 def test_next_commitment_is_fixed_before_this_hands_seeds_by_the_anchor():
     """Hand 2's commitment is hand 1's reveal, and both hash back to the anchor signed before any seed."""
     docs = session(with_records=False)
-    for prev, cur in zip(docs, docs[1:]):
+    for prev, cur in itertools.pairwise(docs):
         assert cur["service"]["commitment"] == prev["service"]["seed"]
         assert all(p["statement"]["service_commitment"] == cur["service"]["commitment"] for p in cur["players"])
     docs[2]["service"]["commitment"] = docs[0]["service"]["seed"]  # a commitment from the wrong place
@@ -311,7 +312,7 @@ def test_players_detect_a_reveal_that_does_not_open_the_commitment():
 def test_integers_never_wrap():
     with pytest.raises(ProtocolError, match="64-bit"):
         u64(2**64)
-    with pytest.raises(ProtocolError, match="1..1000000 hands"):
+    with pytest.raises(ProtocolError, match=r"1..1000000 hands"):
         TableSpec("t", "s", 10**6 + 1, ("a", "b", "c"), SOCHI)
 
 
@@ -359,7 +360,7 @@ def test_missing_and_repeated_hands_are_named():
 def test_documents_chain_by_hash():
     docs = session(with_records=False)
     assert docs[0]["previous"] is None
-    for prev, cur in zip(docs, docs[1:]):
+    for prev, cur in itertools.pairwise(docs):
         assert cur["previous"] == transcript_hash(prev)
 
 

@@ -89,7 +89,7 @@ def test_talon_after_round_r(round_):
 @pytest.mark.parametrize("round_", [0, 5, 9])
 def test_talon_never_first_never_last(round_):
     # seed 000: «прикуп же кладется не в первую и не в последнюю очередь»
-    with pytest.raises(DealError, match="never|1..4|не в первую"):
+    with pytest.raises(DealError, match=r"never|1..4|не в первую"):
         russian_pattern(round_)
     with pytest.raises(DealError):
         get_pattern(f"russian-talon-after-round-{round_}")
@@ -140,7 +140,7 @@ def test_deal_rejects_a_non_deck():
     pattern = get_pattern("russian")
     with pytest.raises(DealError, match="32 cards"):
         deal_order(np.arange(31, dtype=np.uint8), pattern)
-    with pytest.raises(DealError, match="hussar24|not in"):
+    with pytest.raises(DealError, match=r"hussar24|not in"):
         deal_order(DeckKind.PIQUET32.codes(), get_pattern("hussar"))
     with pytest.raises(DealError, match="shape"):
         deal_batch(np.zeros((2, 24), dtype=np.uint8), pattern)

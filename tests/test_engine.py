@@ -362,7 +362,7 @@ def test_must_trump_when_void():
         Play(1, card("AS")),
     )
     forbidden(state, Play(2, card("AD")), "must trump")
-    assert set(a.card for a in legal_actions(state)) == {card(c) for c in ["QC", "JC", "10C", "9C", "8C", "7C"]}
+    assert {a.card for a in legal_actions(state)} == {card(c) for c in ["QC", "JC", "10C", "9C", "8C", "7C"]}
 
 
 def test_overtaking_is_not_required_and_the_trick_goes_to_the_right_card():

@@ -133,5 +133,5 @@ def test_a_discard_of_foreign_cards_is_named():
     declarer_hand = set(record["deal"]["hands"][record["contract"]["declarer"]]) | set(record["deal"]["talons"][0])
     foreign = next(c for h in record["deal"]["hands"] for c in h if c not in declarer_hand)
     bad["discard"] = [foreign, record["discard"][1]]
-    with pytest.raises(IllegalAction, match="field discard: .*discard not from your hand"):
+    with pytest.raises(IllegalAction, match=r"field discard: .*discard not from your hand"):
         replay_record(bad, SOCHI, 3)

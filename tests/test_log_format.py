@@ -316,7 +316,7 @@ def test_writer_refuses_an_invalid_record():
     stream = io.BytesIO()
     writer = LogWriter(stream)
     writer.write(SynthTable().header())
-    with pytest.raises(LogError, match="line 2, field score\\[0\\].on"):
+    with pytest.raises(LogError, match=r"line 2, field score\[0\].on"):
         writer.write(HandRecord(hand=1, dealer=0, score=[ScoreRecord(seat=0, column="whists", points=2)]))
     assert stream.getvalue().count(b"\n") == 1
 

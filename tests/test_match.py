@@ -157,7 +157,7 @@ def test_a_player_who_leaves_ends_the_pulya_after_the_last_full_hand(tmp_path):
 
 
 def test_failed_contracts_are_told_apart():
-    base = dict(num_seats=3, dealer=2, active=(0, 1, 2))
+    base = {"num_seats": 3, "dealer": 2, "active": (0, 1, 2)}
     made = HandOutcome(
         kind=HandKind.GAME,
         tricks=(7, 2, 1),
@@ -224,7 +224,7 @@ def test_recorded_physical_orders_deal_the_hands(tmp_path):
         max_hands=3,
         log=log,
     )
-    header, *hands, end = lines_of(log)
+    header, *hands, _end = lines_of(log)
     assert header["dealing"] == "physical" and len(hands) == 3
     assert hands[0]["deal"]["talons"] == [[_ascii(orders[0][6]), _ascii(orders[0][7])]]  # positions 7-8 (seed 004)
 

@@ -174,7 +174,7 @@ def test_small_order_key_share_and_decryption_share_are_refused(table):
 
 def test_key_shares_that_cancel_are_refused():
     secret, first = make_key_share(CTX, "north")
-    _, second = make_key_share(CTX, "east")
+    _, _second = make_key_share(CTX, "east")
     # Only a player who knows the other's secret could do this; the joint key must still never be the identity.
     negated = -secret
     cancelling = KeyShare("east", base_mult(negated), prove_possession(CTX, "east", negated, base_mult(negated)))

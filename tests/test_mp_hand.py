@@ -62,7 +62,7 @@ def rejected(messages, player, step, setup=SETUP):
 def test_honest_hand_verifies_and_opens_exactly_what_was_dealt_and_played(honest):
     table, discard = honest
     verified = verify_hand(SETUP, table.messages)
-    north, east, west = table.players
+    _north, east, _west = table.players
     pattern = SETUP.pattern
     for player in table.players:
         assert [verified.order[p] for p in SETUP.hand_positions(player.name)] == list(player.hand())
@@ -248,7 +248,7 @@ def test_checkpoints_resume_after_the_verified_prefix_and_still_catch_changes(ho
     with pytest.raises(MentalPokerError) as caught:
         verify_hand(SETUP, changed, checkpoints)
     assert (caught.value.player, caught.value.step) == ("north", "decrypt")
-    state, start = checkpoints.resume(SETUP, changed)
+    _state, start = checkpoints.resume(SETUP, changed)
     assert start == len(changed) - 4
     assert verify_hand(SETUP, table.messages, checkpoints).state.finished
 

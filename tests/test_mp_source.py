@@ -114,7 +114,7 @@ def test_a_transcript_from_another_hand_is_rejected_naming_the_first_player(even
     assert found and found[0][1] in ("keys", "chain") and found[0][0].startswith("player ")
     elsewhere = copy.deepcopy(source.transcripts[0])
     elsewhere["table"] = "club-10"
-    assert [(f.party, f.check) for f in verify_documents([("x", elsewhere)]).failures][0][1] in ("keys", "chain")
+    assert next((f.party, f.check) for f in verify_documents([("x", elsewhere)]).failures)[1] in ("keys", "chain")
 
 
 def test_hands_out_of_chain_are_reported(evening):
@@ -171,7 +171,7 @@ def _seat_of(record, trick, index):
 
 def test_a_renonce_played_with_valid_proofs_is_caught_by_the_engine_replay():
     source = MentalPokerSource(spec(hands=1))
-    for attempt in range(12):
+    for _attempt in range(12):
         record = _one_hand(source)
         tampered = _renonce(record)
         if tampered is not None:

@@ -28,7 +28,7 @@ def test_every_residue_has_equally_many_accepted_bytes():
 
 
 def test_modulus_outside_one_byte_is_refused():
-    with pytest.raises(ProtocolError, match="1..256"):
+    with pytest.raises(ProtocolError, match=r"1..256"):
         accept_limit(257)
 
 
@@ -72,7 +72,7 @@ def test_batch_equals_scalar_and_is_a_permutation(inputs):
 def test_short_streams_are_flagged_not_guessed():
     streams = np.full((3, 10), 0xFF, dtype=np.uint8)  # 255 is rejected for m = 31
     streams[1] = 0
-    orders, ok = shuffle_batch(np.arange(32, dtype=np.uint8), streams)
+    _orders, ok = shuffle_batch(np.arange(32, dtype=np.uint8), streams)
     assert not ok.any()
 
 

@@ -72,7 +72,7 @@ def test_independent_reimplementation_reproduces_the_vectors(vector):
         links.insert(
             0, hashlib.sha256(spec_frame(P + "/chain", table, session, k.to_bytes(8, "big"), links[0])).digest()
         )
-    assert [l.hex() for l in links] == vector["chain"]
+    assert [link.hex() for link in links] == vector["chain"]
     for hv in vector["hand_vectors"]:
         hand = hv["hand"].to_bytes(8, "big")
         fields = [

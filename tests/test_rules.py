@@ -25,7 +25,7 @@ def test_get_convention_by_name_and_a_miss_lists_known_names():
     assert get_convention("Sochi") is SOCHI
     assert all(get_convention(name).name == name for name in conventions())
     with pytest.raises(
-        ConventionError, match="known systems: austrian, .*, classic, codex, croatian, gusarik-leningrad, .*, sochi"
+        ConventionError, match=r"known systems: austrian, .*, classic, codex, croatian, gusarik-leningrad, .*, sochi"
     ):
         get_convention("piter")
     assert issubclass(ConventionError, FairdealError)

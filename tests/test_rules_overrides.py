@@ -80,7 +80,7 @@ def test_command_line_values_are_json_or_bare_words() -> None:
     assert parse_rule("raspasy.progression = geometric") == ("raspasy.progression", "geometric")
     assert parse_rule("bidding.no_talon_levels=[9, 10]") == ("bidding.no_talon_levels", [9, 10])
     assert parse_rule("scoring.whist_responsibility=1/2") == ("scoring.whist_responsibility", "1/2")
-    with pytest.raises(ConventionError, match="expected group.field=VALUE"):
+    with pytest.raises(ConventionError, match=r"expected group.field=VALUE"):
         parse_rule("raspasy.price_per_trick")
 
 

@@ -59,11 +59,11 @@ def lines_of(outcome, conv, sheet=None):
 
 
 def whists_on(lines, seat, on):
-    return sum(l.points for l in lines if l.column == "whists" and l.seat == seat and l.on == on)
+    return sum(line.points for line in lines if line.column == "whists" and line.seat == seat and line.on == on)
 
 
 def column(lines, seat, col):
-    return sum(l.points for l in lines if l.column == col and l.seat == seat)
+    return sum(line.points for line in lines if line.column == col and line.seat == seat)
 
 
 # --- seed 000 worked examples ---------------------------------------------------------------------------------
@@ -307,7 +307,7 @@ def test_seed003_rostov_raspasy_five_whists_no_progression():
     for _ in range(3):
         sheet, lines = score_hand(sheet, raspasy((1, 4, 5)), ROSTOV)
         assert whists_on(lines, 0, 1) == 20 and whists_on(lines, 0, 2) == 25
-        assert not [l for l in lines if l.column == "gora"]
+        assert not [line for line in lines if line.column == "gora"]
 
 
 def test_seed003_rostov_raspasy_two_winners_share():
@@ -315,7 +315,7 @@ def test_seed003_rostov_raspasy_two_winners_share():
     количество вистов пополам»: 6 tricks x 5 = 30, 15 each."""
     lines = lines_of(raspasy((2, 2, 6)), ROSTOV)
     assert whists_on(lines, 0, 2) == whists_on(lines, 1, 2) == 15
-    assert not [l for l in lines if l.on in (0, 1)]
+    assert not [line for line in lines if line.on in (0, 1)]
 
 
 def test_seed003_rostov_raspasy_zero_tricks_wins_and_writes_one_to_pulya():
@@ -374,7 +374,7 @@ def test_help_overflow_fills_own_pulya_then_helps_in_turn():
     """000: «Все очки, выигранные им, записываются на счет игрока, которому меньше очков требуется для выигрыша,
     взамен ... вистовых очков того же игрока в соотношении 1 : 10»."""
     sheet = sheet_with_pulya(SOCHI, (19, 18, 17))
-    sheet, lines = score_hand(sheet, game(8, (8, 1, 1), {1: P, 2: P}, played=False), SOCHI)
+    sheet, _lines = score_hand(sheet, game(8, (8, 1, 1), {1: P, 2: P}, played=False), SOCHI)
     assert sheet.pulya == (20, 20, 20)
     assert sheet.whists[0][1] == 20 and sheet.whists[0][2] == 30
     assert is_finished(sheet, SOCHI)

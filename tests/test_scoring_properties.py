@@ -92,7 +92,14 @@ def outcomes(draw, num_seats):
     contract = Contract(draw(st.integers(6, 10)), draw(st.sampled_from([None, *Suit])))
     calls = [draw(st.sampled_from([DefenceCall.PASS, DefenceCall.WHIST])) for _ in defenders]
     style = draw(st.sampled_from(["played", "unplayed", "half", "conceded"]))
-    common = dict(num_seats=num_seats, dealer=dealer, active=active, kind=kind, declarer=declarer, contract=contract)
+    common = {
+        "num_seats": num_seats,
+        "dealer": dealer,
+        "active": active,
+        "kind": kind,
+        "declarer": declarer,
+        "contract": contract,
+    }
     if style == "unplayed":
         return HandOutcome(
             tricks=(0,) * num_seats, played=False, defence=tuple((s, DefenceCall.PASS) for s in defenders), **common

@@ -80,7 +80,7 @@ def test_three_browsers_play_two_hands_one_reconnecting(browser, tmp_path):
             page.press("#name", "Tab")
             page.goto(url)
             page.click(f"button.sit[data-seat='{seat}']")
-            _wait(lambda: len(server.http.get(f"/api/tables/{table}").json()["roster"]) == seat + 1)
+            _wait(lambda seat=seat: len(server.http.get(f"/api/tables/{table}").json()["roster"]) == seat + 1)
             pages.append(page)
         for page in pages:
             page.wait_for_selector("#mine", timeout=20_000)

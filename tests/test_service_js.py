@@ -43,7 +43,9 @@ for await (const line of rl) {
   const pub = p.publicKey(q.secret);
   const check = p.checkSession(q.statement, q.service_signature, q.seat, q.name, pub);
   const out = { key: pub, check, countersign: p.sign(q.secret, q.statement), commits: [] };
-  for (const h of q.hands) out.commits.push(p.commitFor(q.secret, q.statement, h.hand, h.dealer, q.seat, h.commitment, h.seed));
+  for (const h of q.hands) {
+    out.commits.push(p.commitFor(q.secret, q.statement, h.hand, h.dealer, q.seat, h.commitment, h.seed));
+  }
   console.log(JSON.stringify(out));
 }
 """

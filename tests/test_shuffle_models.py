@@ -98,7 +98,7 @@ def _packets_of_overhand(p: np.ndarray) -> tuple[int, ...]:
     """Read an overhand permutation back into packet sizes (top packet first); fail if it is not one."""
     breaks = np.flatnonzero(np.diff(p) != 1) + 1
     blocks = np.split(p, breaks)
-    assert blocks[-1][0] == 0 and all(a[0] > b[0] for a, b in zip(blocks, blocks[1:]))
+    assert blocks[-1][0] == 0 and all(a[0] > b[0] for a, b in itertools.pairwise(blocks))
     return tuple(len(b) for b in reversed(blocks))
 
 

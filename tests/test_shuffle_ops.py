@@ -162,7 +162,7 @@ def test_unknown_riffle_is_a_fact_without_a_permutation():
     sequence = parse_notation("2 riffle ? cut 12")
     assert not sequence.is_known
     assert parse_notation("2 cut 12").is_known
-    with pytest.raises(ShuffleError, match="action 2 .*not a known permutation"):
+    with pytest.raises(ShuffleError, match=r"action 2 .*not a known permutation"):
         apply_order(PIQUET, sequence)
     for text in ("cut ?", "overhand ?"):
         assert not parse_notation(text).is_known

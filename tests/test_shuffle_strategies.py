@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from hypothesis import strategies as st
 
 from fairdeal.shuffle import (
@@ -28,7 +30,7 @@ def packet_sizes(draw: st.DrawFn, n: int) -> tuple[int, ...]:
     total = draw(st.integers(1, n))
     cuts = draw(st.sets(st.integers(1, total - 1), max_size=total - 1)) if total > 1 else set()
     edges = [0, *sorted(cuts), total]
-    return tuple(b - a for a, b in zip(edges, edges[1:]))
+    return tuple(b - a for a, b in itertools.pairwise(edges))
 
 
 @st.composite

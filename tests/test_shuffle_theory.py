@@ -72,7 +72,7 @@ def test_formula_matches_enumeration_of_all_riffles(n, k):
 
 def test_distances_shrink_with_more_riffles():
     rows = riffle_table(32, 15)
-    assert all(a.tv >= b.tv and a.separation >= b.separation for a, b in zip(rows, rows[1:]))
+    assert all(a.tv >= b.tv and a.separation >= b.separation for a, b in itertools.pairwise(rows))
     assert rows[-1].tv < Fraction(1, 100)
     assert all(row.separation >= row.tv for row in rows)
 

@@ -63,7 +63,7 @@ def test_each_malformed_field_is_named(changes, field):
 
 
 def test_not_json_and_not_an_object():
-    with pytest.raises(ProblemError, match="line 2: field .line.: not JSON"):
+    with pytest.raises(ProblemError, match=r"line 2: field .line.: not JSON"):
         parse_problem("{", 2)
     with pytest.raises(ProblemError, match="expected a JSON object"):
         parse_problem("[1, 2]", 2)

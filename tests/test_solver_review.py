@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import subprocess
 import sys
@@ -61,7 +62,7 @@ def test_values_chain_and_end_at_the_result(evening):
         declarer = record["contract"]["declarer"]
         assert plays[-1].value == record["result"]["tricks"][declarer]
         # the value after a card is the value of the next position: the next seat's best card keeps it
-        for before, after in zip(plays, plays[1:]):
+        for before, after in itertools.pairwise(plays):
             assert before.value == after.best
     assert reviewed >= 3
 

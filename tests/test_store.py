@@ -133,7 +133,7 @@ def test_partitions_by_table_and_day(tmp_path):
 def test_a_log_without_a_header_is_refused_with_its_name(tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"type":"hand","hand":1,"dealer":0}\n')
-    with pytest.raises(LogError, match="bad.jsonl: no usable table header: line 1, field type"):
+    with pytest.raises(LogError, match=r"bad.jsonl: no usable table header: line 1, field type"):
         stored(tmp_path, bad)
     with pytest.raises(LogError, match="not a fairdeal store"):
         Store(tmp_path)
@@ -152,7 +152,7 @@ def test_query_every_hand_a_player_dealt(tmp_path):
     assert names == ["hand"] and [r[0] for r in rows] == expected
     _, bids = run_query(store.root, "SELECT count(*) FROM hands WHERE record->>'$.contract.bid' IS NOT NULL")
     assert bids[0][0] > 0
-    with pytest.raises(LogError, match="^query: "):
+    with pytest.raises(LogError, match=r"^query: "):
         run_query(store.root, "SELEC 1")
 
 

@@ -106,17 +106,17 @@ def test_seed003_paramosha_bombs_dark_bids_and_the_kept_bomb():
     conv = BIG_PULYA
     sheet = replace(new_sheet(conv, 3), bombs=((1, 2, 3), (), ()))
     sheet, written = score_hand(sheet, game(3, 2, 0, 6, 6), conv)
-    assert [(l.column, l.points) for l in written if l.seat == 0] == [("pulya", 4)]
+    assert [(line.column, line.points) for line in written if line.seat == 0] == [("pulya", 4)]
     sheet, written = score_hand(sheet, game(3, 2, 0, None, 0, misere=True), conv)
-    assert [(l.column, l.points) for l in written if l.seat == 0] == [("pulya", 40)]
+    assert [(line.column, line.points) for line in written if line.seat == 0] == [("pulya", 40)]
     assert sheet.bombs[0] == (3,)
     sheet, written = score_hand(sheet, game(3, 2, 0, 8, 6, dark=True), conv)
-    assert [(l.column, l.points) for l in written if l.seat == 0] == [("gora", 192)]
-    whists = [l for l in written if l.column == "whists" and l.on == 0]
-    assert sum(l.points for l in whists) == 768 and {l.points for l in whists} == {384}  # (2 + 2) x 96 each
+    assert [(line.column, line.points) for line in written if line.seat == 0] == [("gora", 192)]
+    whists = [line for line in written if line.column == "whists" and line.on == 0]
+    assert sum(line.points for line in whists) == 768 and {line.points for line in whists} == {384}  # (2 + 2) x 96 each
     assert sheet.bombs[0] == (3,)  # «она была бы истрачена только в случае успешной игры»
     sheet, written = score_hand(sheet, game(3, 2, 0, None, 0, misere=True, dark=True), conv)
-    assert [(l.column, l.points) for l in written if l.seat == 0] == [("pulya", 160)]
+    assert [(line.column, line.points) for line in written if line.seat == 0] == [("pulya", 160)]
     assert sheet.bombs[0] == ()
 
 
@@ -125,10 +125,10 @@ def test_seed000_dealer_consolation_for_aces_in_the_sold_talon():
     Сдающий, кроме того, записывает за каждую недобранную взятку на игравшего»."""
     sheet = new_sheet(BIG_PULYA, 4)
     _, written = score_hand(sheet, game(4, 3, 0, 7, 7, aces=1), BIG_PULYA)
-    assert [l for l in written if l.seat == 3] == [l for l in written if l.seat == 3 and l.on == 0]
-    assert sum(l.points for l in written if l.seat == 3) == 4
+    assert [line for line in written if line.seat == 3] == [line for line in written if line.seat == 3 and line.on == 0]
+    assert sum(line.points for line in written if line.seat == 3) == 4
     _, written = score_hand(sheet, game(4, 3, 0, 7, 5, aces=2), BIG_PULYA)
-    assert sum(l.points for l in written if l.seat == 3) == 4 * (2 + 2)
+    assert sum(line.points for line in written if line.seat == 3) == 4 * (2 + 2)
     three = new_sheet(BIG_PULYA, 3)  # at three the dealer plays: no consolation for the talon
     assert score_hand(three, game(3, 2, 0, 7, 5, aces=2), BIG_PULYA) == score_hand(
         three, game(3, 2, 0, 7, 5), BIG_PULYA
@@ -281,7 +281,7 @@ def test_seed001_hussar_remiz_goes_straight_to_the_whister():
     )
     sheet, written = score_hand(new_sheet(HUSSAR, 2), outcome, HUSSAR)
     assert sheet.gora == (0, 0)  # «ремиз не ставится наверху»
-    assert [(l.seat, l.column, l.points, l.on) for l in written] == [
+    assert [(line.seat, line.column, line.points, line.on) for line in written] == [
         (0, "whists", 200, 1),
         (0, "whists", 6 * 10 + 2 * 20, 1),
     ]
@@ -303,8 +303,8 @@ def test_seed001_hussar_whister_quotas_alone_and_with_his_talon(invited, taken, 
         whister_invited=invited,
     )
     _, written = score_hand(new_sheet(HUSSAR, 2), outcome, HUSSAR)
-    penalty = [l for l in written if l.seat == 1 and l.column == "whists"]
-    assert sum(l.points for l in penalty) == short * 10 * 10
+    penalty = [line for line in written if line.seat == 1 and line.column == "whists"]
+    assert sum(line.points for line in penalty) == short * 10 * 10
 
 
 def test_hussar_hand_two_talons_whist_with_ones_talon_and_redeal():
@@ -336,8 +336,10 @@ def test_hussar_hand_two_talons_whist_with_ones_talon_and_redeal():
 def test_seed001_renonce_is_charged_like_a_remiz():
     """001: «виновный подвергается штрафу по размеру игры. За игроком, сделавшим ренонс, партнер записывает таким
     же образом, как и за ремиз, т. е. в вистовую графу»."""
-    assert [(l.seat, l.column, l.points, l.on) for l in renonce_penalty(HUSSAR, 1, 0, 6)] == [(0, "whists", 100, 1)]
-    assert [(l.seat, l.column, l.points) for l in renonce_penalty(SOCHI, 1, 0, 7)] == [(1, "gora", 4)]
+    assert [(line.seat, line.column, line.points, line.on) for line in renonce_penalty(HUSSAR, 1, 0, 6)] == [
+        (0, "whists", 100, 1)
+    ]
+    assert [(line.seat, line.column, line.points) for line in renonce_penalty(SOCHI, 1, 0, 7)] == [(1, "gora", 4)]
 
 
 # ---- Gusarik (seed 003) -----------------------------------------------------------------------------------------
@@ -370,7 +372,7 @@ def test_seed003_gusarik_pass_is_half_a_whist():
     state = apply(apply(state, Discard(1, (card("8H"), card("7H")))), Declare(1, "6S"))
     state = apply(state, Defend(0, HALF))
     _, written = score_hand(new_sheet(GUSARIK_SOCHI, 2), result(state), GUSARIK_SOCHI)
-    assert [(l.seat, l.column, l.points) for l in written] == [(1, "pulya", 2), (0, "whists", 4)]
+    assert [(line.seat, line.column, line.points) for line in written] == [(1, "pulya", 2), (0, "whists", 4)]
 
 
 def test_seed003_gusarik_raspasy_without_dummy_and_talon():

@@ -51,7 +51,7 @@ def game(declarer, contract, tricks, defence):
 
 
 def summary(lines):
-    return sorted((l.seat, l.column, l.points, l.on) for l in lines)
+    return sorted((line.seat, line.column, line.points, line.on) for line in lines)
 
 
 def test_rule43_kadili_hearts_without_talon_three_down_is_fifteen():

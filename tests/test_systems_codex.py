@@ -158,7 +158,7 @@ def raspasy(rounds: int) -> HandOutcome:
 
 
 def summary(lines):
-    return sorted((l.seat, l.column, l.points) for l in lines)
+    return sorted((line.seat, line.column, line.points) for line in lines)
 
 
 @pytest.mark.parametrize("rounds, factor", [(0, 1), (1, 2), (2, 4)])

@@ -55,20 +55,20 @@ def test_seed003_croatian_worked_example_ends_a_plus_32_b_minus_38_c_plus_6():
     sheet = new_sheet(CROATIAN, 3)
     # «С сыграл в бубнах и списал шесть (2×3). А и В вистовали и взяли по две взятки. Они записали на С по 12»
     sheet, lines = score_hand(sheet, game(C, Suit.DIAMONDS, (2, 2, 6), ((A, WHIST), (B, WHIST))), CROATIAN)
-    assert sorted((l.seat, l.column, l.points, l.on) for l in lines) == [
+    assert sorted((line.seat, line.column, line.points, line.on) for line in lines) == [
         (A, "whists", 12, C),
         (B, "whists", 12, C),
         (C, "pulya", 6, None),
     ]
     # «В сыграл в трефах. С вистовал один и взял три взятки. В списал 10 ..., С записал на В 30 вистов»
     sheet, lines = score_hand(sheet, game(B, Suit.CLUBS, (0, 7, 3), ((C, WHIST), (A, PASS))), CROATIAN)
-    assert sorted((l.seat, l.column, l.points) for l in lines) == [(B, "pulya", 10), (C, "whists", 30)]
+    assert sorted((line.seat, line.column, line.points) for line in lines) == [(B, "pulya", 10), (C, "whists", 30)]
     # «все спасовали и получили рефет»
     sheet, lines = score_hand(sheet, ALL_PASSED, CROATIAN)
     assert lines == () and sheet.refe == (1, 1, 1)
     # «Результат пишется вдвойне, так как А играл на рефете. А списал ... 20 очков, С записал на А 60 очков»
     sheet, lines = score_hand(sheet, game(A, Suit.CLUBS, (7, 0, 3), ((B, PASS), (C, WHIST))), CROATIAN)
-    assert sorted((l.seat, l.column, l.points) for l in lines) == [(A, "pulya", 20), (C, "whists", 60)]
+    assert sorted((line.seat, line.column, line.points) for line in lines) == [(A, "pulya", 20), (C, "whists", 60)]
     assert sheet.refe == (0, 1, 1)  # «Рефет А использован (пропадает)»
     # «Игроки недоиграли в сумме 54 очка до нуля ... А : +8; В : −2; С : −6»
     columns = [sheet.column(s, 30) for s in range(3)]
@@ -95,7 +95,7 @@ def test_seed003_contract_values_and_bettel():
             contract=Contract(None, None, misere=True, no_talon=no_talon),
         )
         _, lines = score_hand(new_sheet(CROATIAN, 3), bettel, CROATIAN)
-        assert sorted((l.seat, l.column, l.points) for l in lines) == [
+        assert sorted((line.seat, line.column, line.points) for line in lines) == [
             (A, "gora", value),
             (B, "whists", 5 * value),
             (C, "whists", 5 * value),
@@ -106,16 +106,20 @@ def test_seed003_whister_penalties_invitation_and_kontra():
     sheet = new_sheet(CROATIAN, 3)
     # both whist and fall short of four: «наказывается тот из защитников, кто взял меньше двух взяток»
     _, lines = score_hand(sheet, game(A, Suit.SPADES, (7, 1, 2), ((B, WHIST), (C, WHIST))), CROATIAN)
-    assert (B, "gora", 4) in {(l.seat, l.column, l.points) for l in lines}
-    assert (C, "gora", 4) not in {(l.seat, l.column, l.points) for l in lines}
+    assert (B, "gora", 4) in {(line.seat, line.column, line.points) for line in lines}
+    assert (C, "gora", 4) not in {(line.seat, line.column, line.points) for line in lines}
     # «пригласивший берёт на себя обязательство взять все четыре взятки ... Приглашённый защитник не пишет ничего»
     _, lines = score_hand(sheet, game(A, Suit.SPADES, (7, 2, 1), ((B, PASS), (C, WHIST)), invited=True), CROATIAN)
-    assert {(l.seat, l.column, l.points) for l in lines} == {(A, "pulya", 4), (C, "whists", 12), (C, "gora", 4)}
+    assert {(line.seat, line.column, line.points) for line in lines} == {
+        (A, "pulya", 4),
+        (C, "whists", 12),
+        (C, "gora", 4),
+    }
     # kontra doubles the reckoning with the kontra-ing whister only, and «все результаты удваиваются»; a made
     # contract punishes the kontra («Если защитники в совокупности возьмут не больше четырёх взяток»)
     doubled = game(A, Suit.SPADES, (6, 2, 2), ((B, WHIST), (C, WHIST)), extras=(("kontra", ((B, 1),)),))
     _, lines = score_hand(sheet, doubled, CROATIAN)
-    assert {(l.seat, l.column, l.points) for l in lines} == {
+    assert {(line.seat, line.column, line.points) for line in lines} == {
         (A, "pulya", 8),
         (B, "whists", 16),
         (C, "whists", 8),
@@ -124,7 +128,11 @@ def test_seed003_whister_penalties_invitation_and_kontra():
     # the defence took five: «контракт признаётся невыполненным, разыгрывающий платит штраф»
     beaten = game(A, Suit.SPADES, (4, 3, 2), ((B, WHIST), (C, WHIST)), extras=(("kontra", ((B, 2),)),))
     _, lines = score_hand(sheet, beaten, CROATIAN)
-    assert {(l.seat, l.column, l.points) for l in lines} == {(A, "gora", 16), (B, "whists", 48), (C, "whists", 8)}
+    assert {(line.seat, line.column, line.points) for line in lines} == {
+        (A, "gora", 16),
+        (B, "whists", 48),
+        (C, "whists", 8),
+    }
 
 
 def test_seed003_last_contract_is_written_in_proportion_and_ends_the_game():
@@ -134,7 +142,7 @@ def test_seed003_last_contract_is_written_in_proportion_and_ends_the_game():
     sheet, _ = score_hand(new_sheet(conv, 3), game(A, Suit.CLUBS, (6, 2, 2), ((B, WHIST), (C, WHIST))), conv)
     assert not is_finished(sheet, conv)  # 10 written off, 2 to go
     sheet, lines = score_hand(sheet, game(B, Suit.CLUBS, (2, 6, 2), ((A, WHIST), (C, WHIST))), conv)
-    assert {(l.seat, l.column, l.points) for l in lines} == {
+    assert {(line.seat, line.column, line.points) for line in lines} == {
         (B, "pulya", 2),
         (A, "whists", Fraction(4)),
         (C, "whists", Fraction(4)),
@@ -143,7 +151,11 @@ def test_seed003_last_contract_is_written_in_proportion_and_ends_the_game():
     # a penalty keeps everything in full and the game goes on
     sheet, _ = score_hand(new_sheet(conv, 3), game(A, Suit.CLUBS, (6, 2, 2), ((B, WHIST), (C, WHIST))), conv)
     _, lines = score_hand(sheet, game(B, Suit.CLUBS, (1, 8, 1), ((A, WHIST), (C, WHIST))), conv)
-    assert {(l.seat, l.column, l.points) for l in lines} >= {(B, "pulya", 10), (A, "gora", 10), (C, "gora", 10)}
+    assert {(line.seat, line.column, line.points) for line in lines} >= {
+        (B, "pulya", 10),
+        (A, "gora", 10),
+        (C, "gora", 10),
+    }
 
 
 def test_seed003_no_refe_under_the_hat_and_the_refe_limit():

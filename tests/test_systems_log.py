@@ -61,7 +61,7 @@ def test_random_classic_logs_hold_dark_calls_and_bombs_and_recount_exactly(tmp_p
 
 
 def test_hussar_logs_name_the_bought_talon_and_a_false_one_is_caught(tmp_path):
-    log, played = write(tmp_path, HUSSAR, 2, 3, 30)
+    log, _played = write(tmp_path, HUSSAR, 2, 3, 30)
     lines = log.read_text().splitlines()
     assert all(item.ok for item in read_log(log))
     docs = [json.loads(line) for line in lines]

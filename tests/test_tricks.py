@@ -42,7 +42,7 @@ def plans(name: str, count: int = ORDERS, seed: int = 0, dealer: int = 1, seats:
 
 def receiver_cards(plan, goal: Goal) -> set[int]:
     cards = plan.deal.talons[0] if goal.receiver is None else plan.deal.hands[goal.receiver]
-    return set(int(c) for c in cards)
+    return {int(c) for c in cards}
 
 
 @pytest.mark.parametrize("name", EXACT)

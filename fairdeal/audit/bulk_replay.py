@@ -9,6 +9,8 @@ other notation goes through the full parser, one hand.
 
 from __future__ import annotations
 
+import contextlib
+
 import msgspec
 import numpy as np
 
@@ -45,10 +47,8 @@ def gathered_orders(hands, layout: Layout, summary: BlockSummary, context: Block
     orders[rows[ok]] = fast
     for k in rows[~ok]:
         line, record = hands[k]
-        try:
+        with contextlib.suppress(msgspec.DecodeError, msgspec.ValidationError, ValueError):
             orders[k] = [card_code(c) for c in record.narrow().order_before]
-        except (msgspec.DecodeError, msgspec.ValidationError, ValueError):
-            pass
     deck = np.sort(pattern.deck.codes())
     broken = present & ~(np.sort(orders, axis=1) == deck[None, :]).all(axis=1)
     for k in np.flatnonzero(broken):

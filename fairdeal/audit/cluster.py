@@ -10,11 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from fairdeal.audit.battery import join
 from fairdeal.audit.scan import Header, Merged, _ace_categories
 from fairdeal.audit.summary import BlockSummary, Sums
 from fairdeal.errors import AuditError
+
+if TYPE_CHECKING:
+    from distributed import Client
 
 
 def empty_merge(header: Header, layout, keep: int, lines: int) -> Merged:
@@ -93,7 +97,7 @@ class ClusterSpec:
             return ClusterSpec(text)
         raise AuditError(f"--cluster {text!r}: expected local:N or tcp://HOST:PORT")
 
-    def client(self):
+    def client(self) -> Client:
         """A connected ``distributed.Client`` (close it, and its LocalCluster, when done)."""
         try:
             from distributed import Client, LocalCluster

@@ -25,7 +25,8 @@ from fairdeal.audit.verdict import CERTAIN_FINDINGS, Verdict, targeting_row
 from fairdeal.deal import get_pattern
 
 STYLE = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;color:#222}
-table{border-collapse:collapse;margin:1em 0;font-size:.9em}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left}
+table{border-collapse:collapse;margin:1em 0;font-size:.9em}
+td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left}
 th{background:#f3f3f3}.flag{color:#b00;font-weight:bold}.ok{color:#070}img{max-width:100%}code{font-size:.9em}"""
 
 
@@ -155,8 +156,10 @@ def _targeting_section(v: Verdict) -> list[str]:
     order = np.argsort(c["p"], kind="stable")[:30]
     rows = [[html.escape(cell) for cell in targeting_row(v, int(i))] for i in order]
     return [
-        f"<h2>Hands least likely from their gathered order</h2><p>{len(v.targeting):,} hands "
-        "tested; the 30 smallest p-values (all in the JSON report).</p>",
+        (
+            f"<h2>Hands least likely from their gathered order</h2><p>{len(v.targeting):,} hands "
+            "tested; the 30 smallest p-values (all in the JSON report).</p>"
+        ),
         _table(
             [
                 "hand",
@@ -215,11 +218,16 @@ def render_html(result: AuditResult, title: str) -> str:
         for t in sorted(v.tests, key=lambda t: t.pvalue)
     ]
     parts = [
-        f"<!doctype html><html><head><meta charset='utf-8'><title>{e(title)}</title><style>{STYLE}</style></head><body>",
+        (
+            f"<!doctype html><html><head><meta charset='utf-8'><title>{e(title)}</title>"
+            f"<style>{STYLE}</style></head><body>"
+        ),
         f"<h1>Audit of {e(title)}</h1>",
-        f"<p>{v.hands:,} hands of {e(', '.join(v.players))}; pattern {e(v.pattern)}, {e(v.dealing)} dealing; "
-        f"{v.malformed_count} malformed line(s); {len(v.tests)} tests under Holm (family-wise) and "
-        f"Benjamini-Hochberg control.</p>",
+        (
+            f"<p>{v.hands:,} hands of {e(', '.join(v.players))}; pattern {e(v.pattern)}, {e(v.dealing)} dealing; "
+            f"{v.malformed_count} malformed line(s); {len(v.tests)} tests under Holm (family-wise) and "
+            f"Benjamini-Hochberg control.</p>"
+        ),
         verdict_line,
         "<h2>Suspicious dealers</h2>",
         _table(["dealer", "evidence"], suspects) if suspects else "<p>none</p>",

@@ -7,7 +7,8 @@ mod 2^32``) drives a Fisher-Yates shuffle of a fresh deck, for ``i = 31 .. 1`` s
 position ``i`` at step ``i``, a row is dropped as soon as one known position disagrees — after five steps only
 1/32 of the batch is left. A fitting seed is a finding, not a statistical test: an honest generator puts one
 hand's ten cards on their ten places by chance with probability ``window / (32!/22!)`` (4.5e-9 for a 2^20
-window, 2e-5 for all 2^32 seeds), and the talon must then match too. Opt-in (``fairdeal audit --server-seed-window BITS``): it needs a time window.
+window, 2e-5 for all 2^32 seeds), and the talon must then match too. Opt-in
+(``fairdeal audit --server-seed-window BITS``): it needs a time window.
 """
 
 from __future__ import annotations

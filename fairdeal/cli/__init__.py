@@ -25,7 +25,8 @@ class LazyGroup(click.Group):
         if module_name is None:
             return None
         module = importlib.import_module(f"fairdeal.cli.{module_name}")
-        return next(c for c in module.COMMANDS if c.name == name)
+        commands: list[click.Command] = module.COMMANDS
+        return next(c for c in commands if c.name == name)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         names = self.list_commands(ctx)
@@ -36,7 +37,10 @@ class LazyGroup(click.Group):
 
     def _short_help(self, ctx: click.Context, name: str) -> str:
         known = SHORT_HELP.get(name)
-        return known if known is not None else self.get_command(ctx, name).get_short_help_str(limit=1000)
+        if known is not None:
+            return known
+        command = self.get_command(ctx, name)
+        return command.get_short_help_str(limit=1000) if command is not None else ""
 
 
 def _shorten(text: str, limit: int) -> str:
@@ -78,16 +82,33 @@ SHORT_HELP: dict[str, str] = {
     "play": "Play a pulya with bots (or take a seat with --human) and print the sheet and the settlement.",
     "sheet": "Recompute the pulya sheet and settlement from a game log, replaying every hand through the engine.",
     "systems": "List the systems `fairdeal play --system NAME` plays.",
-    "audit": "Audit game logs (files, directories, globs, '-' for stdin, .gz/.zst, a `fairdeal store` folder): replay shuffles and hands, test dealers and players, report in plain words; one report per table.",
+    "audit": (
+        "Audit game logs (files, directories, globs, '-' for stdin, .gz/.zst, a `fairdeal store` folder): replay "
+        "shuffles and hands, test dealers and players, report in plain words; one report per table."
+    ),
     "demo": "List the cardsharp's tricks, or show one step by step and catch it.",
     "casebook": "Regenerate the casebook: one page per technique with measured power and false-alarm rate.",
-    "export": "Write a game log as PPN (protocols/ppn.md); a record PPN cannot express is one line LOG:LINE: field: message on stderr and the exit code is 1.",
-    "import": "Read PPN (protocols/ppn.md), gambler.ru protocol records (protocols/gambler.md) or the deals-only CSV/JSON form (protocols/deals.md) into a game log; every record that cannot be mapped is one line FILE:LINE: field: message.",
-    "query": "Ask the store a question in SQL (DuckDB) over the views `hands` (one row per stored line: table_id, day, line, kind, hand, dealer, dealer_name, shuffle, text, record as JSON) and `tables` (one row per appended log).",
+    "export": (
+        "Write a game log as PPN (protocols/ppn.md); a record PPN cannot express is one line LOG:LINE: field: message "
+        "on stderr and the exit code is 1."
+    ),
+    "import": (
+        "Read PPN (protocols/ppn.md), gambler.ru protocol records (protocols/gambler.md) or the deals-only CSV/JSON "
+        "form (protocols/deals.md) into a game log; every record that cannot be mapped is one line FILE:LINE: field: "
+        "message."
+    ),
+    "query": (
+        "Ask the store a question in SQL (DuckDB) over the views `hands` (one row per stored line: table_id, day, "
+        "line, kind, hand, dealer, dealer_name, shuffle, text, record as JSON) and `tables` (one row per appended "
+        "log)."
+    ),
     "review": "Card by card, the double-dummy cost of each play of a logged hand (computed from the log alone).",
     "solve": "Double-dummy solve each layout of FILE (one JSON object a line; see fairdeal/solver/problems.py).",
     "serve": "Serve tables on HTTP and WebSockets; every message, transcript and sheet is kept in the database.",
-    "store": "Append game logs (files, directories, globs, '-', .gz/.zst) to a Parquet store partitioned by table and day; a log whose bytes are stored already is skipped.",
+    "store": (
+        "Append game logs (files, directories, globs, '-', .gz/.zst) to a Parquet store partitioned by table and day; "
+        "a log whose bytes are stored already is skipped."
+    ),
 }
 
 

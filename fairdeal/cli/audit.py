@@ -20,8 +20,11 @@ from fairdeal.errors import AuditError, FairdealError, one_line
 from fairdeal.files import write_file
 
 if TYPE_CHECKING:
+    from distributed import Client
+
     from fairdeal.audit.inputs import AuditUnit
     from fairdeal.audit.run import AuditResult, RunOptions
+    from fairdeal.audit.stored import Runner
 
 SHOWN_FINDINGS = 20
 SHOWN_TARGETED = 10
@@ -147,7 +150,7 @@ def audit_command(
         client = spec.client() if spec else None
     except FairdealError as exc:
         click.echo(f"Error: {one_line(str(exc))}", err=True)
-        raise SystemExit(2)
+        raise SystemExit(2) from None
     try:
         reports, codes = _audit_all(units, options, err, html_out, client)
     finally:
@@ -157,18 +160,21 @@ def audit_command(
     raise SystemExit(max(codes))
 
 
-def _close(client) -> None:
+def _close(client: Client) -> None:
     cluster = client.cluster
-    client.close()
+    client.close()  # type: ignore[no-untyped-call]  # distributed's Client.close has no annotations
     if cluster is not None:
         cluster.close()
 
 
-def _audit_all(units: list[AuditUnit], options: RunOptions, err: Console, html_out: Path | None, client):
+def _audit_all(
+    units: list[AuditUnit], options: RunOptions, err: Console, html_out: Path | None, client: Client | None
+) -> tuple[list[tuple[AuditUnit, AuditResult]], list[int]]:
     from fairdeal.audit.cluster import dask_runner
 
     runner = dask_runner(client) if client is not None else None
-    reports, codes = [], []
+    reports: list[tuple[AuditUnit, AuditResult]] = []
+    codes: list[int] = []
     for unit in units:
         try:
             result = _run(unit, options, err, runner)
@@ -190,7 +196,9 @@ def _audit_all(units: list[AuditUnit], options: RunOptions, err: Console, html_o
     return reports, codes
 
 
-def _report(out: Console, reports: list, as_json: bool, html_out: Path | None, many: bool) -> None:
+def _report(
+    out: Console, reports: list[tuple[AuditUnit, AuditResult]], as_json: bool, html_out: Path | None, many: bool
+) -> None:
     if as_json:
         if many:
             payload = {"logs": [{"source": unit.name, **result.to_json()} for unit, result in reports]}
@@ -207,7 +215,7 @@ def _report(out: Console, reports: list, as_json: bool, html_out: Path | None, m
             out.print(f"HTML report written to {html_out}", markup=False)
 
 
-def _run(unit: AuditUnit, options: RunOptions, err: Console, runner=None) -> AuditResult:
+def _run(unit: AuditUnit, options: RunOptions, err: Console, runner: Runner | None = None) -> AuditResult:
     columns = (TextColumn("reading"), BarColumn(), DownloadColumn(), TimeRemainingColumn())
     with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress:
         task = progress.add_task("read", total=None)

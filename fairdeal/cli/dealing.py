@@ -6,7 +6,9 @@ import hashlib
 import json
 import sys
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 import numpy as np
@@ -15,6 +17,11 @@ from fairdeal.errors import FairdealError
 from fairdeal.files import require_empty_folder
 from fairdeal.protocols.verify import verify_log, verify_paths
 from fairdeal.systems import conventions
+
+if TYPE_CHECKING:
+    from fairdeal.protocols.deal_source import CommitRevealSource
+    from fairdeal.protocols.mp_source import MentalPokerSource
+    from fairdeal.protocols.table import TableSpec
 
 LOG_NAME = "evening.log"
 
@@ -152,7 +159,7 @@ def deal_command(
     click.echo(json.dumps(report, ensure_ascii=False) if as_json else text)
 
 
-def _source(protocol: str, spec, seed: int | None):
+def _source(protocol: str, spec: TableSpec, seed: int | None) -> CommitRevealSource | MentalPokerSource:
     """The dealing parties; with ``seed`` every secret comes from it (reproducible, and so not secret)."""
     from nacl.signing import SigningKey
 
@@ -168,7 +175,7 @@ def _source(protocol: str, spec, seed: int | None):
             name: np.random.default_rng(int.from_bytes(_seeded(seed, f"shuffle/{name}")[:8], "big"))
             for name in spec.players
         }
-        return MentalPokerSource(spec, lambda setup, name: PokerPlayer(setup, name, rngs[name].permutation))
+        return MentalPokerSource(spec, lambda setup, name: PokerPlayer(setup, name, partial(_permutation, rngs[name])))
     if seed is None:
         return CommitRevealSource(spec)
     service = DealerService(spec, SigningKey(_seeded(seed, "service-key")), _seeded(seed, "service-tail"))
@@ -177,18 +184,28 @@ def _source(protocol: str, spec, seed: int | None):
             name,
             seat,
             SigningKey(_seeded(seed, f"key/{name}")),
-            lambda hand, name=name: _seeded(seed, f"seed/{name}/{hand}"),
+            partial(_hand_seed, seed, name),
         )
         for seat, name in enumerate(spec.players)
     ]
     return CommitRevealSource(spec, service, parties)
 
 
+def _permutation(rng: np.random.Generator, size: int) -> list[int]:
+    return [int(i) for i in rng.permutation(size)]
+
+
+def _hand_seed(seed: int, name: str, hand: int) -> bytes:
+    return _seeded(seed, f"seed/{name}/{hand}")
+
+
 def _seeded(seed: int, label: str) -> bytes:
     return hashlib.sha256(f"fairdeal deal --seed {seed}/{label}".encode()).digest()
 
 
-def _deal_evening(source, spec, protocol: str, out_dir: Path) -> dict:
+def _deal_evening(
+    source: CommitRevealSource | MentalPokerSource, spec: TableSpec, protocol: str, out_dir: Path
+) -> dict[str, Any]:
     from fairdeal.cli.play import play_json
     from fairdeal.engine.bots import HeuristicBot
     from fairdeal.engine.match import play_match
@@ -212,11 +229,12 @@ def _deal_evening(source, spec, protocol: str, out_dir: Path) -> dict:
     return report
 
 
-def _deal_only(source, spec, out_dir: Path) -> dict:
+def _deal_only(source: CommitRevealSource | MentalPokerSource, spec: TableSpec, out_dir: Path) -> dict[str, Any]:
     from fairdeal.engine.match import dealer_of
     from fairdeal.protocols.transcript import write_transcript
 
-    lines, hands = [], []
+    lines: list[str] = []
+    hands: list[dict[str, Any]] = []
     for hand in range(1, spec.hands + 1):
         dealer, _ = dealer_of(spec.convention, hand - 1, 0, len(spec.players))
         source.deal(hand, dealer)

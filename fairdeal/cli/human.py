@@ -151,12 +151,14 @@ def _choose_card(text: str, legal: Sequence[Action]) -> tuple[Action | None, str
     except CardError as exc:
         return None, str(exc)
     for action in legal:
-        if action.card == code:
+        if isinstance(action, Play) and action.card == code:
             return action, ""
     return (
         None,
-        f"{format_cards([code], 'ascii')} cannot be played now (not in the hand to play, or the suit "
-        f"must be followed / trumped); playable: {', '.join(action_label(a) for a in legal)}",
+        (
+            f"{format_cards([code], 'ascii')} cannot be played now (not in the hand to play, or the suit "
+            f"must be followed / trumped); playable: {', '.join(action_label(a) for a in legal)}"
+        ),
     )
 
 
@@ -165,8 +167,9 @@ def _choose_discard(text: str, legal: Sequence[Action]) -> tuple[Action | None, 
         codes = {card.code for card in parse_cards(text)}
     except CardError as exc:
         return None, str(exc)
-    for action in legal:
+    discards = [action for action in legal if isinstance(action, Discard)]
+    for action in discards:
         if set(action.cards) == codes:
             return action, ""
-    what = "one card" if len(legal[0].cards) == 1 else "two different cards"
+    what = "one card" if len(discards[0].cards) == 1 else "two different cards"
     return None, f"name {what} of your hand (with the talon) to put away"

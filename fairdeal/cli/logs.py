@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any, BinaryIO
 
 import click
 import numpy as np
@@ -45,8 +46,8 @@ def _receiver(pattern: DealPattern, target: int) -> str:
     return "dummy" if target == pattern.dummy_hand else f"hand {target}"
 
 
-def _pattern_json(pattern: DealPattern, order: np.ndarray | None, deal: Deal | None) -> dict:
-    result: dict = {
+def _pattern_json(pattern: DealPattern, order: np.ndarray | None, deal: Deal | None) -> dict[str, Any]:
+    result: dict[str, Any] = {
         "pattern": pattern.name,
         "deck": pattern.deck.value,
         "hands": pattern.hands,
@@ -120,7 +121,7 @@ def validate(files: tuple[str, ...]) -> None:
     click.get_current_context().exit(code)
 
 
-def _report_errors(name: str, stream) -> tuple[int, int]:
+def _report_errors(name: str, stream: BinaryIO) -> tuple[int, int]:
     valid_hands = errors = lines = 0
     for item in read_log(stream):
         lines += 1

@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Sequence
+from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import click
 import numpy as np
@@ -16,7 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from fairdeal.cards import DeckKind
 from fairdeal.cli.human import TerminalPlayer
 from fairdeal.engine.bots import Bot
-from fairdeal.engine.deal_source import ShuffledDeckSource
+from fairdeal.engine.deal_source import DealSource, ShuffledDeckSource
 from fairdeal.engine.match import HandSummary, MatchResult, play_match
 from fairdeal.engine.recount import LogSheet, sheet_from_log
 from fairdeal.engine.sheet import Sheet
@@ -123,8 +125,7 @@ def play_command(
         )
     seed = secrets.randbelow(2**32) if seed is None else seed
     deal_seed, *bot_seeds = np.random.SeedSequence(seed).spawn(num_players + 1)
-    system = system_of(convention)
-    bots: list[Bot] = [system.make_bot(bot_kind, s) for s in bot_seeds]
+    bots: list[Bot] = [system_of(convention).make_bot(bot_kind, s) for s in bot_seeds]
     if human_seat is not None:
         bots[human_seat] = TerminalPlayer(players)
     source = ShuffledDeckSource(deck=DeckKind.parse(convention.table.deck), rng=np.random.default_rng(deal_seed))
@@ -179,7 +180,7 @@ def _run(
     convention: Convention,
     players: list[str],
     bots: list[Bot],
-    source,
+    source: DealSource,
     max_hands: int | None,
     out: OutputFile | None,
     human: bool,
@@ -203,7 +204,7 @@ def _run(
         task = progress.add_task("hands played" if max_hands else "pulya written", total=target)
 
         def advance(summary: HandSummary, sheet: Sheet) -> None:
-            done = summary.number if max_hands else sum(min(p, convention.pulya.size) for p in sheet.pulya)
+            done = summary.number if max_hands else sum(min(p, Fraction(convention.pulya.size)) for p in sheet.pulya)
             progress.update(task, completed=int(done))
 
         return play_match(convention, players, bots, source=source, max_hands=max_hands, log=out, on_hand=advance)
@@ -225,7 +226,7 @@ def _ending(finished: bool, stopped: str | None, hands: int) -> str:
     return f"the pulya was not finished ({stopped or 'the log ends'}, {hands} hands); it is settled as it stands"
 
 
-def play_json(result: MatchResult, seed: int | None, out: Path | None) -> dict:
+def play_json(result: MatchResult, seed: int | None, out: Path | None) -> dict[str, Any]:
     """The evening as `--json` prints it: system, pulya, seed, how it ended, the sheet and the settlement."""
     data = {
         "system": result.convention.name,
@@ -271,7 +272,7 @@ def sheet_command(log: Path, as_json: bool) -> None:
         raise SystemExit(1)
 
 
-def _sheet_json(recount: LogSheet) -> dict:
+def _sheet_json(recount: LogSheet) -> dict[str, Any]:
     data = {"system": recount.convention.name, "pulya": recount.convention.pulya.size, "finished": recount.finished}
     data.update(sheet_json(recount.sheet, recount.settlement, recount.players, recount.convention))
     data["mismatches"] = list(recount.problems)

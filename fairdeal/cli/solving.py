@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from fairdeal.errors import FairdealError
+
+if TYPE_CHECKING:
+    from fairdeal.solver.review import HandReview
 
 
 @click.command("solve")
@@ -29,7 +33,7 @@ def solve_command(file: str, as_json: bool) -> None:
                 click.echo(f"line {number}: declarer takes {result['declarer_tricks']}; first cards: {cards}")
 
 
-def review_log(path: str | Path, hand: int):
+def review_log(path: str | Path, hand: int) -> HandReview:
     """The review of hand ``hand`` of the game log at ``path``."""
     import msgspec
 

@@ -5,11 +5,15 @@ from __future__ import annotations
 import json
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from fairdeal.errors import FairdealError, LogError, one_line
 from fairdeal.log.sources import LogSource, expand, plain_copy
+
+if TYPE_CHECKING:
+    from fairdeal.log.store import Appended, Store
 
 
 @click.command("store")
@@ -48,7 +52,7 @@ def store_command(logs: tuple[str, ...], root: Path) -> None:
     click.get_current_context().exit(code)
 
 
-def _append(store, source: LogSource):
+def _append(store: Store, source: LogSource) -> Appended:
     if source.path is not None:
         return store.append(source)
     with tempfile.TemporaryDirectory(prefix="fairdeal-store-") as folder:  # stdin is read twice: digest, rows

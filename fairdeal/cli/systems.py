@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 from rich.console import Console
@@ -12,7 +13,7 @@ from fairdeal.rules.table import markdown_table
 from fairdeal.systems import registered
 
 
-def system_rows() -> list[dict]:
+def system_rows() -> list[dict[str, Any]]:
     """One row per registered system: name, family, title, players, deck, deal pattern, description, seeds."""
     return [
         {

@@ -81,9 +81,14 @@ def _outbids(state: HandState, bid: ContractBid, dark: bool = False) -> bool:
     if state.dark and state.high.misere and rules.dark_misere_overcall_levels is not None:
         dark_level, plain_level = rules.dark_misere_overcall_levels  # «девятерной ... втёмную или десятерной»
         return not bid.misere and bid.level >= (dark_level if dark else plain_level)
-    if state.dark and rules.dark_overcall_next_level and not bid.misere and not state.high.misere:
-        if bid.level <= state.high.level:
-            return False
+    if (
+        state.dark
+        and rules.dark_overcall_next_level
+        and not bid.misere
+        and not state.high.misere
+        and bid.level <= state.high.level
+    ):
+        return False
     return beats(bid, state.high, _misere_level(state), rules.misere_bp_plain_overcall_level)
 
 

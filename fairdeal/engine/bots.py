@@ -204,10 +204,7 @@ def _choose_card(view: PlayerView) -> tuple[int, int, int | None]:
     seat = view.legal[0].seat
     actor = view.legal[0].actor
     cards = [a.card for a in view.legal]
-    if view.kind is HandKind.GAME:
-        card = _game_card(view, seat, cards)
-    else:
-        card = _shedding_card(view, seat, cards)
+    card = _game_card(view, seat, cards) if view.kind is HandKind.GAME else _shedding_card(view, seat, cards)
     return seat, card, actor
 
 

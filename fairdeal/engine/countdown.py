@@ -33,7 +33,7 @@ def score_countdown(sheet: Sheet, outcome: HandOutcome, conv: Convention) -> tup
     declarer = outcome.declarer
     refe_factor = conv.scoring.refe_multiplier if refe[declarer] else 1
     base = _last_remizes(sheet, conv, contract_value(outcome, conv) * refe_factor)
-    levels = {seat: level for seat, level in dict(outcome.extras).get("kontra", ())}
+    levels = dict(dict(outcome.extras).get("kontra", ()))
     lines = (
         _misere_lines(outcome, conv, base, levels)
         if outcome.kind is HandKind.MISERE

@@ -28,6 +28,7 @@ from fairdeal.engine.settlement import Settlement, settle
 from fairdeal.engine.sheet import ScoreLine, Sheet, is_finished, new_sheet
 from fairdeal.engine.system import system_of
 from fairdeal.errors import MatchError
+from fairdeal.files import OutputFile
 from fairdeal.rules.convention import Convention
 
 
@@ -94,7 +95,7 @@ def play_match(
     *,
     source: DealSource,
     max_hands: int | None = None,
-    log: str | Path | None = None,
+    log: str | Path | OutputFile | None = None,
     on_hand: Callable[[HandSummary, Sheet], None] | None = None,
     first_dealer: int = 0,
 ) -> MatchResult:

@@ -33,7 +33,7 @@ def _best(view: PlayerView, number: int, no_talon: bool, misere_risk: float) -> 
 def bid(view: PlayerView, talon_hope: float, misere_risk: float) -> Action:
     tokens = [a.token for a in view.legal]
     rules = view.convention.bidding
-    named = dict((name, n) for n, name in rules.named_games)
+    named = {name: n for n, name in rules.named_games}
     if any(t.startswith(GAME_PREFIX) for t in tokens):  # naming round of several «игра»
         fits = [
             t

@@ -133,7 +133,7 @@ def apply_bid(state: HandState, token: str) -> HandState:
                 high=contract_bid(state, number, False),
             )
         )
-    named = dict((name, n) for n, name in _rules(state).named_games).get(token)
+    named = {name: n for n, name in _rules(state).named_games}.get(token)
     high = state.high if named is None else contract_bid(state, named, True)
     return _advance(
         evolve(

@@ -255,7 +255,7 @@ def _replay_trick(state: HandState, trick: Mapping[str, Any], where: str) -> Han
     cards = _guard(where, "cards", lambda: [int(c) for c in _cards(trick["cards"])])
     for position, card in enumerate(cards, start=1):
         seat = state.turn
-        state = _step(state, f"{where}, card {position}", lambda s=seat, c=card: Play(s, c, to_move(state)))
+        state = _step(state, f"{where}, card {position}", lambda s=seat, c=card, now=state: Play(s, c, to_move(now)))
     if state.current:
         raise IllegalAction(f"{where}, field cards: the trick holds {len(cards)} cards, not {len(state.active)}")
     last = state.tricks[-1]
@@ -271,9 +271,13 @@ def _replay_trick(state: HandState, trick: Mapping[str, Any], where: str) -> Han
 def _check_derived(state: HandState, record: Mapping[str, Any], where: str) -> None:
     if bool(record.get("talon_shown", False)) != state.talon_shown:
         raise IllegalAction(f"{where}, field talon_shown: the talon was {'' if state.talon_shown else 'not '}shown")
-    if state.kind is not HandKind.RASPASY and "defence_open" in record and state.phase is Phase.DONE:
-        if bool(record["defence_open"]) != state.defence_open:
-            raise IllegalAction(f"{where}, field defence_open: the replay gives {state.defence_open}")
+    if (
+        state.kind is not HandKind.RASPASY
+        and "defence_open" in record
+        and state.phase is Phase.DONE
+        and bool(record["defence_open"]) != state.defence_open
+    ):
+        raise IllegalAction(f"{where}, field defence_open: the replay gives {state.defence_open}")
     if "result" not in record:
         return
     if state.phase is not Phase.DONE:

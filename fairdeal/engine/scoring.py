@@ -344,10 +344,7 @@ def _raspasy_lines(outcome: HandOutcome, conv: Convention, streak: int) -> list[
     if rules.talon_tricks_to_dealer and outcome.dealer not in outcome.active:
         taken[outcome.dealer] = outcome.raspasy_talon_tricks
     price = rules.price_per_trick * multiplier
-    if rules.mode == "gora":
-        lines = _raspasy_gora(taken, rules.payers, price)
-    else:
-        lines = _raspasy_whists(players, price)
+    lines = _raspasy_gora(taken, rules.payers, price) if rules.mode == "gora" else _raspasy_whists(players, price)
     reward = rules.zero_trick_reward * (multiplier if rules.zero_reward_progresses else 1)
     if reward:
         lines += [ScoreLine(s, "pulya", Fraction(reward)) for s, t in sorted(taken.items()) if t == 0]

@@ -48,7 +48,7 @@ def apply_bid(state: HandState, token: str) -> HandState:
     state = evolve(state, auction=state.auction + ((seat, token),))
     rules = state.convention.bidding
     if announcing:
-        named = dict((name, n) for n, name in rules.named_games).get(token)
+        named = {name: n for n, name in rules.named_games}.get(token)
         if named is not None:
             state = evolve(
                 state,

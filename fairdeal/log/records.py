@@ -6,13 +6,15 @@ never accepted. Unknown keys are rejected (system-specific facts go into ``extra
 
 from __future__ import annotations
 
-from typing import Any, Literal, Union
+from typing import Any, Final, Literal
 
 import msgspec
 from msgspec import UNSET, UnsetType
 
-FORMAT_NAME = "fairdeal-log"
-FORMAT_VERSION = 1
+FORMAT_NAME: Final = "fairdeal-log"
+FORMAT_VERSION: Final = 1
+# The header's ``dealing``: how the hands' cards were dealt.
+Dealing = Literal["physical", "commit-reveal", "mental-poker", "server-rng"]
 
 Card = str  # "AS", "10H": checked against the deck by the validator
 
@@ -30,7 +32,7 @@ class TableRecord(_Record, tag_field="type", tag="table"):
     players: list[str]
     deck: str
     deal_pattern: str
-    dealing: Literal["physical", "commit-reveal", "mental-poker", "server-rng"]
+    dealing: Dealing
     convention: dict[str, Any] | UnsetType = UNSET
     pulya: int | float | UnsetType = UNSET
     started: str | UnsetType = UNSET
@@ -108,4 +110,4 @@ class EndRecord(_Record, tag_field="type", tag="end"):
     settlement: dict[str, int | float] | UnsetType = UNSET
 
 
-Record = Union[TableRecord, HandRecord, EndRecord]
+Record = TableRecord | HandRecord | EndRecord

@@ -47,7 +47,7 @@ class LogSource:
 
     def open(self) -> BinaryIO:
         """The decompressed bytes as a binary stream (the caller closes it)."""
-        raw = _stdin() if self.path is None else open(self.path, "rb")
+        raw = _stdin() if self.path is None else open(self.path, "rb")  # noqa: SIM115 - returned open to the caller
         compression = compression_of(raw.peek(4)[:4]) if self.path is None else self.compression
         if compression == "gzip":
             return gzip.GzipFile(fileobj=raw, mode="rb")

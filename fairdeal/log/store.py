@@ -183,7 +183,7 @@ class Store:
             stamp = f"{time.time_ns():020d}-{uuid.uuid4().hex[:8]}"
             part = Path("hands") / f"table={table}" / f"day={day}" / f"part-{stamp}.parquet"
             hands, lines = _write_hands(self.root / part, stream, header_line, tuple(header.players), row_group)
-        hands_schema, tables_schema = _schemas()
+        _hands_schema, tables_schema = _schemas()
         row = {
             "stamp": stamp,
             "source": source.name,

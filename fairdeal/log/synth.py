@@ -66,13 +66,13 @@ def synth_hand(rng: np.random.Generator, table: SynthTable, number: int) -> Hand
     by_seat = [[int(c) for c in h] for h in deal_by_seat(deal, pattern, dealer, seats_n)]
     active = [s for s in seats_of_hands(pattern, dealer, seats_n) if s is not None]
     talon = [int(c) for t in deal.talons for c in t]
-    fields = dict(
-        hand=number,
-        dealer=dealer,
-        order_before=to_ascii_list(before),
-        shuffle=shuffle,
-        deal=DealRecord(hands=[to_ascii_list(h) for h in by_seat], talons=[to_ascii_list(t) for t in deal.talons]),
-    )
+    fields = {
+        "hand": number,
+        "dealer": dealer,
+        "order_before": to_ascii_list(before),
+        "shuffle": shuffle,
+        "deal": DealRecord(hands=[to_ascii_list(h) for h in by_seat], talons=[to_ascii_list(t) for t in deal.talons]),
+    }
     if rng.random() < 0.2:
         fields.update(_raspasy(rng, by_seat, active, talon, seats_n))
     else:
@@ -111,29 +111,29 @@ def _game(rng, by_seat, active, talon, seats_n) -> dict:
         if call == "whist"
     ]
     auction = [BidRecord(seat=s, bid=bid if s == declarer else "pass") for s in active]
-    return dict(
-        auction=auction,
-        talon_shown=True,
-        discard=to_ascii_list(discard),
-        contract=ContractRecord(declarer=declarer, bid=bid),
-        defence=[DefenceRecord(seat=s, call=c) for s, c in zip(defenders, calls)],
-        defence_open=False,
-        tricks=tricks,
-        result=ResultRecord(kind="game", tricks=taken),
-        score=score,
-    )
+    return {
+        "auction": auction,
+        "talon_shown": True,
+        "discard": to_ascii_list(discard),
+        "contract": ContractRecord(declarer=declarer, bid=bid),
+        "defence": [DefenceRecord(seat=s, call=c) for s, c in zip(defenders, calls)],
+        "defence_open": False,
+        "tricks": tricks,
+        "result": ResultRecord(kind="game", tricks=taken),
+        "score": score,
+    }
 
 
 def _raspasy(rng, by_seat, active, talon, seats_n) -> dict:
     tricks, won = _play(rng, by_seat, active, None, active[0], talon=talon)
     taken = [won.count(s) for s in range(seats_n)]
-    return dict(
-        auction=[BidRecord(seat=s, bid="pass") for s in active],
-        talon_shown=True,
-        tricks=tricks,
-        result=ResultRecord(kind="raspasy", tricks=taken),
-        score=[ScoreRecord(seat=s, column="gora", points=taken[s]) for s in active if taken[s]],
-    )
+    return {
+        "auction": [BidRecord(seat=s, bid="pass") for s in active],
+        "talon_shown": True,
+        "tricks": tricks,
+        "result": ResultRecord(kind="raspasy", tricks=taken),
+        "score": [ScoreRecord(seat=s, column="gora", points=taken[s]) for s in active if taken[s]],
+    }
 
 
 def _play(rng, by_seat, active, trump, leader, talon) -> tuple[list[TrickRecord], list[int]]:

@@ -273,7 +273,8 @@ class HandChecker:
         return False
 
     def _codes_of(self, field: str, cards: list[str], dealt: set[int] | None = None) -> list[int]:
-        """Codes of the cards that are in the deck; a foreign card, or one repeated here or in ``dealt``, is reported."""
+        """Codes of the cards that are in the deck; a foreign card, or one repeated here or in ``dealt``, is
+        reported."""
         codes = list(map(self.codes.get, cards))
         if None not in codes and len(set(codes)) == len(codes) and (dealt is None or dealt.isdisjoint(codes)):
             return codes
@@ -321,7 +322,8 @@ class HandChecker:
             if isinstance(action.actor, int) and action.actor >= self.context.num_seats:
                 self.problems.add(
                     "shuffle",
-                    f"action {index} ({action.notation()}): seat {action.actor} is outside 0..{self.context.num_seats - 1}",
+                    f"action {index} ({action.notation()}): seat {action.actor} is outside "
+                    f"0..{self.context.num_seats - 1}",
                 )
             if action.op.is_known:
                 try:
@@ -554,6 +556,9 @@ class HandChecker:
                 self.problems.add(f"{field}.on", "whists are written on a seat: 'on' is required")
             elif line.column != "whists" and line.on is not UNSET:
                 self.problems.add(f"{field}.on", f"only whists are written on a seat, not {line.column}")
-            elif line.on is not UNSET and self._check_seat(f"{field}.on", line.on, players_only=True):
-                if line.on == line.seat:
-                    self.problems.add(f"{field}.on", "a player writes no whists on himself")
+            elif (
+                line.on is not UNSET
+                and self._check_seat(f"{field}.on", line.on, players_only=True)
+                and line.on == line.seat
+            ):
+                self.problems.add(f"{field}.on", "a player writes no whists on himself")

@@ -14,7 +14,7 @@ import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 from nacl.exceptions import BadSignatureError
@@ -94,6 +94,17 @@ class SeedCommitment:
     seat: int
     statement: dict
     signature: str
+
+
+class Countersigner(Protocol):
+    """What ``DealerService.open_session`` needs of a seat: a ``Player``, or a stand-in for a remote one."""
+
+    name: str
+
+    @property
+    def public_key(self) -> str: ...
+
+    def countersign(self, statement: dict[str, Any], service_signature: str) -> str: ...
 
 
 class Player:
@@ -186,7 +197,7 @@ class DealerService:
     def public_key(self) -> str:
         return self._key.verify_key.encode().hex()
 
-    def open_session(self, players: Sequence[Player]) -> SignedSession:
+    def open_session(self, players: Sequence[Countersigner]) -> SignedSession:
         statement = session_statement(self.spec, self._links[0], self.public_key, [p.public_key for p in players])
         service_signature = sign(self._key, statement)
         signatures = tuple(p.countersign(statement, service_signature) for p in players)

@@ -43,7 +43,8 @@ class CommitRevealSource:
         return DealEvidence(hand, dealer, order, evidence, dealing="commit-reveal")
 
     def finish(self, hand: int, record: Mapping[str, Any] | None = None, plays: Plays | None = None) -> dict:
-        """Reveal the service seed and return the transcript (``plays`` are not needed: the record's replay checks the play)."""
+        """Reveal the service seed and return the transcript (``plays`` are not needed: the record's replay checks
+        the play)."""
         round_ = self.service.current_round()
         if round_.hand != hand:
             raise ProtocolError(f"service: hand {hand} is not the hand in progress ({round_.hand})")

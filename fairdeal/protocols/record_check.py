@@ -113,8 +113,10 @@ def _check_form(record: Mapping[str, Any], state) -> list[tuple[str, str]]:
             found.append(
                 (
                     key,
-                    f"the record's {key} is not what the engine writes for this play: "
-                    f"{one_line(canonical_json(value).decode(), 200)}",
+                    (
+                        f"the record's {key} is not what the engine writes for this play: "
+                        f"{one_line(canonical_json(value).decode(), 200)}"
+                    ),
                 )
             )
     return found

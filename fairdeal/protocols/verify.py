@@ -275,8 +275,8 @@ def check_sequence(checkers: Sequence[_Checker]) -> list[Failure]:
     for prev, cur in zip([None] + by_hand[:-1], by_hand):
         hand = cur.doc["hand"]
 
-        def fail(party: str, check: str, detail: str) -> None:
-            failures.append(Failure(cur.source, hand, party, check, detail))
+        def fail(party: str, check: str, detail: str, source: str = cur.source, hand: Any = hand) -> None:
+            failures.append(Failure(source, hand, party, check, detail))
 
         if prev is not None and prev.doc["hand"] == hand:
             fail(SERVICE, "hand sequence", f"hand {hand} appears twice ({prev.source})")

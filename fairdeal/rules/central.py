@@ -6,6 +6,7 @@ column are parameters of the one state machine and sheet (docs/systems.md).
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from fairdeal.rules.convention import (
     BiddingRules,
@@ -130,7 +131,7 @@ AUSTRIAN = Convention(
 )
 
 
-def _pot_variant(name: str, description: str, **pot) -> Convention:
+def _pot_variant(name: str, description: str, **pot: Any) -> Convention:
     return replace(
         AUSTRIAN,
         name=name,

@@ -461,7 +461,7 @@ class ScoringRules:
 
     def bomb_multiplier(self, level: int) -> int:
         """The multiplier of a bomb of ``level`` (1 simple, 2 double, 3 triple); level 0 = no bomb."""
-        return self.bomb_base**level
+        return int(self.bomb_base**level)
 
     def value(self, level: int) -> int:
         return dict(self.contract_values)[level]

@@ -30,7 +30,10 @@ JsonValue = Any
 
 @cache
 def _group_types(group: str) -> dict[str, Any]:
-    cls = type(Convention.__dataclass_fields__[group].default_factory())
+    factory = Convention.__dataclass_fields__[group].default_factory
+    if not callable(factory):  # every group of a Convention has a default factory
+        raise KeyError(group)
+    cls = type(factory())
     return typing.get_type_hints(cls)
 
 

@@ -1,6 +1,6 @@
 """The named Russian conventions of seed 003 («Ленинградка», «Московская пулька (Ростов)», «Сочинка»), Mail.Ru and
-the 1996 Codex (seed 002). Each value cites the characteristic it encodes; fields not mentioned keep the book defaults of
-``convention.py`` (seed 000 and the 1996 Codex in seed 002).
+the 1996 Codex (seed 002). Each value cites the characteristic it encodes; fields not mentioned keep the book defaults
+of ``convention.py`` (seed 000 and the 1996 Codex in seed 002).
 """
 
 from __future__ import annotations

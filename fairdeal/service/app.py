@@ -14,8 +14,10 @@ import json
 import secrets
 import tempfile
 import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from nacl.signing import SigningKey
 from starlette.applications import Starlette
@@ -45,12 +47,13 @@ from fairdeal.service.limits import (
 from fairdeal.service.store import Store
 from fairdeal.service.table import Message, Refused, Seat, Stage, Table
 
+Handler = Callable[[Request], Awaitable[Response]]
 WEB = Path(__file__).resolve().parent.parent / "web"
 LOGIN = "serve-login"
 DEFAULT_HANDS = 60
 
 
-def login_statement(table: str, nonce: str) -> dict:
+def login_statement(table: str, nonce: str) -> dict[str, Any]:
     """What a client signs with its identity key to bind a connection to its seat."""
     return {"statement": LOGIN, "table": table, "nonce": nonce}
 
@@ -60,7 +63,7 @@ class Slot:
     table: Table
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     sockets: dict[WebSocket, int | None] = field(default_factory=dict)
-    bots: asyncio.Task | None = None
+    bots: asyncio.Task[None] | None = None
     since: float = field(default_factory=time.monotonic)  # when the table last moved
 
 
@@ -81,7 +84,9 @@ class Hub:
         """At start-up: rebuild every table still in play and let its bots move."""
         ids = self.store.table_ids(live_only=True)
         for table_id in ids:
-            self.kick(self.slot(table_id))
+            slot = self.slot(table_id)
+            assert slot is not None  # the store listed it
+            self.kick(slot)
         return len(ids)
 
     async def submit(self, slot: Slot, message: Message) -> None:
@@ -165,7 +170,7 @@ def create_app(
     hub = Hub(store, bot_delay, turn_timeout)
     limits = limits or RateLimits()
 
-    def limited(handler):
+    def limited(handler: Handler) -> Handler:
         async def wrapped(request: Request) -> Response:
             if not limits.http(request.client.host if request.client else "-"):
                 return _error("too many requests; slow down", 429)
@@ -178,7 +183,7 @@ def create_app(
 
         return wrapped
 
-    async def body_of(request: Request) -> dict:
+    async def body_of(request: Request) -> dict[str, Any]:
         raw = await request.body()
         if len(raw) > MAX_REQUEST_BYTES:
             raise BadInput(f"request body of {len(raw)} bytes exceeds the limit of {MAX_REQUEST_BYTES}")
@@ -226,6 +231,7 @@ def create_app(
         out = []
         for table_id in store.table_ids():
             slot = hub.slot(table_id)
+            assert slot is not None  # the store listed it
             out.append(
                 slot.table.summary()
                 | {
@@ -312,7 +318,7 @@ def create_app(
     async def socket(ws: WebSocket) -> None:
         await _serve_socket(ws, hub, limits)
 
-    def wrap(handler):
+    def wrap(handler: Handler) -> Handler:
         async def guarded(request: Request) -> Response:
             try:
                 return await limited(handler)(request)
@@ -340,7 +346,7 @@ def create_app(
     ]
 
     @contextlib.asynccontextmanager
-    async def lifespan(app):
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
         hub.resume_all()
         watchdog = asyncio.get_running_loop().create_task(hub.watch())
         yield
@@ -360,7 +366,7 @@ def _error(text: str, status: int) -> JSONResponse:
     return JSONResponse({"error": text}, status_code=status)
 
 
-def _attachment(name: str) -> dict:
+def _attachment(name: str) -> dict[str, Any]:
     return {"content-disposition": f'attachment; filename="{name}"'}
 
 

@@ -8,6 +8,7 @@ release is brought forward in place. A table's live state is always rebuilt from
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sqlalchemy import (
     BigInteger,
@@ -27,6 +28,10 @@ from sqlalchemy import (
 )
 
 from fairdeal.errors import FairdealError
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine.interfaces import DBAPIConnection
+    from sqlalchemy.pool import ConnectionPoolEntry
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 metadata = MetaData()
@@ -114,7 +119,7 @@ def connect(url: str) -> Engine:
     return engine
 
 
-def _sqlite_pragmas(connection, _record) -> None:
+def _sqlite_pragmas(connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
     # WAL keeps readers off the writer's lock; synchronous=NORMAL is still durable at each checkpoint under WAL,
     # and a kill -9 of the server loses no committed transaction.
     cursor = connection.cursor()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -38,11 +38,14 @@ class Hello(msgspec.Struct, forbid_unknown_fields=True):
     seat: int | None = None
 
 
+T = TypeVar("T")
+
+
 class BadInput(ValueError):
     """One line naming the field that is wrong."""
 
 
-def decode(raw: str | bytes, kind: type, limit: int = MAX_MESSAGE_BYTES):
+def decode(raw: str | bytes, kind: type[T], limit: int = MAX_MESSAGE_BYTES) -> T:
     data = raw.encode("utf-8") if isinstance(raw, str) else raw
     if len(data) > limit:
         raise BadInput(f"message of {len(data)} bytes exceeds the limit of {limit}")

@@ -12,7 +12,7 @@ from fairdeal.service import db
 from fairdeal.service.table import Derived, Message, Seat, Stage, Table
 
 
-def _text(value) -> str:
+def _text(value: object) -> str:
     return canonical_json(value).decode("utf-8")
 
 

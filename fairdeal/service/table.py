@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -25,6 +25,7 @@ from nacl.signing import SigningKey
 
 from fairdeal.deal import deal_order, get_pattern
 from fairdeal.engine.actions import Action
+from fairdeal.engine.bots import Bot
 from fairdeal.engine.hand import apply, is_over, legal_actions, new_hand, result, to_move
 from fairdeal.engine.match import dealer_of
 from fairdeal.engine.match_log import end_record, hand_fields, sheet_extras, table_record
@@ -40,7 +41,6 @@ from fairdeal.protocols.commit_reveal import (
     DealerService,
     SeedCommitment,
     SignedSession,
-    TableSpec,
     seed_statement,
     session_statement,
     sign,
@@ -48,7 +48,9 @@ from fairdeal.protocols.commit_reveal import (
 )
 from fairdeal.protocols.derive import seed_commitment
 from fairdeal.protocols.encoding import frame, from_hex, u64
+from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.transcript import build_transcript, transcript_hash
+from fairdeal.rules.convention import Convention
 
 SESSION = "pulya"
 BOT_SEED_DOMAIN = "fairdeal-serve/bot-seed"
@@ -87,7 +89,7 @@ class Message:
     seat: int
     seq: int
     type: str
-    body: dict
+    body: dict[str, Any]
     signature: str | None = None
 
 
@@ -96,10 +98,10 @@ class Derived:
     """Rows a message produced besides itself (a closed hand); stored in the same transaction as the message."""
 
     hand: int
-    transcript: dict
+    transcript: dict[str, Any]
     sha256: str
-    line: dict
-    sheet: dict
+    line: dict[str, Any]
+    sheet: dict[str, Any]
 
 
 @dataclass
@@ -111,7 +113,7 @@ class _Countersigned:
     public_key: str
     signature: str
 
-    def countersign(self, statement: dict, service_signature: str) -> str:
+    def countersign(self, statement: dict[str, Any], service_signature: str) -> str:
         return self.signature
 
 
@@ -124,11 +126,11 @@ class HandRecord:
     contract: str | None
     declarer: int | None
     kind: str
-    score: tuple[dict, ...]
+    score: tuple[dict[str, Any], ...]
     reveal: str
 
 
-def encode_action(action: Action) -> dict:
+def encode_action(action: Action) -> dict[str, Any]:
     """An engine action as a JSON object: its kind and fields (enums by value, card tuples as lists)."""
     out: dict[str, Any] = {"kind": type(action).__name__.lower()}
     for name, value in vars(action).items():
@@ -150,7 +152,7 @@ class Table:
     stage: Stage = Stage.SEATING
     reason: str | None = None
     last_seq: dict[int, int] = field(default_factory=dict)
-    statement: dict | None = None
+    statement: dict[str, Any] | None = None
     service_signature: str | None = None
     countersigned: dict[int, str] = field(default_factory=dict)
     service: DealerService | None = None
@@ -166,7 +168,7 @@ class Table:
     history: list[HandRecord] = field(default_factory=list)
     reveals: dict[int, str] = field(default_factory=dict)
     _opening: int = 0
-    _bots: dict[int, Any] = field(default_factory=dict)
+    _bots: dict[int, Bot] = field(default_factory=dict)
 
     # ---- building --------------------------------------------------------------------------------------------
 
@@ -181,7 +183,7 @@ class Table:
         return table
 
     @classmethod
-    def load(cls, row: dict, seat_rows: list[dict], messages: list[Message]) -> Table:
+    def load(cls, row: dict[str, Any], seat_rows: list[dict[str, Any]], messages: list[Message]) -> Table:
         """Rebuild a table from its rows: the roster, then every stored message replayed in order."""
         table = cls.new(row["id"], row["system"], row["seats"], row["max_hands"], row["service_key"], row["chain_tail"])
         for seat in seat_rows:
@@ -194,7 +196,37 @@ class Table:
         return table
 
     @property
-    def convention(self):
+    def _live_state(self) -> HandState:
+        assert self.state is not None  # set from the deal to the end of the hand (the PLAY stage)
+        return self.state
+
+    @property
+    def _live_sheet(self) -> Sheet:
+        assert self.sheet is not None  # set by ``Table.new``
+        return self.sheet
+
+    @property
+    def _live_service(self) -> DealerService:
+        assert self.service is not None  # set when the roster is full (``_maybe_open``)
+        return self.service
+
+    @property
+    def _live_session(self) -> SignedSession:
+        assert self.session is not None  # set when every seat has countersigned
+        return self.session
+
+    @property
+    def _live_statement(self) -> dict[str, Any]:
+        assert self.statement is not None  # set when the roster is full (``_maybe_open``)
+        return self.statement
+
+    @property
+    def _live_commitment(self) -> str:
+        assert self.service_commitment is not None  # set when a hand begins
+        return self.service_commitment
+
+    @property
+    def convention(self) -> Convention:
         return self.system.convention
 
     @property
@@ -234,7 +266,7 @@ class Table:
         self.service = DealerService(self.spec, key=key, tail=bytes.fromhex(self.chain_tail))
         keys = [self.seats[s].key for s in range(self.num_seats)]
         self.statement = session_statement(
-            self.spec, bytes.fromhex(self.service.commitment(1)), self.service.public_key, keys
+            self.spec, bytes.fromhex(self._live_service.commitment(1)), self._live_service.public_key, keys
         )
         self.service_signature = sign(key, self.statement)
         self.stage = Stage.COUNTERSIGN
@@ -259,16 +291,16 @@ class Table:
         self.last_seq[message.seat] = message.seq
         return self._advance()
 
-    def _countersign(self, seat: int, body: dict) -> None:
+    def _countersign(self, seat: int, body: dict[str, Any]) -> None:
         self._expect(Stage.COUNTERSIGN, "countersign")
         if seat in self.countersigned:
             raise Refused(f"seat {seat} has already countersigned the session")
         signature = _hex(body, "signature", 64)
-        if not signature_holds(self.seats[seat].key, self.statement, signature):
+        if not signature_holds(self.seats[seat].key, self._live_statement, signature):
             raise Refused(f"seat {seat}: the countersignature does not verify under the seat's key")
         self.countersigned[seat] = signature
 
-    def _commit(self, seat: int, body: dict) -> None:
+    def _commit(self, seat: int, body: dict[str, Any]) -> None:
         self._expect(Stage.COMMIT, "commit")
         if seat in self.commitments:
             raise Refused(f"seat {seat} has already committed to a seed for hand {self.hand}")
@@ -277,30 +309,30 @@ class Table:
             raise Refused(f"seat {seat}: body.statement must be this seat's seed-commitment statement")
         commitment = SeedCommitment(seat, statement, signature)
         try:
-            self.service.accept_commitment(commitment)
+            self._live_service.accept_commitment(commitment)
         except ProtocolError as exc:
             raise Refused(str(exc)) from None
         self.commitments[seat] = commitment
 
-    def _seed(self, seat: int, body: dict) -> None:
+    def _seed(self, seat: int, body: dict[str, Any]) -> None:
         self._expect(Stage.SEED, "open a seed")
         if seat in self.opened:
             raise Refused(f"seat {seat} has already opened its seed for hand {self.hand}")
         try:
-            self.service.accept_seed(seat, from_hex(body.get("seed"), 32, "body.seed"))
+            self._live_service.accept_seed(seat, from_hex(body.get("seed"), 32, "body.seed"))
         except ProtocolError as exc:
             raise Refused(str(exc)) from None
         self.opened.add(seat)
 
-    def _act(self, seat: int, body: dict) -> None:
+    def _act(self, seat: int, body: dict[str, Any]) -> None:
         self._expect(Stage.PLAY, "play")
-        if to_move(self.state) != seat:
-            raise Refused(f"seat {seat}: it is not your turn (seat {to_move(self.state)} is to act)")
+        if to_move(self._live_state) != seat:
+            raise Refused(f"seat {seat}: it is not your turn (seat {to_move(self._live_state)} is to act)")
         wanted = body.get("action")
-        action = next((a for a in legal_actions(self.state) if encode_action(a) == wanted), None)
+        action = next((a for a in legal_actions(self._live_state) if encode_action(a) == wanted), None)
         if action is None:
             raise Refused(f"seat {seat}: {_short(wanted)} is not a legal action now")
-        self.state = apply(self.state, action)
+        self.state = apply(self._live_state, action)
 
     def _expect(self, stage: Stage, what: str) -> None:
         if self.stage is not stage:
@@ -318,7 +350,7 @@ class Table:
                 self.stage = Stage.SEED
             elif self.stage is Stage.SEED and len(self.opened) == self.num_seats:
                 self._deal()
-            elif self.stage is Stage.PLAY and is_over(self.state):
+            elif self.stage is Stage.PLAY and is_over(self._live_state):
                 derived.append(self._close_hand())
                 self._next_hand()
             else:
@@ -329,57 +361,57 @@ class Table:
             _Countersigned(self.seats[s].name, s, self.seats[s].key, self.countersigned[s])
             for s in range(self.num_seats)
         ]
-        self.session = self.service.open_session(proxies)
+        self.session = self._live_service.open_session(proxies)
         self._next_hand()
 
     def _next_hand(self) -> None:
-        if self.hand >= self.max_hands or is_finished(self.sheet, self.convention):
+        if self.hand >= self.max_hands or is_finished(self._live_sheet, self.convention):
             self.stage = Stage.FINISHED
             return
         self.hand += 1
         self.dealer, self._opening = dealer_of(self.convention, self.hand - 1, 0, self.num_seats)
-        self.service_commitment = self.service.begin_hand(self.hand, self.dealer)
+        self.service_commitment = self._live_service.begin_hand(self.hand, self.dealer)
         self.commitments, self.opened, self.state = {}, set(), None
         self.stage = Stage.COMMIT
 
     def _deal(self) -> None:
-        deal = deal_order(self.service.deal(), get_pattern(self.convention.table.pattern_name(self.num_seats)))
+        deal = deal_order(self._live_service.deal(), get_pattern(self.convention.table.pattern_name(self.num_seats)))
         self.state = new_hand(
             self.convention,
             self.num_seats,
             self.dealer,
             deal,
-            self.sheet.raspasy_streak,
+            self._live_sheet.raspasy_streak,
             self._opening,
-            self.sheet.refe_seats(),
+            self._live_sheet.refe_seats(),
         )
         self.stage = Stage.PLAY
 
     def _close_hand(self) -> Derived:
-        outcome = result(self.state)
-        before = self.sheet
+        outcome = result(self._live_state)
+        before = self._live_sheet
         self.sheet, lines = self.system.score_hand(before, outcome)
-        round_ = self.service.current_round()
+        round_ = self._live_service.current_round()
         fields = hand_fields(
-            self.hand, self.state, {}, lines, sheet_extras(before, self.sheet, outcome, self.convention)
+            self.hand, self._live_state, {}, lines, sheet_extras(before, self.sheet, outcome, self.convention)
         )
         record = {k: v for k, v in fields.items() if k != "type"}
-        link = self.service.reveal()
-        doc = build_transcript(self.session, round_, self.service_commitment, self.previous, link, record)
+        link = self._live_service.reveal()
+        doc = build_transcript(self._live_session, round_, self._live_commitment, self.previous, link, record)
         digest = transcript_hash(doc)
         self.previous = digest
         self.reveals[self.hand] = link.hex()
         reference = TranscriptRecord(file=f"{self.id}.transcripts/hand-{self.hand:04d}.json", sha256=digest)
         line = dict(fields, transcript={"file": reference.file, "sha256": reference.sha256})
-        contract = self.state.contract.token if self.state.contract else None
+        contract = self._live_state.contract.token if self._live_state.contract else None
         self.history.append(
             HandRecord(
                 self.hand,
                 self.dealer,
                 contract,
-                self.state.declarer,
+                self._live_state.declarer,
                 outcome.kind.value,
-                tuple(l.to_record() for l in lines),
+                tuple(line.to_record() for line in lines),
                 link.hex(),
             )
         )
@@ -402,11 +434,15 @@ class Table:
     def waiting_for(self) -> list[int]:
         """The people (not bots) the table is waiting for now."""
         if self.stage is Stage.PLAY:
-            due = [to_move(self.state)]
+            turn = to_move(self._live_state)
+            due = [] if turn is None else [turn]
         elif self.stage in (Stage.COUNTERSIGN, Stage.COMMIT, Stage.SEED):
-            done = {Stage.COUNTERSIGN: self.countersigned, Stage.COMMIT: self.commitments, Stage.SEED: self.opened}[
-                self.stage
-            ]
+            stages: dict[Stage, Container[int]] = {
+                Stage.COUNTERSIGN: self.countersigned,
+                Stage.COMMIT: self.commitments,
+                Stage.SEED: self.opened,
+            }
+            done = stages[self.stage]
             due = [s for s in range(self.num_seats) if s not in done]
         else:
             due = []
@@ -415,33 +451,35 @@ class Table:
     def timeout_message(self, seat: int) -> Message | None:
         """A late player's move in play is made for it by the system's bot; a protocol step cannot be (the seed
         is the player's own), so then there is none and the table is aborted."""
-        if self.stage is not Stage.PLAY or to_move(self.state) != seat:
+        if self.stage is not Stage.PLAY or to_move(self._live_state) != seat:
             return None
-        action = self._bot(seat).act(view_for(self.state, seat))
+        action = self._bot(seat).act(view_for(self._live_state, seat))
         return Message(seat, self.last_seq.get(seat, 0) + 1, "act", {"action": encode_action(action), "timeout": True})
 
-    def _bot_body(self, info: Seat) -> tuple[str, dict] | None:
+    def _bot_body(self, info: Seat) -> tuple[str, dict[str, Any]] | None:
+        assert info.bot_secret is not None  # asked of bot seats only
         key = SigningKey(bytes.fromhex(info.bot_secret))
         if self.stage is Stage.COUNTERSIGN and info.seat not in self.countersigned:
-            return "countersign", {"signature": sign(key, self.statement)}
+            return "countersign", {"signature": sign(key, self._live_statement)}
         if self.stage is Stage.COMMIT and info.seat not in self.commitments:
             seed = self._bot_seed(info)
             digest = seed_commitment(self.id, SESSION, self.hand, info.name, seed).hex()
             statement = seed_statement(
-                self.session.statement, self.hand, self.dealer, info.seat, self.service_commitment, digest
+                self._live_session.statement, self.hand, self.dealer, info.seat, self._live_commitment, digest
             )
             return "commit", {"statement": statement, "signature": sign(key, statement)}
         if self.stage is Stage.SEED and info.seat not in self.opened:
             return "seed", {"seed": self._bot_seed(info).hex()}
-        if self.stage is Stage.PLAY and to_move(self.state) == info.seat:
-            return "act", {"action": encode_action(self._bot(info.seat).act(view_for(self.state, info.seat)))}
+        if self.stage is Stage.PLAY and to_move(self._live_state) == info.seat:
+            return "act", {"action": encode_action(self._bot(info.seat).act(view_for(self._live_state, info.seat)))}
         return None
 
     def _bot_seed(self, info: Seat) -> bytes:
         # Derived, not stored: the bot can open after a restart what it committed before it.
+        assert info.bot_secret is not None  # asked of bot seats only
         return hashlib.sha256(frame(BOT_SEED_DOMAIN, bytes.fromhex(info.bot_secret), self.id, u64(self.hand))).digest()
 
-    def _bot(self, seat: int):
+    def _bot(self, seat: int) -> Bot:
         if seat not in self._bots:
             secret = self.seats[seat].bot_secret or self.seats[seat].key
             entropy = int.from_bytes(hashlib.sha256(bytes.fromhex(secret)).digest()[:8], "big")
@@ -450,15 +488,15 @@ class Table:
 
     # ---- what each seat may see ------------------------------------------------------------------------------
 
-    def sheet_json(self) -> dict:
+    def sheet_json(self) -> dict[str, Any]:
         names = (
             [self.seats[s].name for s in range(self.num_seats)]
             if len(self.seats) == self.num_seats
             else [f"seat {s}" for s in range(self.num_seats)]
         )
-        return sheet_json(self.sheet, settle(self.sheet, self.convention), names, self.convention)
+        return sheet_json(self._live_sheet, settle(self._live_sheet, self.convention), names, self.convention)
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, Any]:
         """What anyone may know of the table: no card, no seed."""
         return {
             "table": self.id,
@@ -476,7 +514,7 @@ class Table:
             ],
         }
 
-    def view(self, seat: int | None) -> dict:
+    def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see now (``None``: a spectator); the engine's ``view_for`` decides every card."""
         out = self.summary()
         out["you"] = seat
@@ -486,10 +524,10 @@ class Table:
         out["history"] = [vars(h) | {"score": list(h.score)} for h in self.history]
         out["game"] = self._game_view(seat) if self.state is not None and seat is not None else None
         if self.stage is Stage.PLAY and self.state is not None:
-            out["to_move"] = to_move(self.state)
+            out["to_move"] = to_move(self._live_state)
         return out
 
-    def _protocol_view(self, seat: int | None) -> dict:
+    def _protocol_view(self, seat: int | None) -> dict[str, Any]:
         out: dict[str, Any] = {"stage": self.stage.value, "reveals": self.reveals, "anchor": None}
         if self.statement is not None:
             out.update(
@@ -520,11 +558,11 @@ class Table:
         out["need"] = need
         return out
 
-    def _game_view(self, seat: int) -> dict:
-        v = view_for(self.state, seat)
+    def _game_view(self, seat: int) -> dict[str, Any]:
+        v = view_for(self._live_state, seat)
         return {
             "phase": v.phase.value,
-            "step": self.state.steps,
+            "step": self._live_state.steps,
             "to_move": v.to_move,
             "hand": list(v.hand),
             "active": list(v.active),
@@ -543,27 +581,31 @@ class Table:
             "won": list(v.won),
             "trump": v.trump,
             "legal": [encode_action(a) for a in v.legal],
-            "hidden": {str(s): len(self.state.hands[s]) for s in range(self.num_seats) if s != seat},
+            "hidden": {str(s): len(self._live_state.hands[s]) for s in range(self.num_seats) if s != seat},
         }
 
     # ---- the game log ----------------------------------------------------------------------------------------
 
-    def log_header(self) -> dict:
+    def log_header(self) -> dict[str, Any]:
         import msgspec
 
         names = [self.seats[s].name for s in range(self.num_seats)]
-        return msgspec.to_builtins(table_record(self.convention, names, "commit-reveal"))
+        header: dict[str, Any] = msgspec.to_builtins(table_record(self.convention, names, "commit-reveal"))
+        return header
 
-    def log_trailer(self) -> dict | None:
+    def log_trailer(self) -> dict[str, Any] | None:
         if self.stage is not Stage.FINISHED:
             return None
         import msgspec
 
         names = [self.seats[s].name for s in range(self.num_seats)]
-        return msgspec.to_builtins(end_record(names, settle(self.sheet, self.convention).amounts))
+        trailer: dict[str, Any] = msgspec.to_builtins(
+            end_record(names, settle(self._live_sheet, self.convention).amounts)
+        )
+        return trailer
 
 
-def _hex(body: dict, name: str, length: int) -> str:
+def _hex(body: dict[str, Any], name: str, length: int) -> str:
     try:
         return from_hex(body.get(name), length, f"body.{name}").hex()
     except ProtocolError as exc:
@@ -575,7 +617,7 @@ def _short(value: Any) -> str:
     return text if len(text) <= 120 else text[:117] + "..."
 
 
-_HANDLERS: dict[str, Callable[[Table, int, dict], None]] = {
+_HANDLERS: dict[str, Callable[[Table, int, dict[str, Any]], None]] = {
     "countersign": Table._countersign,
     "commit": Table._commit,
     "seed": Table._seed,

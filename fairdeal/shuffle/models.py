@@ -21,7 +21,6 @@ honest counterparts of a whole logged sequence.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 import numpy as np
 
@@ -192,6 +191,7 @@ class OverhandModel:
 
     def sample(self, rng: np.random.Generator, n: int) -> ShuffleOp:
         overhand = pemantle_overhand(rng, n, self.mean_packet, self.cards)
+        assert overhand.packets is not None  # a sampled overhand is always known
         block = sum(overhand.packets)
         if not self.back_on_top or block == n:
             return overhand
@@ -228,7 +228,7 @@ class UniformModel:
         return uniform_batch(rng, n, m)
 
 
-Model = Union[GSRRiffleModel, RandomCutModel, OverhandModel, PileGatherModel, UniformModel]
+Model = GSRRiffleModel | RandomCutModel | OverhandModel | PileGatherModel | UniformModel
 
 
 def model_for(

@@ -112,7 +112,7 @@ def _actor(head: Token, text: str) -> Actor:
     raise _fail(head, "an actor after '@': a seat number or a name starting with a letter (cut@C, 4@2)")
 
 
-def _make(token: Token, factory: Callable[..., ShuffleOp], *args: object) -> ShuffleOp:
+def _make(token: Token, factory: type[ShuffleOp], *args: object) -> ShuffleOp:
     """Build an op; a value the op rejects (a zero packet, a pattern with the wrong L count) blames ``token``."""
     try:
         return factory(*args)
@@ -201,7 +201,7 @@ def parse_notation(text: str) -> ShuffleSequence:
     if not isinstance(text, str):
         raise NotationError(f"shuffle notation must be a string, got {type(text).__name__}")
     cursor = _Cursor(text)
-    actions = []
+    actions: list[Action] = []
     while not cursor.done():
         if len(actions) == MAX_ACTIONS:
             raise NotationError(f"more than {MAX_ACTIONS:,} actions: a shuffle between two hands is at most that long")

@@ -15,7 +15,7 @@ import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import ClassVar, Union
+from typing import ClassVar
 
 import numpy as np
 
@@ -160,6 +160,7 @@ class Overhand(ShuffleOp):
         return (UNKNOWN,) if self.packets is None else (",".join(map(str, self.packets)),)
 
     def build(self, n: int) -> np.ndarray:
+        assert self.packets is not None  # permutation() builds known ops only
         _require_fits(sum(self.packets), n, f"overhand {','.join(map(str, self.packets))}")
         return _packet_permutation(self.packets, n)
 
@@ -205,6 +206,7 @@ class Cut(ShuffleOp):
         return (UNKNOWN if self.depth is None else str(self.depth),)
 
     def build(self, n: int) -> np.ndarray:
+        assert self.depth is not None  # permutation() builds known ops only
         if self.depth >= n:
             raise ShuffleError(f"cut {self.depth} must leave cards below it; the deck has {n} (depth 1..{n - 1})")
         return np.concatenate([np.arange(self.depth, n), np.arange(self.depth)]).astype(np.intp)
@@ -245,9 +247,10 @@ class Riffle(ShuffleOp):
         return self.split is not None
 
     def arguments(self) -> tuple[str, ...]:
-        return (UNKNOWN,) if self.split is None else (str(self.split), self.pattern)
+        return (UNKNOWN,) if self.split is None or self.pattern is None else (str(self.split), self.pattern)
 
     def build(self, n: int) -> np.ndarray:
+        assert self.split is not None and self.pattern is not None  # permutation() builds known ops only
         if len(self.pattern) != n:
             raise ShuffleError(
                 f"riffle pattern has {len(self.pattern)} letters but the deck has {n} cards "
@@ -332,7 +335,7 @@ def cut_is_legal(depth: int, n: int, min_each_side: int) -> bool:
     return min_each_side <= depth <= n - min_each_side
 
 
-Actor = Union[int, str, None]
+Actor = int | str | None
 ACTOR_NAME = re.compile(r"[^\W\d_][\w\-]*")
 
 
@@ -414,7 +417,7 @@ class ShuffleSequence:
         return Perm.of(inverse(self.permutation(n)))
 
 
-Shuffle = Union[ShuffleSequence, Action, ShuffleOp, np.ndarray]
+Shuffle = ShuffleSequence | Action | ShuffleOp | np.ndarray
 
 
 def permutation_of(shuffle: Shuffle, n: int) -> np.ndarray:

@@ -56,10 +56,13 @@ def apply_permutation(order: np.ndarray, p: np.ndarray) -> np.ndarray:
     arr = np.asarray(order)
     if arr.shape[-1] != len(p):
         raise ShuffleError(f"a permutation of {len(p)} positions cannot shuffle a deck of {arr.shape[-1]} cards")
+    shuffled: np.ndarray
     if arr.ndim == 1:
-        return arr[p]
+        shuffled = arr[p]
+        return shuffled
     if arr.ndim == 2:
-        return arr[:, p]
+        shuffled = arr[:, p]
+        return shuffled
     raise ShuffleError(f"expected one order (1-d) or a batch of orders (2-d), got {arr.ndim}-d")
 
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from fairdeal.errors import TrickError
 from fairdeal.shuffle.models import gsr_riffle
-from fairdeal.shuffle.ops import Action, Cut, ShuffleSequence
+from fairdeal.shuffle.ops import Action, Cut, Riffle, ShuffleSequence
 from fairdeal.tricks.base import Technique
 from fairdeal.tricks.honest import cut_action, honest_cut
 from fairdeal.tricks.plan import DECK_SIZE, Goal, TrickPlan, check_gathered, make_plan, replayed
@@ -28,7 +28,9 @@ def _talon_only(name: str, goal: Goal) -> None:
         raise TrickError(f"{name} stacks the talon, not a hand")
 
 
-def _stack_runs(before: np.ndarray, goal: Goal, kind: str = "runs"):
+def _stack_runs(
+    before: np.ndarray, goal: Goal, kind: str = "runs"
+) -> tuple[tuple[Action, ...], tuple[int, ...], tuple[int, ...]]:
     """Runs placing the goal's cards on the talon places of the uncut deck (depth 0 = no cut)."""
     ops, cards, final, _ = runs_to_talon(before, goal, (0,), kind, N)
     return tuple(Action(op) for op in ops), cards, final
@@ -38,11 +40,12 @@ def _stack_runs(before: np.ndarray, goal: Goal, kind: str = "runs"):
 class FalseCut(Technique):
     """Stack the talon; the neighbour cuts; the dealer, in full view, puts the halves back as they were."""
 
-    def plan(self, gathered_order, goal: Goal, rng: np.random.Generator) -> TrickPlan:
+    def plan(self, gathered_order: np.ndarray, goal: Goal, rng: np.random.Generator) -> TrickPlan:
         before = check_gathered(gathered_order)
         _talon_only(self.name, goal)
         runs, cards, final = _stack_runs(before, goal)
         cut = honest_cut(rng, N, goal.cutter)
+        assert isinstance(cut.op, Cut) and cut.op.depth is not None  # an honest cut is a known cut
         undo = Action(Cut(N - cut.op.depth))
         actions = ShuffleSequence(runs + (cut, undo))
         return make_plan(
@@ -56,11 +59,12 @@ class Volt(Technique):
 
     deal_time: bool = True
 
-    def plan(self, gathered_order, goal: Goal, rng: np.random.Generator) -> TrickPlan:
+    def plan(self, gathered_order: np.ndarray, goal: Goal, rng: np.random.Generator) -> TrickPlan:
         before = check_gathered(gathered_order)
         _talon_only(self.name, goal)
         runs, cards, final = _stack_runs(before, goal)
         cut = honest_cut(rng, N, goal.cutter)
+        assert isinstance(cut.op, Cut) and cut.op.depth is not None  # an honest cut is a known cut
         stacked = replayed(before, ShuffleSequence(runs))
         return make_plan(
             self.name,
@@ -73,10 +77,11 @@ class Volt(Technique):
         )
 
 
-def stock_keeping_riffle(rng: np.random.Generator, n: int, stock: int):
+def stock_keeping_riffle(rng: np.random.Generator, n: int, stock: int) -> Riffle:
     """A GSR riffle redrawn until the bottom ``stock`` cards stay at the bottom (the pattern ends in R's)."""
     while True:
         riffle = gsr_riffle(rng, n)
+        assert riffle.split is not None and riffle.pattern is not None  # a sampled riffle is known
         if riffle.split <= n - stock and riffle.pattern.endswith("R" * stock):
             return riffle
 
@@ -87,7 +92,7 @@ class FalseShuffle(Technique):
 
     riffles: int = 3
 
-    def plan(self, gathered_order, goal: Goal, rng: np.random.Generator) -> TrickPlan:
+    def plan(self, gathered_order: np.ndarray, goal: Goal, rng: np.random.Generator) -> TrickPlan:
         before = check_gathered(gathered_order)
         _talon_only(self.name, goal)
         depth = N - 8

@@ -38,7 +38,7 @@ class DealTimeTrick(Technique):
     cover: HonestDealer = HonestDealer()
     deal_time: bool = True
 
-    def plan(self, gathered_order, goal: Goal, rng: np.random.Generator) -> TrickPlan:
+    def plan(self, gathered_order: np.ndarray, goal: Goal, rng: np.random.Generator) -> TrickPlan:
         before = check_gathered(gathered_order)
         _check(self.name, goal)
         actions = self.cover.shuffle(rng, DECK_SIZE, goal.cutter)
@@ -55,7 +55,7 @@ class DealTimeTrick(Technique):
 class BottomDeal(DealTimeTrick):
     """An ace among the bottom two cards goes to the talon by bottom deals (the card under it first, if needed)."""
 
-    def rearrange(self, after: np.ndarray, goal: Goal):
+    def rearrange(self, after: np.ndarray, goal: Goal) -> tuple[np.ndarray, tuple[int, ...], tuple[int, ...], str]:
         bottom = np.flatnonzero(_is_target(after[-2:], goal))
         if not len(bottom):
             return after, (), (), "no ace among the bottom two cards: dealt fairly"
@@ -72,7 +72,7 @@ class BottomDeal(DealTimeTrick):
 class SecondDeal(DealTimeTrick):
     """An ace among the cards dealt before the talon is held on top (seconds dealt under it) until the talon."""
 
-    def rearrange(self, after: np.ndarray, goal: Goal):
+    def rearrange(self, after: np.ndarray, goal: Goal) -> tuple[np.ndarray, tuple[int, ...], tuple[int, ...], str]:
         early = np.flatnonzero(_is_target(after[:TALON_FIRST], goal))
         if not len(early):
             return after, (), (), f"no ace among the first {TALON_FIRST} cards: dealt fairly"
@@ -87,7 +87,7 @@ class SecondDeal(DealTimeTrick):
 class SwitchedTalon(DealTimeTrick):
     """A talon card without an ace is switched for an ace dealt to a hand (the hand gets the talon card)."""
 
-    def rearrange(self, after: np.ndarray, goal: Goal):
+    def rearrange(self, after: np.ndarray, goal: Goal) -> tuple[np.ndarray, tuple[int, ...], tuple[int, ...], str]:
         aimed = _is_target(after, goal)
         plain = [p for p in TALON_PLACES if not aimed[p]]
         elsewhere = [p for p in np.flatnonzero(aimed) if p not in TALON_PLACES]

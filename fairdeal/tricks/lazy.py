@@ -44,10 +44,11 @@ class LazyShuffle(Technique):
 
     riffles: int = 2
 
-    def plan(self, gathered_order, goal: Goal, rng: np.random.Generator) -> TrickPlan:
+    def plan(self, gathered_order: np.ndarray, goal: Goal, rng: np.random.Generator) -> TrickPlan:
         before = check_gathered(gathered_order)
         body = tuple(Action(gsr_riffle(rng, N)) for _ in range(self.riffles))
         cut = honest_cut(rng, N, goal.cutter)
+        assert isinstance(cut.op, Cut) and cut.op.depth is not None  # an honest cut is a known cut
         actions = ShuffleSequence(body + (cut,))
         places = goal.places()[: goal.count]
         guesses = guess_places(before, self.riffles, cut.op.depth, places, rng)

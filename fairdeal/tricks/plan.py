@@ -50,9 +50,10 @@ class Goal:
 
     def places(self, pattern: DealPattern = RUSSIAN) -> np.ndarray:
         """The deck positions (after the whole shuffle, 0 = top) that deal to the receiver."""
-        if self.receiver is None:
-            return pattern.talon_positions[0]
-        return pattern.hand_positions[self.receiver]
+        positions: np.ndarray = (
+            pattern.talon_positions[0] if self.receiver is None else pattern.hand_positions[self.receiver]
+        )
+        return positions
 
     def describe(self) -> str:
         return f"{self.count} of {format_cards(self.cards)} into {self.where}"
@@ -95,7 +96,8 @@ class TrickPlan:
 def replayed(before: np.ndarray, actions: ShuffleSequence) -> np.ndarray:
     """The deck after ``actions``, by the shuffle algebra (what the auditor's replay computes)."""
     order = np.asarray(before, dtype=np.uint8)
-    return order[actions.permutation(len(order))]
+    after: np.ndarray = order[actions.permutation(len(order))]
+    return after
 
 
 def make_plan(

@@ -25,7 +25,7 @@ from fairdeal.audit.seeds import recover_deal, seed_window
 from fairdeal.cards import from_ascii_list, to_ascii_list
 from fairdeal.deal import deal_by_seat, deal_order
 from fairdeal.log import write_log
-from fairdeal.log.records import DealRecord, HandRecord
+from fairdeal.log.records import DealRecord, HandRecord, Record
 from fairdeal.tricks.base import Technique
 from fairdeal.tricks.plan import RUSSIAN
 from fairdeal.tricks.table import Cheat, TableSource, quick_records, table_header
@@ -113,14 +113,14 @@ class Measurement:
         return self.false_alarms / self.honest_evenings if self.honest_evenings else 0.0
 
 
-def _prefix(records: Sequence, hands: int, folder: Path) -> Path:
+def _prefix(records: Sequence[Record], hands: int, folder: Path) -> Path:
     path = folder / f"prefix-{hands}.jsonl"
     write_log(path, records[: hands + 1])
     return path
 
 
 def first_catch(
-    records: Sequence, steps: Sequence[int], names: set[str], seed: int, folder: Path, digital: bool = False
+    records: Sequence[Record], steps: Sequence[int], names: set[str], seed: int, folder: Path, digital: bool = False
 ) -> Catch:
     for hands in steps:
         found, evidence = named_by(_prefix(records, hands, folder), seed, digital)
@@ -129,12 +129,14 @@ def first_catch(
     return Catch(None, "not named")
 
 
-def cheating_evening(trick: Technique, rate: float, hands: int, rng: np.random.Generator) -> tuple[list, TableSource]:
+def cheating_evening(
+    trick: Technique, rate: float, hands: int, rng: np.random.Generator
+) -> tuple[list[Record], TableSource]:
     source = TableSource(len(PLAYERS), rng, Cheat(CHEAT_SEAT, trick, rate, PARTNER_SEAT))
     return list(quick_records(PLAYERS, hands, rng, source=source)), source
 
 
-def honest_evening(hands: int, rng: np.random.Generator) -> list:
+def honest_evening(hands: int, rng: np.random.Generator) -> list[Record]:
     return list(quick_records(PLAYERS, hands, rng))
 
 
@@ -142,7 +144,7 @@ def _started(start: int) -> str:
     return datetime.fromtimestamp(start, UTC).isoformat()
 
 
-def _server_records(hands: int, deck_of: Callable[[int, int], np.ndarray], start: int) -> Iterator:
+def _server_records(hands: int, deck_of: Callable[[int, int], np.ndarray], start: int) -> Iterator[Record]:
     yield table_header(PLAYERS, dealing="server-rng", started=_started(start))
     for number in range(1, hands + 1):
         dealer = (number - 1) % len(PLAYERS)
@@ -155,13 +157,13 @@ def _server_records(hands: int, deck_of: Callable[[int, int], np.ndarray], start
         )
 
 
-def weak_server_records(hands: int, rng: np.random.Generator, start: int = WEAK_SERVER_START) -> Iterator:
+def weak_server_records(hands: int, rng: np.random.Generator, start: int = WEAK_SERVER_START) -> Iterator[Record]:
     """A server-rng evening dealt by the weak server (order and deal only; the header holds the start time)."""
     source = WeakServerSource(start, rng)
     return _server_records(hands, lambda number, dealer: source.deal(number, dealer).order, start)
 
 
-def server_rng_records(hands: int, rng: np.random.Generator, start: int = WEAK_SERVER_START) -> Iterator:
+def server_rng_records(hands: int, rng: np.random.Generator, start: int = WEAK_SERVER_START) -> Iterator[Record]:
     """An honest server (numpy's PCG64, 128-bit state): the same shape of log."""
     return _server_records(hands, lambda number, dealer: rng.permutation(RUSSIAN.deck.codes()).astype(np.uint8), start)
 
@@ -184,14 +186,15 @@ def false_alarms(digital: bool, evenings: int, hands: int, seed: int) -> tuple[i
     return _FALSE_ALARMS[key]
 
 
-def _weak_server_evening(hands: int, rng: np.random.Generator) -> tuple[list, int, int]:
+def _weak_server_evening(hands: int, rng: np.random.Generator) -> tuple[list[Record], int, int]:
     """A weak-server evening, and whether the player of seat 0 recovered hand 1 from his own cards (1 of 1)."""
     source = WeakServerSource(WEAK_SERVER_START, rng)
     records = list(_server_records(hands, lambda number, dealer: source.deal(number, dealer).order, WEAK_SERVER_START))
     first = records[1]
+    assert isinstance(first, HandRecord) and isinstance(first.deal, DealRecord)  # records[0] is the header
     hand_index = (0 - first.dealer - 1) % len(PLAYERS)
     start, stop = seed_window(source.seeds[1], SEED_WINDOW_BITS)
-    recovery = recover_deal(from_ascii_list(first.deal.hands[0]), hand_index, start, stop)
+    recovery = recover_deal(from_ascii_list(first.deal.hands[0]).tolist(), hand_index, start, stop)
     return records, int(recovery.deal is not None), 1
 
 

@@ -18,7 +18,7 @@ TARGET_STYLE = "bold black on yellow"
 
 def card_text(code: int, targeted: Iterable[int] = ()) -> Text:
     card = Card.from_code(int(code))
-    if int(code) in set(int(c) for c in targeted):
+    if int(code) in {int(c) for c in targeted}:
         return Text(str(card), style=TARGET_STYLE)
     return Text(str(card), style="red" if card.suit.is_red else "bright_white")
 

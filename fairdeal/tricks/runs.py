@@ -77,16 +77,21 @@ def shortest_runs(
     raise TrickError(f"no sequence of at most {max_depth} {kind} reaches the targets")
 
 
-def _path(state, parent, ops, where) -> tuple[list[ShuffleOp], tuple[int, ...], tuple[int, ...]]:
-    indices = []
+def _path(
+    state: tuple[int, ...],
+    parent: dict[tuple[int, ...], tuple[tuple[int, ...], int] | None],
+    ops: Sequence[ShuffleOp],
+    where: np.ndarray,
+) -> tuple[list[ShuffleOp], tuple[int, ...], tuple[int, ...]]:
+    indices: list[int] = []
     end = state
-    while parent[state] is not None:
-        state, index = parent[state]
+    while (step := parent[state]) is not None:
+        state, index = step
         indices.append(index)
     indices.reverse()
     # Follow each starting card along the path so the caller knows which card lands where.
     origin = state
-    final = []
+    final: list[int] = []
     for p in origin:
         for index in indices:
             p = int(where[index, p])
@@ -103,9 +108,9 @@ def place_by_runs(deck: np.ndarray, pool: Iterable[int], targets: Iterable[int])
     it to the top, then run it down); a non-target position keeps its pool card only while enough pool cards
     remain above it for the targets still to fill — otherwise a plain card from above is swapped in.
     """
-    cards = set(int(c) for c in pool)
+    cards = {int(c) for c in pool}
     marked = [int(c) in cards for c in np.asarray(deck).tolist()]  # pool card or not, top first
-    wanted = set(int(t) for t in targets)
+    wanted = {int(t) for t in targets}
     if len(cards) < len(wanted) or not all(0 <= t < len(marked) for t in wanted):
         raise TrickError(f"cannot fill {len(wanted)} places from {len(cards)} cards in a {len(marked)}-card deck")
     runs: list[Run] = []

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from fairdeal.audit.run import RunOptions, run_audit
 from fairdeal.engine.bots import HeuristicBot
+from fairdeal.engine.deal_source import DealSource
 from fairdeal.engine.match import play_match, with_pulya_size
 from fairdeal.protocols.deal_source import CommitRevealSource
 from fairdeal.protocols.mp_source import MentalPokerSource
@@ -49,7 +51,7 @@ def stacker_evening(out: Path) -> Path:
     return path
 
 
-def protocol_evening(out: Path, name: str, source_class, hands: int) -> Path:
+def protocol_evening(out: Path, name: str, source_class: Callable[[TableSpec], DealSource], hands: int) -> Path:
     path = out / name
     convention = with_pulya_size(get_convention("sochi"), EVENING_PULYA)
     spec = TableSpec(

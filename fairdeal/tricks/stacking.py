@@ -16,7 +16,7 @@ import numpy as np
 
 from fairdeal.errors import TrickError
 from fairdeal.shuffle.models import CODEX_MIN_EACH_SIDE
-from fairdeal.shuffle.ops import Action, Overhand, ShuffleSequence
+from fairdeal.shuffle.ops import Action, Overhand, Run, ShuffleOp, ShuffleSequence
 from fairdeal.tricks.base import Technique
 from fairdeal.tricks.honest import cut_action
 from fairdeal.tricks.plan import ACES, DECK_SIZE, Goal, TrickPlan, check_gathered, make_plan
@@ -44,7 +44,9 @@ def target_sets(goal: Goal, depths: tuple[int, ...]) -> dict[tuple[int, ...], in
     return sets
 
 
-def runs_to_talon(before: np.ndarray, goal: Goal, depths: tuple[int, ...], kind: str, max_run: int):
+def runs_to_talon(
+    before: np.ndarray, goal: Goal, depths: tuple[int, ...], kind: str, max_run: int
+) -> tuple[list[ShuffleOp], tuple[int, ...], tuple[int, ...], int]:
     """The shortest runs bringing ``goal.count`` of the goal's cards onto the talon places of a cut in ``depths``."""
     sets = target_sets(goal, depths)
     ops, origin, final = shortest_runs(positions_of(before, goal.cards), goal.count, sets, N, kind, max_run)
@@ -67,7 +69,7 @@ class TalonStack(Technique):
     crimp_depth: int | None = None
     max_run: int = 32
 
-    def plan(self, gathered_order, goal: Goal, rng: np.random.Generator) -> TrickPlan:
+    def plan(self, gathered_order: np.ndarray, goal: Goal, rng: np.random.Generator) -> TrickPlan:
         before = check_gathered(gathered_order)
         if goal.receiver is not None:
             raise TrickError(f"{self.name} stacks the talon; use partner-stack for a hand")
@@ -103,7 +105,7 @@ class PartnerHand(Technique):
             raise TrickError(f"the partner (seat {partner}) sits out when seat {dealer} deals")
         return Goal(ACES, 3, hand, cutter)
 
-    def checked(self, gathered_order, goal: Goal) -> np.ndarray:
+    def checked(self, gathered_order: np.ndarray, goal: Goal) -> np.ndarray:
         """The gathered order, once the goal is known to name a hand."""
         if goal.receiver is None:
             raise TrickError(f"{self.name} stacks a partner's hand; name the hand in the goal")
@@ -119,14 +121,15 @@ class PartnerStack(PartnerHand):
     to need the fewest runs.
     """
 
-    def plan(self, gathered_order, goal: Goal, rng: np.random.Generator) -> TrickPlan:
+    def plan(self, gathered_order: np.ndarray, goal: Goal, rng: np.random.Generator) -> TrickPlan:
         before = self.checked(gathered_order, goal)
         places = precut(goal.places(), self.agreed_depth)
-        best = None
+        best: tuple[list[Run], tuple[int, ...]] | None = None
         for chosen in combinations(places, goal.count):
             runs = place_by_runs(before, goal.cards, chosen)
             if best is None or len(runs) < len(best[0]):
                 best = (runs, chosen)
+        assert best is not None  # a hand has at least ``goal.count`` places
         runs, chosen = best
         actions = ShuffleSequence(tuple(Action(op) for op in runs) + (cut_action(self.agreed_depth, goal.cutter),))
         stacked = before[ShuffleSequence(tuple(Action(op) for op in runs)).permutation(N)]
@@ -202,18 +205,19 @@ class PartnerRunUp(PartnerHand):
     The log shows only overhands with many singles and the agreed cut.
     """
 
-    def plan(self, gathered_order, goal: Goal, rng: np.random.Generator) -> TrickPlan:
+    def plan(self, gathered_order: np.ndarray, goal: Goal, rng: np.random.Generator) -> TrickPlan:
         before = self.checked(gathered_order, goal)
         chosen = tuple(int(c) for c in rng.permutation(np.array(goal.cards))[: goal.count])
-        best = None
+        best: tuple[list[Overhand], tuple[int, ...]] | None = None
         for places in combinations(sorted(int(p) for p in goal.places()), goal.count):
             offsets = tuple(p - places[0] for p in places)
             ops = run_up(before, chosen, offsets, places[0], self.agreed_depth)
             if best is None or len(ops) < len(best[0]):
                 best = (ops, places)
+        assert best is not None  # a hand has at least ``goal.count`` places
         ops, places = best
         actions = ShuffleSequence(tuple(Action(op) for op in ops) + (cut_action(self.agreed_depth, goal.cutter),))
-        singles_run = sum(len(op.packets) for op in ops if len(op.packets) > 1)
+        singles_run = sum(len(op.packets or ()) for op in ops if len(op.packets or ()) > 1)
         return make_plan(
             self.name,
             before,

@@ -21,14 +21,15 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from msgspec import UNSET
 
 from fairdeal.cards import from_ascii_list, to_ascii_list
 from fairdeal.deal import deal_by_seat, deal_order
 from fairdeal.engine.bots import HeuristicBot
-from fairdeal.engine.deal_source import DealEvidence
+from fairdeal.engine.deal_source import DealEvidence, Plays
 from fairdeal.engine.match import MatchResult, play_match, with_pulya_size
 from fairdeal.errors import TrickError
-from fairdeal.log.records import DealRecord, HandRecord, TableRecord
+from fairdeal.log.records import Dealing, DealRecord, HandRecord, Record, TableRecord
 from fairdeal.systems import get_convention
 from fairdeal.tricks.base import Technique
 from fairdeal.tricks.honest import HonestDealer
@@ -113,7 +114,7 @@ class TableSource:
         evidence = {"dealing": "physical", "order_before": to_ascii_list(before), "shuffle": shuffle}
         return DealEvidence(hand, dealer, dealt, evidence)
 
-    def finish(self, hand: int, record: Mapping[str, Any] | None = None, plays=None) -> dict:
+    def finish(self, hand: int, record: Mapping[str, Any] | None = None, plays: Plays | None = None) -> dict[str, Any]:
         """Gather the cards for the next hand: by the rule above, or at random when no play was recorded."""
         last = self.history[-1]
         if last.hand != hand:
@@ -144,9 +145,8 @@ def play_evening(
 
 
 def table_header(
-    players: tuple[str, ...], system: str = "sochi", dealing: str = "physical", started: str | None = None
+    players: tuple[str, ...], system: str = "sochi", dealing: Dealing = "physical", started: str | None = None
 ) -> TableRecord:
-    extra = {} if started is None else {"started": started}
     return TableRecord(
         format="fairdeal-log",
         version=1,
@@ -155,7 +155,7 @@ def table_header(
         deck=RUSSIAN.deck.value,
         deal_pattern=RUSSIAN.name,
         dealing=dealing,
-        **extra,
+        started=UNSET if started is None else started,
     )
 
 
@@ -167,7 +167,7 @@ def quick_records(
     cheat: Cheat | None = None,
     honest: HonestDealer = HonestDealer(),
     source: TableSource | None = None,
-) -> Iterator:
+) -> Iterator[Record]:
     """The header and ``hands`` records holding only the order, the shuffle and the deal (no play): for
     measuring the auditor's power quickly. Pass ``source`` to keep its history."""
     table = source or TableSource(len(players), rng, cheat, honest)

@@ -6,12 +6,14 @@ written down): the cheating player runs the same search the auditor runs, over t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from fairdeal.audit.seeds import SEED_SPACE, recover_deal, seed_window, server_deck
-from fairdeal.engine.deal_source import DealEvidence
+from fairdeal.engine.deal_source import DealEvidence, Plays
 from fairdeal.errors import TrickError
 from fairdeal.shuffle.ops import Perm, ShuffleSequence
 from fairdeal.tricks.base import Technique
@@ -28,7 +30,7 @@ class WeakServer(Technique):
 
     window_bits: int = 16
 
-    def plan(self, gathered_order, goal: Goal, rng: np.random.Generator) -> TrickPlan:
+    def plan(self, gathered_order: np.ndarray, goal: Goal, rng: np.random.Generator) -> TrickPlan:
         before = check_gathered(gathered_order)
         attacker = 0 if goal.receiver is None else goal.receiver
         seed = int(rng.integers(0, SEED_SPACE))
@@ -65,7 +67,7 @@ class WeakServerSource:
     """A ``DealSource`` for the weak server: hand ``k`` is dealt at ``start + k * interval`` seconds (plus a few
     seconds' jitter), and that time is the seed."""
 
-    def __init__(self, start: int, rng: np.random.Generator, interval: int = 40):
+    def __init__(self, start: int, rng: np.random.Generator, interval: int = 40) -> None:
         if not 0 <= start < SEED_SPACE:
             raise TrickError(f"a start time is a 32-bit number of seconds, got {start}")
         self.start = start
@@ -78,5 +80,5 @@ class WeakServerSource:
         self.seeds[hand] = seed
         return DealEvidence(hand, dealer, server_deck(seed), {"dealing": "server-rng"})
 
-    def finish(self, hand: int, record=None, plays=None) -> dict:
+    def finish(self, hand: int, record: Mapping[str, Any] | None = None, plays: Plays | None = None) -> dict[str, Any]:
         return {}

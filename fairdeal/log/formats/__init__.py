@@ -8,6 +8,7 @@ passed ``LogValidator``, the same checks as ``fairdeal log validate``.
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -37,7 +38,13 @@ class Imported:
     problems: list[Problem] = field(default_factory=list)
     validator: LogValidator = field(default_factory=LogValidator)
 
-    def keep(self, record: Record, line: int, rename=lambda path: path, locate=None) -> bool:
+    def keep(
+        self,
+        record: Record,
+        line: int,
+        rename: Callable[[str], str] = lambda path: path,
+        locate: Callable[[str], tuple[int, str]] | None = None,
+    ) -> bool:
         """Keep ``record`` when the log validator accepts it; else report its errors at the source ``line``
         (``rename`` turns a game-log field path into the source's own name for it; ``locate``, when given,
         turns it into the source's ``(line, name)``)."""

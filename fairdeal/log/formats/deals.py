@@ -9,12 +9,15 @@ import csv
 import io
 import json
 from dataclasses import dataclass
+from typing import Any, cast
+
+from msgspec import UNSET
 
 from fairdeal.cards import parse_card
 from fairdeal.deal import get_pattern
 from fairdeal.errors import FairdealError
 from fairdeal.log.formats import Imported
-from fairdeal.log.records import FORMAT_NAME, FORMAT_VERSION, DealRecord, HandRecord, TableRecord
+from fairdeal.log.records import FORMAT_NAME, FORMAT_VERSION, Dealing, DealRecord, HandRecord, TableRecord
 
 KNOWN_COLUMNS = ("hand", "dealer", "talon", "shuffle", "order_before", "dummy")
 
@@ -36,7 +39,6 @@ def _cards(text: str) -> list[str]:
 
 def _header(players: list[str], facts: TableFacts) -> TableRecord:
     pattern = get_pattern(facts.pattern)
-    extra = {"started": facts.started} if facts.started else {}
     return TableRecord(
         format=FORMAT_NAME,
         version=FORMAT_VERSION,
@@ -44,8 +46,9 @@ def _header(players: list[str], facts: TableFacts) -> TableRecord:
         players=players,
         deck=pattern.deck.value,
         deal_pattern=pattern.name,
-        dealing=facts.dealing,
-        **extra,
+        # The validator checks the value (``Imported.keep``), naming it when it is not a known kind.
+        dealing=cast(Dealing, facts.dealing),
+        started=facts.started or UNSET,
     )
 
 
@@ -57,7 +60,7 @@ def _talons(cards: list[str], pattern_name: str) -> list[list[str]]:
     return [cards[i * size : (i + 1) * size] for i in range(pattern.talons)]
 
 
-def _dealer(text, players: list[str]) -> int:
+def _dealer(text: object, players: list[str]) -> int:
     if isinstance(text, int) and not isinstance(text, bool):
         return text
     if isinstance(text, str):
@@ -101,7 +104,9 @@ def read_csv(text: str, facts: TableFacts = TableFacts()) -> Imported:
     return result
 
 
-def _hand(result: Imported, cells: dict, number: int, players: list[str], facts: TableFacts, index: int) -> None:
+def _hand(
+    result: Imported, cells: dict[str, Any], number: int, players: list[str], facts: TableFacts, index: int
+) -> None:
     column = "?"
     try:
         column = "hand"
@@ -174,7 +179,7 @@ def read_json(text: str, facts: TableFacts = TableFacts()) -> Imported:
     return result
 
 
-def _json_table(result: Imported, item: dict, number: int, facts: TableFacts) -> list[str] | None:
+def _json_table(result: Imported, item: dict[str, Any], number: int, facts: TableFacts) -> list[str] | None:
     players = item.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         result.fail(number, "players", 'the first line must name the players: {"players": ["Anna", ...]}')
@@ -195,7 +200,7 @@ def _json_table(result: Imported, item: dict, number: int, facts: TableFacts) ->
     return players if result.keep(header, number) else None
 
 
-def _json_cells(result: Imported, item: dict, number: int, players: list[str]) -> dict | None:
+def _json_cells(result: Imported, item: dict[str, Any], number: int, players: list[str]) -> dict[str, Any] | None:
     """The hand object as the CSV row's cells (card lists joined), so both forms share one mapping."""
     unknown = sorted(set(item) - {"hand", "dealer", "hands", "talon", "shuffle", "order_before", "dummy"})
     if unknown:

@@ -7,6 +7,8 @@ keyword.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
 
 from fairdeal.cards import parse_card, rank_of, suit_of
 from fairdeal.errors import FairdealError
@@ -123,7 +125,7 @@ def read_gambler(text: str, system: str = "sochi") -> Imported:
         except GamblerError as exc:
             result.fail(exc.line, exc.keyword, str(exc))
             continue
-        result.keep(record, block.start, locate=lambda path, b=block: _located(path, b))
+        result.keep(record, block.start, locate=partial(_located, block=block))
     if not found:
         result.fail(1, "begin", "no begin ... end block")
     return result
@@ -141,7 +143,7 @@ def _located(path: str, block: Block) -> tuple[int, str]:
     }.get(head, head)
     line = block.values.get(keyword, (block.start, []))[0]
     if keyword == "HAND" and block.hands:
-        line = min(l for l, _ in block.hands.values())
+        line = min(number for number, _ in block.hands.values())
     if keyword == "TRADE" and block.trade:
         line = block.trade[0][0]
     if keyword == "MOVE" and block.moves:
@@ -159,11 +161,11 @@ def _hand(block: Block, number: int, players: int) -> HandRecord:
         players,
     )
     dealer = (first - 1) % players  # first hand sits on the dealer's left
-    hands = [[] for _ in range(players)]
+    hands: list[list[str]] = [[] for _ in range(players)]
     for player, (line, words) in block.hands.items():
         hands[_seat(line, "HAND", str(player), players)] = _cards(line, "HAND", words)
     widow_line, widow = block.values.get("WIDOW", (block.start, []))
-    fields: dict = {"deal": DealRecord(hands=hands, talons=[_cards(widow_line, "WIDOW", widow)])}
+    fields: dict[str, Any] = {"deal": DealRecord(hands=hands, talons=[_cards(widow_line, "WIDOW", widow)])}
     auction = []
     for line, words in block.trade:
         if len(words) != 2:
@@ -207,7 +209,7 @@ def _tricks(moves: list[tuple[int, list[str]]], players: int, trump: int | None)
         codes = [parse_card(card).code for _, _, card in trick]
         led = suit_of(codes[0])
 
-        def strength(code: int) -> int:
+        def strength(code: int, led: int = led) -> int:
             if trump is not None and suit_of(code) == trump:
                 return 20 + rank_of(code)
             return 10 + rank_of(code) if suit_of(code) == led else -1

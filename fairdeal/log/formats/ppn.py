@@ -10,15 +10,16 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
 from fairdeal.errors import FairdealError
 from fairdeal.log.formats import Imported, Problem
 from fairdeal.log.reader import read_log
-from fairdeal.log.records import FORMAT_NAME, FORMAT_VERSION, EndRecord, HandRecord, Record, TableRecord
+from fairdeal.log.records import FORMAT_NAME, FORMAT_VERSION, EndRecord, HandRecord, Record, ScoreRecord, TableRecord
 
 TAG = re.compile(r'^\[(?P<name>[A-Za-z][A-Za-z0-9_]*)\s+"(?P<value>(?:[^"\\]|\\.)*)"\]\s*$')
 TRICK = re.compile(
@@ -27,6 +28,7 @@ TRICK = re.compile(
 )
 TABLE_TAGS = ("System", "Deck", "Pattern", "Dealing", "Pulya", "Started", "Notes", "Convention")
 YES_NO = {"yes": True, "no": False}
+_R = TypeVar("_R", TableRecord, HandRecord, EndRecord)
 
 
 def _quote(value: str) -> str:
@@ -108,7 +110,7 @@ def hand_section(record: HandRecord) -> list[str]:
     return lines
 
 
-def _score(line) -> str:
+def _score(line: ScoreRecord) -> str:
     on = f"@{line.on}" if line.on is not msgspec.UNSET else ""
     return f"{line.seat}:{line.column}{on}:{_number(line.points)}"
 
@@ -135,11 +137,12 @@ def to_ppn(records: list[Record]) -> str:
 
 def write_ppn(log: str | Path) -> tuple[str, list[Problem]]:
     """A log file as PPN, and a problem for each line of the log that is not a valid record (left out)."""
-    records, problems = [], []
+    records: list[Record] = []
+    problems: list[Problem] = []
     for item in read_log(log):
         if item.errors:
             problems += [Problem(item.line, e.field or "$", str(e)) for e in item.errors]
-        else:
+        elif item.record is not None:  # a line without errors always holds its record
             records.append(item.record)
     if not records or not isinstance(records[0], TableRecord):
         raise FairdealError(f"{log}: no valid table header: nothing to export")
@@ -176,6 +179,7 @@ def read_ppn(text: str) -> Imported:
     table_seen = False
     for section in sections(text):
         tags: dict[str, tuple[int, str]] = {}
+        record: Record
         try:
             tags, plays = _split(section)
             if not table_seen:
@@ -188,7 +192,7 @@ def read_ppn(text: str) -> Imported:
         except TagError as exc:
             result.fail(exc.line, exc.tag, str(exc))
             continue
-        result.keep(record, line, locate=lambda path: _located(path, tags, line))
+        result.keep(record, line, locate=partial(_located, tags=tags, line=line))
     if not table_seen:
         result.fail(1, "$", "no PPN section: the first section holds the table tags ([System ...], [Player0 ...])")
     return result
@@ -252,7 +256,7 @@ def _table(tags: dict[str, tuple[int, str]]) -> TableRecord:
     for name in ("System", "Deck", "Pattern", "Dealing", "Player0"):
         if name not in tags:
             raise TagError(min((line for line, _ in tags.values()), default=1), name, f"the table has no [{name}] tag")
-    players = []
+    players: list[str] = []
     while f"Player{len(players)}" in tags:
         players.append(tags[f"Player{len(players)}"][1])
     data: dict[str, Any] = {
@@ -337,7 +341,8 @@ def _hand(tags: dict[str, tuple[int, str]], plays: list[tuple[int, str]]) -> Han
     if get("Exchange"):
         data["discard"] = _read_cards(tags["Exchange"][1])
     if get("Contract"):
-        (pair,) = _pairs(tags["Contract"], "Contract", "bid") or [None]
+        contract: list[dict[str, Any] | None] = list(_pairs(tags["Contract"], "Contract", "bid")) or [None]
+        (pair,) = contract
         if pair is None:
             raise TagError(tags["Contract"][0], "Contract", "expected DECLARER:BID")
         data["contract"] = {"declarer": pair["seat"], "bid": pair["bid"]}
@@ -375,7 +380,7 @@ def _scores(tag: tuple[int, str]) -> list[dict[str, Any]]:
 
 
 def _tricks(play: tuple[int, str] | None, lines: list[tuple[int, str]]) -> list[dict[str, Any]]:
-    tricks = []
+    tricks: list[dict[str, Any]] = []
     for number, line in lines:
         match = TRICK.match(line)
         if not match or int(match["number"]) != len(tricks) + 1:
@@ -404,7 +409,7 @@ def _end(tags: dict[str, tuple[int, str]]) -> EndRecord:
     return _convert(data, EndRecord, tags)
 
 
-def _convert(data: dict[str, Any], kind: type, tags: dict[str, tuple[int, str]]) -> Record:
+def _convert(data: dict[str, Any], kind: type[_R], tags: dict[str, tuple[int, str]]) -> _R:
     try:
         return msgspec.convert(data, kind)
     except msgspec.ValidationError as exc:

@@ -12,7 +12,7 @@ branch_labels = None
 depends_on = None
 
 
-def _id_type():
+def _id_type() -> sa.types.TypeEngine[int]:
     return sa.BigInteger().with_variant(sa.Integer, "sqlite")
 
 
