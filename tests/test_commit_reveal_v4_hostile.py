@@ -28,6 +28,7 @@ from fairdeal.protocols.verify import Report, verify_documents, verify_paths
 from fairdeal.systems import get_convention
 
 NAMES = ("ann", "bob", "cid")
+TIME = "2026-12-01T18:00:00Z"
 
 
 def key(label: str) -> IdentityKey:
@@ -49,7 +50,7 @@ class Evening:
         self.service_key = key(f"{label}/service")
         self.keys = [key(f"{label}/{name}") for name in NAMES]
         self.source = CommitRevealSource4(
-            spec, self.service_key, self.keys, hashlib.sha256(label.encode()).digest(), seeds(label)
+            spec, self.service_key, self.keys, hashlib.sha256(label.encode()).digest(), seeds(label), TIME
         )
         bots = [HeuristicBot() for _ in NAMES]
         result = play_match(spec.convention, NAMES, bots, source=self.source, max_hands=hands)
@@ -121,6 +122,7 @@ class Table:
             [key(f"t/{n}") for n in NAMES],
             b"\x07" * 32,
             seeds("t"),
+            TIME,
         )
         self.service, self.players = self.source.service, self.source.players
         self.shown: list[Envelope] = list(self.source._log)

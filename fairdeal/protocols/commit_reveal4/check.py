@@ -19,7 +19,7 @@ from fairdeal.cards import DeckKind, to_ascii_list
 from fairdeal.engine.settlement import settle
 from fairdeal.errors import FairdealError, ProtocolError, SignedMessageError
 from fairdeal.protocols.commit_reveal4 import messages as m
-from fairdeal.protocols.commit_reveal4.derive import PROTOCOL, Session
+from fairdeal.protocols.commit_reveal4.derive import MAX_SESSION_HANDS, PROTOCOL, Session
 from fairdeal.protocols.commit_reveal4.parties import deck_input_of, fraction_text, record_hash, roster_convention
 from fairdeal.protocols.commit_reveal4.source import FORMAT, SETTLEMENT_FORMAT, VERSION
 from fairdeal.protocols.deck import derive_orders
@@ -238,6 +238,8 @@ def _check_opening(c: Checked) -> bool:
         if envelope.body["roster"] != roster.hash:
             c.fail(roster.party(envelope.sender), "session acceptance", "accepts another roster")
     c.anchor, c.hands = opened[0].body["anchor"], opened[0].body["hands"]
+    if not 1 <= c.hands <= MAX_SESSION_HANDS:
+        c.fail(SERVICE, "session open", f"a session holds 1..{MAX_SESSION_HANDS:,} hands, not {c.hands}")
     c.opening_last = opened[-1].digest
     return not c.failures
 

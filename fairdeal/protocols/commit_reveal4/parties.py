@@ -25,7 +25,7 @@ from fairdeal.engine.sheet import Sheet, new_sheet
 from fairdeal.errors import ProtocolError, SignedMessageError
 from fairdeal.protocols.canonical import encode
 from fairdeal.protocols.commit_reveal4 import messages as m
-from fairdeal.protocols.commit_reveal4.derive import SEED_BYTES, Session
+from fairdeal.protocols.commit_reveal4.derive import MAX_SESSION_HANDS, SEED_BYTES, Session
 from fairdeal.protocols.deck import derive_order
 from fairdeal.protocols.identity import IdentityKey, PublicKey
 from fairdeal.protocols.record_check import check_hand_record
@@ -288,6 +288,8 @@ class Service(Party):
     def __init__(self, key: IdentityKey, roster: Roster, hands: int, tail: bytes | None = None):
         if roster.service != key.public:
             raise ProtocolError("service: the roster does not name my identity key")
+        if not 1 <= hands <= MAX_SESSION_HANDS:
+            raise ProtocolError(f"service: a v4 session holds 1..{MAX_SESSION_HANDS:,} hands, not {hands}")
         super().__init__(SERVICE, key, roster)
         self.hands = hands
         self.convention = roster_convention(roster)
