@@ -19,6 +19,7 @@ from fairdeal.engine.match import play_match
 from fairdeal.protocols.canonical import context, encode
 from fairdeal.protocols.commit_reveal4 import messages as m
 from fairdeal.protocols.commit_reveal4.check import Pins
+from fairdeal.protocols.commit_reveal4.parties import Player
 from fairdeal.protocols.commit_reveal4.source import CommitRevealSource4, RefusedHand, write_document
 from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.roster import Roster
@@ -455,3 +456,81 @@ def test_write_document_is_canonical(evening: Evening, tmp_path: Path) -> None:
     digest = write_document(evening.docs[0], tmp_path / "h.json")
     assert (tmp_path / "h.json").read_bytes() == encode(evening.docs[0])
     assert digest == hashlib.sha256(encode(evening.docs[0])).hexdigest()
+
+
+# --- 7. aborts with consequences ----------------------------------------------------------------------------------
+
+
+class Silent(Player):
+    """A player that does not answer one request (a timeout): hand ``hand``, step ``step``, first attempt."""
+
+    def __init__(self, player: Player, hand: int, step: str):
+        self.__dict__.update(player.__dict__)
+        self._silent = (hand, step)
+
+    def commit(self, hand: int, shown: Sequence[Envelope]) -> Envelope | None:  # type: ignore[override]
+        return None if self._quiet(hand, m.COMMIT, shown) else super().commit(hand, [])
+
+    def reveal(self, hand: int, shown: Sequence[Envelope]) -> Envelope | None:  # type: ignore[override]
+        return None if self._quiet(hand, m.REVEAL, shown) else super().reveal(hand, [])
+
+    def _quiet(self, hand: int, step: str, shown: Sequence[Envelope]) -> bool:
+        self._accept_all(shown, hand)  # it reads what it is sent; it only does not answer
+        return self._silent == (hand, step) and not any(e.kind == m.ABORT and e.hand == hand for e in self.chain)
+
+
+@pytest.mark.parametrize("step", [m.COMMIT, m.REVEAL])
+def test_a_silent_player_aborts_the_attempt_and_the_hand_is_dealt_again(step: str) -> None:
+    spec = TableSpec("club", "night", 3, NAMES, get_convention("sochi"))
+    source = CommitRevealSource4(spec, key("a/service"), [key(f"a/{n}") for n in NAMES], b"\x05" * 32, seeds("a"), TIME)
+    source.players[1] = Silent(source.players[1], 2, step)
+    result = play_match(spec.convention, NAMES, [HeuristicBot() for _ in NAMES], source=source, max_hands=3)
+    docs = [*source.transcripts, source.close(result.settlement.amounts)]
+    aborts = [e for e in docs[1]["messages"] if e["kind"] == m.ABORT]
+    assert len(aborts) == 1 and aborts[0]["body"]["missing"] == [1] and aborts[0]["body"]["step"] == step
+    report = verify(docs)
+    assert report.ok, [f.line() for f in report.failures]
+    assert any("attempt 0 aborted: player bob did not answer" in n for n in report.notes)
+    opens = [e for e in docs[1]["messages"] if e["kind"] == m.HAND_OPEN]
+    assert [e["body"]["attempt"] for e in opens] == [0, 1]
+
+
+def test_an_abort_when_everyone_answered_is_the_services(evening: Evening) -> None:
+    docs = evening.all_docs()
+    doc = docs[1]
+    request = next(i for i, e in enumerate(doc["messages"]) if e["kind"] == m.REVEAL_REQUEST)
+    head = doc["messages"][: request + 4]  # every seed revealed
+    roster = evening.roster
+    abort = seal(
+        evening.service_key,
+        ctx(roster, 2),
+        SERVICE,
+        m.ABORT,
+        {"attempt": 0, "step": m.REVEAL, "missing": [1], "request": parse(head[request]).digest},
+        parse(head[-1]).digest,
+    )
+    doc["messages"] = [*head, abort.to_json()]
+    report = verify(docs)
+    assert ("service", "missing hand-open") in blamed(report)
+    assert_honest_players_not_blamed(report)
+    redeal = seal(
+        evening.service_key, ctx(roster, 2), SERVICE, m.HAND_OPEN, {**parse(head[0]).body, "attempt": 1}, abort.digest
+    )
+    doc["messages"] = [*head, abort.to_json(), redeal.to_json()]
+    report = verify(docs)
+    assert ("service", "abort") in blamed(report)
+    assert_honest_players_not_blamed(report)
+
+
+def test_a_player_named_absent_after_answering_refuses_the_next_attempt() -> None:
+    table = Table()
+    service, (ann, bob, cid) = table.service, table.players
+    shown = table.shown
+    shown.append(service.open_hand(1, 0))
+    shown.append(service.take(ann.commit(1, shown), 1, m.COMMIT))
+    bobs = bob.commit(1, shown)  # bob answers; the relay drops it and blames him
+    shown.append(service.abort(1, m.COMMIT, 1))
+    shown.append(service.open_hand(1, 0))
+    answer = bob.commit(1, [e for e in shown if e.digest != bobs.digest])
+    assert answer.kind == m.REFUSAL and answer.body["check"] in ("abort", "chain link")
+    assert cid.commit(1, shown).kind == m.REFUSAL  # cid sees ann's attempt-1 commitment missing: out of order

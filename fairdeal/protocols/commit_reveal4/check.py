@@ -69,6 +69,7 @@ class Checked:
     deck_input: bytes | None = None
     settlement: Envelope | None = None
     messages: list[Envelope] = field(default_factory=list)
+    aborts: list[str] = field(default_factory=list)
 
     def fail(self, party: str, check: str, detail: str) -> None:
         self.failures.append((party, check, detail))
@@ -82,7 +83,15 @@ def is_v4(doc: Any) -> bool:
     return isinstance(doc, dict) and doc.get("protocol") == PROTOCOL
 
 
-def check_document(source: str, doc: Mapping[str, Any], pins: Pins) -> Checked:
+Chains = dict[tuple[str, str], dict[int, str]]  # (roster, anchor) -> index -> link proven in this run
+
+
+def _hand_of(doc: Mapping[str, Any]) -> int:
+    hand = doc.get("hand")
+    return hand if isinstance(hand, int) else 0
+
+
+def check_document(source: str, doc: Mapping[str, Any], pins: Pins, chains: Chains | None = None) -> Checked:
     c = Checked(source, doc)
     settlement = doc.get("format") == SETTLEMENT_FORMAT
     expected = TOP_FIELDS - {"hand"} if settlement else TOP_FIELDS
@@ -100,7 +109,7 @@ def check_document(source: str, doc: Mapping[str, Any], pins: Pins) -> Checked:
     if settlement:
         _check_settlement_messages(c)
     else:
-        _check_hand_messages(c, hand)
+        _check_hand_messages(c, hand, {} if chains is None else chains)
     return c
 
 
@@ -208,6 +217,7 @@ def _walk(
             return None
         opened.append(envelope)
         prev = envelope.digest
+    c.messages = opened
     if len(opened) < len(grammar):
         sender, kind = grammar[len(opened)]
         c.fail(
@@ -256,7 +266,70 @@ def hand_grammar(num_seats: int) -> list[tuple[Sender, str]]:
     )
 
 
-def _check_hand_messages(c: Checked, hand: int) -> None:
+def _attempts_grammar(items: Any, n: int) -> list[tuple[Sender, str]]:
+    """The grammar the messages must follow: each attempt the full sequence, an aborted one cut where its abort
+    stands (the positions are read from the unverified kinds; every message is then checked against them)."""
+    full = hand_grammar(n)
+    if not isinstance(items, list):
+        return full
+    grammar: list[tuple[Sender, str]] = []
+    start = 0
+    for index, item in enumerate(items):
+        if isinstance(item, dict) and item.get("kind") == m.ABORT:
+            grammar += full[: index - start] + [(SERVICE, m.ABORT)]
+            start = index + 1
+    return grammar + full
+
+
+def _check_aborts(c: Checked, opened: Sequence[Envelope], n: int) -> list[Envelope]:
+    """Each aborted attempt: its abort names the first seat that did not answer the signed request, which it
+    cites; returns the last attempt's messages."""
+    roster = c.roster
+    assert roster is not None
+    attempt, start = 0, 0
+    for index, envelope in enumerate(opened):
+        if envelope.body.get("attempt", attempt) != attempt:
+            c.fail(SERVICE, "attempt", f"message {index} belongs to attempt {attempt}")
+        if envelope.kind != m.ABORT:
+            continue
+        segment = opened[start:index]
+        revealing = len(segment) > 1 + n  # the grammar put the reveal request at 1 + n
+        step, missing = (m.REVEAL, len(segment) - 2 - n) if revealing else (m.COMMIT, len(segment) - 1)
+        request = segment[1 + n] if revealing else segment[0]
+        body = envelope.body
+        if missing >= n:
+            c.fail(
+                SERVICE,
+                "abort",
+                f"attempt {attempt}: every seat answered the signed {request.kind}: "
+                "the service aborted a deal it could see",
+            )
+        elif (body["step"], body["missing"], body["request"]) != (step, [missing], request.digest):
+            c.fail(
+                SERVICE,
+                "abort",
+                f"attempt {attempt}: the abort does not name seat {missing}, the first seat "
+                f"without an answer to the signed {request.kind}",
+            )
+        else:
+            c.aborts.append(
+                f"hand {envelope.hand}: attempt {attempt} aborted: {roster.party(missing)} did not "
+                f"answer the service's signed {request.kind}; dealt again from fresh seeds"
+            )
+        attempt, start = attempt + 1, index + 1
+    return list(opened[start:])
+
+
+def _void_after_bad_abort(c: Checked, n: int) -> None:
+    """A transcript cut short after an abort the service had no cause for: what is missing after it is not the
+    absent-looking player's fault."""
+    before = len(c.failures)
+    _check_aborts(c, c.messages, n)
+    if len(c.failures) > before:
+        c.failures = [f for f in c.failures if f[0] == SERVICE or not f[1].startswith("missing ")]
+
+
+def _check_hand_messages(c: Checked, hand: int, chains: Chains) -> None:
     roster = c.roster
     assert roster is not None and c.convention is not None and c.hands is not None
     if hand > c.hands:
@@ -266,24 +339,27 @@ def _check_hand_messages(c: Checked, hand: int) -> None:
     if isinstance(items, list) and items and isinstance(items[0], dict):
         c.first_prev = items[0].get("prev")
     n = len(roster.seats)
-    opened = _walk(c, items, "$.messages", hand, hand_grammar(n), None)
-    if opened is None:
+    every = _walk(c, items, "$.messages", hand, _attempts_grammar(items, n), None)
+    if every is None:
+        _void_after_bad_abort(c, n)
         return
-    c.messages, c.last = opened, opened[-1].digest
+    c.messages, c.last = every, every[-1].digest
+    opened = _check_aborts(c, every, n)
+    attempt = opened[0].body["attempt"]
     session = Session(roster.table, roster.session, roster.hash)
     head, commits, reveals = opened[0], opened[1 : 1 + n], opened[2 + n : 2 + 2 * n]
     close, signs = opened[2 + 2 * n], opened[3 + 2 * n :]
-    if any(e.body.get("attempt", 0) != 0 for e in opened):
-        c.fail(SERVICE, "attempt", "a hand without an abort is attempt 0")
     c.dealer = head.body["dealer"]
-    if c.dealer >= n:
-        c.fail(SERVICE, "dealer", f"dealer seat {c.dealer} is not at the table")
-    if not _in_chain(session, c.anchor or "", hand, head.body["commitment"]):
+    if c.dealer >= n or any(e.body["dealer"] != c.dealer for e in every if e.kind == m.HAND_OPEN):
+        c.fail(SERVICE, "dealer", f"dealer seat {c.dealer} is not at the table, or changed between attempts")
+    if any(e.body["commitment"] != head.body["commitment"] for e in every if e.kind == m.HAND_OPEN):
+        c.fail(SERVICE, "commitment in chain", "the service commitment changed between attempts")
+    if not _in_chain(session, c.anchor or "", hand, head.body["commitment"], chains):
         c.fail(SERVICE, "commitment in chain", f"the hand's commitment is not link {hand - 1} of the anchored chain")
     seeds = []
     for commit, reveal in zip(commits, reveals):
         seed = bytes.fromhex(reveal.body["seed"])
-        if session.seed_commitment(hand, 0, int(reveal.sender), seed) != commit.body["commitment"]:
+        if session.seed_commitment(hand, attempt, int(reveal.sender), seed) != commit.body["commitment"]:
             c.fail(roster.party(reveal.sender), "seed opening", "the seed does not open the player's commitment")
         seeds.append(seed)
     if session.chain_step(hand, bytes.fromhex(close.body["seed"])).hex() != head.body["commitment"]:
@@ -296,11 +372,19 @@ def _check_hand_messages(c: Checked, hand: int) -> None:
         c.deck_input = deck_input_of(session, c.convention, hand, head, close.body["seed"], seeds)
 
 
-def _in_chain(session: Session, anchor: str, hand: int, commitment: str) -> bool:
-    link = bytes.fromhex(commitment)
-    for step in range(hand - 1, 0, -1):
-        link = session.chain_step(step, link)
-    return link.hex() == anchor
+def _in_chain(session: Session, anchor: str, hand: int, commitment: str, chains: Chains) -> bool:
+    """Is ``commitment`` link ``hand-1`` of the chain anchored at ``anchor``? Hashes down to the anchor or to a
+    link already proven in this run (transcripts come in hand order, so each hand costs one step)."""
+    known = chains.setdefault((session.roster, anchor), {0: anchor})
+    link, index, path = commitment, hand - 1, list[tuple[int, str]]()
+    while known.get(index) != link:
+        if index == 0 or len(path) > MAX_SESSION_HANDS:
+            return False
+        path.append((index, link))
+        link = session.chain_step(index, bytes.fromhex(link)).hex()
+        index -= 1
+    known.update(path)
+    return True
 
 
 def _check_settlement_messages(c: Checked) -> None:
@@ -449,7 +533,9 @@ def verify_v4(
     docs: Sequence[tuple[str, Mapping[str, Any]]], pins: Pins, replay: bool
 ) -> tuple[list[Finding], list[str], list[Checked]]:
     """Check v4 documents, grouped into sessions by roster; findings, notes and the checked documents."""
-    checks = [check_document(source, doc, pins) for source, doc in docs]
+    chains: Chains = {}
+    ordered = sorted(docs, key=lambda item: _hand_of(item[1]))
+    checks = [check_document(source, doc, pins, chains) for source, doc in ordered]
     check_decks(checks)
     sessions: dict[str, list[Checked]] = {}
     for c in checks:
@@ -468,6 +554,7 @@ def verify_v4(
             "identities are unpinned: the keys checked are the ones the documents state; pin them with "
             "--roster FILE or --key SEAT=PUBKEY to know who took part"
         )
+    notes += [f"{c.source}: {text}" for c in checks for text in c.aborts]
     findings = [(c.source, c.hand, *f) for c in checks for f in c.failures]
     findings += [(c.source, c.hand, party, check, detail) for c, party, check, detail in late]
     return findings, notes, checks

@@ -206,6 +206,7 @@ class Player(Party):
         if index < 0 or self.chain[index].hand != hand:
             raise SignedMessageError(f"no signed hand-open for hand {hand}", SERVICE, "hand open")
         opened = self.chain[index]
+        self._check_aborts(hand, index)
         if hand != self.done + 1:
             raise SignedMessageError(f"hand {hand} is not the next hand ({self.done + 1})", SERVICE, "hand sequence")
         if opened.body["commitment"] != self.expected_commitment:
@@ -219,6 +220,15 @@ class Player(Party):
                     raise SignedMessageError("a commitment out of seat order", SERVICE, "commitment order")
                 commits += 1
         return opened, commits
+
+    def _check_aborts(self, hand: int, index: int) -> None:
+        """An abort that names me although I answered its request means the relay dropped my answer."""
+        mine = {(e.kind, e.body.get("attempt")) for e in self.chain if e.sender == self.seat and e.hand == hand}
+        for envelope in self.chain[:index]:
+            body = envelope.body
+            named = envelope.kind == m.ABORT and envelope.hand == hand and self.seat in body["missing"]
+            if named and (body["step"], body["attempt"]) in mine:
+                raise SignedMessageError("an abort names me absent, but I answered its request", SERVICE, "abort")
 
     def _judge_close(self, hand: int, close: Envelope) -> Sheet:
         opened, _ = self._attempt(hand)
@@ -298,6 +308,7 @@ class Service(Party):
         self._seeds: dict[int, bytes] = {}
         self._commits: dict[int, str] = {}
         self._open: Envelope | None = None
+        self._request: Envelope | None = None
 
     def open_session(self) -> Envelope:
         self.roster.check()
@@ -306,7 +317,7 @@ class Service(Party):
     def open_hand(self, hand: int, dealer: int, beacon: bytes | None = None) -> Envelope:
         if not 1 <= hand <= self.hands:
             raise ProtocolError(f"service: hand {hand} is beyond the session's {self.hands} hands")
-        self._seeds, self._commits = {}, {}
+        self._seeds, self._commits, self._request = {}, {}, None
         self._open = self.send(
             hand,
             m.HAND_OPEN,
@@ -339,7 +350,19 @@ class Service(Party):
         return accepted
 
     def request_reveals(self, hand: int) -> Envelope:
-        return self.send(hand, m.REVEAL_REQUEST, {"attempt": self.attempt})
+        self._request = self.send(hand, m.REVEAL_REQUEST, {"attempt": self.attempt})
+        return self._request
+
+    def abort(self, hand: int, step: str, missing: int) -> Envelope:
+        """Give up the attempt: seat ``missing`` did not answer the signed request in time. The hand is dealt
+        again from fresh seeds as the next attempt."""
+        request = self._request if step == m.REVEAL else self._open
+        if request is None:
+            raise ProtocolError(f"service: hand {hand}: nothing was asked that could go unanswered")
+        body = {"attempt": self.attempt, "step": step, "missing": [missing], "request": request.digest}
+        envelope = self.send(hand, m.ABORT, body)
+        self.attempt += 1
+        return envelope
 
     def deal(self, hand: int) -> np.ndarray:
         if self._open is None or len(self._seeds) != len(self.roster.seats):

@@ -39,6 +39,7 @@ from fairdeal.systems import house_rules
 
 FORMAT, SETTLEMENT_FORMAT, VERSION = "fairdeal-transcript", "fairdeal-settlement", 4
 SETTLEMENT_FILE = "settlement.json"
+MAX_ATTEMPTS = 3
 
 
 def now() -> str:
@@ -96,14 +97,31 @@ class CommitRevealSource4:
         self._hands = 0
 
     def deal(self, hand: int, dealer: int) -> DealEvidence:
-        self._messages, self._dealer = [self._relay(self.service.open_hand(hand, dealer))], dealer
-        for player in self.players:
-            self._take(player.commit(hand, self._news(player)), hand, m.COMMIT, self._messages)
+        """The hand's deck order; a player that does not answer a signed request aborts the attempt, and the
+        hand is dealt again from fresh seeds (at most ``MAX_ATTEMPTS`` times)."""
+        self._messages, self._dealer = [], dealer
+        for _ in range(MAX_ATTEMPTS):
+            self._messages.append(self._relay(self.service.open_hand(hand, dealer)))
+            if self._gather(hand, m.COMMIT) and self._ask_reveals(hand):
+                self._order = self.service.deal(hand)
+                return DealEvidence(hand, dealer, self._order.copy(), self.document(hand), dealing="commit-reveal")
+        raise RefusedHand(f"hand {hand}: aborted {MAX_ATTEMPTS} times, the table stops", self.document(hand))
+
+    def _ask_reveals(self, hand: int) -> bool:
         self._messages.append(self._relay(self.service.request_reveals(hand)))
+        return self._gather(hand, m.REVEAL)
+
+    def _gather(self, hand: int, kind: str) -> bool:
+        """Every seat's answer of ``kind`` in seat order; the first seat that gives none aborts the attempt."""
         for player in self.players:
-            self._take(player.reveal(hand, self._news(player)), hand, m.REVEAL, self._messages)
-        self._order = self.service.deal(hand)
-        return DealEvidence(hand, dealer, self._order.copy(), self.document(hand), dealing="commit-reveal")
+            ask = player.commit if kind == m.COMMIT else player.reveal
+            answer = ask(hand, self._news(player))
+            if answer is None:  # no answer within the step's time
+                self._shown[player.seat] = len(self._log)
+                self._messages.append(self._relay(self.service.abort(hand, kind, player.seat)))
+                return False
+            self._take(answer, hand, kind, self._messages)
+        return True
 
     def finish(self, hand: int, record: Mapping[str, Any] | None = None, plays: Plays | None = None) -> dict[str, Any]:
         """Reveal, publish deck, deal and record, and gather every player's countersignature."""
