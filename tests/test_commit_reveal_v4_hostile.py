@@ -534,3 +534,23 @@ def test_a_player_named_absent_after_answering_refuses_the_next_attempt() -> Non
     answer = bob.commit(1, [e for e in shown if e.digest != bobs.digest])
     assert answer.kind == m.REFUSAL and answer.body["check"] in ("abort", "chain link")
     assert cid.commit(1, shown).kind == m.REFUSAL  # cid sees ann's attempt-1 commitment missing: out of order
+
+
+def test_deal_with_the_players_own_keys_and_verify_pinned_by_them(tmp_path: Path) -> None:
+    runner = CliRunner()
+    keys = tmp_path / "keys"
+    keys.mkdir()
+    public = {}
+    for name in ("service", "Anna", "Boris", "Vera"):
+        made = runner.invoke(cli, ["keys", "new", "--out", str(keys / f"{name}.key"), "--name", name])
+        assert made.exit_code == 0, made.output
+        public[name] = made.output.split()[0]
+    out = tmp_path / "out"
+    dealt = runner.invoke(cli, ["deal", "--hands", "2", "--keys", str(keys), "--out", str(out)])
+    assert dealt.exit_code == 0, dealt.output
+    pins = [arg for name, hexkey in public.items() for arg in ("--key", f"{name}={hexkey}")]
+    me = ["--me", str(keys / "Boris.key")]
+    checked = runner.invoke(cli, ["verify", "--log", str(out / "evening.log"), *pins, *me])
+    assert checked.exit_code == 0 and "caveat" not in checked.output, checked.output
+    missing = runner.invoke(cli, ["deal", "--hands", "1", "--keys", str(tmp_path), "--out", str(tmp_path / "o2")])
+    assert missing.exit_code == 2 and "no such key file" in missing.output
