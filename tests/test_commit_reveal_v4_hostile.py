@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from fairdeal.cli import cli
 from fairdeal.engine.bots import HeuristicBot
@@ -554,3 +556,32 @@ def test_deal_with_the_players_own_keys_and_verify_pinned_by_them(tmp_path: Path
     assert checked.exit_code == 0 and "caveat" not in checked.output, checked.output
     missing = runner.invoke(cli, ["deal", "--hands", "1", "--keys", str(tmp_path), "--out", str(tmp_path / "o2")])
     assert missing.exit_code == 2 and "no such key file" in missing.output
+
+
+def _leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in _leaves(v, (*path, k))]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in _leaves(v, (*path, i))]
+    return [path]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_any_single_leaf_change_is_rejected_without_a_crash(evening: Evening, data: st.DataObject) -> None:
+    docs = evening.all_docs()
+    which = data.draw(st.integers(0, len(docs) - 1))
+    path = data.draw(st.sampled_from(_leaves(docs[which])))
+    target: Any = docs[which]
+    for step in path[:-1]:
+        target = target[step]
+    old = target[path[-1]]
+    new = data.draw(
+        st.one_of(st.integers(-3, 3), st.text(max_size=3), st.none(), st.booleans()).filter(
+            lambda v: v != old or type(v) is not type(old)
+        )
+    )
+    target[path[-1]] = new
+    report = verify(docs)
+    assert not report.ok, path
+    assert all(f.party == "service" or f.party.startswith("player ") or f.party == "record" for f in report.failures)
