@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -15,13 +15,14 @@ import numpy as np
 
 from fairdeal.errors import FairdealError
 from fairdeal.files import require_empty_folder
+from fairdeal.protocols.commit_reveal4.check import Pins
+from fairdeal.protocols.commit_reveal4.source import CommitRevealSource4
+from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.verify import verify_log, verify_paths
 from fairdeal.systems import conventions
 
 if TYPE_CHECKING:
-    from fairdeal.protocols.deal_source import CommitRevealSource
     from fairdeal.protocols.mp_source import MentalPokerSource
-    from fairdeal.protocols.table import TableSpec
 
 LOG_NAME = "evening.log"
 
@@ -36,14 +37,45 @@ LOG_NAME = "evening.log"
 )
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable report.")
 @click.option("--no-replay", is_flag=True, help="Check the deal only, not the game record.")
-def verify_command(transcripts: tuple[Path, ...], log_path: Path | None, as_json: bool, no_replay: bool) -> None:
+@click.option(
+    "--roster",
+    "roster_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Pin identities: the signed roster (v4) the transcripts must have been played under.",
+)
+@click.option(
+    "--key",
+    "keys",
+    multiple=True,
+    metavar="SEAT=PUBKEY",
+    help="Pin one identity: a seat number, player name or 'service', and its public key (repeatable).",
+)
+@click.option(
+    "--me",
+    "me_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="My identity key file: check that my seat, my seed and my countersignature are in every hand.",
+)
+def verify_command(
+    transcripts: tuple[Path, ...],
+    log_path: Path | None,
+    as_json: bool,
+    no_replay: bool,
+    roster_path: Path | None,
+    keys: tuple[str, ...],
+    me_path: Path | None,
+) -> None:
     """Re-check hand transcripts: commitments, chain, deck, deal and the game record. Exit 0 only if all hold."""
     if bool(transcripts) == (log_path is not None):
         raise click.UsageError("give transcript files or --log LOG (one of the two)")
+    try:
+        pins = _pins(roster_path, keys, me_path)
+    except FairdealError as exc:
+        raise click.UsageError(str(exc)) from None
     if log_path is not None:
-        report = verify_log(log_path, replay_records=not no_replay)
+        report = verify_log(log_path, replay_records=not no_replay, pins=pins)
     else:
-        report = verify_paths(list(transcripts), replay_records=not no_replay)
+        report = verify_paths(list(transcripts), replay_records=not no_replay, pins=pins)
     if as_json:
         click.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=1))
     else:
@@ -53,7 +85,26 @@ def verify_command(transcripts: tuple[Path, ...], log_path: Path | None, as_json
             click.echo(f"note: {note}", err=True)
         if report.ok:
             click.echo(f"ok: {report.transcripts} transcript(s) verified")
+        for caveat in report.caveats:
+            click.echo(f"caveat: {caveat}")
     sys.exit(0 if report.ok else 1)
+
+
+def _pins(roster_path: Path | None, keys: Sequence[str], me_path: Path | None) -> Pins:
+    from fairdeal.protocols.identity import IdentityKey, PublicKey
+    from fairdeal.protocols.roster import Roster
+
+    pinned = []
+    for text in keys:
+        who, _, key = text.partition("=")
+        if not who or not key:
+            raise FairdealError(f"--key {text!r}: write SEAT=PUBKEY (a seat number, name or 'service')")
+        pinned.append((who, PublicKey.from_hex(key, f"--key {who}")))
+    roster = Roster.load(roster_path) if roster_path is not None else None
+    if roster is not None:
+        roster.check()
+    me = IdentityKey.load(me_path) if me_path is not None else None
+    return Pins(roster, tuple(pinned), me)
 
 
 @click.command("deal")
@@ -113,6 +164,14 @@ def verify_command(transcripts: tuple[Path, ...], log_path: Path | None, as_json
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--deal-only", is_flag=True, help="Only deal: transcripts without play, no game log.")
+@click.option(
+    "--keys",
+    "keys_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="commit-reveal: a folder of identity keys (service.key and NAME.key per player, from `fairdeal keys "
+    "new`); default: keys made for this run.",
+)
 def deal_command(
     protocol: str,
     system: str,
@@ -127,6 +186,7 @@ def deal_command(
     rules: tuple[str, ...],
     as_json: bool,
     deal_only: bool,
+    keys_dir: Path | None,
 ) -> None:
     """Play an evening with bots, every deal from the commit-reveal or the mental-poker protocol.
 
@@ -135,8 +195,8 @@ def deal_command(
     """
     # Imported here: `verify` needs neither the match loop nor the dealing parties.
     from fairdeal.cli.play import CommandFailure, check_players, default_players, player_names, table_convention
+    from fairdeal.protocols.commit_reveal4.source import RefusedHand
     from fairdeal.protocols.mp_player import HandAbandoned
-    from fairdeal.protocols.table import TableSpec
     from fairdeal.protocols.transcript import write_transcript
 
     convention = table_convention(system, rules, pulya_size)
@@ -145,9 +205,15 @@ def deal_command(
     players = tuple(player_names(names, num_players))
     try:
         spec = TableSpec(table, session, hands, players, convention)
-        source = _source(protocol, spec, seed)
+        source = _source(protocol, spec, seed, keys_dir)
         require_empty_folder(out_dir)
         report = _deal_only(source, spec, out_dir) if deal_only else _deal_evening(source, spec, protocol, out_dir)
+        if hasattr(source, "roster"):  # v4: the signed roster, for `verify --roster`
+            source.roster.save(out_dir / "roster.json")
+    except RefusedHand as refused:
+        path = out_dir / f"refused-hand-{refused.document['hand']:04d}.json"
+        source.write_transcript(refused.document, path)
+        raise CommandFailure(f"{refused}; transcript {path}") from None
     except HandAbandoned as abandoned:
         path = out_dir / f"abandoned-hand-{source.transcripts[-1]['hand']:04d}.json"
         write_transcript(source.transcripts[-1], path)
@@ -159,12 +225,10 @@ def deal_command(
     click.echo(json.dumps(report, ensure_ascii=False) if as_json else text)
 
 
-def _source(protocol: str, spec: TableSpec, seed: int | None) -> CommitRevealSource | MentalPokerSource:
+def _source(
+    protocol: str, spec: TableSpec, seed: int | None, keys_dir: Path | None = None
+) -> CommitRevealSource4 | MentalPokerSource:
     """The dealing parties; with ``seed`` every secret comes from it (reproducible, and so not secret)."""
-    from nacl.signing import SigningKey
-
-    from fairdeal.protocols.commit_reveal import DealerService, Player
-    from fairdeal.protocols.deal_source import CommitRevealSource
     from fairdeal.protocols.mp_player import Player as PokerPlayer
     from fairdeal.protocols.mp_source import MentalPokerSource
 
@@ -176,27 +240,30 @@ def _source(protocol: str, spec: TableSpec, seed: int | None) -> CommitRevealSou
             for name in spec.players
         }
         return MentalPokerSource(spec, lambda setup, name: PokerPlayer(setup, name, partial(_permutation, rngs[name])))
+    return _commit_reveal_source(spec, seed, keys_dir)
+
+
+def _commit_reveal_source(spec: TableSpec, seed: int | None, keys_dir: Path | None) -> CommitRevealSource4:
+    """``fairdeal-commit-reveal/4``: identity keys from ``keys_dir``, from ``seed``, or made for this run."""
+    from fairdeal.protocols.identity import IdentityKey
+
+    names = ["service", *spec.players]
+    if keys_dir is not None:
+        keys = [IdentityKey.load(keys_dir / f"{name}.key") for name in names]
+    elif seed is not None:
+        keys = [IdentityKey.from_seed(_seeded(seed, f"key/{name}"), name) for name in names]
+    else:
+        keys = [IdentityKey.generate(name) for name in names]
     if seed is None:
-        return CommitRevealSource(spec)
-    service = DealerService(spec, SigningKey(_seeded(seed, "service-key")), _seeded(seed, "service-tail"))
-    parties = [
-        Player(
-            name,
-            seat,
-            SigningKey(_seeded(seed, f"key/{name}")),
-            partial(_hand_seed, seed, name),
-        )
-        for seat, name in enumerate(spec.players)
-    ]
-    return CommitRevealSource(spec, service, parties)
+        return CommitRevealSource4(spec, keys[0], keys[1:])
+    sources = [lambda hand, attempt, name=name: _seeded(seed, f"seed/{name}/{hand}/{attempt}") for name in spec.players]
+    return CommitRevealSource4(
+        spec, keys[0], keys[1:], _seeded(seed, "service-tail"), sources, time="2000-01-01T00:00:00Z"
+    )
 
 
 def _permutation(rng: np.random.Generator, size: int) -> list[int]:
     return [int(i) for i in rng.permutation(size)]
-
-
-def _hand_seed(seed: int, name: str, hand: int) -> bytes:
-    return _seeded(seed, f"seed/{name}/{hand}")
 
 
 def _seeded(seed: int, label: str) -> bytes:
@@ -204,7 +271,7 @@ def _seeded(seed: int, label: str) -> bytes:
 
 
 def _deal_evening(
-    source: CommitRevealSource | MentalPokerSource, spec: TableSpec, protocol: str, out_dir: Path
+    source: CommitRevealSource4 | MentalPokerSource, spec: TableSpec, protocol: str, out_dir: Path
 ) -> dict[str, Any]:
     from fairdeal.cli.play import play_json
     from fairdeal.engine.bots import HeuristicBot
@@ -219,6 +286,12 @@ def _deal_evening(
         max_hands=spec.hands,
         log=log,
     )
+    if hasattr(source, "close"):  # v4: the settlement is signed by the service and countersigned by every player
+        from fairdeal.protocols.commit_reveal4.source import SETTLEMENT_FILE
+
+        folder = out_dir / f"{LOG_NAME}.transcripts"
+        folder.mkdir(exist_ok=True)
+        source.write_transcript(source.close(result.settlement.amounts), folder / SETTLEMENT_FILE)
     amounts = ", ".join(f"{name} {float(a):+g}" for name, a in zip(spec.players, result.settlement.amounts))
     text = (
         f"{len(result.hands)} hands dealt by {protocol} and played; log {log}; transcripts "
@@ -229,9 +302,8 @@ def _deal_evening(
     return report
 
 
-def _deal_only(source: CommitRevealSource | MentalPokerSource, spec: TableSpec, out_dir: Path) -> dict[str, Any]:
+def _deal_only(source: CommitRevealSource4 | MentalPokerSource, spec: TableSpec, out_dir: Path) -> dict[str, Any]:
     from fairdeal.engine.match import dealer_of
-    from fairdeal.protocols.transcript import write_transcript
 
     lines: list[str] = []
     hands: list[dict[str, Any]] = []
@@ -240,8 +312,8 @@ def _deal_only(source: CommitRevealSource | MentalPokerSource, spec: TableSpec, 
         source.deal(hand, dealer)
         doc = source.finish(hand)
         path = out_dir / f"hand-{hand:04d}.json"
-        digest = write_transcript(doc, path)
-        talons = doc["deal"]["talons"]
+        digest = source.write_transcript(doc, path)
+        talons = _deal_of(doc)["talons"]
         hands.append(
             {"hand": hand, "dealer": spec.players[dealer], "talons": talons, "file": str(path), "sha256": digest}
         )
@@ -255,6 +327,13 @@ def _deal_only(source: CommitRevealSource | MentalPokerSource, spec: TableSpec, 
         "dealt": hands,
         "text": "\n".join(lines),
     }
+
+
+def _deal_of(doc: Mapping[str, Any]) -> Any:
+    """The published deal: v4 keeps it in the service's signed hand-close."""
+    if "messages" in doc:
+        return next(m["body"]["deal"] for m in doc["messages"] if m["kind"] == "hand-close")
+    return doc["deal"]
 
 
 def _talons(talons: Sequence[Sequence[str]]) -> str:
