@@ -18,6 +18,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from fairdeal.bounded import quote
 from fairdeal.errors import CanonicalError, ProtocolError
 from fairdeal.files import write_file
 from fairdeal.protocols.canonical import context, decode, encode
@@ -159,7 +160,7 @@ class Roster:
         top = _object(doc, where, ("roster", "signatures"))
         body = _object(top["roster"], f"{where}.roster", (*_BODY_FIELDS, "service", "seats"))
         at = f"{where}.roster"
-        if body["format"] != ROSTER_FORMAT or body["version"] != ROSTER_VERSION:
+        if not (_exactly(body["format"], ROSTER_FORMAT) and _exactly(body["version"], ROSTER_VERSION)):
             raise ProtocolError(f"{at}.format: not a {ROSTER_FORMAT} version {ROSTER_VERSION}")
         for name in ("protocol", "table", "session", "time", "system"):
             _string(body[name], f"{at}.{name}")
@@ -173,7 +174,7 @@ class Roster:
         read = []
         for index, entry in enumerate(seats):
             seat = _object(entry, f"{at}.seats[{index}]", ("seat", "name", "key"))
-            if seat["seat"] != index:
+            if not _exactly(seat["seat"], index):
                 raise ProtocolError(f"{at}.seats[{index}].seat: seats are numbered 0..n-1 in order")
             read.append(
                 (_string(seat["name"], f"{at}.seats[{index}].name"), _key(seat["key"], f"{at}.seats[{index}].key"))
@@ -225,8 +226,9 @@ def _object(value: Any, where: str, fields: Sequence[str]) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ProtocolError(f"{where}: an object is expected")
     if set(value) != set(fields):
-        odd = sorted(set(value) ^ set(fields))
-        raise ProtocolError(f"{where}: fields {', '.join(odd)} are missing or unknown")
+        missing, unknown = sorted(set(fields) - set(value)), sorted(set(value) - set(fields))
+        named = [*missing, *(quote(key) for key in unknown[:3])]
+        raise ProtocolError(f"{where}: fields {', '.join(named)} are missing or unknown")
     return value
 
 
@@ -249,3 +251,8 @@ def _signature(value: Any, where: str) -> bytes:
         return bytes.fromhex(value)
     except ValueError:
         raise ProtocolError(f"{where}: not hex") from None
+
+
+def _exactly(value: Any, expected: str | int) -> bool:
+    """``value == expected`` with the same JSON type: ``false`` equals ``0`` in Python, not in a signed roster."""
+    return type(value) is type(expected) and value == expected
