@@ -5,11 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, fields
 from functools import wraps
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from fairdeal.engine.actions import Phase
 from fairdeal.engine.bids import ContractBid
 from fairdeal.engine.outcome import DefenceCall, HandKind
+
+if TYPE_CHECKING:
+    from fairdeal.rules.convention import Convention
 
 
 @dataclass(frozen=True)
@@ -27,7 +30,7 @@ class Trick:
 
 @dataclass(frozen=True)
 class HandState:
-    convention: object  # fairdeal.rules Convention (read by field, never by name)
+    convention: Convention  # read by field, never by name
     num_seats: int
     dealer: int
     active: tuple[int, ...]  # seats dealt a hand, first hand first (Gusarik's dummy is seat num_seats)
