@@ -57,7 +57,7 @@ def hand_fields(
     evidence: Mapping[str, Any],
     lines: Sequence[ScoreLine],
     extras: Mapping[str, Any] | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """The hand line (log vocabulary) without the transcript reference: what the deal source signs off."""
     fields: dict[str, Any] = {"type": "hand", "hand": hand}
     fields.update({key: evidence[key] for key in _DECK_FACTS if key in evidence})
@@ -139,7 +139,7 @@ class MatchLog:
         self._writer = LogWriter(self._stream, validate=True)
         self._header_written = False
 
-    def write_hand(self, fields: dict, dealing: str, document: Mapping[str, Any] | None) -> None:
+    def write_hand(self, fields: dict[str, Any], dealing: str, document: Mapping[str, Any] | None) -> None:
         """Write the header (before the first hand, when the dealing is known) and this hand's line."""
         self._ensure_header(dealing)
         if document is not None and self._write_document is not None:
@@ -165,7 +165,7 @@ class MatchLog:
         self._writer.write(record)
         self._stream.flush()
 
-    def _write_transcript(self, hand: int, document: Mapping[str, Any]) -> dict:
+    def _write_transcript(self, hand: int, document: Mapping[str, Any]) -> dict[str, Any]:
         self.transcripts.mkdir(parents=True, exist_ok=True)
         path = self.transcripts / f"hand-{hand:04d}.json"
         digest = self._write_document(document, path)

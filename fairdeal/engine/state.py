@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, fields
 from functools import wraps
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fairdeal.engine.actions import Phase
 from fairdeal.engine.bids import ContractBid
@@ -125,7 +125,7 @@ _DEFAULTS = {f.name: f.default for f in fields(HandState) if f.default is not MI
 _REQUIRED = _FIELD_NAMES - set(_DEFAULTS)
 
 
-def make_state(**values) -> HandState:
+def make_state(**values: Any) -> HandState:
     """``HandState(**values)`` without the frozen dataclass's ``object.__setattr__`` per field (one per hand)."""
     if not values.keys() >= _REQUIRED or not _FIELD_NAMES.issuperset(values):
         raise TypeError(f"a HandState needs {sorted(_REQUIRED)} and takes only its fields, got {sorted(values)}")
@@ -135,7 +135,7 @@ def make_state(**values) -> HandState:
     return state
 
 
-def evolve(state: HandState, **changes) -> HandState:
+def evolve(state: HandState, **changes: Any) -> HandState:
     """``dataclasses.replace`` without its per-call introspection (states are copied once per action)."""
     if not _FIELD_NAMES.issuperset(changes):
         raise TypeError(f"HandState has no fields {sorted(set(changes) - _FIELD_NAMES)}")
