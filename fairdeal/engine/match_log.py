@@ -23,7 +23,7 @@ from fairdeal.engine.state import HandState
 from fairdeal.engine.system import house_rules
 from fairdeal.files import OutputFile
 from fairdeal.log import EndRecord, HandRecord, LogWriter, TableRecord, TranscriptRecord
-from fairdeal.log.records import FORMAT_NAME, FORMAT_VERSION
+from fairdeal.log.records import FORMAT_NAME, FORMAT_VERSION, Record
 from fairdeal.rules.convention import Convention
 
 # Evidence keys a deal source may know about the physical deck; copied to the hand line as they are.
@@ -161,7 +161,7 @@ class MatchLog:
             self._write(table_record(self.convention, self.players, dealing))
             self._header_written = True
 
-    def _write(self, record) -> None:
+    def _write(self, record: Record) -> None:
         self._writer.write(record)
         self._stream.flush()
 
@@ -170,4 +170,5 @@ class MatchLog:
         path = self.transcripts / f"hand-{hand:04d}.json"
         digest = self._write_document(document, path)
         reference = TranscriptRecord(file=f"{self.transcripts.name}/{path.name}", sha256=digest)
-        return msgspec.to_builtins(reference)
+        fields: dict[str, Any] = msgspec.to_builtins(reference)
+        return fields

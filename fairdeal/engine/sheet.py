@@ -73,6 +73,7 @@ class Sheet:
             elif line.column == "gora":
                 gora[line.seat] += line.points
             else:
+                assert line.on is not None  # whists are written on a seat
                 whists[line.seat][line.on] += line.points
         return replace(self, pulya=tuple(pulya), gora=tuple(gora), whists=tuple(tuple(r) for r in whists))
 
