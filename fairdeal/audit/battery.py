@@ -175,7 +175,8 @@ def deal_keys(recv: np.ndarray, receivers: int) -> np.ndarray:
     base = np.uint64(4 if receivers <= 4 else receivers)
     weights = base ** np.arange(cards.shape[1], dtype=np.uint64)
     with np.errstate(over="ignore"):
-        return (cards * weights).sum(axis=1, dtype=np.uint64)
+        returned: np.ndarray = (cards * weights).sum(axis=1, dtype=np.uint64)
+        return returned
 
 
 __all__ = [

@@ -9,6 +9,8 @@ logged.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import msgspec
 import numpy as np
 
@@ -26,9 +28,13 @@ from fairdeal.cards import NUM_CODES, to_ascii_list
 from fairdeal.errors import FairdealError, one_line
 from fairdeal.shuffle.notation import parse_notation
 
+if TYPE_CHECKING:
+    from fairdeal.audit.fastpath import Hands, RawRecord
+    from fairdeal.deal import DealPattern
+
 
 def audit_block(
-    records: list[tuple[int, object]],
+    records: list[tuple[int, RawRecord]],
     errors: list[tuple[int, str]],
     lines: int,
     layout: Layout,
@@ -104,7 +110,7 @@ def audit_block(
     return summary
 
 
-def _deals(hands, layout: Layout, summary: BlockSummary, context: BlockContext) -> tuple[list[int], np.ndarray]:
+def _deals(hands: Hands, layout: Layout, summary: BlockSummary, context: BlockContext) -> tuple[list[int], np.ndarray]:
     """Rows whose deal is one deck in the pattern's shape, and their cards as listed (slot order, then talons)."""
     pattern = layout.pattern
     n = pattern.deck.size
@@ -134,7 +140,9 @@ def _deals(hands, layout: Layout, summary: BlockSummary, context: BlockContext) 
     return [int(rows[i]) for i in order], np.concatenate(codes)[order]
 
 
-def _slow_deal(line, record, layout: Layout, summary: BlockSummary, context: BlockContext) -> np.ndarray | None:
+def _slow_deal(
+    line: int, record: RawHand, layout: Layout, summary: BlockSummary, context: BlockContext
+) -> np.ndarray | None:
     """One deal in a form the bulk reader leaves aside: decoded card by card, checked, worded."""
     pattern = layout.pattern
     try:
@@ -143,6 +151,7 @@ def _slow_deal(line, record, layout: Layout, summary: BlockSummary, context: Blo
         summary.problem(line, f"line {line}: hand {record.hand}: {one_line(str(exc))}", context.keep)
         return None
     deal = narrow.deal
+    assert deal is not None  # hands without a deal are left out before
     unknown = unknown_card(deal)
     if unknown is not None:
         field, text = unknown
@@ -172,7 +181,7 @@ def _slow_deal(line, record, layout: Layout, summary: BlockSummary, context: Blo
     return codes
 
 
-def unknown_card(deal) -> tuple[str, str] | None:
+def unknown_card(deal: object) -> tuple[str, str] | None:
     """The first card name in a deal that names no card, as ``(field path, text)``: the line fails validation."""
     for part in ("hands", "talons"):
         for i, cards in enumerate(getattr(deal, part)):
@@ -182,14 +191,16 @@ def unknown_card(deal) -> tuple[str, str] | None:
     return None
 
 
-def _deck_problem(codes: np.ndarray, pattern) -> str:
+def _deck_problem(codes: np.ndarray, pattern: DealPattern) -> str:
     counts = np.bincount(codes, minlength=NUM_CODES)
     twice = to_ascii_list(np.flatnonzero(counts > 1))
     missing = to_ascii_list([c for c in pattern.deck.codes() if counts[c] == 0])
     return f"the deal is not one {pattern.deck.value} deck: twice {twice}, missing {missing}"
 
 
-def _bad_deal(line, record: NarrowHand, layout: Layout, summary: BlockSummary, context: BlockContext, why: str) -> None:
+def _bad_deal(
+    line: int, record: NarrowHand, layout: Layout, summary: BlockSummary, context: BlockContext, why: str
+) -> None:
     """A deal no honest dealing gives; when the order and shuffle are logged, the replay explains it."""
     explanation: tuple[str, ...] = ()
     codes = [card_code(c) for c in record.order_before] if record.order_before is not None else []

@@ -10,6 +10,7 @@ other notation goes through the full parser, one hand.
 from __future__ import annotations
 
 import contextlib
+from typing import TYPE_CHECKING
 
 import msgspec
 import numpy as np
@@ -32,8 +33,11 @@ from fairdeal.cards import NUM_CODES
 from fairdeal.errors import FairdealError
 from fairdeal.shuffle.notation import parse_notation
 
+if TYPE_CHECKING:
+    from fairdeal.audit.fastpath import Hands, RawHand
 
-def gathered_orders(hands, layout: Layout, summary: BlockSummary, context: BlockContext) -> np.ndarray:
+
+def gathered_orders(hands: Hands, layout: Layout, summary: BlockSummary, context: BlockContext) -> np.ndarray:
     """The logged order before shuffling per row, ``-1`` rows where it is absent or not one deck (a malformed line,
     reported here)."""
     pattern = layout.pattern
@@ -64,7 +68,13 @@ def gathered_orders(hands, layout: Layout, summary: BlockSummary, context: Block
 
 
 def replay_block(
-    hands, orders, recv, dealers, layout: Layout, context: BlockContext, summary: BlockSummary
+    hands: Hands,
+    orders: np.ndarray,
+    recv: np.ndarray,
+    dealers: np.ndarray,
+    layout: Layout,
+    context: BlockContext,
+    summary: BlockSummary,
 ) -> tuple[np.ndarray, CompiledShuffle | None]:
     """Replay every logged shuffle from the gathered order (``gathered_orders``) and read its replay tells.
 
@@ -72,23 +82,34 @@ def replay_block(
     n = layout.pattern.deck.size
     simple, simple_ops, other = [], [], []
     for k, (_, record) in enumerate(hands):
-        if record.logged_shuffle is None:
+        shuffle = record.logged_shuffle
+        if shuffle is None:
             continue
-        ops = compile_simple(record.shuffle, n)
+        ops = compile_simple(shuffle, n)
         if ops is None:
             other.append(k)
         else:
             simple.append(k)
             simple_ops.append(ops)
     compiled = compile_batch(simple_ops) if simple else None
-    if simple:
+    if compiled is not None:
         _replay_simple(hands, recv, dealers, orders, np.array(simple), compiled, layout, context, summary)
     for k in other:
         _replay_one(hands[k], orders[k], int(dealers[k]), layout, context, summary)
     return np.array(simple, dtype=np.int64), compiled
 
 
-def _replay_simple(hands, recv, dealers, orders, idx, compiled, layout: Layout, context, summary) -> None:
+def _replay_simple(
+    hands: Hands,
+    recv: np.ndarray,
+    dealers: np.ndarray,
+    orders: np.ndarray,
+    idx: np.ndarray,
+    compiled: CompiledShuffle,
+    layout: Layout,
+    context: BlockContext,
+    summary: BlockSummary,
+) -> None:
     pattern = layout.pattern
     n = pattern.deck.size
     kinds, args, actors = compiled.kinds, compiled.args, compiled.actors
@@ -159,14 +180,21 @@ def _replay_simple(hands, recv, dealers, orders, idx, compiled, layout: Layout, 
 
 
 def _replay_one(
-    item, order: np.ndarray, dealer: int, layout: Layout, context: BlockContext, summary: BlockSummary
+    item: tuple[int, RawHand],
+    order: np.ndarray,
+    dealer: int,
+    layout: Layout,
+    context: BlockContext,
+    summary: BlockSummary,
 ) -> None:
     """A shuffle in the full notation (overhand, riffle, unknown cuts...): the full parser, one hand."""
     line, record = item
     pattern = layout.pattern
     n = pattern.deck.size
+    shuffle = record.logged_shuffle
+    assert shuffle is not None  # only hands with a logged shuffle are replayed
     try:
-        sequence = parse_notation(record.shuffle)
+        sequence = parse_notation(shuffle)
     except FairdealError as exc:
         summary.problem(line, f"line {line}: hand {record.hand}: the shuffle cannot be read: {exc}", context.keep)
         return

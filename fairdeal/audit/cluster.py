@@ -20,8 +20,11 @@ from fairdeal.errors import AuditError
 if TYPE_CHECKING:
     from distributed import Client
 
+    from fairdeal.audit.fastpath import Layout
+    from fairdeal.audit.stored import Runner, StoreTask
 
-def empty_merge(header: Header, layout, keep: int, lines: int) -> Merged:
+
+def empty_merge(header: Header, layout: Layout, keep: int, lines: int) -> Merged:
     seats = len(header.players)
     return Merged(
         header,
@@ -34,7 +37,7 @@ def empty_merge(header: Header, layout, keep: int, lines: int) -> Merged:
     )
 
 
-def partial(header: Header, layout, keep: int, base: int, summary: BlockSummary) -> Merged:
+def partial(header: Header, layout: Layout, keep: int, base: int, summary: BlockSummary) -> Merged:
     """One block's summary as a merge of its own, its lines numbered from ``base + 1``."""
     merged = empty_merge(header, layout, keep, base)
     merged.add(summary)
@@ -105,19 +108,19 @@ class ClusterSpec:
             raise AuditError("--cluster needs dask.distributed: pip install 'fairdeal[store]'") from None
         if self.address is not None:
             try:
-                return Client(self.address, timeout=10)
+                return Client(self.address, timeout=10)  # type: ignore[no-untyped-call]  # distributed: unannotated
             except OSError as exc:
                 raise AuditError(f"cannot reach the dask scheduler at {self.address}: {exc}") from None
-        cluster = LocalCluster(
+        cluster = LocalCluster(  # type: ignore[no-untyped-call]  # distributed: unannotated
             n_workers=self.workers, threads_per_worker=1, processes=self.processes, dashboard_address=None
         )
-        return Client(cluster)
+        return Client(cluster)  # type: ignore[no-untyped-call]  # distributed: unannotated
 
 
-def dask_runner(client) -> Callable:
+def dask_runner(client: Client) -> Runner:
     """A runner for ``stored.stored_input``: tasks to partial merges on the workers, then the tree, there too."""
 
-    def run(tasks: Iterable, make_partial: Callable) -> Merged:
+    def run(tasks: Iterable[StoreTask], make_partial: Callable[[StoreTask], Merged]) -> Merged:
         level = client.map(make_partial, list(tasks), pure=False)
         if not level:
             raise AuditError("nothing to merge")

@@ -10,15 +10,19 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from fairdeal.audit.battery import battery_part, deal_keys, join, median_split
 from fairdeal.audit.fastpath import Layout
-from fairdeal.audit.stats import card_values, hypergeometric_null, subset_sum_null
+from fairdeal.audit.stats import DiscreteNull, card_values, hypergeometric_null, subset_sum_null
 from fairdeal.audit.summary import BlockContext, BlockSummary
 from fairdeal.cards import NUM_CODES, Rank, rank_of
 from fairdeal.deal import get_pattern
+
+if TYPE_CHECKING:
+    from fairdeal.deal import DealPattern
 
 ACE = int(Rank.ACE)
 TINY = np.finfo(float).tiny
@@ -28,9 +32,9 @@ TINY = np.finfo(float).tiny
 class Laws:
     """The exact per-hand nulls of a pattern."""
 
-    talon_aces: object
-    talon_value: object
-    hand_value: object
+    talon_aces: DiscreteNull
+    talon_value: DiscreteNull
+    hand_value: DiscreteNull
     values: np.ndarray  # value of each card code (0 for codes outside the deck)
     aces: np.ndarray  # ace mask by code
     median: int
@@ -59,9 +63,10 @@ def _laws(pattern_name: str) -> Laws:
     )
 
 
-def randomized_upper(law, observed: np.ndarray, uniform: np.ndarray) -> np.ndarray:
+def randomized_upper(law: DiscreteNull, observed: np.ndarray, uniform: np.ndarray) -> np.ndarray:
     """``P(X > x) + U P(X = x)``: exactly uniform under the law, kept inside (0, 1]."""
-    return np.clip(law.randomized_pvalue(observed, uniform), TINY, 1.0)
+    returned: np.ndarray = np.clip(law.randomized_pvalue(observed, uniform), TINY, 1.0)
+    return returned
 
 
 def hand_seats(layout: Layout) -> np.ndarray:
@@ -111,7 +116,9 @@ def fold_deals(
         summary.battery = join(summary.battery, part)
 
 
-def hand_pvalues(recv: np.ndarray, layout: Layout, laws: Laws, rng: np.random.Generator) -> dict:
+def hand_pvalues(
+    recv: np.ndarray, layout: Layout, laws: Laws, rng: np.random.Generator
+) -> dict[tuple[str, int], np.ndarray]:
     """Per-hand randomized p-values, exactly uniform for honest deals: ``{("hand value" | "talon rank", hand): p}``.
 
     Also ``("talon aces", -1)`` and ``("talon value", -1)`` (not folded: their totals are tested exactly).
@@ -138,7 +145,9 @@ def hand_pvalues(recv: np.ndarray, layout: Layout, laws: Laws, rng: np.random.Ge
     return out
 
 
-def talon_rank_pvalues(held, talon_value, laws: Laws, pattern, uniform) -> np.ndarray:
+def talon_rank_pvalues(
+    held: np.ndarray, talon_value: np.ndarray, laws: Laws, pattern: DealPattern, uniform: np.ndarray
+) -> np.ndarray:
     """Where the talon's value stands among every pair of the cards outside one seat's hand (exact, randomized).
 
     The seat sees its own hand, so under honest dealing the talon is a uniform pair of the other cards. Pairs are
@@ -160,4 +169,5 @@ def talon_rank_pvalues(held, talon_value, laws: Laws, pattern, uniform) -> np.nd
     rows = np.arange(len(held))
     tied = by_sum[rows, t]
     above = above_table[rows, t] - tied
-    return np.clip((above + uniform * tied) / pairs, TINY, 1.0)
+    returned: np.ndarray = np.clip((above + uniform * tied) / pairs, TINY, 1.0)
+    return returned

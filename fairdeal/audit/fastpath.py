@@ -115,7 +115,7 @@ class CompiledShuffle:
 
     @property
     def steps(self) -> int:
-        return self.kinds.shape[1]
+        return int(self.kinds.shape[1])
 
 
 @functools.lru_cache(maxsize=4096)
@@ -183,13 +183,15 @@ def _gather_table(n: int) -> np.ndarray:
 
 def step_index(kinds: np.ndarray, args: np.ndarray, n: int) -> np.ndarray:
     """Per row, the gather index of one step: ``new = old[index]`` (a run reverses the top k, a cut moves d)."""
-    return _gather_table(n)[kinds * (n + 1) + np.where(kinds == NO_OP, 0, args)]
+    returned: np.ndarray = _gather_table(n)[kinds * (n + 1) + np.where(kinds == NO_OP, 0, args)]
+    return returned
 
 
 def _gather(current: np.ndarray, index: np.ndarray) -> np.ndarray:
     """``current[r, index[r]]`` for every row, through one flat ``take``."""
     rows, n = index.shape
-    return np.take(np.ascontiguousarray(current).ravel(), index + (np.arange(rows) * n)[:, None])
+    returned: np.ndarray = np.take(np.ascontiguousarray(current).ravel(), index + (np.arange(rows) * n)[:, None])
+    return returned
 
 
 def apply_compiled(orders: np.ndarray, compiled: CompiledShuffle) -> np.ndarray:
@@ -257,8 +259,8 @@ def _rows_with_a_repeat(compiled: CompiledShuffle, lengths: np.ndarray, labels: 
     positions = np.argsort(hashes, axis=1, kind="stable")
     ordered = np.take_along_axis(hashes, positions, axis=1)
     apart = (ordered[:, 1:] == ordered[:, :-1]) & (np.diff(positions, axis=1) >= 2)
-    repeated = apart.any(axis=1) | (ordered[:, 2:] == ordered[:, :-2]).any(axis=1)
-    return rows[repeated]
+    repeated: np.ndarray = apart.any(axis=1) | (ordered[:, 2:] == ordered[:, :-2]).any(axis=1)
+    return np.asarray(rows[repeated])
 
 
 def _prefix_keys(
@@ -283,7 +285,7 @@ def _prefix_keys(
 def _row_bytes(table: np.ndarray) -> list[bytes]:
     """Each row of a ``uint8`` table as one ``bytes`` (through a void view: one call, not one per row)."""
     table = np.ascontiguousarray(table, dtype=np.uint8)
-    return table.view(np.dtype((np.void, table.shape[1]))).ravel().tolist()
+    return [bytes(row) for row in table.view(np.dtype((np.void, table.shape[1]))).ravel().tolist()]
 
 
 def _inverse_of(index: np.ndarray) -> np.ndarray:
@@ -331,6 +333,8 @@ class RawHand(msgspec.Struct, tag_field="type", tag="hand", gc=False):
 
 
 RawRecord = NarrowTable | RawHand | NarrowEnd
+# A block's hands to audit: (line number, record).
+Hands = list[tuple[int, RawHand]]
 _RAW_LINE = msgspec.json.Decoder(RawRecord)
 _RAW_BLOCK = msgspec.json.Decoder(list[RawRecord])
 _QUOTE, _OPEN, _BACKSLASH = ord('"'), ord("["), ord("\\")
@@ -347,7 +351,7 @@ _RANK = _char_table({"7": 0, "8": 1, "9": 2, "X": 3, "T": 3, "J": 4, "Q": 5, "K"
 _SUIT = _char_table({"S": 0, "C": 1, "D": 2, "H": 3})
 
 
-def decode_raw_block(lines: list[bytes], first_line: int) -> tuple[list[tuple[int, object]], list[tuple[int, str]]]:
+def decode_raw_block(lines: list[bytes], first_line: int) -> tuple[list[tuple[int, RawRecord]], list[tuple[int, str]]]:
     """Like ``decode_block`` but hands keep their card lists raw. Line-exact: a line that does not hold exactly one
     record within the input limits (``bounded``) is an error of that line, and no other line moves."""
     numbered = [(first_line + i, raw) for i, raw in enumerate(lines) if raw.strip()]

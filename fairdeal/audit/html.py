@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+from typing import TYPE_CHECKING
 
 import matplotlib
 
@@ -24,13 +25,16 @@ from fairdeal.audit.run import AuditResult
 from fairdeal.audit.verdict import CERTAIN_FINDINGS, Verdict, targeting_row
 from fairdeal.deal import get_pattern
 
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
 STYLE = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:.9em}
 td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left}
 th{background:#f3f3f3}.flag{color:#b00;font-weight:bold}.ok{color:#070}img{max-width:100%}code{font-size:.9em}"""
 
 
-def _png(figure) -> str:
+def _png(figure: Figure) -> str:
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=90, bbox_inches="tight")
     plt.close(figure)

@@ -15,6 +15,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -36,7 +37,12 @@ from fairdeal.log.reader import decode_line
 from fairdeal.log.records import EndRecord, HandRecord, TableRecord
 from fairdeal.log.validate import LogValidator
 
+if TYPE_CHECKING:
+    from fairdeal.rules.convention import Convention
+
 _SEAT = re.compile(r"seat (\d+)")
+# One worker task: (log path, offset, length, block index, the raw header line, whether to replay hands).
+ReplayTask = tuple[str, int, int, int, bytes, bool]
 LegalityFinding = tuple[int, int, str, Finding]  # line, hand, player named, finding
 
 
@@ -50,8 +56,8 @@ class Replayed:
     streak: int | None
     outcome: HandOutcome | None
     refusal: str | None
-    score: list | None
-    fields: dict | None  # kept only when the hand must be replayed again with the sheet's streak
+    score: list[dict[str, Any]] | None
+    fields: dict[str, Any] | None  # kept only when the hand must be replayed again with the sheet's streak
 
 
 @dataclass(frozen=True)
@@ -68,23 +74,24 @@ class LegalityReport:
         return self.replayed / self.seconds if self.seconds > 0 else 0.0
 
 
-def _convention(header: TableRecord):
+def _convention(header: TableRecord) -> Convention:
     convention = header_convention(header)
     convention.check_players(len(header.players))
     return convention
 
 
-def _replay_block(task) -> tuple[int, list[Replayed], int, list[tuple[int, str]]]:
+def _replay_block(task: ReplayTask) -> tuple[int, list[Replayed], int, list[tuple[int, str]]]:
     path, offset, length, _, header_bytes, replay = task
     header = decode_line(header_bytes, 1)
+    assert isinstance(header, TableRecord)  # ``read_header`` accepted this line as the table header
     convention = _convention(header) if replay else None
     seats = len(header.players)
     with open(path, "rb") as stream:
         stream.seek(offset)
         data = stream.read(length)
-    out = []
+    out: list[Replayed] = []
     bare = 0
-    unreadable = []
+    unreadable: list[tuple[int, str]] = []
     # A line the validator rejects is not a hand to replay; the audit reports it once (malformed, or as a finding).
     validator = LogValidator()
     validator.check(header, 1)
@@ -115,7 +122,7 @@ def _replay_block(task) -> tuple[int, list[Replayed], int, list[tuple[int, str]]
     return data.count(b"\n"), out, bare, unreadable
 
 
-def _replay_hand(line: int, record: HandRecord, convention, seats: int) -> Replayed:
+def _replay_hand(line: int, record: HandRecord, convention: Convention, seats: int) -> Replayed:
     fields = msgspec.to_builtins(record)
     streak = fields.get("extras", {}).get("raspasy_streak")
     score = fields.get("score")
@@ -139,6 +146,7 @@ def check_legality(path: str | Path, workers: int = 1) -> LegalityReport:
                 raw_header = strip_bom(raw.rstrip(b"\r\n"))
                 break
     record = decode_line(raw_header, header.line)
+    assert isinstance(record, TableRecord)  # ``read_header`` accepted this line as the table header
     pattern = get_pattern(record.deal_pattern)
     blocks = list(_blocks_of_file(path, header.offset, path.stat().st_size, BLOCK_BYTES // 16))
     if (
@@ -164,14 +172,14 @@ def check_legality(path: str | Path, workers: int = 1) -> LegalityReport:
     tasks = [(str(path), off, length, i, raw_header, True) for i, (off, length) in enumerate(blocks)]
     sheet_keeper = _Sheet(convention, header)
     base = header.line
-    unreadable = []
+    unreadable: list[tuple[int, str]] = []
     for lines, replayed, bare, errors in _run_tasks(_replay_block, tasks, workers):
         for item in replayed:
             sheet_keeper.add(item, base)
         sheet_keeper.without_play += bare
         unreadable += [(base + line, _renumber(message, line, base + line)) for line, message in errors]
         base += lines
-    notes = []
+    notes: list[str] = []
     if sheet_keeper.without_play:
         notes.append(f"{sheet_keeper.without_play} hand(s) carry no play fields and were not replayed")
     return LegalityReport(
@@ -185,12 +193,12 @@ def check_legality(path: str | Path, workers: int = 1) -> LegalityReport:
 
 
 def _validated_only(
-    path: Path, blocks, raw_header: bytes, base: int, workers: int, started: float, note: str
+    path: Path, blocks: list[tuple[int, int]], raw_header: bytes, base: int, workers: int, started: float, note: str
 ) -> LegalityReport:
     """No replay, but every line still goes through the validator: a line it rejects is reported, whatever the
     pattern (the statistics' narrow reader would take it silently)."""
     tasks = [(str(path), off, length, i, raw_header, False) for i, (off, length) in enumerate(blocks)]
-    unreadable = []
+    unreadable: list[tuple[int, str]] = []
     for lines, _, _, errors in _run_tasks(_replay_block, tasks, workers):
         unreadable += [(base + line, _renumber(message, line, base + line)) for line, message in errors]
         base += lines
@@ -200,7 +208,7 @@ def _validated_only(
 class _Sheet:
     """The sequential half: the pulya sheet rebuilt in log order, compared line by line with the log."""
 
-    def __init__(self, convention, header: Header):
+    def __init__(self, convention: Convention, header: Header) -> None:
         self.convention = convention
         self.players = header.players
         self.sheet = new_sheet(convention, len(header.players))
@@ -212,6 +220,7 @@ class _Sheet:
     def add(self, item: Replayed, base: int) -> None:
         line = base + item.line
         if item.hand < 0:
+            assert item.fields is not None  # a trailer's item carries its settlement
             self._settlement(line, item.fields.get("settlement") or {})
             return
         self.hands += 1
@@ -232,11 +241,13 @@ class _Sheet:
             self._find(line, item.hand, self._name(seat), kind, f"the engine refuses the hand: {item.refusal}")
             return
         self.replayed += 1
+        assert item.outcome is not None  # a hand the engine did not refuse has its outcome
         self.sheet, lines = system_of(self.convention).score_hand(self.sheet, item.outcome)
         if item.score is not None:
             self._compare(line, item, [ln.to_record() for ln in lines])
 
     def _again(self, item: Replayed) -> Replayed:
+        assert item.fields is not None  # a first replay keeps its fields for this
         fields = dict(item.fields, extras=dict(item.fields.get("extras", {}), raspasy_streak=self.sheet.raspasy_streak))
         try:
             outcome = result(replay_record(fields, self.convention, len(self.players)))
@@ -244,7 +255,7 @@ class _Sheet:
         except FairdealError as exc:
             return Replayed(item.line, item.hand, item.dealer, None, None, str(exc), item.score, None)
 
-    def _name(self, match) -> str:
+    def _name(self, match: re.Match[str] | None) -> str:
         if match is None or int(match.group(1)) >= len(self.players):
             return ""
         return self.players[int(match.group(1))]
@@ -268,7 +279,8 @@ class _Sheet:
                 f"hand {item.hand}: seat {item.dealer} deals, but the deal passes to seat {expected}",
             )
 
-    def _compare(self, line: int, item: Replayed, recomputed: list[dict]) -> None:
+    def _compare(self, line: int, item: Replayed, recomputed: list[dict[str, Any]]) -> None:
+        assert item.score is not None  # compared only when the log scores the hand
         for seat, name in enumerate(self.players):
             logged = Counter(_key(x) for x in item.score if x.get("seat") == seat)
             true = Counter(_key(x) for x in recomputed if x["seat"] == seat)
@@ -282,7 +294,7 @@ class _Sheet:
                     f"hand scores {_show(true)}",
                 )
 
-    def _settlement(self, line: int, logged: dict) -> None:
+    def _settlement(self, line: int, logged: dict[str, Any]) -> None:
         if not logged:
             return
         amounts = settle(self.sheet, self.convention).amounts
@@ -298,11 +310,11 @@ class _Sheet:
                 )
 
 
-def _key(item: dict) -> tuple:
+def _key(item: dict[str, Any]) -> tuple[Any, Any, float]:
     return item.get("column"), item.get("on"), float(item.get("points", 0))
 
 
-def _show(lines: Counter) -> str:
+def _show(lines: Counter[tuple[Any, Any, float]]) -> str:
     if not lines:
         return "nothing"
     return ", ".join(

@@ -8,6 +8,7 @@ whole block at once; they are fixed permutations, so they carry no randomness. A
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -17,6 +18,9 @@ from fairdeal.deal import DealPattern
 from fairdeal.errors import FairdealError
 from fairdeal.shuffle.notation import parse_notation
 from fairdeal.shuffle.ops import ShuffleSequence
+
+if TYPE_CHECKING:
+    from fairdeal.audit.fastpath import Hands
 
 
 @dataclass(frozen=True)
@@ -32,7 +36,7 @@ class LoggedShuffles:
 
 
 def read_logged(
-    hands, simple: np.ndarray, compiled: CompiledShuffle | None, pattern: DealPattern, min_each_side: int
+    hands: Hands, simple: np.ndarray, compiled: CompiledShuffle | None, pattern: DealPattern, min_each_side: int
 ) -> LoggedShuffles:
     """Read every hand's logged shuffle once (``simple``: rows the replay compiled into ``compiled``)."""
     n = pattern.deck.size
@@ -43,6 +47,7 @@ def read_logged(
     can_randomise = np.zeros(m, dtype=bool)
     known, perms = [], []
     if len(simple):
+        assert compiled is not None  # the replay compiled the simple rows
         bits[simple] = 0.0
         tv[simple] = float(riffle_distance(ShuffleSequence(()), n))
         known.append(simple)
@@ -51,10 +56,11 @@ def read_logged(
     is_simple[simple] = True
     other = []
     for k, (_, record) in enumerate(hands):
-        if is_simple[k] or record.logged_shuffle is None:
+        shuffle = record.logged_shuffle
+        if is_simple[k] or shuffle is None:
             continue
         try:
-            sequence = parse_notation(record.shuffle)
+            sequence = parse_notation(shuffle)
             budget = randomness_budget(sequence, pattern, min_each_side)
         except FairdealError:
             continue  # the replay has reported it

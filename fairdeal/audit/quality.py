@@ -32,7 +32,8 @@ def _steps(p: np.ndarray, cyclic: bool) -> np.ndarray:
     arr = np.atleast_2d(p)
     n = arr.shape[1]
     if cyclic:
-        return (np.roll(arr, -1, axis=1) - arr) % n
+        returned: np.ndarray = (np.roll(arr, -1, axis=1) - arr) % n
+        return returned
     return np.diff(arr, axis=1)
 
 

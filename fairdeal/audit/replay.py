@@ -10,6 +10,7 @@ or leave every receiver's cards unchanged, and one cut depth repeated hand after
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy import stats as sps
@@ -20,6 +21,11 @@ from fairdeal.errors import AuditError
 from fairdeal.shuffle.models import CODEX_MIN_EACH_SIDE
 from fairdeal.shuffle.ops import Cut, ShuffleSequence, cut_is_legal
 from fairdeal.shuffle.perm import compose, identity
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from fairdeal.audit.fastpath import NarrowHand
 
 
 @dataclass(frozen=True)
@@ -140,7 +146,14 @@ def _candidates(
     return out
 
 
-def _explanations(before, after, sequence, expected: Deal, received: Deal, pattern: DealPattern) -> tuple[str, ...]:
+def _explanations(
+    before: np.ndarray,
+    after: np.ndarray,
+    sequence: ShuffleSequence,
+    expected: Deal,
+    received: Deal,
+    pattern: DealPattern,
+) -> tuple[str, ...]:
     found = list(_switched_talon(expected, received, pattern))
     described = _candidates(before, after, sequence, pattern.deck.size)
     orders = np.array([order for _, order in described])
@@ -154,7 +167,7 @@ def _explanations(before, after, sequence, expected: Deal, received: Deal, patte
     return tuple(found)
 
 
-def _switched_talon(expected: Deal, received: Deal, pattern: DealPattern):
+def _switched_talon(expected: Deal, received: Deal, pattern: DealPattern) -> Iterator[str]:
     """Talon cards exchanged with cards of one hand, every other receiver as replayed."""
     for t, (want, got) in enumerate(zip(expected.talons, received.talons)):
         if set(want.tolist()) == set(np.asarray(got).tolist()):
@@ -179,7 +192,7 @@ def cut_legality(sequence: ShuffleSequence, n: int, min_each_side: int = CODEX_M
     found = []
     for index, action in enumerate(sequence, start=1):
         op = action.op
-        if isinstance(op, Cut) and op.is_known and not cut_is_legal(op.depth, n, min_each_side):
+        if isinstance(op, Cut) and op.depth is not None and not cut_is_legal(op.depth, n, min_each_side):
             found.append(
                 Finding(
                     "illegal-cut",
@@ -239,7 +252,7 @@ class CutDepthTally:
     def of(sequence: ShuffleSequence, n: int) -> CutDepthTally:
         counts = [0] * n
         for action in sequence:
-            if isinstance(action.op, Cut) and action.op.is_known and action.op.depth < n:
+            if isinstance(action.op, Cut) and action.op.depth is not None and action.op.depth < n:
                 counts[action.op.depth] += 1
         return CutDepthTally(tuple(counts))
 
@@ -277,8 +290,9 @@ def replay_findings(
     )
 
 
-def received_deal(record, pattern: DealPattern, num_seats: int) -> Deal:
+def received_deal(record: NarrowHand, pattern: DealPattern, num_seats: int) -> Deal:
     """The deal a hand record logs (its seats' hands and the talons), as the pattern's hands."""
+    assert record.deal is not None  # hands without a deal are left out before
     hands = [from_ascii_list(h) for h in record.deal.hands]
     talons = [from_ascii_list(t) for t in record.deal.talons]
     return deal_from_seats(hands, talons, pattern, record.dealer, num_seats)

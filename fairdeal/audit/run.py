@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -28,6 +28,10 @@ from fairdeal.audit.summary import BlockContext
 from fairdeal.audit.targeting import CROSS_NULL, SAME_EFFORT_NULL
 from fairdeal.audit.verdict import CERTAIN_FINDINGS, Verdict, build_verdict
 from fairdeal.errors import AuditError
+
+if TYPE_CHECKING:
+    from fairdeal.audit.replay import Finding
+    from fairdeal.audit.verdict import TestResult
 
 LEGALITY_AUTO_HANDS = 50_000  # legality runs by default on logs up to this many hands (~1.5k hands/s on 2 cores)
 TELLS_AUTO_BYTES = 32 << 20  # the shuffle's tells run by default on files up to this size (a Monte Carlo a hand)
@@ -135,7 +139,7 @@ class AuditResult:
         }
 
 
-def _test_json(t) -> dict[str, Any]:
+def _test_json(t: TestResult) -> dict[str, Any]:
     about = {key: name for key, name in (("dealer", t.dealer), ("player", t.player)) if name is not None}
     return {
         "subject": t.subject,
@@ -150,7 +154,7 @@ def _test_json(t) -> dict[str, Any]:
     }
 
 
-def _number(x) -> float | None:
+def _number(x: float) -> float | None:
     """A float for JSON; NaN (absent) becomes null."""
     return None if np.isnan(x) else round(float(x), 6)
 
@@ -213,7 +217,7 @@ def _quality_json(v: Verdict) -> dict[str, Any]:
     return {"dealers": dealers, "hands": hands}
 
 
-def _add_unreadable(merged, legality: LegalityReport) -> None:
+def _add_unreadable(merged: Merged, legality: LegalityReport) -> None:
     """Lines the narrow reader took but the full reader rejects (a bad field the statistics do not read); a line
     already reported as malformed, or judged as a finding (a deal with a card too many), is not counted again."""
     known = {_line_number(m) for m in merged.malformed} | {line for line, *_ in merged.findings}
@@ -259,7 +263,9 @@ def _targeting_skipped(options: RunOptions, estimate: int) -> str:
     )
 
 
-def _seed_findings(plain: Callable[[], Path], header: Header, options: RunOptions, notes: list[str]) -> list:
+def _seed_findings(
+    plain: Callable[[], Path], header: Header, options: RunOptions, notes: list[str]
+) -> list[tuple[int, int, str, Finding]]:
     """The opt-in weak-server seed search over a window around the time the log started."""
     if options.server_seed_window is None:
         return []

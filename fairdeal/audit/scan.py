@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, TypeVar
 
 import numpy as np
 
@@ -237,7 +237,11 @@ def _lines_until_header(source: BinaryIO) -> io.BytesIO:
     return io.BytesIO(b"".join(taken))
 
 
-def _run_tasks(work: Callable, tasks: list, workers: int) -> Iterator:
+_T = TypeVar("_T")
+_R = TypeVar("_R")
+
+
+def _run_tasks(work: Callable[[_T], _R], tasks: list[_T], workers: int) -> Iterator[_R]:
     """``work`` over ``tasks``, results in task order; in ``workers`` processes when there is more than one."""
     if workers <= 1 or len(tasks) <= 1:
         for task in tasks:

@@ -20,13 +20,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
+from msgspec import UNSET
 
 from fairdeal.audit.replay import Finding
 from fairdeal.cards import from_ascii_list
 from fairdeal.deal import Deal, deal_order, get_pattern
 from fairdeal.errors import AuditError
 from fairdeal.log.reader import read_log
-from fairdeal.log.records import UNSET, HandRecord
+from fairdeal.log.records import HandRecord
 
 LCG_MULTIPLIER = 1664525
 LCG_INCREMENT = 1013904223
@@ -97,7 +98,9 @@ class Recovery:
         return self.tried / self.seconds if self.seconds > 0 else float("inf")
 
 
-def recover_deal(hand: Sequence[int], hand_index: int, start: int, stop: int, batch: int = DEFAULT_BATCH) -> Recovery:
+def recover_deal(
+    hand: Sequence[int] | np.ndarray, hand_index: int, start: int, stop: int, batch: int = DEFAULT_BATCH
+) -> Recovery:
     """From one hand's cards in the order received, every other hand and the talon (seeds ``[start, stop)``)."""
     positions = RUSSIAN.hand_positions[hand_index]
     if len(hand) != len(positions):

@@ -55,7 +55,10 @@ def eprocess_path(
 ) -> np.ndarray:
     """The running log of the mixture e-value after each deal, along the last axis (equal weights over ``rates``)."""
     grid = llr_table(deck_size, talon_cards, rates)
-    return logsumexp(np.cumsum(grid[:, np.asarray(aces, dtype=np.int64)], axis=-1), axis=0) - np.log(len(rates))
+    returned: np.ndarray = logsumexp(np.cumsum(grid[:, np.asarray(aces, dtype=np.int64)], axis=-1), axis=0) - np.log(
+        len(rates)
+    )
+    return returned
 
 
 def calibrate_threshold(

@@ -9,15 +9,20 @@ rotation-invariant versions). Per-dealer sums always; per-hand rows when the rep
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from fairdeal.audit.logged import LoggedShuffles
 from fairdeal.audit.quality import MEASURES, permutation_quality
 from fairdeal.audit.summary import BlockContext, BlockSummary, HandTable
 
+if TYPE_CHECKING:
+    from fairdeal.audit.fastpath import Hands
+
 
 def fold_quality(
-    hands, dealers: np.ndarray, logged: LoggedShuffles, context: BlockContext, summary: BlockSummary
+    hands: Hands, dealers: np.ndarray, logged: LoggedShuffles, context: BlockContext, summary: BlockSummary
 ) -> None:
     sums = summary.sums
     read = np.flatnonzero(~np.isnan(logged.bits))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import msgspec
 import numpy as np
@@ -22,6 +23,9 @@ from fairdeal.deal import deal_by_seat, deal_order, get_pattern
 from fairdeal.errors import AuditError
 from fairdeal.log.records import DealRecord, HandRecord, TableRecord
 from fairdeal.shuffle.notation import parse_notation
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 PATTERN = get_pattern("russian")
 FIRST_TALON_PLACE = int(PATTERN.talon_positions[0, 0])
@@ -84,7 +88,7 @@ def simulated_hand(rng: np.random.Generator, evening: Evening, number: int) -> H
     )
 
 
-def simulated_records(rng: np.random.Generator, evening: Evening, hands: int):
+def simulated_records(rng: np.random.Generator, evening: Evening, hands: int) -> Iterator[TableRecord | HandRecord]:
     """The header, then ``hands`` hand records, one at a time."""
     if evening.cheater is not None and not 0 <= evening.cheater < len(evening.players):
         raise AuditError(f"the cheater must be a seat 0..{len(evening.players) - 1}")
@@ -93,7 +97,7 @@ def simulated_records(rng: np.random.Generator, evening: Evening, hands: int):
         yield simulated_hand(rng, evening, number)
 
 
-def fast_evening_lines(rng: np.random.Generator, evening: Evening, hands: int, block: int = 20_000):
+def fast_evening_lines(rng: np.random.Generator, evening: Evening, hands: int, block: int = 20_000) -> Iterator[bytes]:
     """The model of ``simulated_records`` written as log lines (bytes), a block of hands at a time.
 
     Shuffles are drawn as op tables and replayed with numpy, so a million hands take seconds; each record
@@ -130,15 +134,17 @@ def _fast_block(rng: np.random.Generator, evening: Evening, numbers: np.ndarray,
     lines = []
     for k in range(m):
         dealer = int(dealers[k])
-        seat_lists = [None] * seats
+        seat_lists: list[str | None] = [None] * seats
         for h in range(PATTERN.hands):
             seat_lists[(dealer + 1 + h) % seats] = _cards(quoted, by_hand[k, h])
+        seated = [cards for cards in seat_lists if cards is not None]
+        assert len(seated) == seats  # the fast model seats every player (three at the Russian deal)
         shuffle = " ".join(
             step_notation(kinds[k, j], args[k, j], actors[k, j]) for j in range(kinds.shape[1]) if kinds[k, j]
         )
         lines.append(
             f'{{"type":"hand","hand":{numbers[k]},"dealer":{dealer},"order_before":'
-            f'{_cards(quoted, before[k])},"shuffle":"{shuffle}","deal":{{"hands":[{",".join(seat_lists)}],'
+            f'{_cards(quoted, before[k])},"shuffle":"{shuffle}","deal":{{"hands":[{",".join(seated)}],'
             f'"talons":[{_cards(quoted, talon[k])}]}}}}\n'
         )
     return "".join(lines).encode()
@@ -148,7 +154,9 @@ def _cards(quoted: np.ndarray, codes: np.ndarray) -> str:
     return "[" + ",".join(quoted[codes]) + "]"
 
 
-def _honest_ops(rng: np.random.Generator, m: int, cutters: np.ndarray, n: int):
+def _honest_ops(
+    rng: np.random.Generator, m: int, cutters: np.ndarray, n: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``honest_shuffle`` for many hands: 2-5 runs of 2-12 cards, then a legal cut by the right neighbour."""
     steps = 6
     runs = rng.integers(2, 6, size=m)
@@ -165,7 +173,16 @@ def _honest_ops(rng: np.random.Generator, m: int, cutters: np.ndarray, n: int):
     return kinds, args, actors
 
 
-def _stacking_ops(rng, before, depth, cutters, kinds, args, actors, rows) -> None:
+def _stacking_ops(
+    rng: np.random.Generator,
+    before: np.ndarray,
+    depth: int,
+    cutters: np.ndarray,
+    kinds: np.ndarray,
+    args: np.ndarray,
+    actors: np.ndarray,
+    rows: np.ndarray,
+) -> None:
     """``stacking_shuffle`` for many hands, written over their rows of the op tables."""
     n = before.shape[1]
     target = (FIRST_TALON_PLACE + depth) % n

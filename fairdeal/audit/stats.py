@@ -59,11 +59,13 @@ class DiscreteNull:
         """``P(X >= x)``: small when ``x`` is unusually high (valid, conservative for a discrete law)."""
         tail = np.concatenate([np.cumsum(self.pmf[::-1])[::-1], [0.0]])
         xs = np.clip(np.asarray(x, dtype=np.int64), 0, len(self.pmf))
-        return np.minimum(tail[xs], 1.0)
+        returned: np.ndarray = np.minimum(tail[xs], 1.0)
+        return returned
 
     def randomized_pvalue(self, x: np.ndarray | int, uniform: np.ndarray | float) -> np.ndarray:
         """``P(X > x) + U·P(X = x)``: exactly uniform under the null, so p-values of many hands can be KS-tested."""
-        return self.pvalue(np.asarray(x) + 1) + np.asarray(uniform) * self.prob(x)
+        returned: np.ndarray = self.pvalue(np.asarray(x) + 1) + np.asarray(uniform) * self.prob(x)
+        return returned
 
 
 @functools.lru_cache(maxsize=256)

@@ -22,7 +22,7 @@ import msgspec
 
 from fairdeal.audit.block import audit_block
 from fairdeal.audit.cluster import empty_merge, partial, tree_merge
-from fairdeal.audit.fastpath import RawHand, decode_raw_block, layout_for
+from fairdeal.audit.fastpath import Layout, RawHand, RawRecord, decode_raw_block, layout_for
 from fairdeal.audit.run import AuditResult, RunOptions, ScanInput, audit_input
 from fairdeal.audit.scan import Header, Merged, Progress, _run_tasks, check_table, read_header
 from fairdeal.audit.summary import BlockContext, BlockSummary
@@ -55,7 +55,8 @@ def audit_row_group(task: StoreTask) -> tuple[int, BlockSummary]:
         columns["raw"] = file.read_row_group(task.row_group, columns=["raw"]).column(0).to_pylist()
     lines = columns["line"]
     base = lines[0] - 1 if lines else 0
-    records, errors = [], []
+    records: list[tuple[int, RawRecord]] = []
+    errors: list[tuple[int, str]] = []
     for k, line in enumerate(lines):
         local = line - base
         if columns["kind"][k] == HAND:
@@ -85,7 +86,8 @@ def audit_row_group(task: StoreTask) -> tuple[int, BlockSummary]:
 def row_group_tasks(logs: list[StoredLog], header: Header, context: BlockContext) -> list[StoreTask]:
     import pyarrow.parquet as pq
 
-    tasks, offset = [], 0
+    tasks: list[StoreTask] = []
+    offset = 0
     for log in logs:
         if not log.hands_file.is_file():
             raise AuditError(f"the store lacks {log.hands_file}, which its table row names")
@@ -98,7 +100,7 @@ def row_group_tasks(logs: list[StoredLog], header: Header, context: BlockContext
     return tasks
 
 
-def task_partial(header: Header, layout, keep: int, task: StoreTask) -> Merged:
+def task_partial(header: Header, layout: Layout, keep: int, task: StoreTask) -> Merged:
     """One task audited and made a partial merge (what a worker sends back)."""
     base, summary = audit_row_group(task)
     return partial(header, layout, keep, base, summary)
@@ -135,7 +137,7 @@ def stored_input(root: Path, table: str, runner: Runner | None = None) -> ScanIn
     layout = check_table(header)
     total = sum(log.lines for log in logs)
 
-    def scan(context_of, options: RunOptions, progress: Progress | None) -> Merged:
+    def scan(context_of: Callable[[Header], BlockContext], options: RunOptions, progress: Progress | None) -> Merged:
         tasks = row_group_tasks(logs, header, context_of(header))
         if not tasks:
             return empty_merge(header, layout, options.keep, total)

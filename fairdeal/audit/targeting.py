@@ -24,6 +24,7 @@ worth a look.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -34,6 +35,12 @@ from fairdeal.audit.summary import BlockContext, BlockSummary, HandTable
 from fairdeal.errors import FairdealError
 from fairdeal.shuffle.models import sample_honest_batch
 from fairdeal.shuffle.notation import parse_notation
+
+if TYPE_CHECKING:
+    from fairdeal.audit.fastpath import Hands
+    from fairdeal.audit.summary import Sums
+    from fairdeal.deal import DealPattern
+    from fairdeal.shuffle.ops import ShuffleSequence
 
 DRAWS = 99
 MORE_DRAWS = 900
@@ -69,7 +76,7 @@ class Statistics:
         top = int(laws.values.max()) * int(talon.sum())
         return Statistics(np.stack(columns, axis=1).astype(np.int64), talon.astype(np.int64), top + 1)
 
-    def of_deals(self, recv: np.ndarray, laws: Laws, pattern) -> np.ndarray:
+    def of_deals(self, recv: np.ndarray, laws: Laws, pattern: DealPattern) -> np.ndarray:
         """The same statistics of deals as received (``(m, codes)`` receiver of each card code, -1 outside)."""
         talon = recv >= pattern.hands
         values = laws.values[None, :]
@@ -81,13 +88,14 @@ class Statistics:
         """``(m, 1 + hands)`` statistics of deck orders ``(m, n)`` (card codes)."""
         sums = laws.values[orders] @ self.weights
         sums[:, 0] += (laws.aces[orders].astype(np.int64) @ self.talon) * self.scale
-        return sums
+        stacked: np.ndarray = sums
+        return stacked
 
 
 def same_effort(
     observed: np.ndarray,
     before: np.ndarray,
-    sequence,
+    sequence: ShuffleSequence,
     stats: Statistics,
     laws: Laws,
     rng: np.random.Generator,
@@ -128,11 +136,12 @@ def bonferroni(pvalues: np.ndarray) -> np.ndarray:
     """The minimum over the last axis times the number of p-values (NaN: absent), capped at 1; NaN if none."""
     count = np.count_nonzero(~np.isnan(pvalues), axis=-1)
     low = np.where(np.isnan(pvalues), np.inf, pvalues).min(axis=-1)
-    return np.minimum(np.where(count > 0, low, np.nan) * np.maximum(count, 1), 1.0)
+    returned: np.ndarray = np.minimum(np.where(count > 0, low, np.nan) * np.maximum(count, 1), 1.0)
+    return returned
 
 
 def fold_targeting(
-    hands,
+    hands: Hands,
     orders: np.ndarray,
     recv: np.ndarray,
     dealers: np.ndarray,
@@ -151,8 +160,10 @@ def fold_targeting(
     mates_of = {d: np.array([i for i, k in rows if dealers[k] == d], dtype=np.int64) for d in range(layout.num_seats)}
     done, same, cross = [], [], []
     for i, k in rows:
+        shuffle = hands[k][1].logged_shuffle
+        assert shuffle is not None  # ``logged.known`` rows have their whole shuffle logged
         try:
-            sequence = parse_notation(hands[k][1].shuffle)
+            sequence = parse_notation(shuffle)
         except FairdealError:
             continue
         dealer = int(dealers[k])
@@ -172,7 +183,7 @@ def fold_targeting(
         summary.tables["targeting"] = _hand_table(hands, dealers, done, np.array(same), np.array(cross), layout)
 
 
-def _fold_fisher(sums, dealer: int, randomized: np.ndarray, layout: Layout) -> None:
+def _fold_fisher(sums: Sums, dealer: int, randomized: np.ndarray, layout: Layout) -> None:
     """The first-stage randomized p-values into the dealer's talon and each (dealer, seat)'s hand-value Fisher sums."""
     sums.targeting_talon_fisher[dealer] += -2.0 * np.log(randomized[0])
     sums.targeting_talon_tests[dealer] += 1
@@ -183,7 +194,14 @@ def _fold_fisher(sums, dealer: int, randomized: np.ndarray, layout: Layout) -> N
             sums.targeting_seat_tests[dealer, seats[hand]] += 1
 
 
-def _hand_table(hands, dealers, done, same_p: np.ndarray, cross_p: np.ndarray, layout: Layout) -> HandTable:
+def _hand_table(
+    hands: Hands,
+    dealers: np.ndarray,
+    done: list[tuple[int, int, int]],
+    same_p: np.ndarray,
+    cross_p: np.ndarray,
+    layout: Layout,
+) -> HandTable:
     """Per-hand rows: the hand's p-value (both nulls), each null's own, the talon's and each seat's."""
     rows = np.array([k for k, _, _ in done], dtype=np.int64)
     dealer_rows = dealers[rows].astype(np.int64)

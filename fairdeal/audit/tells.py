@@ -20,6 +20,8 @@ Two tests per dealer join the verdict's Holm/BH family; both need the gathered o
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from fairdeal.audit.quality import guessing_null, guessing_score
@@ -29,6 +31,9 @@ from fairdeal.errors import FairdealError
 from fairdeal.shuffle.models import sample_honest_batch
 from fairdeal.shuffle.notation import parse_notation
 from fairdeal.shuffle.ops import Riffle, ShuffleSequence
+
+if TYPE_CHECKING:
+    from fairdeal.audit.fastpath import Hands
 
 LAZY_LEVEL = 0.001
 TOGETHER_DRAWS = 99
@@ -55,7 +60,8 @@ def new_neighbours(before: np.ndarray, after: np.ndarray, aces: np.ndarray) -> n
     old = pair_keys(before)
     old = old[old >= 0]
     new = pair_keys(np.atleast_2d(after))
-    return np.count_nonzero((new >= 0) & ~np.isin(new, old), axis=-1)
+    returned: np.ndarray = np.count_nonzero((new >= 0) & ~np.isin(new, old), axis=-1)
+    return returned
 
 
 def together_pvalue(
@@ -75,7 +81,7 @@ def together_pvalue(
 
 
 def fold_tells(
-    hands,
+    hands: Hands,
     orders: np.ndarray,
     dealers: np.ndarray,
     aces: np.ndarray,
@@ -88,10 +94,11 @@ def fold_tells(
     riffled_perms, riffled_dealers = [], []
     sums = summary.sums
     for k, (_, record) in enumerate(hands):
-        if record.logged_shuffle is None or orders[k, 0] < 0:
+        shuffle = record.logged_shuffle
+        if shuffle is None or orders[k, 0] < 0:
             continue
         try:
-            sequence = parse_notation(record.shuffle)
+            sequence = parse_notation(shuffle)
         except FairdealError:
             continue  # the replay has already reported it as malformed
         if not sequence.is_known:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from math import comb
+from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy import stats as sps
@@ -33,6 +34,13 @@ from fairdeal.audit.summary import HandTable
 from fairdeal.audit.targeting import SAME_EFFORT_NULL
 from fairdeal.audit.tells import LAZY_LEVEL, LAZY_NULL, TOGETHER_NULL
 from fairdeal.cards import DeckKind
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from fairdeal.audit.exact import Laws
+    from fairdeal.audit.summary import Sums
+    from fairdeal.deal import DealPattern
 
 DEALER_FINDINGS = frozenset({"deal-mismatch", "bad-deal", "illegal-cut", "false-cut", "wrong-cutter"})
 RULE_FINDINGS = frozenset(
@@ -255,7 +263,9 @@ def build_verdict(
     )
 
 
-def _targeting_hands(merged: Merged, alpha: float, findings: list, counts: dict) -> HandTable | None:
+def _targeting_hands(
+    merged: Merged, alpha: float, findings: list[tuple[int, int, str, Finding]], counts: dict[str, int]
+) -> HandTable | None:
     """Per-hand targeting p-values with Benjamini-Hochberg q-values; hands at q <= alpha become findings."""
     table = merged.table("targeting")
     if table is None or not len(table):
@@ -294,9 +304,10 @@ def _targeting_hands(merged: Merged, alpha: float, findings: list, counts: dict)
 
 def targeting_row(verdict: Verdict, i: int) -> list[str]:
     """One hand of the targeting table in words: hand, dealer, talon aces, p, BH q, then each null and its talon."""
+    assert verdict.targeting is not None  # rows are asked of a verdict with a targeting table
     c = verdict.targeting.columns
 
-    def fmt(x) -> str:
+    def fmt(x: float) -> str:
         return "-" if np.isnan(x) else f"{x:.3g}"
 
     return [
@@ -312,7 +323,7 @@ def targeting_row(verdict: Verdict, i: int) -> list[str]:
     ]
 
 
-def _dealer_quality(merged: Merged, players) -> tuple[DealerQuality, ...]:
+def _dealer_quality(merged: Merged, players: Sequence[str]) -> tuple[DealerQuality, ...]:
     sums = merged.sums
     out = []
     for d, name in enumerate(players):
@@ -336,9 +347,10 @@ def _dealer_quality(merged: Merged, players) -> tuple[DealerQuality, ...]:
     return tuple(out)
 
 
-def _dealer_tests(name, d, merged: Merged, laws, pattern, max_log_e, min_each_side) -> list[TestResult]:
+def _dealer_tests(
+    name: str, d: int, merged: Merged, laws: Laws, pattern: DealPattern, max_log_e: float, min_each_side: int
+) -> list[TestResult]:
     subject = f"dealer {name}"
-    about = {"dealer": name}
     counts = merged.sums.ace_counts[d]
     hands = int(counts.sum())
     talon_cards = pattern.talons * pattern.talon_size
@@ -354,7 +366,7 @@ def _dealer_tests(name, d, merged: Merged, laws, pattern, max_log_e, min_each_si
     value_law = laws.talon_value
     z = (merged.sums.talon_value[d] - hands * value_law.mean) / np.sqrt(hands * value_law.variance)
     tests = [
-        TestResult(subject, "talon aces, total", float(total), float(p_aces), hands, aces_null, **about),
+        TestResult(subject, "talon aces, total", float(total), float(p_aces), hands, aces_null, dealer=name),
         TestResult(
             subject,
             "talon value, total",
@@ -362,7 +374,7 @@ def _dealer_tests(name, d, merged: Merged, laws, pattern, max_log_e, min_each_si
             float(sps.norm.sf(z)),
             hands,
             "honest talons: exact subset-sum law of the value per hand, normal total",
-            **about,
+            dealer=name,
         ),
         TestResult(
             subject,
@@ -371,7 +383,7 @@ def _dealer_tests(name, d, merged: Merged, laws, pattern, max_log_e, min_each_si
             float(min(1.0, np.exp(-max_log_e))),
             hands,
             "likelihood ratio vs an ace stacked in 5-100% of deals; 1/max E is a p-value (Ville)",
-            **about,
+            dealer=name,
         ),
     ]
     tests += _tell_tests(subject, name, merged.sums, d)
@@ -386,13 +398,13 @@ def _dealer_tests(name, d, merged: Merged, laws, pattern, max_log_e, min_each_si
                 p,
                 int(cuts.sum()),
                 "an honest cutter: uniform over legal depths; binomial tail, Bonferroni over depths",
-                **about,
+                dealer=name,
             )
         )
     return tests
 
 
-def _tell_tests(subject: str, dealer: str, sums, d: int) -> list[TestResult]:
+def _tell_tests(subject: str, dealer: str, sums: Sums, d: int) -> list[TestResult]:
     """The shuffle's own tells (``tells``), when that pass ran and the dealer logged such shuffles."""
     tests = []
     lazy, low = int(sums.lazy_tests[d]), int(sums.lazy_low[d])
@@ -439,7 +451,7 @@ def _tell_tests(subject: str, dealer: str, sums, d: int) -> list[TestResult]:
     return tests
 
 
-def _seat_tests(merged: Merged, players) -> list[TestResult]:
+def _seat_tests(merged: Merged, players: Sequence[str]) -> list[TestResult]:
     sums = merged.sums
     tests = []
     for d in range(len(players)):
@@ -482,7 +494,7 @@ def _seat_tests(merged: Merged, players) -> list[TestResult]:
     return tests
 
 
-def _duplicates(merged: Merged) -> tuple[int, list]:
+def _duplicates(merged: Merged) -> tuple[int, list[tuple[int, int, str, Finding]]]:
     if not merged.keys:
         return 0, []
     keys = np.concatenate(merged.keys)

@@ -88,7 +88,7 @@ class ShuffledDeckSource:
         self._dealt[hand] = DealEvidence(hand, dealer, order, evidence)
         return self._dealt[hand]
 
-    def finish(self, hand: int, record: Mapping[str, Any] | None = None, plays: Plays | None = None) -> dict:
+    def finish(self, hand: int, record: Mapping[str, Any] | None = None, plays: Plays | None = None) -> dict[str, Any]:
         if hand not in self._dealt:
             raise MatchError(f"hand {hand} was never dealt by this source")
         doc = dict(self._dealt.pop(hand).evidence)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -14,12 +15,15 @@ from fairdeal.engine.state import HandState
 from fairdeal.engine.view import view_for
 from fairdeal.errors import IllegalAction
 
+if TYPE_CHECKING:
+    from fairdeal.rules.convention import Convention
+
 # A hand takes at most: auction (each bid raises the ladder or passes), discard, contract, two defence calls,
 # the open choice, 30 cards. 200 is far above any legal hand.
 MAX_STEPS = 200
 
 
-def random_deal(rng: np.random.Generator, convention=None, num_seats: int = 3) -> Deal:
+def random_deal(rng: np.random.Generator, convention: Convention | None = None, num_seats: int = 3) -> Deal:
     """A uniformly shuffled deck dealt by the convention's pattern for ``num_seats`` (default: piquet, Russian,
     talon = positions 7-8)."""
     pattern = get_pattern(convention.table.pattern_name(num_seats) if convention is not None else "russian")
@@ -36,7 +40,7 @@ def deal_from_text(first: str, second: str, third: str, talon: str) -> Deal:
 
 
 def play_hand(
-    convention,
+    convention: Convention,
     num_seats: int,
     dealer: int,
     deal: Deal | None,
@@ -58,5 +62,6 @@ def play_hand(
         if state.steps >= MAX_STEPS:
             raise IllegalAction(f"the hand did not finish within {MAX_STEPS} actions")
         seat = to_move(state)
+        assert seat is not None  # a hand that is not over has a seat to act
         state = apply(state, bots[seat].act(view_for(state, seat)))
     return state

@@ -102,8 +102,10 @@ def play_match(
     """Play a pulya; ``bots[seat]`` acts for ``players[seat]``. With ``log`` every hand is written as it ends."""
     players = tuple(players)
     _check_table(convention, players, bots, max_hands, first_dealer)
-    proving = isinstance(source, ProvingSource)
-    filer, dealing = (source.write_transcript, source.dealing) if proving else (None, "server-rng")
+    if isinstance(source, ProvingSource):
+        filer, dealing = source.write_transcript, source.dealing
+    else:
+        filer, dealing = None, "server-rng"
     writer = MatchLog(log, convention, players, filer, dealing) if log is not None else None
     sheet, hands, stopped = new_sheet(convention, len(players)), [], None
     try:

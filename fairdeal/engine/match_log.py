@@ -23,7 +23,7 @@ from fairdeal.engine.state import HandState
 from fairdeal.engine.system import house_rules
 from fairdeal.files import OutputFile
 from fairdeal.log import EndRecord, HandRecord, LogWriter, TableRecord, TranscriptRecord
-from fairdeal.log.records import FORMAT_NAME, FORMAT_VERSION
+from fairdeal.log.records import FORMAT_NAME, FORMAT_VERSION, Record
 from fairdeal.rules.convention import Convention
 
 # Evidence keys a deal source may know about the physical deck; copied to the hand line as they are.
@@ -57,7 +57,7 @@ def hand_fields(
     evidence: Mapping[str, Any],
     lines: Sequence[ScoreLine],
     extras: Mapping[str, Any] | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """The hand line (log vocabulary) without the transcript reference: what the deal source signs off."""
     fields: dict[str, Any] = {"type": "hand", "hand": hand}
     fields.update({key: evidence[key] for key in _DECK_FACTS if key in evidence})
@@ -139,7 +139,7 @@ class MatchLog:
         self._writer = LogWriter(self._stream, validate=True)
         self._header_written = False
 
-    def write_hand(self, fields: dict, dealing: str, document: Mapping[str, Any] | None) -> None:
+    def write_hand(self, fields: dict[str, Any], dealing: str, document: Mapping[str, Any] | None) -> None:
         """Write the header (before the first hand, when the dealing is known) and this hand's line."""
         self._ensure_header(dealing)
         if document is not None and self._write_document is not None:
@@ -161,13 +161,14 @@ class MatchLog:
             self._write(table_record(self.convention, self.players, dealing))
             self._header_written = True
 
-    def _write(self, record) -> None:
+    def _write(self, record: Record) -> None:
         self._writer.write(record)
         self._stream.flush()
 
-    def _write_transcript(self, hand: int, document: Mapping[str, Any]) -> dict:
+    def _write_transcript(self, hand: int, document: Mapping[str, Any]) -> dict[str, Any]:
         self.transcripts.mkdir(parents=True, exist_ok=True)
         path = self.transcripts / f"hand-{hand:04d}.json"
         digest = self._write_document(document, path)
         reference = TranscriptRecord(file=f"{self.transcripts.name}/{path.name}", sha256=digest)
-        return msgspec.to_builtins(reference)
+        fields: dict[str, Any] = msgspec.to_builtins(reference)
+        return fields

@@ -155,7 +155,7 @@ class _Recount:
         if logged != opening:
             self.problems.append(f"{where}: logged opening round {logged}, the rotation gives {opening}")
 
-    def _compare_lines(self, where: str, logged: list[dict], lines: tuple[ScoreLine, ...]) -> None:
+    def _compare_lines(self, where: str, logged: list[dict[str, Any]], lines: tuple[ScoreLine, ...]) -> None:
         recomputed = [line.to_record() for line in lines]
         for seat in range(len(self.players)):
             mine = Counter(_key(item) for item in logged if item["seat"] == seat)
@@ -179,11 +179,11 @@ class _Recount:
                 self.problems.append(f"settlement, {name}: logged {logged}, recomputed {recomputed[name]}")
 
 
-def _key(item: dict) -> tuple:
+def _key(item: dict[str, Any]) -> tuple[Any, Any, Any]:
     return item["column"], item.get("on"), item["points"]
 
 
-def _show(lines: Counter) -> str:
+def _show(lines: Counter[tuple[Any, Any, Any]]) -> str:
     if not lines:
         return "nothing"
     parts = []

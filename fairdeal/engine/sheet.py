@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
 
 from fairdeal.rules.convention import Convention
 
@@ -24,10 +24,10 @@ class ScoreLine:
     points: Fraction
     on: int | None = None
 
-    def to_record(self) -> dict:
+    def to_record(self) -> dict[str, Any]:
         """The log's ``score`` item; whole numbers stay integers."""
         points = int(self.points) if self.points.denominator == 1 else float(self.points)
-        record: dict = {"seat": self.seat, "column": self.column, "points": points}
+        record: dict[str, Any] = {"seat": self.seat, "column": self.column, "points": points}
         if self.on is not None:
             record["on"] = self.on
         return record
@@ -73,6 +73,7 @@ class Sheet:
             elif line.column == "gora":
                 gora[line.seat] += line.points
             else:
+                assert line.on is not None  # whists are written on a seat
                 whists[line.seat][line.on] += line.points
         return replace(self, pulya=tuple(pulya), gora=tuple(gora), whists=tuple(tuple(r) for r in whists))
 

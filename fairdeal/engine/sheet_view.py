@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from rich.table import Table
 
@@ -32,7 +33,7 @@ class SheetLabels:
     whists: str
     column: str | None = None  # the counted-down column, where the method has one
 
-    def to_record(self) -> dict:
+    def to_record(self) -> dict[str, Any]:
         record = {"title": self.title, "pulya": self.pulya, "gora": self.gora, "whists": self.whists}
         if self.column is not None:
             record["column"] = self.column
@@ -129,7 +130,7 @@ def settlement_table(settlement: Settlement, players: Sequence[str], title: str 
     return table
 
 
-def sheet_json(sheet: Sheet, settlement: Settlement, players: Sequence[str], convention: Convention) -> dict:
+def sheet_json(sheet: Sheet, settlement: Settlement, players: Sequence[str], convention: Convention) -> dict[str, Any]:
     """The sheet and settlement by player name; amounts are numbers (fractions as floats). The keys are the same
     for every method (docs/systems.md, «Reading the sheet»); ``labels`` names them as the seed does, and the
     countdown adds ``column`` (and ``under_hat``, ``refe``) per player, the pot the ``pot`` left."""
@@ -148,7 +149,7 @@ def sheet_json(sheet: Sheet, settlement: Settlement, players: Sequence[str], con
     return data
 
 
-def _seat_json(sheet: Sheet, seat: int, players: Sequence[str], convention: Convention) -> dict:
+def _seat_json(sheet: Sheet, seat: int, players: Sequence[str], convention: Convention) -> dict[str, Any]:
     record = {
         "pulya": number(sheet.pulya[seat]),
         "gora": number(sheet.gora[seat]),

@@ -5,11 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, fields
 from functools import wraps
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fairdeal.engine.actions import Phase
 from fairdeal.engine.bids import ContractBid
 from fairdeal.engine.outcome import DefenceCall, HandKind
+
+if TYPE_CHECKING:
+    from fairdeal.rules.convention import Convention
 
 
 @dataclass(frozen=True)
@@ -27,7 +30,7 @@ class Trick:
 
 @dataclass(frozen=True)
 class HandState:
-    convention: object  # fairdeal.rules Convention (read by field, never by name)
+    convention: Convention  # read by field, never by name
     num_seats: int
     dealer: int
     active: tuple[int, ...]  # seats dealt a hand, first hand first (Gusarik's dummy is seat num_seats)
@@ -122,7 +125,7 @@ _DEFAULTS = {f.name: f.default for f in fields(HandState) if f.default is not MI
 _REQUIRED = _FIELD_NAMES - set(_DEFAULTS)
 
 
-def make_state(**values) -> HandState:
+def make_state(**values: Any) -> HandState:
     """``HandState(**values)`` without the frozen dataclass's ``object.__setattr__`` per field (one per hand)."""
     if not values.keys() >= _REQUIRED or not _FIELD_NAMES.issuperset(values):
         raise TypeError(f"a HandState needs {sorted(_REQUIRED)} and takes only its fields, got {sorted(values)}")
@@ -132,7 +135,7 @@ def make_state(**values) -> HandState:
     return state
 
 
-def evolve(state: HandState, **changes) -> HandState:
+def evolve(state: HandState, **changes: Any) -> HandState:
     """``dataclasses.replace`` without its per-call introspection (states are copied once per action)."""
     if not _FIELD_NAMES.issuperset(changes):
         raise TypeError(f"HandState has no fields {sorted(set(changes) - _FIELD_NAMES)}")

@@ -96,7 +96,8 @@ class System:
         """The double-dummy sampling bot (``fairdeal.solver``): the solver is a layer above the engine, so it is
         looked up when a table asks for it, as the family modules are."""
         bots = importlib.import_module("fairdeal.solver.bots")
-        return bots.SamplingBot(level, seed=seed)
+        bot: Bot = bots.SamplingBot(level, seed=seed)
+        return bot
 
     def with_convention(self, convention: Convention) -> System:
         """The same system played with another convention value (a house rule)."""

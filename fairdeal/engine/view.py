@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from functools import cache
+from typing import TYPE_CHECKING
 
 from fairdeal.cards import DeckKind
 from fairdeal.engine.actions import Action, Phase
@@ -19,6 +20,9 @@ from fairdeal.engine.hand import legal_actions, to_move
 from fairdeal.engine.outcome import DefenceCall, HandKind
 from fairdeal.engine.play import led_suit, trump_of
 from fairdeal.engine.state import HandState, Trick
+
+if TYPE_CHECKING:
+    from fairdeal.rules.convention import Convention
 
 
 @dataclass(frozen=True)
@@ -49,7 +53,7 @@ class PlayerView:
     trump: int | None
     won: tuple[int, ...]
     legal: tuple[Action, ...]  # the actions open to this seat now (empty when it is not to act)
-    convention: object
+    convention: Convention
     trick_seats: tuple[int, ...] = ()  # seats playing to the tricks (the dummy too; not in Gusarik's raspasy)
     deck: frozenset[int] = frozenset(range(32))  # the codes of the deck in play
 

@@ -7,16 +7,20 @@ Only the files that table rows name are read, so the hands of an append that nev
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from fairdeal.errors import LogError
 from fairdeal.log.store import Store
+
+if TYPE_CHECKING:
+    import duckdb
 
 
 def _quoted(items: list[str]) -> str:
     return "[" + ", ".join("'" + item.replace("'", "''") + "'" for item in items) + "]"
 
 
-def connect(root: str | Path):
+def connect(root: str | Path) -> duckdb.DuckDBPyConnection:
     """A DuckDB connection with the store's views; an empty store has empty views of the same columns."""
     import duckdb
 
@@ -39,7 +43,7 @@ def connect(root: str | Path):
     return connection
 
 
-def run_query(root: str | Path, sql: str) -> tuple[list[str], list[tuple]]:
+def run_query(root: str | Path, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
     """Column names and rows of ``sql``; a query DuckDB rejects is one line naming why."""
     import duckdb
 

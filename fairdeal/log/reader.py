@@ -114,7 +114,8 @@ def records(source: str | Path | BinaryIO) -> Iterator[Record]:
     for item in read_log(source):
         if item.errors:
             raise item.errors[0]
-        yield item.record
+        if item.record is not None:  # a line without errors holds its record
+            yield item.record
 
 
 @dataclass(frozen=True)

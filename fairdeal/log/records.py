@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any, Final, Literal
 
 import msgspec
-from msgspec import UNSET, UnsetType
+from msgspec import UNSET as UNSET  # re-exported: readers of the records test fields against it
+from msgspec import UnsetType
 
 FORMAT_NAME: Final = "fairdeal-log"
 FORMAT_VERSION: Final = 1
@@ -19,11 +20,12 @@ Dealing = Literal["physical", "commit-reveal", "mental-poker", "server-rng"]
 Card = str  # "AS", "10H": checked against the deck by the validator
 
 
+# Each subclass repeats ``frozen=True``: msgspec inherits it, the type checkers do not.
 class _Record(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True, frozen=True, gc=False):
     """Records hold no cycles, so the garbage collector need not track them (a large speed-up on big logs)."""
 
 
-class TableRecord(_Record, tag_field="type", tag="table"):
+class TableRecord(_Record, tag_field="type", tag="table", frozen=True):
     """The header line: who plays, what deck and pattern, how the cards were dealt."""
 
     format: Literal["fairdeal-log"]
@@ -39,51 +41,51 @@ class TableRecord(_Record, tag_field="type", tag="table"):
     notes: str | UnsetType = UNSET
 
 
-class DealRecord(_Record):
+class DealRecord(_Record, frozen=True):
     hands: list[list[Card]]  # per seat in seat order, [] for a seat that sat out; the dummy's hand last
     talons: list[list[Card]]
 
 
-class BidRecord(_Record):
+class BidRecord(_Record, frozen=True):
     seat: int
     bid: str
 
 
-class ContractRecord(_Record):
+class ContractRecord(_Record, frozen=True):
     declarer: int
     bid: str
 
 
-class DefenceRecord(_Record):
+class DefenceRecord(_Record, frozen=True):
     seat: int
     call: str
 
 
-class TrickRecord(_Record):
+class TrickRecord(_Record, frozen=True):
     lead: int
     cards: list[Card]
     winner: int
     talon_card: Card | UnsetType = UNSET
 
 
-class ResultRecord(_Record):
+class ResultRecord(_Record, frozen=True):
     kind: Literal["game", "misere", "raspasy", "redeal"]
     tricks: list[int]
 
 
-class ScoreRecord(_Record):
+class ScoreRecord(_Record, frozen=True):
     seat: int
     column: Literal["pulya", "gora", "whists"]
     points: int | float
     on: int | UnsetType = UNSET
 
 
-class TranscriptRecord(_Record):
+class TranscriptRecord(_Record, frozen=True):
     file: str
     sha256: str
 
 
-class HandRecord(_Record, tag_field="type", tag="hand"):
+class HandRecord(_Record, tag_field="type", tag="hand", frozen=True):
     """One hand; every field but ``hand`` and ``dealer`` is optional and absent when unknown."""
 
     hand: int
@@ -104,7 +106,7 @@ class HandRecord(_Record, tag_field="type", tag="hand"):
     extras: dict[str, Any] | UnsetType = UNSET
 
 
-class EndRecord(_Record, tag_field="type", tag="end"):
+class EndRecord(_Record, tag_field="type", tag="end", frozen=True):
     """The optional trailer: the final settlement per player name."""
 
     settlement: dict[str, int | float] | UnsetType = UNSET

@@ -143,7 +143,7 @@ def _paths(argument: str) -> Iterator[Path]:
 
 def plain_copy(source: LogSource, folder: Path) -> Path:
     """A plain file with the source's bytes: the file itself when it is one, else a copy spooled into ``folder``."""
-    if source.seekable:
+    if source.seekable and source.path is not None:
         return source.path
     handle, name = tempfile.mkstemp(suffix=".jsonl", dir=folder)
     with source.open() as stream, os.fdopen(handle, "wb") as out:

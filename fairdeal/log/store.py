@@ -14,6 +14,7 @@ hands file, so a reader never sees half an append. A log whose bytes are already
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import json
 import os
@@ -109,7 +110,7 @@ class StoredLog:
     lines: int
     bytes: int
     hands: int
-    header: bytes
+    header: builtins.bytes  # builtins: the field ``bytes`` above shadows the type in this class
     hands_file: Path
 
 

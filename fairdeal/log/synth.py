@@ -8,8 +8,10 @@ card). Nothing here claims to be good play: it makes records whose every field i
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from msgspec import UNSET
 
 from fairdeal.cards import DeckKind, rank_of, suit_of, to_ascii_list
 from fairdeal.deal import DealPattern, deal_by_seat, deal_order, get_pattern, seats_of_hands
@@ -66,7 +68,7 @@ def synth_hand(rng: np.random.Generator, table: SynthTable, number: int) -> Hand
     by_seat = [[int(c) for c in h] for h in deal_by_seat(deal, pattern, dealer, seats_n)]
     active = [s for s in seats_of_hands(pattern, dealer, seats_n) if s is not None]
     talon = [int(c) for t in deal.talons for c in t]
-    fields = {
+    fields: dict[str, Any] = {
         "hand": number,
         "dealer": dealer,
         "order_before": to_ascii_list(before),
@@ -87,7 +89,9 @@ def _random_shuffle(rng: np.random.Generator, dealer: int, seats_n: int, deck: D
     return " ".join(runs + [f"cut@{cutter} {depth}"])
 
 
-def _game(rng, by_seat, active, talon, seats_n) -> dict:
+def _game(
+    rng: np.random.Generator, by_seat: list[list[int]], active: list[int], talon: list[int], seats_n: int
+) -> dict[str, Any]:
     declarer = int(rng.choice(active))
     level = int(rng.integers(6, 9))
     trump = int(rng.integers(0, 5))
@@ -124,7 +128,9 @@ def _game(rng, by_seat, active, talon, seats_n) -> dict:
     }
 
 
-def _raspasy(rng, by_seat, active, talon, seats_n) -> dict:
+def _raspasy(
+    rng: np.random.Generator, by_seat: list[list[int]], active: list[int], talon: list[int], seats_n: int
+) -> dict[str, Any]:
     tricks, won = _play(rng, by_seat, active, None, active[0], talon=talon)
     taken = [won.count(s) for s in range(seats_n)]
     return {
@@ -136,16 +142,24 @@ def _raspasy(rng, by_seat, active, talon, seats_n) -> dict:
     }
 
 
-def _play(rng, by_seat, active, trump, leader, talon) -> tuple[list[TrickRecord], list[int]]:
+def _play(
+    rng: np.random.Generator,
+    by_seat: list[list[int]],
+    active: list[int],
+    trump: int | None,
+    leader: int,
+    talon: list[int],
+) -> tuple[list[TrickRecord], list[int]]:
     hands = {s: list(by_seat[s]) for s in active}
-    tricks, winners = [], []
+    tricks: list[TrickRecord] = []
+    winners: list[int] = []
     for index in range(len(hands[leader])):
         talon_card = talon[index] if index < len(talon) else None
         # Talon cards lead the first tricks of raspasy; then first hand leads (seed 000).
         lead = active[0] if talon_card is not None or (talon and index == len(talon)) else leader
         order = active[active.index(lead) :] + active[: active.index(lead)]
         led_suit = suit_of(talon_card) if talon_card is not None else None
-        played = []
+        played: list[int] = []
         for seat in order:
             card = _pick(rng, hands[seat], led_suit, trump)
             led_suit = suit_of(card) if led_suit is None else led_suit
@@ -153,12 +167,12 @@ def _play(rng, by_seat, active, trump, leader, talon) -> tuple[list[TrickRecord]
             played.append(card)
         leader = order[_winning_index(played, led_suit, trump)]
         winners.append(leader)
-        extra = {} if talon_card is None else {"talon_card": to_ascii_list([talon_card])[0]}
-        tricks.append(TrickRecord(lead=lead, cards=to_ascii_list(played), winner=leader, **extra))
+        talon_name = UNSET if talon_card is None else to_ascii_list([talon_card])[0]
+        tricks.append(TrickRecord(lead=lead, cards=to_ascii_list(played), winner=leader, talon_card=talon_name))
     return tricks, winners
 
 
-def _pick(rng, hand, led_suit, trump) -> int:
+def _pick(rng: np.random.Generator, hand: list[int], led_suit: int | None, trump: int | None) -> int:
     for suit in (led_suit, trump):
         same = [c for c in hand if suit is not None and suit_of(c) == suit]
         if same:
@@ -166,7 +180,7 @@ def _pick(rng, hand, led_suit, trump) -> int:
     return hand[int(rng.integers(len(hand)))]
 
 
-def _winning_index(played, led_suit, trump) -> int:
+def _winning_index(played: list[int], led_suit: int | None, trump: int | None) -> int:
     def strength(card: int) -> int:
         if trump is not None and suit_of(card) == trump:
             return 20 + rank_of(card)

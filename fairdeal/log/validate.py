@@ -11,6 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property, lru_cache
+from typing import Any
+
+from msgspec import UnsetType
 
 from fairdeal.bounded import quote
 from fairdeal.cards import DeckKind
@@ -220,7 +223,7 @@ def _check_timestamp(text: str, problems: _Problems) -> None:
         problems.add("started", f"{quote(text)} is not an ISO-8601 date/time")
 
 
-def _listed(extras: dict, key: str) -> list:
+def _listed(extras: dict[str, Any], key: str) -> list[Any]:
     """``extras[key]`` when it is a list (a value of another type is reported once, by ``_check_central_extras``)."""
     value = extras.get(key, [])
     return value if isinstance(value, list) else []
@@ -275,9 +278,10 @@ class HandChecker:
     def _codes_of(self, field: str, cards: list[str], dealt: set[int] | None = None) -> list[int]:
         """Codes of the cards that are in the deck; a foreign card, or one repeated here or in ``dealt``, is
         reported."""
-        codes = list(map(self.codes.get, cards))
-        if None not in codes and len(set(codes)) == len(codes) and (dealt is None or dealt.isdisjoint(codes)):
-            return codes
+        codes = [self.codes.get(card) for card in cards]
+        known = [code for code in codes if code is not None]
+        if len(known) == len(codes) and len(set(known)) == len(known) and (dealt is None or dealt.isdisjoint(known)):
+            return known
         return self._report_cards(field, cards, dealt)
 
     def _report_cards(self, field: str, cards: list[str], dealt: set[int] | None) -> list[int]:
@@ -333,6 +337,7 @@ class HandChecker:
 
     def _check_deal(self) -> None:
         deal = self.record.deal
+        assert not isinstance(deal, UnsetType)  # the caller checks that it is set
         errors_before = len(self.problems.errors)
         if self.context is not None and self._plainly_a_deal():
             self._check_deal_shape()
@@ -354,6 +359,7 @@ class HandChecker:
         """True when hands and talons together hold each card of the deck once (the common case, checked in one
         pass); otherwise the per-list check finds and words what is wrong."""
         deal, context = self.record.deal, self.context
+        assert context is not None and not isinstance(deal, UnsetType)  # the caller checks both
         cards = [card for hand in deal.hands for card in hand]
         for talon in deal.talons:
             cards += talon
@@ -361,6 +367,7 @@ class HandChecker:
 
     def _check_deal_shape(self) -> None:
         context, deal = self.context, self.record.deal
+        assert context is not None and not isinstance(deal, UnsetType)  # the caller checks that it is set
         pattern = context.pattern
         if len(deal.hands) != context.hand_lists:
             self.problems.add("deal.hands", f"needs one list per seat ({context.hand_lists}), got {len(deal.hands)}")
@@ -430,6 +437,7 @@ class HandChecker:
 
     def _check_tricks(self) -> None:
         tricks = self.record.tricks
+        assert not isinstance(tricks, UnsetType)  # the caller checks that it is set
         seats = self._seats(players_only=False)
         widest = self.context.pattern.hands if self.context else None
         if self.context and len(tricks) > self.context.pattern.cards_per_hand:
@@ -468,6 +476,7 @@ class HandChecker:
 
     def _check_result(self) -> None:
         result = self.record.result
+        assert not isinstance(result, UnsetType)  # the caller checks that it is set
         if self.context:
             if len(result.tricks) not in (self.context.num_seats, self.context.trick_seats):
                 self.problems.add(
@@ -487,7 +496,7 @@ class HandChecker:
             if is_misere != (result.kind == "misere"):
                 self.problems.add("result.kind", f"{result.kind} does not fit the contract {self.record.contract.bid}")
 
-    def _check_extras(self, extras: dict) -> None:
+    def _check_extras(self, extras: dict[str, Any]) -> None:
         """The engine's extras: which talon was bought (two talons, Hussar), the whister's own talon and discard,
         Classic's opening round, bombs and multiplier."""
         talons = self.context.pattern.talons if self.context else None
@@ -507,7 +516,7 @@ class HandChecker:
                 self.problems.add(f"extras.{key}", f"must be a whole number >= 0, got {quote(extras[key])}")
         self._check_central_extras(extras)
 
-    def _check_central_extras(self, extras: dict) -> None:
+    def _check_central_extras(self, extras: dict[str, Any]) -> None:
         """Austrian/Croatian/19th-century extras: the invitation, the kontra chain, the refes held, «no aces»."""
         for key in ("invited", "no_aces"):
             if key in extras and not isinstance(extras[key], bool):
@@ -549,7 +558,9 @@ class HandChecker:
                 )
 
     def _check_score(self) -> None:
-        for index, line in enumerate(self.record.score):
+        score = self.record.score
+        assert not isinstance(score, UnsetType)  # the caller checks that it is set
+        for index, line in enumerate(score):
             field = f"score[{index}]"
             self._check_seat(f"{field}.seat", line.seat, players_only=True)
             if line.column == "whists" and line.on is UNSET:

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import Any
 
 from fairdeal.cards import Card, parse_card
 from fairdeal.errors import CardError, FairdealError
-from fairdeal.solver.dds import GOALS, Position, declarer_tricks
+from fairdeal.solver.dds import GOALS, Goal, Position, declarer_tricks
 
 TRUMPS = {"S": 0, "C": 1, "D": 2, "H": 3}
 FIELDS = ("hands", "lead", "declarer", "trump", "goal")
@@ -28,7 +29,7 @@ class ProblemError(FairdealError, ValueError):
 class Problem:
     position: Position
     declarer: int
-    goal: str
+    goal: Goal
 
 
 def parse_problem(text: str, line: int) -> Problem:
@@ -105,7 +106,7 @@ def _seat(value: object, seats: int, line: int, field: str) -> int:
     return value
 
 
-def answer(problem: Problem) -> dict:
+def answer(problem: Problem) -> dict[str, Any]:
     """The declarer's tricks under optimal play and the value of each legal first card."""
     solution = declarer_tricks(problem.position, problem.declarer, problem.goal, values=True)
     cards = {Card.from_code(c).ascii: v for c, v in sorted(solution.card_values.items())}

@@ -8,6 +8,7 @@ the side that seat plays for (the declarer's tricks in a game or misère, its ow
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from fairdeal.cards import Card, parse_card
 from fairdeal.engine.actions import Phase, Play
@@ -18,6 +19,9 @@ from fairdeal.engine.record import replay_record
 from fairdeal.engine.state import HandState
 from fairdeal.errors import FairdealError
 from fairdeal.solver.dds import Position, solve
+
+if TYPE_CHECKING:
+    from fairdeal.rules.convention import Convention
 
 
 class ReviewError(FairdealError, ValueError):
@@ -74,6 +78,7 @@ def sides_of(state: HandState, seat: int) -> tuple[int, int, int]:
     if state.kind is HandKind.RASPASY:
         me = 1 << seats.index(seat)
         return me, everyone & ~me, seat
+    assert state.declarer is not None  # a game or a misere has a declarer
     declarer = 1 << seats.index(state.declarer)
     return declarer, declarer if state.kind is HandKind.GAME else everyone & ~declarer, state.declarer
 
@@ -92,11 +97,12 @@ def review_state(start: HandState, cards: list[tuple[int, int]], hand: int) -> H
             PlayReview(trick, seat, card, values[card], best, tuple(sorted(c for c, v in values.items() if v == best)))
         )
         state = apply(state, Play(seat, card, to_move(state)))
-    counted = "each seat's own tricks" if start.kind is HandKind.RASPASY else f"seat {start.declarer}'s tricks"
-    return HandReview(hand, start.kind.value, counted, tuple(plays))
+    assert start.kind is not None  # a hand in trick play knows its kind
+    what = "each seat's own tricks" if start.kind is HandKind.RASPASY else f"seat {start.declarer}'s tricks"
+    return HandReview(hand, start.kind.value, what, tuple(plays))
 
 
-def review_record(fields: dict, convention, num_seats: int) -> HandReview:
+def review_record(fields: dict[str, Any], convention: Convention, num_seats: int) -> HandReview:
     """Review a hand from its log record (as plain JSON values): replay the bidding and the defence, then price
     each recorded card."""
     hand = fields.get("hand", "?")
@@ -121,7 +127,7 @@ def review_record(fields: dict, convention, num_seats: int) -> HandReview:
         raise ReviewError(f"hand {hand}: the recorded play cannot be replayed: {exc}") from None
 
 
-def review_json(review: HandReview) -> dict:
+def review_json(review: HandReview) -> dict[str, Any]:
     return {
         "hand": review.hand,
         "kind": review.kind,
