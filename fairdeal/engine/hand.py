@@ -7,6 +7,7 @@ read from the convention's fields (``bidding``, ``defence``, ``raspasy``), never
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
 from functools import cache, lru_cache
 from itertools import combinations
@@ -36,9 +37,10 @@ from fairdeal.engine.actions import (
     TakeTalon,
 )
 from fairdeal.engine.bids import BidError, ContractBid, parse_bid
+from fairdeal.engine.mechanics import Auction, Mechanics, PhaseRule
 from fairdeal.engine.outcome import DefenceCall, HandKind, HandOutcome
-from fairdeal.engine.state import HandState, evolve, make_state
-from fairdeal.errors import IllegalAction
+from fairdeal.engine.state import HandState, evolve, last_state, make_state
+from fairdeal.errors import ConventionError, IllegalAction
 
 PASS_CALL = "pass"
 ACE = 7  # rank index of the ace in a card code (suit * 8 + rank)
@@ -52,12 +54,13 @@ def new_hand(
     raspasy_streak: int = 0,
     opening_round: int = 0,
     refe_seats: frozenset[int] = frozenset(),
+    mechanics: Mechanics | None = None,
 ) -> HandState:
-    """Start a hand. ``deal.hands[i]`` is hand ``i`` of the convention's deal pattern (0 = first hand, left of the
-    dealer, then clockwise over the seats dealt a hand: at four the dealer sits out, at five the dealer and his
-    right-hand neighbour); Gusarik's dummy is hand 0 and takes the pseudo-seat ``num_seats``. ``opening_round``
-    k > 0 starts the k-th opening raspasy of this dealer (Classic): no auction. ``refe_seats`` hold a refe
-    (Croatian, from the sheet)."""
+    """Start a hand played by ``mechanics`` (default: those of the convention's system). ``deal.hands[i]`` is
+    hand ``i`` of the convention's deal pattern (0 = first hand, left of the dealer, then clockwise over the seats
+    dealt a hand: at four the dealer sits out, at five the dealer and his right-hand neighbour); Gusarik's dummy is
+    hand 0 and takes the pseudo-seat ``num_seats``. ``opening_round`` k > 0 starts the k-th opening raspasy of this
+    dealer (Classic): no auction. ``refe_seats`` hold a refe (Croatian, from the sheet)."""
     if num_seats not in convention.players:
         allowed = " or ".join(str(n) for n in convention.players)
         raise IllegalAction(f"{convention.title} is played by {allowed} seats, not {num_seats}")
@@ -80,6 +83,7 @@ def new_hand(
         by_seat[seat] = cards
     state = make_state(
         convention=convention,
+        mechanics=mechanics or mechanics_for(convention),
         num_seats=num_seats,
         dealer=dealer,
         active=active,
@@ -165,40 +169,75 @@ def _lone_whister(state: HandState) -> int:
 
 def legal_actions(state: HandState) -> list[Action]:
     """Every action the rules allow now, for the seat ``to_move`` returns."""
-    phase = state.phase
-    if phase is Phase.PLAY:  # the commonest phase first
-        actor = to_move(state)
-        plays = _plays(state.turn, None if actor == state.turn else actor)
-        return [plays[c] for c in play_rules.legal_cards(state)]
-    if phase is Phase.AUCTION:
-        bids = _seat_actions(Bid, state.turn)
-        return [bids[t] for t in _auction(state).legal_tokens(state)]
-    if phase is Phase.TALON:
-        return [TakeTalon(state.turn), Bid(state.turn, auction_rules.MISERE_TOKEN)]
-    if phase in (Phase.DISCARD, Phase.DEFENCE_DISCARD):
-        hand = state.hands[state.turn]
-        discards = _seat_actions(Discard, state.turn)
-        return [discards[cards] for cards in combinations(hand, _excess(state, state.turn))]
-    if phase is Phase.CONTRACT:
-        declares = _seat_actions(Declare, state.turn)
-        actions: list[Action] = [declares[b.token] for b in _auction(state).legal_contracts(state)]
-        if _may_concede(state):
-            actions.append(Concede(state.turn))
-        return actions
-    if phase is Phase.DEFENCE:
-        defends = _seat_actions(Defend, state.turn)
-        return [defends[call] for call in _legal_calls(state)]
-    if phase is Phase.OPEN_CHOICE:
-        return [ChooseOpen(state.turn, True), ChooseOpen(state.turn, False)]
-    if phase is Phase.INVITE:
-        return [Invite(state.turn, True), Invite(state.turn, False)]
-    if phase is Phase.ANNOUNCE:
-        return [Announce(state.turn, True), Announce(state.turn, False)]
-    if phase is Phase.FOLLOW:
-        return [Follow(state.turn, False)] + ([Follow(state.turn, True)] if _follow_floor(state) is not None else [])
-    if phase is Phase.KONTRA:
-        return [Kontra(state.turn, False)] + ([Kontra(state.turn, True)] if _may_double(state) else [])
-    return []
+    return list(legal_tuple(state))
+
+
+@last_state
+def legal_tuple(state: HandState) -> tuple[Action, ...]:
+    """``legal_actions`` as a tuple, remembered for the last state asked (the bot's view, then ``apply``)."""
+    return tuple(_legal(state))
+
+
+def _legal(state: HandState) -> list[Action]:
+    if state.phase is Phase.PLAY:  # the commonest phase first
+        return _legal_plays(state)
+    rule = state.mechanics.phases.get(state.phase)
+    return [] if rule is None else rule.legal(state)
+
+
+def _legal_plays(state: HandState) -> list[Action]:
+    turn = state.turn
+    actor = to_move(state)
+    plays = _plays(turn, None if actor == turn else actor)
+    return [plays[c] for c in play_rules.legal_cards(state)]
+
+
+def _legal_bids(state: HandState) -> list[Action]:
+    bids = _seat_actions(Bid, state.turn)
+    return [bids[t] for t in _auction(state).legal_tokens(state)]
+
+
+def _legal_talon(state: HandState) -> list[Action]:
+    return [TakeTalon(state.turn), Bid(state.turn, auction_rules.MISERE_TOKEN)]
+
+
+def _legal_discards(state: HandState) -> list[Action]:
+    hand = state.hands[state.turn]
+    discards = _seat_actions(Discard, state.turn)
+    return [discards[cards] for cards in combinations(hand, _excess(state, state.turn))]
+
+
+def _legal_contracts(state: HandState) -> list[Action]:
+    declares = _seat_actions(Declare, state.turn)
+    actions: list[Action] = [declares[b.token] for b in _auction(state).legal_contracts(state)]
+    if _may_concede(state):
+        actions.append(Concede(state.turn))
+    return actions
+
+
+def _legal_defence(state: HandState) -> list[Action]:
+    defends = _seat_actions(Defend, state.turn)
+    return [defends[call] for call in _legal_calls(state)]
+
+
+def _legal_open_choice(state: HandState) -> list[Action]:
+    return [ChooseOpen(state.turn, True), ChooseOpen(state.turn, False)]
+
+
+def _legal_invite(state: HandState) -> list[Action]:
+    return [Invite(state.turn, True), Invite(state.turn, False)]
+
+
+def _legal_announce(state: HandState) -> list[Action]:
+    return [Announce(state.turn, True), Announce(state.turn, False)]
+
+
+def _legal_follow(state: HandState) -> list[Action]:
+    return [Follow(state.turn, False)] + ([Follow(state.turn, True)] if _follow_floor(state) is not None else [])
+
+
+def _legal_kontra(state: HandState) -> list[Action]:
+    return [Kontra(state.turn, False)] + ([Kontra(state.turn, True)] if _may_double(state) else [])
 
 
 # Actions are values: one object per distinct action serves every hand, instead of a new one per legal option.
@@ -228,11 +267,8 @@ def _plays(seat: int, actor: int | None) -> tuple[Play, ...]:
     return tuple(Play(seat, code, actor) for code in range(NUM_CODES))
 
 
-def _auction(state: HandState):
-    """The auction module of the convention's ladder: the Russian 6S..10NT, the Austrian/Croatian numbers, or the
-    19th-century suit announcements."""
-    ladder = state.convention.bidding.ladder
-    return number_rules if ladder == "numbers" else suit_rules if ladder == "suits" else auction_rules
+def _auction(state: HandState) -> Auction:
+    return state.mechanics.auction
 
 
 def _may_concede(state: HandState) -> bool:
@@ -276,9 +312,21 @@ def _half_whist_allowed(state: HandState) -> bool:
 
 def apply(state: HandState, action: Action) -> HandState:
     """The state after ``action``; raises ``IllegalAction`` naming the rule that forbids it."""
+    if state.phase is Phase.PLAY and action in legal_tuple(state):
+        # A card among the legal actions (the very objects the bot's view offered, so usually an identity hit)
+        # is the right seat's legal card: the checks below would only repeat that.
+        after = play_rules.play_legal_card(state, action.card)  # type: ignore[union-attr]
+    else:
+        after = _checked_apply(state, action)
+    after.__dict__["steps"] = state.steps + 1  # a state the handler made for this step: not yet seen by anyone
+    return after
+
+
+def _checked_apply(state: HandState, action: Action) -> HandState:
     if state.phase is Phase.DONE:
         raise IllegalAction(f"{action}: the hand is over")
-    handler = _HANDLERS.get((state.phase, type(action)))
+    rule = state.mechanics.phases.get(state.phase)
+    handler = None if rule is None else rule.handlers.get(type(action))
     if handler is None:
         raise IllegalAction(f"{action}: not allowed in the {state.phase.value} phase")
     if isinstance(action, Bid) and action.seat in state.passed:
@@ -290,7 +338,8 @@ def apply(state: HandState, action: Action) -> HandState:
     expected = to_move(state)
     if actor != expected:
         raise IllegalAction(f"{action}: not your turn, seat {expected} is to act")
-    return evolve(handler(state, action), steps=state.steps + 1)
+    after = handler(state, action)
+    return evolve(state) if after is state else after
 
 
 def _apply_bid(state: HandState, action: Bid) -> HandState:
@@ -396,14 +445,7 @@ def _apply_declare(state: HandState, action: Declare) -> HandState:
         bid = parse_bid(action.token)
     except BidError as exc:
         raise IllegalAction(f"{action}: {exc}") from None
-    if state.convention.bidding.ladder != "russian":
-        if bid not in _auction(state).legal_contracts(state):
-            raise IllegalAction(
-                f"{action}: the contract must be a number not below {state.final_number} "
-                f"{'without' if state.final_bid.no_talon else 'with'} the talon (or the named game)"
-            )
-    else:
-        auction_rules.check_contract(state, bid, str(action))
+    _auction(state).check_contract(state, bid, str(action))
     if state.follow_steps and state.follow_steps[-1][1] and not state.follow_steps[-1][3]:
         seat, _, _, _ = state.follow_steps[-1]  # the follower named his contract: the others may follow
         steps = state.follow_steps[:-1] + ((seat, True, state.discard, bid.token),)
@@ -578,22 +620,56 @@ def _with_hand(state: HandState, seat: int, cards: tuple[int, ...]) -> tuple[tup
     return tuple(hands)
 
 
-_HANDLERS = {
-    (Phase.AUCTION, Bid): _apply_bid,
-    (Phase.TALON, Bid): _apply_bid,
-    (Phase.TALON, TakeTalon): _apply_take_talon,
-    (Phase.DISCARD, Discard): _apply_discard,
-    (Phase.DEFENCE_DISCARD, Discard): _apply_defence_discard,
-    (Phase.CONTRACT, Declare): _apply_declare,
-    (Phase.CONTRACT, Concede): _apply_concede,
-    (Phase.DEFENCE, Defend): _apply_defend,
-    (Phase.OPEN_CHOICE, ChooseOpen): _apply_choose_open,
-    (Phase.INVITE, Invite): _apply_invite,
-    (Phase.KONTRA, Kontra): _apply_kontra,
-    (Phase.ANNOUNCE, Announce): _apply_announce,
-    (Phase.FOLLOW, Follow): _apply_follow,
-    (Phase.PLAY, Play): _apply_play,
+# The phases every family plays, and those a family adds; each family's table is its ``Mechanics``.
+CORE_PHASES = {
+    Phase.AUCTION: PhaseRule(_legal_bids, {Bid: _apply_bid}),
+    Phase.DISCARD: PhaseRule(_legal_discards, {Discard: _apply_discard}),
+    Phase.CONTRACT: PhaseRule(_legal_contracts, {Declare: _apply_declare, Concede: _apply_concede}),
+    Phase.DEFENCE: PhaseRule(_legal_defence, {Defend: _apply_defend}),
+    Phase.OPEN_CHOICE: PhaseRule(_legal_open_choice, {ChooseOpen: _apply_choose_open}),
+    Phase.PLAY: PhaseRule(_legal_plays, {Play: _apply_play}),
 }
+# Classic's dark six (take the talon unseen or switch to misère); Hussar's whist with one's own talon.
+DARK_TALON = {Phase.TALON: PhaseRule(_legal_talon, {Bid: _apply_bid, TakeTalon: _apply_take_talon})}
+WHIST_TALON = {Phase.DEFENCE_DISCARD: PhaseRule(_legal_discards, {Discard: _apply_defence_discard})}
+# Central Europe: the invitation, the kontra chain, the no-aces announcement, Nachgehen.
+INVITATION = {Phase.INVITE: PhaseRule(_legal_invite, {Invite: _apply_invite})}
+KONTRA = {Phase.KONTRA: PhaseRule(_legal_kontra, {Kontra: _apply_kontra})}
+NO_ACES = {Phase.ANNOUNCE: PhaseRule(_legal_announce, {Announce: _apply_announce})}
+NACHGEHEN = {Phase.FOLLOW: PhaseRule(_legal_follow, {Follow: _apply_follow})}
+
+RUSSIAN_AUCTION = Auction(
+    "russian",
+    auction_rules.legal_tokens,
+    auction_rules.apply_bid,
+    auction_rules.legal_contracts,
+    auction_rules.check_contract,
+)
+NUMBER_AUCTION = Auction(
+    "numbers",
+    number_rules.legal_tokens,
+    number_rules.apply_bid,
+    number_rules.legal_contracts,
+    number_rules.check_contract,
+)
+SUIT_AUCTION = Auction(
+    "suits", suit_rules.legal_tokens, suit_rules.apply_bid, suit_rules.legal_contracts, suit_rules.check_contract
+)
+RUSSIAN = Mechanics("russian", RUSSIAN_AUCTION, {**CORE_PHASES, **DARK_TALON, **WHIST_TALON})
+CENTRAL = Mechanics("central", NUMBER_AUCTION, {**CORE_PHASES, **INVITATION, **KONTRA, **NO_ACES, **NACHGEHEN})
+NINETEENTH = Mechanics("1800s", SUIT_AUCTION, CORE_PHASES)
+_BY_LADDER = {"russian": RUSSIAN, "numbers": CENTRAL, "suits": NINETEENTH}
+
+
+def mechanics_for(convention) -> Mechanics:
+    """The registered system's mechanics for ``convention`` (a house rule keeps its system's name); a convention
+    of no registered system plays its ladder family's. The registry sits above the engine's modules (it knows the
+    bots), so it is looked up when a hand is dealt."""
+    registry = importlib.import_module("fairdeal.engine.system")
+    try:
+        return registry.get_system(convention.name).mechanics
+    except ConventionError:
+        return _BY_LADDER[convention.bidding.ladder]
 
 
 # ---- result -----------------------------------------------------------------------------------------------------

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import MISSING, dataclass, field, fields
 from functools import wraps
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from fairdeal.engine.actions import Phase
 from fairdeal.engine.bids import ContractBid
 from fairdeal.engine.outcome import DefenceCall, HandKind
+
+if TYPE_CHECKING:
+    from fairdeal.engine.mechanics import Mechanics
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,7 @@ class HandState:
     talon: tuple[int, ...]  # cards still lying in the talon
     phase: Phase
     turn: int  # whose decision (whose card, in play)
+    mechanics: Mechanics = field(repr=False)  # the system's auction and phase table
     auction: tuple[tuple[int, str], ...] = ()
     passed: frozenset[int] = frozenset()
     bidders: frozenset[int] = frozenset()  # seats that have made a contract-bearing bid or said «мои»
@@ -145,18 +149,29 @@ def evolve(state: HandState, **changes) -> HandState:
 T = TypeVar("T")
 
 
-def per_state(rule: Callable[[HandState], list[T]]) -> Callable[[HandState], list[T]]:
-    """Remember ``rule(state)`` for the last state it was asked about. A driver asks each state twice (the bot's
-    view, then the check of the action chosen from it), and a state never changes, so identity is the key; every
-    call still returns a fresh list."""
+def last_state(rule: Callable[[HandState], tuple[T, ...]]) -> Callable[[HandState], tuple[T, ...]]:
+    """Remember ``rule(state)`` for the last state it was asked about. A driver asks each state more than once
+    (the bot's view, then the check of the action chosen from it), and a state never changes, so identity is the
+    key; the answer is a tuple, so no caller can change what the next one gets."""
     last: list[tuple[HandState | None, tuple[T, ...]]] = [(None, ())]
 
     @wraps(rule)
-    def remembered(state: HandState) -> list[T]:
+    def remembered(state: HandState) -> tuple[T, ...]:
         seen, answer = last[0]
         if seen is not state:
-            answer = tuple(rule(state))
+            answer = rule(state)
             last[0] = (state, answer)
-        return list(answer)
+        return answer
 
     return remembered
+
+
+def per_state(rule: Callable[[HandState], list[T]]) -> Callable[[HandState], list[T]]:
+    """``last_state`` for a rule that answers a list: every call still returns a fresh list."""
+    remembered = last_state(lambda state: tuple(rule(state)))
+
+    @wraps(rule)
+    def fresh(state: HandState) -> list[T]:
+        return list(remembered(state))
+
+    return fresh
