@@ -11,6 +11,7 @@ import pytest
 from fairdeal.engine.actions import Action, ChooseOpen, Defend, Kontra, Phase
 from fairdeal.engine.bots import RandomBot
 from fairdeal.engine.driver import random_deal
+from fairdeal.engine.extra import CentralState, FamilyState, RussianState
 from fairdeal.engine.hand import (
     CENTRAL,
     NINETEENTH,
@@ -74,9 +75,8 @@ def test_a_replaced_phase_rule_is_what_the_engine_offers() -> None:
 
 
 def test_a_phase_the_mechanics_do_not_list_is_not_part_of_the_game() -> None:
-    closed = Mechanics(
-        "no-open-choice", RUSSIAN.auction, {p: r for p, r in RUSSIAN.phases.items() if p is not Phase.OPEN_CHOICE}
-    )
+    phases: dict[Phase, PhaseRule] = {p: r for p, r in RUSSIAN.phases.items() if p is not Phase.OPEN_CHOICE}
+    closed = Mechanics("no-open-choice", RUSSIAN.auction, phases, RUSSIAN.extra)
     reached = [s for s in states(closed, seed=5, hands=200) if s.phase is Phase.OPEN_CHOICE]
     assert reached, "some random hand reaches the lone whister's open choice"
     state = reached[0]
@@ -94,3 +94,21 @@ def test_the_kontra_chain_is_a_central_phase_only() -> None:
 def test_mechanics_tables_are_read_only() -> None:
     with pytest.raises(TypeError):
         RUSSIAN.phases[Phase.KONTRA] = CENTRAL.phases[Phase.KONTRA]  # type: ignore[index]
+
+
+def test_each_family_keeps_its_own_typed_state() -> None:
+    assert isinstance(RUSSIAN.extra, RussianState) and isinstance(CENTRAL.extra, CentralState)
+    assert type(NINETEENTH.extra) is FamilyState
+    for system in registered():
+        seats = system.players[0]
+        state = new_hand(system.convention, seats, 0, random_deal(np.random.default_rng(2), system.convention, seats))
+        assert state.extra == system.mechanics.extra
+
+
+def test_a_phase_of_another_family_is_refused_by_name() -> None:
+    mixed = Mechanics("mixed", RUSSIAN.auction, RUSSIAN.phases, CENTRAL.extra)  # the Russian auction, Central state
+    rng = np.random.default_rng(4)
+    state = new_hand(SOCHI, 3, 0, random_deal(rng, SOCHI), mechanics=mixed)
+    with pytest.raises(IllegalAction, match="belongs to the Russian family's mechanics"):
+        for _ in range(3):
+            state = apply(state, RandomBot(rng).act(view_for(state, state.turn)))

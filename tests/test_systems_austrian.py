@@ -17,6 +17,7 @@ from fairdeal.cards import Suit, parse_card
 from fairdeal.deal import Deal
 from fairdeal.engine.actions import Announce, Bid, Declare, Defend, Discard, Follow, Invite, Kontra, Phase, Play
 from fairdeal.engine.driver import random_deal
+from fairdeal.engine.extra import central
 from fairdeal.engine.hand import apply, is_over, legal_actions, new_hand, result, to_move
 from fairdeal.engine.outcome import Contract, DefenceCall, HandKind, HandOutcome
 from fairdeal.engine.pot import pot_of
@@ -70,7 +71,7 @@ def sheet_with_pot(conv, amount):
 
 
 def summary(lines):
-    return sorted((l.seat, l.column, l.points, l.on) for l in lines)
+    return sorted((ln.seat, ln.column, ln.points, ln.on) for ln in lines)
 
 
 def test_seed003_unlimited_pot_forty_becomes_one_hundred_thirty():
@@ -131,7 +132,7 @@ def test_seed003_basic_pot_ten_per_hand_twenty_for_a_remiz_and_refill():
     assert pot_of(sheet) == 150 - 10 + 30
     empty = replace(sheet, pulya=(Fraction(175), Fraction(0), Fraction(0)))  # 5 left: everyone pays in again
     _, lines = score_hand(empty, game(B, Contract(6, Suit.CLUBS), (0, 10, 0), ()), AUSTRIAN)
-    assert [l.points for l in lines if l.column == "gora"] == [50, 50, 50]
+    assert [ln.points for ln in lines if ln.column == "gora"] == [50, 50, 50]
 
 
 def test_seed003_invitation_the_inviter_answers_for_four_and_takes_all():
@@ -148,13 +149,16 @@ def test_seed003_premiums_hearts_four_aces_no_aces():
     hearts = Contract(6, Suit.HEARTS, no_talon=True)
     made = game(A, hearts, (6, 2, 2), ((B, WHIST), (C, WHIST)), extras=(("aces", 4),))
     _, lines = score_hand(sheet_with_pot(AUSTRIAN, 100), made, AUSTRIAN)
-    assert {(l.seat, l.points, l.on) for l in lines if l.column == "whists" and l.seat == A} == {(A, 20, B), (A, 20, C)}
+    assert {(ln.seat, ln.points, ln.on) for ln in lines if ln.column == "whists" and ln.seat == A} == {
+        (A, 20, B),
+        (A, 20, C),
+    }
     failed = game(
         A, Contract(6, Suit.CLUBS), (5, 3, 2), ((B, WHIST), (C, WHIST)), extras=(("aces", 4), ("no_aces", True))
     )
     _, lines = score_hand(sheet_with_pot(AUSTRIAN, 100), failed, AUSTRIAN)
     assert {(B, "whists", 3, A), (B, "whists", 10, A), (C, "whists", 2, A), (C, "whists", 10, A)} <= set(summary(lines))
-    assert all(l.seat != A or l.column != "whists" for l in lines)  # no aces premium on a remiz
+    assert all(ln.seat != A or ln.column != "whists" for ln in lines)  # no aces premium on a remiz
 
 
 def test_seed003_styrian_pot_plays_by_the_suit():
@@ -281,7 +285,7 @@ def test_seed003_illustrated_bids_forced_defence_kontra_and_open_plauderer():
     assert state.phase is Phase.KONTRA and to_move(state) == B
     state = apply(apply(state, Kontra(B, True)), Kontra(C, False))
     state = apply(state, Kontra(A, True))  # rekontra
-    assert state.phase is Phase.PLAY and dict(state.kontra) == {B: 2}
+    assert state.phase is Phase.PLAY and dict(central(state.extra).kontra) == {B: 2}
     state = apply(state, legal_actions(state)[0])
     assert A in state.open_seats  # «После первого хода разыгрывающий кладёт свои карты»
     state = bids(fresh(AUSTRIAN_ILLUSTRATED), "one", "two", "three", "four", "five", "six", "pass", "pass")

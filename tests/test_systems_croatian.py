@@ -18,6 +18,7 @@ from fairdeal.engine.actions import Bid, Declare, Defend, Discard, Invite, Kontr
 from fairdeal.engine.bots import RandomBot
 from fairdeal.engine.countdown import contract_value, under_hat
 from fairdeal.engine.driver import play_hand, random_deal
+from fairdeal.engine.extra import central
 from fairdeal.engine.hand import apply, is_over, legal_actions, new_hand, result, to_move
 from fairdeal.engine.outcome import Contract, DefenceCall, HandKind, HandOutcome
 from fairdeal.engine.record import replay_record, to_record
@@ -55,20 +56,20 @@ def test_seed003_croatian_worked_example_ends_a_plus_32_b_minus_38_c_plus_6():
     sheet = new_sheet(CROATIAN, 3)
     # «С сыграл в бубнах и списал шесть (2×3). А и В вистовали и взяли по две взятки. Они записали на С по 12»
     sheet, lines = score_hand(sheet, game(C, Suit.DIAMONDS, (2, 2, 6), ((A, WHIST), (B, WHIST))), CROATIAN)
-    assert sorted((l.seat, l.column, l.points, l.on) for l in lines) == [
+    assert sorted((ln.seat, ln.column, ln.points, ln.on) for ln in lines) == [
         (A, "whists", 12, C),
         (B, "whists", 12, C),
         (C, "pulya", 6, None),
     ]
     # «В сыграл в трефах. С вистовал один и взял три взятки. В списал 10 ..., С записал на В 30 вистов»
     sheet, lines = score_hand(sheet, game(B, Suit.CLUBS, (0, 7, 3), ((C, WHIST), (A, PASS))), CROATIAN)
-    assert sorted((l.seat, l.column, l.points) for l in lines) == [(B, "pulya", 10), (C, "whists", 30)]
+    assert sorted((ln.seat, ln.column, ln.points) for ln in lines) == [(B, "pulya", 10), (C, "whists", 30)]
     # «все спасовали и получили рефет»
     sheet, lines = score_hand(sheet, ALL_PASSED, CROATIAN)
     assert lines == () and sheet.refe == (1, 1, 1)
     # «Результат пишется вдвойне, так как А играл на рефете. А списал ... 20 очков, С записал на А 60 очков»
     sheet, lines = score_hand(sheet, game(A, Suit.CLUBS, (7, 0, 3), ((B, PASS), (C, WHIST))), CROATIAN)
-    assert sorted((l.seat, l.column, l.points) for l in lines) == [(A, "pulya", 20), (C, "whists", 60)]
+    assert sorted((ln.seat, ln.column, ln.points) for ln in lines) == [(A, "pulya", 20), (C, "whists", 60)]
     assert sheet.refe == (0, 1, 1)  # «Рефет А использован (пропадает)»
     # «Игроки недоиграли в сумме 54 очка до нуля ... А : +8; В : −2; С : −6»
     columns = [sheet.column(s, 30) for s in range(3)]
@@ -95,7 +96,7 @@ def test_seed003_contract_values_and_bettel():
             contract=Contract(None, None, misere=True, no_talon=no_talon),
         )
         _, lines = score_hand(new_sheet(CROATIAN, 3), bettel, CROATIAN)
-        assert sorted((l.seat, l.column, l.points) for l in lines) == [
+        assert sorted((ln.seat, ln.column, ln.points) for ln in lines) == [
             (A, "gora", value),
             (B, "whists", 5 * value),
             (C, "whists", 5 * value),
@@ -106,16 +107,16 @@ def test_seed003_whister_penalties_invitation_and_kontra():
     sheet = new_sheet(CROATIAN, 3)
     # both whist and fall short of four: «наказывается тот из защитников, кто взял меньше двух взяток»
     _, lines = score_hand(sheet, game(A, Suit.SPADES, (7, 1, 2), ((B, WHIST), (C, WHIST))), CROATIAN)
-    assert (B, "gora", 4) in {(l.seat, l.column, l.points) for l in lines}
-    assert (C, "gora", 4) not in {(l.seat, l.column, l.points) for l in lines}
+    assert (B, "gora", 4) in {(ln.seat, ln.column, ln.points) for ln in lines}
+    assert (C, "gora", 4) not in {(ln.seat, ln.column, ln.points) for ln in lines}
     # «пригласивший берёт на себя обязательство взять все четыре взятки ... Приглашённый защитник не пишет ничего»
     _, lines = score_hand(sheet, game(A, Suit.SPADES, (7, 2, 1), ((B, PASS), (C, WHIST)), invited=True), CROATIAN)
-    assert {(l.seat, l.column, l.points) for l in lines} == {(A, "pulya", 4), (C, "whists", 12), (C, "gora", 4)}
+    assert {(ln.seat, ln.column, ln.points) for ln in lines} == {(A, "pulya", 4), (C, "whists", 12), (C, "gora", 4)}
     # kontra doubles the reckoning with the kontra-ing whister only, and «все результаты удваиваются»; a made
     # contract punishes the kontra («Если защитники в совокупности возьмут не больше четырёх взяток»)
     doubled = game(A, Suit.SPADES, (6, 2, 2), ((B, WHIST), (C, WHIST)), extras=(("kontra", ((B, 1),)),))
     _, lines = score_hand(sheet, doubled, CROATIAN)
-    assert {(l.seat, l.column, l.points) for l in lines} == {
+    assert {(ln.seat, ln.column, ln.points) for ln in lines} == {
         (A, "pulya", 8),
         (B, "whists", 16),
         (C, "whists", 8),
@@ -124,7 +125,7 @@ def test_seed003_whister_penalties_invitation_and_kontra():
     # the defence took five: «контракт признаётся невыполненным, разыгрывающий платит штраф»
     beaten = game(A, Suit.SPADES, (4, 3, 2), ((B, WHIST), (C, WHIST)), extras=(("kontra", ((B, 2),)),))
     _, lines = score_hand(sheet, beaten, CROATIAN)
-    assert {(l.seat, l.column, l.points) for l in lines} == {(A, "gora", 16), (B, "whists", 48), (C, "whists", 8)}
+    assert {(ln.seat, ln.column, ln.points) for ln in lines} == {(A, "gora", 16), (B, "whists", 48), (C, "whists", 8)}
 
 
 def test_seed003_last_contract_is_written_in_proportion_and_ends_the_game():
@@ -134,7 +135,7 @@ def test_seed003_last_contract_is_written_in_proportion_and_ends_the_game():
     sheet, _ = score_hand(new_sheet(conv, 3), game(A, Suit.CLUBS, (6, 2, 2), ((B, WHIST), (C, WHIST))), conv)
     assert not is_finished(sheet, conv)  # 10 written off, 2 to go
     sheet, lines = score_hand(sheet, game(B, Suit.CLUBS, (2, 6, 2), ((A, WHIST), (C, WHIST))), conv)
-    assert {(l.seat, l.column, l.points) for l in lines} == {
+    assert {(ln.seat, ln.column, ln.points) for ln in lines} == {
         (B, "pulya", 2),
         (A, "whists", Fraction(4)),
         (C, "whists", Fraction(4)),
@@ -143,7 +144,7 @@ def test_seed003_last_contract_is_written_in_proportion_and_ends_the_game():
     # a penalty keeps everything in full and the game goes on
     sheet, _ = score_hand(new_sheet(conv, 3), game(A, Suit.CLUBS, (6, 2, 2), ((B, WHIST), (C, WHIST))), conv)
     _, lines = score_hand(sheet, game(B, Suit.CLUBS, (1, 8, 1), ((A, WHIST), (C, WHIST))), conv)
-    assert {(l.seat, l.column, l.points) for l in lines} >= {(B, "pulya", 10), (A, "gora", 10), (C, "gora", 10)}
+    assert {(ln.seat, ln.column, ln.points) for ln in lines} >= {(B, "pulya", 10), (A, "gora", 10), (C, "gora", 10)}
 
 
 def test_seed003_no_refe_under_the_hat_and_the_refe_limit():
@@ -215,13 +216,13 @@ def test_seed003_kontra_chain_invites_and_doubles_step_by_step():
     assert state.phase is Phase.INVITE
     state = apply(state, Invite(B, False))
     state = apply(state, Kontra(B, True))  # «контра ... при пасе второго ... означает приглашение»
-    assert state.invited and to_move(state) == C
+    assert central(state.extra).invited and to_move(state) == C
     state = apply(state, Kontra(C, True))  # rekontra
     state = apply(state, Kontra(B, True))  # subkontra
     state = apply(state, Kontra(C, True))  # mortkontra
-    assert [c for _, c in state.kontra_calls] == ["kontra", "rekontra", "subkontra", "mortkontra"]
+    assert [c for _, c in central(state.extra).kontra_calls] == ["kontra", "rekontra", "subkontra", "mortkontra"]
     state = apply(state, Kontra(B, False))
-    assert state.phase is Phase.PLAY and dict(state.kontra) == {B: 4}
+    assert state.phase is Phase.PLAY and dict(central(state.extra).kontra) == {B: 4}
     # Sanac: «разыгрывающий не имеет права ходить первым»; here the first hand A leads (declarer C is third)
     assert state.turn == A
 
@@ -249,7 +250,7 @@ def test_random_legal_hands_conserve_cards_end_and_replay(seed, dealer):
         defence = sum(outcome.tricks[s] for s in outcome.defenders)
         assert defence <= 5 and (defence == 5 or len(state.tricks) == 10)
     again = replay_record(to_record(state), CROATIAN, 3)
-    assert again.won == state.won and again.kontra == state.kontra and again.invited == state.invited
+    assert again.won == state.won and again.extra == state.extra
 
 
 @settings(max_examples=15, deadline=None)

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import cache, lru_cache
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 
@@ -37,6 +39,7 @@ from fairdeal.engine.actions import (
     TakeTalon,
 )
 from fairdeal.engine.bids import BidError, ContractBid, parse_bid
+from fairdeal.engine.extra import CentralState, FamilyState, RussianState, central, russian
 from fairdeal.engine.mechanics import Auction, Mechanics, PhaseRule
 from fairdeal.engine.outcome import DefenceCall, HandKind, HandOutcome
 from fairdeal.engine.state import HandState, evolve, last_state, make_state
@@ -81,9 +84,11 @@ def new_hand(
     by_seat: list[tuple[int, ...]] = [() for _ in range(num_seats + (dummy is not None))]
     for seat, (_, cards) in zip(active, held):
         by_seat[seat] = cards
+    plays_by = mechanics or mechanics_for(convention)
     state = make_state(
         convention=convention,
-        mechanics=mechanics or mechanics_for(convention),
+        mechanics=plays_by,
+        extra=plays_by.extra,
         num_seats=num_seats,
         dealer=dealer,
         active=active,
@@ -376,8 +381,8 @@ def _checked_discard(state: HandState, action: Discard) -> tuple[tuple[int, ...]
 def _apply_discard(state: HandState, action: Discard) -> HandState:
     cards, kept = _checked_discard(state, action)
     state = evolve(state, hands=_with_hand(state, action.seat, kept), discard=cards, phase=Phase.CONTRACT)
-    if _nachgehen(state) and not state.follow_steps:  # «Я снёс» (Ich liege): the other bidders may follow
-        return _follow_round(evolve(state, winner_discard=cards), action.seat)
+    if _nachgehen(state) and not central(state.extra).follow_steps:  # «Я снёс» (Ich liege): the others may follow
+        return _follow_round(_with_central(state, winner_discard=cards), action.seat)
     return state
 
 
@@ -394,41 +399,41 @@ def _follow_round(state: HandState, seat: int) -> HandState:
     queue = tuple(s for s in order if s in state.bidders)
     if not queue:
         return state
-    return evolve(state, phase=Phase.FOLLOW, follow_queue=queue, turn=queue[0])
+    return _with_central(evolve(state, phase=Phase.FOLLOW, turn=queue[0]), follow_queue=queue)
 
 
 def _follow_floor(state: HandState) -> int | None:
     """The lowest number a follower may name now: «не ниже чем 5 (Bettel)», then above the last named."""
     rules = state.convention.bidding
-    named = [rules.number_of(token) for _, took, _, token in state.follow_steps if took]
+    named = [rules.number_of(token) for _, took, _, token in central(state.extra).follow_steps if took]
     floor = max(named) + 1 if named else rules.nachgehen_from_number
     return floor if floor <= rules.last_number else None
 
 
 def _apply_follow(state: HandState, action: Follow) -> HandState:
     seat = action.seat
+    follow = central(state.extra)
     if action.take:
         floor = _follow_floor(state)
         if floor is None:
             raise IllegalAction(f"{action}: no contract is left above the one named")
         hands = list(state.hands)
         hands[seat] = tuple(sorted(hands[seat] + state.discard))
-        return evolve(
+        taken = evolve(
             state,
             hands=tuple(hands),
             discard=(),
             declarer=seat,
             final_number=floor,
             final_bid=number_rules.contract_bid(state, floor, False),
-            follow_queue=(),
             phase=Phase.DISCARD,
             turn=seat,
-            follow_steps=state.follow_steps + ((seat, True, (), ""),),
         )
-    steps = state.follow_steps + ((seat, False, (), ""),)
-    state = evolve(state, follow_queue=state.follow_queue[1:], follow_steps=steps)
-    if state.follow_queue:
-        return evolve(state, turn=state.follow_queue[0])
+        return _with_central(taken, follow_queue=(), follow_steps=follow.follow_steps + ((seat, True, (), ""),))
+    steps = follow.follow_steps + ((seat, False, (), ""),)
+    state = _with_central(state, follow_queue=follow.follow_queue[1:], follow_steps=steps)
+    if follow.follow_queue[1:]:
+        return evolve(state, turn=follow.follow_queue[1])
     if state.contract is not None:  # the last follower's contract stands
         return _declared(state, state.contract)
     return evolve(state, phase=Phase.CONTRACT, turn=state.declarer)
@@ -436,7 +441,9 @@ def _apply_follow(state: HandState, action: Follow) -> HandState:
 
 def _apply_defence_discard(state: HandState, action: Discard) -> HandState:
     cards, kept = _checked_discard(state, action)
-    state = evolve(state, hands=_with_hand(state, action.seat, kept), defence_discard=cards)
+    state = evolve(
+        state, hands=_with_hand(state, action.seat, kept), extra=replace(russian(state.extra), defence_discard=cards)
+    )
     return play_rules.start_play(state, HandKind.GAME)
 
 
@@ -446,10 +453,11 @@ def _apply_declare(state: HandState, action: Declare) -> HandState:
     except BidError as exc:
         raise IllegalAction(f"{action}: {exc}") from None
     _auction(state).check_contract(state, bid, str(action))
-    if state.follow_steps and state.follow_steps[-1][1] and not state.follow_steps[-1][3]:
-        seat, _, _, _ = state.follow_steps[-1]  # the follower named his contract: the others may follow
-        steps = state.follow_steps[:-1] + ((seat, True, state.discard, bid.token),)
-        following = _follow_round(evolve(state, contract=bid, follow_steps=steps), seat)
+    steps = state.extra.follow_steps if isinstance(state.extra, CentralState) else ()
+    if steps and steps[-1][1] and not steps[-1][3]:
+        seat, _, _, _ = steps[-1]  # the follower named his contract: the others may follow
+        named = steps[:-1] + ((seat, True, state.discard, bid.token),)
+        following = _follow_round(_with_central(evolve(state, contract=bid), follow_steps=named), seat)
         if following.phase is Phase.FOLLOW:
             return following
     return _declared(state, bid)
@@ -510,7 +518,8 @@ def _whister_takes_talon(state: HandState, seat: int) -> HandState:
     hands = list(state.hands)
     hands[seat] = tuple(sorted(hands[seat] + bought))
     rest = tuple(c for c in state.talon if c not in bought)
-    return evolve(state, hands=tuple(hands), talon=rest, whist_talon=index, phase=Phase.DEFENCE_DISCARD, turn=seat)
+    extra = replace(russian(state.extra), whist_talon=index)
+    return evolve(state, hands=tuple(hands), talon=rest, extra=extra, phase=Phase.DEFENCE_DISCARD, turn=seat)
 
 
 def _apply_choose_open(state: HandState, action: ChooseOpen) -> HandState:
@@ -520,7 +529,7 @@ def _apply_choose_open(state: HandState, action: ChooseOpen) -> HandState:
 
 
 def _apply_invite(state: HandState, action: Invite) -> HandState:
-    return _after_defence(evolve(state, invited=bool(action.invite)))
+    return _after_defence(_with_central(state, invited=bool(action.invite)))
 
 
 def _kontra_open(state: HandState) -> bool:
@@ -539,12 +548,13 @@ def _after_defence(state: HandState) -> HandState:
     """The kontra chain where the convention has one, then the play."""
     if _kontra_open(state):
         whisters = _whisters(state)
-        return evolve(state, phase=Phase.KONTRA, kontra_round=1, kontra_queue=whisters, turn=whisters[0])
+        state = _with_central(state, kontra_round=1, kontra_queue=whisters)
+        return evolve(state, phase=Phase.KONTRA, turn=whisters[0])
     return _begin_play(state)
 
 
 def _may_double(state: HandState) -> bool:
-    return state.kontra_round <= state.convention.defence.kontra_levels
+    return central(state.extra).kontra_round <= state.convention.defence.kontra_levels
 
 
 def _apply_kontra(state: HandState, action: Kontra) -> HandState:
@@ -552,24 +562,26 @@ def _apply_kontra(state: HandState, action: Kontra) -> HandState:
     answers every defender who doubled (rekontra, mortkontra, ...). A round without a double ends the chain."""
     if action.double and not _may_double(state):
         raise IllegalAction(f"{action}: the chain stops at {state.convention.defence.kontra_levels} doublings")
-    round_ = state.kontra_round
-    levels = dict(state.kontra)
+    chain = central(state.extra)
+    round_ = chain.kontra_round
+    levels = dict(chain.kontra)
     call = PASS_CALL
     if action.double:
         call = state.convention.defence.kontra_word(round_)
         raised = [action.seat] if round_ % 2 else [d for d, lv in levels.items() if lv == round_ - 1]
         levels.update(dict.fromkeys(raised, round_))
-    calls = state.kontra_calls + ((action.seat, call),)
-    state = evolve(state, kontra=tuple(sorted(levels.items())), kontra_calls=calls, kontra_queue=state.kontra_queue[1:])
+    calls = chain.kontra_calls + ((action.seat, call),)
+    queue = chain.kontra_queue[1:]
+    state = _with_central(state, kontra=tuple(sorted(levels.items())), kontra_calls=calls, kontra_queue=queue)
     if action.double and round_ == 1 and state.convention.defence.kontra_invites and len(_whisters(state)) == 1:
-        state = evolve(state, invited=True)  # «Заявка контра ... при пасе второго защитника означает приглашение»
-    if state.kontra_queue:
-        return evolve(state, turn=state.kontra_queue[0])
+        state = _with_central(state, invited=True)  # «Заявка контра ... при пасе второго защитника: приглашение»
+    if queue:
+        return evolve(state, turn=queue[0])
     doubled = tuple(d for d in _whisters(state) if levels.get(d) == round_)
     if not doubled or round_ >= state.convention.defence.kontra_levels:
         return _begin_play(state)
     queue = doubled if (round_ + 1) % 2 else (state.declarer,)
-    return evolve(state, kontra_round=round_ + 1, kontra_queue=queue, turn=queue[0])
+    return evolve(_with_central(state, kontra_round=round_ + 1, kontra_queue=queue), turn=queue[0])
 
 
 def _begin_play(state: HandState) -> HandState:
@@ -585,11 +597,11 @@ def _begin_play(state: HandState) -> HandState:
         and _number(state) in rules.kontra_required_numbers
         and not state.contract.no_talon
         and state.declarer not in state.refe_seats
-        and not state.kontra
+        and not central(state.extra).kontra
     ):
         return evolve(state, phase=Phase.DONE)
     whisters = _whisters(state)
-    if (rules.lone_whister_invites or rules.passer_sits_out) and len(whisters) == 1 and not state.invited:
+    if (rules.lone_whister_invites or rules.passer_sits_out) and len(whisters) == 1 and not _passer_invited(state):
         seats = tuple(s for s in state.active if s in (state.declarer, whisters[0]))
         return play_rules.start_play(state, HandKind.GAME, seats)
     return play_rules.start_play(state, HandKind.GAME)
@@ -599,19 +611,32 @@ def _may_announce(state: HandState) -> bool:
     """«Если у разыгрывающего на руках нет ни одного туза и он объявил об этом до того, как сделать первый ход ...
     Нельзя снести тузов и объявить об их отсутствии»; no premium on the directly settled contracts."""
     scoring = state.convention.scoring
-    if not scoring.premium_no_aces or state.no_aces is not None or _number(state) in dict(scoring.direct_values):
+    if not scoring.premium_no_aces or central(state.extra).no_aces is not None:
+        return False
+    if _number(state) in dict(scoring.direct_values):
         return False
     return not any(c % 8 == ACE for c in state.hands[state.declarer] + state.discard)
 
 
 def _apply_announce(state: HandState, action: Announce) -> HandState:
-    return _begin_play(evolve(state, no_aces=bool(action.no_aces)))
+    return _begin_play(_with_central(state, no_aces=bool(action.no_aces)))
 
 
 def _apply_play(state: HandState, action: Play) -> HandState:
     if action.seat != state.turn:
         raise IllegalAction(f"{action}: it is seat {state.turn}'s card to play")
     return play_rules.play_card(state, int(action.card), action)
+
+
+def _with_central(state: HandState, **changes: Any) -> HandState:
+    """``state`` with its Central-European family state changed."""
+    return evolve(state, extra=replace(central(state.extra), **changes))
+
+
+def _passer_invited(state: HandState) -> bool:
+    """The lone whister brought the passer in (the invitation or a kontra that invites); only Central Europe has
+    it — elsewhere a passer who sits out stays out."""
+    return isinstance(state.extra, CentralState) and state.extra.invited
 
 
 def _with_hand(state: HandState, seat: int, cards: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
@@ -655,9 +680,11 @@ NUMBER_AUCTION = Auction(
 SUIT_AUCTION = Auction(
     "suits", suit_rules.legal_tokens, suit_rules.apply_bid, suit_rules.legal_contracts, suit_rules.check_contract
 )
-RUSSIAN = Mechanics("russian", RUSSIAN_AUCTION, {**CORE_PHASES, **DARK_TALON, **WHIST_TALON})
-CENTRAL = Mechanics("central", NUMBER_AUCTION, {**CORE_PHASES, **INVITATION, **KONTRA, **NO_ACES, **NACHGEHEN})
-NINETEENTH = Mechanics("1800s", SUIT_AUCTION, CORE_PHASES)
+RUSSIAN = Mechanics("russian", RUSSIAN_AUCTION, {**CORE_PHASES, **DARK_TALON, **WHIST_TALON}, RussianState())
+CENTRAL = Mechanics(
+    "central", NUMBER_AUCTION, {**CORE_PHASES, **INVITATION, **KONTRA, **NO_ACES, **NACHGEHEN}, CentralState()
+)
+NINETEENTH = Mechanics("1800s", SUIT_AUCTION, CORE_PHASES, FamilyState())
 _BY_LADDER = {"russian": RUSSIAN, "numbers": CENTRAL, "suits": NINETEENTH}
 
 
@@ -680,7 +707,7 @@ def result(state: HandState) -> HandOutcome:
     if state.phase is not Phase.DONE:
         raise IllegalAction(f"the hand is not over (phase {state.phase.value})")
     contract: ContractBid | None = state.contract
-    invited = (state.defence_open or state.whist_talon is not None or state.invited) and state.kind is HandKind.GAME
+    invited = (state.defence_open or state.extra.whister_invited()) and state.kind is HandKind.GAME
     return HandOutcome(
         num_seats=state.num_seats,
         dealer=state.dealer,
@@ -719,15 +746,9 @@ def _outcome_extras(state: HandState) -> tuple[tuple[str, object], ...]:
     extras: list[tuple[str, object]] = []
     if state.dark and state.declarer is not None:
         extras.append(("dark", True))
-    if state.dark_passers:
-        extras.append(("dark_passers", tuple(sorted(state.dark_passers))))
-        extras.append(("dark_pass_rounds", state.dark_pass_rounds))
-    if state.opening_round:
+    if state.opening_round:  # never with dark passers: an opening round has no auction
         extras.append(("opening_round", state.opening_round))
-    if state.kontra:
-        extras.append(("kontra", state.kontra))
-    if state.no_aces:
-        extras.append(("no_aces", True))
+    extras.extend(state.extra.outcome_facts())
     if state.convention.scoring.premium_four_aces and state.declarer is not None:
         extras.append(("aces", _declarer_aces(state)))
     if state.declarer is not None and state.final_bid is not None and not state.final_bid.no_talon:

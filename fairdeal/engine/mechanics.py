@@ -1,5 +1,5 @@
 """A system's mechanics, the plug-in half of a ``System``: the auction it bids by and the table of the phases its
-hands pass through, each phase with its legal actions and its handlers.
+hands pass through, each phase with its legal actions and its handlers, and the typed state those phases keep.
 
 The one state machine (``fairdeal.engine.hand``) asks the state's mechanics for everything that differs between
 families: ``legal_actions`` asks the phase's rule, ``apply`` the phase's handler for the action's type, and the
@@ -18,6 +18,7 @@ from typing import Any
 
 from fairdeal.engine.actions import Action, Phase
 from fairdeal.engine.bids import ContractBid
+from fairdeal.engine.extra import NO_FAMILY_STATE, FamilyState
 from fairdeal.engine.state import HandState
 
 Handler = Callable[[HandState, Any], HandState]
@@ -45,18 +46,20 @@ class PhaseRule:
 
 @dataclass(frozen=True, eq=False)  # identity: one value per family, compared and hashed as such
 class Mechanics:
-    """A family's auction and its phase table (``Phase.DONE`` has no rule: nothing is legal once a hand is over)."""
+    """A family's auction, its phase table (``Phase.DONE`` has no rule: nothing is legal once a hand is over) and
+    the state its phases keep, as a hand starts (``fairdeal.engine.extra``)."""
 
     name: str
     auction: Auction
     phases: Mapping[Phase, PhaseRule] = field(repr=False)
+    extra: FamilyState = NO_FAMILY_STATE
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "phases", MappingProxyType(dict(self.phases)))
 
     def with_phases(self, name: str, phases: Mapping[Phase, PhaseRule]) -> Mechanics:
         """These mechanics with ``phases`` added or replaced (a system's mechanic of its own)."""
-        return Mechanics(name, self.auction, {**self.phases, **phases})
+        return Mechanics(name, self.auction, {**self.phases, **phases}, self.extra)
 
     def with_auction(self, name: str, auction: Auction) -> Mechanics:
-        return Mechanics(name, auction, self.phases)
+        return Mechanics(name, auction, self.phases, self.extra)

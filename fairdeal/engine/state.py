@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from fairdeal.engine.actions import Phase
 from fairdeal.engine.bids import ContractBid
+from fairdeal.engine.extra import NO_FAMILY_STATE, FamilyState
 from fairdeal.engine.outcome import DefenceCall, HandKind
 
 if TYPE_CHECKING:
@@ -68,28 +69,15 @@ class HandState:
     dummy: int | None = None  # Gusarik: the dummy's pseudo-seat (always num_seats)
     trick_seats: tuple[int, ...] = ()  # seats that play to the tricks, in turn order from the first hand
     opening_round: int = 0  # Classic: k-th opening raspasy of this dealer (0 = a normal hand)
-    dark_seats: frozenset[int] = frozenset()  # seats that bid in the dark (their first call)
-    dark_passers: frozenset[int] = frozenset()  # seats that passed in the dark
-    dark_pass_rounds: int = 0  # dark passes that set or raised the floor (Codex: 7, then 8)
     dark: bool = False  # the contract was won by a dark bid (talon taken unseen)
     talon_bought: int | None = None  # with two talons: the one the declarer took
-    whist_talon: int | None = None  # Hussar: the talon the whister took («с приглашением своей прикупки»)
-    defence_discard: tuple[int, ...] = ()  # the whister's two cards put away after taking his talon
     number_high: int | None = None  # number ladders (Austrian, Croatian): the highest number bid
     game_bids: tuple[tuple[int, int | None], ...] = ()  # («игра») seat and named number (None = not named yet)
     naming: bool = False  # the game bidders name their numbers in turn
     final_number: int | None = None  # the number the declarer's contract must reach
     named_contract: bool = False  # a game named in the auction: the contract is that number's
     refe_seats: frozenset[int] = frozenset()  # Croatian: seats holding a refe at the deal (from the sheet)
-    invited: bool = False  # the lone whister invited the passer («пригласить второго»)
-    kontra: tuple[tuple[int, int], ...] = ()  # (defender, doublings) of the kontra chain
-    kontra_calls: tuple[tuple[int, str], ...] = ()  # the chain's calls in order: kontra, rekontra, ..., pass
-    kontra_queue: tuple[int, ...] = ()  # seats still to call in this round of the chain
-    kontra_round: int = 0  # 1 = defenders may kontra, 2 = declarer may rekontra, ...
-    no_aces: bool | None = None  # Austrian: the declarer's announcement (None = not asked)
-    follow_queue: tuple[int, ...] = ()  # Nachgehen: bidders still to take the discard or pass
-    follow_steps: tuple[tuple[int, bool, tuple[int, ...], str], ...] = ()  # (seat, took, his discard, contract)
-    winner_discard: tuple[int, ...] = ()  # Nachgehen: the auction winner's discard («Ich liege»)
+    extra: FamilyState = NO_FAMILY_STATE  # the state only the system's family's phases keep (fairdeal.engine.extra)
     aside: tuple[int, ...] = ()  # two at a 19th-century table: the third hand, laid aside unseen
 
     @property
