@@ -180,21 +180,17 @@ def legal_actions(state: HandState) -> list[Action]:
 @last_state
 def legal_tuple(state: HandState) -> tuple[Action, ...]:
     """``legal_actions`` as a tuple, remembered for the last state asked (the bot's view, then ``apply``)."""
-    return tuple(_legal(state))
-
-
-def _legal(state: HandState) -> list[Action]:
     if state.phase is Phase.PLAY:  # the commonest phase first
         return _legal_plays(state)
     rule = state.mechanics.phases.get(state.phase)
-    return [] if rule is None else rule.legal(state)
+    return () if rule is None else tuple(rule.legal(state))
 
 
-def _legal_plays(state: HandState) -> list[Action]:
+def _legal_plays(state: HandState) -> tuple[Action, ...]:
     turn = state.turn
     actor = to_move(state)
     plays = _plays(turn, None if actor == turn else actor)
-    return [plays[c] for c in play_rules.legal_cards(state)]
+    return tuple(map(plays.__getitem__, play_rules.legal_cards(state)))
 
 
 def _legal_bids(state: HandState) -> list[Action]:

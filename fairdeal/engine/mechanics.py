@@ -11,7 +11,7 @@ phase of its own, a ``Phase`` member) in the system's module, added to a copy of
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -40,7 +40,7 @@ class Auction:
 class PhaseRule:
     """One phase: the actions open in it and, per action type, the handler that applies one."""
 
-    legal: Callable[[HandState], list[Action]]
+    legal: Callable[[HandState], Sequence[Action]]
     handlers: Mapping[type, Handler]
 
 

@@ -181,7 +181,9 @@ def _finished_trick(state: HandState, current: tuple[tuple[int, int], ...]) -> d
     else:
         talon_won += 1
     leader = state.trick_seats[0] if talon_card is not None else winner
-    tricks = state.tricks + (Trick(current, winner, talon_card),)
+    trick = object.__new__(Trick)  # a frozen value made without its per-field ``object.__setattr__``
+    trick.__dict__.update(plays=current, winner=winner, talon_card=talon_card)
+    tricks = state.tricks + (trick,)
     phase = Phase.DONE if len(tricks) == TRICKS_PER_HAND or _defence_capped(state, won) else Phase.PLAY
     return {
         "tricks": tricks,
