@@ -41,7 +41,7 @@ def test_random_legal_play_conserves_cards_and_ends(table):
         state = play_hand(system.convention, players, seed % players, None, bots, rng=rng)
         held = [c for hand in state.hands for c in hand]
         played = [c for trick in state.tricks for _, c in trick.plays]
-        aside = [*state.talon, *state.discard, *state.defence_discard, *state.aside]
+        aside = [*state.talon, *state.discard, *getattr(state.extra, "defence_discard", ()), *state.aside]
         assert sorted(held + played + aside) == deck
         assert legal_actions(state) == []
         outcome = result(state)

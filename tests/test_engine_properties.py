@@ -50,7 +50,7 @@ def cards_in(state) -> list[int]:
         [c for h in state.hands for c in h]
         + talon
         + list(state.discard)
-        + list(state.defence_discard)
+        + list(getattr(state.extra, "defence_discard", ()))
         + played
         + current
         + list(state.aside)

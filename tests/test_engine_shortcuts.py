@@ -147,6 +147,7 @@ def test_make_state_is_the_dataclass_constructor():
     state = new_hand(conventions()["sochi"], 3, 2, random_deal(np.random.default_rng(6)))
     given = {
         "convention",
+        "mechanics",
         "num_seats",
         "dealer",
         "active",

@@ -17,6 +17,7 @@ from fairdeal.cards import Suit, parse_card
 from fairdeal.deal import Deal
 from fairdeal.engine.actions import Announce, Bid, Declare, Defend, Discard, Follow, Invite, Kontra, Phase, Play
 from fairdeal.engine.driver import random_deal
+from fairdeal.engine.extra import central
 from fairdeal.engine.hand import apply, is_over, legal_actions, new_hand, result, to_move
 from fairdeal.engine.outcome import Contract, DefenceCall, HandKind, HandOutcome
 from fairdeal.engine.pot import pot_of
@@ -284,7 +285,7 @@ def test_seed003_illustrated_bids_forced_defence_kontra_and_open_plauderer():
     assert state.phase is Phase.KONTRA and to_move(state) == B
     state = apply(apply(state, Kontra(B, True)), Kontra(C, False))
     state = apply(state, Kontra(A, True))  # rekontra
-    assert state.phase is Phase.PLAY and dict(state.kontra) == {B: 2}
+    assert state.phase is Phase.PLAY and dict(central(state.extra).kontra) == {B: 2}
     state = apply(state, legal_actions(state)[0])
     assert A in state.open_seats  # «После первого хода разыгрывающий кладёт свои карты»
     state = bids(fresh(AUSTRIAN_ILLUSTRATED), "one", "two", "three", "four", "five", "six", "pass", "pass")

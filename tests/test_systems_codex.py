@@ -15,6 +15,7 @@ from fairdeal.cards import parse_card
 from fairdeal.engine.actions import Bid, Declare, Discard, Phase, Play
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.driver import deal_from_text
+from fairdeal.engine.extra import russian
 from fairdeal.engine.hand import apply, is_over, legal_actions, new_hand, result, to_move
 from fairdeal.engine.outcome import HandKind, HandOutcome
 from fairdeal.engine.record import replay_record, to_record
@@ -142,7 +143,7 @@ def test_a_dark_pass_is_beaten_by_a_seven_and_a_second_one_by_an_eight():
     state = bids(state, "7S")
     assert "dark-pass" in tokens(state)
     state = bids(state, "dark-pass")
-    assert state.high is None and to_move(state) == SECOND and state.dark_pass_rounds == 2
+    assert state.high is None and to_move(state) == SECOND and russian(state.extra).dark_pass_rounds == 2
     assert tokens(state) == ["pass", "8S"]
     with pytest.raises(IllegalAction, match="bid of 8 or more"):
         apply(state, Bid(SECOND, "7H"))

@@ -18,6 +18,7 @@ from fairdeal.engine.actions import Bid, Declare, Defend, Discard, Invite, Kontr
 from fairdeal.engine.bots import RandomBot
 from fairdeal.engine.countdown import contract_value, under_hat
 from fairdeal.engine.driver import play_hand, random_deal
+from fairdeal.engine.extra import central
 from fairdeal.engine.hand import apply, is_over, legal_actions, new_hand, result, to_move
 from fairdeal.engine.outcome import Contract, DefenceCall, HandKind, HandOutcome
 from fairdeal.engine.record import replay_record, to_record
@@ -227,13 +228,13 @@ def test_seed003_kontra_chain_invites_and_doubles_step_by_step():
     assert state.phase is Phase.INVITE
     state = apply(state, Invite(B, False))
     state = apply(state, Kontra(B, True))  # «контра ... при пасе второго ... означает приглашение»
-    assert state.invited and to_move(state) == C
+    assert central(state.extra).invited and to_move(state) == C
     state = apply(state, Kontra(C, True))  # rekontra
     state = apply(state, Kontra(B, True))  # subkontra
     state = apply(state, Kontra(C, True))  # mortkontra
-    assert [c for _, c in state.kontra_calls] == ["kontra", "rekontra", "subkontra", "mortkontra"]
+    assert [c for _, c in central(state.extra).kontra_calls] == ["kontra", "rekontra", "subkontra", "mortkontra"]
     state = apply(state, Kontra(B, False))
-    assert state.phase is Phase.PLAY and dict(state.kontra) == {B: 4}
+    assert state.phase is Phase.PLAY and dict(central(state.extra).kontra) == {B: 4}
     # Sanac: «разыгрывающий не имеет права ходить первым»; here the first hand A leads (declarer C is third)
     assert state.turn == A
 
@@ -261,7 +262,7 @@ def test_random_legal_hands_conserve_cards_end_and_replay(seed, dealer):
         defence = sum(outcome.tricks[s] for s in outcome.defenders)
         assert defence <= 5 and (defence == 5 or len(state.tricks) == 10)
     again = replay_record(to_record(state), CROATIAN, 3)
-    assert again.won == state.won and again.kontra == state.kontra and again.invited == state.invited
+    assert again.won == state.won and again.extra == state.extra
 
 
 @settings(max_examples=15, deadline=None)

@@ -24,6 +24,10 @@ class Phase(enum.Enum):
     PLAY = "play"  # trick play (games, misère, raspasy)
     DONE = "done"
 
+    # Members are singletons compared by identity, so identity is a valid hash; Enum's own hashes the name in
+    # Python on every dict lookup of the phase (handler tables, memo keys).
+    __hash__ = object.__hash__
+
 
 @dataclass(frozen=True)
 class Bid:

@@ -11,6 +11,7 @@ The auction ends when all have passed (raspasy, or a redeal where there are none
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import wraps
 
 from fairdeal.engine.actions import Phase
@@ -27,6 +28,7 @@ from fairdeal.engine.bids import (
     parse_bid,
     split_dark,
 )
+from fairdeal.engine.extra import russian
 from fairdeal.engine.outcome import HandKind
 from fairdeal.engine.play import start_play
 from fairdeal.engine.state import HandState, evolve, per_state
@@ -65,8 +67,9 @@ def exit_level(state: HandState) -> int:
     """The lowest game level allowed now: after raspasy in a row (the last entry repeats) and after a dark pass."""
     rules = state.convention.bidding
     floor = rules.exit_level(state.raspasy_streak)
-    if state.dark_pass_rounds:
-        floor = max(floor, rules.dark_pass_overcall_level + state.dark_pass_rounds - 1)
+    rounds = russian(state.extra).dark_pass_rounds
+    if rounds:
+        floor = max(floor, rules.dark_pass_overcall_level + rounds - 1)
     return floor
 
 
@@ -143,7 +146,7 @@ def _dark_pass_open(state: HandState) -> bool:
         return False
     if state.high is None:
         return True
-    return rules.dark_pass_answers_overcall and state.dark_pass_rounds > 0 and not state.high.misere
+    return rules.dark_pass_answers_overcall and russian(state.extra).dark_pass_rounds > 0 and not state.high.misere
 
 
 def _dark_game_bids(state: HandState, open_bids: list[ContractBid]) -> list[ContractBid]:
@@ -236,7 +239,7 @@ def _explain(state: HandState, token: str) -> str:
             )
         return f"a no-talon bid names its strain here ({bid.level}S{NO_TALON_SUFFIX} .. {bid.level}NT{NO_TALON_SUFFIX})"
     if bid.level < exit_level(state):
-        if state.dark_passers:
+        if russian(state.extra).dark_passers:
             return f"a dark pass is beaten only by a bid of {exit_level(state)} or more"
         return f"after {state.raspasy_streak} raspasy in a row bids start at level {exit_level(state)}"
     if not _outbids(state, bid, dark):
@@ -267,15 +270,8 @@ def apply_bid(state: HandState, token: str) -> HandState:
     else:
         bid = parse_bid(core)
         misere = state.misere_bidders | {seat} if bid.misere else state.misere_bidders
-        darks = state.dark_seats | {seat} if dark else state.dark_seats
         state = evolve(
-            state,
-            high=bid,
-            high_seat=seat,
-            bidders=state.bidders | {seat},
-            misere_bidders=misere,
-            dark=dark,
-            dark_seats=darks,
+            state, high=bid, high_seat=seat, bidders=state.bidders | {seat}, misere_bidders=misere, dark=dark
         )
     return _advance(state)
 
@@ -283,12 +279,12 @@ def apply_bid(state: HandState, token: str) -> HandState:
 def _dark_pass(state: HandState, seat: int) -> HandState:
     """A dark pass sets the floor (a seven); answering the game that beat it, it takes that game off the table and
     raises the floor a level (Codex: «перебивают восьмёркой»)."""
-    rounds = state.dark_pass_rounds
+    extra = russian(state.extra)
+    rounds = extra.dark_pass_rounds
     if rounds == 0 or state.high is not None:
         rounds += 1
-    state = evolve(
-        state, passed=state.passed | {seat}, dark_passers=state.dark_passers | {seat}, dark_pass_rounds=rounds
-    )
+    extra = replace(extra, dark_passers=extra.dark_passers | {seat}, dark_pass_rounds=rounds)
+    state = evolve(state, passed=state.passed | {seat}, extra=extra)
     if state.high is not None:
         state = evolve(state, high=None, high_seat=None, dark=False)
     return state

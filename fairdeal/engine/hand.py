@@ -7,9 +7,12 @@ read from the convention's fields (``bidding``, ``defence``, ``raspasy``), never
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import cache, lru_cache
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 
@@ -36,9 +39,11 @@ from fairdeal.engine.actions import (
     TakeTalon,
 )
 from fairdeal.engine.bids import BidError, ContractBid, parse_bid
+from fairdeal.engine.extra import CentralState, FamilyState, RussianState, central, russian
+from fairdeal.engine.mechanics import Auction, Mechanics, PhaseRule
 from fairdeal.engine.outcome import DefenceCall, HandKind, HandOutcome
-from fairdeal.engine.state import HandState, evolve, make_state
-from fairdeal.errors import IllegalAction
+from fairdeal.engine.state import HandState, evolve, last_state, make_state
+from fairdeal.errors import ConventionError, IllegalAction
 
 PASS_CALL = "pass"
 ACE = 7  # rank index of the ace in a card code (suit * 8 + rank)
@@ -52,12 +57,13 @@ def new_hand(
     raspasy_streak: int = 0,
     opening_round: int = 0,
     refe_seats: frozenset[int] = frozenset(),
+    mechanics: Mechanics | None = None,
 ) -> HandState:
-    """Start a hand. ``deal.hands[i]`` is hand ``i`` of the convention's deal pattern (0 = first hand, left of the
-    dealer, then clockwise over the seats dealt a hand: at four the dealer sits out, at five the dealer and his
-    right-hand neighbour); Gusarik's dummy is hand 0 and takes the pseudo-seat ``num_seats``. ``opening_round``
-    k > 0 starts the k-th opening raspasy of this dealer (Classic): no auction. ``refe_seats`` hold a refe
-    (Croatian, from the sheet)."""
+    """Start a hand played by ``mechanics`` (default: those of the convention's system). ``deal.hands[i]`` is
+    hand ``i`` of the convention's deal pattern (0 = first hand, left of the dealer, then clockwise over the seats
+    dealt a hand: at four the dealer sits out, at five the dealer and his right-hand neighbour); Gusarik's dummy is
+    hand 0 and takes the pseudo-seat ``num_seats``. ``opening_round`` k > 0 starts the k-th opening raspasy of this
+    dealer (Classic): no auction. ``refe_seats`` hold a refe (Croatian, from the sheet)."""
     if num_seats not in convention.players:
         allowed = " or ".join(str(n) for n in convention.players)
         raise IllegalAction(f"{convention.title} is played by {allowed} seats, not {num_seats}")
@@ -78,8 +84,11 @@ def new_hand(
     by_seat: list[tuple[int, ...]] = [() for _ in range(num_seats + (dummy is not None))]
     for seat, (_, cards) in zip(active, held):
         by_seat[seat] = cards
+    plays_by = mechanics or mechanics_for(convention)
     state = make_state(
         convention=convention,
+        mechanics=plays_by,
+        extra=plays_by.extra,
         num_seats=num_seats,
         dealer=dealer,
         active=active,
@@ -165,40 +174,71 @@ def _lone_whister(state: HandState) -> int:
 
 def legal_actions(state: HandState) -> list[Action]:
     """Every action the rules allow now, for the seat ``to_move`` returns."""
-    phase = state.phase
-    if phase is Phase.PLAY:  # the commonest phase first
-        actor = to_move(state)
-        plays = _plays(state.turn, None if actor == state.turn else actor)
-        return [plays[c] for c in play_rules.legal_cards(state)]
-    if phase is Phase.AUCTION:
-        bids = _seat_actions(Bid, state.turn)
-        return [bids[t] for t in _auction(state).legal_tokens(state)]
-    if phase is Phase.TALON:
-        return [TakeTalon(state.turn), Bid(state.turn, auction_rules.MISERE_TOKEN)]
-    if phase in (Phase.DISCARD, Phase.DEFENCE_DISCARD):
-        hand = state.hands[state.turn]
-        discards = _seat_actions(Discard, state.turn)
-        return [discards[cards] for cards in combinations(hand, _excess(state, state.turn))]
-    if phase is Phase.CONTRACT:
-        declares = _seat_actions(Declare, state.turn)
-        actions: list[Action] = [declares[b.token] for b in _auction(state).legal_contracts(state)]
-        if _may_concede(state):
-            actions.append(Concede(state.turn))
-        return actions
-    if phase is Phase.DEFENCE:
-        defends = _seat_actions(Defend, state.turn)
-        return [defends[call] for call in _legal_calls(state)]
-    if phase is Phase.OPEN_CHOICE:
-        return [ChooseOpen(state.turn, True), ChooseOpen(state.turn, False)]
-    if phase is Phase.INVITE:
-        return [Invite(state.turn, True), Invite(state.turn, False)]
-    if phase is Phase.ANNOUNCE:
-        return [Announce(state.turn, True), Announce(state.turn, False)]
-    if phase is Phase.FOLLOW:
-        return [Follow(state.turn, False)] + ([Follow(state.turn, True)] if _follow_floor(state) is not None else [])
-    if phase is Phase.KONTRA:
-        return [Kontra(state.turn, False)] + ([Kontra(state.turn, True)] if _may_double(state) else [])
-    return []
+    return list(legal_tuple(state))
+
+
+@last_state
+def legal_tuple(state: HandState) -> tuple[Action, ...]:
+    """``legal_actions`` as a tuple, remembered for the last state asked (the bot's view, then ``apply``)."""
+    if state.phase is Phase.PLAY:  # the commonest phase first
+        return _legal_plays(state)
+    rule = state.mechanics.phases.get(state.phase)
+    return () if rule is None else tuple(rule.legal(state))
+
+
+def _legal_plays(state: HandState) -> tuple[Action, ...]:
+    turn = state.turn
+    actor = to_move(state)
+    plays = _plays(turn, None if actor == turn else actor)
+    return tuple(map(plays.__getitem__, play_rules.legal_cards(state)))
+
+
+def _legal_bids(state: HandState) -> list[Action]:
+    bids = _seat_actions(Bid, state.turn)
+    return [bids[t] for t in _auction(state).legal_tokens(state)]
+
+
+def _legal_talon(state: HandState) -> list[Action]:
+    return [TakeTalon(state.turn), Bid(state.turn, auction_rules.MISERE_TOKEN)]
+
+
+def _legal_discards(state: HandState) -> list[Action]:
+    hand = state.hands[state.turn]
+    discards = _seat_actions(Discard, state.turn)
+    return [discards[cards] for cards in combinations(hand, _excess(state, state.turn))]
+
+
+def _legal_contracts(state: HandState) -> list[Action]:
+    declares = _seat_actions(Declare, state.turn)
+    actions: list[Action] = [declares[b.token] for b in _auction(state).legal_contracts(state)]
+    if _may_concede(state):
+        actions.append(Concede(state.turn))
+    return actions
+
+
+def _legal_defence(state: HandState) -> list[Action]:
+    defends = _seat_actions(Defend, state.turn)
+    return [defends[call] for call in _legal_calls(state)]
+
+
+def _legal_open_choice(state: HandState) -> list[Action]:
+    return [ChooseOpen(state.turn, True), ChooseOpen(state.turn, False)]
+
+
+def _legal_invite(state: HandState) -> list[Action]:
+    return [Invite(state.turn, True), Invite(state.turn, False)]
+
+
+def _legal_announce(state: HandState) -> list[Action]:
+    return [Announce(state.turn, True), Announce(state.turn, False)]
+
+
+def _legal_follow(state: HandState) -> list[Action]:
+    return [Follow(state.turn, False)] + ([Follow(state.turn, True)] if _follow_floor(state) is not None else [])
+
+
+def _legal_kontra(state: HandState) -> list[Action]:
+    return [Kontra(state.turn, False)] + ([Kontra(state.turn, True)] if _may_double(state) else [])
 
 
 # Actions are values: one object per distinct action serves every hand, instead of a new one per legal option.
@@ -228,11 +268,8 @@ def _plays(seat: int, actor: int | None) -> tuple[Play, ...]:
     return tuple(Play(seat, code, actor) for code in range(NUM_CODES))
 
 
-def _auction(state: HandState):
-    """The auction module of the convention's ladder: the Russian 6S..10NT, the Austrian/Croatian numbers, or the
-    19th-century suit announcements."""
-    ladder = state.convention.bidding.ladder
-    return number_rules if ladder == "numbers" else suit_rules if ladder == "suits" else auction_rules
+def _auction(state: HandState) -> Auction:
+    return state.mechanics.auction
 
 
 def _may_concede(state: HandState) -> bool:
@@ -276,9 +313,21 @@ def _half_whist_allowed(state: HandState) -> bool:
 
 def apply(state: HandState, action: Action) -> HandState:
     """The state after ``action``; raises ``IllegalAction`` naming the rule that forbids it."""
+    if state.phase is Phase.PLAY and action in legal_tuple(state):
+        # A card among the legal actions (the very objects the bot's view offered, so usually an identity hit)
+        # is the right seat's legal card: the checks below would only repeat that.
+        after = play_rules.play_legal_card(state, action.card)  # type: ignore[union-attr]
+    else:
+        after = _checked_apply(state, action)
+    after.__dict__["steps"] = state.steps + 1  # a state the handler made for this step: not yet seen by anyone
+    return after
+
+
+def _checked_apply(state: HandState, action: Action) -> HandState:
     if state.phase is Phase.DONE:
         raise IllegalAction(f"{action}: the hand is over")
-    handler = _HANDLERS.get((state.phase, type(action)))
+    rule = state.mechanics.phases.get(state.phase)
+    handler = None if rule is None else rule.handlers.get(type(action))
     if handler is None:
         raise IllegalAction(f"{action}: not allowed in the {state.phase.value} phase")
     if isinstance(action, Bid) and action.seat in state.passed:
@@ -290,7 +339,8 @@ def apply(state: HandState, action: Action) -> HandState:
     expected = to_move(state)
     if actor != expected:
         raise IllegalAction(f"{action}: not your turn, seat {expected} is to act")
-    return evolve(handler(state, action), steps=state.steps + 1)
+    after = handler(state, action)
+    return evolve(state) if after is state else after
 
 
 def _apply_bid(state: HandState, action: Bid) -> HandState:
@@ -327,8 +377,8 @@ def _checked_discard(state: HandState, action: Discard) -> tuple[tuple[int, ...]
 def _apply_discard(state: HandState, action: Discard) -> HandState:
     cards, kept = _checked_discard(state, action)
     state = evolve(state, hands=_with_hand(state, action.seat, kept), discard=cards, phase=Phase.CONTRACT)
-    if _nachgehen(state) and not state.follow_steps:  # «Я снёс» (Ich liege): the other bidders may follow
-        return _follow_round(evolve(state, winner_discard=cards), action.seat)
+    if _nachgehen(state) and not central(state.extra).follow_steps:  # «Я снёс» (Ich liege): the others may follow
+        return _follow_round(_with_central(state, winner_discard=cards), action.seat)
     return state
 
 
@@ -345,41 +395,41 @@ def _follow_round(state: HandState, seat: int) -> HandState:
     queue = tuple(s for s in order if s in state.bidders)
     if not queue:
         return state
-    return evolve(state, phase=Phase.FOLLOW, follow_queue=queue, turn=queue[0])
+    return _with_central(evolve(state, phase=Phase.FOLLOW, turn=queue[0]), follow_queue=queue)
 
 
 def _follow_floor(state: HandState) -> int | None:
     """The lowest number a follower may name now: «не ниже чем 5 (Bettel)», then above the last named."""
     rules = state.convention.bidding
-    named = [rules.number_of(token) for _, took, _, token in state.follow_steps if took]
+    named = [rules.number_of(token) for _, took, _, token in central(state.extra).follow_steps if took]
     floor = max(named) + 1 if named else rules.nachgehen_from_number
     return floor if floor <= rules.last_number else None
 
 
 def _apply_follow(state: HandState, action: Follow) -> HandState:
     seat = action.seat
+    follow = central(state.extra)
     if action.take:
         floor = _follow_floor(state)
         if floor is None:
             raise IllegalAction(f"{action}: no contract is left above the one named")
         hands = list(state.hands)
         hands[seat] = tuple(sorted(hands[seat] + state.discard))
-        return evolve(
+        taken = evolve(
             state,
             hands=tuple(hands),
             discard=(),
             declarer=seat,
             final_number=floor,
             final_bid=number_rules.contract_bid(state, floor, False),
-            follow_queue=(),
             phase=Phase.DISCARD,
             turn=seat,
-            follow_steps=state.follow_steps + ((seat, True, (), ""),),
         )
-    steps = state.follow_steps + ((seat, False, (), ""),)
-    state = evolve(state, follow_queue=state.follow_queue[1:], follow_steps=steps)
-    if state.follow_queue:
-        return evolve(state, turn=state.follow_queue[0])
+        return _with_central(taken, follow_queue=(), follow_steps=follow.follow_steps + ((seat, True, (), ""),))
+    steps = follow.follow_steps + ((seat, False, (), ""),)
+    state = _with_central(state, follow_queue=follow.follow_queue[1:], follow_steps=steps)
+    if follow.follow_queue[1:]:
+        return evolve(state, turn=follow.follow_queue[1])
     if state.contract is not None:  # the last follower's contract stands
         return _declared(state, state.contract)
     return evolve(state, phase=Phase.CONTRACT, turn=state.declarer)
@@ -387,7 +437,9 @@ def _apply_follow(state: HandState, action: Follow) -> HandState:
 
 def _apply_defence_discard(state: HandState, action: Discard) -> HandState:
     cards, kept = _checked_discard(state, action)
-    state = evolve(state, hands=_with_hand(state, action.seat, kept), defence_discard=cards)
+    state = evolve(
+        state, hands=_with_hand(state, action.seat, kept), extra=replace(russian(state.extra), defence_discard=cards)
+    )
     return play_rules.start_play(state, HandKind.GAME)
 
 
@@ -396,18 +448,12 @@ def _apply_declare(state: HandState, action: Declare) -> HandState:
         bid = parse_bid(action.token)
     except BidError as exc:
         raise IllegalAction(f"{action}: {exc}") from None
-    if state.convention.bidding.ladder != "russian":
-        if bid not in _auction(state).legal_contracts(state):
-            raise IllegalAction(
-                f"{action}: the contract must be a number not below {state.final_number} "
-                f"{'without' if state.final_bid.no_talon else 'with'} the talon (or the named game)"
-            )
-    else:
-        auction_rules.check_contract(state, bid, str(action))
-    if state.follow_steps and state.follow_steps[-1][1] and not state.follow_steps[-1][3]:
-        seat, _, _, _ = state.follow_steps[-1]  # the follower named his contract: the others may follow
-        steps = state.follow_steps[:-1] + ((seat, True, state.discard, bid.token),)
-        following = _follow_round(evolve(state, contract=bid, follow_steps=steps), seat)
+    _auction(state).check_contract(state, bid, str(action))
+    steps = state.extra.follow_steps if isinstance(state.extra, CentralState) else ()
+    if steps and steps[-1][1] and not steps[-1][3]:
+        seat, _, _, _ = steps[-1]  # the follower named his contract: the others may follow
+        named = steps[:-1] + ((seat, True, state.discard, bid.token),)
+        following = _follow_round(_with_central(evolve(state, contract=bid), follow_steps=named), seat)
         if following.phase is Phase.FOLLOW:
             return following
     return _declared(state, bid)
@@ -468,7 +514,8 @@ def _whister_takes_talon(state: HandState, seat: int) -> HandState:
     hands = list(state.hands)
     hands[seat] = tuple(sorted(hands[seat] + bought))
     rest = tuple(c for c in state.talon if c not in bought)
-    return evolve(state, hands=tuple(hands), talon=rest, whist_talon=index, phase=Phase.DEFENCE_DISCARD, turn=seat)
+    extra = replace(russian(state.extra), whist_talon=index)
+    return evolve(state, hands=tuple(hands), talon=rest, extra=extra, phase=Phase.DEFENCE_DISCARD, turn=seat)
 
 
 def _apply_choose_open(state: HandState, action: ChooseOpen) -> HandState:
@@ -478,7 +525,7 @@ def _apply_choose_open(state: HandState, action: ChooseOpen) -> HandState:
 
 
 def _apply_invite(state: HandState, action: Invite) -> HandState:
-    return _after_defence(evolve(state, invited=bool(action.invite)))
+    return _after_defence(_with_central(state, invited=bool(action.invite)))
 
 
 def _kontra_open(state: HandState) -> bool:
@@ -497,12 +544,13 @@ def _after_defence(state: HandState) -> HandState:
     """The kontra chain where the convention has one, then the play."""
     if _kontra_open(state):
         whisters = _whisters(state)
-        return evolve(state, phase=Phase.KONTRA, kontra_round=1, kontra_queue=whisters, turn=whisters[0])
+        state = _with_central(state, kontra_round=1, kontra_queue=whisters)
+        return evolve(state, phase=Phase.KONTRA, turn=whisters[0])
     return _begin_play(state)
 
 
 def _may_double(state: HandState) -> bool:
-    return state.kontra_round <= state.convention.defence.kontra_levels
+    return central(state.extra).kontra_round <= state.convention.defence.kontra_levels
 
 
 def _apply_kontra(state: HandState, action: Kontra) -> HandState:
@@ -510,24 +558,26 @@ def _apply_kontra(state: HandState, action: Kontra) -> HandState:
     answers every defender who doubled (rekontra, mortkontra, ...). A round without a double ends the chain."""
     if action.double and not _may_double(state):
         raise IllegalAction(f"{action}: the chain stops at {state.convention.defence.kontra_levels} doublings")
-    round_ = state.kontra_round
-    levels = dict(state.kontra)
+    chain = central(state.extra)
+    round_ = chain.kontra_round
+    levels = dict(chain.kontra)
     call = PASS_CALL
     if action.double:
         call = state.convention.defence.kontra_word(round_)
         raised = [action.seat] if round_ % 2 else [d for d, lv in levels.items() if lv == round_ - 1]
         levels.update(dict.fromkeys(raised, round_))
-    calls = state.kontra_calls + ((action.seat, call),)
-    state = evolve(state, kontra=tuple(sorted(levels.items())), kontra_calls=calls, kontra_queue=state.kontra_queue[1:])
+    calls = chain.kontra_calls + ((action.seat, call),)
+    queue = chain.kontra_queue[1:]
+    state = _with_central(state, kontra=tuple(sorted(levels.items())), kontra_calls=calls, kontra_queue=queue)
     if action.double and round_ == 1 and state.convention.defence.kontra_invites and len(_whisters(state)) == 1:
-        state = evolve(state, invited=True)  # «Заявка контра ... при пасе второго защитника означает приглашение»
-    if state.kontra_queue:
-        return evolve(state, turn=state.kontra_queue[0])
+        state = _with_central(state, invited=True)  # «Заявка контра ... при пасе второго защитника: приглашение»
+    if queue:
+        return evolve(state, turn=queue[0])
     doubled = tuple(d for d in _whisters(state) if levels.get(d) == round_)
     if not doubled or round_ >= state.convention.defence.kontra_levels:
         return _begin_play(state)
     queue = doubled if (round_ + 1) % 2 else (state.declarer,)
-    return evolve(state, kontra_round=round_ + 1, kontra_queue=queue, turn=queue[0])
+    return evolve(_with_central(state, kontra_round=round_ + 1, kontra_queue=queue), turn=queue[0])
 
 
 def _begin_play(state: HandState) -> HandState:
@@ -543,11 +593,11 @@ def _begin_play(state: HandState) -> HandState:
         and _number(state) in rules.kontra_required_numbers
         and not state.contract.no_talon
         and state.declarer not in state.refe_seats
-        and not state.kontra
+        and not central(state.extra).kontra
     ):
         return evolve(state, phase=Phase.DONE)
     whisters = _whisters(state)
-    if (rules.lone_whister_invites or rules.passer_sits_out) and len(whisters) == 1 and not state.invited:
+    if (rules.lone_whister_invites or rules.passer_sits_out) and len(whisters) == 1 and not _passer_invited(state):
         seats = tuple(s for s in state.active if s in (state.declarer, whisters[0]))
         return play_rules.start_play(state, HandKind.GAME, seats)
     return play_rules.start_play(state, HandKind.GAME)
@@ -557,13 +607,15 @@ def _may_announce(state: HandState) -> bool:
     """«Если у разыгрывающего на руках нет ни одного туза и он объявил об этом до того, как сделать первый ход ...
     Нельзя снести тузов и объявить об их отсутствии»; no premium on the directly settled contracts."""
     scoring = state.convention.scoring
-    if not scoring.premium_no_aces or state.no_aces is not None or _number(state) in dict(scoring.direct_values):
+    if not scoring.premium_no_aces or central(state.extra).no_aces is not None:
+        return False
+    if _number(state) in dict(scoring.direct_values):
         return False
     return not any(c % 8 == ACE for c in state.hands[state.declarer] + state.discard)
 
 
 def _apply_announce(state: HandState, action: Announce) -> HandState:
-    return _begin_play(evolve(state, no_aces=bool(action.no_aces)))
+    return _begin_play(_with_central(state, no_aces=bool(action.no_aces)))
 
 
 def _apply_play(state: HandState, action: Play) -> HandState:
@@ -572,28 +624,75 @@ def _apply_play(state: HandState, action: Play) -> HandState:
     return play_rules.play_card(state, int(action.card), action)
 
 
+def _with_central(state: HandState, **changes: Any) -> HandState:
+    """``state`` with its Central-European family state changed."""
+    return evolve(state, extra=replace(central(state.extra), **changes))
+
+
+def _passer_invited(state: HandState) -> bool:
+    """The lone whister brought the passer in (the invitation or a kontra that invites); only Central Europe has
+    it — elsewhere a passer who sits out stays out."""
+    return isinstance(state.extra, CentralState) and state.extra.invited
+
+
 def _with_hand(state: HandState, seat: int, cards: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     hands = list(state.hands)
     hands[seat] = tuple(sorted(cards))
     return tuple(hands)
 
 
-_HANDLERS = {
-    (Phase.AUCTION, Bid): _apply_bid,
-    (Phase.TALON, Bid): _apply_bid,
-    (Phase.TALON, TakeTalon): _apply_take_talon,
-    (Phase.DISCARD, Discard): _apply_discard,
-    (Phase.DEFENCE_DISCARD, Discard): _apply_defence_discard,
-    (Phase.CONTRACT, Declare): _apply_declare,
-    (Phase.CONTRACT, Concede): _apply_concede,
-    (Phase.DEFENCE, Defend): _apply_defend,
-    (Phase.OPEN_CHOICE, ChooseOpen): _apply_choose_open,
-    (Phase.INVITE, Invite): _apply_invite,
-    (Phase.KONTRA, Kontra): _apply_kontra,
-    (Phase.ANNOUNCE, Announce): _apply_announce,
-    (Phase.FOLLOW, Follow): _apply_follow,
-    (Phase.PLAY, Play): _apply_play,
+# The phases every family plays, and those a family adds; each family's table is its ``Mechanics``.
+CORE_PHASES = {
+    Phase.AUCTION: PhaseRule(_legal_bids, {Bid: _apply_bid}),
+    Phase.DISCARD: PhaseRule(_legal_discards, {Discard: _apply_discard}),
+    Phase.CONTRACT: PhaseRule(_legal_contracts, {Declare: _apply_declare, Concede: _apply_concede}),
+    Phase.DEFENCE: PhaseRule(_legal_defence, {Defend: _apply_defend}),
+    Phase.OPEN_CHOICE: PhaseRule(_legal_open_choice, {ChooseOpen: _apply_choose_open}),
+    Phase.PLAY: PhaseRule(_legal_plays, {Play: _apply_play}),
 }
+# Classic's dark six (take the talon unseen or switch to misère); Hussar's whist with one's own talon.
+DARK_TALON = {Phase.TALON: PhaseRule(_legal_talon, {Bid: _apply_bid, TakeTalon: _apply_take_talon})}
+WHIST_TALON = {Phase.DEFENCE_DISCARD: PhaseRule(_legal_discards, {Discard: _apply_defence_discard})}
+# Central Europe: the invitation, the kontra chain, the no-aces announcement, Nachgehen.
+INVITATION = {Phase.INVITE: PhaseRule(_legal_invite, {Invite: _apply_invite})}
+KONTRA = {Phase.KONTRA: PhaseRule(_legal_kontra, {Kontra: _apply_kontra})}
+NO_ACES = {Phase.ANNOUNCE: PhaseRule(_legal_announce, {Announce: _apply_announce})}
+NACHGEHEN = {Phase.FOLLOW: PhaseRule(_legal_follow, {Follow: _apply_follow})}
+
+RUSSIAN_AUCTION = Auction(
+    "russian",
+    auction_rules.legal_tokens,
+    auction_rules.apply_bid,
+    auction_rules.legal_contracts,
+    auction_rules.check_contract,
+)
+NUMBER_AUCTION = Auction(
+    "numbers",
+    number_rules.legal_tokens,
+    number_rules.apply_bid,
+    number_rules.legal_contracts,
+    number_rules.check_contract,
+)
+SUIT_AUCTION = Auction(
+    "suits", suit_rules.legal_tokens, suit_rules.apply_bid, suit_rules.legal_contracts, suit_rules.check_contract
+)
+RUSSIAN = Mechanics("russian", RUSSIAN_AUCTION, {**CORE_PHASES, **DARK_TALON, **WHIST_TALON}, RussianState())
+CENTRAL = Mechanics(
+    "central", NUMBER_AUCTION, {**CORE_PHASES, **INVITATION, **KONTRA, **NO_ACES, **NACHGEHEN}, CentralState()
+)
+NINETEENTH = Mechanics("1800s", SUIT_AUCTION, CORE_PHASES, FamilyState())
+_BY_LADDER = {"russian": RUSSIAN, "numbers": CENTRAL, "suits": NINETEENTH}
+
+
+def mechanics_for(convention) -> Mechanics:
+    """The registered system's mechanics for ``convention`` (a house rule keeps its system's name); a convention
+    of no registered system plays its ladder family's. The registry sits above the engine's modules (it knows the
+    bots), so it is looked up when a hand is dealt."""
+    registry = importlib.import_module("fairdeal.engine.system")
+    try:
+        return registry.get_system(convention.name).mechanics
+    except ConventionError:
+        return _BY_LADDER[convention.bidding.ladder]
 
 
 # ---- result -----------------------------------------------------------------------------------------------------
@@ -604,7 +703,7 @@ def result(state: HandState) -> HandOutcome:
     if state.phase is not Phase.DONE:
         raise IllegalAction(f"the hand is not over (phase {state.phase.value})")
     contract: ContractBid | None = state.contract
-    invited = (state.defence_open or state.whist_talon is not None or state.invited) and state.kind is HandKind.GAME
+    invited = (state.defence_open or state.extra.whister_invited()) and state.kind is HandKind.GAME
     return HandOutcome(
         num_seats=state.num_seats,
         dealer=state.dealer,
@@ -643,15 +742,9 @@ def _outcome_extras(state: HandState) -> tuple[tuple[str, object], ...]:
     extras: list[tuple[str, object]] = []
     if state.dark and state.declarer is not None:
         extras.append(("dark", True))
-    if state.dark_passers:
-        extras.append(("dark_passers", tuple(sorted(state.dark_passers))))
-        extras.append(("dark_pass_rounds", state.dark_pass_rounds))
-    if state.opening_round:
+    if state.opening_round:  # never with dark passers: an opening round has no auction
         extras.append(("opening_round", state.opening_round))
-    if state.kontra:
-        extras.append(("kontra", state.kontra))
-    if state.no_aces:
-        extras.append(("no_aces", True))
+    extras.extend(state.extra.outcome_facts())
     if state.convention.scoring.premium_four_aces and state.declarer is not None:
         extras.append(("aces", _declarer_aces(state)))
     if state.declarer is not None and state.final_bid is not None and not state.final_bid.no_talon:

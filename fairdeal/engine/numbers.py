@@ -255,3 +255,12 @@ def legal_contracts(state: HandState) -> list[ContractBid]:
 
 def number_of_contract(state: HandState, bid: ContractBid) -> int:
     return _rules(state).number_of(bid.token)
+
+
+def check_contract(state: HandState, bid: ContractBid, what: str) -> None:
+    if bid not in legal_contracts(state):
+        without = state.final_bid is not None and state.final_bid.no_talon
+        raise IllegalAction(
+            f"{what}: the contract must be a number not below {state.final_number} "
+            f"{'without' if without else 'with'} the talon (or the named game)"
+        )

@@ -14,7 +14,7 @@ from fairdeal.cards import Card, Suit, suit_of
 from fairdeal.engine.actions import Phase
 from fairdeal.engine.bids import NO_TRUMP
 from fairdeal.engine.outcome import DefenceCall, HandKind
-from fairdeal.engine.state import HandState, Trick, evolve, per_state
+from fairdeal.engine.state import HandState, Trick, evolve, last_state
 from fairdeal.errors import IllegalAction
 
 TRICKS_PER_HAND = 10
@@ -75,19 +75,22 @@ def led_suit(state: HandState) -> int | None:
     return None
 
 
-@per_state
-def legal_cards(state: HandState) -> list[int]:
+@last_state
+def legal_cards(state: HandState) -> tuple[int, ...]:
     hand = state.hands[state.turn]
     suit = led_suit(state)
     if suit is None:
-        return list(hand)
+        return hand
     trump = trump_of(state)
-    follow = [c for c in hand if c // 8 == suit]
-    trumps = [c for c in hand if trump is not None and c // 8 == trump]
-    allowed = follow or trumps or list(hand)
+    follow = tuple(c for c in hand if c // 8 == suit)
+    if follow:
+        allowed = follow
+    else:
+        allowed = tuple(c for c in hand if c // 8 == trump) if trump is not None else ()
+        allowed = allowed or hand
     if state.convention.play.must_overtake and state.current:
         best = _best_card(state.current, trump)
-        heading = [c for c in allowed if _beats(c, best, trump)]
+        heading = tuple(c for c in allowed if _beats(c, best, trump))
         return heading or allowed
     return allowed
 
@@ -127,26 +130,39 @@ def _name(card: int) -> str:
 def play_card(state: HandState, card: int, what: object) -> HandState:
     """``what`` (the action, or a description of it) names the play in an error."""
     _check_card(state, card, what)
+    return play_legal_card(state, card)
+
+
+def play_legal_card(state: HandState, card: int) -> HandState:
+    """``play_card`` of a card known to be legal; the next state is built once (the commonest transition)."""
     seat = state.turn
     hand = state.hands[seat]
     at = hand.index(card)
     hands = list(state.hands)
     hands[seat] = hand[:at] + hand[at + 1 :]
-    # the next seat plays; a full trick is finished below and its winner leads
-    state = evolve(state, hands=tuple(hands), current=state.current + ((seat, card),), turn=_next_seat(state, seat))
+    current = state.current + ((seat, card),)
+    changes: dict[str, object] = {"hands": tuple(hands), "current": current, "turn": _next_seat(state, seat)}
+    if not state.tricks and len(current) == 1:
+        changes.update(_opened_at_first_lead(state))
+    if len(current) == len(state.trick_seats):
+        changes.update(_finished_trick(state, current))
+    return evolve(state, **changes)
+
+
+def _opened_at_first_lead(state: HandState) -> dict[str, object]:
+    """The hands turned face up once the first card is led: the misère defenders' where the convention opens them
+    then, and an open contract's declarer («После первого хода ... в открытую»)."""
+    changes: dict[str, object] = {}
+    defence = state.convention.defence
     if (
         state.kind is HandKind.MISERE
-        and len(state.tricks) == 0
-        and len(state.current) == 1
-        and state.convention.defence.misere_cards_open_after_first_lead
-        and not (state.dark and state.convention.defence.dark_misere_closed)
+        and defence.misere_cards_open_after_first_lead
+        and not (state.dark and defence.dark_misere_closed)
     ):
-        state = evolve(state, open_seats=frozenset(state.defenders), defence_open=True)
-    if state.contract is not None and state.contract.open and not state.tricks and len(state.current) == 1:
-        state = evolve(state, open_seats=state.open_seats | {state.declarer})  # «После первого хода ... в открытую»
-    if len(state.current) < len(state.trick_seats):
-        return state
-    return _finish_trick(state)
+        changes = {"open_seats": frozenset(state.defenders), "defence_open": True}
+    if state.contract is not None and state.contract.open:
+        changes["open_seats"] = changes.get("open_seats", state.open_seats) | {state.declarer}
+    return changes
 
 
 def _next_seat(state: HandState, seat: int) -> int:
@@ -154,10 +170,10 @@ def _next_seat(state: HandState, seat: int) -> int:
     return state.trick_seats[(at + 1) % len(state.trick_seats)]
 
 
-def _finish_trick(state: HandState) -> HandState:
+def _finished_trick(state: HandState, current: tuple[tuple[int, int], ...]) -> dict[str, object]:
+    """The fields a full trick changes: the trick is kept, its winner counted and leading."""
     talon_card = state.current_talon_card
-    winner = trick_winner(state.current, talon_card, trump_of(state), talon_owner=_talon_owner(state))
-    trick = Trick(state.current, winner, talon_card)
+    winner = trick_winner(current, talon_card, trump_of(state), talon_owner=_talon_owner(state))
     won = list(state.won)
     talon_won = state.talon_won
     if winner in state.active:
@@ -165,11 +181,19 @@ def _finish_trick(state: HandState) -> HandState:
     else:
         talon_won += 1
     leader = state.trick_seats[0] if talon_card is not None else winner
+    trick = object.__new__(Trick)  # a frozen value made without its per-field ``object.__setattr__``
+    trick.__dict__.update(plays=current, winner=winner, talon_card=talon_card)
     tricks = state.tricks + (trick,)
     phase = Phase.DONE if len(tricks) == TRICKS_PER_HAND or _defence_capped(state, won) else Phase.PLAY
-    return evolve(
-        state, tricks=tricks, current=(), won=tuple(won), talon_won=talon_won, leader=leader, turn=leader, phase=phase
-    )
+    return {
+        "tricks": tricks,
+        "current": (),
+        "won": tuple(won),
+        "talon_won": talon_won,
+        "leader": leader,
+        "turn": leader,
+        "phase": phase,
+    }
 
 
 def _defence_capped(state: HandState, won: list[int]) -> bool:

@@ -48,7 +48,7 @@ def to_record(state: HandState) -> dict[str, Any]:
         "talon_shown": state.talon_shown,
     }
     if state.discard:  # raspasy and no-talon games put nothing away; the log's discard is exactly two cards
-        record["discard"] = to_ascii_list(state.winner_discard or state.discard)
+        record["discard"] = to_ascii_list(state.extra.logged_discard(state.discard))
     if state.declarer is not None and (state.contract is not None or state.conceded):
         bid = state.contract if state.contract is not None else state.final_bid
         record["contract"] = {"declarer": state.declarer, "bid": bid.token}
@@ -82,29 +82,10 @@ def _extras(state: HandState) -> dict[str, Any]:
         extras["opening_round"] = state.opening_round
     if state.talon_bought is not None:
         extras["talon_bought"] = state.talon_bought
-    if state.whist_talon is not None:
-        extras["whist_talon"] = state.whist_talon
-    if state.defence_discard:
-        extras["defence_discard"] = to_ascii_list(state.defence_discard)
     if state.refe_seats:
         extras["refe"] = sorted(state.refe_seats)
-    if _invitation_asked(state):
-        extras["invited"] = state.invited
-    if state.kontra_calls:
-        extras["kontra"] = [{"seat": s, "call": c} for s, c in state.kontra_calls]
-    if state.no_aces is not None:
-        extras["no_aces"] = state.no_aces
-    if state.follow_steps:
-        extras["nachgehen"] = [_follow_record(step) for step in state.follow_steps]
+    extras.update(state.extra.record_fields(_invitation_asked(state)))  # a Russian hand has no refe: order kept
     return extras
-
-
-def _follow_record(step: tuple[int, bool, tuple[int, ...], str]) -> dict[str, Any]:
-    seat, took, discard, contract = step
-    entry: dict[str, Any] = {"seat": seat, "take": took}
-    if took and contract:
-        entry.update(discard=to_ascii_list(discard), contract=contract)
-    return entry
 
 
 def _invitation_asked(state: HandState) -> bool:

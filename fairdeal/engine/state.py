@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import MISSING, dataclass, field, fields
 from functools import wraps
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from fairdeal.engine.actions import Phase
 from fairdeal.engine.bids import ContractBid
+from fairdeal.engine.extra import NO_FAMILY_STATE, FamilyState
 from fairdeal.engine.outcome import DefenceCall, HandKind
 
 if TYPE_CHECKING:
+    from fairdeal.engine.mechanics import Mechanics
     from fairdeal.rules.convention import Convention
 
 
@@ -41,6 +43,7 @@ class HandState:
     talon: tuple[int, ...]  # cards still lying in the talon
     phase: Phase
     turn: int  # whose decision (whose card, in play)
+    mechanics: Mechanics = field(repr=False)  # the system's auction and phase table
     auction: tuple[tuple[int, str], ...] = ()
     passed: frozenset[int] = frozenset()
     bidders: frozenset[int] = frozenset()  # seats that have made a contract-bearing bid or said «мои»
@@ -67,28 +70,15 @@ class HandState:
     dummy: int | None = None  # Gusarik: the dummy's pseudo-seat (always num_seats)
     trick_seats: tuple[int, ...] = ()  # seats that play to the tricks, in turn order from the first hand
     opening_round: int = 0  # Classic: k-th opening raspasy of this dealer (0 = a normal hand)
-    dark_seats: frozenset[int] = frozenset()  # seats that bid in the dark (their first call)
-    dark_passers: frozenset[int] = frozenset()  # seats that passed in the dark
-    dark_pass_rounds: int = 0  # dark passes that set or raised the floor (Codex: 7, then 8)
     dark: bool = False  # the contract was won by a dark bid (talon taken unseen)
     talon_bought: int | None = None  # with two talons: the one the declarer took
-    whist_talon: int | None = None  # Hussar: the talon the whister took («с приглашением своей прикупки»)
-    defence_discard: tuple[int, ...] = ()  # the whister's two cards put away after taking his talon
     number_high: int | None = None  # number ladders (Austrian, Croatian): the highest number bid
     game_bids: tuple[tuple[int, int | None], ...] = ()  # («игра») seat and named number (None = not named yet)
     naming: bool = False  # the game bidders name their numbers in turn
     final_number: int | None = None  # the number the declarer's contract must reach
     named_contract: bool = False  # a game named in the auction: the contract is that number's
     refe_seats: frozenset[int] = frozenset()  # Croatian: seats holding a refe at the deal (from the sheet)
-    invited: bool = False  # the lone whister invited the passer («пригласить второго»)
-    kontra: tuple[tuple[int, int], ...] = ()  # (defender, doublings) of the kontra chain
-    kontra_calls: tuple[tuple[int, str], ...] = ()  # the chain's calls in order: kontra, rekontra, ..., pass
-    kontra_queue: tuple[int, ...] = ()  # seats still to call in this round of the chain
-    kontra_round: int = 0  # 1 = defenders may kontra, 2 = declarer may rekontra, ...
-    no_aces: bool | None = None  # Austrian: the declarer's announcement (None = not asked)
-    follow_queue: tuple[int, ...] = ()  # Nachgehen: bidders still to take the discard or pass
-    follow_steps: tuple[tuple[int, bool, tuple[int, ...], str], ...] = ()  # (seat, took, his discard, contract)
-    winner_discard: tuple[int, ...] = ()  # Nachgehen: the auction winner's discard («Ich liege»)
+    extra: FamilyState = NO_FAMILY_STATE  # the state only the system's family's phases keep (fairdeal.engine.extra)
     aside: tuple[int, ...] = ()  # two at a 19th-century table: the third hand, laid aside unseen
 
     @property
@@ -148,18 +138,29 @@ def evolve(state: HandState, **changes: Any) -> HandState:
 T = TypeVar("T")
 
 
-def per_state(rule: Callable[[HandState], list[T]]) -> Callable[[HandState], list[T]]:
-    """Remember ``rule(state)`` for the last state it was asked about. A driver asks each state twice (the bot's
-    view, then the check of the action chosen from it), and a state never changes, so identity is the key; every
-    call still returns a fresh list."""
+def last_state(rule: Callable[[HandState], tuple[T, ...]]) -> Callable[[HandState], tuple[T, ...]]:
+    """Remember ``rule(state)`` for the last state it was asked about. A driver asks each state more than once
+    (the bot's view, then the check of the action chosen from it), and a state never changes, so identity is the
+    key; the answer is a tuple, so no caller can change what the next one gets."""
     last: list[tuple[HandState | None, tuple[T, ...]]] = [(None, ())]
 
     @wraps(rule)
-    def remembered(state: HandState) -> list[T]:
+    def remembered(state: HandState) -> tuple[T, ...]:
         seen, answer = last[0]
         if seen is not state:
-            answer = tuple(rule(state))
+            answer = rule(state)
             last[0] = (state, answer)
-        return list(answer)
+        return answer
 
     return remembered
+
+
+def per_state(rule: Callable[[HandState], list[T]]) -> Callable[[HandState], list[T]]:
+    """``last_state`` for a rule that answers a list: every call still returns a fresh list."""
+    remembered = last_state(lambda state: tuple(rule(state)))
+
+    @wraps(rule)
+    def fresh(state: HandState) -> list[T]:
+        return list(remembered(state))
+
+    return fresh

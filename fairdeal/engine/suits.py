@@ -147,3 +147,12 @@ def legal_contracts(state: HandState) -> list[ContractBid]:
         for bid in contract_bids(state, n, False)
         if not bid.no_talon
     ]
+
+
+def check_contract(state: HandState, bid: ContractBid, what: str) -> None:
+    if bid not in legal_contracts(state):
+        without = state.final_bid is not None and state.final_bid.no_talon
+        raise IllegalAction(
+            f"{what}: the contract must be a number not below {state.final_number} "
+            f"{'without' if without else 'with'} the talon (or the named game)"
+        )

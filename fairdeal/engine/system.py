@@ -1,10 +1,12 @@
 """A rule system as one registered value: its convention (the data) and the mechanics the engine plugs in for it.
 
 A ``System`` bundles what every pillar asks of a system: the convention (bidding, defence, scoring, pulya, table,
-play), its deal pattern and deck, its auction, how a finished hand is written on the sheet, the bots' policy and
-the words its log uses. A new system is a convention value registered as a ``System``; a system with a mechanic
-of its own subclasses ``System`` and overrides the hook that mechanic changes (``score_hand``, ``new_hand``,
-``make_bot``, ``vocabulary``) — see ``fairdeal/systems/slovenian.py``.
+play), its deal pattern and deck, its mechanics (the auction and the table of phases with their handlers that the
+one state machine plays its hands by, ``fairdeal.engine.mechanics``), how a finished hand is written on the sheet,
+the bots' policy and the words its log uses. A new system is a convention value registered as a ``System``; a
+system with a mechanic of its own gives it its own ``Mechanics`` (a phase rule added or replaced) or subclasses
+``System`` and overrides the hook that mechanic changes (``score_hand``, ``make_bot``) — see
+``fairdeal/systems/slovenian.py``.
 
 The registry (``register``/``get_system``/``registered``) is the one list of systems: the CLI, the log validator,
 the docs generator, the protocols and the auditor ask it. Family modules in ``fairdeal.systems`` fill it on first
@@ -25,6 +27,7 @@ import numpy as np
 from fairdeal.cards import DeckKind
 from fairdeal.deal import DealPattern, get_pattern
 from fairdeal.engine.bots import Bot, HeuristicBot, RandomBot
+from fairdeal.engine.mechanics import Mechanics
 from fairdeal.engine.outcome import HandOutcome
 from fairdeal.engine.scoring import score_hand
 from fairdeal.engine.sheet import ScoreLine, Sheet
@@ -61,6 +64,7 @@ class System:
     convention: Convention
     family: str
     vocabulary: Vocabulary
+    mechanics: Mechanics  # the auction and the phase table its hands are played by
 
     @property
     def name(self) -> str:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from fairdeal.cards import DeckKind
 from fairdeal.engine.actions import Action, Phase
 from fairdeal.engine.bids import ContractBid
-from fairdeal.engine.hand import legal_actions, to_move
+from fairdeal.engine.hand import legal_tuple, to_move
 from fairdeal.engine.outcome import DefenceCall, HandKind
 from fairdeal.engine.play import led_suit, trump_of
 from fairdeal.engine.state import HandState, Trick
@@ -101,7 +101,7 @@ _SEEN: dict[str, Callable[[HandState, int], object]] = {
     "led_suit": lambda state, seat: led_suit(state) if state.phase is Phase.PLAY else None,
     "trump": lambda state, seat: trump_of(state),
     "won": lambda state, seat: state.won,
-    "legal": lambda state, seat: tuple(legal_actions(state)) if to_move(state) == seat else (),
+    "legal": lambda state, seat: legal_tuple(state) if to_move(state) == seat else (),
     "convention": lambda state, seat: state.convention,
     "trick_seats": lambda state, seat: state.trick_seats,
     "deck": lambda state, seat: _deck(state),
@@ -128,7 +128,9 @@ class _SeenView(PlayerView):
     stays inside; what a bot gets from the view is only what ``_SEEN`` lets ``seat`` see."""
 
     def __init__(self, state: HandState, seat: int):  # not the dataclass's: the fields come from _SEEN
-        self.__dict__.update(_state=state, seat=seat)
+        kept = self.__dict__
+        kept["_state"] = state
+        kept["seat"] = seat
 
 
 def _install_fields() -> None:

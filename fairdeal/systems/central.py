@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from fairdeal.engine.hand import CENTRAL
 from fairdeal.engine.system import System, Vocabulary, register
 from fairdeal.rules.central import (
     AUSTRIAN,
@@ -43,4 +44,4 @@ for convention in (
     AUSTRIAN_SANS_ATOUT,
     AUSTRIAN_NACHGEHEN,
 ):
-    register(System(convention, family="central", vocabulary=CENTRAL_WORDS))
+    register(System(convention, family="central", vocabulary=CENTRAL_WORDS, mechanics=CENTRAL))

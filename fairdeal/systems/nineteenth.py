@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from fairdeal.engine.hand import NINETEENTH
 from fairdeal.engine.system import System, Vocabulary, register
 from fairdeal.rules.nineteenth import (
     PREFERANS_1800S,
@@ -30,6 +31,6 @@ MIXED_FULL_WORDS = Vocabulary(
 )
 
 for convention in (PREFERANS_1800S, PREFERANS_1800S_KADILI, PREFERANS_1800S_TALON, PREFERANS_1800S_MIXED):
-    register(System(convention, family="1800s", vocabulary=SUIT_WORDS))
+    register(System(convention, family="1800s", vocabulary=SUIT_WORDS, mechanics=NINETEENTH))
 for convention in (PREFERANS_1800S_MIXED_FULL, PREFERANS_1800S_MIXED_FULL_KADILI):
-    register(System(convention, family="1800s", vocabulary=MIXED_FULL_WORDS))
+    register(System(convention, family="1800s", vocabulary=MIXED_FULL_WORDS, mechanics=NINETEENTH))

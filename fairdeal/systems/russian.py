@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from fairdeal.engine.hand import RUSSIAN
 from fairdeal.engine.system import System, Vocabulary, register
 from fairdeal.rules.russian import CODEX, LENINGRAD, MAILRU, ROSTOV, SOCHI
 from fairdeal.rules.systems import CLASSIC, GUSARIK_LENINGRAD, GUSARIK_ROSTOV, GUSARIK_SOCHI, HUSSAR
@@ -32,4 +33,4 @@ for convention in (
     GUSARIK_LENINGRAD,
     GUSARIK_ROSTOV,
 ):
-    register(System(convention, family="russian", vocabulary=RUSSIAN_WORDS))
+    register(System(convention, family="russian", vocabulary=RUSSIAN_WORDS, mechanics=RUSSIAN))

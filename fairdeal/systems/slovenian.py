@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 
 from fairdeal.engine.bids import bid_from_contract
 from fairdeal.engine.countdown import grant_refe
+from fairdeal.engine.hand import CENTRAL
 from fairdeal.engine.outcome import HandKind, HandOutcome
 from fairdeal.engine.sheet import ScoreLine, Sheet
 from fairdeal.engine.system import System, register
@@ -54,4 +55,4 @@ class Slovenian(System):
         return number == PLAIN_TWO and not dict(outcome.extras).get("kontra")
 
 
-register(Slovenian(SLOVENIAN, family="central", vocabulary=number_words("hearts|berac|sans-atout")))
+register(Slovenian(SLOVENIAN, family="central", vocabulary=number_words("hearts|berac|sans-atout"), mechanics=CENTRAL))
