@@ -21,13 +21,13 @@ from contextlib import contextmanager
 from fairdeal.deal import get_pattern
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.match import play_match
-from fairdeal.protocols import mp_group
-from fairdeal.protocols.mp_fiat_shamir import HandContext
-from fairdeal.protocols.mp_group import MSM_BACKEND, MULTS, Point, Scalar, base_mult, hash_to_point, multi_mult_vartime
-from fairdeal.protocols.mp_player import Player, Table, play_hand
-from fairdeal.protocols.mp_protocol import TableSetup, verify_hand
-from fairdeal.protocols.mp_source import MentalPokerSource, hand_setup
-from fairdeal.protocols.mp_verify import check_document
+from fairdeal.protocols.mental_poker import group as mp_group
+from fairdeal.protocols.mental_poker.fiat_shamir import HandContext
+from fairdeal.protocols.mental_poker.group import MSM_BACKEND, MULTS, Point, Scalar, base_mult, hash_to_point, multi_mult_vartime
+from fairdeal.protocols.mental_poker.player import Player, Table, play_hand
+from fairdeal.protocols.mental_poker.protocol import TableSetup, verify_hand
+from fairdeal.protocols.mental_poker.source import MentalPokerSource, hand_setup
+from fairdeal.protocols.mental_poker.verify import check_document
 from fairdeal.protocols.table import TableSpec
 from fairdeal.systems import get_convention
 

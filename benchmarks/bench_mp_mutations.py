@@ -20,9 +20,9 @@ import time
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.match import play_match
 from fairdeal.errors import MentalPokerError
-from fairdeal.protocols.mp_protocol import Checkpoints, verify_hand
-from fairdeal.protocols.mp_source import MentalPokerSource, hand_setup
-from fairdeal.protocols.mp_tamper import random_mutations
+from fairdeal.protocols.mental_poker.protocol import Checkpoints, verify_hand
+from fairdeal.protocols.mental_poker.source import MentalPokerSource, hand_setup
+from fairdeal.protocols.mental_poker.tamper import random_mutations
 from fairdeal.protocols.table import TableSpec
 from fairdeal.rules import SOCHI
 from fairdeal.systems import get_convention

@@ -23,8 +23,8 @@ from fairdeal.engine.record import replay_record
 from fairdeal.engine.scoring import score_hand
 from fairdeal.engine.sheet import new_sheet
 from fairdeal.errors import IllegalAction
-from fairdeal.protocols.mp_player import HandAbandoned, Player, Unresponsive
-from fairdeal.protocols.mp_source import MentalPokerSource
+from fairdeal.protocols.mental_poker.player import HandAbandoned, Player, Unresponsive
+from fairdeal.protocols.mental_poker.source import MentalPokerSource
 from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.verify import verify_documents, verify_log
 from fairdeal.systems import get_convention

@@ -128,7 +128,7 @@ def deal_command(
     """
     # Imported here: `verify` needs neither the match loop nor the dealing parties.
     from fairdeal.cli.play import CommandFailure, check_players, default_players, player_names, table_convention
-    from fairdeal.protocols.mp_player import HandAbandoned
+    from fairdeal.protocols.mental_poker.player import HandAbandoned
     from fairdeal.protocols.table import TableSpec
     from fairdeal.protocols.transcript import write_transcript
 
@@ -158,8 +158,8 @@ def _source(protocol: str, spec, seed: int | None):
 
     from fairdeal.protocols.commit_reveal import DealerService, Player
     from fairdeal.protocols.deal_source import CommitRevealSource
-    from fairdeal.protocols.mp_player import Player as PokerPlayer
-    from fairdeal.protocols.mp_source import MentalPokerSource
+    from fairdeal.protocols.mental_poker.player import Player as PokerPlayer
+    from fairdeal.protocols.mental_poker.source import MentalPokerSource
 
     if protocol == "mental-poker":
         if seed is None:

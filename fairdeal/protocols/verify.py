@@ -2,7 +2,7 @@
 
 Every failure names the hand, the party responsible — ``service``, ``player NAME``, ``record`` (or, for
 mental-poker transcripts, ``transcript``) — and the check that failed. Deck derivations of all revealed
-commit-reveal hands are recomputed in one batch; mental-poker transcripts go to ``mp_verify``.
+commit-reveal hands are recomputed in one batch; mental-poker transcripts go to ``mental_poker.verify``.
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ from fairdeal.errors import FairdealError, one_line
 from fairdeal.protocols.commit_reveal import seed_statement, signature_holds
 from fairdeal.protocols.deck import derive_orders
 from fairdeal.protocols.derive import chain_step, deck_input, seed_commitment
-from fairdeal.protocols.mp_verify import MpCheck, is_mental_poker
-from fairdeal.protocols.mp_verify import check_document as check_mp_document
-from fairdeal.protocols.mp_verify import check_records as check_mp_records
-from fairdeal.protocols.mp_verify import check_sequence as check_mp_sequence
+from fairdeal.protocols.mental_poker.verify import MpCheck, is_mental_poker
+from fairdeal.protocols.mental_poker.verify import check_document as check_mp_document
+from fairdeal.protocols.mental_poker.verify import check_records as check_mp_records
+from fairdeal.protocols.mental_poker.verify import check_sequence as check_mp_sequence
 from fairdeal.protocols.record_check import check_session_records
 from fairdeal.protocols.table import stated_convention, states_house_rules
 from fairdeal.protocols.transcript import REVEALED, read_transcript, seat_deal, transcript_hash

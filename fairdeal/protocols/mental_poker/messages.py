@@ -10,10 +10,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fairdeal.errors import MentalPokerError
-from fairdeal.protocols.mp_elgamal import Ciphertext, DecryptionShares, KeyShare
-from fairdeal.protocols.mp_group import Point, Scalar
-from fairdeal.protocols.mp_proofs import EqualLogsProof, SigmaProof
-from fairdeal.protocols.mp_shuffle import Deck, ShuffleProof
+from fairdeal.protocols.mental_poker.elgamal import Ciphertext, DecryptionShares, KeyShare
+from fairdeal.protocols.mental_poker.group import Point, Scalar
+from fairdeal.protocols.mental_poker.proofs import EqualLogsProof, SigmaProof
+from fairdeal.protocols.mental_poker.shuffle import Deck, ShuffleProof
 
 Message = Mapping[str, Any]
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from fairdeal.deal import DealPattern
 from fairdeal.errors import FairdealError, MentalPokerError
 from fairdeal.protocols.encoding import canonical_json, frame
-from fairdeal.protocols.mp_elgamal import (
+from fairdeal.protocols.mental_poker.elgamal import (
     DecryptionShares,
     KeyShare,
     add_decryption_share_equations,
@@ -28,9 +28,9 @@ from fairdeal.protocols.mp_elgamal import (
     open_deck,
     verify_decryption_shares,
 )
-from fairdeal.protocols.mp_fiat_shamir import HandContext
-from fairdeal.protocols.mp_group import DOMAIN, Combination, Point, blame, point_sum, validate
-from fairdeal.protocols.mp_messages import (
+from fairdeal.protocols.mental_poker.fiat_shamir import HandContext
+from fairdeal.protocols.mental_poker.group import DOMAIN, Combination, Point, blame, point_sum, validate
+from fairdeal.protocols.mental_poker.messages import (
     Message,
     check_fields,
     read_abandon,
@@ -44,7 +44,7 @@ from fairdeal.protocols.mp_messages import (
     read_talon_index,
     sender,
 )
-from fairdeal.protocols.mp_shuffle import Deck, ShuffleClaim, add_shuffle_equations, verify_shuffles
+from fairdeal.protocols.mental_poker.shuffle import Deck, ShuffleClaim, add_shuffle_equations, verify_shuffles
 
 OPENING = ("keys", "shuffle", "deal")
 ROUNDS = ("talon", "take", "turn", "dummy", "reveal")  # steps every listed player sends, one after another

@@ -11,9 +11,9 @@ from operator import methodcaller
 
 from fairdeal.cards import Card
 from fairdeal.errors import MentalPokerError
-from fairdeal.protocols.mp_elgamal import DecryptionShares, make_decryption_shares, make_key_share
-from fairdeal.protocols.mp_group import Point, Scalar
-from fairdeal.protocols.mp_messages import (
+from fairdeal.protocols.mental_poker.elgamal import DecryptionShares, make_decryption_shares, make_key_share
+from fairdeal.protocols.mental_poker.group import Point, Scalar
+from fairdeal.protocols.mental_poker.messages import (
     Message,
     abandon_message,
     discard_message,
@@ -23,8 +23,8 @@ from fairdeal.protocols.mp_messages import (
     shuffle_message,
     single_share_message,
 )
-from fairdeal.protocols.mp_protocol import HandState, TableSetup, discard_commitment
-from fairdeal.protocols.mp_shuffle import shuffle_deck
+from fairdeal.protocols.mental_poker.protocol import HandState, TableSetup, discard_commitment
+from fairdeal.protocols.mental_poker.shuffle import shuffle_deck
 
 
 class Unresponsive(Exception):

@@ -14,8 +14,8 @@ from typing import Any
 
 from fairdeal.cards import to_ascii_list
 from fairdeal.errors import FairdealError, MentalPokerError
-from fairdeal.protocols.mp_protocol import ROUNDS, VerifiedHand, verify_hand
-from fairdeal.protocols.mp_source import (
+from fairdeal.protocols.mental_poker.protocol import ROUNDS, VerifiedHand, verify_hand
+from fairdeal.protocols.mental_poker.source import (
     ABANDONED,
     COMPLETE,
     PROTOCOL,

@@ -27,10 +27,10 @@ from fairdeal.deal import seats_of_hands
 from fairdeal.engine.deal_source import DealEvidence, Plays
 from fairdeal.engine.record import replay_record
 from fairdeal.errors import FairdealError, MentalPokerError, ProtocolError
-from fairdeal.protocols.mp_elgamal import decrypt
-from fairdeal.protocols.mp_fiat_shamir import HandContext
-from fairdeal.protocols.mp_player import HandAbandoned, Player, Table
-from fairdeal.protocols.mp_protocol import TableSetup
+from fairdeal.protocols.mental_poker.elgamal import decrypt
+from fairdeal.protocols.mental_poker.fiat_shamir import HandContext
+from fairdeal.protocols.mental_poker.player import HandAbandoned, Player, Table
+from fairdeal.protocols.mental_poker.protocol import TableSetup
 from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.transcript import FORMAT, VERSION, seat_deal, transcript_hash, write_transcript
 from fairdeal.rules.convention import Convention
