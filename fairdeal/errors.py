@@ -97,3 +97,18 @@ class TrickError(FairdealError, ValueError):
 
 class OutputError(FairdealError, ValueError):
     """An output file or folder that cannot be written as asked: it exists, its folder is missing, it is locked."""
+
+
+class CanonicalError(ProtocolError):
+    """Bytes that are not the canonical JSON of a value (or a value canonical JSON cannot hold); the message
+    starts with the JSON path of the field (``$.hands[2].seed: duplicate key "seat"``)."""
+
+
+class SignedMessageError(ProtocolError):
+    """A signed protocol message that fails a check; ``party`` is whom the failure is evidence against (the
+    sender when its valid signature is on the faulty message, else whoever presented it) and ``check`` the step."""
+
+    def __init__(self, message: str, party: str, check: str):
+        self.party = party
+        self.check = check
+        super().__init__(f"{party}: {check}: {message}")

@@ -64,6 +64,7 @@ COMMAND_MODULES: dict[str, str] = {
     "solve": "solving",
     "review": "solving",
     "serve": "serving",
+    "keys": "keys",
 }
 
 # Each command's one-line help, so that `fairdeal --help` imports nothing; tests/test_cli.py keeps every entry
@@ -87,6 +88,7 @@ SHORT_HELP: dict[str, str] = {
     "review": "Card by card, the double-dummy cost of each play of a logged hand (computed from the log alone).",
     "solve": "Double-dummy solve each layout of FILE (one JSON object a line; see fairdeal/solver/problems.py).",
     "serve": "Serve tables on HTTP and WebSockets; every message, transcript and sheet is kept in the database.",
+    "keys": "Identity keys: make one (`keys new`) or show its public key (`keys show`).",
     "store": "Append game logs (files, directories, globs, '-', .gz/.zst) to a Parquet store partitioned by table and day; a log whose bytes are stored already is skipped.",
 }
 

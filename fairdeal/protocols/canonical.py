@@ -1,0 +1,283 @@
+"""Canonical JSON for everything protocol v4 signs or hashes, with a decoder that accepts nothing else.
+
+The form: UTF-8; object keys sorted by code point, each once; no whitespace; integers only, ``|n| < 2**63``,
+written in the shortest decimal form (no ``-0``, no leading zeros, no fraction or exponent); strings escape only
+``"``, ``\\`` and the control characters (``\\b \\f \\n \\r \\t`` by name, the rest as ``\\u00xx``), everything
+else is written as itself. ``decode`` accepts a byte string only if it is exactly ``encode`` of what it parses,
+so two parties that agree on a value agree on its bytes, its hash and its signature. ``context`` frames the
+domain a signature or hash belongs to as a length-prefixed tuple, so no two tuples share bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from fairdeal.errors import CanonicalError, one_line
+
+MAX_DEPTH = 64
+MAX_STRING_BYTES = 1 << 16  # a key, name or hex value; whole records are objects, not strings
+MAX_INT = 2**63  # integers lie strictly inside (-MAX_INT, MAX_INT)
+MAX_DOCUMENT_BYTES = 16 << 20
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_NAMED_ESCAPES = {'"': '"', "\\": "\\", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+_CANONICAL_ESCAPE = {v: k for k, v in _NAMED_ESCAPES.items()}
+_INTEGER = re.compile(rb"-?(0|[1-9][0-9]*)")
+_NUMBER = re.compile(rb"-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?")
+_HEX4 = re.compile(rb"[0-9a-fA-F]{4}")
+
+
+def key_path(path: str, key: str) -> str:
+    """The JSON path of ``key`` inside the object at ``path``: ``$.hands`` or ``$["odd key"]``."""
+    return f"{path}.{key}" if _IDENTIFIER.match(key) else f"{path}[{json.dumps(key, ensure_ascii=True)}]"
+
+
+def encode(value: Any) -> bytes:
+    """The canonical bytes of ``value`` (dicts with str keys, lists or tuples, str, int, bool, None)."""
+    _check_value(value, "$", 0)
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def _check_value(value: Any, path: str, depth: int) -> None:
+    if isinstance(value, str):
+        _check_string(value, path)
+    elif value is None or isinstance(value, bool):
+        return
+    elif isinstance(value, int):
+        if not -MAX_INT < value < MAX_INT:
+            raise CanonicalError(f"{path}: integer out of range (|n| < 2**63)")
+    elif isinstance(value, (dict, list, tuple)):
+        if depth >= MAX_DEPTH:
+            raise CanonicalError(f"{path}: nesting deeper than {MAX_DEPTH}")
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    raise CanonicalError(f"{path}: object key {one_line(repr(key), 40)} is not a string")
+                _check_string(key, path)
+                _check_value(item, key_path(path, key), depth + 1)
+        else:
+            for index, item in enumerate(value):
+                _check_value(item, f"{path}[{index}]", depth + 1)
+    elif isinstance(value, float):
+        raise CanonicalError(f"{path}: {value!r} is a float; canonical JSON holds integers only")
+    else:
+        raise CanonicalError(f"{path}: a {type(value).__name__} is not a JSON value")
+
+
+def _check_string(text: str, path: str) -> None:
+    if len(text) > MAX_STRING_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_STRING_BYTES:
+        raise CanonicalError(f"{path}: string longer than {MAX_STRING_BYTES:,} bytes")
+    if any("\ud800" <= c <= "\udfff" for c in text):
+        raise CanonicalError(f"{path}: lone surrogate in a string")
+
+
+def decode(data: bytes) -> Any:
+    """The value whose canonical encoding is exactly ``data``; ``CanonicalError`` names the path of the first
+    field that breaks the form."""
+    if not isinstance(data, (bytes, bytearray)):
+        raise CanonicalError("$: canonical JSON is bytes")
+    if len(data) > MAX_DOCUMENT_BYTES:
+        raise CanonicalError(f"$: {len(data):,} bytes, more than the limit of {MAX_DOCUMENT_BYTES:,}")
+    data = bytes(data)
+    value = _fast_decode(data)
+    if value is not _NOT_CANONICAL:
+        return value
+    value = _Parser(data).document()
+    if encode(value) != data:  # the parser enforces the form; this guards it
+        raise CanonicalError("$: not the canonical encoding of its value")
+    return value
+
+
+_NOT_CANONICAL = object()
+
+
+def _refuse(_text: str) -> Any:
+    raise ValueError("not an integer")
+
+
+def _fast_decode(data: bytes) -> Any:
+    """The C parser, then the C encoder: if re-encoding gives ``data`` back, ``data`` is canonical (duplicate keys
+    and escapes would re-encode differently). The checks it cannot make are made only where they could fail."""
+    try:
+        value = json.loads(data, parse_float=_refuse, parse_constant=_refuse)
+        if json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8") != data:
+            return _NOT_CANONICAL
+        if len(data) > MAX_STRING_BYTES or data.count(b"[") + data.count(b"{") > MAX_DEPTH or _long_digits(data):
+            _check_value(value, "$", 0)
+    except (ValueError, RecursionError, CanonicalError, UnicodeError):
+        return _NOT_CANONICAL
+    return value
+
+
+_LONG_DIGITS = re.compile(rb"[0-9]{19}")
+
+
+def _long_digits(data: bytes) -> bool:
+    return _LONG_DIGITS.search(data) is not None
+
+
+class _Parser:
+    """A recursive-descent reader of the canonical form only; its errors name the JSON path."""
+
+    def __init__(self, data: bytes):
+        self.data = data
+        self.pos = 0
+
+    def fail(self, path: str, what: str) -> CanonicalError:
+        return CanonicalError(f"{path}: {what} (byte {self.pos})")
+
+    def document(self) -> Any:
+        value = self.value("$", 0)
+        if self.pos != len(self.data):
+            raise self.fail("$", "bytes after the value" + self._whitespace_hint())
+        return value
+
+    def _whitespace_hint(self) -> str:
+        return (
+            ": whitespace is not canonical" if self.data[self.pos : self.pos + 1] in (b" ", b"\n", b"\t", b"\r") else ""
+        )
+
+    def value(self, path: str, depth: int) -> Any:
+        if self.pos >= len(self.data):
+            raise self.fail(path, "the document ends where a value belongs")
+        head = self.data[self.pos : self.pos + 1]
+        if head in (b"{", b"["):
+            if depth >= MAX_DEPTH:
+                raise self.fail(path, f"nesting deeper than {MAX_DEPTH}")
+            return self.object(path, depth) if head == b"{" else self.array(path, depth)
+        if head == b'"':
+            return self.string(path)
+        for word, meaning in ((b"true", True), (b"false", False), (b"null", None)):
+            if self.data.startswith(word, self.pos):
+                self.pos += len(word)
+                return meaning
+        return self.number(path)
+
+    def object(self, path: str, depth: int) -> dict[str, Any]:
+        self.pos += 1
+        out: dict[str, Any] = {}
+        previous: str | None = None
+        if self.data[self.pos : self.pos + 1] == b"}":
+            self.pos += 1
+            return out
+        while True:
+            if self.data[self.pos : self.pos + 1] != b'"':
+                raise self.fail(path, "an object key must be a string" + self._whitespace_hint())
+            key = self.string(path)
+            if key in out:
+                raise self.fail(path, f"duplicate key {one_line(json.dumps(key, ensure_ascii=False), 60)}")
+            if previous is not None and key < previous:
+                raise self.fail(path, f"key {one_line(json.dumps(key, ensure_ascii=False), 60)} is out of sorted order")
+            self.expect(b":", path)
+            out[key] = self.value(key_path(path, key), depth + 1)
+            previous = key
+            if self.data[self.pos : self.pos + 1] == b"}":
+                self.pos += 1
+                return out
+            self.expect(b",", path)
+
+    def array(self, path: str, depth: int) -> list[Any]:
+        self.pos += 1
+        out: list[Any] = []
+        if self.data[self.pos : self.pos + 1] == b"]":
+            self.pos += 1
+            return out
+        while True:
+            out.append(self.value(f"{path}[{len(out)}]", depth + 1))
+            if self.data[self.pos : self.pos + 1] == b"]":
+                self.pos += 1
+                return out
+            self.expect(b",", path)
+
+    def expect(self, token: bytes, path: str) -> None:
+        if self.data[self.pos : self.pos + 1] != token:
+            raise self.fail(path, f"expected {token.decode()}" + self._whitespace_hint())
+        self.pos += 1
+
+    def number(self, path: str) -> int:
+        whole = _NUMBER.match(self.data, self.pos)
+        if whole is None:
+            raise self.fail(path, "not a JSON value" + self._whitespace_hint())
+        text = whole.group()
+        if whole.group(1) or whole.group(2):
+            raise self.fail(path, f"{one_line(text.decode(), 40)} is not an integer (no fractions or exponents)")
+        integer = _INTEGER.fullmatch(text)
+        if integer is None or text == b"-0":
+            raise self.fail(path, f"{one_line(text.decode(), 40)} is not the canonical form of an integer")
+        if len(text) > 20 or not -MAX_INT < int(text) < MAX_INT:
+            raise self.fail(path, "integer out of range (|n| < 2**63)")
+        self.pos = whole.end()
+        return int(text)
+
+    def string(self, path: str) -> str:
+        start = self.pos = self.pos + 1
+        parts: list[str] = []
+        while True:
+            end = self._plain_run(start, path)
+            parts.append(self._utf8(start, end, path))
+            self.pos = end
+            if end >= len(self.data):
+                raise self.fail(path, "unterminated string")
+            if self.data[end] == 0x22:  # the closing quote
+                self.pos = end + 1
+                text = "".join(parts)
+                if len(text.encode("utf-8")) > MAX_STRING_BYTES:
+                    raise self.fail(path, f"string longer than {MAX_STRING_BYTES:,} bytes")
+                return text
+            if self.data[end] < 0x20:
+                raise self.fail(path, "a control character must be escaped")
+            parts.append(self.escape(path))
+            start = self.pos
+
+    def _plain_run(self, start: int, path: str) -> int:
+        end = start
+        data = self.data
+        while end < len(data) and data[end] not in (0x22, 0x5C) and data[end] >= 0x20:
+            end += 1
+            if end - start > MAX_STRING_BYTES:
+                raise self.fail(path, f"string longer than {MAX_STRING_BYTES:,} bytes")
+        return end
+
+    def _utf8(self, start: int, end: int, path: str) -> str:
+        try:
+            return self.data[start:end].decode("utf-8")
+        except UnicodeDecodeError as exc:
+            self.pos = start + exc.start
+            raise self.fail(path, "invalid UTF-8 (or a surrogate) in a string") from None
+
+    def escape(self, path: str) -> str:
+        code = self.data[self.pos + 1 : self.pos + 2].decode("latin-1")
+        if code in _NAMED_ESCAPES:
+            self.pos += 2
+            return _NAMED_ESCAPES[code]
+        if code != "u" or _HEX4.fullmatch(self.data, self.pos + 2, self.pos + 6) is None:
+            raise self.fail(path, "invalid escape in a string")
+        digits = self.data[self.pos + 2 : self.pos + 6].decode("ascii")
+        char = chr(int(digits, 16))
+        if "\ud800" <= char <= "\udfff":
+            raise self.fail(path, "lone surrogate in a string")
+        if char >= " " or char in _CANONICAL_ESCAPE or digits != digits.lower():
+            raise self.fail(path, f"non-canonical escape \\u{digits}")
+        self.pos += 6
+        return char
+
+
+def context(*parts: str | int | bytes) -> bytes:
+    """A domain-separation tuple: each part tagged by type and prefixed by its length, so the tuple is recoverable
+    from the bytes and no two different tuples share them."""
+    out = [len(parts).to_bytes(4, "big")]
+    for part in parts:
+        if isinstance(part, bool) or not isinstance(part, (str, int, bytes)):
+            raise CanonicalError(f"a context part is str, int or bytes, not {type(part).__name__}")
+        if isinstance(part, str):
+            tag, data = b"s", part.encode("utf-8")
+        elif isinstance(part, int):
+            if not -MAX_INT <= part < MAX_INT:
+                raise CanonicalError("a context integer is a signed 64-bit number")
+            tag, data = b"i", part.to_bytes(8, "big", signed=True)
+        else:
+            tag, data = b"b", part
+        out += [tag, len(data).to_bytes(4, "big"), data]
+    return b"".join(out)
