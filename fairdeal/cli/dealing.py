@@ -7,6 +7,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 import numpy as np
@@ -15,6 +16,9 @@ from fairdeal.errors import FairdealError
 from fairdeal.files import require_empty_folder
 from fairdeal.protocols.verify import verify_log, verify_paths
 from fairdeal.systems import conventions
+
+if TYPE_CHECKING:
+    from fairdeal.protocols.pins import Pins
 
 LOG_NAME = "evening.log"
 
@@ -29,14 +33,36 @@ LOG_NAME = "evening.log"
 )
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable report.")
 @click.option("--no-replay", is_flag=True, help="Check the deal only, not the game record.")
-def verify_command(transcripts: tuple[Path, ...], log_path: Path | None, as_json: bool, no_replay: bool) -> None:
+@click.option(
+    "--roster",
+    "roster_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Pin identities: the signed roster (v4) the transcripts must be signed under.",
+)
+@click.option("--key", "key_pins", multiple=True, metavar="SEAT=PUBKEY", help="Pin one seat's identity key (v4).")
+@click.option(
+    "--me",
+    "me_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="My identity key file: check that my key sits at the table (v4).",
+)
+def verify_command(
+    transcripts: tuple[Path, ...],
+    log_path: Path | None,
+    as_json: bool,
+    no_replay: bool,
+    roster_path: Path | None,
+    key_pins: tuple[str, ...],
+    me_path: Path | None,
+) -> None:
     """Re-check hand transcripts: commitments, chain, deck, deal and the game record. Exit 0 only if all hold."""
     if bool(transcripts) == (log_path is not None):
         raise click.UsageError("give transcript files or --log LOG (one of the two)")
+    pins = _pins(roster_path, key_pins, me_path)
     if log_path is not None:
-        report = verify_log(log_path, replay_records=not no_replay)
+        report = verify_log(log_path, replay_records=not no_replay, pins=pins)
     else:
-        report = verify_paths(list(transcripts), replay_records=not no_replay)
+        report = verify_paths(list(transcripts), replay_records=not no_replay, pins=pins)
     if as_json:
         click.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=1))
     else:
@@ -47,6 +73,21 @@ def verify_command(transcripts: tuple[Path, ...], log_path: Path | None, as_json
         if report.ok:
             click.echo(f"ok: {report.transcripts} transcript(s) verified")
     sys.exit(0 if report.ok else 1)
+
+
+def _pins(roster_path: Path | None, key_pins: tuple[str, ...], me_path: Path | None) -> Pins:
+    """The identities given on the command line; a file or key that does not read is a usage error."""
+    from fairdeal.protocols.identity import IdentityKey
+    from fairdeal.protocols.pins import Pins, parse_key_pin
+    from fairdeal.protocols.roster import Roster
+
+    try:
+        roster = Roster.load(roster_path) if roster_path is not None else None
+        keys = dict(parse_key_pin(text) for text in key_pins)
+        me = IdentityKey.load(me_path) if me_path is not None else None
+    except FairdealError as exc:
+        raise click.UsageError(str(exc)) from None
+    return Pins(roster, keys, me)
 
 
 @click.command("deal")
@@ -158,6 +199,7 @@ def _source(protocol: str, spec, seed: int | None):
 
     from fairdeal.protocols.commit_reveal import DealerService, Player
     from fairdeal.protocols.deal_source import CommitRevealSource
+    from fairdeal.protocols.identity import IdentityKey
     from fairdeal.protocols.mental_poker.player import Player as PokerPlayer
     from fairdeal.protocols.mental_poker.source import MentalPokerSource
 
@@ -168,7 +210,13 @@ def _source(protocol: str, spec, seed: int | None):
             name: np.random.default_rng(int.from_bytes(_seeded(seed, f"shuffle/{name}")[:8], "big"))
             for name in spec.players
         }
-        return MentalPokerSource(spec, lambda setup, name: PokerPlayer(setup, name, rngs[name].permutation))
+        identities = {name: IdentityKey.from_seed(_seeded(seed, f"identity/{name}"), name) for name in spec.players}
+        return MentalPokerSource(
+            spec,
+            lambda setup, name: PokerPlayer(setup, name, rngs[name].permutation),
+            identities=identities,
+            service=IdentityKey.from_seed(_seeded(seed, "identity/service"), "service"),
+        )
     if seed is None:
         return CommitRevealSource(spec)
     service = DealerService(spec, SigningKey(_seeded(seed, "service-key")), _seeded(seed, "service-tail"))

@@ -23,10 +23,11 @@ from fairdeal.errors import FairdealError, one_line
 from fairdeal.protocols.commit_reveal import seed_statement, signature_holds
 from fairdeal.protocols.deck import derive_orders
 from fairdeal.protocols.derive import chain_step, deck_input, seed_commitment
-from fairdeal.protocols.mental_poker.verify import MpCheck, is_mental_poker
+from fairdeal.protocols.mental_poker.verify import MpCheck, check_settlement_file, is_mental_poker, read_strict
 from fairdeal.protocols.mental_poker.verify import check_document as check_mp_document
 from fairdeal.protocols.mental_poker.verify import check_records as check_mp_records
 from fairdeal.protocols.mental_poker.verify import check_sequence as check_mp_sequence
+from fairdeal.protocols.pins import UNPINNED, Pins
 from fairdeal.protocols.record_check import check_session_records
 from fairdeal.protocols.table import stated_convention, states_house_rules
 from fairdeal.protocols.transcript import REVEALED, read_transcript, seat_deal, transcript_hash
@@ -305,22 +306,24 @@ def check_sequence(checkers: Sequence[_Checker]) -> list[Failure]:
     return failures
 
 
-def verify_documents(docs: Iterable[tuple[str, Mapping[str, Any]]], replay_records: bool = True) -> Report:
+def verify_documents(
+    docs: Iterable[tuple[str, Mapping[str, Any]]], replay_records: bool = True, pins: Pins | None = None
+) -> Report:
     """Verify transcripts given as ``(source, document)``: commit-reveal sessions are grouped by (table, session,
-    anchor), mental-poker ones by (table, session)."""
+    anchor), mental-poker ones by (table, session); ``pins`` fix the identities mental-poker v4 hands must show."""
     docs = list(docs)
     poker = [(source, doc) for source, doc in docs if is_mental_poker(doc)]
     report = _verify_commit_reveal([(s, d) for s, d in docs if not is_mental_poker(d)], replay_records)
     if not poker:
         return report
-    failures, notes = _verify_mental_poker(poker, replay_records)
+    failures, notes = _verify_mental_poker(poker, replay_records, pins or Pins())
     return Report(report.transcripts + len(poker), report.failures + tuple(failures), report.notes + tuple(notes))
 
 
 def _verify_mental_poker(
-    docs: Sequence[tuple[str, Mapping[str, Any]]], replay_records: bool
+    docs: Sequence[tuple[str, Mapping[str, Any]]], replay_records: bool, pins: Pins
 ) -> tuple[list[Failure], list[str]]:
-    checks = [check_mp_document(source, doc) for source, doc in docs]
+    checks = [check_mp_document(source, doc, pins) for source, doc in docs]
     sessions: dict[tuple[str, str], list[MpCheck]] = {}
     for c in checks:
         if c.verified is not None or not c.findings:
@@ -335,6 +338,8 @@ def _verify_mental_poker(
             problems, record_notes = check_mp_records(group)
             failures += [Failure(c.source, c.hand, RECORD, check, detail) for c, check, detail in problems]
             notes += [f"{c.source}: hand {c.hand}: {text}" for c, text in record_notes]
+    if not pins.pinned and any(c.seating is not None for c in checks):
+        notes.append(f"mental poker: {UNPINNED}")
     return failures, notes
 
 
@@ -387,19 +392,25 @@ def _check_decks(checkers: Sequence[_Checker]) -> None:
             check_deck_and_deal(c, order)
 
 
-def verify_paths(paths: Sequence[Path], replay_records: bool = True) -> Report:
-    """Verify transcript files; a file that cannot be read is itself a failure of the service that published it."""
+def verify_paths(paths: Sequence[Path], replay_records: bool = True, pins: Pins | None = None) -> Report:
+    """Verify transcript files; a file that cannot be read is itself a failure of the service that published it
+    (mental-poker v4 files must be exactly canonical JSON)."""
     docs, unreadable = [], []
     for path in paths:
         try:
-            docs.append((str(path), read_transcript(path)))
+            doc = read_transcript(path)
         except FairdealError as exc:
             unreadable.append(Failure(str(path), None, SERVICE, "transcript file", str(exc)))
-    report = verify_documents(docs, replay_records)
+            continue
+        try:
+            docs.append((str(path), read_strict(path, doc)))
+        except FairdealError as exc:
+            unreadable.append(Failure(str(path), None, "transcript", "transcript file", str(exc)))
+    report = verify_documents(docs, replay_records, pins)
     return Report(report.transcripts + len(unreadable), tuple(unreadable) + report.failures, report.notes)
 
 
-def verify_log(log_path: Path, replay_records: bool = True) -> Report:
+def verify_log(log_path: Path, replay_records: bool = True, pins: Pins | None = None) -> Report:
     """Verify every transcript a game log cites, and that the log cites each by its true hash and copies its record.
 
     The log is JSON lines (``protocols/game-log.md``); hand lines cite ``"transcript": {"file", "sha256"}`` with
@@ -440,8 +451,11 @@ def verify_log(log_path: Path, replay_records: bool = True) -> Report:
     if evening and evening[0].check == "dealing":  # nothing in such a log is a protocol's to verify
         return Report(0, tuple(evening))
     failures += evening
-    report = verify_paths([path for path, _ in cited], replay_records)
+    report = verify_paths([path for path, _ in cited], replay_records, pins)
     failures += _check_copies(cited)
+    end = kinds.get("end")
+    closing = check_settlement_file(log_path, [path for path, _ in cited], end[1] if end else None)
+    failures += [Failure(str(log_path), None, party, check, detail) for party, check, detail in closing]
     if "table" in kinds:
         failures += _check_conventions(*kinds["table"], cited)
     return Report(report.transcripts, tuple(failures) + report.failures, report.notes)

@@ -41,7 +41,7 @@ FIELDS: dict[str, set[str]] = {
     "play": {"position", "share", "proof"},
     "discard": {"commitment"},
     "discard-open": {"positions", "nonce"},
-    "abandon": {"at"},
+    "abandon": {"at", "witness"},  # v4: ``witness`` is the seat that signed it
 }
 _ENVELOPE = {"step", "player", "prev"}
 _PROOF_FIELDS = {"u", "chain", "t", "t_chain", "k", "k_chain", "k_open"}

@@ -8,23 +8,32 @@ Findings are ``(party, check, detail)``: ``player NAME`` for a message that fail
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from fairdeal.bounded import strip_bom
 from fairdeal.cards import to_ascii_list
-from fairdeal.errors import FairdealError, MentalPokerError
-from fairdeal.protocols.mental_poker.protocol import ROUNDS, VerifiedHand, verify_hand
+from fairdeal.errors import CanonicalError, FairdealError, MentalPokerError, ProtocolError, SignedMessageError
+from fairdeal.protocols.canonical import decode
+from fairdeal.protocols.mental_poker.protocol import ROUNDS, HandState, TableSetup, VerifiedHand, verify_hand
+from fairdeal.protocols.mental_poker.signing import PROTOCOL_V4, Seating, open_message
 from fairdeal.protocols.mental_poker.source import (
     ABANDONED,
     COMPLETE,
     PROTOCOL,
+    PROTOCOL_V3,
     discards_of,
     engine_plays,
     expected_events,
     hand_setup,
 )
+from fairdeal.protocols.mental_poker.statements import SETTLEMENT_FILE, check_record_statements, check_settlement
+from fairdeal.protocols.pins import Pins
 from fairdeal.protocols.record_check import check_session_records
+from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.table import TableSpec, stated_convention
 from fairdeal.protocols.transcript import FORMAT, VERSION, seat_deal, transcript_hash
 
@@ -41,6 +50,11 @@ _FIELDS = {
     "messages": list,
     "state": str,
 }
+_V4_FIELDS = {"roster": dict, "attempt": int, "aborts": list}
+V3_NOTE = (
+    "protocol fairdeal-mental-poker/3 (read for migration) has v3's weaker guarantees: its messages are unsigned, "
+    "so blame rests on what the file says; identities are not bound; the record is nobody's signed statement"
+)
 
 
 def is_mental_poker(doc: Any) -> bool:
@@ -59,6 +73,7 @@ class MpCheck:
     notes: list[str] = field(default_factory=list)
     verified: VerifiedHand | None = None
     spec: TableSpec | None = None  # the table, with the convention the document states
+    seating: Seating | None = None  # v4: the roster the document states, once its signatures hold
 
     @property
     def hand(self) -> int | None:
@@ -69,31 +84,151 @@ class MpCheck:
         self.findings.append((party, check, detail))
 
 
-def check_document(source: str, doc: Mapping[str, Any]) -> MpCheck:
-    """Messages first (stopping at the first failure), then the record against them."""
+def check_document(source: str, doc: Mapping[str, Any], pins: Pins | None = None) -> MpCheck:
+    """Messages first (stopping at the first failure), then the record against them; v4 first checks the roster
+    (against the ``pins``), every message's signature and link, and the signed statements of the record."""
     c = MpCheck(source, doc)
     if not _check_shape(c):
         return c
+    v4 = doc["protocol"] == PROTOCOL_V4
+    if v4 and not _check_roster(c, pins or Pins()):
+        return c
+    if not v4:
+        c.notes.append(V3_NOTE)
     try:
         spec = TableSpec(
             doc["table"], doc["session"], max(doc["hand"], 1), tuple(doc["players"]), stated_convention(doc)
         )
-        setup = hand_setup(spec, doc["hand"], doc["dealer"])
+        setup = hand_setup(spec, doc["hand"], doc["dealer"], c.seating, doc["attempt"] if v4 else 1)
         c.spec = spec
     except (FairdealError, IndexError, TypeError, ValueError) as exc:
         c.fail(TRANSCRIPT, "table", f"cannot set the hand up: {exc}")
         return c
+    if v4 and not _check_aborts(c, spec):
+        return c
+    verified = _verify_messages(c, setup, doc["messages"], "messages")
+    if verified is None:
+        return c
+    c.verified = verified
+    _check_outcome(c)
+    return c
+
+
+def _verify_messages(c: MpCheck, setup: TableSetup, messages: list[Any], where: str) -> VerifiedHand | None:
+    """The hand's messages through the state machine (v4: opened from their signed envelopes first); a failure
+    becomes a finding against the signer, or against the transcript for what nobody signed."""
+    digests: list[str] | None = None
     try:
-        c.verified = verify_hand(setup, doc["messages"])
+        if c.seating is not None:
+            messages, digests = _open_all(c.seating, setup, messages, where)
+        return verify_hand(setup, messages, digests=digests)
+    except _Unopened as unopened:
+        c.fail(*_first_fault(setup, unopened))
+    except SignedMessageError as error:
+        c.fail(TRANSCRIPT if error.party == "relay" else error.party, error.check, _bare_signed(error))
     except MentalPokerError as error:
         party = f"player {error.player}" if error.player else TRANSCRIPT
         c.fail(party, error.step or "messages", _bare(error))
-        return c
     except FairdealError as exc:  # a message that cannot even be hashed (e.g. not encodable as canonical JSON)
         c.fail(TRANSCRIPT, "messages", str(exc))
-        return c
-    _check_outcome(c)
-    return c
+    return None
+
+
+class _Unopened(Exception):
+    """An envelope that does not open, with the messages before it (one of which may be the real fault)."""
+
+    def __init__(self, error: Exception, messages: list[dict[str, Any]], digests: list[str]):
+        super().__init__(str(error))
+        self.error, self.messages, self.digests = error, messages, digests
+
+
+def _open_all(
+    seating: Seating, setup: TableSetup, envelopes: list[Any], where: str
+) -> tuple[list[dict[str, Any]], list[str]]:
+    head = setup.genesis()
+    messages: list[dict[str, Any]] = []
+    digests: list[str] = []
+    for index, envelope in enumerate(envelopes):
+        try:
+            opened = open_message(envelope, seating, setup.context.hand, head, TRANSCRIPT, f"{where}[{index}]")
+        except (SignedMessageError, MentalPokerError) as error:
+            raise _Unopened(error, messages, digests) from None
+        messages.append(opened.message)
+        digests.append(opened.digest)
+        head = opened.digest
+    return messages, digests
+
+
+def _first_fault(setup: TableSetup, unopened: _Unopened) -> tuple[str, str, str]:
+    """The first fault in order, as a listening player meets it: a signed message before the one that does not
+    open may itself be false (a sender who re-signed his own lie breaks the next link, not his signature)."""
+    state = HandState(setup)
+    try:
+        for message, digest in zip(unopened.messages, unopened.digests):
+            state.apply(message, digest=digest)
+    except MentalPokerError as error:
+        return (f"player {error.player}" if error.player else TRANSCRIPT, error.step or "messages", _bare(error))
+    fault = unopened.error
+    if isinstance(fault, SignedMessageError):
+        return (TRANSCRIPT if fault.party == "relay" else fault.party, fault.check, _bare_signed(fault))
+    assert isinstance(fault, MentalPokerError)
+    return (f"player {fault.player}" if fault.player else TRANSCRIPT, fault.step or "messages", _bare(fault))
+
+
+def _bare_signed(error: SignedMessageError) -> str:
+    text, prefix = str(error), f"{error.party}: {error.check}: "
+    return text[len(prefix) :] if text.startswith(prefix) else text
+
+
+def _check_roster(c: MpCheck, pins: Pins) -> bool:
+    """The roster the transcript states: every party's signature, this table, session, convention and seats,
+    then the pinned identities (or a note that there are none)."""
+    doc = c.doc
+    try:
+        roster = Roster.from_json(doc["roster"], "$.roster")
+        roster.check()
+    except ProtocolError as exc:
+        c.fail(TRANSCRIPT, "roster", str(exc))
+        return False
+    stated = (roster.table, roster.session, [seat.name for seat in roster.seats], roster.protocol)
+    if stated != (doc["table"], doc["session"], doc["players"], PROTOCOL_V4):
+        c.fail(TRANSCRIPT, "roster", "the roster is for another table, session, protocol or seating than the hand")
+        return False
+    header = {"system": roster.system, "convention": dict(roster.convention), "pulya": roster.pulya}
+    if header != {"system": doc["system"], "convention": doc.get("convention", {}), "pulya": doc.get("pulya")}:
+        c.fail(TRANSCRIPT, "roster", "the roster signs another convention than the hand states")
+        return False
+    for problem in pins.problems(roster):
+        c.fail(TRANSCRIPT, "identity", problem)
+    if c.findings:
+        return False
+    if pins.my_seat(roster) is not None:
+        c.notes.append(f"your key sits at this table as {pins.my_seat(roster)}")
+    c.seating = Seating(roster)
+    return True
+
+
+def _check_aborts(c: MpCheck, spec: TableSpec) -> bool:
+    """Earlier attempts of this hand, each an opening abandoned by a witnessed, signed abandon."""
+    doc = c.doc
+    aborts = doc["aborts"]
+    if doc["attempt"] != len(aborts) + 1 or doc["attempt"] < 1:
+        c.fail(TRANSCRIPT, "abort", f"attempt {doc['attempt']} must follow {len(aborts)} abandoned attempt(s)")
+        return False
+    for number, abort in enumerate(aborts, start=1):
+        if not isinstance(abort, dict) or abort.get("attempt") != number or not isinstance(abort.get("messages"), list):
+            c.fail(TRANSCRIPT, "abort", f"aborts[{number - 1}] is not attempt {number}'s messages")
+            return False
+        setup = hand_setup(spec, doc["hand"], doc["dealer"], c.seating, number)
+        verified = _verify_messages(c, setup, abort["messages"], f"aborts[{number - 1}].messages")
+        if verified is None:
+            return False
+        if verified.abandoned is None:
+            c.fail(TRANSCRIPT, "abort", f"attempt {number} is not abandoned, yet the hand was dealt again")
+            return False
+        player, step = verified.abandoned
+        c.notes.append(f"attempt {number}: player {player} walked away at step {step}; the hand was dealt again")
+    return True
 
 
 def _bare(error: MentalPokerError) -> str:
@@ -113,14 +248,19 @@ def _check_shape(c: MpCheck) -> bool:
     if doc["state"] not in (COMPLETE, ABANDONED):
         c.fail(TRANSCRIPT, "transcript shape", f"state {doc['state']!r} is neither {COMPLETE} nor {ABANDONED}")
         return False
-    if doc["protocol"] != PROTOCOL:
+    if doc["protocol"] not in (PROTOCOL, PROTOCOL_V3):
         c.fail(
             TRANSCRIPT,
             "transcript shape",
-            f"protocol {doc['protocol']!r} is not the {PROTOCOL} this verifier "
+            f"protocol {doc['protocol']!r} is not the {PROTOCOL} (or {PROTOCOL_V3}) this verifier "
             "reads (protocols/mental-poker.md says what changed)",
         )
         return False
+    for name, kind in _V4_FIELDS.items() if doc["protocol"] == PROTOCOL_V4 else ():
+        value = doc.get(name)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            c.fail(TRANSCRIPT, "transcript shape", f"field {name!r} is missing or not a {kind.__name__}")
+            return False
     if (doc.get("format"), doc.get("version")) != (FORMAT, VERSION):
         c.fail(TRANSCRIPT, "transcript shape", f"not a {FORMAT} version {VERSION} document")
         return False
@@ -134,10 +274,13 @@ def _check_shape(c: MpCheck) -> bool:
 
 def _check_outcome(c: MpCheck) -> None:
     verified, doc = c.verified, c.doc
+    assert verified is not None
     if verified.abandoned is not None:
         player, step = verified.abandoned
         if doc["state"] != ABANDONED:
             c.fail(TRANSCRIPT, "state", "the messages end with an abandonment, the transcript says complete")
+        if c.seating is not None and step == "play":
+            _check_abandoned_play(c, player)
         c.notes.append(f"abandoned: player {player} stopped answering at step {step}")
         return
     if doc["state"] != COMPLETE or verified.order is None or not verified.state.finished:
@@ -148,6 +291,33 @@ def _check_outcome(c: MpCheck) -> None:
         c.fail(TRANSCRIPT, "deal", "the published deal is not the one the messages decrypt to")
     if "record" in doc:
         _check_record_events(c)
+        if c.seating is not None:
+            head = verified.state.head
+            for finding in check_record_statements(doc.get("statements"), c.seating, doc["hand"], doc["record"], head):
+                c.fail(*finding)
+
+
+def _check_abandoned_play(c: MpCheck, player: str) -> None:
+    """A v4 abandon during play must name the player whose card the record's replay awaits next."""
+    verified, spec = c.verified, c.spec
+    assert verified is not None and spec is not None
+    witness = verified.state.messages[-1].get("witness")
+    record = c.doc.get("record")
+    if not isinstance(record, Mapping):
+        c.fail(f"player {witness}", "abandon", "an abandon during play needs the record that says whose card is due")
+        return
+    try:
+        plays = engine_plays(record, spec.convention, len(spec.players))
+        expected = expected_events(record, spec.players, plays, spec.pattern.dummy_hand is not None)
+    except (FairdealError, KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        c.fail(RECORD, "events", f"malformed record ({type(exc).__name__}: {exc})")
+        return
+    done = len([event for event in _proven_events(verified) if event[0] != "abandon"])
+    due = expected[done] if done < len(expected) else None
+    if due is None or due[0] != "play" or due[1] != player:
+        c.fail(
+            f"player {witness}", "abandon", f"the record awaits {_say(due) if due else 'nothing'}, not {player}'s card"
+        )
 
 
 def _check_record_events(c: MpCheck) -> None:
@@ -231,6 +401,11 @@ def check_sequence(checks: Sequence[MpCheck]) -> list[tuple[MpCheck, str, str, s
     """Across one session: hands 1, 2, ... each once, each citing the previous transcript's hash."""
     found = []
     ordered = sorted(checks, key=lambda c: c.hand or 0)
+    rosters = {c.doc.get("protocol"): c.doc.get("roster") for c in ordered[:1]}
+    for c in ordered[1:]:
+        if {c.doc.get("protocol"): c.doc.get("roster")} != rosters:
+            detail = "signed under another roster or protocol than the session's first hand (two sessions spliced)"
+            found.append((c, TRANSCRIPT, "transcript chain", detail))
     for previous, current in zip([None] + ordered[:-1], ordered):
         if previous is not None and previous.hand == current.hand:
             found.append((current, TRANSCRIPT, "hand sequence", f"hand {current.hand} appears twice"))
@@ -277,3 +452,46 @@ def _engine_view(c: MpCheck) -> dict:
     if "record" in doc:
         view["record"] = doc["record"]
     return view
+
+
+def read_strict(path: Path, doc: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A mental-poker v4 transcript again, through the strict canonical decoder: duplicate keys, floats, overlong
+    integers, lone surrogates or any non-canonical byte are refused with the field's path."""
+    if not isinstance(doc, Mapping) or doc.get("protocol") != PROTOCOL_V4:
+        return doc
+    try:
+        strict = decode(strip_bom(Path(path).read_bytes()))
+    except OSError as exc:
+        raise ProtocolError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except CanonicalError as exc:
+        raise ProtocolError(f"{path}: not a canonical v4 transcript: {exc}") from None
+    if not isinstance(strict, dict):
+        raise ProtocolError(f"{path}: a transcript is a JSON object")
+    return strict
+
+
+def check_settlement_file(
+    log_path: Path, cited: Sequence[Path], end: Mapping[str, Any] | None
+) -> list[tuple[str, str, str]]:
+    """A v4 evening's log closes with the settlement every seated player signed (``settlement.json`` beside the
+    transcripts): the same hand count, the last transcript the log cites, the log's settlement line."""
+    try:
+        last_bytes = Path(cited[-1]).read_bytes() if cited else b""
+        last_doc = decode(last_bytes) if cited else None
+    except (OSError, CanonicalError):
+        return []  # the transcript's own checks report it
+    if not isinstance(last_doc, dict) or last_doc.get("protocol") != PROTOCOL_V4 or end is None:
+        return []
+    path = log_path.with_name(log_path.name + ".transcripts") / SETTLEMENT_FILE
+    try:
+        doc = decode(path.read_bytes())
+        seating = Seating(Roster.from_json(last_doc.get("roster"), "$.roster"))
+    except OSError:
+        return [(RECORD, "settlement", f"no signed settlement beside the transcripts ({path.name})")]
+    except (CanonicalError, ProtocolError) as exc:
+        return [(RECORD, "settlement", f"{path.name}: {exc}")]
+    settlement = end.get("settlement")
+    amounts = None
+    if isinstance(settlement, dict):
+        amounts = dict(settlement)
+    return check_settlement(doc, seating, len(cited), hashlib.sha256(last_bytes).hexdigest(), amounts)
