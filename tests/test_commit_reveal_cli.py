@@ -39,15 +39,20 @@ def test_deal_plays_an_evening_whose_transcripts_and_log_verify(tmp_path, player
     assert result.exit_code == 0, result.output
     files = sorted((tmp_path / "evening.log.transcripts").glob("hand-*.json"))
     assert len(files) == 6 and "6 hands dealt by commit-reveal and played" in result.output
-    checked = run("verify", "--json", *map(str, files))
+    settlement = tmp_path / "evening.log.transcripts" / "settlement.json"
+    checked = run("verify", "--json", *map(str, files), str(settlement))
     report = json.loads(checked.output)
     assert checked.exit_code == 0 and report["ok"] and report["notes"] == [], report
+    assert report["caveats"] and "identities are unpinned" in report["caveats"][0]
+    pinned = run("verify", "--json", "--roster", str(tmp_path / "roster.json"), *map(str, files), str(settlement))
+    assert json.loads(pinned.output)["caveats"] == []
     lines = [json.loads(line) for line in (tmp_path / "evening.log").read_text(encoding="utf-8").splitlines()]
     assert lines[0]["dealing"] == "commit-reveal"
     for line, path in zip(lines[1:], files):
         assert line["transcript"]["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
         doc = json.loads(path.read_text(encoding="utf-8"))
-        assert doc["record"]["tricks"] == line["tricks"] and doc["record"]["score"] == line["score"]
+        record = next(m["body"]["record"] for m in doc["messages"] if m["kind"] == "hand-close")
+        assert record["tricks"] == line["tricks"] and record["score"] == line["score"]
 
 
 def test_deal_only_writes_transcripts_without_play(tmp_path):
@@ -126,7 +131,7 @@ def test_shuffled_source_from_rng_and_from_recorded_orders():
 def test_verify_log_checks_citations_copies_and_transcripts(tmp_path):
     assert run("deal", "--hands", "4", "--out", str(tmp_path)).exit_code == 0
     log = tmp_path / "evening.log"
-    assert run("verify", "--log", str(log)).output.strip() == "ok: 4 transcript(s) verified"
+    assert run("verify", "--log", str(log)).output.splitlines()[0] == "ok: 4 transcript(s) verified"
     lines = log.read_text(encoding="utf-8").splitlines()
     hand2 = json.loads(lines[2])
     hand2["talon_shown"] = not hand2["talon_shown"]

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fairdeal.cli import cli
 from fairdeal.errors import OutputError, ProtocolError, SignedMessageError
@@ -171,3 +173,50 @@ def test_open_checked_names_sender_check_and_blames_the_presenter() -> None:
         open_checked(forged, _ctx(roster), keys)
     with pytest.raises(SignedMessageError, match="message form"):
         open_checked({**message.to_json(), "sender": True}, _ctx(roster), keys)
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 5) | st.text(max_size=4),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=200)
+@given(JSON)
+def test_roster_reader_refuses_garbage_with_one_error(doc: object) -> None:
+    try:
+        Roster.from_json(doc)
+    except ProtocolError as exc:
+        assert "\n" not in str(exc)
+
+
+@settings(max_examples=100)
+@given(st.data())
+def test_roster_reader_names_the_field_of_a_changed_roster(data: st.DataObject) -> None:
+    roster, _, _ = make_roster()
+    doc = roster.to_json()
+    body = doc["roster"]
+    name = data.draw(st.sampled_from(sorted(body)))
+    body[name] = data.draw(JSON.filter(lambda v: v != body[name]))
+    try:
+        changed = Roster.from_json(doc)
+    except ProtocolError:
+        return
+    with pytest.raises(ProtocolError):
+        changed.check()
+
+
+@settings(max_examples=200)
+@given(st.binary(max_size=300))
+def test_key_file_reader_refuses_garbage(tmp_path_factory: pytest.TempPathFactory, data: bytes) -> None:
+    path = tmp_path_factory.mktemp("k") / "key"
+    path.write_bytes(data)
+    os.chmod(path, 0o600)
+    with pytest.raises(ProtocolError):
+        IdentityKey.load(path)
+
+
+def test_open_checked_refuses_parse_garbage() -> None:
+    with pytest.raises(SignedMessageError, match="message form"):
+        parse([1, 2])

@@ -5,7 +5,6 @@ nobody signed it), and the honest parties are never blamed."""
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
 import time
 from pathlib import Path
@@ -18,12 +17,13 @@ from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.match import play_match
 from fairdeal.protocols import signed
 from fairdeal.protocols.canonical import encode
+from fairdeal.protocols.commit_reveal4.check import Pins
 from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.mental_poker.fiat_shamir import HandContext
 from fairdeal.protocols.mental_poker.player import STEP_TIMEOUTS, HandAbandoned, HandRefused, Player, Table
 from fairdeal.protocols.mental_poker.signing import Seating, open_message, seal_message
 from fairdeal.protocols.mental_poker.source import MentalPokerSource, hand_setup, signed_roster
-from fairdeal.protocols.pins import UNPINNED, Pins
+from fairdeal.protocols.mental_poker.verify import UNPINNED
 from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.transcript import transcript_hash, write_transcript
 from fairdeal.protocols.verify import verify_documents, verify_log, verify_paths
@@ -84,11 +84,11 @@ def abandon(source, doc, keep, witness, absent, at):
 def test_an_honest_evening_verifies_and_pinned_identities_are_checked(played):
     source, log = played
     report = verify_log(log)
-    assert report.ok and report.notes == (f"mental poker: {UNPINNED}",), report.failures
+    assert report.ok and report.caveats == (f"mental poker: {UNPINNED}",), report.failures
     assert verify_log(log, pins=Pins(roster=source.seating.roster)).ok
     me = source.identities["bob"]
     mine = verify_log(log, pins=Pins(me=me))
-    assert mine.ok and any("your key sits at this table as bob" in n for n in mine.notes)
+    assert mine.ok and any("my key sits at this table as bob" in n for n in mine.notes)
 
 
 def test_one_program_playing_every_seat_is_not_the_pinned_table(played):
@@ -100,11 +100,11 @@ def test_one_program_playing_every_seat_is_not_the_pinned_table(played):
     doc = impostor.finish(1)
     pins = Pins(roster=source.seating.roster)
     failures, _ = found([doc], pins)
-    assert failures == [("transcript", "identity")]
+    assert failures == [("transcript", "roster pin")]
     failures, _ = found([doc], Pins(me=source.identities["ann"]))
-    assert failures == [("transcript", "identity")]
-    failures, _ = found([doc], Pins(keys={1: source.identities["bob"].public}))
-    assert failures == [("transcript", "identity")]
+    assert failures == [("transcript", "my seat")]
+    failures, _ = found([doc], Pins(keys=(("1", source.identities["bob"].public),)))
+    assert failures == [("transcript", "identity pin")]
 
 
 def test_an_altered_message_is_blamed_on_the_publisher_not_on_the_player_it_names(played):
@@ -421,7 +421,7 @@ def test_verify_cli_pins_identities(played, tmp_path):
     assert unpinned.exit_code == 0 and "unpinned" in unpinned.output
     stranger = IdentityKey.generate("x").public.hex
     wrong = runner.invoke(cli, ["verify", "--log", str(log), "--key", f"1={stranger}"])
-    assert wrong.exit_code == 1 and "transcript: identity" in wrong.output
+    assert wrong.exit_code == 1 and "transcript: identity pin" in wrong.output
 
 
 def test_honest_opened_messages_round_trip(played):
@@ -433,4 +433,4 @@ def test_honest_opened_messages_round_trip(played):
         opened = open_message(envelope, source.seating, 1, head)
         assert opened.signer == PLAYERS[envelope["sender"]]
         head = opened.digest
-    assert hashlib.sha256(encode(doc["messages"][-1])).hexdigest() == head
+    assert digest(doc["messages"][-1]) == head and head == source.transcripts[0]["statements"][0]["prev"]

@@ -23,9 +23,11 @@ from fairdeal.engine.record import replay_record
 from fairdeal.engine.scoring import score_hand
 from fairdeal.engine.sheet import new_sheet
 from fairdeal.errors import IllegalAction
+from fairdeal.protocols.canonical import encode
+from fairdeal.protocols.commit_reveal4.check import Pins
 from fairdeal.protocols.mental_poker.player import HandAbandoned, Player, Unresponsive
 from fairdeal.protocols.mental_poker.source import MentalPokerSource
-from fairdeal.protocols.pins import UNPINNED, Pins
+from fairdeal.protocols.mental_poker.verify import UNPINNED
 from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.verify import verify_documents, verify_log
 from fairdeal.systems import get_convention
@@ -62,9 +64,9 @@ def test_an_evening_dealt_by_mental_poker_verifies_with_its_log(evening):
     source, log, outcome = evening
     assert len(source.transcripts) == len(outcome.hands) == 3
     report = verify_log(log)
-    assert report.ok and report.transcripts == 3 and report.notes == (f"mental poker: {UNPINNED}",), report.failures
+    assert report.ok and report.transcripts == 3 and report.caveats == (f"mental poker: {UNPINNED}",), report.failures
     pinned = verify_log(log, pins=Pins(roster=source.seating.roster))
-    assert pinned.ok and pinned.notes == (), pinned.failures
+    assert pinned.ok and pinned.caveats == (), pinned.failures
     assert (log.parent / "evening.log.transcripts" / "settlement.json").is_file()
     header = json.loads(log.read_text(encoding="utf-8").splitlines()[0])
     assert header["dealing"] == "mental-poker"
@@ -114,7 +116,7 @@ def test_a_record_that_contradicts_the_proven_plays_is_blamed_on_the_record(even
 def test_a_v3_transcript_still_verifies_and_says_it_is_v3(evening_v3):
     source, _, _ = evening_v3
     report = verify_documents(named(source.transcripts))
-    assert report.ok and any("fairdeal-mental-poker/3" in n and "weaker guarantees" in n for n in report.notes)
+    assert report.ok and any("fairdeal-mental-poker/3" in n and "weaker guarantees" in n for n in report.caveats)
 
 
 def test_a_wrong_share_is_blamed_on_its_sender(evening_v3):
@@ -252,8 +254,12 @@ def test_cli_deals_an_evening_by_mental_poker_and_verify_checks_it(tmp_path):
     deal["body"]["proof"]["s"] = doc["messages"][0]["body"]["s"]
     path.write_text(json.dumps(doc), encoding="utf-8")
     broken = run("verify", str(path))
-    # Not the canonical bytes, and not what the sender signed: the file's publisher is blamed, not the sender.
-    assert broken.exit_code == 1 and "transcript: transcript file:" in broken.output, broken.output
+    # Not the canonical bytes: the file's publisher is blamed, not the sender.
+    assert broken.exit_code == 1 and "service: transcript file:" in broken.output, broken.output
+    path.write_bytes(encode(doc))
+    broken = run("verify", str(path))
+    # Canonical, but not what the sender signed: still not the sender's statement.
+    assert broken.exit_code == 1 and "transcript: signature:" in broken.output, broken.output
 
 
 def _leaves(value, path=()):

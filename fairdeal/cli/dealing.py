@@ -5,20 +5,23 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 import numpy as np
 
 from fairdeal.errors import FairdealError
 from fairdeal.files import require_empty_folder
+from fairdeal.protocols.commit_reveal4.check import Pins
+from fairdeal.protocols.commit_reveal4.source import CommitRevealSource4
+from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.verify import verify_log, verify_paths
 from fairdeal.systems import conventions
 
 if TYPE_CHECKING:
-    from fairdeal.protocols.pins import Pins
+    from fairdeal.protocols.mental_poker.source import MentalPokerSource
 
 LOG_NAME = "evening.log"
 
@@ -37,14 +40,20 @@ LOG_NAME = "evening.log"
     "--roster",
     "roster_path",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Pin identities: the signed roster (v4) the transcripts must be signed under.",
+    help="Pin identities: the signed roster (v4) the transcripts must have been played under.",
 )
-@click.option("--key", "key_pins", multiple=True, metavar="SEAT=PUBKEY", help="Pin one seat's identity key (v4).")
+@click.option(
+    "--key",
+    "keys",
+    multiple=True,
+    metavar="SEAT=PUBKEY",
+    help="Pin one identity: a seat number, player name or 'service', and its public key (repeatable).",
+)
 @click.option(
     "--me",
     "me_path",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="My identity key file: check that my key sits at the table (v4).",
+    help="My identity key file: check that my seat, my seed and my countersignature are in every hand.",
 )
 def verify_command(
     transcripts: tuple[Path, ...],
@@ -52,13 +61,16 @@ def verify_command(
     as_json: bool,
     no_replay: bool,
     roster_path: Path | None,
-    key_pins: tuple[str, ...],
+    keys: tuple[str, ...],
     me_path: Path | None,
 ) -> None:
     """Re-check hand transcripts: commitments, chain, deck, deal and the game record. Exit 0 only if all hold."""
     if bool(transcripts) == (log_path is not None):
         raise click.UsageError("give transcript files or --log LOG (one of the two)")
-    pins = _pins(roster_path, key_pins, me_path)
+    try:
+        pins = _pins(roster_path, keys, me_path)
+    except FairdealError as exc:
+        raise click.UsageError(str(exc)) from None
     if log_path is not None:
         report = verify_log(log_path, replay_records=not no_replay, pins=pins)
     else:
@@ -72,22 +84,26 @@ def verify_command(
             click.echo(f"note: {note}", err=True)
         if report.ok:
             click.echo(f"ok: {report.transcripts} transcript(s) verified")
+        for caveat in report.caveats:
+            click.echo(f"caveat: {caveat}")
     sys.exit(0 if report.ok else 1)
 
 
-def _pins(roster_path: Path | None, key_pins: tuple[str, ...], me_path: Path | None) -> Pins:
-    """The identities given on the command line; a file or key that does not read is a usage error."""
-    from fairdeal.protocols.identity import IdentityKey
-    from fairdeal.protocols.pins import Pins, parse_key_pin
+def _pins(roster_path: Path | None, keys: Sequence[str], me_path: Path | None) -> Pins:
+    from fairdeal.protocols.identity import IdentityKey, PublicKey
     from fairdeal.protocols.roster import Roster
 
-    try:
-        roster = Roster.load(roster_path) if roster_path is not None else None
-        keys = dict(parse_key_pin(text) for text in key_pins)
-        me = IdentityKey.load(me_path) if me_path is not None else None
-    except FairdealError as exc:
-        raise click.UsageError(str(exc)) from None
-    return Pins(roster, keys, me)
+    pinned = []
+    for text in keys:
+        who, _, key = text.partition("=")
+        if not who or not key:
+            raise FairdealError(f"--key {text!r}: write SEAT=PUBKEY (a seat number, name or 'service')")
+        pinned.append((who, PublicKey.from_hex(key, f"--key {who}")))
+    roster = Roster.load(roster_path) if roster_path is not None else None
+    if roster is not None:
+        roster.check()
+    me = IdentityKey.load(me_path) if me_path is not None else None
+    return Pins(roster, tuple(pinned), me)
 
 
 @click.command("deal")
@@ -147,6 +163,14 @@ def _pins(roster_path: Path | None, key_pins: tuple[str, ...], me_path: Path | N
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--deal-only", is_flag=True, help="Only deal: transcripts without play, no game log.")
+@click.option(
+    "--keys",
+    "keys_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="A folder of identity keys (service.key and NAME.key per player, from `fairdeal keys new`); "
+    "default: keys made for this run.",
+)
 def deal_command(
     protocol: str,
     system: str,
@@ -161,6 +185,7 @@ def deal_command(
     rules: tuple[str, ...],
     as_json: bool,
     deal_only: bool,
+    keys_dir: Path | None,
 ) -> None:
     """Play an evening with bots, every deal from the commit-reveal or the mental-poker protocol.
 
@@ -169,8 +194,8 @@ def deal_command(
     """
     # Imported here: `verify` needs neither the match loop nor the dealing parties.
     from fairdeal.cli.play import CommandFailure, check_players, default_players, player_names, table_convention
+    from fairdeal.protocols.commit_reveal4.source import RefusedHand
     from fairdeal.protocols.mental_poker.player import HandAbandoned
-    from fairdeal.protocols.table import TableSpec
     from fairdeal.protocols.transcript import write_transcript
 
     convention = table_convention(system, rules, pulya_size)
@@ -179,9 +204,15 @@ def deal_command(
     players = tuple(player_names(names, num_players))
     try:
         spec = TableSpec(table, session, hands, players, convention)
-        source = _source(protocol, spec, seed)
+        source = _source(protocol, spec, seed, keys_dir)
         require_empty_folder(out_dir)
         report = _deal_only(source, spec, out_dir) if deal_only else _deal_evening(source, spec, protocol, out_dir)
+        if getattr(source, "roster", None) is not None:  # v4: the signed roster, for `verify --roster`
+            source.roster.save(out_dir / "roster.json")
+    except RefusedHand as refused:
+        path = out_dir / f"refused-hand-{refused.document['hand']:04d}.json"
+        source.write_transcript(refused.document, path)
+        raise CommandFailure(f"{refused}; transcript {path}") from None
     except HandAbandoned as abandoned:
         path = out_dir / f"abandoned-hand-{source.transcripts[-1]['hand']:04d}.json"
         write_transcript(source.transcripts[-1], path)
@@ -193,43 +224,58 @@ def deal_command(
     click.echo(json.dumps(report, ensure_ascii=False) if as_json else text)
 
 
-def _source(protocol: str, spec, seed: int | None):
+def _source(protocol: str, spec, seed: int | None, keys_dir: Path | None = None):
     """The dealing parties; with ``seed`` every secret comes from it (reproducible, and so not secret)."""
-    from nacl.signing import SigningKey
+    if protocol == "mental-poker":
+        return _mental_poker_source(spec, seed, keys_dir)
+    return _commit_reveal_source(spec, seed, keys_dir)
 
-    from fairdeal.protocols.commit_reveal import DealerService, Player
-    from fairdeal.protocols.deal_source import CommitRevealSource
+
+def _mental_poker_source(spec: TableSpec, seed: int | None, keys_dir: Path | None) -> MentalPokerSource:
+    """``fairdeal-mental-poker/4``: identity keys from ``keys_dir``, from ``seed``, or made for this run."""
     from fairdeal.protocols.identity import IdentityKey
     from fairdeal.protocols.mental_poker.player import Player as PokerPlayer
     from fairdeal.protocols.mental_poker.source import MentalPokerSource
 
-    if protocol == "mental-poker":
-        if seed is None:
-            return MentalPokerSource(spec)
-        rngs = {
-            name: np.random.default_rng(int.from_bytes(_seeded(seed, f"shuffle/{name}")[:8], "big"))
-            for name in spec.players
-        }
-        identities = {name: IdentityKey.from_seed(_seeded(seed, f"identity/{name}"), name) for name in spec.players}
-        return MentalPokerSource(
-            spec,
-            lambda setup, name: PokerPlayer(setup, name, rngs[name].permutation),
-            identities=identities,
-            service=IdentityKey.from_seed(_seeded(seed, "identity/service"), "service"),
-        )
+    names = ["service", *spec.players]
+    if keys_dir is not None:
+        keys = [IdentityKey.load(keys_dir / f"{name}.key") for name in names]
+    elif seed is not None:
+        keys = [IdentityKey.from_seed(_seeded(seed, f"identity/{name}"), name) for name in names]
+    else:
+        return MentalPokerSource(spec)
+    identities = dict(zip(spec.players, keys[1:]))
     if seed is None:
-        return CommitRevealSource(spec)
-    service = DealerService(spec, SigningKey(_seeded(seed, "service-key")), _seeded(seed, "service-tail"))
-    parties = [
-        Player(
-            name,
-            seat,
-            SigningKey(_seeded(seed, f"key/{name}")),
-            lambda hand, name=name: _seeded(seed, f"seed/{name}/{hand}"),
-        )
-        for seat, name in enumerate(spec.players)
-    ]
-    return CommitRevealSource(spec, service, parties)
+        return MentalPokerSource(spec, identities=identities, service=keys[0])
+    rngs = {
+        name: np.random.default_rng(int.from_bytes(_seeded(seed, f"shuffle/{name}")[:8], "big"))
+        for name in spec.players
+    }
+    return MentalPokerSource(
+        spec,
+        lambda setup, name: PokerPlayer(setup, name, rngs[name].permutation),
+        identities=identities,
+        service=keys[0],
+    )
+
+
+def _commit_reveal_source(spec: TableSpec, seed: int | None, keys_dir: Path | None) -> CommitRevealSource4:
+    """``fairdeal-commit-reveal/4``: identity keys from ``keys_dir``, from ``seed``, or made for this run."""
+    from fairdeal.protocols.identity import IdentityKey
+
+    names = ["service", *spec.players]
+    if keys_dir is not None:
+        keys = [IdentityKey.load(keys_dir / f"{name}.key") for name in names]
+    elif seed is not None:
+        keys = [IdentityKey.from_seed(_seeded(seed, f"key/{name}"), name) for name in names]
+    else:
+        keys = [IdentityKey.generate(name) for name in names]
+    if seed is None:
+        return CommitRevealSource4(spec, keys[0], keys[1:])
+    sources = [lambda hand, attempt, name=name: _seeded(seed, f"seed/{name}/{hand}/{attempt}") for name in spec.players]
+    return CommitRevealSource4(
+        spec, keys[0], keys[1:], _seeded(seed, "service-tail"), sources, time="2000-01-01T00:00:00Z"
+    )
 
 
 def _seeded(seed: int, label: str) -> bytes:
@@ -250,6 +296,12 @@ def _deal_evening(source, spec, protocol: str, out_dir: Path) -> dict:
         max_hands=spec.hands,
         log=log,
     )
+    if hasattr(source, "close"):  # v4: the settlement is signed by the service and countersigned by every player
+        from fairdeal.protocols.commit_reveal4.source import SETTLEMENT_FILE
+
+        folder = out_dir / f"{LOG_NAME}.transcripts"
+        folder.mkdir(exist_ok=True)
+        source.write_transcript(source.close(result.settlement.amounts), folder / SETTLEMENT_FILE)
     amounts = ", ".join(f"{name} {float(a):+g}" for name, a in zip(spec.players, result.settlement.amounts))
     text = (
         f"{len(result.hands)} hands dealt by {protocol} and played; log {log}; transcripts "
@@ -262,7 +314,6 @@ def _deal_evening(source, spec, protocol: str, out_dir: Path) -> dict:
 
 def _deal_only(source, spec, out_dir: Path) -> dict:
     from fairdeal.engine.match import dealer_of
-    from fairdeal.protocols.transcript import write_transcript
 
     lines, hands = [], []
     for hand in range(1, spec.hands + 1):
@@ -270,8 +321,8 @@ def _deal_only(source, spec, out_dir: Path) -> dict:
         source.deal(hand, dealer)
         doc = source.finish(hand)
         path = out_dir / f"hand-{hand:04d}.json"
-        digest = write_transcript(doc, path)
-        talons = doc["deal"]["talons"]
+        digest = source.write_transcript(doc, path)
+        talons = _deal_of(doc)["talons"]
         hands.append(
             {"hand": hand, "dealer": spec.players[dealer], "talons": talons, "file": str(path), "sha256": digest}
         )
@@ -285,6 +336,13 @@ def _deal_only(source, spec, out_dir: Path) -> dict:
         "dealt": hands,
         "text": "\n".join(lines),
     }
+
+
+def _deal_of(doc: Mapping[str, Any]) -> Any:
+    """The published deal: v4 keeps it in the service's signed hand-close."""
+    if "messages" in doc:
+        return next(m["body"]["deal"] for m in doc["messages"] if m["kind"] == "hand-close")
+    return doc["deal"]
 
 
 def _talons(talons: Sequence[Sequence[str]]) -> str:

@@ -36,7 +36,16 @@ def key_path(path: str, key: str) -> str:
 
 def encode(value: Any) -> bytes:
     """The canonical bytes of ``value`` (dicts with str keys, lists or tuples, str, int, bool, None)."""
-    _check_value(value, "$", 0)
+    try:
+        data = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+        out = data.encode("utf-8")
+        # The C encoder writes what canonical JSON refuses (floats, int keys, huge numbers) without a word: what
+        # it wrote must read back, through the same checks as ``decode``, as the very value given.
+        if _read_back(out) == value:
+            return out
+    except (TypeError, ValueError, UnicodeError, RecursionError):
+        pass
+    _check_value(value, "$", 0)  # names the field at fault; a value that passes differs only as tuples do
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
@@ -97,25 +106,36 @@ def _refuse(_text: str) -> Any:
     raise ValueError("not an integer")
 
 
-def _fast_decode(data: bytes) -> Any:
-    """The C parser, then the C encoder: if re-encoding gives ``data`` back, ``data`` is canonical (duplicate keys
-    and escapes would re-encode differently). The checks it cannot make are made only where they could fail."""
+def _integer(text: str) -> int:
+    value = int(text) if len(text) <= 20 else MAX_INT
+    if not -MAX_INT < value < MAX_INT:
+        raise ValueError("integer out of range")
+    return value
+
+
+def _read_back(data: bytes) -> Any:
+    """``data`` read by the C parser (integers in range, no floats), the depth and string limits checked where
+    they could be broken; ``_NOT_CANONICAL`` if it cannot be."""
     try:
-        value = json.loads(data, parse_float=_refuse, parse_constant=_refuse)
-        if json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8") != data:
-            return _NOT_CANONICAL
-        if len(data) > MAX_STRING_BYTES or data.count(b"[") + data.count(b"{") > MAX_DEPTH or _long_digits(data):
+        value = json.loads(data, parse_float=_refuse, parse_constant=_refuse, parse_int=_integer)
+        if len(data) > MAX_STRING_BYTES or data.count(b"[") + data.count(b"{") > MAX_DEPTH:
             _check_value(value, "$", 0)
     except (ValueError, RecursionError, CanonicalError, UnicodeError):
         return _NOT_CANONICAL
     return value
 
 
-_LONG_DIGITS = re.compile(rb"[0-9]{19}")
-
-
-def _long_digits(data: bytes) -> bool:
-    return _LONG_DIGITS.search(data) is not None
+def _fast_decode(data: bytes) -> Any:
+    """The C parser, then the C encoder: if re-encoding gives ``data`` back, ``data`` is canonical (duplicate keys
+    and escapes would re-encode differently)."""
+    value = _read_back(data)
+    if value is _NOT_CANONICAL:
+        return value
+    try:
+        again = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    except UnicodeError:  # a lone surrogate, escaped in ``data``
+        return _NOT_CANONICAL
+    return value if again == data else _NOT_CANONICAL
 
 
 class _Parser:

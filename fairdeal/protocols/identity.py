@@ -11,6 +11,7 @@ import os
 import stat
 import tempfile
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from cryptography.exceptions import InvalidSignature
@@ -62,11 +63,16 @@ class PublicKey:
     def verify(self, message: bytes, signature: bytes) -> bool:
         if not isinstance(signature, bytes) or len(signature) != SIGNATURE_BYTES:
             return False
-        try:
-            self._key.verify(signature, message)
-        except InvalidSignature:
-            return False
-        return True
+        return _verified(self, message, signature)
+
+
+@lru_cache(maxsize=4096)  # a roster and a session's opening are checked again in every transcript of the session
+def _verified(key: PublicKey, message: bytes, signature: bytes) -> bool:
+    try:
+        key._key.verify(signature, message)
+    except InvalidSignature:
+        return False
+    return True
 
 
 class IdentityKey:

@@ -37,16 +37,26 @@ def check_session_records(
 
     Returns the problems and the notes (index, text) for what could not be checked.
     """
+    problems, notes, _ = replay_session(docs, trusted, convention, num_seats)
+    return problems, notes
+
+
+def replay_session(
+    docs: Sequence[Mapping[str, Any]], trusted: Sequence[bool], convention: Convention | None, num_seats: int
+) -> tuple[list[RecordProblem], list[tuple[int, str]], Sheet | None]:
+    """``check_session_records``, and the sheet after the last hand (``None`` when some hand left it unknown)."""
     problems: list[RecordProblem] = []
     notes: list[tuple[int, str]] = []
     if convention is None:
-        return [], [
-            (i, "record not replayed: the session names no convention") for i, d in enumerate(docs) if "record" in d
-        ]
+        return (
+            [],
+            [(i, "record not replayed: the session names no convention") for i, d in enumerate(docs) if "record" in d],
+            None,
+        )
     try:
         sheet: Sheet | None = new_sheet(convention, num_seats) if docs[0]["hand"] == 1 else None
     except FairdealError as exc:
-        return [], [(i, f"record not replayed: {exc}") for i, d in enumerate(docs) if "record" in d]
+        return [], [(i, f"record not replayed: {exc}") for i, d in enumerate(docs) if "record" in d], None
     previous_hand = 0
     for index, doc in enumerate(docs):
         if doc["hand"] != previous_hand + 1:
@@ -61,7 +71,16 @@ def check_session_records(
         problems += [RecordProblem(index, check, detail) for check, detail in found]
         if sheet is None and not found:
             notes.append((index, "score lines not checked: the sheet before this hand is unknown"))
-    return problems, notes
+    return problems, notes, sheet
+
+
+def check_hand_record(
+    doc: Mapping[str, Any], convention: Convention, num_seats: int, sheet: Sheet | None
+) -> tuple[list[tuple[str, str]], Sheet | None]:
+    """One hand's record (``doc`` holds ``hand``, ``dealer``, ``deal`` and ``record``) replayed and scored on
+    ``sheet``: the problems found, and the sheet after the hand (``None`` when it cannot be known)."""
+    found, after = _check_one(doc, convention, num_seats, sheet)
+    return list(found), after
 
 
 def _check_one(doc: Mapping[str, Any], convention, num_seats: int, sheet: Sheet | None):

@@ -14,6 +14,7 @@ import hashlib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -111,7 +112,7 @@ class Roster:
         """What every party signs."""
         return context(ROSTER_FORMAT, ROSTER_VERSION) + encode(self.body())
 
-    @property
+    @cached_property
     def hash(self) -> str:
         """SHA-256 (hex) of the body's canonical bytes: the roster every signed message is bound to."""
         return hashlib.sha256(encode(self.body())).hexdigest()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from fairdeal.errors import SignedMessageError
@@ -58,13 +59,17 @@ class Envelope:
     def to_json(self) -> dict[str, Any]:
         return {**self.content(), "signature": self.signature.hex()}
 
-    def signed_bytes(self, ctx: Context) -> bytes:
-        return ctx.at(self.hand).prefix() + encode(self.content())
+    @cached_property
+    def content_bytes(self) -> bytes:
+        return encode(self.content())
 
-    @property
+    def signed_bytes(self, ctx: Context) -> bytes:
+        return ctx.at(self.hand).prefix() + self.content_bytes
+
+    @cached_property
     def digest(self) -> str:
-        """SHA-256 (hex) of the envelope's canonical JSON: the next message's ``prev``."""
-        return hashlib.sha256(encode(self.to_json())).hexdigest()
+        """SHA-256 (hex) of the content's canonical bytes followed by the signature: the next message's ``prev``."""
+        return hashlib.sha256(self.content_bytes + self.signature).hexdigest()
 
 
 def seal(key: IdentityKey, ctx: Context, sender: Sender, kind: str, body: Mapping[str, Any], prev: str) -> Envelope:

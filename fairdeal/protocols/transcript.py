@@ -108,7 +108,8 @@ def write_transcript(doc: Mapping[str, Any], path: Path) -> str:
     return sha256_hex(data)
 
 
-def read_transcript(path: Path) -> dict:
+def read_raw(path: Path) -> bytes:
+    """A transcript file's bytes (a leading BOM dropped), within the document limits."""
     path = Path(path)
     if path.is_dir():
         raise ProtocolError(f"{path}: is a folder, not a transcript")
@@ -121,6 +122,10 @@ def read_transcript(path: Path) -> dict:
     problem = check(raw, MAX_DOCUMENT_BYTES)
     if problem is not None:
         raise ProtocolError(f"{path}: not a transcript: {problem}")
+    return raw
+
+
+def parse_transcript(path: Path, raw: bytes) -> dict[str, Any]:
     try:
         doc = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
@@ -128,3 +133,7 @@ def read_transcript(path: Path) -> dict:
     if not isinstance(doc, dict):
         raise ProtocolError(f"{path}: a transcript is a JSON object")
     return doc
+
+
+def read_transcript(path: Path) -> dict[str, Any]:
+    return parse_transcript(path, read_raw(path))

@@ -11,6 +11,7 @@ import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
+from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -19,18 +20,27 @@ import jsonschema
 
 from fairdeal.bounded import check, strip_bom
 from fairdeal.cards import DeckKind, to_ascii_list
-from fairdeal.errors import FairdealError, one_line
+from fairdeal.errors import CanonicalError, FairdealError, ProtocolError, one_line
+from fairdeal.protocols.canonical import decode
 from fairdeal.protocols.commit_reveal import seed_statement, signature_holds
+from fairdeal.protocols.commit_reveal4.check import Pins, is_v4, verify_v4
+from fairdeal.protocols.commit_reveal4.source import SETTLEMENT_FILE
 from fairdeal.protocols.deck import derive_orders
 from fairdeal.protocols.derive import chain_step, deck_input, seed_commitment
-from fairdeal.protocols.mental_poker.verify import MpCheck, check_settlement_file, is_mental_poker, read_strict
+from fairdeal.protocols.mental_poker.verify import (
+    UNPINNED,
+    V3_NOTE,
+    MpCheck,
+    check_settlement_file,
+    is_mental_poker,
+    is_mental_poker_v4,
+)
 from fairdeal.protocols.mental_poker.verify import check_document as check_mp_document
 from fairdeal.protocols.mental_poker.verify import check_records as check_mp_records
 from fairdeal.protocols.mental_poker.verify import check_sequence as check_mp_sequence
-from fairdeal.protocols.pins import UNPINNED, Pins
 from fairdeal.protocols.record_check import check_session_records
 from fairdeal.protocols.table import stated_convention, states_house_rules
-from fairdeal.protocols.transcript import REVEALED, read_transcript, seat_deal, transcript_hash
+from fairdeal.protocols.transcript import REVEALED, parse_transcript, read_raw, seat_deal, transcript_hash
 from fairdeal.resources import protocol_file
 from fairdeal.rules.convention import Convention
 from fairdeal.systems import house_rules, rebuild_convention
@@ -57,6 +67,7 @@ class Report:
     transcripts: int
     failures: tuple[Failure, ...]
     notes: tuple[str, ...] = ()  # what could not be checked (e.g. score lines without the earlier hands)
+    caveats: tuple[str, ...] = ()  # what an "ok" does not prove (unpinned identities, v3's weaker guarantees)
 
     @property
     def ok(self) -> bool:
@@ -68,6 +79,7 @@ class Report:
             "transcripts": self.transcripts,
             "failures": [asdict(f) for f in self.failures],
             "notes": list(self.notes),
+            "caveats": list(self.caveats),
         }
 
 
@@ -306,30 +318,64 @@ def check_sequence(checkers: Sequence[_Checker]) -> list[Failure]:
     return failures
 
 
+V3_CAVEAT = (
+    "v3 transcripts (fairdeal-commit-reveal/1) carry v3's weaker guarantees: the keys are the transcript's own "
+    "(identities cannot be pinned), messages are not chained and the game record is nobody's signed statement"
+)
+
+
 def verify_documents(
     docs: Iterable[tuple[str, Mapping[str, Any]]], replay_records: bool = True, pins: Pins | None = None
 ) -> Report:
-    """Verify transcripts given as ``(source, document)``: commit-reveal sessions are grouped by (table, session,
-    anchor), mental-poker ones by (table, session); ``pins`` fix the identities mental-poker v4 hands must show."""
+    """Verify transcripts given as ``(source, document)``: commit-reveal v3 sessions are grouped by (table,
+    session, anchor), v4 ones by roster, mental-poker ones by (table, session)."""
     docs = list(docs)
     poker = [(source, doc) for source, doc in docs if is_mental_poker(doc)]
-    report = _verify_commit_reveal([(s, d) for s, d in docs if not is_mental_poker(d)], replay_records)
+    v4 = [(source, doc) for source, doc in docs if is_v4(doc)]
+    v3 = [(s, d) for s, d in docs if not is_mental_poker(d) and not is_v4(d)]
+    report = _verify_commit_reveal(v3, replay_records)
+    if v3:
+        report = Report(report.transcripts, report.failures, report.notes, (V3_CAVEAT,))
+    if v4:
+        found = _verify_v4(v4, pins or Pins(), replay_records)
+        report = Report(
+            report.transcripts + found.transcripts,
+            report.failures + found.failures,
+            report.notes + found.notes,
+            report.caveats + found.caveats,
+        )
     if not poker:
         return report
-    failures, notes = _verify_mental_poker(poker, replay_records, pins or Pins())
-    return Report(report.transcripts + len(poker), report.failures + tuple(failures), report.notes + tuple(notes))
+    failures, notes, caveats = _verify_mental_poker(poker, replay_records, pins or Pins())
+    return Report(
+        report.transcripts + len(poker),
+        report.failures + tuple(failures),
+        report.notes + tuple(notes),
+        report.caveats + tuple(caveats),
+    )
+
+
+def _verify_v4(docs: Sequence[tuple[str, Mapping[str, Any]]], pins: Pins, replay_records: bool) -> Report:
+    findings, notes, _ = verify_v4(docs, pins, replay_records)
+    caveats = tuple(n for n in notes if n.startswith("identities are unpinned"))
+    kept = tuple(n for n in notes if n not in caveats)
+    return Report(len(docs), tuple(Failure(*finding) for finding in findings), kept, caveats)
 
 
 def _verify_mental_poker(
     docs: Sequence[tuple[str, Mapping[str, Any]]], replay_records: bool, pins: Pins
-) -> tuple[list[Failure], list[str]]:
+) -> tuple[list[Failure], list[str], list[str]]:
+    """Findings, notes and caveats (what an ok does not prove: v3's weaker guarantees, unpinned identities)."""
     checks = [check_mp_document(source, doc, pins) for source, doc in docs]
     sessions: dict[tuple[str, str], list[MpCheck]] = {}
     for c in checks:
         if c.verified is not None or not c.findings:
             sessions.setdefault((c.doc["table"], c.doc["session"]), []).append(c)
     failures = [Failure(c.source, c.hand, *finding) for c in checks for finding in c.findings]
-    notes = [f"{c.source}: hand {c.hand}: {note}" for c in checks for note in c.notes]
+    notes = [f"{c.source}: hand {c.hand}: {note}" for c in checks for note in c.notes if note != V3_NOTE]
+    caveats = [f"mental poker: {V3_NOTE}"] if any(V3_NOTE in c.notes for c in checks) else []
+    if not pins.pinned and any(c.seating is not None for c in checks):
+        caveats.append(f"mental poker: {UNPINNED}")
     for group in sessions.values():
         failures += [
             Failure(c.source, c.hand, party, check, detail) for c, party, check, detail in check_mp_sequence(group)
@@ -338,9 +384,7 @@ def _verify_mental_poker(
             problems, record_notes = check_mp_records(group)
             failures += [Failure(c.source, c.hand, RECORD, check, detail) for c, check, detail in problems]
             notes += [f"{c.source}: hand {c.hand}: {text}" for c, text in record_notes]
-    if not pins.pinned and any(c.seating is not None for c in checks):
-        notes.append(f"mental poker: {UNPINNED}")
-    return failures, notes
+    return failures, notes, caveats
 
 
 def _verify_commit_reveal(docs: Sequence[tuple[str, Mapping[str, Any]]], replay_records: bool) -> Report:
@@ -392,22 +436,34 @@ def _check_decks(checkers: Sequence[_Checker]) -> None:
             check_deck_and_deal(c, order)
 
 
+def read_document(path: Path) -> dict[str, Any]:
+    """A transcript: v4 documents must be canonical JSON (``CanonicalError`` names the field); v3 ones are read
+    as JSON, as v3 wrote them."""
+    raw = read_raw(path)
+    try:
+        doc = decode(raw)
+    except CanonicalError as exc:
+        doc = parse_transcript(path, raw)
+        if is_v4(doc) or is_mental_poker_v4(doc):
+            raise ProtocolError(f"{path}: not canonical JSON: {exc}") from None
+        return doc
+    if not isinstance(doc, dict):
+        raise ProtocolError(f"{path}: a transcript is a JSON object")
+    return doc
+
+
 def verify_paths(paths: Sequence[Path], replay_records: bool = True, pins: Pins | None = None) -> Report:
-    """Verify transcript files; a file that cannot be read is itself a failure of the service that published it
-    (mental-poker v4 files must be exactly canonical JSON)."""
+    """Verify transcript files; a file that cannot be read is itself a failure of the service that published it."""
     docs, unreadable = [], []
     for path in paths:
         try:
-            doc = read_transcript(path)
+            docs.append((str(path), read_document(path)))
         except FairdealError as exc:
             unreadable.append(Failure(str(path), None, SERVICE, "transcript file", str(exc)))
-            continue
-        try:
-            docs.append((str(path), read_strict(path, doc)))
-        except FairdealError as exc:
-            unreadable.append(Failure(str(path), None, "transcript", "transcript file", str(exc)))
     report = verify_documents(docs, replay_records, pins)
-    return Report(report.transcripts + len(unreadable), tuple(unreadable) + report.failures, report.notes)
+    return Report(
+        report.transcripts + len(unreadable), tuple(unreadable) + report.failures, report.notes, report.caveats
+    )
 
 
 def verify_log(log_path: Path, replay_records: bool = True, pins: Pins | None = None) -> Report:
@@ -451,14 +507,58 @@ def verify_log(log_path: Path, replay_records: bool = True, pins: Pins | None = 
     if evening and evening[0].check == "dealing":  # nothing in such a log is a protocol's to verify
         return Report(0, tuple(evening))
     failures += evening
-    report = verify_paths([path for path, _ in cited], replay_records, pins)
+    paths = [path for path, _ in cited]
+    settlement = _settlement_of(log_path, cited, kinds, failures)
+    report = verify_paths(paths + ([settlement] if settlement is not None else []), replay_records, pins)
     failures += _check_copies(cited)
     end = kinds.get("end")
-    closing = check_settlement_file(log_path, [path for path, _ in cited], end[1] if end else None)
+    closing = check_settlement_file(log_path, paths, end[1] if end else None)
     failures += [Failure(str(log_path), None, party, check, detail) for party, check, detail in closing]
     if "table" in kinds:
         failures += _check_conventions(*kinds["table"], cited)
-    return Report(report.transcripts, tuple(failures) + report.failures, report.notes)
+    transcripts = report.transcripts - (settlement is not None)
+    return Report(transcripts, tuple(failures) + report.failures, report.notes, report.caveats)
+
+
+def _settlement_of(
+    log_path: Path,
+    cited: Sequence[tuple[Path, Mapping[str, Any]]],
+    kinds: Mapping[str, tuple[str, Mapping[str, Any]]],
+    failures: list[Failure],
+) -> Path | None:
+    """A v4 evening closes with the signed settlement beside its transcripts; the log's last line must state it."""
+    v4 = [path for path, _ in cited if _is_v4_file(path)]
+    if not v4 or "end" not in kinds:
+        return None
+    path = v4[0].parent / SETTLEMENT_FILE
+    try:
+        doc = read_document(path)
+        signed = {name: Fraction(text) for name, text in doc["messages"][0]["body"]["amounts"].items()}
+    except (FairdealError, KeyError, IndexError, TypeError, AttributeError, ValueError, ZeroDivisionError):
+        failures.append(
+            Failure(str(path), None, SERVICE, "settlement", "the evening's signed settlement is missing or unreadable")
+        )
+        return path if path.exists() else None
+    where, end = kinds["end"]
+    stated = end.get("settlement")
+    if not isinstance(stated, dict) or {k: _as_fraction(v) for k, v in stated.items()} != signed:
+        failures.append(
+            Failure(where, None, RECORD, "settlement line", f"the log's settlement is not the signed one {signed}")
+        )
+    return path
+
+
+def _as_fraction(value: Any) -> Fraction | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return Fraction(value).limit_denominator(1000) if isinstance(value, float) else Fraction(value)
+
+
+def _is_v4_file(path: Path) -> bool:
+    try:
+        return is_v4(read_document(path))
+    except FairdealError:
+        return False
 
 
 def _check_evening(source: str, kinds: Mapping[str, tuple[str, Mapping[str, Any]]], hands: int) -> list[Failure]:
@@ -513,7 +613,7 @@ def _check_conventions(
     failures = []
     for path, line in cited:
         try:
-            statement = _statement_of(read_transcript(path))
+            statement = _statement_of(read_document(path))
             stated = stated_convention(statement)
         except (FairdealError, KeyError, TypeError):
             continue  # the transcript's own checks report it
@@ -533,7 +633,16 @@ def _check_conventions(
 
 
 def _statement_of(doc: Mapping[str, Any]) -> Mapping[str, Any]:
-    """Where a transcript states its table: the signed session opening, or a mental-poker document itself."""
+    """Where a transcript states its table: the signed session opening (v3), the signed roster (v4), or a
+    mental-poker document itself."""
+    if is_v4(doc):
+        body = doc["roster"]["roster"]
+        return {
+            "system": body["system"],
+            "convention": body["convention"],
+            "pulya": body["pulya"],
+            "players": body["seats"],
+        }
     return doc if is_mental_poker(doc) else doc["session"]["statement"]
 
 
@@ -570,11 +679,11 @@ def _check_copies(cited: Sequence[tuple[Path, Mapping[str, Any]]]) -> list[Failu
     failures = []
     for path, line in cited:
         try:
-            doc = read_transcript(path)
+            doc = read_document(path)
         except FairdealError:
             continue  # already reported by verify_paths
         expected = {k: v for k, v in line.items() if k not in ("type", "transcript")}
-        if doc.get("record") != expected:
+        if _record_of(doc) != expected:
             failures.append(
                 Failure(
                     str(path),
@@ -585,3 +694,13 @@ def _check_copies(cited: Sequence[tuple[Path, Mapping[str, Any]]]) -> list[Failu
                 )
             )
     return failures
+
+
+def _record_of(doc: Mapping[str, Any]) -> Any:
+    """The game record a transcript holds: v4 keeps it in the service's signed hand-close."""
+    if not is_v4(doc):
+        return doc.get("record")
+    try:
+        return next(m["body"]["record"] for m in doc["messages"] if m.get("kind") == "hand-close")
+    except (StopIteration, KeyError, TypeError):
+        return None

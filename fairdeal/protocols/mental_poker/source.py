@@ -206,6 +206,11 @@ class MentalPokerSource:
             self.identities = dict(identities or {name: IdentityKey.generate(name) for name in spec.players})
             self.seating = Seating(signed_roster(spec, self.identities, service or IdentityKey.generate("service")))
 
+    @property
+    def roster(self) -> Roster | None:
+        """The session's signed roster (v4), for ``verify --roster``."""
+        return self.seating.roster if self.seating is not None else None
+
     def deal(self, hand: int, dealer: int) -> DealEvidence:
         """Keys, shuffles, private deal. In v4 a seat that walks away from the opening is named by a witnessed
         abandon and the hand is dealt again with fresh keys and shuffles (``MAX_ATTEMPTS`` in all), the abandoned

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fairdeal.bounded import strip_bom
 from fairdeal.cards import to_ascii_list
 from fairdeal.errors import CanonicalError, FairdealError, MentalPokerError, ProtocolError, SignedMessageError
 from fairdeal.protocols.canonical import decode
+from fairdeal.protocols.commit_reveal4.check import Pins
 from fairdeal.protocols.mental_poker.protocol import ROUNDS, HandState, TableSetup, VerifiedHand, verify_hand
 from fairdeal.protocols.mental_poker.signing import PROTOCOL_V4, Seating, open_message
 from fairdeal.protocols.mental_poker.source import (
@@ -31,7 +31,6 @@ from fairdeal.protocols.mental_poker.source import (
     hand_setup,
 )
 from fairdeal.protocols.mental_poker.statements import SETTLEMENT_FILE, check_record_statements, check_settlement
-from fairdeal.protocols.pins import Pins
 from fairdeal.protocols.record_check import check_session_records
 from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.table import TableSpec, stated_convention
@@ -51,6 +50,10 @@ _FIELDS = {
     "state": str,
 }
 _V4_FIELDS = {"roster": dict, "attempt": int, "aborts": list}
+UNPINNED = (
+    "identities are unpinned: the keys come from the transcripts themselves, so this proves only that some holders "
+    "of those keys played (one program could have played every seat); pin them with --roster, --key or --me"
+)
 V3_NOTE = (
     "protocol fairdeal-mental-poker/3 (read for migration) has v3's weaker guarantees: its messages are unsigned, "
     "so blame rests on what the file says; identities are not bound; the record is nobody's signed statement"
@@ -198,14 +201,34 @@ def _check_roster(c: MpCheck, pins: Pins) -> bool:
     if header != {"system": doc["system"], "convention": doc.get("convention", {}), "pulya": doc.get("pulya")}:
         c.fail(TRANSCRIPT, "roster", "the roster signs another convention than the hand states")
         return False
-    for problem in pins.problems(roster):
-        c.fail(TRANSCRIPT, "identity", problem)
+    for check, problem in pin_problems(pins, roster):
+        c.fail(TRANSCRIPT, check, problem)
     if c.findings:
         return False
-    if pins.my_seat(roster) is not None:
-        c.notes.append(f"your key sits at this table as {pins.my_seat(roster)}")
+    mine = [seat.name for seat in roster.seats if pins.me is not None and seat.key == pins.me.public]
+    if mine:
+        c.notes.append(
+            f"my key sits at this table as {mine[0]}; every hand's messages and record statements are checked"
+        )
     c.seating = Seating(roster)
     return True
+
+
+def pin_problems(pins: Pins, roster: Roster) -> list[tuple[str, str]]:
+    """``(check, detail)`` for each way the roster a transcript states departs from the pinned identities."""
+    found = []
+    if pins.roster is not None and pins.roster.hash != roster.hash:
+        found.append(("roster pin", "the transcript's roster is not the pinned roster"))
+    for who, key in pins.keys:
+        seats = [i for i, seat in enumerate(roster.seats) if who in (str(i), seat.name)]
+        held = roster.service if who == "service" else roster.seats[seats[0]].key if seats else None
+        if held is None:
+            found.append(("identity pin", f"{who!r} is not a seat, a name or 'service' of this roster"))
+        elif held != key:
+            found.append(("identity pin", f"{who} holds key {held.hex[:16]}…, pinned {key.hex[:16]}…"))
+    if pins.me is not None and pins.me.public not in [seat.key for seat in roster.seats]:
+        found.append(("my seat", "my identity key is not on this roster: the session was not played with me"))
+    return found
 
 
 def _check_aborts(c: MpCheck, spec: TableSpec) -> bool:
@@ -454,20 +477,8 @@ def _engine_view(c: MpCheck) -> dict:
     return view
 
 
-def read_strict(path: Path, doc: Mapping[str, Any]) -> Mapping[str, Any]:
-    """A mental-poker v4 transcript again, through the strict canonical decoder: duplicate keys, floats, overlong
-    integers, lone surrogates or any non-canonical byte are refused with the field's path."""
-    if not isinstance(doc, Mapping) or doc.get("protocol") != PROTOCOL_V4:
-        return doc
-    try:
-        strict = decode(strip_bom(Path(path).read_bytes()))
-    except OSError as exc:
-        raise ProtocolError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except CanonicalError as exc:
-        raise ProtocolError(f"{path}: not a canonical v4 transcript: {exc}") from None
-    if not isinstance(strict, dict):
-        raise ProtocolError(f"{path}: a transcript is a JSON object")
-    return strict
+def is_mental_poker_v4(doc: Any) -> bool:
+    return isinstance(doc, Mapping) and doc.get("protocol") == PROTOCOL_V4
 
 
 def check_settlement_file(

@@ -1,0 +1,169 @@
+"""fairdeal-commit-reveal/4: verification speed against its floor, and 10,000 random single-leaf mutations of an
+honest evening (roster, signatures, chain links, commitments, seeds, records, settlement), each of which must be
+rejected with a party named.
+
+Speed: whole-evening verification (strict decoding, roster, every signature and link, deck derivation; with and
+without the engine's replay of the records) in hands per second, against the same run's floor — three Ed25519
+verifications per hand, the issue's yardstick — and against v3's verifier on an evening of the same length.
+
+Run: ``.venv/bin/python benchmarks/bench_commit_reveal_v4.py [--hands N] [--mutations M]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import copy
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from commit_reveal_helpers import honest_session
+
+from fairdeal.engine.bots import HeuristicBot
+from fairdeal.engine.match import play_match
+from fairdeal.protocols.canonical import decode, encode
+from fairdeal.protocols.commit_reveal4.source import CommitRevealSource4
+from fairdeal.protocols.identity import IdentityKey
+from fairdeal.protocols.identity import _verified as verified_signatures
+from fairdeal.protocols.table import TableSpec
+from fairdeal.protocols.verify import verify_documents
+from fairdeal.rules import SOCHI
+
+NAMES = ("north", "east", "south")
+
+
+def evening(hands: int, label: str = "bench") -> list[dict[str, Any]]:
+    """An honest v4 evening: the hands' transcripts and the signed settlement (bots play every hand)."""
+    spec = TableSpec("table-1", label, hands, NAMES, SOCHI)
+    source = CommitRevealSource4(spec)
+    result = play_match(SOCHI, NAMES, [HeuristicBot() for _ in NAMES], source=source, max_hands=hands)
+    return [*source.transcripts, source.close(result.settlement.amounts)]
+
+
+def timed(label: str, count: int, fn: Callable[[], Any]) -> tuple[Any, float]:
+    start = time.perf_counter()
+    value = fn()
+    rate = count / (time.perf_counter() - start)
+    print(f"{label:<64} {rate:>10,.0f} hands/s")
+    return value, rate
+
+
+def bench_speed(hands: int) -> None:
+    docs = evening(hands)
+    played = len(docs) - 1
+    files = [encode(d) for d in docs]
+    key = IdentityKey.generate()
+    message = files[0][:400]
+    signature = key.sign(message)
+    probe = [(key.public, message + bytes([i % 251]), key.sign(message + bytes([i % 251]))) for i in range(3 * played)]
+    _, floor = timed(
+        "floor: three Ed25519 verifications per hand",
+        played,
+        lambda: [public.verify(m, s) for public, m, s in probe],
+    )
+    assert key.public.verify(message, signature)
+    v3 = honest_session(min(hands, 40), with_records=False, label="bench-v3")
+    _, old = timed(
+        "baseline: v3 verify, deal only", len(v3), lambda: verify_documents([(str(i), d) for i, d in enumerate(v3)])
+    )
+
+    def v4(replay: bool) -> Any:
+        verified_signatures.cache_clear()  # the players verified these very messages while the evening was played
+        decoded = [decode(raw) for raw in files]
+        return verify_documents([(str(i), d) for i, d in enumerate(decoded)], replay_records=replay)
+
+    report, fast = timed("v4 verify: decode + roster + signatures + chain + deck", played, lambda: v4(False))
+    assert report.ok, report.failures[:3]
+    report, full = timed("v4 verify: the same + engine replay of records + settlement", played, lambda: v4(True))
+    assert report.ok, report.failures[:3]
+    signatures = sum(len(d["messages"]) for d in docs[:-1]) / played
+    print(f"{'v4 signed messages per hand (each verified once)':<64} {signatures:>10.1f}")
+    print(f"{'v4 (no replay) / floor of three verifications':<64} {fast / floor:>10.2f} x")
+    print(f"{'v4 (no replay) / v3 baseline':<64} {fast / old:>10.2f} x")
+    print(f"{'v4 with replay / v3 baseline':<64} {full / old:>10.2f} x")
+    print(f"{'target >= 2,000 hands/s (v4, no replay)':<64} {'met' if fast >= 2000 else 'NOT met':>10}")
+
+
+def leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in leaves(v, (*path, k))]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in leaves(v, (*path, i))]
+    return [path]
+
+
+def mutated(value: Any, rng: random.Random) -> Any:
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + rng.choice([-1, 1])
+    if isinstance(value, str):
+        if value and all(c in "0123456789abcdef" for c in value):
+            i = rng.randrange(len(value))
+            return value[:i] + "0123456789abcdef"[("0123456789abcdef".index(value[i]) + 1) % 16] + value[i + 1 :]
+        return value + "x"
+    return 0
+
+
+def set_at(doc: Any, path: tuple[Any, ...], value: Any) -> None:
+    for step in path[:-1]:
+        doc = doc[step]
+    doc[path[-1]] = value
+
+
+def get_at(doc: Any, path: tuple[Any, ...]) -> Any:
+    for step in path:
+        doc = doc[step]
+    return doc
+
+
+def bench_mutations(count: int, hands: int) -> None:
+    docs = evening(hands, "mutations")
+    paths = [leaves(d) for d in docs]
+    rng = random.Random(2026)
+    caught: collections.Counter[str] = collections.Counter()
+    parties: collections.Counter[str] = collections.Counter()
+    accepted = []
+    start = time.perf_counter()
+    for _ in range(count):
+        which = rng.randrange(len(docs))
+        path = rng.choice(paths[which])
+        changed = copy.deepcopy(docs[which])
+        set_at(changed, path, mutated(get_at(changed, path), rng))
+        trial = [*docs[:which], changed, *docs[which + 1 :]]
+        verified_signatures.cache_clear()
+        report = verify_documents([(str(i), d) for i, d in enumerate(trial)])
+        if report.ok:
+            accepted.append((which, path))
+            continue
+        first = report.failures[0]
+        caught[first.check] += 1
+        parties[first.party.split()[0]] += 1
+    elapsed = time.perf_counter() - start
+    print(
+        f"{count:,} single-leaf mutations of a {hands}-hand v4 evening: {count - len(accepted):,} rejected, "
+        f"{len(accepted)} accepted, {count / elapsed:,.0f} mutations/s"
+    )
+    print("first failing check:", ", ".join(f"{k} {v}" for k, v in caught.most_common()))
+    print("party blamed first:", ", ".join(f"{k} {v}" for k, v in parties.most_common()))
+    for which, path in accepted[:10]:
+        print("  ACCEPTED:", which, "/".join(map(str, path)))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--hands", type=int, default=200)
+    parser.add_argument("--mutations", type=int, default=10_000)
+    args = parser.parse_args()
+    bench_speed(args.hands)
+    bench_mutations(args.mutations, 4)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,560 @@
+"""Verification of ``fairdeal-commit-reveal/4`` documents: the roster, every signed message and its chain link,
+the protocol's order, the commitments and their openings, the deck and deal, the countersigned records, the
+settlement, and the session's hands chained without a gap (``protocols/commit-reveal.md``, §10).
+
+Blame follows signatures: a message that does not verify, sits out of place or breaks the chain was put there by
+the publisher (``service``); a fault in what a party validly signed (a seed that does not open its commitment, a
+countersignature of another record) is that party's; a message missing after a valid signed request is the
+absent party's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from fairdeal.cards import DeckKind, to_ascii_list
+from fairdeal.engine.settlement import settle
+from fairdeal.errors import FairdealError, ProtocolError, SignedMessageError
+from fairdeal.protocols.commit_reveal4 import messages as m
+from fairdeal.protocols.commit_reveal4.derive import MAX_SESSION_HANDS, PROTOCOL, Session
+from fairdeal.protocols.commit_reveal4.parties import deck_input_of, fraction_text, record_hash, roster_convention
+from fairdeal.protocols.commit_reveal4.source import FORMAT, SETTLEMENT_FORMAT, VERSION
+from fairdeal.protocols.deck import derive_orders
+from fairdeal.protocols.identity import IdentityKey, PublicKey
+from fairdeal.protocols.record_check import replay_session
+from fairdeal.protocols.roster import Roster
+from fairdeal.protocols.signed import SERVICE, Context, Envelope, Sender, open_checked, parse
+from fairdeal.protocols.transcript import seat_deal
+from fairdeal.rules.convention import Convention
+
+TOP_FIELDS = frozenset({"format", "version", "protocol", "roster", "opening", "hand", "messages"})
+RECORD = "record"
+
+
+@dataclass(frozen=True)
+class Pins:
+    """Identities the verifier knows from elsewhere: a roster file, single keys (``SEAT=PUBKEY``), my own key."""
+
+    roster: Roster | None = None
+    keys: tuple[tuple[str, PublicKey], ...] = ()
+    me: IdentityKey | None = None
+
+    @property
+    def pinned(self) -> bool:
+        return self.roster is not None or bool(self.keys)
+
+
+@dataclass
+class Checked:
+    """One v4 document, checked as far as it could be."""
+
+    source: str
+    doc: Mapping[str, Any]
+    hand: int | None = None
+    roster: Roster | None = None
+    convention: Convention | None = None
+    failures: list[tuple[str, str, str]] = field(default_factory=list)
+    first_prev: str | None = None
+    opening_last: str | None = None
+    last: str | None = None
+    anchor: str | None = None
+    hands: int | None = None
+    dealer: int | None = None
+    record: Mapping[str, Any] | None = None
+    deal: Mapping[str, Any] | None = None
+    close: Envelope | None = None
+    deck_input: bytes | None = None
+    settlement: Envelope | None = None
+    messages: list[Envelope] = field(default_factory=list)
+    aborts: list[str] = field(default_factory=list)
+
+    def fail(self, party: str, check: str, detail: str) -> None:
+        self.failures.append((party, check, detail))
+
+    @property
+    def session_key(self) -> str:
+        return self.roster.hash if self.roster is not None else ""
+
+
+def is_v4(doc: Any) -> bool:
+    return isinstance(doc, dict) and doc.get("protocol") == PROTOCOL
+
+
+Chains = dict[tuple[str, str], dict[int, str]]  # (roster, anchor) -> index -> link proven in this run
+
+
+def _hand_of(doc: Mapping[str, Any]) -> int:
+    hand = doc.get("hand")
+    return hand if isinstance(hand, int) else 0
+
+
+def check_document(source: str, doc: Mapping[str, Any], pins: Pins, chains: Chains | None = None) -> Checked:
+    c = Checked(source, doc)
+    settlement = doc.get("format") == SETTLEMENT_FORMAT
+    expected = TOP_FIELDS - {"hand"} if settlement else TOP_FIELDS
+    if set(doc) != expected or doc.get("format") not in (FORMAT, SETTLEMENT_FORMAT) or doc.get("version") != VERSION:
+        odd = ", ".join(sorted(set(doc) ^ expected)) or "format/version"
+        c.fail(SERVICE, "transcript form", f"a version {VERSION} document has exactly {sorted(expected)}: {odd}")
+        return c
+    hand = 0 if settlement else doc["hand"]
+    if not isinstance(hand, int) or isinstance(hand, bool) or hand < (0 if settlement else 1):
+        c.fail(SERVICE, "transcript form", "$.hand: a hand number is expected")
+        return c
+    c.hand = None if settlement else hand
+    if not _check_roster(c, pins) or not _check_opening(c):
+        return c
+    if settlement:
+        _check_settlement_messages(c)
+    else:
+        _check_hand_messages(c, hand, {} if chains is None else chains)
+    return c
+
+
+def _check_roster(c: Checked, pins: Pins) -> bool:
+    try:
+        roster = Roster.from_json(c.doc["roster"], "$.roster")
+    except FairdealError as exc:
+        c.fail(SERVICE, "roster", str(exc))
+        return False
+    try:
+        roster.check()
+    except ProtocolError as exc:
+        c.fail(SERVICE, "roster signature", f"{exc} (the publisher's roster is not what that party signed)")
+        return False
+    c.roster = roster
+    try:
+        c.convention = roster_convention(roster)
+        c.convention.check_players(len(roster.seats))
+    except FairdealError as exc:
+        c.fail(SERVICE, "table statement", str(exc))
+        return False
+    if pins.roster is not None and pins.roster.hash != roster.hash:
+        c.fail(
+            SERVICE,
+            "roster pin",
+            "the transcript's roster is not the pinned roster: " + _roster_difference(pins.roster, roster),
+        )
+    for who, key in pins.keys:
+        seat = _pinned_party(roster, who)
+        if seat is None:
+            c.fail(SERVICE, "identity pin", f"{who!r} is not a seat, a name or 'service' of this roster")
+        elif roster.key_of(seat) != key:
+            c.fail(
+                SERVICE,
+                "identity pin",
+                f"{roster.party(seat)} holds key {roster.key_of(seat).hex[:16]}…, pinned {key.hex[:16]}…",
+            )
+    if pins.me is not None and pins.me.public not in [s.key for s in roster.seats]:
+        c.fail(SERVICE, "my seat", "my identity key is not on this roster: the session was not played with me")
+    return not c.failures
+
+
+def _roster_difference(pinned: Roster, roster: Roster) -> str:
+    if pinned.service != roster.service:
+        return "the service's key differs"
+    for index, (a, b) in enumerate(zip(pinned.seats, roster.seats)):
+        if a != b:
+            return f"seat {index} is {b.name} with key {b.key.hex[:16]}…, pinned {a.name} with {a.key.hex[:16]}…"
+    return "the table, session, time, convention or number of seats differs"
+
+
+def _pinned_party(roster: Roster, who: str) -> Sender | None:
+    if who == SERVICE:
+        return SERVICE
+    for index, seat in enumerate(roster.seats):
+        if who in (str(index), seat.name):
+            return index
+    return None
+
+
+def _keys(roster: Roster) -> dict[Sender, PublicKey]:
+    keys: dict[Sender, PublicKey] = {SERVICE: roster.service}
+    keys.update({seat: s.key for seat, s in enumerate(roster.seats)})
+    return keys
+
+
+def _names(roster: Roster) -> dict[Sender, str]:
+    return {seat: s.name for seat, s in enumerate(roster.seats)}
+
+
+def _walk(
+    c: Checked, items: Any, where: str, hand: int, grammar: Sequence[tuple[Sender, str]], prev: str | None
+) -> list[Envelope] | None:
+    """Open each message in turn against the grammar and the chain; ``None`` once one fails."""
+    roster = c.roster
+    assert roster is not None
+    if not isinstance(items, list):
+        c.fail(SERVICE, "transcript form", f"{where}: a list of messages is expected")
+        return None
+    ctx = Context(roster.table, roster.session, hand, roster.hash)
+    keys, names = _keys(roster), _names(roster)
+    opened: list[Envelope] = []
+    for index, item in enumerate(items):
+        try:
+            envelope = open_checked(parse(item, f"{where}[{index}]"), ctx, keys, prev, presenter=SERVICE, names=names)
+            m.checked_body(envelope, names)
+        except SignedMessageError as exc:
+            party = exc.party if exc.party != "relay" else SERVICE
+            c.fail(party, exc.check, f"{where}[{index}]: {exc}")
+            return None
+        if envelope.kind == m.REFUSAL:
+            c.fail(
+                _refusal_party(c, opened, envelope),
+                "refusal",
+                f"{roster.party(envelope.sender)} refused at {envelope.body['step']}: {envelope.body['reason']}",
+            )
+            return None
+        if index >= len(grammar) or (envelope.sender, envelope.kind) != grammar[index]:
+            c.fail(
+                SERVICE,
+                "message order",
+                f"{where}[{index}]: {envelope.kind} from {roster.party(envelope.sender)} "
+                "is not the protocol's next message",
+            )
+            return None
+        opened.append(envelope)
+        prev = envelope.digest
+    c.messages = opened
+    if len(opened) < len(grammar):
+        sender, kind = grammar[len(opened)]
+        c.fail(
+            roster.party(sender),
+            f"missing {kind}",
+            "the transcript ends where this party's message belongs, "
+            "after the signed message asking for it (absent, or dropped by the relay: its own signed copy, "
+            "chained to that request, would show which)",
+        )
+        return None
+    return opened
+
+
+def _refusal_party(c: Checked, opened: Sequence[Envelope], refusal: Envelope) -> str:
+    """A refusal is a claim: if what came before it holds, the refusing player broke off without cause."""
+    return c.roster.party(refusal.sender) if not c.failures else SERVICE  # type: ignore[union-attr]
+
+
+def _check_opening(c: Checked) -> bool:
+    roster = c.roster
+    assert roster is not None
+    seats = range(len(roster.seats))
+    grammar = [(SERVICE, m.OPEN)] + [(seat, m.ACCEPT) for seat in seats]
+    opened = _walk(c, c.doc["opening"], "$.opening", 0, grammar, roster.hash)
+    if opened is None:
+        return False
+    for envelope in opened[1:]:
+        if envelope.body["roster"] != roster.hash:
+            c.fail(roster.party(envelope.sender), "session acceptance", "accepts another roster")
+    c.anchor, c.hands = opened[0].body["anchor"], opened[0].body["hands"]
+    if not 1 <= c.hands <= MAX_SESSION_HANDS:
+        c.fail(SERVICE, "session open", f"a session holds 1..{MAX_SESSION_HANDS:,} hands, not {c.hands}")
+    c.opening_last = opened[-1].digest
+    return not c.failures
+
+
+def hand_grammar(num_seats: int) -> list[tuple[Sender, str]]:
+    seats: list[Sender] = list(range(num_seats))
+    return (
+        [(SERVICE, m.HAND_OPEN)]
+        + [(s, m.COMMIT) for s in seats]
+        + [(SERVICE, m.REVEAL_REQUEST)]
+        + [(s, m.REVEAL) for s in seats]
+        + [(SERVICE, m.CLOSE)]
+        + [(s, m.RECORD_SIGN) for s in seats]
+    )
+
+
+def _attempts_grammar(items: Any, n: int) -> list[tuple[Sender, str]]:
+    """The grammar the messages must follow: each attempt the full sequence, an aborted one cut where its abort
+    stands (the positions are read from the unverified kinds; every message is then checked against them)."""
+    full = hand_grammar(n)
+    if not isinstance(items, list):
+        return full
+    grammar: list[tuple[Sender, str]] = []
+    start = 0
+    for index, item in enumerate(items):
+        if isinstance(item, dict) and item.get("kind") == m.ABORT:
+            grammar += full[: index - start] + [(SERVICE, m.ABORT)]
+            start = index + 1
+    return grammar + full
+
+
+def _check_aborts(c: Checked, opened: Sequence[Envelope], n: int) -> list[Envelope]:
+    """Each aborted attempt: its abort names the first seat that did not answer the signed request, which it
+    cites; returns the last attempt's messages."""
+    roster = c.roster
+    assert roster is not None
+    attempt, start = 0, 0
+    for index, envelope in enumerate(opened):
+        if envelope.body.get("attempt", attempt) != attempt:
+            c.fail(SERVICE, "attempt", f"message {index} belongs to attempt {attempt}")
+        if envelope.kind != m.ABORT:
+            continue
+        segment = opened[start:index]
+        revealing = len(segment) > 1 + n  # the grammar put the reveal request at 1 + n
+        step, missing = (m.REVEAL, len(segment) - 2 - n) if revealing else (m.COMMIT, len(segment) - 1)
+        request = segment[1 + n] if revealing else segment[0]
+        body = envelope.body
+        if missing >= n:
+            c.fail(
+                SERVICE,
+                "abort",
+                f"attempt {attempt}: every seat answered the signed {request.kind}: "
+                "the service aborted a deal it could see",
+            )
+        elif (body["step"], body["missing"], body["request"]) != (step, [missing], request.digest):
+            c.fail(
+                SERVICE,
+                "abort",
+                f"attempt {attempt}: the abort does not name seat {missing}, the first seat "
+                f"without an answer to the signed {request.kind}",
+            )
+        else:
+            c.aborts.append(
+                f"hand {envelope.hand}: attempt {attempt} aborted: {roster.party(missing)} did not "
+                f"answer the service's signed {request.kind}; dealt again from fresh seeds"
+            )
+        attempt, start = attempt + 1, index + 1
+    return list(opened[start:])
+
+
+def _void_after_bad_abort(c: Checked, n: int) -> None:
+    """A transcript cut short after an abort the service had no cause for: what is missing after it is not the
+    absent-looking player's fault."""
+    before = len(c.failures)
+    _check_aborts(c, c.messages, n)
+    if len(c.failures) > before:
+        c.failures = [f for f in c.failures if f[0] == SERVICE or not f[1].startswith("missing ")]
+
+
+def _check_hand_messages(c: Checked, hand: int, chains: Chains) -> None:
+    roster = c.roster
+    assert roster is not None and c.convention is not None and c.hands is not None
+    if hand > c.hands:
+        c.fail(SERVICE, "hand number", f"hand {hand} is beyond the session's {c.hands} hands")
+        return
+    items = c.doc["messages"]
+    if isinstance(items, list) and items and isinstance(items[0], dict):
+        c.first_prev = items[0].get("prev")
+    n = len(roster.seats)
+    every = _walk(c, items, "$.messages", hand, _attempts_grammar(items, n), None)
+    if every is None:
+        _void_after_bad_abort(c, n)
+        return
+    c.messages, c.last = every, every[-1].digest
+    opened = _check_aborts(c, every, n)
+    attempt = opened[0].body["attempt"]
+    session = Session(roster.table, roster.session, roster.hash)
+    head, commits, reveals = opened[0], opened[1 : 1 + n], opened[2 + n : 2 + 2 * n]
+    close, signs = opened[2 + 2 * n], opened[3 + 2 * n :]
+    c.dealer = head.body["dealer"]
+    if c.dealer >= n or any(e.body["dealer"] != c.dealer for e in every if e.kind == m.HAND_OPEN):
+        c.fail(SERVICE, "dealer", f"dealer seat {c.dealer} is not at the table, or changed between attempts")
+    if any(e.body["commitment"] != head.body["commitment"] for e in every if e.kind == m.HAND_OPEN):
+        c.fail(SERVICE, "commitment in chain", "the service commitment changed between attempts")
+    if not _in_chain(session, c.anchor or "", hand, head.body["commitment"], chains):
+        c.fail(SERVICE, "commitment in chain", f"the hand's commitment is not link {hand - 1} of the anchored chain")
+    seeds = []
+    for commit, reveal in zip(commits, reveals):
+        seed = bytes.fromhex(reveal.body["seed"])
+        if session.seed_commitment(hand, attempt, int(reveal.sender), seed) != commit.body["commitment"]:
+            c.fail(roster.party(reveal.sender), "seed opening", "the seed does not open the player's commitment")
+        seeds.append(seed)
+    if session.chain_step(hand, bytes.fromhex(close.body["seed"])).hex() != head.body["commitment"]:
+        c.fail(SERVICE, "reveal", "the revealed seed does not open the service's commitment")
+    c.record, c.deal, c.close = close.body["record"], close.body["deal"], close
+    for sign in signs:
+        if sign.body["record"] != record_hash(close.body["record"]):
+            c.fail(roster.party(sign.sender), "record countersignature", "countersigns another record")
+    if not c.failures:
+        c.deck_input = deck_input_of(session, c.convention, hand, head, close.body["seed"], seeds)
+
+
+def _in_chain(session: Session, anchor: str, hand: int, commitment: str, chains: Chains) -> bool:
+    """Is ``commitment`` link ``hand-1`` of the chain anchored at ``anchor``? Hashes down to the anchor or to a
+    link already proven in this run (transcripts come in hand order, so each hand costs one step)."""
+    known = chains.setdefault((session.roster, anchor), {0: anchor})
+    link, index, path = commitment, hand - 1, list[tuple[int, str]]()
+    while known.get(index) != link:
+        if index == 0 or len(path) > MAX_SESSION_HANDS:
+            return False
+        path.append((index, link))
+        link = session.chain_step(index, bytes.fromhex(link)).hex()
+        index -= 1
+    known.update(path)
+    return True
+
+
+def _check_settlement_messages(c: Checked) -> None:
+    roster = c.roster
+    assert roster is not None
+    items = c.doc["messages"]
+    if isinstance(items, list) and items and isinstance(items[0], dict):
+        c.first_prev = items[0].get("prev")
+    grammar = [(SERVICE, m.SETTLEMENT)] + [(s, m.SETTLEMENT_SIGN) for s in range(len(roster.seats))]
+    opened = _walk(c, items, "$.messages", 0, grammar, None)
+    if opened is None:
+        return
+    c.settlement, c.last = opened[0], opened[-1].digest
+    for sign in opened[1:]:
+        if sign.body["settlement"] != opened[0].digest:
+            c.fail(roster.party(sign.sender), "settlement countersignature", "countersigns another settlement")
+
+
+def check_decks(checks: Iterable[Checked]) -> None:
+    """Derive every revealed deck in one batch per deck kind; compare the published order and deal."""
+    by_deck: dict[str, list[Checked]] = {}
+    for c in checks:
+        if c.deck_input is not None and c.convention is not None:
+            by_deck.setdefault(c.convention.table.deck, []).append(c)
+    for deck, group in by_deck.items():
+        orders = derive_orders([c.deck_input for c in group if c.deck_input is not None], DeckKind.parse(deck))
+        for c, order in zip(group, orders):
+            assert c.close is not None and c.roster is not None and c.convention is not None
+            n = len(c.roster.seats)
+            if c.close.body["deck_order"] != to_ascii_list(order):
+                c.fail(SERVICE, "deck derivation", "the published deck order is not the one the seeds derive")
+                c.deck_input = None
+                continue
+            pattern = c.convention.table.pattern_name(n)
+            if c.close.body["deal"] != seat_deal(order, pattern, c.dealer or 0, n):
+                c.fail(SERVICE, "deal pattern", f"the published deal does not follow pattern {pattern}")
+                c.deck_input = None
+
+
+def check_session(group: Sequence[Checked], replay: bool) -> tuple[list[tuple[Checked, str, str, str]], list[str]]:
+    """One session's documents (same roster): hands 1.. each once, chained message to message without a gap,
+    the settlement after the last hand, the records replayed and scored in order."""
+    failures: list[tuple[Checked, str, str, str]] = []
+    notes: list[str] = []
+    hands = sorted((c for c in group if c.hand is not None), key=lambda c: c.hand or 0)
+    settlements = [c for c in group if c.hand is None]
+    previous: Checked | None = None
+    for c in hands:
+        if previous is not None and previous.hand == c.hand:
+            failures.append((c, SERVICE, "hand sequence", f"hand {c.hand} appears twice ({previous.source})"))
+            continue
+        expected_hand = 1 if previous is None else (previous.hand or 0) + 1
+        if c.hand != expected_hand:
+            failures.append((c, SERVICE, "hand sequence", f"hand {expected_hand} is missing before hand {c.hand}"))
+        else:
+            link = c.opening_last if previous is None else previous.last
+            if link is not None and c.first_prev != link:
+                failures.append((c, SERVICE, "chain link", "the hand does not follow the message chain before it"))
+        previous = c
+    for s in settlements:
+        _check_settlement_place(s, hands, failures)
+    if not settlements:
+        notes.append(f"{group[0].source}: no signed settlement given: the session may go on after its last hand here")
+    if replay:
+        _check_records(hands, settlements, failures, notes)
+    return failures, notes
+
+
+def _check_settlement_place(
+    s: Checked, hands: Sequence[Checked], failures: list[tuple[Checked, str, str, str]]
+) -> None:
+    if s.settlement is None:
+        return
+    stated = s.settlement.body["hands"]
+    numbers = [c.hand for c in hands]
+    if numbers != list(range(1, stated + 1)):
+        failures.append(
+            (
+                s,
+                SERVICE,
+                "session length",
+                f"the settlement closes {stated} hands; hands given: {_ranges(numbers)} (spliced or truncated)",
+            )
+        )
+    elif hands and hands[-1].last is not None and s.first_prev != hands[-1].last:
+        failures.append((s, SERVICE, "chain link", "the settlement does not follow the last hand's messages"))
+    elif not hands and s.first_prev != s.opening_last:
+        failures.append((s, SERVICE, "chain link", "the settlement does not follow the session opening"))
+
+
+def _ranges(numbers: Sequence[int | None]) -> str:
+    return ", ".join(str(n) for n in numbers[:12]) + (" …" if len(numbers) > 12 else "") or "none"
+
+
+def _check_records(
+    hands: Sequence[Checked],
+    settlements: Sequence[Checked],
+    failures: list[tuple[Checked, str, str, str]],
+    notes: list[str],
+) -> None:
+    if not hands or hands[0].convention is None or hands[0].roster is None:
+        return
+    convention, roster = hands[0].convention, hands[0].roster
+    docs = [
+        {"hand": c.hand, "dealer": c.dealer, "deal": c.deal} | ({} if c.record is None else {"record": c.record})
+        for c in hands
+    ]
+    trusted = [c.deck_input is not None and not c.failures for c in hands]
+    problems, record_notes, sheet = replay_session(docs, trusted, convention, len(roster.seats))
+    for problem in problems:
+        failures.append((hands[problem.index], RECORD, problem.check, problem.detail))
+    notes += [f"{hands[i].source}: hand {hands[i].hand}: {text}" for i, text in record_notes]
+    for s in settlements:
+        if s.settlement is None or sheet is None or problems:
+            continue
+        expected = {seat.name: fraction_text(a) for seat, a in zip(roster.seats, settle(sheet, convention).amounts)}
+        if s.settlement.body["amounts"] != expected:
+            failures.append((s, SERVICE, "settlement", f"the replayed sheet settles to {expected}"))
+
+
+def settlement_amounts(s: Checked) -> dict[str, Fraction] | None:
+    if s.settlement is None:
+        return None
+    return {name: Fraction(text) for name, text in s.settlement.body["amounts"].items()}
+
+
+def me_notes(group: Sequence[Checked], me: IdentityKey) -> list[str]:
+    roster = group[0].roster
+    if roster is None:
+        return []
+    seats = [i for i, s in enumerate(roster.seats) if s.key == me.public]
+    if not seats:
+        return []
+    seat = seats[0]
+    hands = [
+        c.hand for c in group if c.hand is not None and any(e.sender == seat and e.kind == m.REVEAL for e in c.messages)
+    ]
+    text = f"me: {roster.party(seat)} at seat {seat}: my signed commitment, seed and countersignature are in hands "
+    return [text + _ranges(sorted(hands))]
+
+
+Finding = tuple[str, int | None, str, str, str]  # source, hand, party, check, detail
+
+
+def verify_v4(
+    docs: Sequence[tuple[str, Mapping[str, Any]]], pins: Pins, replay: bool
+) -> tuple[list[Finding], list[str], list[Checked]]:
+    """Check v4 documents, grouped into sessions by roster; findings, notes and the checked documents."""
+    chains: Chains = {}
+    ordered = sorted(docs, key=lambda item: _hand_of(item[1]))
+    checks = [check_document(source, doc, pins, chains) for source, doc in ordered]
+    check_decks(checks)
+    sessions: dict[str, list[Checked]] = {}
+    for c in checks:
+        if c.roster is not None:
+            sessions.setdefault(c.session_key, []).append(c)
+    late: list[tuple[Checked, str, str, str]] = []
+    notes: list[str] = []
+    for group in sessions.values():
+        found, group_notes = check_session(group, replay)
+        late += found
+        notes += group_notes
+        if pins.me is not None:
+            notes += me_notes(group, pins.me)
+    if checks and not pins.pinned:
+        notes.append(
+            "identities are unpinned: the keys checked are the ones the documents state; pin them with "
+            "--roster FILE or --key SEAT=PUBKEY to know who took part"
+        )
+    notes += [f"{c.source}: {text}" for c in checks for text in c.aborts]
+    findings = [(c.source, c.hand, *f) for c in checks for f in c.failures]
+    findings += [(c.source, c.hand, party, check, detail) for c, party, check, detail in late]
+    return findings, notes, checks

@@ -1,0 +1,185 @@
+"""``fairdeal-commit-reveal/4`` behind the engine's deal-source port: the service relays, the players check.
+
+The roster is signed by every party before the first message; ``deal`` runs a hand up to the private deal,
+``finish`` closes it (reveal, deck, deal and record, countersigned by every player) and returns the hand's
+transcript; ``close`` writes the signed settlement, countersigned by every player.
+
+A transcript (``protocols/commit-reveal.md``, §10)::
+
+    {"format":"fairdeal-transcript","version":4,"protocol":P4,"roster":<signed roster>,
+     "opening":[session-open, session-accept per seat],"hand":k,"messages":[the hand's envelopes]}
+
+and the settlement document is the same with ``"format":"fairdeal-settlement"`` and no ``hand``.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from fairdeal.engine.deal_source import DealEvidence, Plays
+from fairdeal.errors import ProtocolError
+from fairdeal.files import write_file
+from fairdeal.protocols.canonical import encode
+from fairdeal.protocols.commit_reveal4 import messages as m
+from fairdeal.protocols.commit_reveal4.derive import PROTOCOL
+from fairdeal.protocols.commit_reveal4.parties import Player, Service
+from fairdeal.protocols.identity import IdentityKey
+from fairdeal.protocols.roster import Roster
+from fairdeal.protocols.signed import Envelope
+from fairdeal.protocols.table import TableSpec
+from fairdeal.protocols.transcript import seat_deal
+from fairdeal.systems import house_rules
+
+FORMAT, SETTLEMENT_FORMAT, VERSION = "fairdeal-transcript", "fairdeal-settlement", 4
+SETTLEMENT_FILE = "settlement.json"
+MAX_ATTEMPTS = 3
+
+
+def now() -> str:
+    return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def table_roster(spec: TableSpec, service: IdentityKey, players: Sequence[IdentityKey], time: str) -> Roster:
+    """The roster of ``spec`` signed by the service and every player (each signs with its own key)."""
+    header = {"system": spec.system, "convention": house_rules(spec.convention), "pulya": spec.convention.pulya.size}
+    seats = [(name, key.public) for name, key in zip(spec.players, players)]
+    roster = Roster.create(PROTOCOL, spec.table, spec.session, time, header, service.public, seats)
+    for key in [service, *players]:
+        roster = roster.signed_by(key)
+    return roster
+
+
+class RefusedHand(ProtocolError):
+    """A party refused (or failed) a step; ``document`` is the transcript so far, the refusal in it."""
+
+    def __init__(self, message: str, document: Mapping[str, Any]):
+        super().__init__(message)
+        self.document = document
+
+
+class CommitRevealSource4:
+    """Deals every hand by ``fairdeal-commit-reveal/4`` between a ``Service`` and one ``Player`` per seat."""
+
+    dealing = "commit-reveal"
+
+    def __init__(
+        self,
+        spec: TableSpec,
+        service_key: IdentityKey | None = None,
+        player_keys: Sequence[IdentityKey] | None = None,
+        tail: bytes | None = None,
+        seed_sources: Sequence[Callable[[int, int], bytes]] | None = None,
+        time: str | None = None,
+    ):
+        self.spec = spec
+        service_key = service_key or IdentityKey.generate("service")
+        keys = list(player_keys) if player_keys is not None else [IdentityKey.generate(n) for n in spec.players]
+        self.roster = table_roster(spec, service_key, keys, time or now())
+        self.service = Service(service_key, self.roster, spec.hands, tail)
+        sources = list(seed_sources) if seed_sources is not None else [None] * len(keys)
+        self.players = [Player(seat, key, self.roster, sources[seat]) for seat, key in enumerate(keys)]
+        self._log: list[Envelope] = []  # every message of the session, as relayed
+        self._shown = [0] * len(self.players)  # how much of it each player has been shown
+        self.opening = [self._relay(self.service.open_session())]
+        for player in self.players:
+            self._take(player.accept_session(self._news(player)), 0, m.ACCEPT, self.opening)
+        self.transcripts: list[dict[str, Any]] = []
+        self._messages: list[Envelope] = []
+        self._order: np.ndarray | None = None
+        self._dealer = 0
+        self._hands = 0
+
+    def deal(self, hand: int, dealer: int) -> DealEvidence:
+        """The hand's deck order; a player that does not answer a signed request aborts the attempt, and the
+        hand is dealt again from fresh seeds (at most ``MAX_ATTEMPTS`` times)."""
+        self._messages, self._dealer = [], dealer
+        for _ in range(MAX_ATTEMPTS):
+            self._messages.append(self._relay(self.service.open_hand(hand, dealer)))
+            if self._gather(hand, m.COMMIT) and self._ask_reveals(hand):
+                self._order = self.service.deal(hand)
+                return DealEvidence(hand, dealer, self._order.copy(), self.document(hand), dealing="commit-reveal")
+        raise RefusedHand(f"hand {hand}: aborted {MAX_ATTEMPTS} times, the table stops", self.document(hand))
+
+    def _ask_reveals(self, hand: int) -> bool:
+        self._messages.append(self._relay(self.service.request_reveals(hand)))
+        return self._gather(hand, m.REVEAL)
+
+    def _gather(self, hand: int, kind: str) -> bool:
+        """Every seat's answer of ``kind`` in seat order; the first seat that gives none aborts the attempt."""
+        for player in self.players:
+            ask = player.commit if kind == m.COMMIT else player.reveal
+            answer = ask(hand, self._news(player))
+            if answer is None:  # no answer within the step's time
+                self._shown[player.seat] = len(self._log)
+                self._messages.append(self._relay(self.service.abort(hand, kind, player.seat)))
+                return False
+            self._take(answer, hand, kind, self._messages)
+        return True
+
+    def finish(self, hand: int, record: Mapping[str, Any] | None = None, plays: Plays | None = None) -> dict[str, Any]:
+        """Reveal, publish deck, deal and record, and gather every player's countersignature."""
+        if self._order is None or not self._messages or self._messages[0].hand != hand:
+            raise ProtocolError(f"service: hand {hand} is not the hand in progress")
+        num_seats = len(self.spec.players)
+        deal = seat_deal(self._order, self.spec.pattern.name, self._dealer, num_seats)
+        self._messages.append(self._relay(self.service.close_hand(hand, self._order, deal, record)))
+        for player in self.players:
+            self._take(player.countersign(hand, self._news(player)), hand, m.RECORD_SIGN, self._messages)
+        doc = self.document(hand)
+        self.transcripts.append(doc)
+        self._hands, self._order = hand, None
+        return doc
+
+    def close(self, amounts: Sequence[Fraction]) -> dict[str, Any]:
+        """The signed settlement of the hands played, countersigned by every player."""
+        messages = [self._relay(self.service.settle(self._hands, amounts))]
+        for player in self.players:
+            self._take(player.sign_settlement(self._news(player)), 0, m.SETTLEMENT_SIGN, messages)
+        return self._base(SETTLEMENT_FORMAT) | {"messages": [e.to_json() for e in messages]}
+
+    def document(self, hand: int) -> dict[str, Any]:
+        return self._base(FORMAT) | {"hand": hand, "messages": [e.to_json() for e in self._messages]}
+
+    def _base(self, kind: str) -> dict[str, Any]:
+        return {
+            "format": kind,
+            "version": VERSION,
+            "protocol": PROTOCOL,
+            "roster": self.roster.to_json(),
+            "opening": [e.to_json() for e in self.opening],
+        }
+
+    def _relay(self, envelope: Envelope) -> Envelope:
+        self._log.append(envelope)
+        return envelope
+
+    def _news(self, player: Player) -> list[Envelope]:
+        """What the relay shows ``player``: every message since it last answered (its own answer included)."""
+        news = self._log[self._shown[player.seat] :]
+        self._shown[player.seat] = len(self._log) + 1  # the answer it is about to give is its own
+        return news
+
+    def _take(self, envelope: Envelope, hand: int, kind: str, messages: list[Envelope]) -> None:
+        messages.append(self._relay(envelope))
+        try:
+            self.service.take(envelope, hand, kind)
+        except ProtocolError as exc:
+            doc = self._base(FORMAT) | {"hand": hand, "messages": [e.to_json() for e in messages]}
+            raise RefusedHand(str(exc), doc) from None
+
+    def write_transcript(self, document: Mapping[str, Any], path: Path) -> str:
+        return write_document(document, path)
+
+
+def write_document(document: Mapping[str, Any], path: Path) -> str:
+    """Write the canonical bytes; returns their SHA-256 (the hash the log cites)."""
+    data = encode(dict(document))
+    write_file(path, data, force=True, durable=False)
+    return hashlib.sha256(data).hexdigest()
