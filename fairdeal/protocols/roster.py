@@ -18,7 +18,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from fairdeal.errors import CanonicalError, ProtocolError
+from fairdeal.errors import CanonicalError, ProtocolError, one_line
 from fairdeal.files import write_file
 from fairdeal.protocols.canonical import context, decode, encode
 from fairdeal.protocols.identity import SIGNATURE_BYTES, IdentityKey, PublicKey
@@ -226,7 +226,7 @@ def _object(value: Any, where: str, fields: Sequence[str]) -> dict[str, Any]:
         raise ProtocolError(f"{where}: an object is expected")
     if set(value) != set(fields):
         odd = sorted(set(value) ^ set(fields))
-        raise ProtocolError(f"{where}: fields {', '.join(odd)} are missing or unknown")
+        raise ProtocolError(f"{where}: fields {one_line(', '.join(odd), 200)} are missing or unknown")
     return value
 
 
