@@ -44,7 +44,7 @@ _API: dict[str, str] = {
     "LogError": "fairdeal.errors",
     # dealing and verifying
     "CommitRevealSource": "fairdeal.protocols.deal_source",
-    "MentalPokerSource": "fairdeal.protocols.mp_source",
+    "MentalPokerSource": "fairdeal.protocols.mental_poker.source",
     "TableSpec": "fairdeal.protocols.table",
     "verify_paths": "fairdeal.protocols.verify",
     "verify_log": "fairdeal.protocols.verify",
@@ -106,7 +106,7 @@ if TYPE_CHECKING:
     from fairdeal.errors import FairdealError, LogError
     from fairdeal.log import read_log
     from fairdeal.protocols.deal_source import CommitRevealSource
-    from fairdeal.protocols.mp_source import MentalPokerSource
+    from fairdeal.protocols.mental_poker.source import MentalPokerSource
     from fairdeal.protocols.table import TableSpec
     from fairdeal.protocols.verify import verify_log, verify_paths
     from fairdeal.rules import with_overrides

@@ -80,6 +80,11 @@ def test_every_dealing_kind_logs_verifies_and_audits_clean(table, kind, tmp_path
         verified = runner.invoke(cli, ["verify", "--log", log])
         assert verified.exit_code == 0, verified.output
         assert f"ok: {played['hands']} transcript(s) verified" in verified.output
+    if kind == "mental-poker":  # protocol v4: signed messages, signed records, a signed settlement
+        folder = tmp_path / "evening.log.transcripts"
+        first = json.loads(sorted(folder.glob("hand-*.json"))[0].read_text(encoding="utf-8"))
+        assert first["protocol"] == "fairdeal-mental-poker/4" and len(first["statements"]) == players
+        assert (folder / "settlement.json").is_file()
     audit = runner.invoke(cli, ["audit", log, "--json"])
     report = json.loads(audit.output)
     assert report["summary"]["findings_by_kind"] == {}, report["summary"]

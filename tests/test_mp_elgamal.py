@@ -9,7 +9,7 @@ from test_mp_group import SMALL_ORDER
 
 from fairdeal.cards import DeckKind, parse_card
 from fairdeal.errors import MentalPokerError
-from fairdeal.protocols.mp_elgamal import (
+from fairdeal.protocols.mental_poker.elgamal import (
     KeyShare,
     card_of_point,
     card_point,
@@ -21,9 +21,9 @@ from fairdeal.protocols.mp_elgamal import (
     open_deck,
     verify_decryption_shares,
 )
-from fairdeal.protocols.mp_fiat_shamir import HandContext
-from fairdeal.protocols.mp_group import BASE, ONE, ORDER, Point, Scalar, base_mult
-from fairdeal.protocols.mp_proofs import prove_possession
+from fairdeal.protocols.mental_poker.fiat_shamir import HandContext
+from fairdeal.protocols.mental_poker.group import BASE, ONE, ORDER, Point, Scalar, base_mult
+from fairdeal.protocols.mental_poker.proofs import prove_possession
 
 CTX = HandContext("table-1", 7)
 PLAYERS = ("north", "east", "west")

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairdeal.errors import MentalPokerError
-from fairdeal.protocols.mp_group import (
+from fairdeal.protocols.mental_poker.group import (
     BASE,
     IDENTITY,
     MULTS,

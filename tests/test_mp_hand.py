@@ -12,12 +12,18 @@ import pytest
 
 from fairdeal.deal import get_pattern
 from fairdeal.errors import MentalPokerError
-from fairdeal.protocols.mp_fiat_shamir import HandContext
-from fairdeal.protocols.mp_group import BASE, Point
-from fairdeal.protocols.mp_messages import abandon_message, single_share_message
-from fairdeal.protocols.mp_player import HandAbandoned, Player, Table, Unresponsive, play_hand
-from fairdeal.protocols.mp_protocol import Checkpoints, TableSetup, discard_commitment, message_hash, verify_hand
-from fairdeal.protocols.mp_tamper import random_mutations
+from fairdeal.protocols.mental_poker.fiat_shamir import HandContext
+from fairdeal.protocols.mental_poker.group import BASE, Point
+from fairdeal.protocols.mental_poker.messages import abandon_message, single_share_message
+from fairdeal.protocols.mental_poker.player import HandAbandoned, Player, Table, Unresponsive, play_hand
+from fairdeal.protocols.mental_poker.protocol import (
+    Checkpoints,
+    TableSetup,
+    discard_commitment,
+    message_hash,
+    verify_hand,
+)
+from fairdeal.protocols.mental_poker.tamper import random_mutations
 
 PLAYERS = ("north", "east", "west")
 SETUP = TableSetup(HandContext("club-7/evening", 3), get_pattern("russian"), PLAYERS)

@@ -13,8 +13,8 @@ from test_mp_group import SMALL_ORDER, off_curve_bytes
 from test_mp_hand import SETUP, scripted_hand
 
 from fairdeal.errors import MentalPokerError
-from fairdeal.protocols import mp_group
-from fairdeal.protocols.mp_group import (
+from fairdeal.protocols.mental_poker import group as mp_group
+from fairdeal.protocols.mental_poker.group import (
     IDENTITY,
     MULTS,
     ORDER,
@@ -26,8 +26,8 @@ from fairdeal.protocols.mp_group import (
     multi_mult_vartime,
     point_sum,
 )
-from fairdeal.protocols.mp_protocol import Checkpoints, verify_hand
-from fairdeal.protocols.mp_tamper import random_mutations
+from fairdeal.protocols.mental_poker.protocol import Checkpoints, verify_hand
+from fairdeal.protocols.mental_poker.tamper import random_mutations
 
 POINTS = [hash_to_point(f"test/msm/{k}") for k in range(12)]
 HEADER = Path("/usr/include/decaf/decaf/point_255.h")

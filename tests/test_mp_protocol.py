@@ -13,14 +13,14 @@ from fairdeal.cards import DeckKind
 from fairdeal.deal import deal_order, get_pattern
 from fairdeal.errors import MentalPokerError
 from fairdeal.protocols.encoding import canonical_json
-from fairdeal.protocols.mp_elgamal import Ciphertext, card_of_point, card_point, encrypt, make_key_share
-from fairdeal.protocols.mp_fiat_shamir import HandContext
-from fairdeal.protocols.mp_group import BASE, Point, Scalar, base_mult
-from fairdeal.protocols.mp_messages import key_message, read_key, shuffle_message
-from fairdeal.protocols.mp_player import Player, play_hand
-from fairdeal.protocols.mp_protocol import HandState, TableSetup, verify_hand
-from fairdeal.protocols.mp_shuffle import prove_shuffle, random_permutation
-from fairdeal.protocols.mp_tamper import leaves, with_field_changed
+from fairdeal.protocols.mental_poker.elgamal import Ciphertext, card_of_point, card_point, encrypt, make_key_share
+from fairdeal.protocols.mental_poker.fiat_shamir import HandContext
+from fairdeal.protocols.mental_poker.group import BASE, Point, Scalar, base_mult
+from fairdeal.protocols.mental_poker.messages import key_message, read_key, shuffle_message
+from fairdeal.protocols.mental_poker.player import Player, play_hand
+from fairdeal.protocols.mental_poker.protocol import HandState, TableSetup, verify_hand
+from fairdeal.protocols.mental_poker.shuffle import prove_shuffle, random_permutation
+from fairdeal.protocols.mental_poker.tamper import leaves, with_field_changed
 
 PLAYERS = ("north", "east", "west")
 SETUP = TableSetup(HandContext("club-42", 5), get_pattern("russian"), PLAYERS)

@@ -9,10 +9,10 @@ from test_mp_group import SMALL_ORDER
 
 from fairdeal.cards import DeckKind
 from fairdeal.errors import MentalPokerError
-from fairdeal.protocols.mp_elgamal import Ciphertext, card_point, decrypt, encrypt, open_deck
-from fairdeal.protocols.mp_fiat_shamir import HandContext
-from fairdeal.protocols.mp_group import BASE, MULTS, Point, Scalar, base_mult, hash_to_point
-from fairdeal.protocols.mp_shuffle import (
+from fairdeal.protocols.mental_poker.elgamal import Ciphertext, card_point, decrypt, encrypt, open_deck
+from fairdeal.protocols.mental_poker.fiat_shamir import HandContext
+from fairdeal.protocols.mental_poker.group import BASE, MULTS, Point, Scalar, base_mult, hash_to_point
+from fairdeal.protocols.mental_poker.shuffle import (
     Combination,
     ShuffleClaim,
     ShuffleProof,

@@ -14,10 +14,10 @@ from click.testing import CliRunner
 from fairdeal.cli import cli
 from fairdeal.deal import get_pattern
 from fairdeal.errors import MentalPokerError, ProtocolError
-from fairdeal.protocols.mp_fiat_shamir import HandContext
-from fairdeal.protocols.mp_player import Player, Table
-from fairdeal.protocols.mp_protocol import TableSetup, message_hash, verify_hand
-from fairdeal.protocols.mp_source import expected_events
+from fairdeal.protocols.mental_poker.fiat_shamir import HandContext
+from fairdeal.protocols.mental_poker.player import Player, Table
+from fairdeal.protocols.mental_poker.protocol import TableSetup, message_hash, verify_hand
+from fairdeal.protocols.mental_poker.source import expected_events
 
 GUSARIK = TableSetup(HandContext("club/gusarik", 1), get_pattern("gusarik"), ("north", "east"))
 HUSSAR = TableSetup(HandContext("club/hussar", 1), get_pattern("hussar"), ("north", "east"))

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.match import play_match
 from fairdeal.errors import FairdealError, ProtocolError
-from fairdeal.protocols.mp_player import HandAbandoned, Player, Unresponsive
-from fairdeal.protocols.mp_source import MentalPokerSource
+from fairdeal.protocols.mental_poker.player import HandAbandoned, Player, Unresponsive
+from fairdeal.protocols.mental_poker.source import MentalPokerSource
 from fairdeal.protocols.table import TableSpec, stated_convention
 from fairdeal.protocols.verify import verify_documents, verify_log, verify_paths
 from fairdeal.rules import CROATIAN, SOCHI

@@ -22,7 +22,7 @@ from fairdeal.protocols.verify import verify_log, verify_paths
 from fairdeal.systems import conventions
 
 if TYPE_CHECKING:
-    from fairdeal.protocols.mp_source import MentalPokerSource
+    from fairdeal.protocols.mental_poker.source import MentalPokerSource
 
 LOG_NAME = "evening.log"
 
@@ -169,8 +169,8 @@ def _pins(roster_path: Path | None, keys: Sequence[str], me_path: Path | None) -
     "keys_dir",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="commit-reveal: a folder of identity keys (service.key and NAME.key per player, from `fairdeal keys "
-    "new`); default: keys made for this run.",
+    help="A folder of identity keys (service.key and NAME.key per player, from `fairdeal keys new`); "
+    "default: keys made for this run.",
 )
 def deal_command(
     protocol: str,
@@ -196,7 +196,7 @@ def deal_command(
     # Imported here: `verify` needs neither the match loop nor the dealing parties.
     from fairdeal.cli.play import CommandFailure, check_players, default_players, player_names, table_convention
     from fairdeal.protocols.commit_reveal4.source import RefusedHand
-    from fairdeal.protocols.mp_player import HandAbandoned
+    from fairdeal.protocols.mental_poker.player import HandAbandoned
     from fairdeal.protocols.transcript import write_transcript
 
     convention = table_convention(system, rules, pulya_size)
@@ -208,8 +208,9 @@ def deal_command(
         source = _source(protocol, spec, seed, keys_dir)
         require_empty_folder(out_dir)
         report = _deal_only(source, spec, out_dir) if deal_only else _deal_evening(source, spec, protocol, out_dir)
-        if hasattr(source, "roster"):  # v4: the signed roster, for `verify --roster`
-            source.roster.save(out_dir / "roster.json")
+        roster = getattr(source, "roster", None)
+        if roster is not None:  # v4: the signed roster, for `verify --roster`
+            roster.save(out_dir / "roster.json")
     except RefusedHand as refused:
         path = out_dir / f"refused-hand-{refused.document['hand']:04d}.json"
         source.write_transcript(refused.document, path)
@@ -229,18 +230,37 @@ def _source(
     protocol: str, spec: TableSpec, seed: int | None, keys_dir: Path | None = None
 ) -> CommitRevealSource4 | MentalPokerSource:
     """The dealing parties; with ``seed`` every secret comes from it (reproducible, and so not secret)."""
-    from fairdeal.protocols.mp_player import Player as PokerPlayer
-    from fairdeal.protocols.mp_source import MentalPokerSource
-
     if protocol == "mental-poker":
-        if seed is None:
-            return MentalPokerSource(spec)
-        rngs = {
-            name: np.random.default_rng(int.from_bytes(_seeded(seed, f"shuffle/{name}")[:8], "big"))
-            for name in spec.players
-        }
-        return MentalPokerSource(spec, lambda setup, name: PokerPlayer(setup, name, partial(_permutation, rngs[name])))
+        return _mental_poker_source(spec, seed, keys_dir)
     return _commit_reveal_source(spec, seed, keys_dir)
+
+
+def _mental_poker_source(spec: TableSpec, seed: int | None, keys_dir: Path | None) -> MentalPokerSource:
+    """``fairdeal-mental-poker/4``: identity keys from ``keys_dir``, from ``seed``, or made for this run."""
+    from fairdeal.protocols.identity import IdentityKey
+    from fairdeal.protocols.mental_poker.player import Player as PokerPlayer
+    from fairdeal.protocols.mental_poker.source import MentalPokerSource
+
+    names = ["service", *spec.players]
+    if keys_dir is not None:
+        keys = [IdentityKey.load(keys_dir / f"{name}.key") for name in names]
+    elif seed is not None:
+        keys = [IdentityKey.from_seed(_seeded(seed, f"identity/{name}"), name) for name in names]
+    else:
+        return MentalPokerSource(spec)
+    identities = dict(zip(spec.players, keys[1:]))
+    if seed is None:
+        return MentalPokerSource(spec, identities=identities, service=keys[0])
+    rngs = {
+        name: np.random.default_rng(int.from_bytes(_seeded(seed, f"shuffle/{name}")[:8], "big"))
+        for name in spec.players
+    }
+    return MentalPokerSource(
+        spec,
+        lambda setup, name: PokerPlayer(setup, name, partial(_permutation, rngs[name])),
+        identities=identities,
+        service=keys[0],
+    )
 
 
 def _commit_reveal_source(spec: TableSpec, seed: int | None, keys_dir: Path | None) -> CommitRevealSource4:

@@ -128,7 +128,9 @@ def play_match(
             writer.close(None)
         raise
     if writer is not None:
-        writer.close(settlement.amounts)
+        # A source whose sessions close with a signed settlement (mental poker v4) hands it to the log.
+        closing = getattr(source, "close_session", None)
+        writer.close(settlement.amounts, closing(settlement.amounts) if closing is not None else None)
     return MatchResult(convention, players, sheet, settlement, tuple(hands), stopped is None, stopped)
 
 

@@ -146,11 +146,15 @@ class MatchLog:
             fields = dict(fields, transcript=self._write_transcript(fields["hand"], document))
         self._write(msgspec.convert(fields, HandRecord))
 
-    def close(self, amounts: Sequence[Fraction] | None) -> None:
-        """Finish the log: the trailer with the settlement (``None``: no trailer), then close the file."""
+    def close(self, amounts: Sequence[Fraction] | None, closing: Mapping[str, Any] | None = None) -> None:
+        """Finish the log: the trailer with the settlement (``None``: no trailer), then close the file;
+        ``closing`` (the deal source's signed settlement) is filed beside the transcripts."""
         try:
             self._ensure_header(self._dealing)
             if amounts is not None:
+                if closing is not None and self._write_document is not None:
+                    self.transcripts.mkdir(parents=True, exist_ok=True)
+                    self._write_document(closing, self.transcripts / "settlement.json")
                 self._write(end_record(self.players, amounts))
         finally:
             # Also a pulya cut short: the hands played so far are a valid log.

@@ -2,7 +2,7 @@
 
 Every failure names the hand, the party responsible — ``service``, ``player NAME``, ``record`` (or, for
 mental-poker transcripts, ``transcript``) — and the check that failed. Deck derivations of all revealed
-commit-reveal hands are recomputed in one batch; mental-poker transcripts go to ``mp_verify``.
+commit-reveal hands are recomputed in one batch; mental-poker transcripts go to ``mental_poker.verify``.
 """
 
 from __future__ import annotations
@@ -27,10 +27,17 @@ from fairdeal.protocols.commit_reveal4.check import Pins, is_v4, verify_v4
 from fairdeal.protocols.commit_reveal4.source import SETTLEMENT_FILE
 from fairdeal.protocols.deck import derive_orders
 from fairdeal.protocols.derive import chain_step, deck_input, seed_commitment
-from fairdeal.protocols.mp_verify import MpCheck, is_mental_poker
-from fairdeal.protocols.mp_verify import check_document as check_mp_document
-from fairdeal.protocols.mp_verify import check_records as check_mp_records
-from fairdeal.protocols.mp_verify import check_sequence as check_mp_sequence
+from fairdeal.protocols.mental_poker.verify import (
+    UNPINNED,
+    V3_NOTE,
+    MpCheck,
+    check_settlement_file,
+    is_mental_poker,
+    is_mental_poker_v4,
+)
+from fairdeal.protocols.mental_poker.verify import check_document as check_mp_document
+from fairdeal.protocols.mental_poker.verify import check_records as check_mp_records
+from fairdeal.protocols.mental_poker.verify import check_sequence as check_mp_sequence
 from fairdeal.protocols.record_check import check_session_records
 from fairdeal.protocols.table import stated_convention, states_house_rules
 from fairdeal.protocols.transcript import REVEALED, parse_transcript, read_raw, seat_deal, transcript_hash
@@ -339,9 +346,12 @@ def verify_documents(
         )
     if not poker:
         return report
-    failures, notes = _verify_mental_poker(poker, replay_records)
+    failures, notes, caveats = _verify_mental_poker(poker, replay_records, pins or Pins())
     return Report(
-        report.transcripts + len(poker), report.failures + tuple(failures), report.notes + tuple(notes), report.caveats
+        report.transcripts + len(poker),
+        report.failures + tuple(failures),
+        report.notes + tuple(notes),
+        report.caveats + tuple(caveats),
     )
 
 
@@ -353,15 +363,19 @@ def _verify_v4(docs: Sequence[tuple[str, Mapping[str, Any]]], pins: Pins, replay
 
 
 def _verify_mental_poker(
-    docs: Sequence[tuple[str, Mapping[str, Any]]], replay_records: bool
-) -> tuple[list[Failure], list[str]]:
-    checks = [check_mp_document(source, doc) for source, doc in docs]
+    docs: Sequence[tuple[str, Mapping[str, Any]]], replay_records: bool, pins: Pins
+) -> tuple[list[Failure], list[str], list[str]]:
+    """Findings, notes and caveats (what an ok does not prove: v3's weaker guarantees, unpinned identities)."""
+    checks = [check_mp_document(source, doc, pins) for source, doc in docs]
     sessions: dict[tuple[str, str], list[MpCheck]] = {}
     for c in checks:
         if c.verified is not None or not c.findings:
             sessions.setdefault((c.doc["table"], c.doc["session"]), []).append(c)
     failures = [Failure(c.source, c.hand, *finding) for c in checks for finding in c.findings]
-    notes = [f"{c.source}: hand {c.hand}: {note}" for c in checks for note in c.notes]
+    notes = [f"{c.source}: hand {c.hand}: {note}" for c in checks for note in c.notes if note != V3_NOTE]
+    caveats = [f"mental poker: {V3_NOTE}"] if any(V3_NOTE in c.notes for c in checks) else []
+    if not pins.pinned and any(c.seating is not None for c in checks):
+        caveats.append(f"mental poker: {UNPINNED}")
     for group in sessions.values():
         failures += [
             Failure(c.source, c.hand, party, check, detail) for c, party, check, detail in check_mp_sequence(group)
@@ -370,7 +384,7 @@ def _verify_mental_poker(
             problems, record_notes = check_mp_records(group)
             failures += [Failure(c.source, c.hand, RECORD, check, detail) for c, check, detail in problems]
             notes += [f"{c.source}: hand {c.hand}: {text}" for c, text in record_notes]
-    return failures, notes
+    return failures, notes, caveats
 
 
 def _verify_commit_reveal(docs: Sequence[tuple[str, Mapping[str, Any]]], replay_records: bool) -> Report:
@@ -430,7 +444,7 @@ def read_document(path: Path) -> dict[str, Any]:
         doc = decode(raw)
     except CanonicalError as exc:
         doc = parse_transcript(path, raw)
-        if is_v4(doc):
+        if is_v4(doc) or is_mental_poker_v4(doc):
             raise ProtocolError(f"{path}: not canonical JSON: {exc}") from None
         return doc
     if not isinstance(doc, dict):
@@ -497,6 +511,9 @@ def verify_log(log_path: Path, replay_records: bool = True, pins: Pins | None = 
     settlement = _settlement_of(log_path, cited, kinds, failures)
     report = verify_paths(paths + ([settlement] if settlement is not None else []), replay_records, pins)
     failures += _check_copies(cited)
+    end = kinds.get("end")
+    closing = check_settlement_file(log_path, paths, end[1] if end else None)
+    failures += [Failure(str(log_path), None, party, check, detail) for party, check, detail in closing]
     if "table" in kinds:
         failures += _check_conventions(*kinds["table"], cited)
     transcripts = report.transcripts - (settlement is not None)

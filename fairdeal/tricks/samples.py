@@ -20,7 +20,7 @@ from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.deal_source import DealSource
 from fairdeal.engine.match import play_match, with_pulya_size
 from fairdeal.protocols.deal_source import CommitRevealSource
-from fairdeal.protocols.mp_source import MentalPokerSource
+from fairdeal.protocols.mental_poker.source import MentalPokerSource
 from fairdeal.protocols.table import TableSpec
 from fairdeal.systems import get_convention
 from fairdeal.tricks.catalogue import get_trick

@@ -13,8 +13,8 @@ from functools import cache
 
 from fairdeal.cards import Card, DeckKind
 from fairdeal.errors import MentalPokerError
-from fairdeal.protocols.mp_fiat_shamir import HandContext
-from fairdeal.protocols.mp_group import (
+from fairdeal.protocols.mental_poker.fiat_shamir import HandContext
+from fairdeal.protocols.mental_poker.group import (
     BASE,
     ONE,
     Combination,
@@ -27,7 +27,7 @@ from fairdeal.protocols.mp_group import (
     point_sum,
     validate,
 )
-from fairdeal.protocols.mp_proofs import (
+from fairdeal.protocols.mental_poker.proofs import (
     EqualLogsProof,
     SigmaProof,
     add_equal_logs_equations,

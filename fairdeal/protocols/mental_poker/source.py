@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from operator import methodcaller
 from pathlib import Path
 from typing import Any
@@ -27,16 +28,22 @@ from fairdeal.deal import seats_of_hands
 from fairdeal.engine.deal_source import DealEvidence, Plays
 from fairdeal.engine.record import replay_record
 from fairdeal.errors import FairdealError, MentalPokerError, ProtocolError
-from fairdeal.protocols.mp_elgamal import decrypt
-from fairdeal.protocols.mp_fiat_shamir import HandContext
-from fairdeal.protocols.mp_player import HandAbandoned, Player, Table
-from fairdeal.protocols.mp_protocol import TableSetup
+from fairdeal.protocols.identity import IdentityKey
+from fairdeal.protocols.mental_poker.elgamal import decrypt
+from fairdeal.protocols.mental_poker.fiat_shamir import HandContext
+from fairdeal.protocols.mental_poker.player import STEP_TIMEOUTS, HandAbandoned, Player, Table
+from fairdeal.protocols.mental_poker.protocol import TableSetup
+from fairdeal.protocols.mental_poker.signing import PROTOCOL_V4, Seating
+from fairdeal.protocols.mental_poker.statements import settlement_document, sign_record
+from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.transcript import FORMAT, VERSION, seat_deal, transcript_hash, write_transcript
 from fairdeal.rules.convention import Convention
 
-PROTOCOL = "fairdeal-mental-poker/3"
+PROTOCOL_V3 = "fairdeal-mental-poker/3"
+PROTOCOL = PROTOCOL_V4
 COMPLETE, ABANDONED = "complete", "abandoned"
+MAX_ATTEMPTS = 3  # deals of one hand: a player who walks away from the opening gets the hand re-dealt twice
 
 
 def dealt_seats(spec: TableSpec, dealer: int) -> tuple[int, ...]:
@@ -46,10 +53,27 @@ def dealt_seats(spec: TableSpec, dealer: int) -> tuple[int, ...]:
     return tuple(seat for seat in holders if seat is not None)
 
 
-def hand_setup(spec: TableSpec, hand: int, dealer: int) -> TableSetup:
-    """The protocol's table for one hand: the dealt seats' names in hand order, bound to table/session/hand."""
+def hand_setup(spec: TableSpec, hand: int, dealer: int, seating: Seating | None = None, attempt: int = 1) -> TableSetup:
+    """The protocol's table for one hand: the dealt seats' names in hand order, bound to table/session/hand (v4,
+    with the ``seating``: to the roster and the attempt too, as a length-prefixed tuple)."""
     names = tuple(spec.players[s] for s in dealt_seats(spec, dealer))
-    return TableSetup(HandContext(f"{spec.table}/{spec.session}", hand), spec.pattern, names)
+    if seating is None:
+        return TableSetup(HandContext(f"{spec.table}/{spec.session}", hand), spec.pattern, names)
+    return TableSetup(seating.hand_context(hand, attempt), spec.pattern, names, version=4)
+
+
+def signed_roster(
+    spec: TableSpec, identities: Mapping[str, IdentityKey], service: IdentityKey, time: str | None = None
+) -> Roster:
+    """The session's roster, signed by the service and every seated player (``time``: now, by default)."""
+    time = time or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    fields = spec.convention_fields()
+    header = {"system": fields["system"], "convention": fields["convention"], "pulya": fields["pulya"]}
+    seats = [(name, identities[name].public) for name in spec.players]
+    roster = Roster.create(PROTOCOL_V4, spec.table, spec.session, time, header, service.public, seats)
+    for key in (service, *(identities[name] for name in spec.players)):
+        roster = roster.signed_by(key)
+    return roster
 
 
 def engine_plays(record: Mapping[str, Any], convention: Convention, num_seats: int) -> Plays | None:
@@ -159,22 +183,60 @@ class MentalPokerSource:
 
     dealing = "mental-poker"
 
-    def __init__(self, spec: TableSpec, make_player: Callable[[TableSetup, str], Player] = Player):
+    def __init__(
+        self,
+        spec: TableSpec,
+        make_player: Callable[[TableSetup, str], Player] = Player,
+        version: int = 4,
+        identities: Mapping[str, IdentityKey] | None = None,
+        service: IdentityKey | None = None,
+    ):
+        """v4 (the default) signs everything with the seats' ``identities`` under a roster the ``service`` and
+        every seat sign; without them, fresh keys are made — one program then holds every seat's key, which is
+        what a simulation is, and what ``verify`` without pins cannot tell apart from a real table."""
         self.spec = spec
         self._make_player = make_player
         self._hand: tuple[int, int, Table] | None = None
         self._previous: str | None = None
+        self._attempt = 1
+        self._aborts: list[dict[str, Any]] = []
         self.transcripts: list[dict] = []
+        self.seating: Seating | None = None
+        if version >= 4:
+            self.identities = dict(identities or {name: IdentityKey.generate(name) for name in spec.players})
+            self.seating = Seating(signed_roster(spec, self.identities, service or IdentityKey.generate("service")))
+
+    @property
+    def roster(self) -> Roster | None:
+        """The session's signed roster (v4), for ``verify --roster``."""
+        return self.seating.roster if self.seating is not None else None
 
     def deal(self, hand: int, dealer: int) -> DealEvidence:
-        """Keys, shuffles, private deal; a seat that stops answering abandons the hand (``HandAbandoned``)."""
-        setup = hand_setup(self.spec, hand, dealer)
-        table = Table([self._make_player(setup, name) for name in setup.players])
-        self._hand = (hand, dealer, table)
-        with self._abandoning():
-            table.deal()
+        """Keys, shuffles, private deal. In v4 a seat that walks away from the opening is named by a witnessed
+        abandon and the hand is dealt again with fresh keys and shuffles (``MAX_ATTEMPTS`` in all), the abandoned
+        openings kept in the transcript; otherwise (and after the last attempt) ``HandAbandoned``."""
+        self._aborts = []
+        for attempt in range(1, MAX_ATTEMPTS + 1):
+            self._attempt = attempt
+            table = self._table(hand, dealer, attempt)
+            self._hand = (hand, dealer, table)
+            try:
+                with self._abandoning(final=self.seating is None or attempt == MAX_ATTEMPTS):
+                    table.deal()
+                break
+            except HandAbandoned as abandoned:
+                if self.seating is None or attempt == MAX_ATTEMPTS:
+                    raise
+                self._aborts.append({"attempt": attempt, "messages": abandoned.messages})
         order = self._assemble(table)
         return DealEvidence(hand, dealer, order, {"dealing": "mental-poker", "hand": hand, "dealer": dealer})
+
+    def _table(self, hand: int, dealer: int, attempt: int) -> Table:
+        setup = hand_setup(self.spec, hand, dealer, self.seating, attempt)
+        players = [self._make_player(setup, name) for name in setup.players]
+        if self.seating is None:
+            return Table(players)
+        return Table([p.sign_with(self.identities[p.name], self.seating) for p in players], STEP_TIMEOUTS)
 
     def write_transcript(self, document: Mapping[str, Any], path: Path) -> str:
         return write_transcript(document, path)
@@ -199,19 +261,43 @@ class MentalPokerSource:
         }
         with self._abandoning(record):
             play_out(table, events, discards)
-        doc = self.document(hand, dealer, table.messages, record, self._assemble(table))
+        doc = self.document(hand, dealer, table.messages, record, self._assemble(table), self._statements(record))
         self._hand = None
         return doc
 
+    def _statements(self, record: Mapping[str, Any] | None) -> list[dict[str, Any]] | None:
+        """v4: every seated player signs the record after the hand; a dealt seat first checks that the record's
+        cards are the ones the messages proved, and signs a refusal if they are not."""
+        if self.seating is None or record is None or self._hand is None:
+            return None
+        hand, _, table = self._hand
+        head = table.players[0].state.head
+        statements = []
+        for name in self.spec.players:
+            seat = next((p for p in table.players if p.name == name), None)
+            refusal = seat.record_refusal(record) if seat is not None else None
+            statements.append(sign_record(self.identities[name], self.seating, hand, record, head, refusal))
+        return statements
+
+    def close_session(self, amounts: Sequence[Any]) -> dict[str, Any] | None:
+        """v4: the settlement every seated player signs when the session closes (``None`` in v3)."""
+        if self.seating is None:
+            return None
+        keys = [self.identities[name] for name in self.spec.players]
+        hands = sum(1 for doc in self.transcripts if doc["state"] == COMPLETE)
+        return settlement_document(keys, self.seating, hands, self._previous or "", amounts)
+
     @contextmanager
-    def _abandoning(self, record: Mapping[str, Any] | None = None) -> Iterator[None]:
-        """On ``HandAbandoned`` keep the abandoned hand's transcript (``self.transcripts``), then re-raise."""
+    def _abandoning(self, record: Mapping[str, Any] | None = None, final: bool = True) -> Iterator[None]:
+        """On a final ``HandAbandoned`` keep the abandoned hand's transcript (``self.transcripts``), then
+        re-raise."""
         try:
             yield
         except HandAbandoned as abandoned:
-            hand, dealer, _ = self._hand
-            self.document(hand, dealer, abandoned.messages, record, None)
-            self._hand = None
+            if final:
+                hand, dealer, _ = self._hand
+                self.document(hand, dealer, abandoned.messages, record, None)
+                self._hand = None
             raise
 
     def document(
@@ -221,13 +307,14 @@ class MentalPokerSource:
         messages: Sequence[Mapping[str, Any]],
         record: Mapping[str, Any] | None,
         order: np.ndarray | None,
+        statements: list[dict[str, Any]] | None = None,
     ) -> dict:
         """The transcript of one hand (``order`` is None for an abandoned hand); hands are chained by ``previous``."""
         spec = self.spec
         doc: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
-            "protocol": PROTOCOL,
+            "protocol": PROTOCOL_V3 if self.seating is None else PROTOCOL_V4,
             "state": COMPLETE if order is not None else ABANDONED,
             "table": spec.table,
             "session": spec.session,
@@ -242,6 +329,10 @@ class MentalPokerSource:
             doc["deal"] = seat_deal(order, spec.pattern.name, dealer, len(spec.players))
         if record is not None:
             doc["record"] = dict(record)
+        if self.seating is not None:
+            doc.update(roster=self.seating.roster.to_json(), attempt=self._attempt, aborts=list(self._aborts))
+            if statements is not None:
+                doc["statements"] = statements
         doc = copy.deepcopy(doc)
         self._previous = transcript_hash(doc)
         self.transcripts.append(doc)

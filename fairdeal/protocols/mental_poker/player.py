@@ -6,14 +6,19 @@ player stops answering.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as StepTimeout
 from operator import methodcaller
+from typing import Any
 
-from fairdeal.cards import Card
-from fairdeal.errors import MentalPokerError
-from fairdeal.protocols.mp_elgamal import DecryptionShares, make_decryption_shares, make_key_share
-from fairdeal.protocols.mp_group import Point, Scalar
-from fairdeal.protocols.mp_messages import (
+from fairdeal.cards import Card, parse_card
+from fairdeal.errors import MentalPokerError, SignedMessageError
+from fairdeal.protocols import signed
+from fairdeal.protocols.identity import IdentityKey
+from fairdeal.protocols.mental_poker.elgamal import DecryptionShares, make_decryption_shares, make_key_share
+from fairdeal.protocols.mental_poker.group import Point, Scalar
+from fairdeal.protocols.mental_poker.messages import (
     Message,
     abandon_message,
     discard_message,
@@ -23,8 +28,13 @@ from fairdeal.protocols.mp_messages import (
     shuffle_message,
     single_share_message,
 )
-from fairdeal.protocols.mp_protocol import HandState, TableSetup, discard_commitment
-from fairdeal.protocols.mp_shuffle import shuffle_deck
+from fairdeal.protocols.mental_poker.protocol import HandState, TableSetup, discard_commitment
+from fairdeal.protocols.mental_poker.shuffle import shuffle_deck
+from fairdeal.protocols.mental_poker.signing import Seating, open_message, seal_message
+
+# Seconds a seat may take to send each step before the table abandons the hand and blames it (v4).
+STEP_TIMEOUTS = {"keys": 30.0, "shuffle": 60.0, "discard": 120.0, "play": 120.0}
+DEFAULT_TIMEOUT = 60.0
 
 
 class Unresponsive(Exception):
@@ -37,6 +47,15 @@ class HandAbandoned(MentalPokerError):
     def __init__(self, player: str, step: str, messages: Sequence[Message]):
         super().__init__("stopped answering; the hand is abandoned", player, step)
         self.messages = list(messages)
+
+
+class HandRefused(MentalPokerError):
+    """An honest seat refused a message it was shown and stopped: ``refusal`` is its signed statement of why
+    (v4), ``error`` the check that failed."""
+
+    def __init__(self, refuser: str, error: Exception, refusal: Message | None, messages: Sequence[Message]):
+        super().__init__(f"refuses to go on: {error}", refuser)
+        self.error, self.refusal, self.messages = error, refusal, list(messages)
 
 
 class Player:
@@ -53,18 +72,57 @@ class Player:
         self._secret: Scalar | None = None
         self._discard: tuple[tuple[int, ...], bytes] | None = None
         self._cards: dict[int, int] = {}  # positions this player has opened for itself
+        self._identity: IdentityKey | None = None
+        self.seating: Seating | None = None
+
+    def sign_with(self, identity: IdentityKey, seating: Seating) -> Player:
+        """Protocol v4: sign every message with ``identity`` (the roster's key for this seat) and accept only
+        messages signed by the roster's keys. Set before the first message."""
+        if seating.roster.seats[seating.seat_of(self.name)].key != identity.public:
+            raise MentalPokerError("the identity key is not the roster's key for this seat", self.name)
+        self._identity, self.seating = identity, seating
+        return self
 
     @property
     def setup(self) -> TableSetup:
         return self.state.setup
 
     def receive(self, message: Message) -> None:
-        self.state.apply(message)
+        """Check ``message`` before acting on it: in v4 its signature, seat, hand and chain link first (charged to
+        the relay that delivered it), then everything the state machine checks (charged to its signer)."""
+        if self.seating is None:
+            self.state.apply(message)
+            return
+        opened = open_message(message, self.seating, self.setup.context.hand, self.state.head)
+        self.state.apply(opened.message, digest=opened.digest)
 
     def _send(self, message: Message) -> Message:
         message = dict(message, prev=self.state.head)
-        self.state.apply(message, check_proofs=False)
-        return message
+        if self._identity is None or self.seating is None:
+            self.state.apply(message, check_proofs=False)
+            return message
+        envelope = seal_message(self._identity, self.seating, self.setup.context.hand, message)
+        self.state.apply(message, check_proofs=False, digest=signed.parse(envelope).digest)
+        return envelope
+
+    def witness_abandon(self, absent: str, step: str) -> Message:
+        """Sign that ``absent`` did not send ``step`` after the request this seat last received (v4: the witness
+        is another seat; the abandon's ``prev`` is that signed request)."""
+        return self._send(dict(abandon_message(absent, step), witness=self.name))
+
+    def refuse(self, message: Any, error: Exception) -> Message | None:
+        """A signed refusal of ``message`` (v4): the evidence an honest seat leaves when it stops."""
+        if self._identity is None or self.seating is None:
+            return None
+        shown = message if isinstance(message, Mapping) else {}
+        body = {
+            "check": getattr(error, "check", None) or getattr(error, "step", None) or "message",
+            "reason": str(error),
+            "refused": _digest_of(shown),
+        }
+        ctx = self.seating.context(self.setup.context.hand)
+        sender = self.seating.seat_of(self.name)
+        return signed.seal(self._identity, ctx, sender, "refuse", body, self.state.head).to_json()
 
     # ---- the opening ------------------------------------------------------------------------------------------
 
@@ -156,6 +214,17 @@ class Player:
         missing = [p for p in range(self.setup.size) if self.name not in self.state.shares.get(p, {})]
         return self._send(self._shares("reveal", missing))
 
+    def record_refusal(self, record: Mapping[str, Any]) -> str | None:
+        """Why this seat will not sign ``record`` (its cards are not the ones the messages proved), or ``None``."""
+        try:
+            recorded = [parse_card(c).code for trick in record.get("tricks", []) for c in trick["cards"]]
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            return f"the record's tricks do not read: {exc}"
+        proven = [card for _, _, card in self.state.plays]
+        if recorded != proven:
+            return "the record's cards are not the cards the messages proved, in the order played"
+        return None
+
     def open_discard(self) -> Message:
         if self._discard is None:
             raise MentalPokerError("has committed no discard", self.name, "discard-open")
@@ -174,44 +243,70 @@ class Player:
         )
 
 
-class Table:
-    """Delivers each message to every other player (who verifies it) and keeps the transcript."""
+def _digest_of(message: Mapping[str, Any]) -> str:
+    try:
+        return signed.parse(dict(message)).digest
+    except (MentalPokerError, SignedMessageError, ValueError, TypeError):
+        return ""
 
-    def __init__(self, players: Sequence[Player]):
+
+class Table:
+    """Delivers each message to every other player (who verifies it) and keeps the transcript. With
+    ``timeouts`` (seconds by step) a seat that takes longer is treated as gone."""
+
+    def __init__(self, players: Sequence[Player], timeouts: Mapping[str, float] | None = None):
         self.players = list(players)
         self.messages: list[Message] = []
+        self.timeouts = timeouts
 
     def by_name(self, name: str) -> Player:
         return next(p for p in self.players if p.name == name)
 
     def say(self, speaker: Player, step: str, act: Callable[[Player], Message]) -> Message:
-        """``speaker`` acts; a seat that does not answer ends the hand with an ``abandon`` message."""
+        """``speaker`` acts; a seat that does not answer (in time) ends the hand with an ``abandon`` message."""
         try:
-            message = act(speaker)
+            message = self._timed(speaker, step, act)
         except Unresponsive:
             self._abandon(speaker, step)
         self._deliver(speaker, message)
         return message
+
+    def _timed(self, speaker: Player, step: str, act: Callable[[Player], Message]) -> Message:
+        if self.timeouts is None:
+            return act(speaker)
+        # The seat's work runs apart so the table can stop waiting; a late answer is never delivered.
+        pool = ThreadPoolExecutor(max_workers=1)
+        try:
+            return pool.submit(act, speaker).result(timeout=self.timeouts.get(step, DEFAULT_TIMEOUT))
+        except StepTimeout:
+            raise Unresponsive(f"{speaker.name} sent no {step} in time") from None
+        finally:
+            pool.shutdown(wait=False)
 
     def round(self, step: str, act: Callable[[Player], Message], skip: str | None = None) -> None:
         for player in self.players:
             if player.name != skip:
                 self.say(player, step, act)
 
-    def _deliver(self, speaker: Player | None, message: Message) -> None:
+    def _deliver(self, speaker: Player | None, message: Message, skip: Player | None = None) -> None:
         for listener in self.players:
-            if listener is not speaker:
-                listener.receive(message)
+            if listener is not speaker and listener is not skip:
+                try:
+                    listener.receive(message)
+                except (MentalPokerError, SignedMessageError) as error:
+                    raise HandRefused(listener.name, error, listener.refuse(message, error), self.messages) from None
         self.messages.append(message)
 
     def _abandon(self, silent: Player, step: str) -> None:
-        """Every other seat records who stopped answering at which step; nothing more is revealed."""
-        witness = next(p for p in self.players if p is not silent)
-        message = dict(abandon_message(silent.name, step), prev=witness.state.head)
-        for listener in self.players:
-            if listener is not silent:
-                listener.receive(message)
-        self.messages.append(message)
+        """The next seat in table order witnesses who stopped answering at which step; nothing more is revealed."""
+        seat = self.players.index(silent)
+        witness = self.players[(seat + 1) % len(self.players)]
+        if witness.seating is not None:
+            message = witness.witness_abandon(silent.name, step)
+            self._deliver(witness, message, skip=silent)
+        else:
+            message = dict(abandon_message(silent.name, step), prev=witness.state.head)
+            self._deliver(None, message, skip=silent)
         raise HandAbandoned(silent.name, step, self.messages)
 
     def deal(self, open_talon: bool = False) -> None:
@@ -224,9 +319,17 @@ class Table:
 
 
 def play_hand(
-    setup: TableSetup, open_talon: bool = True, make_player: Callable[[TableSetup, str], Player] = Player
+    setup: TableSetup,
+    open_talon: bool = True,
+    make_player: Callable[[TableSetup, str], Player] = Player,
+    identities: Mapping[str, IdentityKey] | None = None,
+    seating: Seating | None = None,
 ) -> tuple[list[Player], list[Message]]:
-    """Deal one hand between fresh players; every message a player sends is verified by every other player."""
-    table = Table([make_player(setup, name) for name in setup.players])
+    """Deal one hand between fresh players; every message a player sends is verified by every other player
+    (v4 with ``identities`` and the ``seating`` they sit in: every message signed)."""
+    players = [make_player(setup, name) for name in setup.players]
+    if identities is not None and seating is not None:
+        players = [p.sign_with(identities[p.name], seating) for p in players]
+    table = Table(players)
     table.deal(open_talon)
     return table.players, table.messages

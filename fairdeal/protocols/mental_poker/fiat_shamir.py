@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from fairdeal.protocols.mp_group import DOMAIN, Point, Scalar
+from fairdeal.protocols.mental_poker.group import DOMAIN, Point, Scalar
 
 
 def _framed(data: bytes) -> bytes:

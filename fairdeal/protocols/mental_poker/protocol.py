@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from fairdeal.deal import DealPattern
 from fairdeal.errors import FairdealError, MentalPokerError
 from fairdeal.protocols.encoding import canonical_json, frame
-from fairdeal.protocols.mp_elgamal import (
+from fairdeal.protocols.mental_poker.elgamal import (
     DecryptionShares,
     KeyShare,
     add_decryption_share_equations,
@@ -28,9 +28,9 @@ from fairdeal.protocols.mp_elgamal import (
     open_deck,
     verify_decryption_shares,
 )
-from fairdeal.protocols.mp_fiat_shamir import HandContext
-from fairdeal.protocols.mp_group import DOMAIN, Combination, Point, blame, point_sum, validate
-from fairdeal.protocols.mp_messages import (
+from fairdeal.protocols.mental_poker.fiat_shamir import HandContext
+from fairdeal.protocols.mental_poker.group import DOMAIN, Combination, Point, blame, point_sum, validate
+from fairdeal.protocols.mental_poker.messages import (
     Message,
     check_fields,
     read_abandon,
@@ -44,7 +44,7 @@ from fairdeal.protocols.mp_messages import (
     read_talon_index,
     sender,
 )
-from fairdeal.protocols.mp_shuffle import Deck, ShuffleClaim, add_shuffle_equations, verify_shuffles
+from fairdeal.protocols.mental_poker.shuffle import Deck, ShuffleClaim, add_shuffle_equations, verify_shuffles
 
 OPENING = ("keys", "shuffle", "deal")
 ROUNDS = ("talon", "take", "turn", "dummy", "reveal")  # steps every listed player sends, one after another
@@ -59,6 +59,7 @@ class TableSetup:
     context: HandContext
     pattern: DealPattern
     players: tuple[str, ...]
+    version: int = 3  # 4: messages are signed and an abandon must name the player the hand waits for
 
     def __post_init__(self) -> None:
         if len(set(self.players)) != len(self.players):
@@ -162,6 +163,9 @@ class HandState:
             return opening[len(self.messages)]
         if self.round is not None:
             return self.round[0], self.round[1][0]
+        if self.revealed:
+            unopened = [player for player in self.commitments if player not in self.discards]
+            return ("discard-open", unopened[0]) if unopened else None
         return None
 
     @property
@@ -200,8 +204,9 @@ class HandState:
 
     # ---- apply ------------------------------------------------------------------------------------------------
 
-    def apply(self, message: Message, check_proofs: bool = True) -> None:
-        """Verify ``message`` (proofs skipped for one's own) and add it."""
+    def apply(self, message: Message, check_proofs: bool = True, digest: str | None = None) -> None:
+        """Verify ``message`` (proofs skipped for one's own) and add it; ``digest`` is what the next message's
+        ``prev`` must be (v4: the signed envelope's digest; by default the hash of ``message``)."""
         player, step = sender(message)
         if step not in STEPS:
             raise MentalPokerError(f"unknown step {step!r}", player, step)
@@ -221,7 +226,7 @@ class HandState:
             verify_shuffles(self.setup.context, self.joint_key, self.pending)
             raise MentalPokerError("'prev' is not the hash of the message before it", player, "chain")
         self.messages.append(message)
-        self.head = message_hash(message)
+        self.head = digest if digest is not None else message_hash(message)
 
     def _check_turn(self, player: str, step: str, message: Message) -> None:
         expected = self.expected
@@ -395,12 +400,20 @@ class HandState:
         self.discards[player] = tuple(positions)
 
     def _apply_abandon(self, player: str, message: Message) -> None:
+        """``player`` did not send ``at``; a v4 abandon is the ``witness``'s signed statement, so its faults are
+        his."""
         at = read_abandon(message)
+        witness = message.get("witness", player) if self.setup.version >= 4 else player
+        if self.setup.version >= 4 and (witness not in self.setup.players or witness == player):
+            raise MentalPokerError("an abandon is signed by another player of the hand", str(witness), "abandon")
         expected = self.expected
         if expected is not None and (at, player) != expected:
-            raise MentalPokerError(f"the hand waits for {expected}, not for {player} at {at}", player, "abandon")
+            raise MentalPokerError(f"the hand waits for {expected}, not for {player} at {at}", witness, "abandon")
         if at not in STEPS or at == "abandon":
-            raise MentalPokerError(f"{at!r} is not a step", player, "abandon")
+            raise MentalPokerError(f"{at!r} is not a step", witness, "abandon")
+        if expected is None and self.setup.version >= 4 and (at != "play" or not self.dealt):
+            # Only a card is awaited outside the fixed steps; whose card, the game record's replay says.
+            raise MentalPokerError(f"the hand waits for nobody's {at} here", witness, "abandon")
         self.abandoned = (player, at)
         self.round = None
 
@@ -482,13 +495,15 @@ class Checkpoints:
     def keep(self, state: HandState) -> None:
         self._states[state.head] = state.snapshot()
 
-    def resume(self, setup: TableSetup, messages: Sequence[Message]) -> tuple[HandState, int]:
+    def resume(
+        self, setup: TableSetup, messages: Sequence[Message], digests: Sequence[str] | None = None
+    ) -> tuple[HandState, int]:
         head, best = setup.genesis(), (HandState(setup), 0)
         for index, message in enumerate(messages):
             try:
                 if message.get("prev") != head:
                     break
-                head = message_hash(message)
+                head = digests[index] if digests is not None else message_hash(message)
             except (AttributeError, FairdealError):
                 break
             if head in self._states:
@@ -496,27 +511,36 @@ class Checkpoints:
         return best
 
 
-def verify_hand(setup: TableSetup, messages: Sequence[Message], checkpoints: Checkpoints | None = None) -> VerifiedHand:
+def verify_hand(
+    setup: TableSetup,
+    messages: Sequence[Message],
+    checkpoints: Checkpoints | None = None,
+    digests: Sequence[str] | None = None,
+) -> VerifiedHand:
     """Check a message list in order, stopping at the first failure (``MentalPokerError`` naming player and step).
 
     Without checkpoints, every proof of the hand is folded into one combination evaluated at the end (one
     multi-scalar multiplication, every distinct point decoded and validated once); if anything fails, the
     messages are checked again one at a time, so the error names the first failing message and step exactly as a
-    listening player would."""
+    listening player would. ``digests`` (v4) are the signed envelopes' digests the messages chain by."""
     if checkpoints is None:
         try:
-            return _verify_from(HandState(setup, batch=Combination()), messages, 0, None)
+            return _verify_from(HandState(setup, batch=Combination()), messages, 0, None, digests)
         except MentalPokerError:
             pass
-    state, start = checkpoints.resume(setup, messages) if checkpoints else (HandState(setup), 0)
-    return _verify_from(state, messages, start, checkpoints)
+    state, start = checkpoints.resume(setup, messages, digests) if checkpoints else (HandState(setup), 0)
+    return _verify_from(state, messages, start, checkpoints, digests)
 
 
 def _verify_from(
-    state: HandState, messages: Sequence[Message], start: int, checkpoints: Checkpoints | None
+    state: HandState,
+    messages: Sequence[Message],
+    start: int,
+    checkpoints: Checkpoints | None,
+    digests: Sequence[str] | None = None,
 ) -> VerifiedHand:
-    for message in messages[start:]:
-        state.apply(message)
+    for index in range(start, len(messages)):
+        state.apply(messages[index], digest=digests[index] if digests is not None else None)
         if checkpoints is not None:
             checkpoints.keep(state)
     if not state.dealt and state.abandoned is None:

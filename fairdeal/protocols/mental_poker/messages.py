@@ -10,10 +10,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fairdeal.errors import MentalPokerError
-from fairdeal.protocols.mp_elgamal import Ciphertext, DecryptionShares, KeyShare
-from fairdeal.protocols.mp_group import Point, Scalar
-from fairdeal.protocols.mp_proofs import EqualLogsProof, SigmaProof
-from fairdeal.protocols.mp_shuffle import Deck, ShuffleProof
+from fairdeal.protocols.mental_poker.elgamal import Ciphertext, DecryptionShares, KeyShare
+from fairdeal.protocols.mental_poker.group import Point, Scalar
+from fairdeal.protocols.mental_poker.proofs import EqualLogsProof, SigmaProof
+from fairdeal.protocols.mental_poker.shuffle import Deck, ShuffleProof
 
 Message = Mapping[str, Any]
 
@@ -41,7 +41,7 @@ FIELDS: dict[str, set[str]] = {
     "play": {"position", "share", "proof"},
     "discard": {"commitment"},
     "discard-open": {"positions", "nonce"},
-    "abandon": {"at"},
+    "abandon": {"at", "witness"},  # v4: ``witness`` is the seat that signed it
 }
 _ENVELOPE = {"step", "player", "prev"}
 _PROOF_FIELDS = {"u", "chain", "t", "t_chain", "k", "k_chain", "k_open"}

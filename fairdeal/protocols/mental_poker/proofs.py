@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from fairdeal.errors import MentalPokerError
-from fairdeal.protocols.mp_fiat_shamir import FiatShamir, HandContext
-from fairdeal.protocols.mp_group import BASE, Combination, Point, Scalar, base_mult, multi_mult_vartime
+from fairdeal.protocols.mental_poker.fiat_shamir import FiatShamir, HandContext
+from fairdeal.protocols.mental_poker.group import BASE, Combination, Point, Scalar, base_mult, multi_mult_vartime
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from fairdeal.errors import MentalPokerError
-from fairdeal.protocols.mp_elgamal import Ciphertext
-from fairdeal.protocols.mp_fiat_shamir import FiatShamir, HandContext
-from fairdeal.protocols.mp_group import (
+from fairdeal.protocols.mental_poker.elgamal import Ciphertext
+from fairdeal.protocols.mental_poker.fiat_shamir import FiatShamir, HandContext
+from fairdeal.protocols.mental_poker.group import (
     BASE,
     ONE,
     ZERO,

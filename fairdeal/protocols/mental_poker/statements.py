@@ -1,0 +1,164 @@
+"""The signed statements of mental poker v4: the record of each hand, and the session's settlement.
+
+After a hand every seated player signs (envelope kind ``record``, ``prev`` = the hand's last message) the SHA-256
+of the canonical hand record, score lines included — or signs a refusal with his reason. The session closes with a
+settlement (kind ``settlement``, hand 0, ``prev`` = the last transcript's hash) every seated player signs: how
+many hands were played and what everybody wins or pays, as exact fractions. Changing a record, a score line or the
+settlement after the signing breaks every signature on it; dropping or splicing hands breaks the settlement's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from fairdeal.engine.match_log import number
+from fairdeal.errors import FairdealError, SignedMessageError
+from fairdeal.protocols import signed
+from fairdeal.protocols.canonical import encode
+from fairdeal.protocols.identity import IdentityKey
+from fairdeal.protocols.mental_poker.signing import PROTOCOL_V4, Seating
+
+RECORD, SETTLEMENT = "record", "settlement"
+SETTLEMENT_FORMAT = "fairdeal-settlement"
+SETTLEMENT_FILE = "settlement.json"
+TRANSCRIPT = "transcript"
+
+Finding = tuple[str, str, str]  # (party, check, detail)
+
+
+def record_digest(record: Mapping[str, Any]) -> str:
+    return hashlib.sha256(encode(dict(record))).hexdigest()
+
+
+def _seat(seating: Seating, key: IdentityKey) -> int:
+    return int(next(s for s, k in seating.keys.items() if k == key.public))
+
+
+def sign_record(
+    key: IdentityKey, seating: Seating, hand: int, record: Mapping[str, Any], head: str, refusal: str | None = None
+) -> dict[str, Any]:
+    """``key``'s holder signs the hand's record (or, with ``refusal``, signs that he will not, and why)."""
+    body: dict[str, Any] = {"record": record_digest(record), "agrees": refusal is None}
+    if refusal is not None:
+        body["reason"] = refusal
+    return signed.seal(key, seating.context(hand), _seat(seating, key), RECORD, body, head).to_json()
+
+
+def check_record_statements(
+    statements: Any, seating: Seating, hand: int, record: Mapping[str, Any], head: str
+) -> list[Finding]:
+    """One valid statement per roster seat over exactly this record, after exactly this hand."""
+    if not isinstance(statements, list):
+        return [(TRANSCRIPT, "record statement", "'statements' must list the players' signed statements")]
+    found: list[Finding] = []
+    signers: dict[int, Mapping[str, Any]] = {}
+    digest = record_digest(record)
+    for index, doc in enumerate(statements):
+        try:
+            envelope = signed.open_checked(
+                signed.parse(doc, f"statements[{index}]"),
+                seating.context(hand),
+                seating.keys,
+                prev=head,
+                kind=RECORD,
+                presenter=TRANSCRIPT,
+                names=seating.names,
+            )
+        except SignedMessageError as error:
+            found.append((error.party, "record statement", _detail(error)))
+            continue
+        if envelope.sender in signers:
+            found.append((TRANSCRIPT, "record statement", f"two statements from seat {envelope.sender}"))
+        signers[int(envelope.sender)] = envelope.body
+    for seat, name in seating.names.items():
+        body = signers.get(int(seat))
+        if body is None:
+            found.append((TRANSCRIPT, "record statement", f"no signed statement of the record from player {name}"))
+        elif body.get("record") != digest:
+            found.append((TRANSCRIPT, "record statement", f"player {name} signed another record than this one"))
+        elif body.get("agrees") is not True:
+            found.append(("record", "record statement", f"player {name} refuses the record: {body.get('reason')}"))
+    return found
+
+
+def _detail(error: SignedMessageError) -> str:
+    text = str(error)
+    prefix = f"{error.party}: {error.check}: "
+    return text[len(prefix) :] if text.startswith(prefix) else text
+
+
+def settlement_body(players: Sequence[str], hands: int, last: str, amounts: Sequence[Fraction]) -> dict[str, Any]:
+    return {"hands": hands, "last": last, "settlement": {name: str(a) for name, a in zip(players, amounts)}}
+
+
+def settlement_document(
+    keys: Sequence[IdentityKey], seating: Seating, hands: int, last: str, amounts: Sequence[Fraction]
+) -> dict[str, Any]:
+    """The session's closing statement, signed by every seated player (``keys`` in seat order)."""
+    body = settlement_body([s.name for s in seating.roster.seats], hands, last, amounts)
+    statements = [
+        signed.seal(key, seating.context(0), _seat(seating, key), SETTLEMENT, body, last).to_json() for key in keys
+    ]
+    return {
+        "format": SETTLEMENT_FORMAT,
+        "version": 1,
+        "protocol": PROTOCOL_V4,
+        "roster": seating.roster.to_json(),
+        "statements": statements,
+    }
+
+
+def check_settlement(
+    doc: Any, seating: Seating, hands: int, last: str, amounts: Mapping[str, int | float] | None
+) -> list[Finding]:
+    """The closing statement: every seat signed this session's hand count, last transcript and settlement."""
+    if not isinstance(doc, dict) or doc.get("format") != SETTLEMENT_FORMAT or doc.get("protocol") != PROTOCOL_V4:
+        return [("record", "settlement", f"not a {SETTLEMENT_FORMAT} document of {PROTOCOL_V4}")]
+    if doc.get("roster") != seating.roster.to_json():
+        return [("record", "settlement", "the settlement is signed for another roster than the transcripts'")]
+    found: list[Finding] = []
+    signed_by: set[int] = set()
+    for index, entry in enumerate(doc.get("statements") or []):
+        try:
+            envelope = signed.open_checked(
+                signed.parse(entry, f"statements[{index}]"),
+                seating.context(0),
+                seating.keys,
+                kind=SETTLEMENT,
+                presenter="record",
+                names=seating.names,
+            )
+        except SignedMessageError as error:
+            found.append((error.party, "settlement", _detail(error)))
+            continue
+        who = seating.names[envelope.sender]
+        found += _check_settlement_body(who, envelope.body, envelope.prev, hands, last, amounts)
+        signed_by.add(int(envelope.sender))
+    for seat, name in seating.names.items():
+        if int(seat) not in signed_by:
+            found.append(("record", "settlement", f"player {name} did not sign the settlement"))
+    return found
+
+
+def _check_settlement_body(
+    who: str, body: Mapping[str, Any], prev: str, hands: int, last: str, amounts: Mapping[str, int | float] | None
+) -> list[Finding]:
+    """``amounts`` are the log's settlement line (JSON numbers, as ``match_log.number`` writes them)."""
+    if body.get("hands") != hands or body.get("last") != last or prev != last:
+        detail = (
+            f"player {who} signed a session of {body.get('hands')} hand(s) ending elsewhere; the log cites "
+            f"{hands} ending at the transcript it cites last (hands dropped or spliced)"
+        )
+        return [("record", "settlement", detail)]
+    if amounts is None:
+        return []
+    try:
+        stated = {name: number(Fraction(value)) for name, value in dict(body.get("settlement") or {}).items()}
+    except (FairdealError, TypeError, ValueError, ZeroDivisionError):
+        return [("record", "settlement", f"player {who}'s signed settlement is not a table of amounts")]
+    if stated != dict(amounts):
+        return [("record", "settlement", f"the log's settlement line is not the one player {who} signed")]
+    return []

@@ -1,0 +1,508 @@
+"""Re-check mental-poker transcripts: every message in order (proofs, turns, hash links), then the game record
+against what the messages prove (talon opened only where the rules say, discard, every card played from its
+owner's holdings, raspasy talon cards), then the record through the engine, and the chain between hands.
+
+Findings are ``(party, check, detail)``: ``player NAME`` for a message that fails (the step is the check),
+``record`` for a game record the messages contradict, ``transcript`` for a malformed or mis-chained document.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fairdeal.cards import to_ascii_list
+from fairdeal.errors import CanonicalError, FairdealError, MentalPokerError, ProtocolError, SignedMessageError
+from fairdeal.protocols.canonical import decode
+from fairdeal.protocols.commit_reveal4.check import Pins
+from fairdeal.protocols.mental_poker.protocol import ROUNDS, HandState, TableSetup, VerifiedHand, verify_hand
+from fairdeal.protocols.mental_poker.signing import PROTOCOL_V4, Seating, open_message
+from fairdeal.protocols.mental_poker.source import (
+    ABANDONED,
+    COMPLETE,
+    PROTOCOL,
+    PROTOCOL_V3,
+    discards_of,
+    engine_plays,
+    expected_events,
+    hand_setup,
+)
+from fairdeal.protocols.mental_poker.statements import SETTLEMENT_FILE, check_record_statements, check_settlement
+from fairdeal.protocols.record_check import check_session_records
+from fairdeal.protocols.roster import Roster
+from fairdeal.protocols.table import TableSpec, stated_convention
+from fairdeal.protocols.transcript import FORMAT, VERSION, seat_deal, transcript_hash
+
+TRANSCRIPT, RECORD = "transcript", "record"
+_FIELDS = {
+    "table": str,
+    "session": str,
+    "system": str,
+    "deck": str,
+    "deal_pattern": str,
+    "players": list,
+    "hand": int,
+    "dealer": int,
+    "messages": list,
+    "state": str,
+}
+_V4_FIELDS = {"roster": dict, "attempt": int, "aborts": list}
+UNPINNED = (
+    "identities are unpinned: the keys come from the transcripts themselves, so this proves only that some holders "
+    "of those keys played (one program could have played every seat); pin them with --roster, --key or --me"
+)
+V3_NOTE = (
+    "protocol fairdeal-mental-poker/3 (read for migration) has v3's weaker guarantees: its messages are unsigned, "
+    "so blame rests on what the file says; identities are not bound; the record is nobody's signed statement"
+)
+
+
+def is_mental_poker(doc: Any) -> bool:
+    """Any version of the mental-poker protocol: a version this verifier does not read is reported as such."""
+    protocol = doc.get("protocol") if isinstance(doc, Mapping) else None
+    return isinstance(protocol, str) and protocol.split("/")[0] == PROTOCOL.split("/")[0]
+
+
+@dataclass
+class MpCheck:
+    """The findings for one transcript, and what it proved."""
+
+    source: str
+    doc: Mapping[str, Any]
+    findings: list[tuple[str, str, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    verified: VerifiedHand | None = None
+    spec: TableSpec | None = None  # the table, with the convention the document states
+    seating: Seating | None = None  # v4: the roster the document states, once its signatures hold
+
+    @property
+    def hand(self) -> int | None:
+        hand = self.doc.get("hand") if isinstance(self.doc, Mapping) else None
+        return hand if isinstance(hand, int) and not isinstance(hand, bool) else None
+
+    def fail(self, party: str, check: str, detail: str) -> None:
+        self.findings.append((party, check, detail))
+
+
+def check_document(source: str, doc: Mapping[str, Any], pins: Pins | None = None) -> MpCheck:
+    """Messages first (stopping at the first failure), then the record against them; v4 first checks the roster
+    (against the ``pins``), every message's signature and link, and the signed statements of the record."""
+    c = MpCheck(source, doc)
+    if not _check_shape(c):
+        return c
+    v4 = doc["protocol"] == PROTOCOL_V4
+    if v4 and not _check_roster(c, pins or Pins()):
+        return c
+    if not v4:
+        c.notes.append(V3_NOTE)
+    try:
+        spec = TableSpec(
+            doc["table"], doc["session"], max(doc["hand"], 1), tuple(doc["players"]), stated_convention(doc)
+        )
+        setup = hand_setup(spec, doc["hand"], doc["dealer"], c.seating, doc["attempt"] if v4 else 1)
+        c.spec = spec
+    except (FairdealError, IndexError, TypeError, ValueError) as exc:
+        c.fail(TRANSCRIPT, "table", f"cannot set the hand up: {exc}")
+        return c
+    if v4 and not _check_aborts(c, spec):
+        return c
+    verified = _verify_messages(c, setup, doc["messages"], "messages")
+    if verified is None:
+        return c
+    c.verified = verified
+    _check_outcome(c)
+    return c
+
+
+def _verify_messages(c: MpCheck, setup: TableSetup, messages: list[Any], where: str) -> VerifiedHand | None:
+    """The hand's messages through the state machine (v4: opened from their signed envelopes first); a failure
+    becomes a finding against the signer, or against the transcript for what nobody signed."""
+    digests: list[str] | None = None
+    try:
+        if c.seating is not None:
+            messages, digests = _open_all(c.seating, setup, messages, where)
+        return verify_hand(setup, messages, digests=digests)
+    except _Unopened as unopened:
+        c.fail(*_first_fault(setup, unopened))
+    except SignedMessageError as error:
+        c.fail(TRANSCRIPT if error.party == "relay" else error.party, error.check, _bare_signed(error))
+    except MentalPokerError as error:
+        party = f"player {error.player}" if error.player else TRANSCRIPT
+        c.fail(party, error.step or "messages", _bare(error))
+    except FairdealError as exc:  # a message that cannot even be hashed (e.g. not encodable as canonical JSON)
+        c.fail(TRANSCRIPT, "messages", str(exc))
+    return None
+
+
+class _Unopened(Exception):
+    """An envelope that does not open, with the messages before it (one of which may be the real fault)."""
+
+    def __init__(self, error: Exception, messages: list[dict[str, Any]], digests: list[str]):
+        super().__init__(str(error))
+        self.error, self.messages, self.digests = error, messages, digests
+
+
+def _open_all(
+    seating: Seating, setup: TableSetup, envelopes: list[Any], where: str
+) -> tuple[list[dict[str, Any]], list[str]]:
+    head = setup.genesis()
+    messages: list[dict[str, Any]] = []
+    digests: list[str] = []
+    for index, envelope in enumerate(envelopes):
+        try:
+            opened = open_message(envelope, seating, setup.context.hand, head, TRANSCRIPT, f"{where}[{index}]")
+        except (SignedMessageError, MentalPokerError) as error:
+            raise _Unopened(error, messages, digests) from None
+        messages.append(opened.message)
+        digests.append(opened.digest)
+        head = opened.digest
+    return messages, digests
+
+
+def _first_fault(setup: TableSetup, unopened: _Unopened) -> tuple[str, str, str]:
+    """The first fault in order, as a listening player meets it: a signed message before the one that does not
+    open may itself be false (a sender who re-signed his own lie breaks the next link, not his signature)."""
+    state = HandState(setup)
+    try:
+        for message, digest in zip(unopened.messages, unopened.digests):
+            state.apply(message, digest=digest)
+    except MentalPokerError as error:
+        return (f"player {error.player}" if error.player else TRANSCRIPT, error.step or "messages", _bare(error))
+    fault = unopened.error
+    if isinstance(fault, SignedMessageError):
+        return (TRANSCRIPT if fault.party == "relay" else fault.party, fault.check, _bare_signed(fault))
+    assert isinstance(fault, MentalPokerError)
+    return (f"player {fault.player}" if fault.player else TRANSCRIPT, fault.step or "messages", _bare(fault))
+
+
+def _bare_signed(error: SignedMessageError) -> str:
+    text, prefix = str(error), f"{error.party}: {error.check}: "
+    return text[len(prefix) :] if text.startswith(prefix) else text
+
+
+def _check_roster(c: MpCheck, pins: Pins) -> bool:
+    """The roster the transcript states: every party's signature, this table, session, convention and seats,
+    then the pinned identities (or a note that there are none)."""
+    doc = c.doc
+    try:
+        roster = Roster.from_json(doc["roster"], "$.roster")
+        roster.check()
+    except ProtocolError as exc:
+        c.fail(TRANSCRIPT, "roster", str(exc))
+        return False
+    stated = (roster.table, roster.session, [seat.name for seat in roster.seats], roster.protocol)
+    if stated != (doc["table"], doc["session"], doc["players"], PROTOCOL_V4):
+        c.fail(TRANSCRIPT, "roster", "the roster is for another table, session, protocol or seating than the hand")
+        return False
+    header = {"system": roster.system, "convention": dict(roster.convention), "pulya": roster.pulya}
+    if header != {"system": doc["system"], "convention": doc.get("convention", {}), "pulya": doc.get("pulya")}:
+        c.fail(TRANSCRIPT, "roster", "the roster signs another convention than the hand states")
+        return False
+    for check, problem in pin_problems(pins, roster):
+        c.fail(TRANSCRIPT, check, problem)
+    if c.findings:
+        return False
+    mine = [seat.name for seat in roster.seats if pins.me is not None and seat.key == pins.me.public]
+    if mine:
+        c.notes.append(
+            f"my key sits at this table as {mine[0]}; every hand's messages and record statements are checked"
+        )
+    c.seating = Seating(roster)
+    return True
+
+
+def pin_problems(pins: Pins, roster: Roster) -> list[tuple[str, str]]:
+    """``(check, detail)`` for each way the roster a transcript states departs from the pinned identities."""
+    found = []
+    if pins.roster is not None and pins.roster.hash != roster.hash:
+        found.append(("roster pin", "the transcript's roster is not the pinned roster"))
+    for who, key in pins.keys:
+        seats = [i for i, seat in enumerate(roster.seats) if who in (str(i), seat.name)]
+        held = roster.service if who == "service" else roster.seats[seats[0]].key if seats else None
+        if held is None:
+            found.append(("identity pin", f"{who!r} is not a seat, a name or 'service' of this roster"))
+        elif held != key:
+            found.append(("identity pin", f"{who} holds key {held.hex[:16]}…, pinned {key.hex[:16]}…"))
+    if pins.me is not None and pins.me.public not in [seat.key for seat in roster.seats]:
+        found.append(("my seat", "my identity key is not on this roster: the session was not played with me"))
+    return found
+
+
+def _check_aborts(c: MpCheck, spec: TableSpec) -> bool:
+    """Earlier attempts of this hand, each an opening abandoned by a witnessed, signed abandon."""
+    doc = c.doc
+    aborts = doc["aborts"]
+    if doc["attempt"] != len(aborts) + 1 or doc["attempt"] < 1:
+        c.fail(TRANSCRIPT, "abort", f"attempt {doc['attempt']} must follow {len(aborts)} abandoned attempt(s)")
+        return False
+    for number, abort in enumerate(aborts, start=1):
+        if not isinstance(abort, dict) or abort.get("attempt") != number or not isinstance(abort.get("messages"), list):
+            c.fail(TRANSCRIPT, "abort", f"aborts[{number - 1}] is not attempt {number}'s messages")
+            return False
+        setup = hand_setup(spec, doc["hand"], doc["dealer"], c.seating, number)
+        verified = _verify_messages(c, setup, abort["messages"], f"aborts[{number - 1}].messages")
+        if verified is None:
+            return False
+        if verified.abandoned is None:
+            c.fail(TRANSCRIPT, "abort", f"attempt {number} is not abandoned, yet the hand was dealt again")
+            return False
+        player, step = verified.abandoned
+        c.notes.append(f"attempt {number}: player {player} walked away at step {step}; the hand was dealt again")
+    return True
+
+
+def _bare(error: MentalPokerError) -> str:
+    """The error's text without the ``player X, step Y: `` prefix ``MentalPokerError`` puts before it (the
+    report states the player and step in their own columns)."""
+    text = str(error)
+    return text.split(": ", 1)[1] if error.player and ": " in text else text
+
+
+def _check_shape(c: MpCheck) -> bool:
+    doc = c.doc
+    for name, kind in _FIELDS.items():
+        value = doc.get(name)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            c.fail(TRANSCRIPT, "transcript shape", f"field {name!r} is missing or not a {kind.__name__}")
+            return False
+    if doc["state"] not in (COMPLETE, ABANDONED):
+        c.fail(TRANSCRIPT, "transcript shape", f"state {doc['state']!r} is neither {COMPLETE} nor {ABANDONED}")
+        return False
+    if doc["protocol"] not in (PROTOCOL, PROTOCOL_V3):
+        c.fail(
+            TRANSCRIPT,
+            "transcript shape",
+            f"protocol {doc['protocol']!r} is not the {PROTOCOL} (or {PROTOCOL_V3}) this verifier "
+            "reads (protocols/mental-poker.md says what changed)",
+        )
+        return False
+    for name, kind in _V4_FIELDS.items() if doc["protocol"] == PROTOCOL_V4 else ():
+        value = doc.get(name)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            c.fail(TRANSCRIPT, "transcript shape", f"field {name!r} is missing or not a {kind.__name__}")
+            return False
+    if (doc.get("format"), doc.get("version")) != (FORMAT, VERSION):
+        c.fail(TRANSCRIPT, "transcript shape", f"not a {FORMAT} version {VERSION} document")
+        return False
+    try:
+        stated_convention(doc)
+    except FairdealError as exc:
+        c.fail(TRANSCRIPT, "table", str(exc))
+        return False
+    return True
+
+
+def _check_outcome(c: MpCheck) -> None:
+    verified, doc = c.verified, c.doc
+    assert verified is not None
+    if verified.abandoned is not None:
+        player, step = verified.abandoned
+        if doc["state"] != ABANDONED:
+            c.fail(TRANSCRIPT, "state", "the messages end with an abandonment, the transcript says complete")
+        if c.seating is not None and step == "play":
+            _check_abandoned_play(c, player)
+        c.notes.append(f"abandoned: player {player} stopped answering at step {step}")
+        return
+    if doc["state"] != COMPLETE or verified.order is None or not verified.state.finished:
+        c.fail(TRANSCRIPT, "state", "the messages stop before every share is revealed and the discard opened")
+        return
+    deal = seat_deal(verified.order, c.spec.pattern.name, doc["dealer"], len(doc["players"]))
+    if doc.get("deal") != deal:
+        c.fail(TRANSCRIPT, "deal", "the published deal is not the one the messages decrypt to")
+    if "record" in doc:
+        _check_record_events(c)
+        if c.seating is not None:
+            head = verified.state.head
+            for finding in check_record_statements(doc.get("statements"), c.seating, doc["hand"], doc["record"], head):
+                c.fail(*finding)
+
+
+def _check_abandoned_play(c: MpCheck, player: str) -> None:
+    """A v4 abandon during play must name the player whose card the record's replay awaits next."""
+    verified, spec = c.verified, c.spec
+    assert verified is not None and spec is not None
+    witness = verified.state.messages[-1].get("witness")
+    record = c.doc.get("record")
+    if not isinstance(record, Mapping):
+        c.fail(f"player {witness}", "abandon", "an abandon during play needs the record that says whose card is due")
+        return
+    try:
+        plays = engine_plays(record, spec.convention, len(spec.players))
+        expected = expected_events(record, spec.players, plays, spec.pattern.dummy_hand is not None)
+    except (FairdealError, KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        c.fail(RECORD, "events", f"malformed record ({type(exc).__name__}: {exc})")
+        return
+    done = len([event for event in _proven_events(verified) if event[0] != "abandon"])
+    due = expected[done] if done < len(expected) else None
+    if due is None or due[0] != "play" or due[1] != player:
+        c.fail(
+            f"player {witness}", "abandon", f"the record awaits {_say(due) if due else 'nothing'}, not {player}'s card"
+        )
+
+
+def _check_record_events(c: MpCheck) -> None:
+    """The record's talon, discard, turned cards and plays are exactly what the messages prove, in order."""
+    record, verified = c.doc["record"], c.verified
+    try:
+        # A record the engine cannot replay is named by ``record_check``; here its plays are compared by card.
+        plays = engine_plays(record, c.spec.convention, len(c.spec.players))
+        expected = expected_events(record, c.spec.players, plays, c.spec.pattern.dummy_hand is not None)
+    except (FairdealError, KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        c.fail(RECORD, "events", f"malformed record ({type(exc).__name__}: {exc})")
+        return
+    actual = _proven_events(verified)
+    for index, (want, got) in enumerate(zip(expected, actual)):
+        if want != got and not (want[0] == got[0] == "play" and want[1] is None and want[2] == got[2]):
+            c.fail(
+                RECORD,
+                "events",
+                f"step {index + 1} after the deal: the record calls for {_say(want)}, the messages prove {_say(got)}",
+            )
+            return
+    if len(expected) != len(actual):
+        c.fail(
+            RECORD,
+            "events",
+            f"the record calls for {len(expected)} steps after the deal, the messages hold {len(actual)}",
+        )
+        return
+    rows = verified.state.setup.talon_rows
+    turned = [verified.order[p] for p in (rows[0] if rows else ())[: verified.state.turned]]
+    recorded = [t["talon_card"] for t in record.get("tricks", []) if "talon_card" in t]
+    if to_ascii_list(turned) != recorded:
+        c.fail(RECORD, "talon card", f"the turned talon cards are {to_ascii_list(turned)}, the record says {recorded}")
+    recorded = discards_of(record, c.spec.players)
+    for player, cards in verified.discards.items():
+        if sorted(to_ascii_list(cards)) != sorted(recorded.get(player, [])):
+            c.fail(
+                RECORD,
+                "discard",
+                f"{player}'s opened discard is {to_ascii_list(cards)}, the record says {recorded.get(player)}",
+            )
+
+
+def _proven_events(verified: VerifiedHand) -> list[tuple]:
+    """The post-deal steps the messages hold, each round as one event, with the plays' proven cards."""
+    state = verified.state
+    plays = iter(verified.plays)
+    events: list[tuple] = []
+    left_in_round = 0
+    for message in state.messages[len(state.setup.schedule()) :]:
+        step = message["step"]
+        if step in ROUNDS:
+            if left_in_round == 0:
+                events.append(_round_event(message, len(state.setup.talon_rows)))
+                left_in_round = len(state.setup.players) - (1 if step == "take" else 0)
+            left_in_round -= 1
+        elif step == "play":
+            player, _, card = next(plays)
+            events.append(("play", player, card))
+        else:
+            events.append((step, message["player"]))
+    return events
+
+
+def _round_event(message: Mapping[str, Any], talons: int) -> tuple:
+    """A round as one event: a talon round names its talon (and a ``take`` its recipient), as the record's do."""
+    step = message["step"]
+    talon = message.get("talon", 0) if talons > 1 else 0
+    if step == "take":
+        return step, message["to"], talon
+    return (step, talon) if step == "talon" else (step,)
+
+
+def _say(event: tuple) -> str:
+    if event[0] == "play":
+        return f"{event[1] or 'a player'} plays {to_ascii_list([event[2]])[0]}"
+    return " ".join(str(part) for part in event)
+
+
+def check_sequence(checks: Sequence[MpCheck]) -> list[tuple[MpCheck, str, str, str]]:
+    """Across one session: hands 1, 2, ... each once, each citing the previous transcript's hash."""
+    found = []
+    ordered = sorted(checks, key=lambda c: c.hand or 0)
+    rosters = {c.doc.get("protocol"): c.doc.get("roster") for c in ordered[:1]}
+    for c in ordered[1:]:
+        if {c.doc.get("protocol"): c.doc.get("roster")} != rosters:
+            detail = "signed under another roster or protocol than the session's first hand (two sessions spliced)"
+            found.append((c, TRANSCRIPT, "transcript chain", detail))
+    for previous, current in zip([None] + ordered[:-1], ordered):
+        if previous is not None and previous.hand == current.hand:
+            found.append((current, TRANSCRIPT, "hand sequence", f"hand {current.hand} appears twice"))
+            continue
+        try:
+            expected = _previous_hash(previous, current)
+        except FairdealError as exc:
+            found.append((current, TRANSCRIPT, "transcript chain", str(exc)))
+            continue
+        if previous is not None and previous.hand != current.hand - 1:
+            found.append((current, TRANSCRIPT, "hand sequence", f"hands before {current.hand} are missing"))
+        elif (previous is not None or current.hand == 1) and current.doc.get("previous") != expected:
+            found.append(
+                (
+                    current,
+                    TRANSCRIPT,
+                    "transcript chain",
+                    "'previous' is not the hash of the previous hand's transcript",
+                )
+            )
+    return found
+
+
+def _previous_hash(previous: MpCheck | None, current: MpCheck) -> str | None:
+    return transcript_hash(previous.doc) if previous is not None and previous.hand == current.hand - 1 else None
+
+
+def check_records(checks: Sequence[MpCheck]) -> tuple[list[tuple[MpCheck, str, str]], list[tuple[MpCheck, str]]]:
+    """The session's records through the engine (play legality, renonces included, and score lines)."""
+    ordered = sorted(checks, key=lambda c: c.hand or 0)
+    docs = [_engine_view(c) for c in ordered]
+    trusted = [c.verified is not None and c.verified.order is not None and not c.findings for c in ordered]
+    convention = ordered[0].spec.convention if ordered[0].spec is not None else None
+    problems, notes = check_session_records(docs, trusted, convention, len(ordered[0].doc["players"]))
+    return ([(ordered[p.index], p.check, p.detail) for p in problems], [(ordered[i], text) for i, text in notes])
+
+
+def _engine_view(c: MpCheck) -> dict:
+    """The fields ``record_check`` reads, with the deal the messages proved."""
+    doc = c.doc
+    view = {"hand": doc["hand"], "dealer": doc["dealer"]}
+    if c.verified is not None and c.verified.order is not None:
+        view["deal"] = seat_deal(c.verified.order, c.spec.pattern.name, doc["dealer"], len(doc["players"]))
+    if "record" in doc:
+        view["record"] = doc["record"]
+    return view
+
+
+def is_mental_poker_v4(doc: Any) -> bool:
+    return isinstance(doc, Mapping) and doc.get("protocol") == PROTOCOL_V4
+
+
+def check_settlement_file(
+    log_path: Path, cited: Sequence[Path], end: Mapping[str, Any] | None
+) -> list[tuple[str, str, str]]:
+    """A v4 evening's log closes with the settlement every seated player signed (``settlement.json`` beside the
+    transcripts): the same hand count, the last transcript the log cites, the log's settlement line."""
+    try:
+        last_bytes = Path(cited[-1]).read_bytes() if cited else b""
+        last_doc = decode(last_bytes) if cited else None
+    except (OSError, CanonicalError):
+        return []  # the transcript's own checks report it
+    if not isinstance(last_doc, dict) or last_doc.get("protocol") != PROTOCOL_V4 or end is None:
+        return []
+    path = log_path.with_name(log_path.name + ".transcripts") / SETTLEMENT_FILE
+    try:
+        doc = decode(path.read_bytes())
+        seating = Seating(Roster.from_json(last_doc.get("roster"), "$.roster"))
+    except OSError:
+        return [(RECORD, "settlement", f"no signed settlement beside the transcripts ({path.name})")]
+    except (CanonicalError, ProtocolError) as exc:
+        return [(RECORD, "settlement", f"{path.name}: {exc}")]
+    settlement = end.get("settlement")
+    amounts = None
+    if isinstance(settlement, dict):
+        amounts = dict(settlement)
+    return check_settlement(doc, seating, len(cited), hashlib.sha256(last_bytes).hexdigest(), amounts)
