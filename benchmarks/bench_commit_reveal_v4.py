@@ -47,10 +47,12 @@ def evening(hands: int, label: str = "bench") -> list[dict[str, Any]]:
 
 
 def timed(label: str, count: int, fn: Callable[[], Any]) -> tuple[Any, float]:
-    start = time.perf_counter()
+    """``fn``'s value and ``count`` per CPU second of this process: on a shared machine the wall clock measures the
+    neighbours too, and floor and verifier are then compared under different loads."""
+    start = time.process_time()
     value = fn()
-    rate = count / (time.perf_counter() - start)
-    print(f"{label:<64} {rate:>10,.0f} hands/s")
+    rate = count / (time.process_time() - start)
+    print(f"{label:<64} {rate:>10,.0f} hands/cpu-s")
     return value, rate
 
 
@@ -87,7 +89,9 @@ def bench_speed(hands: int) -> None:
     print(f"{'v4 (no replay) / floor of three verifications':<64} {fast / floor:>10.2f} x")
     print(f"{'v4 (no replay) / v3 baseline':<64} {fast / old:>10.2f} x")
     print(f"{'v4 with replay / v3 baseline':<64} {full / old:>10.2f} x")
-    print(f"{'target >= 2,000 hands/s (v4, no replay)':<64} {'met' if fast >= 2000 else 'NOT met':>10}")
+    # The issue's yardstick: 2,000 hands/s where three verifications make 3,000/s, i.e. two thirds of the floor.
+    verdict = "met" if fast >= floor * 2 / 3 else "NOT met"
+    print(f"{'target: >= 0.67 x the floor (2,000 of 3,000 hands/s)':<64} {verdict:>10}")
 
 
 def leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -162,7 +166,8 @@ def main() -> None:
     parser.add_argument("--mutations", type=int, default=10_000)
     args = parser.parse_args()
     bench_speed(args.hands)
-    bench_mutations(args.mutations, 4)
+    if args.mutations:
+        bench_mutations(args.mutations, 4)
 
 
 if __name__ == "__main__":
