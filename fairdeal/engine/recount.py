@@ -93,7 +93,7 @@ class _Recount:
         if not item.ok:
             self.problems.extend(str(error) for error in item.errors)  # LogError names its line
         elif isinstance(item.record, HandRecord):
-            self._hand(item.record)
+            self._hand(item.record, item.line)
         elif isinstance(item.record, EndRecord) and item.record.settlement is not msgspec.UNSET:
             self.logged_settlement = dict(item.record.settlement)
 
@@ -112,8 +112,8 @@ class _Recount:
             tuple(map(one_line, self.problems)),
         )
 
-    def _hand(self, record: HandRecord) -> None:
-        where = f"hand {record.hand}"
+    def _hand(self, record: HandRecord, line: int) -> None:
+        where = f"line {line}, hand {record.hand}"
         self._check_dealer(record, where)
         self.last = record
         fields = msgspec.to_builtins(record)
