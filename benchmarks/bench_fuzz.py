@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import signal
 import sys
 import tempfile
@@ -33,9 +32,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from fuzz_helpers import Outcome, broken_rules, named_lines, rejected, run, valid_hand_lines
+from fuzz_helpers import Outcome, broken_rules, disagreement, rejected, run, valid_hand_lines
 from fuzz_mutators import mutate, mutate_file
 
+from fairdeal.errors import one_line
 from fairdeal.resources import sample
 from fairdeal.systems import conventions
 
@@ -45,7 +45,6 @@ LOG_COMMANDS = {
     "audit": ["audit", "--json", "--workers", "1", "--no-targeting", "--no-tells"],
 }
 COMMANDS = (*LOG_COMMANDS, "verify")
-_ERROR_LINE = re.compile(r"^(?P<file>.+?):(?P<line>\d+): (?P<field>\S[^:]*): \S")
 
 
 class Hang(BaseException):
@@ -189,49 +188,11 @@ class Fuzz:
             if outcome.code == 2 and not header_bad:
                 found.append(f"exit 2 with a usable header: {outcome.err[:200]}")
             elif outcome.code != 2:
-                found += getattr(self, "_" + name.replace(" ", "_"))(outcome, path, valid, bad)
+                disagreements, dropped = disagreement(name, outcome, path, valid, bad)
+                found += disagreements
+                self.tally.drops += dropped
             problems += [f"{name}: {p}" for p in found]
         return problems
-
-    def _log_validate(self, outcome: Outcome, path: Path, valid: set[int], bad: set[int]) -> list[str]:
-        printed = outcome.out.splitlines()
-        errors = [_ERROR_LINE.match(line) for line in printed[:-1]]
-        found = []
-        if not printed or f"{len(valid)} hands valid" not in printed[-1]:
-            found.append("the valid-hand count differs from the validator's")
-            self.tally.drops += 1
-        if not all(match and match["file"] == str(path) for match in errors):
-            found.append(f"an error line not FILE:LINE: field: message: {printed[:3]}")
-        elif {int(match["line"]) for match in errors if match} != bad:
-            found.append("the lines it names are not the lines the reader rejects")
-        return found
-
-    def _sheet(self, outcome: Outcome, path: Path, valid: set[int], bad: set[int]) -> list[str]:
-        report = json.loads(outcome.out)
-        named = named_lines(report["mismatches"])
-        found = []
-        if not bad <= named:
-            found.append(f"rejected lines unreported: {sorted(bad - named)[:5]}")
-        unreplayed = {
-            n
-            for n in named
-            if any(m.startswith(f"line {n},") and "cannot be replayed" in m for m in report["mismatches"])
-        }
-        if report["hands"] + len(valid & unreplayed) < len(valid):
-            found.append(f"{len(valid)} valid hands, {report['hands']} scored, {len(valid & unreplayed)} named")
-            self.tally.drops += 1
-        return found
-
-    def _audit(self, outcome: Outcome, path: Path, valid: set[int], bad: set[int]) -> list[str]:
-        report = json.loads(outcome.out)
-        named = named_lines(report["malformed"]) | {f["line"] for f in report["findings"]}
-        found = []
-        if report["summary"]["hands"] < len(valid - named):
-            found.append(f"{len(valid)} valid hands, {report['summary']['hands']} audited")
-            self.tally.drops += 1
-        if not bad <= named:
-            found.append(f"rejected lines unreported: {sorted(bad - named)[:5]}")
-        return found
 
     # -- transcripts -----------------------------------------------------------------------------------------------
 
@@ -270,6 +231,7 @@ class Fuzz:
     def _keep(self, path: Path, problems: list[str]) -> None:
         number = len(self.tally.problems)
         self.tally.problems += [f"#{number} {p}" for p in problems]
+        print(*(f"problem #{number}: {one_line(p, 300)}" for p in problems), sep="\n", flush=True)
         if self.args.keep is not None:
             path_kept = self.args.keep / f"fuzz-{number}-{path.name}"
             path_kept.write_bytes(path.read_bytes())

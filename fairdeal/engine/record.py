@@ -186,7 +186,9 @@ def _guard(where: str, field: str, make: Callable[[], Any]) -> Any:
         return make()
     except IllegalAction as exc:
         raise IllegalAction(f"{where}, field {field}: {exc}") from None
-    except (FairdealError, KeyError, TypeError, ValueError) as exc:
+    except KeyError as exc:
+        raise IllegalAction(f"{where}, field {field}: {exc.args[0] if exc.args else field} is missing") from None
+    except (FairdealError, TypeError, ValueError) as exc:
         raise IllegalAction(f"{where}, field {field}: malformed ({exc!r})") from None
 
 
