@@ -32,7 +32,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from fuzz_helpers import Outcome, broken_rules, disagreement, rejected, run, valid_hand_lines
+from fuzz_helpers import Outcome, broken_rules, disagreement, judged_lines, run
 from fuzz_mutators import mutate, mutate_file
 
 from fairdeal.errors import one_line
@@ -173,7 +173,7 @@ class Fuzz:
         return self.systems[key]
 
     def check_log(self, path: Path, inputs: int) -> list[str]:
-        valid, bad = valid_hand_lines(path), rejected(path)
+        valid, bad = judged_lines(path)
         header_bad = bool(bad) and min(bad) == min(valid | bad | {10**9})
         problems: list[str] = []
         for name, argv in LOG_COMMANDS.items():
@@ -302,7 +302,7 @@ def report(fuzz: Fuzz, base: dict[str, float], wall: float) -> list[str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--inputs", type=int, default=20_000)
-    parser.add_argument("--lines", type=int, default=200, help="mutated lines a log file")
+    parser.add_argument("--lines", type=int, default=400, help="mutated lines a log file")
     parser.add_argument("--honest", type=int, default=8, help="honest hands a log file")
     parser.add_argument("--transcripts", type=float, default=0.015, help="share of inputs that are transcripts")
     parser.add_argument("--seed", type=int, default=19)
@@ -319,7 +319,9 @@ def main() -> int:
         base = fuzz.baseline()
         next_progress = args.progress
         transcripts_due = 0.0
-        while fuzz.tally.distinct < args.inputs:
+        stopped = []
+        signal.signal(signal.SIGTERM, lambda signum, frame: stopped.append(time.strftime("%H:%M:%S")))
+        while fuzz.tally.distinct < args.inputs and not stopped:
             if transcripts_due >= 1:
                 fuzz.transcript_input()
                 transcripts_due -= 1
@@ -335,6 +337,8 @@ def main() -> int:
                     flush=True,
                 )
                 next_progress += args.progress
+    if stopped:
+        print(f"stopped by SIGTERM at {stopped[0]}, before the {args.inputs:,} inputs asked for")
     print(*report(fuzz, base, time.perf_counter() - started), sep="\n")
     return 1 if fuzz.tally.problems else 0
 

@@ -160,6 +160,17 @@ def valid_hand_lines(path: Path) -> set[int]:
     return {item.line for item in read_log(path) if item.ok and getattr(item.record, "hand", None) is not None}
 
 
+def judged_lines(path: Path) -> tuple[set[int], set[int]]:
+    """``valid_hand_lines`` and ``rejected`` in one reading."""
+    valid, bad = set(), set()
+    for item in read_log(path):
+        if not item.ok:
+            bad.add(item.line)
+        elif getattr(item.record, "hand", None) is not None:
+            valid.add(item.line)
+    return valid, bad
+
+
 def rejected(path: Path) -> set[int]:
     """The lines the validator rejects: each must be reported by every command."""
     return {item.line for item in read_log(path) if not item.ok}
