@@ -58,7 +58,7 @@ class Tally:
         self.inputs: Counter[str] = Counter()  # per command: inputs it read
         self.runs: Counter[str] = Counter()
         self.codes: dict[str, Counter[int]] = {name: Counter() for name in COMMANDS}
-        self.cpu: Counter[str] = Counter()
+        self.cpu: dict[str, float] = dict.fromkeys(COMMANDS, 0.0)
         self.slowest: dict[str, float] = dict.fromkeys(COMMANDS, 0.0)
         self.kinds: Counter[str] = Counter()
         self.problems: list[str] = []

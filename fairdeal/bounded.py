@@ -25,6 +25,7 @@ BOM = b"\xef\xbb\xbf"
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
 _BIG_NUMBER = re.compile(rb"(?<![\w.])-?\d{%d,}|[eE][+-]?\d{%d,}" % (MAX_DIGITS + 1, MAX_EXPONENT_DIGITS + 1))
 _OPEN = frozenset(b"[{")
+_NOT_A_NUMBER = re.compile(rb"NaN|-?Infinity")  # Python's json reads them; JSON has no such numbers
 
 
 def strip_bom(raw: bytes) -> bytes:
@@ -37,9 +38,12 @@ def check(raw: bytes, max_bytes: int = MAX_LINE_BYTES) -> str | None:
         return f"{len(raw):,} bytes, more than the limit of {max_bytes:,}"
     opens = raw.count(b"[") + raw.count(b"{")
     big = _BIG_NUMBER.search(raw) is not None
-    if opens <= MAX_DEPTH and not big:
+    odd = b"NaN" in raw or b"Infinity" in raw
+    if opens <= MAX_DEPTH and not big and not odd:
         return None
     bare = _STRING.sub(b'""', raw)
+    if odd and (match := _NOT_A_NUMBER.search(bare)) is not None:
+        return f"{match.group().decode('ascii')} is not a JSON number"
     if big and (match := _BIG_NUMBER.search(bare)) is not None:
         return f"the number {one_line(match.group().decode('ascii'), 24)} is out of range (at most {MAX_DIGITS} digits)"
     if opens > MAX_DEPTH and _depth(bare) > MAX_DEPTH:

@@ -13,12 +13,13 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 
 Json = Any
+T = TypeVar("T")
 Mutator = Callable[[bytes, np.random.Generator, bytes], bytes]
 
 RANKS = ("7", "8", "9", "10", "J", "Q", "K", "A")
@@ -163,7 +164,7 @@ def _replace(document: Json, path: tuple[Any, ...], value: Json) -> Json:
     return document
 
 
-def _pick(rng: np.random.Generator, items: Any) -> Any:
+def _pick(rng: np.random.Generator, items: Sequence[T]) -> T:
     return items[int(rng.integers(len(items)))]
 
 

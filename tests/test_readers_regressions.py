@@ -5,6 +5,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 from fuzz_helpers import HANDS, HEADER, broken_rules, disagreement, rejected, run, valid_hand_lines
 from fuzz_mutators import mutate, mutate_file
 from hypothesis import HealthCheck, given, settings
@@ -12,9 +13,12 @@ from hypothesis import strategies as st
 
 from fairdeal.audit.replay import undone_actions
 from fairdeal.deal import get_pattern
+from fairdeal.engine.record import replay_record
+from fairdeal.errors import IllegalAction
 from fairdeal.resources import sample
 from fairdeal.shuffle.notation import parse_notation
 from fairdeal.shuffle.perm import compose, identity
+from fairdeal.systems import get_convention
 
 COMMANDS = {
     "log validate": ["log", "validate"],
@@ -48,7 +52,7 @@ def hand(index: int, **fields: object) -> bytes:
     return json.dumps({**json.loads(HANDS[index]), **fields}).encode()
 
 
-def test_hand_numbering_is_checked_across_the_audits_blocks(tmp_path):
+def test_hand_numbering_is_checked_across_the_audits_blocks(tmp_path: Path) -> None:
     # The audit's legality pass reads the log in blocks of 256 KB; a repeated hand number just past a block's end
     # was taken as a hand. Each hand repeated: every second line is rejected, in every block.
     lines = [HEADER]
@@ -60,7 +64,7 @@ def test_hand_numbering_is_checked_across_the_audits_blocks(tmp_path):
     agree(path)
 
 
-def test_a_cut_deeper_than_the_deck_is_one_located_line_not_the_end_of_the_audit(tmp_path):
+def test_a_cut_deeper_than_the_deck_is_one_located_line_not_the_end_of_the_audit(tmp_path: Path) -> None:
     line = hand(1, shuffle=json.loads(HANDS[1])["shuffle"] + " cut@1 32")
     path = write(tmp_path, [HEADER, HANDS[0], line, HANDS[2]])
     outcome = run([*COMMANDS["audit"], str(path)])
@@ -68,7 +72,7 @@ def test_a_cut_deeper_than_the_deck_is_one_located_line_not_the_end_of_the_audit
     agree(path)
 
 
-def test_a_shuffle_of_hundreds_of_repeated_actions_is_audited_in_linear_time(tmp_path):
+def test_a_shuffle_of_hundreds_of_repeated_actions_is_audited_in_linear_time(tmp_path: Path) -> None:
     # The search for actions that undo each other was cubic in their number: 300 actions took 24 s.
     shuffle = " ".join([json.loads(HANDS[1])["shuffle"]] * 40)
     path = write(tmp_path, [HEADER, HANDS[0], hand(1, shuffle=shuffle), HANDS[2]])
@@ -81,7 +85,8 @@ def _undone_by_search(text: str) -> list[tuple[str, str]]:
     sequence = parse_notation(text)
     steps = sequence.steps(32)
     targets = np.asarray(RUSSIAN.targets)
-    found, reported = [], []
+    found: list[tuple[str, str]] = []
+    reported: list[tuple[int, int]] = []
     for length in range(2, len(steps) + 1):
         for start in range(len(steps) - length + 1):
             stop = start + length
@@ -105,7 +110,7 @@ ACTIONS = st.sampled_from(
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(ACTIONS, min_size=1, max_size=10))
-def test_the_linear_search_for_undone_actions_finds_what_the_window_search_finds(actions):
+def test_the_linear_search_for_undone_actions_finds_what_the_window_search_finds(actions: list[str]) -> None:
     text = " ".join(actions)
     fast = [
         ("no-op-shuffle" if f.kind == "no-op-shuffle" else "undo", f.message.split("(")[0])
@@ -114,7 +119,7 @@ def test_the_linear_search_for_undone_actions_finds_what_the_window_search_finds
     assert fast == _undone_by_search(text)
 
 
-def test_a_hand_the_sheet_cannot_replay_is_named_by_its_line(tmp_path):
+def test_a_hand_the_sheet_cannot_replay_is_named_by_its_line(tmp_path: Path) -> None:
     deal = json.loads(HANDS[1])["deal"]
     path = write(tmp_path, [HEADER, HANDS[0], hand(1, auction=[{"seat": 0, "bid": "10NT"}]), HANDS[2]])
     mismatches = json.loads(run(["sheet", "--json", str(path)]).out)["mismatches"]
@@ -122,7 +127,7 @@ def test_a_hand_the_sheet_cannot_replay_is_named_by_its_line(tmp_path):
     assert deal  # the hand keeps its deal: only the auction is at fault
 
 
-def test_a_key_with_a_colon_or_a_space_cannot_shift_the_message(tmp_path):
+def test_a_key_with_a_colon_or_a_space_cannot_shift_the_message(tmp_path: Path) -> None:
     document = json.loads(HANDS[2])
     document["contract"]["b: [id"] = 1
     path = write(tmp_path, [HEADER, HANDS[1], json.dumps(document).encode(), HANDS[3]])
@@ -131,7 +136,7 @@ def test_a_key_with_a_colon_or_a_space_cannot_shift_the_message(tmp_path):
     agree(path)
 
 
-def test_a_huge_number_in_a_signed_statement_names_its_file_and_keeps_the_others(tmp_path):
+def test_a_huge_number_in_a_signed_statement_names_its_file_and_keeps_the_others(tmp_path: Path) -> None:
     paths = []
     for source in sorted(sample("commit-reveal-evening.jsonl.transcripts").glob("hand-*.json"))[:2]:
         paths.append(tmp_path / source.name)
@@ -147,7 +152,7 @@ def test_a_huge_number_in_a_signed_statement_names_its_file_and_keeps_the_others
     assert "out of range" in report["failures"][0]["detail"]
 
 
-def test_every_sample_validates_and_replays_under_sheet_and_audit():
+def test_every_sample_validates_and_replays_under_sheet_and_audit() -> None:
     for path in sorted(sample("format-example.jsonl").parent.glob("*.jsonl")):
         if path.name == "malformed-lines.jsonl":
             continue
@@ -162,7 +167,7 @@ def test_every_sample_validates_and_replays_under_sheet_and_audit():
     assert json.loads(run(["sheet", "--json", str(example)]).out)["mismatches"] == []
 
 
-def test_the_malformed_sample_is_reported_line_for_line_by_every_command():
+def test_the_malformed_sample_is_reported_line_for_line_by_every_command() -> None:
     path = sample("malformed-lines.jsonl")
     assert rejected(path) == {10, 11, 12, 13}
     agree(path)
@@ -173,7 +178,7 @@ FUZZ = settings(max_examples=12, deadline=None, suppress_health_check=[HealthChe
 
 @FUZZ
 @given(seed=st.integers(0, 2**32 - 1), layout=st.booleans())
-def test_structured_mutations_keep_every_command_in_step(tmp_path, seed, layout):
+def test_structured_mutations_keep_every_command_in_step(tmp_path: Path, seed: int, layout: bool) -> None:
     rng = np.random.default_rng(seed)
     start = int(rng.integers(0, len(HANDS) - 6))
     body = list(HANDS[start : start + 6])
@@ -186,7 +191,7 @@ def test_structured_mutations_keep_every_command_in_step(tmp_path, seed, layout)
     agree(path)
 
 
-def test_a_deal_repeated_many_times_is_one_short_finding(tmp_path):
+def test_a_deal_repeated_many_times_is_one_short_finding(tmp_path: Path) -> None:
     # Each copy of a hand is rejected (its number does not increase), but its deal reaches the repeated-deal test,
     # whose message listed every copy: 400 copies made a line of thousands of characters.
     played = tmp_path / "played.jsonl"  # a server-dealt evening: the repeated-deal test is for digital deals
@@ -198,3 +203,32 @@ def test_a_deal_repeated_many_times_is_one_short_finding(tmp_path):
     repeated = [f for f in json.loads(outcome.out)["findings"] if f["kind"] == "repeated-deal"]
     assert repeated and repeated[0]["message"].endswith("and 50 more received exactly the same deal")
     agree(path)
+
+
+def test_a_transcript_with_a_non_number_is_one_failure(tmp_path: Path) -> None:
+    # Python's json reads NaN and Infinity; the replay then met a float infinity (exit 70).
+    source = sample("commit-reveal-evening.jsonl.transcripts") / "hand-0003.json"
+    path = tmp_path / source.name
+    path.write_text(source.read_text().replace('"winner":0', '"winner":-Infinity', 1))
+    outcome = run(["verify", str(path)])
+    assert outcome.code == 1 and not broken_rules(outcome)
+    assert "-Infinity is not a JSON number" in outcome.out
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"tricks": [{"lead": float("inf"), "cards": [], "winner": 0}]},
+        {"tricks": [{"lead": {}, "cards": ["AS"], "winner": 0}]},
+        {"discard": ["X" * 6000, "AS"]},
+        {"auction": [{"seat": None, "bid": "pass"}]},
+        {"deal": {"hands": 5}},
+        {"extras": {"kontra": [{"seat": 10**30, "call": "kontra"}]}},
+    ],
+)
+def test_any_value_in_a_record_ends_as_one_short_refusal(change: dict[str, object]) -> None:
+    # The replay reads transcripts' records, which no schema checked: every failure is one IllegalAction.
+    record = {**json.loads(HANDS[2]), **change}
+    with pytest.raises(IllegalAction) as refused:
+        replay_record(record, get_convention("sochi"), 3)
+    assert len(str(refused.value)) <= 300 and "\n" not in str(refused.value)

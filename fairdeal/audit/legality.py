@@ -146,8 +146,8 @@ class _LineOrder:
 
 
 def _blocks_in_order(
-    tasks: list, workers: int, base: int
-) -> Iterator[tuple[int, int, list[Replayed], list[int], list]]:
+    tasks: list[tuple[str, int, int, int, bytes, bool]], workers: int, base: int
+) -> Iterator[tuple[int, int, list[Replayed], list[int], list[tuple[int, str]]]]:
     """Each block's result, its lines rejected by the rules across lines moved from the replayed to the unreadable:
     (base line, lines, replayed, bare hand lines, unreadable as (log line, message))."""
     order = _LineOrder(base)

@@ -9,6 +9,7 @@ or leave every receiver's cards unchanged, and one cut depth repeated hand after
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,7 +19,7 @@ from fairdeal.cards import from_ascii_list, to_ascii_list
 from fairdeal.deal import Deal, DealPattern, deal_batch, deal_from_seats, deal_order
 from fairdeal.errors import AuditError
 from fairdeal.shuffle.models import CODEX_MIN_EACH_SIDE
-from fairdeal.shuffle.ops import Cut, ShuffleSequence, cut_is_legal
+from fairdeal.shuffle.ops import Action, Cut, ShuffleSequence, cut_is_legal
 from fairdeal.shuffle.perm import identity, inverse
 
 
@@ -251,7 +252,7 @@ def _shortest_stops(keys: list[bytes]) -> list[int | None]:
     return stops
 
 
-def _listed(actions: tuple | list, most: int = 8) -> str:
+def _listed(actions: Sequence[Action], most: int = 8) -> str:
     text = " ".join(a.notation() for a in actions[:most])
     return text if len(actions) <= most else f"{text} … ({len(actions)} actions)"
 
