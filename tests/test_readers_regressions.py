@@ -232,3 +232,13 @@ def test_any_value_in_a_record_ends_as_one_short_refusal(change: dict[str, objec
     with pytest.raises(IllegalAction) as refused:
         replay_record(record, get_convention("sochi"), 3)
     assert len(str(refused.value)) <= 300 and "\n" not in str(refused.value)
+
+
+def test_a_shuffle_at_the_limit_and_far_past_it_are_read_in_time(tmp_path: Path) -> None:
+    # 1,000 actions is the documented limit (protocols/shuffle-notation.md); at the limit the audit's search for
+    # actions that undo each other was cubic (hours); 200,000 run tokens once asked for 37 GiB.
+    at_limit = hand(1, shuffle=" ".join(["2", "cut@2 16"] * 500))
+    far_past = hand(2, shuffle=" ".join(["1"] * 200_000))
+    path = write(tmp_path, [HEADER, HANDS[0], at_limit, far_past, HANDS[3]])
+    assert rejected(path) == {4}
+    agree(path)

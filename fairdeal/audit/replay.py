@@ -129,13 +129,22 @@ def _candidates(
         )
     for depth in range(1, n):
         out.append((f"an unlogged cut of {depth} after the logged shuffle", np.roll(after, -depth)))
-    for index, action in enumerate(sequence, start=1):
-        if isinstance(action.op, Cut) and action.op.is_known:
-            rest = ShuffleSequence(tuple(a for k, a in enumerate(sequence, start=1) if k != index))
+    cuts = [k for k, action in enumerate(sequence) if isinstance(action.op, Cut) and action.op.is_known]
+    if cuts:
+        # The shuffle without action k is the actions before it, then those after: prefix and suffix products keep
+        # this linear in the number of actions.
+        steps = sequence.steps(n)
+        prefix, suffix = [identity(n)], [identity(n)]
+        for step in steps:
+            prefix.append(prefix[-1][step])
+        for step in reversed(steps):
+            suffix.append(step[suffix[-1]])
+        suffix.reverse()  # suffix[k]: the actions from k on
+        for k in cuts:
             out.append(
                 (
-                    f"the logged cut (action {index}, {action.notation()}) was not made: a false cut",
-                    before[rest.permutation(n)],
+                    f"the logged cut (action {k + 1}, {sequence.actions[k].notation()}) was not made: a false cut",
+                    before[prefix[k][suffix[k + 1]]],
                 )
             )
     return out
