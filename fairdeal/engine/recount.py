@@ -88,6 +88,7 @@ class _Recount:
         self.first_dealer: int | None = None
         self.last: HandRecord | None = None
         self.logged_settlement: dict[str, Any] | None = None
+        self.settlement_line = 0
 
     def add(self, item) -> None:
         if not item.ok:
@@ -96,6 +97,7 @@ class _Recount:
             self._hand(item.record, item.line)
         elif isinstance(item.record, EndRecord) and item.record.settlement is not msgspec.UNSET:
             self.logged_settlement = dict(item.record.settlement)
+            self.settlement_line = item.line
 
     def finish(self) -> LogSheet:
         settlement = settle(self.sheet, self.convention)
@@ -176,7 +178,9 @@ class _Recount:
         for name in self.players:
             logged = self.logged_settlement.get(name)
             if logged is None or abs(logged - recomputed[name]) > 1e-9:
-                self.problems.append(f"settlement, {name}: logged {logged}, recomputed {recomputed[name]}")
+                self.problems.append(
+                    f"line {self.settlement_line}, settlement, {name}: logged {logged}, recomputed {recomputed[name]}"
+                )
 
 
 def _key(item: dict) -> tuple:
