@@ -11,6 +11,7 @@ from fuzz_mutators import mutate, mutate_file
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from fairdeal.audit import legality
 from fairdeal.audit.replay import undone_actions
 from fairdeal.deal import get_pattern
 from fairdeal.engine.record import replay_record
@@ -257,3 +258,29 @@ def test_a_mental_poker_record_with_a_non_card_discard_is_one_failure(tmp_path: 
     path.write_text(json.dumps(document))
     outcome = run(["verify", str(path)])
     assert outcome.code == 1 and not broken_rules(outcome)
+
+
+LINE_KINDS = st.sampled_from(["next", "same", "back", "end", "header", "garbage", "blank"])
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(kinds=st.lists(LINE_KINDS, min_size=1, max_size=14), block=st.integers(1, 8))
+def test_blocks_judged_apart_reject_what_the_streaming_reader_rejects(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kinds: list[str], block: int
+) -> None:
+    # The legality pass checks each block's lines alone and the rules across lines afterwards, in line order:
+    # for any layout of lines and any block size, it must reject exactly the lines the streaming reader rejects.
+    monkeypatch.setattr(legality, "BLOCK_BYTES", 16 * 1200 * block)  # about `block` hand lines a block
+    lines, number = [HEADER], 0
+    for kind in kinds:
+        if kind in ("next", "same", "back"):
+            number = max(1, number + {"next": 1, "same": 0, "back": -2}[kind])
+            lines.append(hand(min(number, len(HANDS)) - 1, hand=number))
+        else:
+            lines.append(
+                {"end": b'{"type":"end"}', "header": HEADER, "garbage": b'{"type":"hand",', "blank": b""}[kind]
+            )
+    path = write(tmp_path, lines)
+    report = legality.check_legality(path)
+    assert {line for line, _ in report.unreadable} | {f[0] for f in report.findings} >= rejected(path)
+    assert {line for line, _ in report.unreadable} <= rejected(path)
