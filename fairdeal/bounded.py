@@ -41,6 +41,7 @@ _FOLD = bytes(
     for b in range(256)
 )
 _SUSPECT = (b"0" * (MAX_DIGITS + 1), b"e" + b"0" * (MAX_EXPONENT_DIGITS + 1), b"es" + b"0" * (MAX_EXPONENT_DIGITS + 1))
+_NOT_A_NUMBER = re.compile(rb"NaN|-?Infinity")  # Python's json reads them; JSON has no such numbers
 
 
 def strip_bom(raw: bytes) -> bytes:
@@ -56,9 +57,12 @@ def check(raw: bytes, max_bytes: int = MAX_LINE_BYTES) -> str | None:
     digits, exponent, signed_exponent = _SUSPECT
     suspect = digits in folded or exponent in folded or signed_exponent in folded
     big = suspect and _BIG_NUMBER.search(raw) is not None
-    if opens <= MAX_DEPTH and not big:
+    odd = b"NaN" in raw or b"Infinity" in raw
+    if opens <= MAX_DEPTH and not big and not odd:
         return None
     bare = _STRING.sub(b'""', raw)
+    if odd and (match := _NOT_A_NUMBER.search(bare)) is not None:
+        return f"{match.group().decode('ascii')} is not a JSON number"
     if big and (match := _BIG_NUMBER.search(bare)) is not None:
         return f"the number {one_line(match.group().decode('ascii'), 24)} is out of range (at most {MAX_DIGITS} digits)"
     if opens > MAX_DEPTH and _depth(bare) > MAX_DEPTH:

@@ -17,6 +17,16 @@ def one_line(text: str, limit: int = _MESSAGE_CHARS) -> str:
     return f"{text[:half]}…({len(text) - 2 * half:,} chars)…{text[-half:]}"
 
 
+_FIELD_CHARS = 80
+
+
+def safe_field(field: str, limit: int = _FIELD_CHARS) -> str:
+    """A field path as ``FILE:LINE: field: message`` prints it: a colon, a space or a control character in a key
+    is escaped as in JSON (``\\u003a``), so the message always starts after the first ``": "``; a long path is cut."""
+    text = "".join(f"\\u{ord(c):04x}" if c == ":" or c.isspace() or not c.isprintable() else c for c in field)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _located(message: str, **where: object) -> str:
     """Prefix ``message`` with the places that are known: ``line 3, field deal.hands[1]: ...``."""
     known = [f"{name} {value}" for name, value in where.items() if value is not None and value != ""]
@@ -44,8 +54,8 @@ class LogError(FairdealError, ValueError):
 
     def __init__(self, message: str, line: int | None = None, field: str | None = None):
         self.line = line
-        self.field = field
-        super().__init__(_located(message, line=line, field=field))
+        self.field = safe_field(field) if field else field
+        super().__init__(_located(message, line=line, field=self.field))
 
     def __str__(self) -> str:
         # What a log holds reaches the message (keys, cards); it must stay one short line.

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import re
 import sys
 import time
 from dataclasses import dataclass
@@ -159,6 +160,17 @@ def valid_hand_lines(path: Path) -> set[int]:
     return {item.line for item in read_log(path) if item.ok and getattr(item.record, "hand", None) is not None}
 
 
+def judged_lines(path: Path) -> tuple[set[int], set[int]]:
+    """``valid_hand_lines`` and ``rejected`` in one reading."""
+    valid, bad = set(), set()
+    for item in read_log(path):
+        if not item.ok:
+            bad.add(item.line)
+        elif getattr(item.record, "hand", None) is not None:
+            valid.add(item.line)
+    return valid, bad
+
+
 def rejected(path: Path) -> set[int]:
     """The lines the validator rejects: each must be reported by every command."""
     return {item.line for item in read_log(path) if not item.ok}
@@ -167,3 +179,35 @@ def rejected(path: Path) -> set[int]:
 def named_lines(messages: list[str]) -> set[int]:
     """The line numbers that report messages (``line N...``) name."""
     return {int(m[5:].split(",", 1)[0].split(":", 1)[0]) for m in messages if m.startswith("line ")}
+
+
+_ERROR_LINE = re.compile(r"^(?P<file>.+?):(?P<line>\d+): (?P<field>[^\s:]+): \S")
+
+
+def disagreement(name: str, outcome: Outcome, path: Path, valid: set[int], bad: set[int]) -> tuple[list[str], bool]:
+    """How command ``name`` (log validate, sheet or audit) departs from the reader on ``path``: ``valid`` are the
+    hand lines the reader accepts, ``bad`` the lines it rejects. Every error of `log validate` is one line
+    ``FILE:LINE: field: message`` and it names exactly the rejected lines; `sheet` and `audit` report every
+    rejected line and count (or name) every valid hand. Second: whether a valid hand was dropped."""
+    if name == "log validate":
+        printed = outcome.out.splitlines()
+        errors = [_ERROR_LINE.match(line) for line in printed[:-1]]
+        if not printed or f"{len(valid)} hands valid" not in printed[-1]:
+            return ["the valid-hand count differs from the reader's"], True
+        if not all(match and match["file"] == str(path) for match in errors):
+            return [f"an error line not FILE:LINE: field: message: {[p[:200] for p in printed[:3]]}"], False
+        if {int(match["line"]) for match in errors if match} != bad:
+            return ["the lines it names are not the lines the reader rejects"], False
+        return [], False
+    report = json.loads(outcome.out)
+    messages = report["mismatches"] if name == "sheet" else report["malformed"]
+    named = named_lines(messages) | ({f["line"] for f in report["findings"]} if name == "audit" else set())
+    found = [f"rejected lines unreported: {sorted(bad - named)[:5]}"] if not bad <= named else []
+    if name == "sheet":
+        unscored = {n for n in named if any(m.startswith(f"line {n},") and "cannot be replayed" in m for m in messages)}
+        counted = report["hands"] + len(valid & unscored)
+    else:
+        counted = report["summary"]["hands"] + len(valid & named)
+    if counted < len(valid):
+        return [*found, f"{len(valid)} valid hands, {counted} counted or named"], True
+    return found, False

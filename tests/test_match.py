@@ -302,7 +302,7 @@ def test_a_cooked_score_line_is_found_naming_hand_and_seat(tmp_path):
 
     recount = sheet_from_log(_cook(log, cook))
     assert len(recount.problems) == 1
-    assert recount.problems[0].startswith(f"hand {target['hand']}, seat {target['seat']} (")
+    assert f"hand {target['hand']}, seat {target['seat']} (" in recount.problems[0]
     assert "the replay gives" in recount.problems[0]
     assert recount.sheet == sheet_from_log(log).sheet  # the sheet comes from the replay, not the logged lines
 
@@ -318,8 +318,8 @@ def test_a_cooked_settlement_a_dealer_out_of_turn_and_a_false_trick_are_found(tm
         hand["tricks"][0]["winner"] = (hand["tricks"][0]["winner"] + 1) % 3
 
     problems = sheet_from_log(_cook(log, cook)).problems
-    assert any(p.startswith("settlement, Anna: logged") for p in problems)
-    assert any(p.startswith("hand 2: dealer is seat 0") for p in problems)
+    assert any(p.startswith(f"line {len(lines_of(log))}, settlement, Anna: logged") for p in problems)
+    assert any(p.startswith("line 3, hand 2: dealer is seat 0") for p in problems)
     assert any("cannot be replayed" in p and "winner" in p for p in problems)
 
 

@@ -82,9 +82,10 @@ def test_sheet_json_reports_a_cooked_score_line_and_fails(tmp_path):
     data = json.loads(result.output)
     assert set(data["settlement"]) == {"Anna", "Boris", "Vera"}
     assert len(data["mismatches"]) == 1
-    assert data["mismatches"][0].startswith(f"hand {hand['hand']}, seat {hand['score'][0]['seat']} (")
+    line = records.index(hand) + 1
+    assert data["mismatches"][0].startswith(f"line {line}, hand {hand['hand']}, seat {hand['score'][0]['seat']} (")
     text = run("sheet", str(cooked))
-    assert text.exit_code == 1 and "mismatch: hand" in text.output and "1 mismatches" in text.output
+    assert text.exit_code == 1 and "mismatch: line " in text.output and "1 mismatches" in text.output
 
 
 def test_bad_options_give_one_clear_error_line(tmp_path):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -33,9 +34,9 @@ from fairdeal.engine.sheet import new_sheet
 from fairdeal.engine.system import system_of
 from fairdeal.errors import FairdealError, LogError, one_line
 from fairdeal.log.header import header_convention
-from fairdeal.log.reader import decode_line
+from fairdeal.log.reader import decode_line, hand_number_of
 from fairdeal.log.records import EndRecord, HandRecord, TableRecord
-from fairdeal.log.validate import LogValidator
+from fairdeal.log.validate import LineOrder, LogValidator, kind_of
 
 if TYPE_CHECKING:
     from fairdeal.rules.convention import Convention
@@ -80,7 +81,10 @@ def _convention(header: TableRecord) -> Convention:
     return convention
 
 
-def _replay_block(task: ReplayTask) -> tuple[int, list[Replayed], int, list[tuple[int, str]]]:
+Fact = tuple[int, str | None, int | None]  # line in the block, its kind (None: unreadable), its hand number
+
+
+def _replay_block(task: ReplayTask) -> tuple[int, list[Replayed], list[int], list[tuple[int, str]], list[Fact]]:
     path, offset, length, _, header_bytes, replay = task
     header = decode_line(header_bytes, 1)
     assert isinstance(header, TableRecord)  # ``read_header`` accepted this line as the table header
@@ -90,10 +94,13 @@ def _replay_block(task: ReplayTask) -> tuple[int, list[Replayed], int, list[tupl
         stream.seek(offset)
         data = stream.read(length)
     out: list[Replayed] = []
-    bare = 0
+    bare: list[int] = []
     unreadable: list[tuple[int, str]] = []
+    facts: list[Fact] = []
     # A line the validator rejects is not a hand to replay; the audit reports it once (malformed, or as a finding).
-    validator = LogValidator()
+    # The rules across lines (numbering, the header and end lines) need the whole log in order: the block returns
+    # each line's facts for ``_LineOrder`` to judge in the main process.
+    validator = LogValidator(order=False)
     validator.check(header, 1)
     for index, raw in enumerate(data.split(b"\n"), start=1):
         if not raw.strip():
@@ -102,7 +109,9 @@ def _replay_block(task: ReplayTask) -> tuple[int, list[Replayed], int, list[tupl
             record = decode_line(raw, index)
         except LogError as exc:
             unreadable.append((index, str(exc)))
+            facts.append((index, None, hand_number_of(raw)))
             continue
+        facts.append((index, kind_of(record), getattr(record, "hand", None)))
         errors = validator.check(record, index)
         if errors:
             unreadable.append((index, str(errors[0])))
@@ -112,14 +121,56 @@ def _replay_block(task: ReplayTask) -> tuple[int, list[Replayed], int, list[tupl
         if isinstance(record, HandRecord) and record.auction is not msgspec.UNSET:
             out.append(_replay_hand(index, record, convention, seats))
         elif isinstance(record, HandRecord):
-            bare += 1
+            bare.append(index)
         elif isinstance(record, EndRecord):
             out.append(
                 Replayed(
                     index, -1, -1, None, None, None, None, {"settlement": msgspec.to_builtins(record).get("settlement")}
                 )
             )
-    return data.count(b"\n"), out, bare, unreadable
+    return data.count(b"\n"), out, bare, unreadable, facts
+
+
+class _LineOrder:
+    """The validator's rules across lines, applied to the blocks' facts in log order."""
+
+    def __init__(self, header_line: int) -> None:
+        self.order = LineOrder()
+        self.order.judge("table", None, header_line)  # read_header has checked it
+
+    def rejected(self, facts: list[Fact], unreadable: list[tuple[int, str]]) -> dict[int, str]:
+        """Block-local line -> the first cross-line error of each line not rejected already."""
+        known = {line for line, _ in unreadable}
+        found = {}
+        for line, kind, hand in facts:
+            if kind is None:
+                self.order.unreadable(hand)
+                continue
+            errors = self.order.judge(kind, hand, line)  # numbered in the block, as the block's own errors
+            if errors and line not in known:
+                found[line] = str(errors[0])
+        return found
+
+
+def _blocks_in_order(
+    tasks: list[tuple[str, int, int, int, bytes, bool]], workers: int, base: int
+) -> Iterator[tuple[int, int, list[Replayed], list[int], list[tuple[int, str]]]]:
+    """Each block's result, its lines rejected by the rules across lines moved from the replayed to the unreadable:
+    (base line, lines, replayed, bare hand lines, unreadable as (log line, message))."""
+    order = _LineOrder(base)
+    for lines, replayed, bare, errors, facts in _run_tasks(_replay_block, tasks, workers):
+        rejected = order.rejected(facts, errors)
+        replayed = [item for item in replayed if item.line not in rejected]
+        bare = [line for line in bare if line not in rejected]
+        errors = sorted([*errors, *((line, message) for line, message in rejected.items())])
+        yield (
+            base,
+            lines,
+            replayed,
+            bare,
+            [(base + line, _renumber(message, line, base + line)) for line, message in errors],
+        )
+        base += lines
 
 
 def _replay_hand(line: int, record: HandRecord, convention: Convention, seats: int) -> Replayed:
@@ -171,14 +222,12 @@ def check_legality(path: str | Path, workers: int = 1) -> LegalityReport:
         return _validated_only(path, blocks, raw_header, header.line, workers, started, f"legality not checked: {exc}")
     tasks = [(str(path), off, length, i, raw_header, True) for i, (off, length) in enumerate(blocks)]
     sheet_keeper = _Sheet(convention, header)
-    base = header.line
     unreadable: list[tuple[int, str]] = []
-    for lines, replayed, bare, errors in _run_tasks(_replay_block, tasks, workers):
+    for base, _, replayed, bare, errors in _blocks_in_order(tasks, workers, header.line):
         for item in replayed:
             sheet_keeper.add(item, base)
-        sheet_keeper.without_play += bare
-        unreadable += [(base + line, _renumber(message, line, base + line)) for line, message in errors]
-        base += lines
+        sheet_keeper.without_play += len(bare)
+        unreadable += errors
     notes: list[str] = []
     if sheet_keeper.without_play:
         notes.append(f"{sheet_keeper.without_play} hand(s) carry no play fields and were not replayed")
@@ -199,9 +248,8 @@ def _validated_only(
     pattern (the statistics' narrow reader would take it silently)."""
     tasks = [(str(path), off, length, i, raw_header, False) for i, (off, length) in enumerate(blocks)]
     unreadable: list[tuple[int, str]] = []
-    for lines, _, _, errors in _run_tasks(_replay_block, tasks, workers):
-        unreadable += [(base + line, _renumber(message, line, base + line)) for line, message in errors]
-        base += lines
+    for _, _, _, _, errors in _blocks_in_order(tasks, workers, base):
+        unreadable += errors
     return LegalityReport(0, 0, time.perf_counter() - started, (), (note,), tuple(unreadable))
 
 

@@ -62,15 +62,16 @@ def read_logged(
         try:
             sequence = parse_notation(shuffle)
             budget = randomness_budget(sequence, pattern, min_each_side)
+            perm = sequence.permutation(n) if sequence.is_known else None  # an action may not fit the deck
         except FairdealError:
             continue  # the replay has reported it
         bits[k] = budget.total
         riffles[k] = unrecorded_riffles(sequence)
         tv[k] = float(riffle_distance(sequence, n))
         can_randomise[k] = budget.can_randomise_deal
-        if sequence.is_known:
+        if perm is not None:
             other.append(k)
-            perms.append(sequence.permutation(n)[None, :])
+            perms.append(perm[None, :])
     if other:
         known.append(np.array(other, dtype=np.int64))
     rows = np.concatenate(known) if known else np.zeros(0, dtype=np.int64)

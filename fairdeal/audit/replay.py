@@ -9,6 +9,7 @@ or leave every receiver's cards unchanged, and one cut depth repeated hand after
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -19,8 +20,8 @@ from fairdeal.cards import from_ascii_list, to_ascii_list
 from fairdeal.deal import Deal, DealPattern, deal_batch, deal_from_seats, deal_order
 from fairdeal.errors import AuditError
 from fairdeal.shuffle.models import CODEX_MIN_EACH_SIDE
-from fairdeal.shuffle.ops import Cut, ShuffleSequence, cut_is_legal
-from fairdeal.shuffle.perm import compose, identity
+from fairdeal.shuffle.ops import Action, Cut, ShuffleSequence, cut_is_legal
+from fairdeal.shuffle.perm import identity, inverse
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -134,13 +135,22 @@ def _candidates(
         )
     for depth in range(1, n):
         out.append((f"an unlogged cut of {depth} after the logged shuffle", np.roll(after, -depth)))
-    for index, action in enumerate(sequence, start=1):
-        if isinstance(action.op, Cut) and action.op.is_known:
-            rest = ShuffleSequence(tuple(a for k, a in enumerate(sequence, start=1) if k != index))
+    cuts = [k for k, action in enumerate(sequence) if isinstance(action.op, Cut) and action.op.is_known]
+    if cuts:
+        # The shuffle without action k is the actions before it, then those after: prefix and suffix products keep
+        # this linear in the number of actions.
+        steps = sequence.steps(n)
+        prefix, suffix = [identity(n)], [identity(n)]
+        for step in steps:
+            prefix.append(prefix[-1][step])
+        for step in reversed(steps):
+            suffix.append(step[suffix[-1]])
+        suffix.reverse()  # suffix[k]: the actions from k on
+        for k in cuts:
             out.append(
                 (
-                    f"the logged cut (action {index}, {action.notation()}) was not made: a false cut",
-                    before[rest.permutation(n)],
+                    f"the logged cut (action {k + 1}, {sequence.actions[k].notation()}) was not made: a false cut",
+                    before[prefix[k][suffix[k + 1]]],
                 )
             )
     return out
@@ -206,36 +216,67 @@ def cut_legality(sequence: ShuffleSequence, n: int, min_each_side: int = CODEX_M
 def undone_actions(sequence: ShuffleSequence, pattern: DealPattern) -> tuple[Finding, ...]:
     """Runs of consecutive actions that cancel out (a false cut), or that leave every receiver's cards unchanged.
 
-    Only the shortest cancelling windows are reported: a window containing one already reported is skipped.
+    Only the shortest cancelling windows are reported: a window containing another such window is skipped.
+    Linear in the number of actions: with ``Q_k`` the deck after ``k`` actions, the window of actions
+    ``a+1..b`` is the identity iff ``Q_a == Q_b``, and leaves every receiver's cards alone iff the receivers
+    ``targets[Q_a^-1]`` and ``targets[Q_b^-1]`` agree; so windows are pairs of equal prefix keys.
     """
     n = pattern.deck.size
     steps = sequence.steps(n)
     targets = np.asarray(pattern.targets)
+    decks, receivers = _prefix_keys(steps, targets, n)
+    stops = _shortest_stops(receivers)
+    windows = [(start, stop) for start, stop in enumerate(stops) if stop is not None]
     found: list[Finding] = []
-    reported: list[tuple[int, int]] = []
-    for length in range(2, len(steps) + 1):
-        for start in range(len(steps) - length + 1):
-            stop = start + length
-            if any(start <= a and b <= stop for a, b in reported):
-                continue
-            p = compose(*steps[start:stop])
-            actions = " ".join(a.notation() for a in sequence.actions[start:stop])
-            where = f"actions {start + 1}-{stop} ({actions})"
-            if (p == identity(n)).all():
-                kind = (
-                    "false-cut"
-                    if any(isinstance(a.op, Cut) for a in sequence.actions[start:stop])
-                    else "cancelling-actions"
-                )
-                found.append(Finding(kind, f"{where} undo each other: the deck is as before them"))
-            elif (targets[p] == targets).all():
-                found.append(
-                    Finding("no-op-shuffle", f"{where} change no receiver's cards: every hand and talon as before them")
-                )
-            else:
-                continue
-            reported.append((start, stop))
+    for start, stop in sorted(windows, key=lambda window: (window[1] - window[0], window[0])):
+        actions = sequence.actions[start:stop]
+        where = f"actions {start + 1}-{stop} ({_listed(actions)})"
+        if decks[start] == decks[stop]:
+            kind = "false-cut" if any(isinstance(a.op, Cut) for a in actions) else "cancelling-actions"
+            found.append(Finding(kind, f"{where} undo each other: the deck is as before them"))
+        else:
+            found.append(
+                Finding("no-op-shuffle", f"{where} change no receiver's cards: every hand and talon as before them")
+            )
     return tuple(found)
+
+
+def _prefix_keys(steps: list[np.ndarray], targets: np.ndarray, n: int) -> tuple[list[bytes], list[bytes]]:
+    """For k = 0..len(steps): the deck permutation after k actions, and which receiver each card goes to."""
+    deck = identity(n)
+    decks, receivers = [deck.tobytes()], [targets[inverse(deck)].tobytes()]
+    for step in steps:
+        deck = deck[step]
+        decks.append(deck.tobytes())
+        receivers.append(targets[inverse(deck)].tobytes())
+    return decks, receivers
+
+
+def _shortest_stops(keys: list[bytes]) -> list[int | None]:
+    """For each start, the stop of the shortest window of two or more actions with equal keys at both ends,
+    kept only if no other such window lies inside it (None otherwise)."""
+    positions: dict[bytes, list[int]] = {}
+    for index, key in enumerate(keys):
+        positions.setdefault(key, []).append(index)
+    stops: list[int | None] = [None] * len(keys)
+    for places in positions.values():
+        for i, start in enumerate(places):
+            later = [stop for stop in places[i + 1 : i + 3] if stop >= start + 2]
+            stops[start] = later[0] if later else None
+    tightest = len(keys)
+    for start in range(len(keys) - 1, -1, -1):
+        stop = stops[start]
+        if stop is None:
+            continue
+        if stop >= tightest:
+            stops[start] = None  # a window starting later ends no later: it lies inside this one
+        tightest = min(tightest, stop)
+    return stops
+
+
+def _listed(actions: Sequence[Action], most: int = 8) -> str:
+    text = " ".join(a.notation() for a in actions[:most])
+    return text if len(actions) <= most else f"{text} … ({len(actions)} actions)"
 
 
 @dataclass(frozen=True)

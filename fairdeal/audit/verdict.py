@@ -510,10 +510,16 @@ def _duplicates(merged: Merged) -> tuple[int, list[tuple[int, int, str, Finding]
     for i in same:
         groups.setdefault(int(sorted_keys[i]), [int(hands[order[i]])]).append(int(hands[order[i + 1]]))
     findings = [
-        (0, g[0], "", Finding("repeated-deal", f"hands {', '.join(map(str, g))} received exactly the same deal"))
+        (0, g[0], "", Finding("repeated-deal", f"hands {_some(g)} received exactly the same deal"))
         for g in list(groups.values())[:100]
     ]
     return pairs, findings
+
+
+def _some(hands: list[int], most: int = 10) -> str:
+    """The first hand numbers of a group, and how many more: a message stays one short line."""
+    shown = ", ".join(map(str, hands[:most]))
+    return shown if len(hands) <= most else f"{shown} and {len(hands) - most:,} more"
 
 
 def _adjusted(tests: list[TestResult]) -> list[TestResult]:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import click
 import numpy as np
 
-from fairdeal.errors import FairdealError
+from fairdeal.errors import FairdealError, one_line
 from fairdeal.files import require_empty_folder
 from fairdeal.protocols.commit_reveal4.check import Pins
 from fairdeal.protocols.commit_reveal4.source import CommitRevealSource4
@@ -77,12 +77,12 @@ def verify_command(
     else:
         report = verify_paths(list(transcripts), replay_records=not no_replay, pins=pins)
     if as_json:
-        click.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=1))
+        click.echo(json.dumps(_shortened(report.to_json()), ensure_ascii=False, indent=1))
     else:
         for failure in report.failures:
-            click.echo(failure.line())
+            click.echo(one_line(failure.line()))  # a failure may quote the transcript: one short line
         for note in report.notes:
-            click.echo(f"note: {note}", err=True)
+            click.echo(f"note: {one_line(note)}", err=True)
         if report.ok:
             click.echo(f"ok: {report.transcripts} transcript(s) verified")
         for caveat in report.caveats:
@@ -105,6 +105,17 @@ def _pins(roster_path: Path | None, keys: Sequence[str], me_path: Path | None) -
         roster.check()
     me = IdentityKey.load(me_path) if me_path is not None else None
     return Pins(roster, tuple(pinned), me)
+
+
+def _shortened(value: object) -> object:
+    """Every string of a report as one short line (a failure may quote what a transcript held)."""
+    if isinstance(value, str):
+        return one_line(value)
+    if isinstance(value, dict):
+        return {key: _shortened(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_shortened(item) for item in value]
+    return value
 
 
 @click.command("deal")

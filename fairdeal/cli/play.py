@@ -23,7 +23,7 @@ from fairdeal.engine.match import HandSummary, MatchResult, play_match
 from fairdeal.engine.recount import LogSheet, sheet_from_log
 from fairdeal.engine.sheet import Sheet
 from fairdeal.engine.sheet_view import amount_text, settlement_table, sheet_json, sheet_table
-from fairdeal.errors import ConventionError, FairdealError
+from fairdeal.errors import ConventionError, FairdealError, one_line
 from fairdeal.files import OutputFile
 from fairdeal.rules import parse_rule
 from fairdeal.rules.convention import Convention
@@ -36,6 +36,9 @@ class CommandFailure(click.ClickException):
     """A user error met after the options were read (unreadable log, a table that cannot be played)."""
 
     exit_code = 2
+
+    def __init__(self, message: str) -> None:
+        super().__init__(one_line(message))  # it may quote the log (a header's system name): one short line
 
 
 @click.command("play")

@@ -32,7 +32,7 @@ from fairdeal.engine.actions import (
 from fairdeal.engine.hand import apply, new_hand, to_move
 from fairdeal.engine.outcome import DefenceCall, HandKind
 from fairdeal.engine.state import HandState
-from fairdeal.errors import CardError, FairdealError, IllegalAction
+from fairdeal.errors import CardError, FairdealError, IllegalAction, one_line
 
 
 def to_record(state: HandState) -> dict[str, Any]:
@@ -94,7 +94,23 @@ def _invitation_asked(state: HandState) -> bool:
 
 
 def replay_record(record: Mapping[str, Any], convention, num_seats: int) -> HandState:
-    """Rebuild a hand from its record's deal and actions; raises ``IllegalAction`` naming hand, trick and field."""
+    """Rebuild a hand from its record's deal and actions; raises ``IllegalAction`` naming hand, trick and field.
+
+    A record may come from a transcript no schema has checked: a value of any type or size ends as one short
+    ``IllegalAction``, never as another exception."""
+    try:
+        return _replay(record, convention, num_seats)
+    except IllegalAction as exc:
+        raise IllegalAction(one_line(str(exc), _MESSAGE_CHARS)) from None
+    except (KeyError, TypeError, ValueError, OverflowError, AttributeError, IndexError) as exc:
+        where = f"hand {record.get('hand', '?')}"
+        raise IllegalAction(one_line(f"{where}: malformed record ({exc!r})", _MESSAGE_CHARS)) from None
+
+
+_MESSAGE_CHARS = 300
+
+
+def _replay(record: Mapping[str, Any], convention, num_seats: int) -> HandState:
     where = f"hand {record.get('hand', '?')}"
     state = _guard(where, "deal", lambda: _initial_state(record, convention, num_seats))
     for index, entry in enumerate(_field(record, "auction", where)):
@@ -167,15 +183,17 @@ def _guard(where: str, field: str, make: Callable[[], Any]) -> Any:
         return make()
     except IllegalAction as exc:
         raise IllegalAction(f"{where}, field {field}: {exc}") from None
-    except (FairdealError, KeyError, TypeError, ValueError) as exc:
-        raise IllegalAction(f"{where}, field {field}: malformed ({exc!r})") from None
+    except KeyError as exc:
+        raise IllegalAction(f"{where}, field {field}: {exc.args[0] if exc.args else field} is missing") from None
+    except (FairdealError, TypeError, ValueError, OverflowError) as exc:
+        raise IllegalAction(f"{where}, field {field}: malformed ({one_line(repr(exc), 200)})") from None
 
 
 def _step(state: HandState, where: str, make: Callable[[], Any]) -> HandState:
     try:
         action = make()
-    except (FairdealError, KeyError, TypeError, ValueError) as exc:
-        raise IllegalAction(f"{where}: malformed ({exc!r})") from None
+    except (FairdealError, KeyError, TypeError, ValueError, OverflowError) as exc:
+        raise IllegalAction(f"{where}: malformed ({one_line(repr(exc), 200)})") from None
     try:
         return apply(state, action)
     except IllegalAction as exc:

@@ -88,14 +88,16 @@ class _Recount:
         self.first_dealer: int | None = None
         self.last: HandRecord | None = None
         self.logged_settlement: dict[str, Any] | None = None
+        self.settlement_line = 0
 
     def add(self, item) -> None:
         if not item.ok:
             self.problems.extend(str(error) for error in item.errors)  # LogError names its line
         elif isinstance(item.record, HandRecord):
-            self._hand(item.record)
+            self._hand(item.record, item.line)
         elif isinstance(item.record, EndRecord) and item.record.settlement is not msgspec.UNSET:
             self.logged_settlement = dict(item.record.settlement)
+            self.settlement_line = item.line
 
     def finish(self) -> LogSheet:
         settlement = settle(self.sheet, self.convention)
@@ -112,8 +114,8 @@ class _Recount:
             tuple(map(one_line, self.problems)),
         )
 
-    def _hand(self, record: HandRecord) -> None:
-        where = f"hand {record.hand}"
+    def _hand(self, record: HandRecord, line: int) -> None:
+        where = f"line {line}, hand {record.hand}"
         self._check_dealer(record, where)
         self.last = record
         fields = msgspec.to_builtins(record)
@@ -176,7 +178,9 @@ class _Recount:
         for name in self.players:
             logged = self.logged_settlement.get(name)
             if logged is None or abs(logged - recomputed[name]) > 1e-9:
-                self.problems.append(f"settlement, {name}: logged {logged}, recomputed {recomputed[name]}")
+                self.problems.append(
+                    f"line {self.settlement_line}, settlement, {name}: logged {logged}, recomputed {recomputed[name]}"
+                )
 
 
 def _key(item: dict[str, Any]) -> tuple[Any, Any, Any]:

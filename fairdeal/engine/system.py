@@ -31,7 +31,7 @@ from fairdeal.engine.mechanics import Mechanics
 from fairdeal.engine.outcome import HandOutcome
 from fairdeal.engine.scoring import score_hand
 from fairdeal.engine.sheet import ScoreLine, Sheet
-from fairdeal.errors import ConventionError
+from fairdeal.errors import ConventionError, one_line
 from fairdeal.rules.convention import Convention
 from fairdeal.rules.overrides import overrides_of, with_overrides
 
@@ -149,7 +149,7 @@ def get_system(name: str) -> System:
         return _REGISTRY[name.strip().lower()]
     except KeyError:
         known = ", ".join(sorted(_REGISTRY))
-        raise ConventionError(f"unknown system {name!r}; known systems: {known}") from None
+        raise ConventionError(f"unknown system {one_line(repr(name), 40)}; known systems: {known}") from None
 
 
 def conventions() -> dict[str, Convention]:

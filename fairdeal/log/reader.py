@@ -97,13 +97,13 @@ def check_line(validator: LogValidator, raw: bytes, line: int) -> LogItem:
     try:
         record = decode_line(raw, line)
     except LogError as exc:
-        validator.note_unreadable_line(_hand_number(raw))
+        validator.note_unreadable_line(hand_number_of(raw))
         return LogItem(line, None, (exc,))
     errors = validator.check(record, line)
     return LogItem(line, None if errors else record, tuple(errors))
 
 
-def _hand_number(raw: bytes) -> int | None:
+def hand_number_of(raw: bytes) -> int | None:
     # A line that fails to decode may still tell which hand it was, so the next line's numbering is judged fairly.
     match = _HAND_NUMBER.search(raw[:4096])
     return int(match.group(1)) if match and len(match.group(1)) <= 15 else None

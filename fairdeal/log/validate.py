@@ -87,46 +87,81 @@ class _Problems:
         self.errors.append(LogError(message, self.line, field))
 
 
-class LogValidator:
-    """Validates records line after line; keep one per log."""
+class LineOrder:
+    """The rules that span lines: the header first and only once, nothing after the end line, hand numbers
+    increasing. Kept apart from the checks of one line so a reader that checks blocks of a log in parallel can
+    apply them afterwards, in line order, and judge every line as the streaming reader does."""
 
     def __init__(self) -> None:
-        self.context: LogContext | None = None
         self.seen_table = False
         self.seen_end = False
         self.last_hand: int | None = None
         self.lines_seen = 0
 
-    def check(self, record: Record, line: int) -> list[LogError]:
-        problems = _Problems(line)
+    def check(self, kind: str, hand: int | None, problems: _Problems) -> None:
+        """A readable line of ``kind`` (``table``, ``hand`` or ``end``; ``hand`` its number)."""
         first = self.lines_seen == 0
         self.lines_seen += 1
         if self.seen_end:
             problems.add("type", "nothing may follow the end line")
+        if kind == "table":
+            if self.seen_table or not first:
+                problems.add("type", "the table header must be the first line, and only one")
+            self.seen_table = True
+        elif first:
+            problems.add("type", 'the first line must be the table header ({"type":"table", ...})')
+        if kind == "end":
+            self.seen_end = True
+        if kind == "hand" and hand is not None:
+            if hand < 1:
+                problems.add("hand", f"hand numbers start at 1, got {hand}")
+            elif self.last_hand is not None and hand <= self.last_hand:
+                problems.add("hand", f"hand {hand} does not follow hand {self.last_hand}: numbers must increase")
+            self.last_hand = hand
+
+    def judge(self, kind: str, hand: int | None, line: int) -> list[LogError]:
+        """``check`` for a line judged apart from its own checks: its errors."""
+        problems = _Problems(line)
+        self.check(kind, hand, problems)
+        return problems.errors
+
+    def unreadable(self, hand: int | None = None) -> None:
+        """Count a line that failed to decode, so the header rule and hand numbering stay right."""
+        self.lines_seen += 1
+        if hand is not None:
+            self.last_hand = hand
+
+
+def kind_of(record: Record) -> str:
+    return "table" if isinstance(record, TableRecord) else "hand" if isinstance(record, HandRecord) else "end"
+
+
+class LogValidator:
+    """Validates records line after line; keep one per log. ``order=False``: the checks of each line alone,
+    for a reader that applies ``LineOrder`` itself."""
+
+    def __init__(self, order: bool = True) -> None:
+        self.context: LogContext | None = None
+        self.order = LineOrder() if order else None
+
+    def check(self, record: Record, line: int) -> list[LogError]:
+        problems = _Problems(line)
+        if self.order is not None:
+            self.order.check(kind_of(record), getattr(record, "hand", None), problems)
         if isinstance(record, TableRecord):
-            self._check_table(record, first, problems)
+            self._check_table(record, problems)
         elif isinstance(record, HandRecord):
-            self._check_order_of_lines(first, problems)
-            self._check_hand(record, problems)
+            HandChecker(self.context, record, problems).run()
         else:
-            self._check_order_of_lines(first, problems)
             self._check_end(record, problems)
         return problems.errors
 
     def note_unreadable_line(self, hand_number: int | None = None) -> None:
         """Count a line that failed to decode, so the header rule and hand numbering stay right."""
-        self.lines_seen += 1
-        if hand_number is not None:
-            self.last_hand = hand_number
+        if self.order is not None:
+            self.order.unreadable(hand_number)
 
-    def _check_order_of_lines(self, first: bool, problems: _Problems) -> None:
-        if first:
-            problems.add("type", 'the first line must be the table header ({"type":"table", ...})')
-
-    def _check_table(self, record: TableRecord, first: bool, problems: _Problems) -> None:
-        if self.seen_table or not first:
-            problems.add("type", "the table header must be the first line, and only one")
-        self.seen_table = True
+    def _check_table(self, record: TableRecord, problems: _Problems) -> None:
         _check_players(record.players, problems)
         deck = _parse_deck(record.deck, problems)
         pattern = _parse_pattern(record.deal_pattern, problems)
@@ -146,20 +181,11 @@ class LogValidator:
             self.context = LogContext(record.system, tuple(record.players), deck, pattern, card_codes(deck))
 
     def _check_end(self, record: EndRecord, problems: _Problems) -> None:
-        self.seen_end = True
         if record.settlement is UNSET or self.context is None:
             return
         for name in record.settlement:
             if name not in self.context.players:
                 problems.add(f"settlement.{name}", f"{quote(name)} is not one of the players")
-
-    def _check_hand(self, record: HandRecord, problems: _Problems) -> None:
-        if record.hand < 1:
-            problems.add("hand", f"hand numbers start at 1, got {record.hand}")
-        elif self.last_hand is not None and record.hand <= self.last_hand:
-            problems.add("hand", f"hand {record.hand} does not follow hand {self.last_hand}: numbers must increase")
-        self.last_hand = record.hand
-        HandChecker(self.context, record, problems).run()
 
 
 def plainly_valid_shuffle(text: str, seats: int, deck_size: int) -> bool:

@@ -66,17 +66,29 @@ def tokenize(text: str) -> list[Token]:
 
 
 class _Cursor:
+    """The tokens of a text, read as the parser asks for them: a text far past the action limit is not split
+    whole before the limit stops it."""
+
     def __init__(self, text: str):
-        self.tokens = tokenize(text)
-        self.end = Token("", len(self.tokens) + 1, len(text) + 1)
-        self.position = 0
+        self._matches = _TOKEN.finditer(text)
+        self._length = len(text)
+        self._count = 0
+        self._next = self._read()
+
+    def _read(self) -> Token | None:
+        match = next(self._matches, None)
+        if match is None:
+            return None
+        self._count += 1
+        return Token(match.group(), self._count, match.start() + 1)
 
     def done(self) -> bool:
-        return self.position >= len(self.tokens)
+        return self._next is None
 
     def take(self) -> Token:
-        token = self.tokens[self.position] if not self.done() else self.end
-        self.position += 1
+        if self._next is None:
+            return Token("", self._count + 1, self._length + 1)
+        token, self._next = self._next, self._read()
         return token
 
 

@@ -6,6 +6,9 @@
 * ``commit-reveal-evening.jsonl`` (+ ``.transcripts/``) — a short evening dealt by the commit-reveal protocol.
 * ``mental-poker-evening.jsonl`` (+ ``.transcripts/``) — two hands dealt by mental poker.
 * ``malformed-lines.jsonl`` — the start of the honest evening followed by broken lines the reader must report.
+* ``format-example.jsonl`` — the example of ``protocols/game-log.md``: five hands (a whisted game, raspasy, a
+  misère, a game one defender passes) by dealers who riffle twice and have the cut made, every field filled in,
+  so the example validates and replays under ``fairdeal sheet`` and ``fairdeal audit``.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from fairdeal.protocols.mental_poker.source import MentalPokerSource
 from fairdeal.protocols.table import TableSpec
 from fairdeal.systems import get_convention
 from fairdeal.tricks.catalogue import get_trick
+from fairdeal.tricks.honest import HonestDealer
 from fairdeal.tricks.table import EVENING_PULYA, Cheat, play_evening
 
 THREE = ("Anna", "Boris", "Vera")
@@ -36,6 +40,8 @@ STACKER_HANDS = 900
 COMMIT_REVEAL = "commit-reveal-evening.jsonl"
 MENTAL_POKER = "mental-poker-evening.jsonl"
 MALFORMED = "malformed-lines.jsonl"
+FORMAT_EXAMPLE = "format-example.jsonl"
+FORMAT_EXAMPLE_SEED = 25  # the first seed whose five hands hold a whist, a pass, raspasy and a misère
 
 
 def honest_evening(out: Path) -> Path:
@@ -83,6 +89,12 @@ def malformed(out: Path, honest: Path) -> Path:
     return path
 
 
+def format_example(out: Path) -> Path:
+    path = out / FORMAT_EXAMPLE
+    play_evening(THREE, 5, seed=FORMAT_EXAMPLE_SEED, honest=HonestDealer("riffle", 2), log=path)
+    return path
+
+
 def write_samples(out: Path) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     honest = honest_evening(out)
@@ -90,6 +102,7 @@ def write_samples(out: Path) -> list[Path]:
     written.append(protocol_evening(out, COMMIT_REVEAL, CommitRevealSource, 6))
     written.append(protocol_evening(out, MENTAL_POKER, MentalPokerSource, 2))
     written.append(malformed(out, honest))
+    written.append(format_example(out))
     return written
 
 
