@@ -245,11 +245,6 @@ def test_a_shuffle_at_the_limit_and_far_past_it_are_read_in_time(tmp_path: Path)
     agree(path)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="fairdeal/protocols/mp_verify.py sorts the record's discard unchecked (TypeError, exit 70); the record-form "
-    "check of issue 19 belongs to the protocols' engineers",
-)
 def test_a_mental_poker_record_with_a_non_card_discard_is_one_failure(tmp_path: Path) -> None:
     source = sample("mental-poker-evening.jsonl.transcripts") / "hand-0001.json"
     document = json.loads(source.read_text())
@@ -297,11 +292,6 @@ def test_a_failure_quoting_a_long_value_stays_one_short_line(tmp_path: Path) -> 
         assert outcome.code == 1 and not broken_rules(outcome), argv
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="fairdeal/protocols/encoding.py u64() meets a float (1E5 reads as 100000.0): AttributeError, exit 70; "
-    "the transcript's types are the protocols' engineers' to check",
-)
 def test_a_float_where_a_transcript_holds_an_integer_is_one_failure(tmp_path: Path) -> None:
     source = sample("commit-reveal-evening.jsonl.transcripts") / "hand-0002.json"
     document = json.loads(source.read_text())

@@ -14,13 +14,15 @@ import json
 import math
 from typing import Any
 
-from fairdeal.errors import ProtocolError
+from fairdeal.errors import ProtocolError, one_line
 
 MAX_FIELD = 2**32 - 1
 
 
 def u64(value: int) -> bytes:
     """An unsigned integer as 8 big-endian bytes; refuses values that would wrap."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ProtocolError(f"{one_line(repr(value), 40)} is not a whole number")
     if not 0 <= value < 2**64:
         raise ProtocolError(f"integer {value} does not fit an unsigned 64-bit field")
     return value.to_bytes(8, "big")

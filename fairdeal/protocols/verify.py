@@ -128,6 +128,10 @@ def check_structure(c: _Checker) -> bool:
         c.fail(SERVICE, "transcript schema", f"{where}: {_shortened(error.message)}")
     if errors:
         return False
+    fraction = _first_float(c.doc, "")
+    if fraction is not None:  # JSON Schema counts 20.0 as an integer; the signed statements hold none
+        c.fail(SERVICE, "transcript schema", f"{fraction or '(document)'}: a whole number is expected, not a fraction")
+        return False
     statement = c.doc["session"]["statement"]
     roster = statement["players"]
     if [p["seat"] for p in roster] != list(range(len(roster))):
@@ -137,6 +141,18 @@ def check_structure(c: _Checker) -> bool:
         c.fail(SERVICE, "transcript schema", "one session countersignature per seated player is required")
         return False
     return True
+
+
+def _first_float(value: Any, path: str) -> str | None:
+    """The path of the first float in a decoded document, or None."""
+    if isinstance(value, float):
+        return path
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        found = _first_float(item, f"{path}/{key}" if path else str(key))
+        if found is not None:
+            return found
+    return None
 
 
 def check_session(c: _Checker) -> bool:

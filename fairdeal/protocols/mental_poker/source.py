@@ -148,7 +148,7 @@ def discards_of(record: Mapping[str, Any], players: Sequence[str]) -> dict[str, 
     """Who put which two cards away, by the record: the declarer's discard and a talon whister's."""
     found = {}
     declarer = _name(players, record.get("contract", {}).get("declarer"))
-    if "discard" in record and declarer is not None:
+    if isinstance(record.get("discard"), list) and declarer is not None:
         found[declarer] = list(record["discard"])
     whister = _whist_talon_taker(record, players)
     if whister is not None:
