@@ -20,6 +20,7 @@ from fairdeal.engine.state import evolve
 from fairdeal.engine.view import view_for
 from fairdeal.solver import simulate
 from fairdeal.solver.bots import SamplingBot
+from fairdeal.solver.budget import Budget
 from fairdeal.systems import get_convention
 
 SIMULATED = (Phase.AUCTION, Phase.DISCARD, Phase.CONTRACT, Phase.DEFENCE)
@@ -128,7 +129,7 @@ def test_a_hand_of_eight_sure_spade_tricks_bids_past_seven():
     hand = "AS KS QS JS TS 9S 8S AC AD 7H"
     state = _auction_state(conv, hand, [(0, "6S"), (1, "6C"), (2, "6D"), (0, "6H"), (1, "6NT"), (2, "7S"), (0, "pass")])
     view = view_for(state, 1)
-    estimates = simulate.auction_estimates(view, np.random.default_rng(0), 10, misere=False)
+    estimates = simulate.auction_estimates(view, np.random.default_rng(0), 10, False, Budget(10**9))
     assert min(estimates[0].tricks) >= 8
     action = SamplingBot("medium", seed=1).act(view)
     assert action in (Bid(1, "mine"), Bid(1, "7C")) and action in view.legal

@@ -1,6 +1,7 @@
 """Bidding, the discard and the contract by simulation: deal the cards the view cannot see at random (only the
 cards it holds or was shown are placed), solve each layout double dummy in every strain the bot may still name,
-and price the tricks under the convention's contract values.
+and price the tricks under the convention's contract values. The decision's node budget pays for the solves; a
+layout counts only once every strain it needs is solved, so all estimates stand on the same layouts.
 
 The model is the plain three-handed game of the Russian ladder: three seats at the tricks, ten cards each from a
 32-card deck, the first hand (``active[0]``) leading. Number and suit ladders (the Central-European and the
@@ -18,7 +19,8 @@ from fairdeal.engine import evaluate
 from fairdeal.engine.actions import Action, Bid, Concede, Declare, Discard
 from fairdeal.engine.bids import DARK_PREFIX, MINE, NO_TRUMP, PASS, ContractBid, beats, misere_level_of, parse_bid
 from fairdeal.engine.view import PlayerView
-from fairdeal.solver.dds import Position, solve
+from fairdeal.solver.budget import Budget
+from fairdeal.solver.dds import Position
 
 TRICKS = 10
 STRAINS = tuple(range(5))  # four trump suits, then no trump (the ladder's order)
@@ -65,14 +67,18 @@ def models(view: PlayerView) -> bool:
     )
 
 
-def _solve_tricks(view: PlayerView, hands: dict[int, tuple[int, ...]], strain: int | None) -> int:
-    """The bot's tricks as declarer in ``strain`` (``None``: misère, the others loading him)."""
+def _solve_tricks(
+    view: PlayerView, hands: dict[int, tuple[int, ...]], strain: int | None, budget: Budget
+) -> int | None:
+    """The bot's tricks as declarer in ``strain`` (``None``: misère, the others loading him); ``None`` when the
+    budget is spent."""
     order = tuple(view.active)
     me = 1 << order.index(view.seat)
     trump = None if strain in (None, NO_TRUMP) else strain
     position = Position(tuple(tuple(sorted(hands[s])) for s in order), 0, (), trump, view.convention.play.must_overtake)
     maximisers = me if strain is not None else ((1 << len(order)) - 1) & ~me
-    return solve(position, me, maximisers).value
+    solution = budget.solve(position, me, maximisers)
+    return None if solution is None else solution.value
 
 
 def _deal_others(view: PlayerView, hidden: list[int], rng: np.random.Generator) -> tuple[dict, list[int]]:
@@ -100,22 +106,32 @@ def quick_discard(cards: tuple[int, ...], strain: int | None) -> tuple[int, ...]
     return tuple(c for c in cards if c not in away)
 
 
-def auction_estimates(view: PlayerView, rng: np.random.Generator, samples: int, misere: bool) -> list[Estimate]:
+def auction_estimates(
+    view: PlayerView, rng: np.random.Generator, samples: int, misere: bool, budget: Budget
+) -> list[Estimate]:
     """Tricks in each strain (and misère when ``misere``) with the talon unseen: a random talon joins the hand
-    and the strain's quick discard puts two cards away."""
+    and the strain's quick discard puts two cards away. Empty when the budget solves no layout."""
     strains = list(STRAINS) + ([None] if misere else [])
     tricks: dict[int | None, list[int]] = {s: [] for s in strains}
     hidden = _hidden(view, view.hand)
     for _ in range(samples):
         others, talon = _deal_others(view, hidden, rng)
+        layout: dict[int | None, int | None] = {}
         for strain in strains:
             hands = dict(others)
             hands[view.seat] = quick_discard(tuple(view.hand) + tuple(talon), strain)
-            tricks[strain].append(_solve_tricks(view, hands, strain))
+            layout[strain] = _solve_tricks(view, hands, strain, budget)
+        solved = {s: v for s, v in layout.items() if v is not None}
+        if len(solved) < len(layout):
+            break
+        for strain, value in solved.items():
+            tricks[strain].append(value)
+    if not tricks[strains[0]]:
+        return []
     return [Estimate(s, tuple(t)) for s, t in tricks.items()]
 
 
-def bid(view: PlayerView, rng: np.random.Generator, samples: int) -> Action | None:
+def bid(view: PlayerView, rng: np.random.Generator, samples: int, budget: Budget) -> Action | None:
     """The lowest legal bid up to the highest contract whose expected score beats passing (scored 0), misère
     when it prices higher; ``None`` when no plain game bid is open (dark and no-talon bids: the heuristic)."""
     tokens = [a.token for a in view.legal]
@@ -133,7 +149,9 @@ def bid(view: PlayerView, rng: np.random.Generator, samples: int) -> Action | No
     misere = "misere" in tokens and evaluate.misere_risk(view.hand) <= MISERE_RISK
     if evaluate.best_strain(view.hand)[1] < HOPELESS and not misere:
         return Bid(view.seat, PASS)
-    estimates = auction_estimates(view, rng, samples, misere)
+    estimates = auction_estimates(view, rng, samples, misere, budget)
+    if not estimates:
+        return None
     priced = [
         (e.value(conv, level), ContractBid(level, e.strain))
         for e in estimates
@@ -171,17 +189,26 @@ def _open_contracts(view: PlayerView) -> list[ContractBid]:
 
 
 def _kept_estimates(
-    view: PlayerView, kept: tuple[int, ...], layouts: list[dict], strains: list[int | None]
-) -> list[Estimate]:
-    out = []
-    for strain in strains:
-        tricks = []
-        for others in layouts:
+    view: PlayerView, kepts: list[tuple[int, ...]], layouts: list[dict], strains: list[int | None], budget: Budget
+) -> list[list[Estimate]]:
+    """Per kept hand, its estimates in each strain, layout by layout over all kept hands until the budget is
+    spent (empty lists when not even the first layout is solved)."""
+    tricks: list[dict[int | None, list[int]]] = [{s: [] for s in strains} for _ in kepts]
+    for others in layouts:
+        row: list[dict[int | None, int]] = []
+        for kept in kepts:
             hands = dict(others)
             hands[view.seat] = kept
-            tricks.append(_solve_tricks(view, hands, strain))
-        out.append(Estimate(strain, tuple(tricks)))
-    return out
+            solved = {s: _solve_tricks(view, hands, s, budget) for s in strains}
+            row.append({s: v for s, v in solved.items() if v is not None})
+        if any(len(r) < len(strains) for r in row):
+            break
+        for out, r in zip(tricks, row):
+            for strain, value in r.items():
+                out[strain].append(value)
+    if not tricks[0][strains[0]]:
+        return [[] for _ in kepts]
+    return [[Estimate(s, tuple(t[s])) for s in strains] for t in tricks]
 
 
 def _best_contract(
@@ -192,7 +219,7 @@ def _best_contract(
     return max(priced, key=lambda item: (item[0], -item[1].level, -item[1].strain))
 
 
-def discard(view: PlayerView, rng: np.random.Generator, samples: int) -> Action | None:
+def discard(view: PlayerView, rng: np.random.Generator, samples: int, budget: Budget) -> Action | None:
     """The discard (and so the contract) of best expected score, among the few the heuristic counts best."""
     size = len(view.legal[0].cards)
     if len(view.hand) != TRICKS + size:
@@ -214,17 +241,21 @@ def discard(view: PlayerView, rng: np.random.Generator, samples: int) -> Action 
     strains = [None] if misere else sorted({b.strain for b in contracts})
     if not misere and not contracts:
         return None
+    kepts = [tuple(c for c in view.hand if c not in pair) for pair in candidates]
+    per_kept = _kept_estimates(view, kepts, layouts, strains, budget)
+    if not per_kept[0]:
+        return None
     best = None
-    for pair in candidates:
-        kept = tuple(c for c in view.hand if c not in pair)
-        estimates = _kept_estimates(view, kept, layouts, strains)
+    for pair, estimates in zip(candidates, per_kept):
         score = estimates[0].value(view.convention, None) if misere else _best_contract(view, estimates, contracts)[0]
         if best is None or score > best[0]:
             best = (score, pair)
     return Discard(view.seat, tuple(best[1]))
 
 
-def declare(view: PlayerView, rng: np.random.Generator, samples: int, heuristic: Action) -> Action | None:
+def declare(
+    view: PlayerView, rng: np.random.Generator, samples: int, heuristic: Action, budget: Budget
+) -> Action | None:
     """The legal contract of best expected score for the hand kept; the heuristic's concession stands."""
     if isinstance(heuristic, Concede):
         return heuristic
@@ -234,5 +265,7 @@ def declare(view: PlayerView, rng: np.random.Generator, samples: int, heuristic:
         return None
     hidden = _hidden(view, view.hand)
     layouts = [_deal_others(view, hidden, rng)[0] for _ in range(samples)]
-    estimates = _kept_estimates(view, tuple(view.hand), layouts, sorted({b.strain for b in contracts}))
+    estimates = _kept_estimates(view, [tuple(view.hand)], layouts, sorted({b.strain for b in contracts}), budget)[0]
+    if not estimates:
+        return None
     return declares[_best_contract(view, estimates, contracts)[1]]
