@@ -9,8 +9,9 @@ spoiled misère, and in raspasy the tricks taken. Levels: "easy" is the heuristi
 cards by sampling (8 and 24 layouts a decision) and whist by simulation (8 and 16 layouts): they deal the
 declarer's and the partner's hands (shown talon cards with the declarer or in his discard) and whist when the
 double-dummy defence reaches the whist quota with half a trick to spare (table defence is weaker than double
-dummy). They also bid, discard and name the contract by simulation (``simulate.py``: 10 and 16 layouts) where
-that module models the table; elsewhere those phases, and all the others, are the heuristic's. The choice depends
+dummy), at two- and three-seat tables, with the hands fitting the calls made (``inference.py``). They also bid,
+discard and name the contract by simulation (``simulate.py``: 10 and 16 layouts) where that module models the
+table; elsewhere those phases, and all the others, are the heuristic's. The choice depends
 only on the view and the seed: each decision's generator is seeded from both. Each decision also has a budget of
 solver nodes (``BUDGETS``, about a third of a second of one core): once it is spent the decision stands on the
 layouts solved so far, so no move thinks for more than a second, deterministically.
@@ -28,7 +29,7 @@ from fairdeal.engine.bids import NO_TRUMP
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.outcome import DefenceCall, HandKind
 from fairdeal.engine.view import PlayerView
-from fairdeal.solver import simulate
+from fairdeal.solver import inference, simulate
 from fairdeal.solver.budget import Budget
 from fairdeal.solver.dds import Position
 
@@ -102,16 +103,19 @@ class SamplingBot:
         return calls[DefenceCall.PASS] if heuristic.call is DefenceCall.WHIST else heuristic
 
     def _declarer_tricks(self, view: PlayerView, rng: np.random.Generator, budget: Budget) -> int | None:
-        shown = [c for c in view.talon_seen if c not in view.hand]
-        pool = [c for c in sorted(view.deck - set(view.hand)) if c not in shown]
-        rng.shuffle(pool)
-        partner = pool[:TRICKS]
-        with_declarer = pool[TRICKS:] + shown
-        rng.shuffle(with_declarer)
-        declarer = with_declarer[:TRICKS]  # the other two are his discard
-        hands = {view.seat: tuple(view.hand), view.declarer: tuple(sorted(declarer))}
-        other = next(s for s in view.active if s not in hands)
-        hands[other] = tuple(sorted(partner))
+        said = inference.claims(view)
+        named = inference.declarer_claim(view)
+        said += (named,) if named is not None else ()
+        best: tuple[float, dict[int, tuple[int, ...]]] | None = None
+        for _ in range(inference.TRIES):
+            hands = _defence_layout(view, rng)
+            miss = inference.shortfall(said, hands)
+            if best is None or miss < best[0]:
+                best = (miss, hands)
+            if miss == 0:
+                break
+        assert best is not None
+        hands = best[1]
         strain = view.contract.strain
         position = Position(
             tuple(hands[s] for s in view.active),
@@ -161,15 +165,33 @@ class SamplingBot:
 
 
 def _plain_table(view: PlayerView) -> bool:
-    """Three people at the tricks, a game contract of ten cards each: the case the whist simulation models."""
+    """Two or three seats at the tricks, a game contract of ten cards each: the case the whist simulation
+    models."""
     return (
-        len(view.active) == 3
-        and not view.convention.table.dummy
+        len(view.active) in (2, 3)
+        and tuple(view.trick_seats) == tuple(view.active)
         and view.contract is not None
         and not view.contract.misere
         and len(view.hand) == TRICKS
-        and len(view.deck) == 32
+        and len(view.deck) >= TRICKS * len(view.active) + 2
     )
+
+
+def _defence_layout(view: PlayerView, rng: np.random.Generator) -> dict[int, tuple[int, ...]]:
+    """The hands at the whist: the shown talon cards are the declarer's or in his discard; the partner (at a
+    three-seat table) holds ten of the cards nobody has seen."""
+    shown = [c for c in view.talon_seen if c not in view.hand]
+    pool = [c for c in sorted(view.deck - set(view.hand)) if c not in shown]
+    rng.shuffle(pool)
+    hands = {view.seat: tuple(view.hand)}
+    for seat in view.active:
+        if seat not in (view.seat, view.declarer):
+            hands[seat], pool = tuple(sorted(pool[:TRICKS])), pool[TRICKS:]
+    with_declarer = pool + shown
+    rng.shuffle(with_declarer)
+    assert view.declarer is not None
+    hands[view.declarer] = tuple(sorted(with_declarer[:TRICKS]))  # the rest: his discard (and unused cards)
+    return hands
 
 
 def _view_digest(view: PlayerView) -> int:

@@ -3,9 +3,10 @@ cards it holds or was shown are placed), solve each layout double dummy in every
 and price the tricks under the convention's contract values. The decision's node budget pays for the solves; a
 layout counts only once every strain it needs is solved, so all estimates stand on the same layouts.
 
-The model is the plain three-handed game of the Russian ladder: three seats at the tricks, ten cards each from a
-32-card deck, the first hand (``active[0]``) leading. Number and suit ladders (the Central-European and the
-19th-century systems), the dummy's tables and the two-seat tables stay with the heuristic bot.
+The model is the game of the Russian ladder with two or three seats at the tricks (Hussar, Gusarik's dummy
+among them), ten cards each, the first hand (``active[0]``) leading; the other seats' hands fit what their calls
+said (``inference``). Number and suit ladders (the Central-European and the 19th-century systems) stay with the
+heuristic bot.
 """
 
 from __future__ import annotations
@@ -19,10 +20,12 @@ from fairdeal.engine import evaluate
 from fairdeal.engine.actions import Action, Bid, Concede, Declare, Discard
 from fairdeal.engine.bids import DARK_PREFIX, MINE, NO_TRUMP, PASS, ContractBid, beats, misere_level_of, parse_bid
 from fairdeal.engine.view import PlayerView
+from fairdeal.solver import inference
 from fairdeal.solver.budget import Budget
 from fairdeal.solver.dds import Position
 
 TRICKS = 10
+TALON = 2
 STRAINS = tuple(range(5))  # four trump suits, then no trump (the ladder's order)
 DISCARD_CANDIDATES = 4  # discards kept by the heuristic's count before simulating
 MISERE_CANDIDATES = 2  # misère solves cost ten times a game's: fewer discards, fewer layouts
@@ -56,13 +59,13 @@ def contract_score(conv, level: int | None, tricks: int) -> float:
 
 
 def models(view: PlayerView) -> bool:
-    """The case the simulation models: the Russian ladder, three seats at the tricks and no dummy, 32 cards."""
+    """The case the simulation models: the Russian ladder, two or three seats at the tricks (a dummy's among
+    them), ten cards each."""
     conv = view.convention
     return (
         conv.bidding.ladder == "russian"
-        and not conv.table.dummy
-        and len(view.active) == 3
-        and len(view.deck) == 32
+        and len(view.active) in (2, 3)
+        and len(view.deck) >= TRICKS * len(view.active) + TALON
         and tuple(view.trick_seats) == tuple(view.active)
     )
 
@@ -81,17 +84,33 @@ def _solve_tricks(
     return None if solution is None else solution.value
 
 
-def _deal_others(view: PlayerView, hidden: list[int], rng: np.random.Generator) -> tuple[dict, list[int]]:
-    """The two other seats' hands from the cards the bot cannot place, and what is left over (the talon)."""
-    pool = list(hidden)
-    rng.shuffle(pool)
-    others = [s for s in view.active if s != view.seat]
-    hands = {s: tuple(pool[k * TRICKS : (k + 1) * TRICKS]) for k, s in enumerate(others)}
-    return hands, pool[TRICKS * len(others) :]
+Hands = dict[int, tuple[int, ...]]
 
 
-def _hidden(view: PlayerView, mine) -> list[int]:
-    return sorted(view.deck - set(mine) - set(view.discard) - set(view.talon_seen))
+def _deal_others(view: PlayerView, hidden: list[int], rng: np.random.Generator) -> tuple[Hands, list[int]]:
+    """The other seats' hands from the cards the bot cannot place, fitting the calls made (``inference``), and
+    the talon from what is left over."""
+    shown = dict(view.open_hands)
+    others = [s for s in view.active if s != view.seat and s not in shown]
+    said = inference.claims(view)
+    best: tuple[float, Hands, list[int]] | None = None
+    for _ in range(inference.TRIES if said else 1):
+        pool = list(hidden)
+        rng.shuffle(pool)
+        hands = {s: tuple(pool[k * TRICKS : (k + 1) * TRICKS]) for k, s in enumerate(others)}
+        miss = inference.shortfall(said, hands)
+        hands.update((s, shown[s]) for s in view.active if s in shown and s != view.seat)
+        if best is None or miss < best[0]:
+            best = (miss, hands, pool[TRICKS * len(others) : TRICKS * len(others) + TALON])
+        if miss == 0:
+            break
+    assert best is not None
+    return best[1], best[2]
+
+
+def _hidden(view: PlayerView, mine: tuple[int, ...]) -> list[int]:
+    shown = {c for _, cards in view.open_hands for c in cards}
+    return sorted(view.deck - set(mine) - set(view.discard) - set(view.talon_seen) - shown)
 
 
 def quick_discard(cards: tuple[int, ...], strain: int | None) -> tuple[int, ...]:
