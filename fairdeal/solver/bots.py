@@ -39,7 +39,7 @@ LEVELS: dict[str, tuple[int, int, int]] = {"easy": (0, 0, 0), "medium": (8, 8, 1
 BUDGETS: dict[str, int] = {"easy": 0, "medium": 4_000_000, "hard": 6_000_000}
 TRICKS = 10
 WHIST_MARGIN = 0.5
-SIMULATED = (Phase.AUCTION, Phase.DISCARD, Phase.CONTRACT)
+SIMULATED = (Phase.AUCTION, Phase.DISCARD, Phase.CONTRACT, Phase.DEFENCE_DISCARD)
 
 
 @dataclass(frozen=True)
@@ -133,12 +133,23 @@ class SamplingBot:
         rng = np.random.default_rng([self.seed, _view_digest(view)])
         heuristic = self.fallback.act(view)
         budget = Budget(self.budget)
-        if view.phase is Phase.AUCTION:
-            action = simulate.bid(view, rng, self.auction_samples, budget)
+        samples = self.auction_samples
+        risk = self.fallback.misere_risk
+        if view.phase is Phase.DEFENCE_DISCARD:
+            action = simulate.defence_discard(view, rng, samples, budget)
+        elif not simulate.russian(view):
+            if view.phase is Phase.AUCTION:
+                action = simulate.number_bid(view, rng, samples, budget, risk)
+            elif view.phase is Phase.DISCARD:
+                action = simulate.number_discard(view, rng, samples, budget)
+            else:
+                action = simulate.number_declare(view, rng, samples, budget, risk)
+        elif view.phase is Phase.AUCTION:
+            action = simulate.bid(view, rng, samples, budget)
         elif view.phase is Phase.DISCARD:
-            action = simulate.discard(view, rng, self.auction_samples, budget)
+            action = simulate.discard(view, rng, samples, budget)
         else:
-            action = simulate.declare(view, rng, self.auction_samples, heuristic, budget)
+            action = simulate.declare(view, rng, samples, heuristic, budget)
         return heuristic if action is None else action
 
     def play(self, view: PlayerView) -> Action:

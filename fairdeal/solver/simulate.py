@@ -3,10 +3,11 @@ cards it holds or was shown are placed), solve each layout double dummy in every
 and price the tricks under the convention's contract values. The decision's node budget pays for the solves; a
 layout counts only once every strain it needs is solved, so all estimates stand on the same layouts.
 
-The model is the game of the Russian ladder with two or three seats at the tricks (Hussar, Gusarik's dummy
-among them), ten cards each, the first hand (``active[0]``) leading; the other seats' hands fit what their calls
-said (``inference``). Number and suit ladders (the Central-European and the 19th-century systems) stay with the
-heuristic bot.
+The model: two or three seats at the tricks (Hussar, Gusarik's dummy among them), ten cards each, the first hand
+(``active[0]``) leading; the other seats' hands fit what their calls said (``inference``). On the Russian ladder
+the bids are priced by expected score; on the number and suit ladders (the Central-European and the 19th-century
+systems) the heuristic's own bidding and contract rules run on simulated tricks instead of counted ones
+(``NumberTricks``). Hussar's whister, having taken his talon, discards by simulation too.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from itertools import combinations
 
 import numpy as np
 
-from fairdeal.engine import evaluate
-from fairdeal.engine.actions import Action, Bid, Concede, Declare, Discard
+from fairdeal.engine import evaluate, number_bot
+from fairdeal.engine.actions import Action, Bid, Concede, Declare, Discard, Phase
 from fairdeal.engine.bids import DARK_PREFIX, MINE, NO_TRUMP, PASS, ContractBid, beats, misere_level_of, parse_bid
 from fairdeal.engine.view import PlayerView
 from fairdeal.solver import inference
@@ -59,12 +60,10 @@ def contract_score(conv, level: int | None, tricks: int) -> float:
 
 
 def models(view: PlayerView) -> bool:
-    """The case the simulation models: the Russian ladder, two or three seats at the tricks (a dummy's among
-    them), ten cards each."""
-    conv = view.convention
+    """The case the simulation models: two or three seats at the tricks (a dummy's among them), ten cards
+    each."""
     return (
-        conv.bidding.ladder == "russian"
-        and len(view.active) in (2, 3)
+        len(view.active) in (2, 3)
         and len(view.deck) >= TRICKS * len(view.active) + TALON
         and tuple(view.trick_seats) == tuple(view.active)
     )
@@ -244,14 +243,7 @@ def discard(view: PlayerView, rng: np.random.Generator, samples: int, budget: Bu
     if len(view.hand) != TRICKS + size:
         return None
     misere = view.high is not None and view.high.misere
-    pairs = list(combinations(view.hand, size))
-    if misere:
-        pairs.sort(key=lambda p: (evaluate.misere_risk([c for c in view.hand if c not in p]), -sum(c % 8 for c in p)))
-    else:
-        pairs.sort(
-            key=lambda p: (-evaluate.best_strain([c for c in view.hand if c not in p])[1], sum(c % 8 for c in p))
-        )
-    candidates = pairs[: MISERE_CANDIDATES if misere else DISCARD_CANDIDATES]
+    candidates = _discard_candidates(view, size, misere)
     if misere:
         samples = max(MIN_SAMPLES, int(samples * MISERE_SAMPLE_SHARE))
     hidden = _hidden(view, view.hand)
@@ -288,3 +280,146 @@ def declare(
     if not estimates:
         return None
     return declares[_best_contract(view, estimates, contracts)[1]]
+
+
+def russian(view: PlayerView) -> bool:
+    return bool(view.convention.bidding.ladder == "russian")  # type: ignore[attr-defined]
+
+
+class NumberTricks:
+    """The bot's tricks to spare in a contract for the number ladders' rules (``number_bot``): double-dummy
+    tricks over sampled layouts, strain by strain, with the talon (a random one joins the hand and the quick
+    discard puts two away) or on the hand as it is, solved when first asked while the budget lasts. Contracts
+    the count already calls hopeless, and misères on hands of many takers, keep the count's margin."""
+
+    HOPELESS = -2.5
+
+    def __init__(self, view: PlayerView, rng: np.random.Generator, samples: int, budget: Budget):
+        self.view = view
+        hidden = _hidden(view, view.hand)
+        self.layouts = [_deal_others(view, hidden, rng) for _ in range(samples)]
+        self.budget = budget
+        self.means: dict[tuple[int | None, bool], float | None] = {}
+        self.talon = view.phase is Phase.AUCTION
+
+    def __call__(self, bid: ContractBid) -> float | None:
+        if not bid.misere and (bid.strain is None or bid.level is None):
+            return None
+        count = number_bot.margin(self.view.hand, bid, MISERE_RISK)
+        if count < self.HOPELESS:
+            return None
+        mean = self.mean(bid.strain, bid.no_talon or not self.talon)
+        if mean is None:
+            return None
+        if bid.level is None:
+            return 1.0 - 4.0 * mean  # clean almost always: 1; a trick taken one time in four: 0
+        return mean - bid.level
+
+    def mean(self, strain: int | None, as_dealt: bool) -> float | None:
+        key = (strain, as_dealt)
+        if key not in self.means:
+            values = []
+            for others, talon in self.layouts:
+                hands = dict(others)
+                mine = tuple(self.view.hand)
+                hands[self.view.seat] = mine if as_dealt else quick_discard(mine + tuple(talon), strain)
+                value = _solve_tricks(self.view, hands, strain, self.budget)
+                if value is None:
+                    break
+                values.append(value)
+            self.means[key] = float(np.mean(values)) if len(values) >= MIN_SAMPLES else None
+        return self.means[key]
+
+
+def number_bid(view: PlayerView, rng: np.random.Generator, samples: int, budget: Budget, risk: float) -> Action:
+    return number_bot.bid(view, 0.0, risk, NumberTricks(view, rng, samples, budget))
+
+
+def number_declare(view: PlayerView, rng: np.random.Generator, samples: int, budget: Budget, risk: float) -> Action:
+    return number_bot.declare(view, risk, NumberTricks(view, rng, samples, budget))
+
+
+def number_discard(view: PlayerView, rng: np.random.Generator, samples: int, budget: Budget) -> Action | None:
+    """The discard keeping the most double-dummy tricks in the kept hand's best strains (a misère: the fewest),
+    among the few the heuristic counts best."""
+    size = len(view.legal[0].cards)  # type: ignore[union-attr]
+    if len(view.hand) != TRICKS + size:
+        return None
+    misere = view.high is not None and view.high.misere
+    candidates = _discard_candidates(view, size, misere)
+    kepts = [tuple(c for c in view.hand if c not in pair) for pair in candidates]
+    if misere:
+        strains: list[int | None] = [None]
+    else:
+        counts = {st: max(evaluate.strain_tricks(k, st) for k in kepts) for st in STRAINS}
+        top = max(counts.values())
+        strains = [st for st in STRAINS if counts[st] >= top - 1.0]
+    layouts = [_deal_others(view, _hidden(view, view.hand), rng)[0] for _ in range(samples)]
+    per_kept = _kept_estimates(view, kepts, layouts, strains, budget)
+    if not per_kept[0]:
+        return None
+
+    def score(estimates: list[Estimate]) -> float:
+        means = [float(np.mean(e.tricks)) for e in estimates]
+        return -means[0] if misere else max(means)
+
+    best = max(range(len(candidates)), key=lambda i: (score(per_kept[i]), -i))
+    return Discard(view.seat, tuple(candidates[best]))
+
+
+def _discard_candidates(view: PlayerView, size: int, misere: bool) -> list[tuple[int, ...]]:
+    pairs = list(combinations(view.hand, size))
+    if misere:
+        pairs.sort(key=lambda p: (evaluate.misere_risk([c for c in view.hand if c not in p]), -sum(c % 8 for c in p)))
+        return pairs[:MISERE_CANDIDATES]
+    pairs.sort(key=lambda p: (-evaluate.best_strain([c for c in view.hand if c not in p])[1], sum(c % 8 for c in p)))
+    return pairs[:DISCARD_CANDIDATES]
+
+
+def defence_discard(view: PlayerView, rng: np.random.Generator, samples: int, budget: Budget) -> Action | None:
+    """Hussar's whister with his talon taken: the discard that holds the declarer to the fewest double-dummy
+    tricks, among the few the heuristic counts best."""
+    contract = view.contract
+    if contract is None or contract.misere or view.declarer is None or len(view.hand) != TRICKS + TALON:
+        return None
+
+    def kept_count(pair: tuple[int, ...]) -> tuple[float, int]:
+        kept = [c for c in view.hand if c not in pair]
+        return -evaluate.defence_tricks(kept, view.trump), sum(c % 8 for c in pair)
+
+    pairs = sorted(combinations(view.hand, TALON), key=kept_count)[:DISCARD_CANDIDATES]
+    shown = [c for c in view.talon_seen if c not in view.hand]
+    pool = [c for c in _hidden(view, view.hand) if c not in shown]
+    strain = None if contract.strain in (None, NO_TRUMP) else contract.strain
+    order = tuple(view.active)
+    totals = [0] * len(pairs)
+    done = 0
+    for _ in range(samples):
+        cards = pool + shown
+        rng.shuffle(cards)
+        declarer = tuple(sorted(cards[:TRICKS]))
+        row = []
+        for pair in pairs:
+            hands = {view.seat: tuple(c for c in view.hand if c not in pair), view.declarer: declarer}
+            if len(hands) != len(order) or set(hands) != set(order):
+                return None
+            position = Position(
+                tuple(hands[s] for s in order),
+                0,
+                (),
+                strain,
+                view.convention.play.must_overtake,  # type: ignore[attr-defined]
+            )
+            bit = 1 << order.index(view.declarer)
+            solution = budget.solve(position, bit, bit)
+            if solution is None:
+                break
+            row.append(solution.value)
+        if len(row) < len(pairs):
+            break
+        totals = [t + v for t, v in zip(totals, row)]
+        done += 1
+    if done == 0:
+        return None
+    best = min(range(len(pairs)), key=lambda i: (totals[i], i))
+    return Discard(view.seat, tuple(pairs[best]))
