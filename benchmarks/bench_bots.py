@@ -39,7 +39,10 @@ from fairdeal.engine.view import PlayerView, view_for
 from fairdeal.solver.bots import SamplingBot
 from fairdeal.systems import conventions, get_convention
 
-SEATS = 3
+
+def table_size(conv) -> int:
+    """Three seats where the system allows them (the issue's figure), else its own size (Hussar: two)."""
+    return 3 if 3 in conv.players else int(conv.players[0])
 
 
 class TimedBot:
@@ -129,12 +132,12 @@ def worst_main(args: argparse.Namespace) -> None:
 
 
 def settle_hand(conv, state) -> tuple[Fraction, ...]:
-    sheet, _ = score_hand(new_sheet(conv, SEATS), result(state), conv)
+    sheet, _ = score_hand(new_sheet(conv, state.num_seats), result(state), conv)
     return settle(sheet, conv).amounts
 
 
 def play(conv, deal, dealer: int, bots) -> tuple[Fraction, ...]:
-    state = new_hand(conv, SEATS, dealer, deal)
+    state = new_hand(conv, len(bots), dealer, deal)
     while not is_over(state):
         seat = to_move(state)
         state = apply(state, bots[seat].act(view_for(state, seat)))
@@ -144,18 +147,19 @@ def play(conv, deal, dealer: int, bots) -> tuple[Fraction, ...]:
 def run_deals(args: tuple[str, int, int, str]) -> tuple[list[float], list[float]]:
     system, start, count, level = args
     conv = get_convention(system)
+    seats = table_size(conv)
     gains, times = [], []
     for number in range(start, start + count):
-        deal = random_deal(np.random.default_rng([2026, number]), conv)
-        dealer = number % SEATS
-        base = play(conv, deal, dealer, [HeuristicBot() for _ in range(SEATS)])
+        deal = random_deal(np.random.default_rng([2026, number]), conv, seats)
+        dealer = number % seats
+        base = play(conv, deal, dealer, [HeuristicBot() for _ in range(seats)])
         gain = Fraction(0)
-        for seat in range(SEATS):
+        for seat in range(seats):
             timed = TimedBot(SamplingBot(level, seed=number))
-            bots = [timed if s == seat else HeuristicBot() for s in range(SEATS)]
+            bots = [timed if s == seat else HeuristicBot() for s in range(seats)]
             gain += play(conv, deal, dealer, bots)[seat] - base[seat]
             times.extend(timed.times)
-        gains.append(float(gain / SEATS))
+        gains.append(float(gain / seats))
     return gains, times
 
 
