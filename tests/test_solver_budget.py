@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from fairdeal.engine.driver import random_deal
 from fairdeal.engine.hand import apply, is_over, new_hand, to_move
 from fairdeal.engine.view import view_for
-from fairdeal.solver import _dds, dds
+from fairdeal.solver import _dds, dds  # type: ignore[attr-defined]
 from fairdeal.solver.bots import BUDGETS, SamplingBot
 from fairdeal.solver.budget import Budget
 from fairdeal.solver.dds import Position, solve
@@ -26,7 +26,7 @@ def _layout(seed: int, cards: int) -> Position:
 
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 10**6), st.integers(3, 8), st.booleans())
-def test_node_counts_depend_on_the_position_alone(seed, cards, misere):
+def test_node_counts_depend_on_the_position_alone(seed: int, cards: int, misere: bool) -> None:
     position = _layout(seed, cards)
     maximisers = 6 if misere else 1
     first = solve(position, 1, maximisers, values=True)
@@ -37,7 +37,7 @@ def test_node_counts_depend_on_the_position_alone(seed, cards, misere):
 
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 10**6), st.integers(4, 8))
-def test_a_node_limit_cuts_the_search_off_or_changes_nothing(seed, cards):
+def test_a_node_limit_cuts_the_search_off_or_changes_nothing(seed: int, cards: int) -> None:
     position = _layout(seed, cards)
     full = solve(position, 1, 1)
     limit = max(1, full.nodes // 2)
@@ -47,7 +47,7 @@ def test_a_node_limit_cuts_the_search_off_or_changes_nothing(seed, cards):
     assert enough.complete and enough.value == full.value
 
 
-def test_a_budget_spends_what_the_solves_visit_and_then_refuses():
+def test_a_budget_spends_what_the_solves_visit_and_then_refuses() -> None:
     position = _layout(7, 8)
     nodes = solve(position, 1, 1).nodes
     budget = Budget(nodes + nodes // 2)
@@ -58,7 +58,7 @@ def test_a_budget_spends_what_the_solves_visit_and_then_refuses():
 
 
 @pytest.mark.parametrize("name,seats", [("sochi", 3), ("croatian", 3), ("hussar", 2)])
-def test_no_decision_searches_past_its_budget(name, seats, monkeypatch):
+def test_no_decision_searches_past_its_budget(name: str, seats: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """All the solver work of each decision of a medium bot (every call of the C search counted) stays within
     its decision's budget."""
     spent: list[int] = []
@@ -67,10 +67,10 @@ def test_no_decision_searches_past_its_budget(name, seats, monkeypatch):
         solve_batch = staticmethod(_dds.solve_batch)
 
         @staticmethod
-        def solve(*args):
-            out = _dds.solve(*args)
-            spent.append(out[2])
-            return out
+        def solve(*args: object) -> tuple[int, object, int]:
+            value, values, nodes = _dds.solve(*args)
+            spent.append(int(nodes))
+            return int(value), values, int(nodes)
 
     monkeypatch.setattr(dds, "_dds", Counting)
     conv = get_convention(name)
@@ -79,6 +79,7 @@ def test_no_decision_searches_past_its_budget(name, seats, monkeypatch):
         state = new_hand(conv, seats, seed % seats, random_deal(np.random.default_rng(seed), conv, seats))
         while not is_over(state):
             seat = to_move(state)
+            assert seat is not None
             spent.clear()
             state = apply(state, bots[seat].act(view_for(state, seat)))
             assert sum(spent) <= BUDGETS["medium"]
