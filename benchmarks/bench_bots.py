@@ -36,11 +36,12 @@ from fairdeal.engine.scoring import score_hand
 from fairdeal.engine.settlement import settle
 from fairdeal.engine.sheet import new_sheet
 from fairdeal.engine.view import PlayerView, view_for
+from fairdeal.rules.convention import Convention
 from fairdeal.solver.bots import SamplingBot
 from fairdeal.systems import conventions, get_convention
 
 
-def table_size(conv) -> int:
+def table_size(conv: Convention) -> int:
     """Three seats where the system allows them (the issue's figure), else its own size (Hussar: two)."""
     return 3 if 3 in conv.players else int(conv.players[0])
 

@@ -4,6 +4,8 @@ whose answer is plain."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,8 +18,9 @@ from fairdeal.engine.hand import apply, is_over, new_hand, to_move
 from fairdeal.engine.match import play_match, seeded_source
 from fairdeal.engine.outcome import DefenceCall
 from fairdeal.engine.record import replay_record
-from fairdeal.engine.state import evolve
+from fairdeal.engine.state import HandState, evolve
 from fairdeal.engine.view import view_for
+from fairdeal.rules.convention import Convention
 from fairdeal.solver import simulate
 from fairdeal.solver.bots import SamplingBot
 from fairdeal.solver.budget import Budget
@@ -31,7 +34,7 @@ def _cards(text: str) -> tuple[int, ...]:
     return tuple(sorted(parse_card(c).code for c in text.split()))
 
 
-def _decisions(conv, seed, seats=3):
+def _decisions(conv: Convention, seed: int, seats: int = 3) -> Iterator[HandState]:
     """States of one hand where a seat faces a simulated phase with a choice, played by the easy bot."""
     easy = SamplingBot("easy")
     state = new_hand(conv, seats, seed % seats, random_deal(np.random.default_rng(seed), conv))
@@ -173,16 +176,22 @@ def test_contract_scores_follow_the_convention():
     assert simulate.contract_score(conv, None, 2) == -2 * conv.scoring.misere_value
 
 
+def _mover(state: HandState) -> int:
+    seat = to_move(state)
+    assert seat is not None
+    return seat
+
+
 TABLES = [(conv, seats) for conv in conventions().values() for seats in conv.players]
 
 
 @pytest.mark.parametrize("conv,seats", TABLES, ids=[f"{c.name}-{s}" for c, s in TABLES])
-def test_every_table_bids_by_simulation(conv, seats):
+def test_every_table_bids_by_simulation(conv: Convention, seats: int) -> None:
     """Every registered system and table size: the first bids with a choice are simulated and legal."""
     asked = 0
     for seed in range(3):
         for state in _decisions(conv, seed, seats):
-            view = view_for(state, to_move(state))
+            view = view_for(state, _mover(state))
             if view.phase is not Phase.AUCTION:
                 continue
             assert simulate.models(view)
@@ -193,11 +202,11 @@ def test_every_table_bids_by_simulation(conv, seats):
 
 
 @pytest.mark.parametrize("name", ["croatian", "austrian", "slovenian", "preferans-1800s"])
-def test_number_ladder_tricks_are_the_solver_s(name):
+def test_number_ladder_tricks_are_the_solver_s(name: str) -> None:
     """The number ladders' simulated tricks are the double-dummy mean over the sampled layouts."""
     conv = get_convention(name)
     state = next(s for seed in range(20) for s in _decisions(conv, seed) if s.phase is Phase.AUCTION)
-    view = view_for(state, to_move(state))
+    view = view_for(state, _mover(state))
     tricks = simulate.NumberTricks(view, np.random.default_rng(3), 5, Budget(10**9))
     for strain in (0, 4):
         direct = []
@@ -205,23 +214,23 @@ def test_number_ladder_tricks_are_the_solver_s(name):
             hands = dict(others)
             hands[view.seat] = view.hand
             order = tuple(view.active)
-            position = Position(tuple(hands[s] for s in order), 0, (), None if strain == 4 else strain)
+            trump = None if strain == 4 else strain
+            position = Position(tuple(hands[s] for s in order), 0, (), trump, conv.play.must_overtake)
             bit = 1 << order.index(view.seat)
-            position = Position(position.hands, 0, (), position.trump, conv.play.must_overtake)
             direct.append(solve(position, bit, bit).value)
         assert tricks.mean(strain, True) == pytest.approx(np.mean(direct))
         margin = tricks(ContractBid(6, strain, no_talon=True))
         assert margin is None or margin == pytest.approx(np.mean(direct) - 6)
 
 
-def test_a_strong_hand_bids_on_a_number_ladder():
+def test_a_strong_hand_bids_on_a_number_ladder() -> None:
     """Eight sure spades and two aces: the simulation finds the tricks and bids."""
     conv = get_convention("croatian")
     hand = _cards("AS KS QS JS 10S 9S 8S 7S AH AD")
     for seed in range(40):
         for state in _decisions(conv, seed):
             if state.phase is Phase.AUCTION and not state.auction:
-                seat = to_move(state)
+                seat = _mover(state)
                 rest = [c for c in range(32) if c not in hand]
                 hands = list(state.hands)
                 others = [s for s in range(3) if s != seat]
@@ -238,7 +247,7 @@ def test_a_strong_hand_bids_on_a_number_ladder():
 
 @pytest.mark.parametrize("level", ["medium", "hard"])
 @pytest.mark.parametrize("conv,seats", TABLES, ids=[f"{c.name}-{s}" for c, s in TABLES])
-def test_evenings_of_every_table_are_deterministic(conv, seats, level, tmp_path):
+def test_evenings_of_every_table_are_deterministic(conv: Convention, seats: int, level: str, tmp_path: Path) -> None:
     """A short evening of sampling bots at every table plays to its cap, and replaying it with the same seeds
     writes the same log."""
     logs = []
