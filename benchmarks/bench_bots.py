@@ -12,6 +12,11 @@ running line per system follows every ``--report`` deals, so a run cut short sti
 
     python benchmarks/bench_bots.py --deals 2000 --workers 2     # the issue's figure
     python benchmarks/bench_bots.py                              # 50 deals a system, a quick look
+    python benchmarks/bench_bots.py --worst --deals 100           # every system and table size: slowest decisions
+
+``--worst`` plays hands with the sampling bot at every seat of every registered system and table size (or
+``--systems``) and prints, per kind of decision (bid, discard, contract, whist, card of a game, misère or
+raspasy, ...), the count, mean, p99 and max CPU time with the system, table size, deal and seat of the max.
 """
 
 from __future__ import annotations
@@ -23,17 +28,22 @@ from fractions import Fraction
 
 import numpy as np
 
+from fairdeal.engine.actions import Action, Phase
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.driver import random_deal
 from fairdeal.engine.hand import apply, is_over, new_hand, result, to_move
 from fairdeal.engine.scoring import score_hand
 from fairdeal.engine.settlement import settle
 from fairdeal.engine.sheet import new_sheet
-from fairdeal.engine.view import view_for
+from fairdeal.engine.view import PlayerView, view_for
+from fairdeal.rules.convention import Convention
 from fairdeal.solver.bots import SamplingBot
-from fairdeal.systems import get_convention
+from fairdeal.systems import conventions, get_convention
 
-SEATS = 3
+
+def table_size(conv: Convention) -> int:
+    """Three seats where the system allows them (the issue's figure), else its own size (Hussar: two)."""
+    return 3 if 3 in conv.players else int(conv.players[0])
 
 
 class TimedBot:
@@ -51,13 +61,84 @@ class TimedBot:
         return action
 
 
+def decision_kind(view: PlayerView) -> str:
+    """The kind of a decision for the slowest-decisions table."""
+    kind = view.phase.value
+    if view.phase is Phase.PLAY:
+        return f"play-{view.kind.value if view.kind is not None else 'game'}"
+    if view.phase is Phase.DISCARD and view.high is not None and view.high.misere:
+        return "discard-misere"
+    return kind
+
+
+class KindTimedBot:
+    """Records every decision with a choice as (CPU seconds, kind)."""
+
+    def __init__(self, bot: SamplingBot):
+        self.bot = bot
+        self.times: list[tuple[float, str]] = []
+
+    def act(self, view: PlayerView) -> Action:
+        started = time.process_time()
+        action = self.bot.act(view)
+        if len(view.legal) > 1:
+            self.times.append((time.process_time() - started, decision_kind(view)))
+        return action
+
+
+Row = tuple[float, str, str, int, int]
+
+
+def run_worst(args: tuple[str, int, int, int, str]) -> list[Row]:
+    """(seconds, kind, table, deal, seat) of every decision of sampling bots playing ``count`` hands."""
+    system, seats, start, count, level = args
+    conv = get_convention(system)
+    out: list[Row] = []
+    for number in range(start, start + count):
+        deal = random_deal(np.random.default_rng([2026, number]), conv, seats)
+        bots = [KindTimedBot(SamplingBot(level, seed=number * 7 + s)) for s in range(seats)]
+        state = new_hand(conv, seats, number % seats, deal)
+        while not is_over(state):
+            mover = to_move(state)
+            assert mover is not None
+            state = apply(state, bots[mover].act(view_for(state, mover)))
+        for seat, bot in enumerate(bots):
+            out.extend((t, kind, f"{system}-{seats}", number, seat) for t, kind in bot.times)
+    return out
+
+
+def worst_main(args: argparse.Namespace) -> None:
+    names = conventions() if args.systems == "all" else {s: get_convention(s) for s in args.systems.split(",")}
+    tables = [(name, seats) for name, conv in names.items() for seats in conv.players]
+    chunk = max(1, min(args.chunk, args.deals))
+    jobs = [(n, k, s, min(chunk, args.deals - s), args.level) for s in range(0, args.deals, chunk) for n, k in tables]
+    by_kind: dict[str, list[Row]] = {}
+    started = time.perf_counter()
+    with ProcessPoolExecutor(args.workers) as pool:
+        for rows in pool.map(run_worst, jobs):
+            for row in rows:
+                by_kind.setdefault(row[1], []).append(row)
+    print(f"slowest decisions, {args.deals} deals on each of {len(tables)} tables ({args.level}):")
+    for kind in sorted(by_kind):
+        rows = by_kind[kind]
+        times = np.array([r[0] for r in rows])
+        worst = max(rows)
+        p99 = np.percentile(times, 99) * 1e3
+        print(
+            f"  {kind:18s} {len(rows):7d} moves: mean {times.mean() * 1e3:6.1f} ms, p99 {p99:6.0f} ms, "
+            f"max {worst[0] * 1e3:6.0f} ms ({worst[2]} deal {worst[3]} seat {worst[4]})"
+        )
+    every = np.array([r[0] for rows in by_kind.values() for r in rows])
+    print(f"  {'all':18s} {len(every):7d} moves: max {every.max() * 1e3:.0f} ms; {time.perf_counter() - started:.0f} s")
+
+
 def settle_hand(conv, state) -> tuple[Fraction, ...]:
-    sheet, _ = score_hand(new_sheet(conv, SEATS), result(state), conv)
+    sheet, _ = score_hand(new_sheet(conv, state.num_seats), result(state), conv)
     return settle(sheet, conv).amounts
 
 
 def play(conv, deal, dealer: int, bots) -> tuple[Fraction, ...]:
-    state = new_hand(conv, SEATS, dealer, deal)
+    state = new_hand(conv, len(bots), dealer, deal)
     while not is_over(state):
         seat = to_move(state)
         state = apply(state, bots[seat].act(view_for(state, seat)))
@@ -67,18 +148,19 @@ def play(conv, deal, dealer: int, bots) -> tuple[Fraction, ...]:
 def run_deals(args: tuple[str, int, int, str]) -> tuple[list[float], list[float]]:
     system, start, count, level = args
     conv = get_convention(system)
+    seats = table_size(conv)
     gains, times = [], []
     for number in range(start, start + count):
-        deal = random_deal(np.random.default_rng([2026, number]), conv)
-        dealer = number % SEATS
-        base = play(conv, deal, dealer, [HeuristicBot() for _ in range(SEATS)])
+        deal = random_deal(np.random.default_rng([2026, number]), conv, seats)
+        dealer = number % seats
+        base = play(conv, deal, dealer, [HeuristicBot() for _ in range(seats)])
         gain = Fraction(0)
-        for seat in range(SEATS):
+        for seat in range(seats):
             timed = TimedBot(SamplingBot(level, seed=number))
-            bots = [timed if s == seat else HeuristicBot() for s in range(SEATS)]
+            bots = [timed if s == seat else HeuristicBot() for s in range(seats)]
             gain += play(conv, deal, dealer, bots)[seat] - base[seat]
             times.extend(timed.times)
-        gains.append(float(gain / SEATS))
+        gains.append(float(gain / seats))
     return gains, times
 
 
@@ -102,7 +184,13 @@ def main() -> None:
     parser.add_argument("--systems", default="sochi,leningrad,rostov")
     parser.add_argument("--chunk", type=int, default=25, help="deals a job")
     parser.add_argument("--report", type=int, default=250, help="deals between running lines")
+    parser.add_argument("--worst", action="store_true", help="the slowest decisions of every kind (see above)")
     args = parser.parse_args()
+    if args.worst:
+        if args.systems == parser.get_default("systems"):
+            args.systems = "all"
+        worst_main(args)
+        return
     systems = args.systems.split(",")
     chunk = max(1, min(args.chunk, args.deals))
     jobs = [

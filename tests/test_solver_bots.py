@@ -79,19 +79,24 @@ def test_never_peeks_at_hidden_cards(name):
     assert checked >= 3
 
 
-def test_a_view_rebuilt_from_the_log_alone_gives_the_same_cards(tmp_path):
+REBUILT = [("sochi", 3), ("croatian", 3), ("austrian", 4), ("hussar", 2), ("gusarik-sochi", 2), ("preferans-1800s", 2)]
+
+
+@pytest.mark.parametrize("name,seats", REBUILT)
+def test_a_view_rebuilt_from_the_log_alone_gives_the_same_cards(tmp_path, name, seats):
     """Play an evening with the sampling bots, then rebuild each decision's view from the log and ask again."""
-    conv = get_convention("sochi")
+    conv = get_convention(name)
     log = tmp_path / "evening.jsonl"
-    bots = [SamplingBot("medium", seed=s) for s in range(3)]
-    play_match(conv, ["A", "B", "C"], bots, source=seeded_source(11, conv), max_hands=4, log=log)
+    bots = [SamplingBot("medium", seed=s) for s in range(seats)]
+    players = ["A", "B", "C", "D", "E"][:seats]
+    play_match(conv, players, bots, source=seeded_source(11, conv), max_hands=4, log=log)
     asked = 0
     for line in log.read_text().splitlines():
         record = json.loads(line)
         if record.get("type") != "hand" or not record.get("tricks"):
             continue
         fields = {k: v for k, v in record.items() if k not in ("tricks", "result")}
-        state = replay_record(fields, conv, 3)
+        state = replay_record(fields, conv, seats)
         for trick in record["tricks"]:
             at = state.trick_seats.index(trick["lead"])
             for k, card in enumerate(trick["cards"]):
@@ -101,7 +106,7 @@ def test_a_view_rebuilt_from_the_log_alone_gives_the_same_cards(tmp_path):
                 assert isinstance(action, Play) and (action.seat, action.card) == (seat, parse_card(card).code)
                 state = apply(state, action)
                 asked += 1
-    assert asked >= 30
+    assert asked >= 10
 
 
 def test_sampled_layouts_respect_what_the_view_has_seen():

@@ -4,23 +4,28 @@ whose answer is plain."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from fairdeal.cards import parse_card
 from fairdeal.engine.actions import Bid, Declare, Defend, Discard, Phase
-from fairdeal.engine.bots import HeuristicBot
+from fairdeal.engine.bids import ContractBid
 from fairdeal.engine.driver import random_deal
 from fairdeal.engine.hand import apply, is_over, new_hand, to_move
 from fairdeal.engine.match import play_match, seeded_source
 from fairdeal.engine.outcome import DefenceCall
 from fairdeal.engine.record import replay_record
-from fairdeal.engine.state import evolve
+from fairdeal.engine.state import HandState, evolve
 from fairdeal.engine.view import view_for
+from fairdeal.rules.convention import Convention
 from fairdeal.solver import simulate
 from fairdeal.solver.bots import SamplingBot
-from fairdeal.systems import get_convention
+from fairdeal.solver.budget import Budget
+from fairdeal.solver.dds import Position, solve
+from fairdeal.systems import conventions, get_convention
 
 SIMULATED = (Phase.AUCTION, Phase.DISCARD, Phase.CONTRACT, Phase.DEFENCE)
 
@@ -29,7 +34,7 @@ def _cards(text: str) -> tuple[int, ...]:
     return tuple(sorted(parse_card(c).code for c in text.split()))
 
 
-def _decisions(conv, seed, seats=3):
+def _decisions(conv: Convention, seed: int, seats: int = 3) -> Iterator[HandState]:
     """States of one hand where a seat faces a simulated phase with a choice, played by the easy bot."""
     easy = SamplingBot("easy")
     state = new_hand(conv, seats, seed % seats, random_deal(np.random.default_rng(seed), conv))
@@ -128,7 +133,7 @@ def test_a_hand_of_eight_sure_spade_tricks_bids_past_seven():
     hand = "AS KS QS JS TS 9S 8S AC AD 7H"
     state = _auction_state(conv, hand, [(0, "6S"), (1, "6C"), (2, "6D"), (0, "6H"), (1, "6NT"), (2, "7S"), (0, "pass")])
     view = view_for(state, 1)
-    estimates = simulate.auction_estimates(view, np.random.default_rng(0), 10, misere=False)
+    estimates = simulate.auction_estimates(view, np.random.default_rng(0), 10, False, Budget(10**9))
     assert min(estimates[0].tricks) >= 8
     action = SamplingBot("medium", seed=1).act(view)
     assert action in (Bid(1, "mine"), Bid(1, "7C")) and action in view.legal
@@ -171,12 +176,86 @@ def test_contract_scores_follow_the_convention():
     assert simulate.contract_score(conv, None, 2) == -2 * conv.scoring.misere_value
 
 
-def test_heuristic_ladders_are_left_to_the_heuristic():
-    for name in ("austrian", "preferans-1800s", "gusarik-sochi"):
-        conv = get_convention(name)
-        state = next(iter(_decisions(conv, 1, conv.players[0])), None)
-        if state is None:
-            continue
-        view = view_for(state, to_move(state))
-        assert not simulate.models(view) or view.phase is Phase.DEFENCE
-        assert SamplingBot("medium", seed=0).act(view) == HeuristicBot().act(view) or view.phase is Phase.DEFENCE
+def _mover(state: HandState) -> int:
+    seat = to_move(state)
+    assert seat is not None
+    return seat
+
+
+TABLES = [(conv, seats) for conv in conventions().values() for seats in conv.players]
+
+
+@pytest.mark.parametrize("conv,seats", TABLES, ids=[f"{c.name}-{s}" for c, s in TABLES])
+def test_every_table_bids_by_simulation(conv: Convention, seats: int) -> None:
+    """Every registered system and table size: the first bids with a choice are simulated and legal."""
+    asked = 0
+    for seed in range(3):
+        for state in _decisions(conv, seed, seats):
+            view = view_for(state, _mover(state))
+            if view.phase is not Phase.AUCTION:
+                continue
+            assert simulate.models(view)
+            action = SamplingBot("medium", seed=seed, samples=4).act(view)
+            assert action in view.legal
+            asked += 1
+    assert asked >= 1
+
+
+@pytest.mark.parametrize("name", ["croatian", "austrian", "slovenian", "preferans-1800s"])
+def test_number_ladder_tricks_are_the_solver_s(name: str) -> None:
+    """The number ladders' simulated tricks are the double-dummy mean over the sampled layouts."""
+    conv = get_convention(name)
+    state = next(s for seed in range(20) for s in _decisions(conv, seed) if s.phase is Phase.AUCTION)
+    view = view_for(state, _mover(state))
+    tricks = simulate.NumberTricks(view, np.random.default_rng(3), 5, Budget(10**9))
+    for strain in (0, 4):
+        direct = []
+        for others, _ in tricks.layouts:
+            hands = dict(others)
+            hands[view.seat] = view.hand
+            order = tuple(view.active)
+            trump = None if strain == 4 else strain
+            position = Position(tuple(hands[s] for s in order), 0, (), trump, conv.play.must_overtake)
+            bit = 1 << order.index(view.seat)
+            direct.append(solve(position, bit, bit).value)
+        assert tricks.mean(strain, True) == pytest.approx(np.mean(direct))
+        margin = tricks(ContractBid(6, strain, no_talon=True))
+        assert margin is None or margin == pytest.approx(np.mean(direct) - 6)
+
+
+def test_a_strong_hand_bids_on_a_number_ladder() -> None:
+    """Eight sure spades and two aces: the simulation finds the tricks and bids."""
+    conv = get_convention("croatian")
+    hand = _cards("AS KS QS JS 10S 9S 8S 7S AH AD")
+    for seed in range(40):
+        for state in _decisions(conv, seed):
+            if state.phase is Phase.AUCTION and not state.auction:
+                seat = _mover(state)
+                rest = [c for c in range(32) if c not in hand]
+                hands = list(state.hands)
+                others = [s for s in range(3) if s != seat]
+                hands[seat] = hand
+                hands[others[0]], hands[others[1]] = tuple(rest[:10]), tuple(rest[10:20])
+                talon = tuple(rest[20:])
+                fixed = evolve(state, hands=tuple(hands), dealt_hands=tuple(hands), talon=talon, dealt_talon=talon)
+                view = view_for(fixed, seat)
+                action = SamplingBot("medium", seed=1).act(view)
+                assert isinstance(action, Bid) and action.token != "pass"
+                return
+    pytest.fail("no opening auction decision found")
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+@pytest.mark.parametrize("conv,seats", TABLES, ids=[f"{c.name}-{s}" for c, s in TABLES])
+def test_evenings_of_every_table_are_deterministic(conv: Convention, seats: int, level: str, tmp_path: Path) -> None:
+    """A short evening of sampling bots at every table plays to its cap, and replaying it with the same seeds
+    writes the same log."""
+    logs = []
+    for run in range(2):
+        log = tmp_path / f"{run}.jsonl"
+        bots = [SamplingBot(level, seed=s, samples=3) for s in range(seats)]
+        players = [f"P{s}" for s in range(seats)]
+        hands = 2 if level == "medium" else 1
+        play_match(conv, players, bots, source=seeded_source(7, conv), max_hands=hands, log=log)
+        logs.append(log.read_text())
+    assert logs[0] == logs[1] and '"type":"hand"' in logs[0]

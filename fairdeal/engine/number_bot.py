@@ -2,10 +2,14 @@
 
 Each number stands for a contract; the bot reckons the tricks each contract would bring (``evaluate``), bids the
 numbers up to the highest contract it could make with the talon's help, says «игра» at its first call when a
-contract stands without the talon, and names the contract with the widest margin.
+contract stands without the talon, and names the contract with the widest margin. A caller with better trick
+estimates (the sampling bot's simulation) passes them as ``estimate``: a contract's tricks to spare, or ``None``
+where the count should stand.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from fairdeal.engine import evaluate
 from fairdeal.engine.actions import Action, Bid, Declare
@@ -15,22 +19,26 @@ from fairdeal.engine.suits import BUY
 from fairdeal.engine.view import PlayerView
 
 SURE_MARGIN = 0.5  # a no-talon game wants half a trick to spare: the counts are optimistic
+Estimate = Callable[[ContractBid], "float | None"]
 
 
-def margin(hand: tuple[int, ...], bid: ContractBid, misere_risk: float) -> float:
+def margin(hand: tuple[int, ...], bid: ContractBid, misere_risk: float, estimate: Estimate | None = None) -> float:
     """Tricks to spare for ``bid`` (a misère: 1 on a hand within the risk accepted, else -5)."""
+    spare = None if estimate is None else estimate(bid)
+    if spare is not None:
+        return spare
     if bid.misere:
         return 1.0 if evaluate.misere_risk(hand) <= misere_risk else -5.0
     return evaluate.strain_tricks(hand, bid.strain) - bid.level
 
 
-def _best(view: PlayerView, number: int, no_talon: bool, misere_risk: float) -> float:
+def _best(view: PlayerView, number: int, no_talon: bool, misere_risk: float, estimate: Estimate | None) -> float:
     """The margin of the best contract a number stands for (``8*``: the best suit at that level)."""
     tokens = view.convention.bidding.number_tokens(number, no_talon)
-    return max(margin(view.hand, parse_bid(t), misere_risk) for t in tokens)
+    return max(margin(view.hand, parse_bid(t), misere_risk, estimate) for t in tokens)
 
 
-def bid(view: PlayerView, talon_hope: float, misere_risk: float) -> Action:
+def bid(view: PlayerView, talon_hope: float, misere_risk: float, estimate: Estimate | None = None) -> Action:
     tokens = [a.token for a in view.legal]
     rules = view.convention.bidding
     named = {name: n for n, name in rules.named_games}
@@ -38,19 +46,20 @@ def bid(view: PlayerView, talon_hope: float, misere_risk: float) -> Action:
         fits = [
             t
             for t in tokens
-            if t.startswith(GAME_PREFIX) and _best(view, number_of_word(t[len(GAME_PREFIX) :]), True, misere_risk) >= 0
+            if t.startswith(GAME_PREFIX)
+            and _best(view, number_of_word(t[len(GAME_PREFIX) :]), True, misere_risk, estimate) >= 0
         ]
         return Bid(view.seat, fits[-1] if fits else (PASS if PASS in tokens else tokens[0]))
     for token in tokens:
-        if token in named and _best(view, named[token], True, misere_risk) >= SURE_MARGIN:
+        if token in named and _best(view, named[token], True, misere_risk, estimate) >= SURE_MARGIN:
             return Bid(view.seat, token)
     nameable = [n for n in range(rules.first_number, rules.last_number + 1) if n not in named.values()]
-    if GAME in tokens and any(_best(view, n, True, misere_risk) >= SURE_MARGIN for n in nameable):
+    if GAME in tokens and any(_best(view, n, True, misere_risk, estimate) >= SURE_MARGIN for n in nameable):
         return Bid(view.seat, GAME)
     reach = [
         n
         for n in range(rules.first_number, rules.last_number + 1)
-        if _best(view, n, False, misere_risk) + talon_hope >= 0
+        if _best(view, n, False, misere_risk, estimate) + talon_hope >= 0
     ]
     target = max(reach, default=None)
     if target is None:
@@ -66,10 +75,10 @@ def bid(view: PlayerView, talon_hope: float, misere_risk: float) -> Action:
     return Bid(view.seat, affordable[0] if affordable else PASS)
 
 
-def declare(view: PlayerView, misere_risk: float) -> Action:
+def declare(view: PlayerView, misere_risk: float, estimate: Estimate | None = None) -> Action:
     """The legal contract with the most tricks to spare (the first, lowest, on a tie)."""
     declares = [a for a in view.legal if isinstance(a, Declare)]
-    return max(declares, key=lambda a: margin(view.hand, parse_bid(a.token), misere_risk))
+    return max(declares, key=lambda a: margin(view.hand, parse_bid(a.token), misere_risk, estimate))
 
 
 def follows(view: PlayerView, misere_risk: float) -> bool:
@@ -78,4 +87,4 @@ def follows(view: PlayerView, misere_risk: float) -> bool:
         return False
     rules = view.convention.bidding
     standing = rules.number_of(view.contract.token) + 1 if view.contract is not None else rules.nachgehen_from_number
-    return any(_best(view, n, False, misere_risk) >= SURE_MARGIN for n in range(standing, rules.last_number + 1))
+    return any(_best(view, n, False, misere_risk, None) >= SURE_MARGIN for n in range(standing, rules.last_number + 1))

@@ -13,6 +13,9 @@
  * Search: fail-soft alpha-beta driven by null-window probes (MTD(f)); a transposition table at trick boundaries keyed by the hands re-ranked among
  * the cards still out (so positions that differ only by cards already played share an entry), move ordering,
  * and equivalent cards (neighbours among the live cards, in one hand) tried once (and valued once).
+ *
+ * Each call of solve() starts a fresh table generation, so its node count depends on the position alone; with a
+ * node limit the search gives up once it has visited that many nodes (a deterministic budget for the bots).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -39,6 +42,8 @@ typedef struct {
     int talon[MAXTALON];       /* talon cards setting the suits of tricks 0..ntalon-1 from the root */
     uint32_t hands[MAXSEATS];
     long nodes;
+    long limit;                /* 0: none; else give up past this many nodes */
+    int aborted;
 } Ctx;
 
 static Entry *tt = NULL;
@@ -59,12 +64,16 @@ static int tt_prepare(void) {
     return 0;
 }
 
+static void tt_new_generation(void) {
+    tt_gen++;
+    if (tt_gen == 0) { memset(tt, 0, TT_SIZE * sizeof(Entry)); tt_gen = 1; }
+}
+
 static void tt_rules_check(const Ctx *c) {
     int rules[5] = {c->n, c->trump, c->overtake, c->count_mask, c->max_mask};
     if (memcmp(rules, tt_rules, sizeof rules) != 0) {
         memcpy(tt_rules, rules, sizeof rules);
-        tt_gen++;
-        if (tt_gen == 0) { memset(tt, 0, TT_SIZE * sizeof(Entry)); tt_gen = 1; }
+        tt_new_generation();
     }
 }
 
@@ -214,6 +223,7 @@ static int play_card(Ctx *c, int trick, int leader, int *plays, int np, int card
 
 static int search(Ctx *c, int trick, int leader, int *plays, int np, int alpha, int beta) {
     int seat = (leader + np) % c->n;
+    if (c->aborted || (c->limit && c->nodes >= c->limit)) { c->aborted = 1; return 0; }
     c->nodes++;
     Entry *slot = NULL;
     uint64_t k1 = 0, k2 = 0;
@@ -257,6 +267,7 @@ static int search(Ctx *c, int trick, int leader, int *plays, int np, int alpha, 
         }
         if (alpha >= beta) break;
     }
+    if (c->aborted) return 0;
     if (slot != NULL) {
         if (!(slot->gen == tt_gen && slot->k1 == k1 && slot->k2 == k2)) {
             slot->k1 = k1; slot->k2 = k2; slot->gen = tt_gen;
@@ -274,7 +285,7 @@ static int search(Ctx *c, int trick, int leader, int *plays, int np, int alpha, 
 static int solve_exact(Ctx *c, int leader, int *plays, int np) {
     int lo = 0, hi = popcount32(c->hands[leader]) + (np > 0);
     int guess = (lo + hi + 1) / 2;
-    while (lo < hi) {
+    while (lo < hi && !c->aborted) {
         int b = guess > lo ? guess : lo + 1;
         int v = search(c, 0, leader, plays, np, b - 1, b);
         if (v < b) hi = v; else lo = v;
@@ -287,7 +298,7 @@ static int solve_exact(Ctx *c, int leader, int *plays, int np) {
 static int value_after(Ctx *c, int leader, int *plays, int np, int card) {
     int lo = 0, hi = popcount32(c->hands[leader]) + (np > 0);
     int guess = (lo + hi + 1) / 2;
-    while (lo < hi) {
+    while (lo < hi && !c->aborted) {
         int b = guess > lo ? guess : lo + 1;
         int v = play_card(c, 0, leader, plays, np, card, b - 1, b);
         if (v < b) hi = v; else lo = v;
@@ -361,16 +372,20 @@ static int init_ctx(Ctx *c, PyObject *hands, int trump, int overtake, int count_
     return 0;
 }
 
-/* solve(hands, leader, plays, trump, overtake, count_mask, max_mask, talon, talon_owner, values)
-   -> (value, {card: value} or None, nodes) */
+/* solve(hands, leader, plays, trump, overtake, count_mask, max_mask, talon, talon_owner, values, node_limit)
+   -> (value, {card: value} or None, nodes); value -1 and no card values when the node limit cut the search off */
 static PyObject *py_solve(PyObject *self, PyObject *args) {
     PyObject *hands, *plays_obj, *talon;
     int leader, trump, overtake, count_mask, max_mask, talon_owner, want_values;
-    if (!PyArg_ParseTuple(args, "OiOipiiOpp", &hands, &leader, &plays_obj, &trump, &overtake, &count_mask,
-                          &max_mask, &talon, &talon_owner, &want_values))
+    long node_limit;
+    if (!PyArg_ParseTuple(args, "OiOipiiOppl", &hands, &leader, &plays_obj, &trump, &overtake, &count_mask,
+                          &max_mask, &talon, &talon_owner, &want_values, &node_limit))
         return NULL;
+    if (node_limit < 0) { PyErr_SetString(PyExc_ValueError, "node limit must be 0 (none) or positive"); return NULL; }
     Ctx c;
     if (init_ctx(&c, hands, trump, overtake, count_mask, max_mask, talon, talon_owner) < 0) return NULL;
+    tt_new_generation();
+    c.limit = node_limit;
     int plays[MAXSEATS];
     int np = parse_cards(plays_obj, plays, c.n - 1, "plays");
     if (np < 0) return NULL;
@@ -379,6 +394,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     int value;
     PyObject *values = NULL;
     value = solve_exact(&c, leader, plays, np);
+    if (c.aborted) return Py_BuildValue("iOl", -1, Py_None, c.nodes);
     if (want_values) {
         values = PyDict_New();
         if (values == NULL) return NULL;
@@ -399,6 +415,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
                 v = found[lowbit(above)];
             else
                 v = value_after(&c, leader, plays, np, card);
+            if (c.aborted) { Py_DECREF(values); return Py_BuildValue("iOl", -1, Py_None, c.nodes); }
             found[card] = v;
             PyObject *key = PyLong_FromLong(card), *val = PyLong_FromLong(v);
             if (key == NULL || val == NULL || PyDict_SetItem(values, key, val) < 0) {

@@ -9,9 +9,12 @@ spoiled misère, and in raspasy the tricks taken. Levels: "easy" is the heuristi
 cards by sampling (8 and 24 layouts a decision) and whist by simulation (8 and 16 layouts): they deal the
 declarer's and the partner's hands (shown talon cards with the declarer or in his discard) and whist when the
 double-dummy defence reaches the whist quota with half a trick to spare (table defence is weaker than double
-dummy). They also bid, discard and name the contract by simulation (``simulate.py``: 10 and 16 layouts) where
-that module models the table; elsewhere those phases, and all the others, are the heuristic's. The choice depends
-only on the view and the seed: each decision's generator is seeded from both.
+dummy), at two- and three-seat tables, with the hands fitting the calls made (``inference.py``). They also bid,
+discard and name the contract by simulation (``simulate.py``: 10 and 16 layouts) where that module models the
+table; elsewhere those phases, and all the others, are the heuristic's. The choice depends
+only on the view and the seed: each decision's generator is seeded from both. Each decision also has a budget of
+solver nodes (``BUDGETS``, about a third of a second of one core): once it is spent the decision stands on the
+layouts solved so far, so no move thinks for more than a second, deterministically.
 """
 
 from __future__ import annotations
@@ -26,14 +29,17 @@ from fairdeal.engine.bids import NO_TRUMP
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.outcome import DefenceCall, HandKind
 from fairdeal.engine.view import PlayerView
-from fairdeal.solver import simulate
-from fairdeal.solver.dds import Position, solve
+from fairdeal.solver import inference, simulate
+from fairdeal.solver.budget import Budget
+from fairdeal.solver.dds import Position
 
 # (play, whist, bidding/discard/contract) samples
 LEVELS: dict[str, tuple[int, int, int]] = {"easy": (0, 0, 0), "medium": (8, 8, 10), "hard": (24, 16, 16)}
+# solver nodes a decision may search (about 15 million a second on one core of the bench machine)
+BUDGETS: dict[str, int] = {"easy": 0, "medium": 4_000_000, "hard": 6_000_000}
 TRICKS = 10
 WHIST_MARGIN = 0.5
-SIMULATED = (Phase.AUCTION, Phase.DISCARD, Phase.CONTRACT)
+SIMULATED = (Phase.AUCTION, Phase.DISCARD, Phase.CONTRACT, Phase.DEFENCE_DISCARD)
 
 
 @dataclass(frozen=True)
@@ -62,6 +68,7 @@ class SamplingBot:
         self.whist_samples = whist
         self.auction_samples = auction if samples is None else max(simulate.MIN_SAMPLES, samples)
         self.seed = seed
+        self.budget = BUDGETS[level]
         self.fallback = HeuristicBot()
 
     def act(self, view: PlayerView) -> Action:
@@ -81,22 +88,34 @@ class SamplingBot:
         if DefenceCall.PASS not in calls or DefenceCall.WHIST not in calls:
             return heuristic
         rng = np.random.default_rng([self.seed, _view_digest(view)])
-        defence = np.mean([TRICKS - self._declarer_tricks(view, rng) for _ in range(self.whist_samples)])
+        budget = Budget(self.budget)
+        made = []
+        for _ in range(self.whist_samples):
+            tricks = self._declarer_tricks(view, rng, budget)
+            if tricks is None:
+                break
+            made.append(tricks)
+        if not made:
+            return heuristic
+        defence = TRICKS - float(np.mean(made))
         if defence >= view.convention.defence.quota(view.contract.level) + WHIST_MARGIN:
             return calls[DefenceCall.WHIST]
         return calls[DefenceCall.PASS] if heuristic.call is DefenceCall.WHIST else heuristic
 
-    def _declarer_tricks(self, view: PlayerView, rng: np.random.Generator) -> int:
-        shown = [c for c in view.talon_seen if c not in view.hand]
-        pool = [c for c in sorted(view.deck - set(view.hand)) if c not in shown]
-        rng.shuffle(pool)
-        partner = pool[:TRICKS]
-        with_declarer = pool[TRICKS:] + shown
-        rng.shuffle(with_declarer)
-        declarer = with_declarer[:TRICKS]  # the other two are his discard
-        hands = {view.seat: tuple(view.hand), view.declarer: tuple(sorted(declarer))}
-        other = next(s for s in view.active if s not in hands)
-        hands[other] = tuple(sorted(partner))
+    def _declarer_tricks(self, view: PlayerView, rng: np.random.Generator, budget: Budget) -> int | None:
+        said = inference.claims(view)
+        named = inference.declarer_claim(view)
+        said += (named,) if named is not None else ()
+        best: tuple[float, dict[int, tuple[int, ...]]] | None = None
+        for _ in range(inference.TRIES):
+            hands = _defence_layout(view, rng)
+            miss = inference.shortfall(said, hands)
+            if best is None or miss < best[0]:
+                best = (miss, hands)
+            if miss == 0:
+                break
+        assert best is not None
+        hands = best[1]
         strain = view.contract.strain
         position = Position(
             tuple(hands[s] for s in view.active),
@@ -105,18 +124,32 @@ class SamplingBot:
             None if strain == NO_TRUMP else strain,
             view.convention.play.must_overtake,
         )
-        return solve(position, 1 << view.active.index(view.declarer), 1 << view.active.index(view.declarer)).value
+        bit = 1 << view.active.index(view.declarer)
+        solution = budget.solve(position, bit, bit)
+        return None if solution is None else solution.value
 
     def simulate(self, view: PlayerView) -> Action:
         """Bid, discard or name the contract by simulation; the heuristic where the simulation declines."""
         rng = np.random.default_rng([self.seed, _view_digest(view)])
         heuristic = self.fallback.act(view)
-        if view.phase is Phase.AUCTION:
-            action = simulate.bid(view, rng, self.auction_samples)
+        budget = Budget(self.budget)
+        samples = self.auction_samples
+        risk = self.fallback.misere_risk
+        if view.phase is Phase.DEFENCE_DISCARD:
+            action = simulate.defence_discard(view, rng, samples, budget)
+        elif not simulate.russian(view):
+            if view.phase is Phase.AUCTION:
+                action = simulate.number_bid(view, rng, samples, budget, risk)
+            elif view.phase is Phase.DISCARD:
+                action = simulate.number_discard(view, rng, samples, budget)
+            else:
+                action = simulate.number_declare(view, rng, samples, budget, risk)
+        elif view.phase is Phase.AUCTION:
+            action = simulate.bid(view, rng, samples, budget)
         elif view.phase is Phase.DISCARD:
-            action = simulate.discard(view, rng, self.auction_samples)
+            action = simulate.discard(view, rng, samples, budget)
         else:
-            action = simulate.declare(view, rng, self.auction_samples, heuristic)
+            action = simulate.declare(view, rng, samples, heuristic, budget)
         return heuristic if action is None else action
 
     def play(self, view: PlayerView) -> Action:
@@ -125,11 +158,14 @@ class SamplingBot:
         legal = {a.card: a for a in view.legal}
         totals = dict.fromkeys(legal, 0.0)
         done = 0
+        budget = Budget(self.budget)
         for _ in range(self.samples):
             layout = sample_layout(table, rng)
             if layout is None:
                 continue
-            scores = card_scores(view, table, *layout)
+            scores = card_scores(view, table, layout[0], layout[1], budget)
+            if scores is None:
+                break
             for card in totals:
                 totals[card] += scores[card]
             done += 1
@@ -140,15 +176,33 @@ class SamplingBot:
 
 
 def _plain_table(view: PlayerView) -> bool:
-    """Three people at the tricks, a game contract of ten cards each: the case the whist simulation models."""
+    """Two or three seats at the tricks, a game contract of ten cards each: the case the whist simulation
+    models."""
     return (
-        len(view.active) == 3
-        and not view.convention.table.dummy
+        len(view.active) in (2, 3)
+        and tuple(view.trick_seats) == tuple(view.active)
         and view.contract is not None
         and not view.contract.misere
         and len(view.hand) == TRICKS
-        and len(view.deck) == 32
+        and len(view.deck) >= TRICKS * len(view.active) + 2
     )
+
+
+def _defence_layout(view: PlayerView, rng: np.random.Generator) -> dict[int, tuple[int, ...]]:
+    """The hands at the whist: the shown talon cards are the declarer's or in his discard; the partner (at a
+    three-seat table) holds ten of the cards nobody has seen."""
+    shown = [c for c in view.talon_seen if c not in view.hand]
+    pool = [c for c in sorted(view.deck - set(view.hand)) if c not in shown]
+    rng.shuffle(pool)
+    hands = {view.seat: tuple(view.hand)}
+    for seat in view.active:
+        if seat not in (view.seat, view.declarer):
+            hands[seat], pool = tuple(sorted(pool[:TRICKS])), pool[TRICKS:]
+    with_declarer = pool + shown
+    rng.shuffle(with_declarer)
+    assert view.declarer is not None
+    hands[view.declarer] = tuple(sorted(with_declarer[:TRICKS]))  # the rest: his discard (and unused cards)
+    return hands
 
 
 def _view_digest(view: PlayerView) -> int:
@@ -203,7 +257,10 @@ def _voids(view: PlayerView) -> dict[int, int]:
     return voids
 
 
-def sample_layout(table: Table, rng: np.random.Generator, tries: int = 20):
+Layout = tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]
+
+
+def sample_layout(table: Table, rng: np.random.Generator, tries: int = 20) -> Layout | None:
     """(hands per trick seat, talon cards still to turn) or ``None`` when no consistent deal turned up."""
     for _ in range(tries):
         deal = _try_deal(table, rng)
@@ -212,20 +269,20 @@ def sample_layout(table: Table, rng: np.random.Generator, tries: int = 20):
     return None
 
 
-def _try_deal(table: Table, rng: np.random.Generator):
-    hands = {seat: [] for seat, _, _ in table.hidden}
+def _try_deal(table: Table, rng: np.random.Generator) -> Layout | None:
+    hands: dict[int, list[int]] = {seat: [] for seat, _, _ in table.hidden}
     room = {seat: size for seat, size, _ in table.hidden}
     rest_room = len(table.unseen) - sum(room.values())
     if rest_room < 0:
         return None
-    rest = []
+    rest: list[int] = []
     cards = list(table.unseen)
     rng.shuffle(cards)
     # the most constrained cards first: those only a few holders may take
     holders_of = {c: _holders(c, table) for c in cards}
     cards.sort(key=lambda c: len(holders_of[c]))
     for card in cards:
-        options = [s for s in holders_of[card] if room[s] > 0]
+        options: list[int | None] = [s for s in holders_of[card] if room[s] > 0]
         weights = [room[s] for s in options]
         if rest_room > 0:  # the discard, the talon, a sitting-out dealer's hand
             options.append(None)
@@ -259,9 +316,14 @@ def _holders(card: int, table: Table) -> list[int]:
 
 
 def card_scores(
-    view: PlayerView, table: Table, hands: tuple[tuple[int, ...], ...], future_talon: tuple[int, ...]
-) -> dict[int, float]:
-    """The expected score for the seat to play of each of its legal cards, in this layout."""
+    view: PlayerView,
+    table: Table,
+    hands: tuple[tuple[int, ...], ...],
+    future_talon: tuple[int, ...],
+    budget: Budget,
+) -> dict[int, float] | None:
+    """The expected score for the seat to play of each of its legal cards, in this layout; ``None`` when the
+    budget cannot pay for the solve."""
     seats = table.seats
     index = {s: i for i, s in enumerate(seats)}
     leader = index[view.current[0][0]] if view.current else index[view.legal[0].seat]
@@ -280,14 +342,18 @@ def card_scores(
     if view.kind is HandKind.RASPASY:
         me = index[mover]
         others = ((1 << len(seats)) - 1) & ~(1 << me)
-        values = solve(position, 1 << me, others, values=True).card_values
-        return {c: -float(view.won[mover] + v) for c, v in values.items()}
+        solution = budget.solve(position, 1 << me, others, values=True)
+        if solution is None:
+            return None
+        return {c: -float(view.won[mover] + v) for c, v in solution.card_values.items()}
     declarer = index[view.declarer]
     count = 1 << declarer
     maximisers = count if view.kind is HandKind.GAME else ((1 << len(seats)) - 1) & ~count
-    values = solve(position, count, maximisers, values=True).card_values
+    solution = budget.solve(position, count, maximisers, values=True)
+    if solution is None:
+        return None
     sign = 1.0 if mover == view.declarer else -1.0
-    return {c: sign * declarer_score(view, view.won[view.declarer] + v) for c, v in values.items()}
+    return {c: sign * declarer_score(view, view.won[view.declarer] + v) for c, v in solution.card_values.items()}
 
 
 def declarer_score(view: PlayerView, tricks: int) -> float:

@@ -46,9 +46,13 @@ class Position:
 
 @dataclass(frozen=True)
 class Solution:
-    value: int  # the counted seats' tricks from the trick in progress on
+    value: int  # the counted seats' tricks from the trick in progress on (-1: cut off by the node limit)
     card_values: dict[int, int]  # each legal card of the seat to play -> the value after it
     nodes: int
+
+    @property
+    def complete(self) -> bool:
+        return self.value >= 0
 
     def losses(self, maximiser: bool) -> dict[int, int]:
         """What each legal card gives away against the best one, from the side of the seat to play."""
@@ -75,8 +79,10 @@ def sides(seats: int, declarer: int, goal: Goal) -> tuple[int, int]:
     return count, (count if goal == "tricks" else everyone & ~count)
 
 
-def solve(position: Position, count: int, maximisers: int, values: bool = False) -> Solution:
-    """The value for the seats of ``count`` (a bit mask) when those of ``maximisers`` maximise it."""
+def solve(position: Position, count: int, maximisers: int, values: bool = False, node_limit: int = 0) -> Solution:
+    """The value for the seats of ``count`` (a bit mask) when those of ``maximisers`` maximise it. A positive
+    ``node_limit`` stops the search after that many nodes (the node count of a position is always the same) and
+    returns an incomplete solution."""
     trump = -1 if position.trump is None else position.trump
     try:
         value, card_values, nodes = _dds.solve(
@@ -90,6 +96,7 @@ def solve(position: Position, count: int, maximisers: int, values: bool = False)
             position.talon,
             position.talon_owner,
             values,
+            node_limit,
         )
     except (ValueError, TypeError, OverflowError) as exc:
         raise SolverError(f"cannot solve this position: {exc}") from None

@@ -1,10 +1,13 @@
 """Bidding, the discard and the contract by simulation: deal the cards the view cannot see at random (only the
 cards it holds or was shown are placed), solve each layout double dummy in every strain the bot may still name,
-and price the tricks under the convention's contract values.
+and price the tricks under the convention's contract values. The decision's node budget pays for the solves; a
+layout counts only once every strain it needs is solved, so all estimates stand on the same layouts.
 
-The model is the plain three-handed game of the Russian ladder: three seats at the tricks, ten cards each from a
-32-card deck, the first hand (``active[0]``) leading. Number and suit ladders (the Central-European and the
-19th-century systems), the dummy's tables and the two-seat tables stay with the heuristic bot.
+The model: two or three seats at the tricks (Hussar, Gusarik's dummy among them), ten cards each, the first hand
+(``active[0]``) leading; the other seats' hands fit what their calls said (``inference``). On the Russian ladder
+the bids are priced by expected score; on the number and suit ladders (the Central-European and the 19th-century
+systems) the heuristic's own bidding and contract rules run on simulated tricks instead of counted ones
+(``NumberTricks``). Hussar's whister, having taken his talon, discards by simulation too.
 """
 
 from __future__ import annotations
@@ -14,13 +17,16 @@ from itertools import combinations
 
 import numpy as np
 
-from fairdeal.engine import evaluate
-from fairdeal.engine.actions import Action, Bid, Concede, Declare, Discard
+from fairdeal.engine import evaluate, number_bot
+from fairdeal.engine.actions import Action, Bid, Concede, Declare, Discard, Phase
 from fairdeal.engine.bids import DARK_PREFIX, MINE, NO_TRUMP, PASS, ContractBid, beats, misere_level_of, parse_bid
 from fairdeal.engine.view import PlayerView
-from fairdeal.solver.dds import Position, solve
+from fairdeal.solver import inference
+from fairdeal.solver.budget import Budget
+from fairdeal.solver.dds import Position
 
 TRICKS = 10
+TALON = 2
 STRAINS = tuple(range(5))  # four trump suits, then no trump (the ladder's order)
 DISCARD_CANDIDATES = 4  # discards kept by the heuristic's count before simulating
 MISERE_CANDIDATES = 2  # misère solves cost ten times a game's: fewer discards, fewer layouts
@@ -54,38 +60,56 @@ def contract_score(conv, level: int | None, tricks: int) -> float:
 
 
 def models(view: PlayerView) -> bool:
-    """The case the simulation models: the Russian ladder, three seats at the tricks and no dummy, 32 cards."""
-    conv = view.convention
+    """The case the simulation models: two or three seats at the tricks (a dummy's among them), ten cards
+    each."""
     return (
-        conv.bidding.ladder == "russian"
-        and not conv.table.dummy
-        and len(view.active) == 3
-        and len(view.deck) == 32
+        len(view.active) in (2, 3)
+        and len(view.deck) >= TRICKS * len(view.active) + TALON
         and tuple(view.trick_seats) == tuple(view.active)
     )
 
 
-def _solve_tricks(view: PlayerView, hands: dict[int, tuple[int, ...]], strain: int | None) -> int:
-    """The bot's tricks as declarer in ``strain`` (``None``: misère, the others loading him)."""
+def _solve_tricks(
+    view: PlayerView, hands: dict[int, tuple[int, ...]], strain: int | None, budget: Budget
+) -> int | None:
+    """The bot's tricks as declarer in ``strain`` (``None``: misère, the others loading him); ``None`` when the
+    budget is spent."""
     order = tuple(view.active)
     me = 1 << order.index(view.seat)
     trump = None if strain in (None, NO_TRUMP) else strain
     position = Position(tuple(tuple(sorted(hands[s])) for s in order), 0, (), trump, view.convention.play.must_overtake)
     maximisers = me if strain is not None else ((1 << len(order)) - 1) & ~me
-    return solve(position, me, maximisers).value
+    solution = budget.solve(position, me, maximisers)
+    return None if solution is None else solution.value
 
 
-def _deal_others(view: PlayerView, hidden: list[int], rng: np.random.Generator) -> tuple[dict, list[int]]:
-    """The two other seats' hands from the cards the bot cannot place, and what is left over (the talon)."""
-    pool = list(hidden)
-    rng.shuffle(pool)
-    others = [s for s in view.active if s != view.seat]
-    hands = {s: tuple(pool[k * TRICKS : (k + 1) * TRICKS]) for k, s in enumerate(others)}
-    return hands, pool[TRICKS * len(others) :]
+Hands = dict[int, tuple[int, ...]]
 
 
-def _hidden(view: PlayerView, mine) -> list[int]:
-    return sorted(view.deck - set(mine) - set(view.discard) - set(view.talon_seen))
+def _deal_others(view: PlayerView, hidden: list[int], rng: np.random.Generator) -> tuple[Hands, list[int]]:
+    """The other seats' hands from the cards the bot cannot place, fitting the calls made (``inference``), and
+    the talon from what is left over."""
+    shown = dict(view.open_hands)
+    others = [s for s in view.active if s != view.seat and s not in shown]
+    said = inference.claims(view)
+    best: tuple[float, Hands, list[int]] | None = None
+    for _ in range(inference.TRIES if said else 1):
+        pool = list(hidden)
+        rng.shuffle(pool)
+        hands = {s: tuple(pool[k * TRICKS : (k + 1) * TRICKS]) for k, s in enumerate(others)}
+        miss = inference.shortfall(said, hands)
+        hands.update((s, shown[s]) for s in view.active if s in shown and s != view.seat)
+        if best is None or miss < best[0]:
+            best = (miss, hands, pool[TRICKS * len(others) : TRICKS * len(others) + TALON])
+        if miss == 0:
+            break
+    assert best is not None
+    return best[1], best[2]
+
+
+def _hidden(view: PlayerView, mine: tuple[int, ...]) -> list[int]:
+    shown = {c for _, cards in view.open_hands for c in cards}
+    return sorted(view.deck - set(mine) - set(view.discard) - set(view.talon_seen) - shown)
 
 
 def quick_discard(cards: tuple[int, ...], strain: int | None) -> tuple[int, ...]:
@@ -100,22 +124,32 @@ def quick_discard(cards: tuple[int, ...], strain: int | None) -> tuple[int, ...]
     return tuple(c for c in cards if c not in away)
 
 
-def auction_estimates(view: PlayerView, rng: np.random.Generator, samples: int, misere: bool) -> list[Estimate]:
+def auction_estimates(
+    view: PlayerView, rng: np.random.Generator, samples: int, misere: bool, budget: Budget
+) -> list[Estimate]:
     """Tricks in each strain (and misère when ``misere``) with the talon unseen: a random talon joins the hand
-    and the strain's quick discard puts two cards away."""
+    and the strain's quick discard puts two cards away. Empty when the budget solves no layout."""
     strains = list(STRAINS) + ([None] if misere else [])
     tricks: dict[int | None, list[int]] = {s: [] for s in strains}
     hidden = _hidden(view, view.hand)
     for _ in range(samples):
         others, talon = _deal_others(view, hidden, rng)
+        layout: dict[int | None, int | None] = {}
         for strain in strains:
             hands = dict(others)
             hands[view.seat] = quick_discard(tuple(view.hand) + tuple(talon), strain)
-            tricks[strain].append(_solve_tricks(view, hands, strain))
+            layout[strain] = _solve_tricks(view, hands, strain, budget)
+        solved = {s: v for s, v in layout.items() if v is not None}
+        if len(solved) < len(layout):
+            break
+        for strain, value in solved.items():
+            tricks[strain].append(value)
+    if not tricks[strains[0]]:
+        return []
     return [Estimate(s, tuple(t)) for s, t in tricks.items()]
 
 
-def bid(view: PlayerView, rng: np.random.Generator, samples: int) -> Action | None:
+def bid(view: PlayerView, rng: np.random.Generator, samples: int, budget: Budget) -> Action | None:
     """The lowest legal bid up to the highest contract whose expected score beats passing (scored 0), misère
     when it prices higher; ``None`` when no plain game bid is open (dark and no-talon bids: the heuristic)."""
     tokens = [a.token for a in view.legal]
@@ -133,7 +167,9 @@ def bid(view: PlayerView, rng: np.random.Generator, samples: int) -> Action | No
     misere = "misere" in tokens and evaluate.misere_risk(view.hand) <= MISERE_RISK
     if evaluate.best_strain(view.hand)[1] < HOPELESS and not misere:
         return Bid(view.seat, PASS)
-    estimates = auction_estimates(view, rng, samples, misere)
+    estimates = auction_estimates(view, rng, samples, misere, budget)
+    if not estimates:
+        return None
     priced = [
         (e.value(conv, level), ContractBid(level, e.strain))
         for e in estimates
@@ -171,17 +207,26 @@ def _open_contracts(view: PlayerView) -> list[ContractBid]:
 
 
 def _kept_estimates(
-    view: PlayerView, kept: tuple[int, ...], layouts: list[dict], strains: list[int | None]
-) -> list[Estimate]:
-    out = []
-    for strain in strains:
-        tricks = []
-        for others in layouts:
+    view: PlayerView, kepts: list[tuple[int, ...]], layouts: list[dict], strains: list[int | None], budget: Budget
+) -> list[list[Estimate]]:
+    """Per kept hand, its estimates in each strain, layout by layout over all kept hands until the budget is
+    spent (empty lists when not even the first layout is solved)."""
+    tricks: list[dict[int | None, list[int]]] = [{s: [] for s in strains} for _ in kepts]
+    for others in layouts:
+        row: list[dict[int | None, int]] = []
+        for kept in kepts:
             hands = dict(others)
             hands[view.seat] = kept
-            tricks.append(_solve_tricks(view, hands, strain))
-        out.append(Estimate(strain, tuple(tricks)))
-    return out
+            solved = {s: _solve_tricks(view, hands, s, budget) for s in strains}
+            row.append({s: v for s, v in solved.items() if v is not None})
+        if any(len(r) < len(strains) for r in row):
+            break
+        for out, r in zip(tricks, row):
+            for strain, value in r.items():
+                out[strain].append(value)
+    if not tricks[0][strains[0]]:
+        return [[] for _ in kepts]
+    return [[Estimate(s, tuple(t[s])) for s in strains] for t in tricks]
 
 
 def _best_contract(
@@ -192,20 +237,13 @@ def _best_contract(
     return max(priced, key=lambda item: (item[0], -item[1].level, -item[1].strain))
 
 
-def discard(view: PlayerView, rng: np.random.Generator, samples: int) -> Action | None:
+def discard(view: PlayerView, rng: np.random.Generator, samples: int, budget: Budget) -> Action | None:
     """The discard (and so the contract) of best expected score, among the few the heuristic counts best."""
     size = len(view.legal[0].cards)
     if len(view.hand) != TRICKS + size:
         return None
     misere = view.high is not None and view.high.misere
-    pairs = list(combinations(view.hand, size))
-    if misere:
-        pairs.sort(key=lambda p: (evaluate.misere_risk([c for c in view.hand if c not in p]), -sum(c % 8 for c in p)))
-    else:
-        pairs.sort(
-            key=lambda p: (-evaluate.best_strain([c for c in view.hand if c not in p])[1], sum(c % 8 for c in p))
-        )
-    candidates = pairs[: MISERE_CANDIDATES if misere else DISCARD_CANDIDATES]
+    candidates = _discard_candidates(view, size, misere)
     if misere:
         samples = max(MIN_SAMPLES, int(samples * MISERE_SAMPLE_SHARE))
     hidden = _hidden(view, view.hand)
@@ -214,17 +252,21 @@ def discard(view: PlayerView, rng: np.random.Generator, samples: int) -> Action 
     strains = [None] if misere else sorted({b.strain for b in contracts})
     if not misere and not contracts:
         return None
+    kepts = [tuple(c for c in view.hand if c not in pair) for pair in candidates]
+    per_kept = _kept_estimates(view, kepts, layouts, strains, budget)
+    if not per_kept[0]:
+        return None
     best = None
-    for pair in candidates:
-        kept = tuple(c for c in view.hand if c not in pair)
-        estimates = _kept_estimates(view, kept, layouts, strains)
+    for pair, estimates in zip(candidates, per_kept):
         score = estimates[0].value(view.convention, None) if misere else _best_contract(view, estimates, contracts)[0]
         if best is None or score > best[0]:
             best = (score, pair)
     return Discard(view.seat, tuple(best[1]))
 
 
-def declare(view: PlayerView, rng: np.random.Generator, samples: int, heuristic: Action) -> Action | None:
+def declare(
+    view: PlayerView, rng: np.random.Generator, samples: int, heuristic: Action, budget: Budget
+) -> Action | None:
     """The legal contract of best expected score for the hand kept; the heuristic's concession stands."""
     if isinstance(heuristic, Concede):
         return heuristic
@@ -234,5 +276,150 @@ def declare(view: PlayerView, rng: np.random.Generator, samples: int, heuristic:
         return None
     hidden = _hidden(view, view.hand)
     layouts = [_deal_others(view, hidden, rng)[0] for _ in range(samples)]
-    estimates = _kept_estimates(view, tuple(view.hand), layouts, sorted({b.strain for b in contracts}))
+    estimates = _kept_estimates(view, [tuple(view.hand)], layouts, sorted({b.strain for b in contracts}), budget)[0]
+    if not estimates:
+        return None
     return declares[_best_contract(view, estimates, contracts)[1]]
+
+
+def russian(view: PlayerView) -> bool:
+    return bool(view.convention.bidding.ladder == "russian")  # type: ignore[attr-defined]
+
+
+class NumberTricks:
+    """The bot's tricks to spare in a contract for the number ladders' rules (``number_bot``): double-dummy
+    tricks over sampled layouts, strain by strain, with the talon (a random one joins the hand and the quick
+    discard puts two away) or on the hand as it is, solved when first asked while the budget lasts. Contracts
+    the count already calls hopeless, and misères on hands of many takers, keep the count's margin."""
+
+    HOPELESS = -2.5
+
+    def __init__(self, view: PlayerView, rng: np.random.Generator, samples: int, budget: Budget):
+        self.view = view
+        hidden = _hidden(view, view.hand)
+        self.layouts = [_deal_others(view, hidden, rng) for _ in range(samples)]
+        self.budget = budget
+        self.means: dict[tuple[int | None, bool], float | None] = {}
+        self.talon = view.phase is Phase.AUCTION
+
+    def __call__(self, bid: ContractBid) -> float | None:
+        if not bid.misere and (bid.strain is None or bid.level is None):
+            return None
+        count = number_bot.margin(self.view.hand, bid, MISERE_RISK)
+        if count < self.HOPELESS:
+            return None
+        mean = self.mean(bid.strain, bid.no_talon or not self.talon)
+        if mean is None:
+            return None
+        if bid.level is None:
+            return 1.0 - 4.0 * mean  # clean almost always: 1; a trick taken one time in four: 0
+        return mean - bid.level
+
+    def mean(self, strain: int | None, as_dealt: bool) -> float | None:
+        key = (strain, as_dealt)
+        if key not in self.means:
+            values = []
+            for others, talon in self.layouts:
+                hands = dict(others)
+                mine = tuple(self.view.hand)
+                hands[self.view.seat] = mine if as_dealt else quick_discard(mine + tuple(talon), strain)
+                value = _solve_tricks(self.view, hands, strain, self.budget)
+                if value is None:
+                    break
+                values.append(value)
+            self.means[key] = float(np.mean(values)) if len(values) >= MIN_SAMPLES else None
+        return self.means[key]
+
+
+def number_bid(view: PlayerView, rng: np.random.Generator, samples: int, budget: Budget, risk: float) -> Action:
+    return number_bot.bid(view, 0.0, risk, NumberTricks(view, rng, samples, budget))
+
+
+def number_declare(view: PlayerView, rng: np.random.Generator, samples: int, budget: Budget, risk: float) -> Action:
+    return number_bot.declare(view, risk, NumberTricks(view, rng, samples, budget))
+
+
+def number_discard(view: PlayerView, rng: np.random.Generator, samples: int, budget: Budget) -> Action | None:
+    """The discard keeping the most double-dummy tricks in the kept hand's best strains (a misère: the fewest),
+    among the few the heuristic counts best."""
+    size = len(view.legal[0].cards)  # type: ignore[union-attr]
+    if len(view.hand) != TRICKS + size:
+        return None
+    misere = view.high is not None and view.high.misere
+    candidates = _discard_candidates(view, size, misere)
+    kepts = [tuple(c for c in view.hand if c not in pair) for pair in candidates]
+    if misere:
+        strains: list[int | None] = [None]
+    else:
+        counts = {st: max(evaluate.strain_tricks(k, st) for k in kepts) for st in STRAINS}
+        top = max(counts.values())
+        strains = [st for st in STRAINS if counts[st] >= top - 1.0]
+    layouts = [_deal_others(view, _hidden(view, view.hand), rng)[0] for _ in range(samples)]
+    per_kept = _kept_estimates(view, kepts, layouts, strains, budget)
+    if not per_kept[0]:
+        return None
+
+    def score(estimates: list[Estimate]) -> float:
+        means = [float(np.mean(e.tricks)) for e in estimates]
+        return -means[0] if misere else max(means)
+
+    best = max(range(len(candidates)), key=lambda i: (score(per_kept[i]), -i))
+    return Discard(view.seat, tuple(candidates[best]))
+
+
+def _discard_candidates(view: PlayerView, size: int, misere: bool) -> list[tuple[int, ...]]:
+    pairs = list(combinations(view.hand, size))
+    if misere:
+        pairs.sort(key=lambda p: (evaluate.misere_risk([c for c in view.hand if c not in p]), -sum(c % 8 for c in p)))
+        return pairs[:MISERE_CANDIDATES]
+    pairs.sort(key=lambda p: (-evaluate.best_strain([c for c in view.hand if c not in p])[1], sum(c % 8 for c in p)))
+    return pairs[:DISCARD_CANDIDATES]
+
+
+def defence_discard(view: PlayerView, rng: np.random.Generator, samples: int, budget: Budget) -> Action | None:
+    """Hussar's whister with his talon taken: the discard that holds the declarer to the fewest double-dummy
+    tricks, among the few the heuristic counts best."""
+    contract = view.contract
+    if contract is None or contract.misere or view.declarer is None or len(view.hand) != TRICKS + TALON:
+        return None
+
+    def kept_count(pair: tuple[int, ...]) -> tuple[float, int]:
+        kept = [c for c in view.hand if c not in pair]
+        return -evaluate.defence_tricks(kept, view.trump), sum(c % 8 for c in pair)
+
+    pairs = sorted(combinations(view.hand, TALON), key=kept_count)[:DISCARD_CANDIDATES]
+    shown = [c for c in view.talon_seen if c not in view.hand]
+    pool = [c for c in _hidden(view, view.hand) if c not in shown]
+    strain = None if contract.strain in (None, NO_TRUMP) else contract.strain
+    order = tuple(view.active)
+    totals = [0] * len(pairs)
+    done = 0
+    for _ in range(samples):
+        cards = pool + shown
+        rng.shuffle(cards)
+        declarer = tuple(sorted(cards[:TRICKS]))
+        row = []
+        for pair in pairs:
+            hands = {view.seat: tuple(c for c in view.hand if c not in pair), view.declarer: declarer}
+            if len(hands) != len(order) or set(hands) != set(order):
+                return None
+            position = Position(
+                tuple(hands[s] for s in order),
+                0,
+                (),
+                strain,
+                view.convention.play.must_overtake,  # type: ignore[attr-defined]
+            )
+            bit = 1 << order.index(view.declarer)
+            solution = budget.solve(position, bit, bit)
+            if solution is None:
+                break
+            row.append(solution.value)
+        if len(row) < len(pairs):
+            break
+        totals = [t + v for t, v in zip(totals, row)]
+        done += 1
+    if done == 0:
+        return None
+    best = min(range(len(pairs)), key=lambda i: (totals[i], i))
+    return Discard(view.seat, tuple(pairs[best]))
