@@ -11,8 +11,10 @@ def solve(
     talon: tuple[int, ...],
     talon_owner: bool,
     values: bool,
+    node_limit: int,
 ) -> tuple[int, dict[int, int] | None, int]:
-    """(value, each legal card's value when ``values``, nodes searched)."""
+    """(value, each legal card's value when ``values``, nodes searched); a positive ``node_limit`` stops the
+    search after that many nodes (value -1: cut off)."""
 
 def solve_batch(
     hands: object,

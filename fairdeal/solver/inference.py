@@ -48,7 +48,7 @@ def _contracts(view: PlayerView, token: str) -> tuple[tuple[int, int], ...] | No
     number = number_of_word(token)
     tokens: Sequence[str] = (token,)
     if number is not None:
-        rules = view.convention.bidding  # type: ignore[attr-defined]
+        rules = view.convention.bidding
         if not rules.first_number <= number <= rules.last_number:
             return None
         tokens = rules.number_tokens(number, False)
