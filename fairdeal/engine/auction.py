@@ -40,13 +40,14 @@ MISERE_TOKEN = "misere"
 # remembered answer is the rule's own answer (tests/test_engine_shortcuts.py compares them over random auctions of
 # every convention). Whoever makes such a rule read another field adds that field to its key.
 _REMEMBERED_LIMIT = 1 << 14  # house rules made on the fly (as the tests do) must not grow a memory unbounded
+_Rule = Callable[[HandState], list[ContractBid]]
 
 
-def _remembered(key: Callable[[HandState], tuple]):
+def _remembered(key: Callable[[HandState], tuple[object, ...]]) -> Callable[[_Rule], _Rule]:
     """Remember ``rule(state)`` by ``key(state)``; every call returns a fresh list, as the rule itself does."""
 
-    def decorate(rule: Callable[[HandState], list[ContractBid]]):
-        memory: dict[tuple, tuple[ContractBid, ...]] = {}
+    def decorate(rule: _Rule) -> _Rule:
+        memory: dict[tuple[object, ...], tuple[ContractBid, ...]] = {}
 
         @wraps(rule)
         def remembered(state: HandState) -> list[ContractBid]:
@@ -83,12 +84,12 @@ def _outbids(state: HandState, bid: ContractBid, dark: bool = False) -> bool:
     rules = state.convention.bidding
     if state.dark and state.high.misere and rules.dark_misere_overcall_levels is not None:
         dark_level, plain_level = rules.dark_misere_overcall_levels  # «девятерной ... втёмную или десятерной»
-        return not bid.misere and bid.level >= (dark_level if dark else plain_level)
+        return bid.level is not None and bid.level >= (dark_level if dark else plain_level)  # not a misère
     if (
         state.dark
         and rules.dark_overcall_next_level
-        and not bid.misere
-        and not state.high.misere
+        and bid.level is not None  # neither bid a misère
+        and state.high.level is not None
         and bid.level <= state.high.level
     ):
         return False
@@ -101,7 +102,7 @@ def _game_bids(state: HandState) -> list[ContractBid]:
     rules = state.convention.bidding
     floor = exit_level(state)
     ladder = all_game_bids(frozenset(rules.no_talon_levels), rules.no_talon_single_rung)
-    candidates = [b for b in ladder if b.level >= floor and _outbids(state, b)]
+    candidates = [b for b in ladder if b.level is not None and b.level >= floor and _outbids(state, b)]
     if rules.jumps_allowed:
         return candidates
     plain = [b for b in candidates if not b.no_talon]
@@ -155,7 +156,11 @@ def _dark_game_bids(state: HandState, open_bids: list[ContractBid]) -> list[Cont
     if not (state.dark and state.high is not None and state.high.misere and rules.dark_misere_overcall_levels):
         return [b for b in open_bids if not b.no_talon]
     floor = exit_level(state)
-    candidates = [b for b in all_game_bids(frozenset()) if b.level >= floor and _outbids(state, b, dark=True)]
+    candidates = [
+        b
+        for b in all_game_bids(frozenset())
+        if b.level is not None and b.level >= floor and _outbids(state, b, dark=True)
+    ]
     return candidates if rules.jumps_allowed else candidates[:1]
 
 
@@ -228,7 +233,9 @@ def _explain(state: HandState, token: str) -> str:
             )
         if _dark_misere_stands(state):
             return _DARK_MISERE_RULE
+        assert state.high is not None  # a misère is outbid only by a bid
         return f"bid below the last: {token} does not outbid {state.high.token}"
+    assert bid.level is not None  # not a misère
     if bid.no_talon and bid.level not in rules.no_talon_levels:
         return f"no-talon bids at level {bid.level} are not part of this convention"
     if bid.no_talon and bid.rung != rules.no_talon_single_rung:
@@ -243,6 +250,7 @@ def _explain(state: HandState, token: str) -> str:
             return f"a dark pass is beaten only by a bid of {exit_level(state)} or more"
         return f"after {state.raspasy_streak} raspasy in a row bids start at level {exit_level(state)}"
     if not _outbids(state, bid, dark):
+        assert state.high is not None  # any bid outbids none
         if _dark_misere_stands(state):
             return _DARK_MISERE_RULE
         if state.dark and rules.dark_overcall_next_level:
@@ -269,9 +277,9 @@ def apply_bid(state: HandState, token: str) -> HandState:
         state = evolve(state, high_seat=seat, bidders=state.bidders | {seat})
     else:
         bid = parse_bid(core)
-        misere = state.misere_bidders | {seat} if bid.misere else state.misere_bidders
+        misere_bidders = state.misere_bidders | {seat} if bid.misere else state.misere_bidders
         state = evolve(
-            state, high=bid, high_seat=seat, bidders=state.bidders | {seat}, misere_bidders=misere, dark=dark
+            state, high=bid, high_seat=seat, bidders=state.bidders | {seat}, misere_bidders=misere_bidders, dark=dark
         )
     return _advance(state)
 
@@ -328,6 +336,7 @@ def _next_bidder(state: HandState) -> int:
 def _win(state: HandState, seat: int) -> HandState:
     """The last bidder takes the talon (shown to all; unseen after a dark bid), unless he bid without it."""
     state = evolve(state, declarer=seat, final_bid=state.high, turn=seat)
+    assert state.high is not None  # the last bidder's bid
     if state.high.no_talon:
         return evolve(state, phase=Phase.CONTRACT)
     rules = state.convention.bidding
@@ -364,14 +373,16 @@ def own_talon_index(state: HandState, seat: int) -> int | None:
 def legal_contracts(state: HandState) -> list[ContractBid]:
     """Contracts the declarer may name: not below the final bid; a misère only if bid; no-talon only if bid."""
     final = state.final_bid
+    assert final is not None  # set when the auction ended
     if final.misere:
         return [final]
+    assert final.level is not None  # not a misère
     if final.rung:  # 002: «БП ... при заказе – игру без прикупа»: any strain, without the talon
         exceed = state.convention.bidding.contract_may_exceed_bid
         return [
             b
             for b in all_game_bids(frozenset(range(final.level, 11)))
-            if b.no_talon and (b.level >= final.level if exceed else b.level == final.level)
+            if b.no_talon and b.level is not None and (b.level >= final.level if exceed else b.level == final.level)
         ]
     if not state.convention.bidding.contract_may_exceed_bid:
         return [final]
@@ -391,6 +402,7 @@ def check_contract(state: HandState, bid: ContractBid, what: str) -> None:
             f"{what}: a contract names its strain ({bid.level}S{NO_TALON_SUFFIX} .. {bid.level}NT{NO_TALON_SUFFIX})"
         )
     final = state.final_bid
+    assert final is not None  # set when the auction ended
     if bid.misere != final.misere:
         raise IllegalAction(f"{what}: a misère is played only when bid, and a bid misère must be played")
     if bid.no_talon != final.no_talon:

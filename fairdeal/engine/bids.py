@@ -55,7 +55,11 @@ class ContractBid:
     def token(self) -> str:
         if self.rung:
             return f"{self.level}{NO_TALON_SUFFIX}"
-        base = MISERE if self.misere else f"{self.level}{STRAIN_LETTERS[self.strain]}"
+        if self.misere:
+            base = MISERE
+        else:
+            assert self.strain is not None  # a game bid other than a rung has a strain
+            base = f"{self.level}{STRAIN_LETTERS[self.strain]}"
         return base + (OPEN_SUFFIX if self.open else "") + (NO_TALON_SUFFIX if self.no_talon else "")
 
     def contract(self) -> Contract:
@@ -63,6 +67,7 @@ class ContractBid:
             return Contract(None, None, misere=True, no_talon=self.no_talon, open=self.open)
         if self.rung:  # only a rung conceded «без трёх» stands as a contract: scored by its level alone
             return Contract(self.level, None, no_talon=True)
+        assert self.strain is not None  # a game bid other than a rung has a strain
         trump = None if self.strain == NO_TRUMP else Suit(self.strain)
         return Contract(self.level, trump, no_talon=self.no_talon, open=self.open)
 
@@ -111,8 +116,10 @@ def rank_key(bid: ContractBid, misere_level: int) -> float:
         if bid.no_talon:  # above the next level's plain bids, below its no-talon bids
             return (misere_level + 1 - 6) * 10 + 4.5
         return (misere_level + 1 - 6) * 10 - 0.5  # above every bid of its level, below the next level
+    assert bid.level is not None  # not a misère
     if bid.rung:  # above every bid of its level, suited no-talon bids included
         return (bid.level - 6) * 10 + 9.5
+    assert bid.strain is not None  # not a rung
     return (bid.level - 6) * 10 + bid.strain + (5 if bid.no_talon else 0)
 
 
@@ -120,7 +127,7 @@ def beats(new: ContractBid, old: ContractBid, misere_level: int, plain_over_mise
     """True when ``new`` outbids ``old`` on the ladder. A misère without the talon is beaten by no-talon bids and,
     where ``plain_over_misere_bp`` names a level (Classic: 10), by plain bids from that level."""
     if old.misere and old.no_talon and not new.no_talon:
-        return plain_over_misere_bp is not None and not new.misere and new.level >= plain_over_misere_bp
+        return plain_over_misere_bp is not None and new.level is not None and new.level >= plain_over_misere_bp
     return rank_key(new, misere_level) > rank_key(old, misere_level)
 
 
@@ -129,6 +136,7 @@ def misere_level_of(token: str) -> int:
     bid = parse_bid(token)
     if bid.misere:
         raise BidError(f"misere_beats_up_to must name a game bid such as 8NT, got {token!r}")
+    assert bid.level is not None
     return bid.level
 
 

@@ -89,14 +89,15 @@ class HeuristicBot:
         if phase is Phase.FOLLOW:  # the discard is taken unseen: follow only on a hand sure on its own
             return Follow(view.seat, number_bot.follows(view, self.misere_risk))
         if phase is Phase.ANNOUNCE:  # «если ... не уверен в выполнении контракта, он может и промолчать»
-            spare = evaluate.strain_tricks(view.hand, view.contract.strain) - view.contract.level
+            assert view.contract is not None  # announced against a declared game
+            spare = evaluate.strain_tricks(view.hand, _strain(view.contract)) - _level(view.contract)
             return Announce(view.seat, spare >= KONTRA_SPARE - 1)
         return Play(*_choose_card(view))
 
     # ---- auction ----------------------------------------------------------------------------------------------
 
     def _bid(self, view: PlayerView) -> Action:
-        tokens = {a.token for a in view.legal}
+        tokens = {a.token for a in view.legal if isinstance(a, Bid)}  # the auction's legal actions are all bids
         if "misere" in tokens and evaluate.misere_risk(view.hand) <= self.misere_risk:
             return Bid(view.seat, "misere")
         strain, tricks = evaluate.best_strain(view.hand)
@@ -105,9 +106,9 @@ class HeuristicBot:
             return Bid(view.seat, PASS)
         limit = ContractBid(min(limit_level, 10), strain)
         level = misere_level_of(view.convention.bidding.misere_beats_up_to)
-        if MINE in tokens and not beats(view.high, limit, level):
+        if MINE in tokens and view.high is not None and not beats(view.high, limit, level):
             return Bid(view.seat, MINE)
-        ordered = [a.token for a in view.legal]  # legal bids come in ladder order
+        ordered = [a.token for a in view.legal if isinstance(a, Bid)]  # legal bids come in ladder order
         games = [
             parse_bid(t)
             for t in ordered
@@ -127,7 +128,9 @@ class HeuristicBot:
         hand = view.hand
         misere = view.high is not None and view.high.misere
         best = None
-        for pair in combinations(hand, len(view.legal[0].cards)):
+        first = view.legal[0]
+        assert isinstance(first, Discard)  # the discard phase offers discards only
+        for pair in combinations(hand, len(first.cards)):
             kept = [c for c in hand if c not in pair]
             if misere:
                 score = (-evaluate.misere_risk(kept), sum(c % 8 for c in pair))
@@ -135,6 +138,7 @@ class HeuristicBot:
                 score = (evaluate.best_strain(kept)[1], -sum(c % 8 for c in pair))
             if best is None or score > best[0]:
                 best = (score, pair)
+        assert best is not None  # a hand holds at least one such set of cards
         return Discard(view.seat, best[1])
 
     def _defence_discard(self, view: PlayerView) -> Action:
@@ -152,27 +156,28 @@ class HeuristicBot:
         bids = [parse_bid(a.token) for a in declares]
         if bids[0].misere:
             return declares[0]
-        made = [(b, evaluate.strain_tricks(view.hand, b.strain)) for b in bids]
-        feasible = [(b, t) for b, t in made if b.level <= t]
+        made = [(b, evaluate.strain_tricks(view.hand, _strain(b))) for b in bids]
+        feasible = [(b, t) for b, t in made if _level(b) <= t]
         if feasible:
             # raise the contract only with a trick to spare: the counts are optimistic
-            comfortable = [(b, t) for b, t in feasible if b.level <= t - 1] or feasible[:1]
-            choice = max(comfortable, key=lambda item: (item[0].level, item[1] - item[0].level))[0]
+            comfortable = [(b, t) for b, t in feasible if _level(b) <= t - 1] or feasible[:1]
+            choice = max(comfortable, key=lambda item: (_level(item[0]), item[1] - _level(item[0])))[0]
             return Declare(view.seat, choice.token)
-        choice, tricks = min(made, key=lambda item: (item[0].level - item[1], item[0].level))
-        if choice.level - tricks >= 4 and any(isinstance(a, Concede) for a in view.legal):
+        choice, tricks = min(made, key=lambda item: (_level(item[0]) - item[1], _level(item[0])))
+        if _level(choice) - tricks >= 4 and any(isinstance(a, Concede) for a in view.legal):
             return Concede(view.seat)
         return Declare(view.seat, choice.token)
 
     # ---- defence ----------------------------------------------------------------------------------------------
 
     def _defend(self, view: PlayerView) -> Action:
-        level = view.contract.level
+        assert view.contract is not None  # the defence answers a declared game
+        level = _level(view.contract)
         quota = view.convention.defence.quota(level)
         first_passed = bool(view.defence) and view.defence[0][1] is DefenceCall.PASS
         need = max(1.0, quota / 2 if not first_passed else quota * 0.75)
         mine = evaluate.defence_tricks(view.hand, view.trump)
-        calls = {a.call for a in view.legal}
+        calls = {a.call for a in view.legal if isinstance(a, Defend)}  # the defence's legal actions are all calls
         if DefenceCall.PASS not in calls:  # a forced whist
             return view.legal[0]
         if DefenceCall.WHIST_TALON in calls and mine + 1 >= quota:
@@ -186,14 +191,27 @@ class HeuristicBot:
     def _kontra(self, view: PlayerView) -> Action:
         """Double only with a clear surplus: the defender with the contract's defeat in hand, the declarer with
         tricks to spare; never on a misère."""
-        may_double = any(a.double for a in view.legal)
+        may_double = any(isinstance(a, Kontra) and a.double for a in view.legal)
         if not may_double or view.kind is HandKind.MISERE:
             return Kontra(view.seat, False)
+        assert view.contract is not None  # the kontra chain answers a declared game
         if view.seat == view.declarer:
-            sure = evaluate.strain_tricks(view.hand, view.contract.strain) >= view.contract.level + KONTRA_SPARE
+            sure = evaluate.strain_tricks(view.hand, _strain(view.contract)) >= _level(view.contract) + KONTRA_SPARE
         else:
             sure = evaluate.defence_tricks(view.hand, view.trump) >= KONTRA_DEFENCE_TRICKS
         return Kontra(view.seat, sure)
+
+
+def _level(bid: ContractBid) -> int:
+    """A game bid's level (these choices reckon game contracts only)."""
+    assert bid.level is not None
+    return bid.level
+
+
+def _strain(bid: ContractBid) -> int:
+    """A game contract's strain (a contract names its strain, even one bid as a no-talon rung)."""
+    assert bid.strain is not None
+    return bid.strain
 
 
 # ---- card play --------------------------------------------------------------------------------------------------
@@ -201,9 +219,11 @@ class HeuristicBot:
 
 def _choose_card(view: PlayerView) -> tuple[int, int, int | None]:
     """(card's seat, card, actor) for the play the view asks for."""
-    seat = view.legal[0].seat
-    actor = view.legal[0].actor
-    cards = [a.card for a in view.legal]
+    first = view.legal[0]
+    assert isinstance(first, Play)  # the play phase offers cards only
+    seat = first.seat
+    actor = first.actor
+    cards = [a.card for a in view.legal if isinstance(a, Play)]
     card = _game_card(view, seat, cards) if view.kind is HandKind.GAME else _shedding_card(view, seat, cards)
     return seat, card, actor
 
@@ -259,7 +279,11 @@ def _game_card(view: PlayerView, seat: int, cards: list[int]) -> int:
     winner_seat, winner_card = _current_winner(view)
     partner_winning = not declarer_side and winner_seat is not None and winner_seat != view.declarer
     winning = [c for c in cards if _wins_now(c, view, winner_card)]
-    if partner_winning and (_is_last(view) or _is_master(winner_card, unseen) or _declarer_played(view)):
+    if (
+        partner_winning
+        and winner_card is not None
+        and (_is_last(view) or _is_master(winner_card, unseen) or _declarer_played(view))
+    ):
         return min(cards, key=_low_key)
     if winning:
         if _is_last(view):

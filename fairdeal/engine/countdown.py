@@ -33,7 +33,9 @@ def score_countdown(sheet: Sheet, outcome: HandOutcome, conv: Convention) -> tup
     declarer = outcome.declarer
     refe_factor = conv.scoring.refe_multiplier if refe[declarer] else 1
     base = _last_remizes(sheet, conv, contract_value(outcome, conv) * refe_factor)
-    levels = dict(dict(outcome.extras).get("kontra", ()))
+    kontra = dict(outcome.extras).get("kontra", ())
+    assert isinstance(kontra, tuple)  # ExtraState.outcome_facts: (defender, doublings) pairs
+    levels = dict(kontra)
     lines = (
         _misere_lines(outcome, conv, base, levels)
         if outcome.kind is HandKind.MISERE
@@ -46,6 +48,7 @@ def score_countdown(sheet: Sheet, outcome: HandOutcome, conv: Convention) -> tup
 
 def contract_value(outcome: HandOutcome, conv: Convention) -> int:
     """«вдвое больше, чем порядковый номер заявки ... Игра без прикупа добавляет единичку к порядковому номеру»."""
+    assert outcome.contract is not None  # score_countdown takes contracts only
     number = conv.bidding.number_of(bid_from_contract(outcome.contract).token)
     bonus = conv.scoring.no_talon_number_bonus if outcome.contract.no_talon else 0
     return conv.scoring.number_value_factor * (number + bonus)
@@ -77,15 +80,20 @@ def grant_refe(sheet: Sheet, conv: Convention) -> Sheet:
 
 
 def _factor(levels: dict[int, int], seat: int) -> int:
-    return 2 ** levels.get(seat, 0)
+    factor: int = 2 ** levels.get(seat, 0)  # typeshed: int ** int is Any (a negative power is a float)
+    return factor
 
 
 def _declarer_line(declarer: int, points: Fraction, made: bool) -> ScoreLine:
     return ScoreLine(declarer, "pulya" if made else "gora", points)
 
 
-def _game_lines(outcome: HandOutcome, conv: Convention, base: int, levels: dict[int, int]) -> list[ScoreLine]:
+def _game_lines(
+    outcome: HandOutcome, conv: Convention, base: Fraction | int, levels: dict[int, int]
+) -> list[ScoreLine]:
     declarer = outcome.declarer
+    # A game contract, as score_countdown lets through.
+    assert declarer is not None and outcome.contract is not None and outcome.contract.level is not None
     top = max((2**lv for lv in levels.values()), default=1)  # «За игру под контрой все результаты удваиваются»
     if not outcome.played:
         return [ScoreLine(declarer, "pulya", Fraction(base))]
@@ -132,10 +140,13 @@ def _own_quota(outcome: HandOutcome, conv: Convention, seat: int, whisters: list
     return conv.defence.lone_quota(level) if seat == left else conv.defence.second_quota(level)
 
 
-def _misere_lines(outcome: HandOutcome, conv: Convention, base: int, levels: dict[int, int]) -> list[ScoreLine]:
+def _misere_lines(
+    outcome: HandOutcome, conv: Convention, base: Fraction | int, levels: dict[int, int]
+) -> list[ScoreLine]:
     """Bettel: «Защитники не могут пасовать, но и не наказываются»; a failed one costs the declarer the value and
     each defender writes «по 60 вистов» (five tricks' worth, ``misere_failed_whist_tricks``) on him."""
     declarer = outcome.declarer
+    assert declarer is not None  # score_countdown takes contracts only
     top = max((2**lv for lv in levels.values()), default=1)
     taken = outcome.tricks[declarer]
     # With «кадили» (19th century, rule 43) every trick taken is a remiz, as every missing one in a game.

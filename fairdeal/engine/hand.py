@@ -8,16 +8,16 @@ read from the convention's fields (``bidding``, ``defence``, ``raspasy``), never
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from functools import cache, lru_cache
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from fairdeal.cards import NUM_CODES, Card
-from fairdeal.deal import get_pattern, seats_of_hands
+from fairdeal.cards import NUM_CODES, Card, DeckKind
+from fairdeal.deal import Deal, DealPattern, get_pattern, seats_of_hands
 from fairdeal.engine import auction as auction_rules
 from fairdeal.engine import numbers as number_rules
 from fairdeal.engine import play as play_rules
@@ -45,15 +45,18 @@ from fairdeal.engine.outcome import DefenceCall, HandKind, HandOutcome
 from fairdeal.engine.state import HandState, evolve, last_state, make_state
 from fairdeal.errors import ConventionError, IllegalAction
 
+if TYPE_CHECKING:
+    from fairdeal.rules.convention import Convention
+
 PASS_CALL = "pass"
 ACE = 7  # rank index of the ace in a card code (suit * 8 + rank)
 
 
 def new_hand(
-    convention,
+    convention: Convention,
     num_seats: int,
     dealer: int,
-    deal,
+    deal: Deal,
     raspasy_streak: int = 0,
     opening_round: int = 0,
     refe_seats: frozenset[int] = frozenset(),
@@ -83,6 +86,7 @@ def new_hand(
     active = tuple(dummy if seat is None else seat for seat, _ in held)
     by_seat: list[tuple[int, ...]] = [() for _ in range(num_seats + (dummy is not None))]
     for seat, (_, cards) in zip(active, held):
+        assert seat is not None  # a hand without a seat is the dummy's, which then exists
         by_seat[seat] = cards
     plays_by = mechanics or mechanics_for(convention)
     state = make_state(
@@ -113,7 +117,7 @@ def new_hand(
     return state
 
 
-def _codes(cards) -> tuple[int, ...]:
+def _codes(cards: np.ndarray | Iterable[int]) -> tuple[int, ...]:
     """Card codes as Python ints (a deal holds ``uint8`` arrays; ``tolist`` converts them at once)."""
     if isinstance(cards, np.ndarray) and cards.dtype.kind in "ui":
         return tuple(cards.tolist())
@@ -121,11 +125,11 @@ def _codes(cards) -> tuple[int, ...]:
 
 
 @cache
-def _deck_in_order(deck) -> tuple[int, ...]:
+def _deck_in_order(deck: DeckKind) -> tuple[int, ...]:
     return tuple(int(c) for c in deck.codes())
 
 
-def _check_deal(pattern, hands: Sequence[tuple[int, ...]], talons: tuple[tuple[int, ...], ...]) -> None:
+def _check_deal(pattern: DealPattern, hands: Sequence[tuple[int, ...]], talons: tuple[tuple[int, ...], ...]) -> None:
     if (
         len(hands) != pattern.hands
         or any(len(h) != pattern.cards_per_hand for h in hands)
@@ -234,31 +238,31 @@ def _legal_announce(state: HandState) -> list[Action]:
 
 
 def _legal_follow(state: HandState) -> list[Action]:
-    return [Follow(state.turn, False)] + ([Follow(state.turn, True)] if _follow_floor(state) is not None else [])
+    return [Follow(state.turn, False), *([Follow(state.turn, True)] if _follow_floor(state) is not None else [])]
 
 
 def _legal_kontra(state: HandState) -> list[Action]:
-    return [Kontra(state.turn, False)] + ([Kontra(state.turn, True)] if _may_double(state) else [])
+    return [Kontra(state.turn, False), *([Kontra(state.turn, True)] if _may_double(state) else [])]
 
 
 # Actions are values: one object per distinct action serves every hand, instead of a new one per legal option.
 
 
-class _SeatActions(dict):
+class _SeatActions(dict[Any, Action]):
     """One seat's actions of one kind by their argument (a bid token, a discard's cards, ...), made on first use."""
 
-    def __init__(self, kind, seat: int):
+    def __init__(self, kind: Callable[[int, Any], Action], seat: int):
         super().__init__()
         self.kind = kind
         self.seat = seat
 
-    def __missing__(self, argument):
+    def __missing__(self, argument: Any) -> Action:
         action = self[argument] = self.kind(self.seat, argument)
         return action
 
 
 @cache
-def _seat_actions(kind, seat: int) -> _SeatActions:
+def _seat_actions(kind: Callable[[int, Any], Action], seat: int) -> _SeatActions:
     return _SeatActions(kind, seat)
 
 
@@ -273,11 +277,15 @@ def _auction(state: HandState) -> Auction:
 
 
 def _may_concede(state: HandState) -> bool:
-    return bool(state.convention.defence.concede_three) and not state.final_bid.misere
+    if not state.convention.defence.concede_three:
+        return False
+    assert state.final_bid is not None  # a contract is named only after the auction's final bid
+    return not state.final_bid.misere
 
 
 def _legal_calls(state: HandState) -> list[DefenceCall]:
     rules = state.convention.defence
+    assert state.contract is not None  # the defence answers a declared contract
     if state.dark and state.contract.level == 6 and rules.dark_six_forced_whist:
         return [DefenceCall.WHIST]  # «шестерная игра, заказанная втёмную, вистуется принудительно обоими»
     if rules.forced_whist_numbers and _number(state) in rules.forced_whist_numbers:
@@ -292,6 +300,7 @@ def _legal_calls(state: HandState) -> list[DefenceCall]:
 
 
 def _number(state: HandState) -> int:
+    assert state.contract is not None  # asked only once the contract is declared
     return state.convention.bidding.number_of(state.contract.token)
 
 
@@ -305,6 +314,7 @@ def _whister_talon(state: HandState) -> int | None:
 
 def _half_whist_allowed(state: HandState) -> bool:
     rules = state.convention.defence
+    assert state.contract is not None  # the defence answers a declared contract
     return bool(rules.half_whist) and state.contract.level in rules.half_whist_levels
 
 
@@ -384,8 +394,10 @@ def _apply_discard(state: HandState, action: Discard) -> HandState:
 
 def _nachgehen(state: HandState) -> bool:
     """Nachgehen applies after a number auction won with the talon in which another player bid too."""
-    first = state.convention.bidding.nachgehen_from_number
-    return bool(first) and not state.final_bid.no_talon and len(state.bidders) > 1
+    if not state.convention.bidding.nachgehen_from_number:
+        return False
+    assert state.final_bid is not None  # the discard follows the auction's final bid
+    return not state.final_bid.no_talon and len(state.bidders) > 1
 
 
 def _follow_round(state: HandState, seat: int) -> HandState:
@@ -459,7 +471,7 @@ def _apply_declare(state: HandState, action: Declare) -> HandState:
     return _declared(state, bid)
 
 
-def _declared(state: HandState, bid) -> HandState:
+def _declared(state: HandState, bid: ContractBid) -> HandState:
     """The contract stands: the defence (or, against a misère, the kontra chain or the play) follows."""
     if bid.misere:
         state = evolve(state, contract=bid, kind=HandKind.MISERE)
@@ -494,6 +506,7 @@ def _apply_defend(state: HandState, action: Defend) -> HandState:
     if state.dummy is not None:  # «вистовать и при этом открыть болвана»
         state = evolve(state, open_seats=frozenset({state.dummy}), defence_open=True)
         return play_rules.start_play(state, HandKind.GAME)
+    assert state.contract is not None  # the defence answered a declared contract
     forced_closed = state.dark and state.convention.defence.dark_six_forced_whist and state.contract.level == 6
     if len(whists) == 1 and state.convention.defence.lone_whister_may_choose_open and not forced_closed:
         return evolve(state, phase=Phase.OPEN_CHOICE, turn=whists[0])
@@ -501,6 +514,7 @@ def _apply_defend(state: HandState, action: Defend) -> HandState:
 
 
 def _why_not(state: HandState, call: DefenceCall) -> str:
+    assert state.contract is not None  # the defence answers a declared contract
     if state.dark and state.convention.defence.dark_six_forced_whist and state.contract.level == 6:
         return "a six bid in the dark is whisted by both defenders («вистуется принудительно обоими»)"
     if call is DefenceCall.WHIST_TALON:
@@ -510,6 +524,7 @@ def _why_not(state: HandState, call: DefenceCall) -> str:
 
 def _whister_takes_talon(state: HandState, seat: int) -> HandState:
     index = _whister_talon(state)
+    assert index is not None  # whist with the talon is legal only while that talon lies
     bought = state.dealt_talons[index]
     hands = list(state.hands)
     hands[seat] = tuple(sorted(hands[seat] + bought))
@@ -576,6 +591,7 @@ def _apply_kontra(state: HandState, action: Kontra) -> HandState:
     doubled = tuple(d for d in _whisters(state) if levels.get(d) == round_)
     if not doubled or round_ >= state.convention.defence.kontra_levels:
         return _begin_play(state)
+    assert state.declarer is not None  # the kontra chain answers a declared contract
     queue = doubled if (round_ + 1) % 2 else (state.declarer,)
     return evolve(_with_central(state, kontra_round=round_ + 1, kontra_queue=queue), turn=queue[0])
 
@@ -583,6 +599,7 @@ def _apply_kontra(state: HandState, action: Kontra) -> HandState:
 def _begin_play(state: HandState) -> HandState:
     """Croatian: an undoubled two with the talon and no refe is won without play; a lone whister who did not
     invite plays alone against the declarer («его карты не участвуют»)."""
+    assert state.contract is not None  # the play follows a declared contract
     if state.kind is HandKind.MISERE:
         return play_rules.start_play(state, HandKind.MISERE)
     if _may_announce(state):
@@ -611,6 +628,7 @@ def _may_announce(state: HandState) -> bool:
         return False
     if _number(state) in dict(scoring.direct_values):
         return False
+    assert state.declarer is not None  # the contract is declared
     return not any(c % 8 == ACE for c in state.hands[state.declarer] + state.discard)
 
 
@@ -684,13 +702,14 @@ NINETEENTH = Mechanics("1800s", SUIT_AUCTION, CORE_PHASES, FamilyState())
 _BY_LADDER = {"russian": RUSSIAN, "numbers": CENTRAL, "suits": NINETEENTH}
 
 
-def mechanics_for(convention) -> Mechanics:
+def mechanics_for(convention: Convention) -> Mechanics:
     """The registered system's mechanics for ``convention`` (a house rule keeps its system's name); a convention
     of no registered system plays its ladder family's. The registry sits above the engine's modules (it knows the
     bots), so it is looked up when a hand is dealt."""
     registry = importlib.import_module("fairdeal.engine.system")
     try:
-        return registry.get_system(convention.name).mechanics
+        mechanics: Mechanics = registry.get_system(convention.name).mechanics
+        return mechanics
     except ConventionError:
         return _BY_LADDER[convention.bidding.ladder]
 
@@ -703,6 +722,7 @@ def result(state: HandState) -> HandOutcome:
     if state.phase is not Phase.DONE:
         raise IllegalAction(f"the hand is not over (phase {state.phase.value})")
     contract: ContractBid | None = state.contract
+    assert state.kind is not None  # every way to Phase.DONE sets the hand's kind
     invited = (state.defence_open or state.extra.whister_invited()) and state.kind is HandKind.GAME
     return HandOutcome(
         num_seats=state.num_seats,
@@ -723,6 +743,7 @@ def result(state: HandState) -> HandOutcome:
 
 def _declarer_aces(state: HandState) -> int:
     """Aces in the hand the declarer played with: as dealt, with the talon he took, less his discard."""
+    assert state.declarer is not None  # asked about a declared contract only
     cards = set(state.dealt_hands[state.declarer])
     if state.final_bid is not None and not state.final_bid.no_talon:
         cards |= set(state.dealt_talons[state.talon_bought] if state.talon_bought is not None else state.dealt_talon)

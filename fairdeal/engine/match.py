@@ -107,7 +107,8 @@ def play_match(
     else:
         filer, dealing = None, "server-rng"
     writer = MatchLog(log, convention, players, filer, dealing) if log is not None else None
-    sheet, hands, stopped = new_sheet(convention, len(players)), [], None
+    hands: list[HandSummary] = []
+    sheet, stopped = new_sheet(convention, len(players)), None
     try:
         while not is_finished(sheet, convention):
             if max_hands is not None and len(hands) >= max_hands:

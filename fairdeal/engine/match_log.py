@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import msgspec
 
@@ -23,11 +23,12 @@ from fairdeal.engine.state import HandState
 from fairdeal.engine.system import house_rules
 from fairdeal.files import OutputFile
 from fairdeal.log import EndRecord, HandRecord, LogWriter, TableRecord, TranscriptRecord
-from fairdeal.log.records import FORMAT_NAME, FORMAT_VERSION, Record
+from fairdeal.log.records import FORMAT_NAME, FORMAT_VERSION, Dealing, Record
 from fairdeal.rules.convention import Convention
 
 # Evidence keys a deal source may know about the physical deck; copied to the hand line as they are.
 _DECK_FACTS = ("order_before", "shuffle")
+_DEALINGS: tuple[Dealing, ...] = get_args(Dealing)
 
 
 def number(value: Fraction) -> int | float:
@@ -38,6 +39,7 @@ def number(value: Fraction) -> int | float:
 def table_record(convention: Convention, players: Sequence[str], dealing: str) -> TableRecord:
     """The header: the system by name, every house rule as an override, so readers rebuild this very convention."""
     overrides = house_rules(convention)
+    assert dealing in _DEALINGS, dealing
     return TableRecord(
         format=FORMAT_NAME,
         version=FORMAT_VERSION,
@@ -172,6 +174,7 @@ class MatchLog:
     def _write_transcript(self, hand: int, document: Mapping[str, Any]) -> dict[str, Any]:
         self.transcripts.mkdir(parents=True, exist_ok=True)
         path = self.transcripts / f"hand-{hand:04d}.json"
+        assert self._write_document is not None
         digest = self._write_document(document, path)
         reference = TranscriptRecord(file=f"{self.transcripts.name}/{path.name}", sha256=digest)
         fields: dict[str, Any] = msgspec.to_builtins(reference)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fairdeal.engine import evaluate
-from fairdeal.engine.actions import Action, Bid, Declare
+from fairdeal.engine.actions import Action, Bid, Declare, Follow
 from fairdeal.engine.bids import MINE, PASS, ContractBid, parse_bid
 from fairdeal.engine.numbers import GAME, GAME_PREFIX, number_of_word
 from fairdeal.engine.suits import BUY
@@ -29,6 +29,7 @@ def margin(hand: tuple[int, ...], bid: ContractBid, misere_risk: float, estimate
         return spare
     if bid.misere:
         return 1.0 if evaluate.misere_risk(hand) <= misere_risk else -5.0
+    assert bid.level is not None and bid.strain is not None  # the number ladders hold no no-talon rungs
     return evaluate.strain_tricks(hand, bid.strain) - bid.level
 
 
@@ -39,7 +40,7 @@ def _best(view: PlayerView, number: int, no_talon: bool, misere_risk: float, est
 
 
 def bid(view: PlayerView, talon_hope: float, misere_risk: float, estimate: Estimate | None = None) -> Action:
-    tokens = [a.token for a in view.legal]
+    tokens = [a.token for a in view.legal if isinstance(a, Bid)]  # the auction's legal actions are all bids
     rules = view.convention.bidding
     named = {name: n for n, name in rules.named_games}
     if any(t.startswith(GAME_PREFIX) for t in tokens):  # naming round of several «игра»
@@ -47,7 +48,8 @@ def bid(view: PlayerView, talon_hope: float, misere_risk: float, estimate: Estim
             t
             for t in tokens
             if t.startswith(GAME_PREFIX)
-            and _best(view, number_of_word(t[len(GAME_PREFIX) :]), True, misere_risk, estimate) >= 0
+            and (n := number_of_word(t[len(GAME_PREFIX) :])) is not None
+            and _best(view, n, True, misere_risk, estimate) >= 0
         ]
         return Bid(view.seat, fits[-1] if fits else (PASS if PASS in tokens else tokens[0]))
     for token in tokens:
@@ -64,11 +66,12 @@ def bid(view: PlayerView, talon_hope: float, misere_risk: float, estimate: Estim
     target = max(reach, default=None)
     if target is None:
         return Bid(view.seat, PASS)
-    numbers = [(number_of_word(t), t) for t in tokens if number_of_word(t) is not None]
+    numbers = [(n, t) for t in tokens if (n := number_of_word(t)) is not None]
     if BUY in tokens:  # 19th century: each «куплю» claims the next suit up
         following = rules.first_number + sum(1 for _, t in view.auction if t == BUY)
         return Bid(view.seat, BUY if following <= target else PASS)
     high = number_of_word(next((t for _, t in reversed(view.auction) if number_of_word(t) is not None), "zero"))
+    assert high is not None  # "zero" and every number bid are number words
     if MINE in tokens and high <= target:
         return Bid(view.seat, MINE)
     affordable = [t for n, t in numbers if n <= target]
@@ -83,7 +86,7 @@ def declare(view: PlayerView, misere_risk: float, estimate: Estimate | None = No
 
 def follows(view: PlayerView, misere_risk: float) -> bool:
     """Nachgehen: take the discard when a contract above the one standing is sure on the bot's own ten cards."""
-    if not any(a.take for a in view.legal):
+    if not any(isinstance(a, Follow) and a.take for a in view.legal):
         return False
     rules = view.convention.bidding
     standing = rules.number_of(view.contract.token) + 1 if view.contract is not None else rules.nachgehen_from_number

@@ -13,12 +13,17 @@ senior hand («преимущество имеет первая рука»), and
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from fairdeal.engine.actions import Phase
 from fairdeal.engine.bids import MINE, PASS, ContractBid, parse_bid
 from fairdeal.engine.outcome import HandKind
 from fairdeal.engine.play import start_play
 from fairdeal.engine.state import HandState, evolve, per_state
 from fairdeal.errors import IllegalAction
+
+if TYPE_CHECKING:
+    from fairdeal.rules.convention import BiddingRules
 
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 GAME = "game"
@@ -43,7 +48,7 @@ def contract_bids(state: HandState, number: int, no_talon: bool) -> list[Contrac
     return [parse_bid(t) for t in state.convention.bidding.number_tokens(number, no_talon)]
 
 
-def _rules(state: HandState):
+def _rules(state: HandState) -> BiddingRules:
     return state.convention.bidding
 
 
@@ -89,6 +94,7 @@ def legal_tokens(state: HandState) -> list[str]:
     if not state.game_bids:
         if (
             state.number_high is not None
+            and state.high_seat is not None
             and seat in state.bidders
             and state.high_seat != seat
             and _senior(state, seat, state.high_seat)
@@ -185,6 +191,7 @@ def _next(state: HandState, left: list[int]) -> int:
 def _win_numbers(state: HandState) -> HandState:
     """The number auction's winner takes the talon: shown to all (Croatian) or unseen (Austrian)."""
     seat = state.high_seat
+    assert seat is not None and state.number_high is not None  # the number auction has a winner
     hands = list(state.hands)
     hands[seat] = tuple(sorted(hands[seat] + state.talon))
     final = contract_bid(state, state.number_high, False)
@@ -208,7 +215,9 @@ def _resolve_games(state: HandState) -> HandState:
         return _win_game(state, unnamed[0], min(_nameable(state)), named=False)
     if unnamed:
         return evolve(state, naming=True, turn=unnamed[0])
-    number, seat = _best_named(state)
+    best = _best_named(state)
+    assert best is not None  # every game bidder has named his game
+    number, seat = best
     return _win_game(state, seat, number, named=True)
 
 
@@ -217,6 +226,7 @@ def _after_naming(state: HandState, seat: int, token: str) -> HandState:
         state = evolve(state, passed=state.passed | {seat})
     else:
         number = number_of_word(token[len(GAME_PREFIX) :])
+        assert number is not None  # the token was checked against the legal naming tokens
         bids = tuple((s, number if s == seat else n) for s, n in state.game_bids)
         state = evolve(state, game_bids=bids, high=contract_bid(state, number, True), high_seat=seat)
     waiting = [s for s, n in state.game_bids if n is None and s not in state.passed]
@@ -245,6 +255,7 @@ def _win_game(state: HandState, seat: int, number: int, named: bool) -> HandStat
 def legal_contracts(state: HandState) -> list[ContractBid]:
     """The contracts the declarer may name: his named game exactly; after an unnamed game any nameable number
     without the talon; after the talon any number not below the final one («не ниже заявки»)."""
+    assert state.final_number is not None and state.final_bid is not None  # set when the auction ended
     number, no_talon = state.final_number, state.final_bid.no_talon
     if state.named_contract:
         return contract_bids(state, number, no_talon)

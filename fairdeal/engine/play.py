@@ -114,6 +114,7 @@ def _check_card(state: HandState, card: int, what: object) -> None:
     if card in legal_cards(state):
         return
     suit = led_suit(state)
+    assert suit is not None  # on the lead every card in hand is legal
     holds_suit = any(c // 8 == suit for c in hand)
     if holds_suit and card // 8 != suit:
         raise IllegalAction(f"{what}: must follow suit {Suit(suit).symbol}")
@@ -161,7 +162,9 @@ def _opened_at_first_lead(state: HandState) -> dict[str, object]:
     ):
         changes = {"open_seats": frozenset(state.defenders), "defence_open": True}
     if state.contract is not None and state.contract.open:
-        changes["open_seats"] = changes.get("open_seats", state.open_seats) | {state.declarer}
+        seats = changes.get("open_seats", state.open_seats)
+        assert isinstance(seats, frozenset)
+        changes["open_seats"] = seats | {state.declarer}
     return changes
 
 

@@ -59,8 +59,12 @@ def made(outcome: HandOutcome) -> bool:
     """The declarer made his contract (an unplayed one counts as all ten tricks)."""
     if not outcome.played:
         return True
+    assert outcome.declarer is not None and outcome.contract is not None  # score_pot takes contracts only
     taken = outcome.tricks[outcome.declarer]
-    return taken == 0 if outcome.kind is HandKind.MISERE else taken >= outcome.contract.level
+    if outcome.kind is HandKind.MISERE:
+        return taken == 0
+    assert outcome.contract.level is not None  # a game contract has a level
+    return taken >= outcome.contract.level
 
 
 def _pot_lines(sheet: Sheet, outcome: HandOutcome, conv: Convention, number: int) -> list[ScoreLine]:
@@ -74,6 +78,7 @@ def _pot_lines(sheet: Sheet, outcome: HandOutcome, conv: Convention, number: int
     pot = pot_of(sheet)
     played = pot if wanted is None else min(pot, Fraction(wanted))
     declarer = outcome.declarer
+    assert declarer is not None  # score_pot takes contracts only
     if played:
         lines.append(ScoreLine(declarer, "pulya", played))
     whisters = [s for s, call in outcome.defence if call is DefenceCall.WHIST]
@@ -94,6 +99,7 @@ def _pot_lines(sheet: Sheet, outcome: HandOutcome, conv: Convention, number: int
 def _short(outcome: HandOutcome, conv: Convention, seat: int, whisters: list[int], defence: int) -> bool:
     """«каждый вистующий, не набравший двух взяток, платит в котёл ... В случае приглашения пригласивший отвечает
     за четыре взятки»."""
+    assert outcome.contract is not None and outcome.contract.level is not None  # whisted: a game contract
     level = outcome.contract.level
     if outcome.whister_invited:
         return defence < conv.defence.quota(level)
@@ -107,6 +113,7 @@ def _premium_lines(outcome: HandOutcome, conv: Convention, number: int) -> list[
     extras = dict(outcome.extras)
     won = made(outcome)
     premium = 0
+    assert outcome.contract is not None  # score_pot takes contracts only
     if outcome.contract.no_talon:
         premium += dict(rules.no_talon_premiums).get(number, 0) * (1 if won else -1)
     if won and extras.get("aces") == 4:
@@ -118,6 +125,7 @@ def _premium_lines(outcome: HandOutcome, conv: Convention, number: int) -> list[
 
 def _between(outcome: HandOutcome, amount: int, factors: dict[int, int]) -> list[ScoreLine]:
     """``amount`` x each defender's factor from each defender to the declarer (negative: the other way)."""
+    assert outcome.declarer is not None  # score_pot takes contracts only
     lines = []
     for seat in outcome.defenders:
         points = Fraction(amount * factors.get(seat, 1))
@@ -132,6 +140,9 @@ def _direct_lines(outcome: HandOutcome, conv: Convention, number: int) -> list[S
     """Illustrated Preference: «рассчитывается ... непосредственно с защитниками»; kontra doubles the reckoning with
     the defender who said it, rekontra quadruples it; without the talon the value doubles."""
     rules = conv.scoring
+    assert outcome.contract is not None  # score_pot takes contracts only
     value = dict(rules.direct_values)[number] * (rules.direct_no_talon_factor if outcome.contract.no_talon else 1)
-    factors = {seat: 2**level for seat, level in dict(outcome.extras).get("kontra", ())}
+    kontra = dict(outcome.extras).get("kontra", ())
+    assert isinstance(kontra, tuple)  # ExtraState.outcome_facts: (defender, doublings) pairs
+    factors = {seat: 2**level for seat, level in kontra}
     return _between(outcome, value if made(outcome) else -value, factors)

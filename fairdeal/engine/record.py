@@ -7,14 +7,15 @@ are checked against the replay.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from fairdeal.cards import from_ascii_list, to_ascii_list
 from fairdeal.deal import Deal, get_pattern, seats_of_hands
 from fairdeal.engine.actions import (
+    Action,
     Announce,
     Bid,
     ChooseOpen,
@@ -31,8 +32,11 @@ from fairdeal.engine.actions import (
 )
 from fairdeal.engine.hand import apply, new_hand, to_move
 from fairdeal.engine.outcome import DefenceCall, HandKind
-from fairdeal.engine.state import HandState
+from fairdeal.engine.state import HandState, Trick
 from fairdeal.errors import CardError, FairdealError, IllegalAction, one_line
+
+if TYPE_CHECKING:
+    from fairdeal.rules.convention import Convention
 
 
 def to_record(state: HandState) -> dict[str, Any]:
@@ -51,17 +55,19 @@ def to_record(state: HandState) -> dict[str, Any]:
         record["discard"] = to_ascii_list(state.extra.logged_discard(state.discard))
     if state.declarer is not None and (state.contract is not None or state.conceded):
         bid = state.contract if state.contract is not None else state.final_bid
+        assert bid is not None  # a conceded hand's auction ended on a final bid
         record["contract"] = {"declarer": state.declarer, "bid": bid.token}
     record["defence"] = [{"seat": s, "call": c.value} for s, c in state.defence]
     record["defence_open"] = state.defence_open
     record["tricks"] = [_trick_record(t) for t in state.tricks]
     if state.phase is Phase.DONE:
+        assert state.kind is not None  # a finished hand has its kind
         record["result"] = {"kind": state.kind.value, "tricks": list(state.won)}
     record["extras"] = _extras(state)
     return record
 
 
-def _trick_record(trick) -> dict[str, Any]:
+def _trick_record(trick: Trick) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "lead": trick.lead,
         "cards": to_ascii_list([c for _, c in trick.plays]),
@@ -93,7 +99,7 @@ def _invitation_asked(state: HandState) -> bool:
     return state.convention.defence.lone_whister_invites and len(whists) == 1 and len(state.defence) > 1
 
 
-def replay_record(record: Mapping[str, Any], convention, num_seats: int) -> HandState:
+def replay_record(record: Mapping[str, Any], convention: Convention, num_seats: int) -> HandState:
     """Rebuild a hand from its record's deal and actions; raises ``IllegalAction`` naming hand, trick and field.
 
     A record may come from a transcript no schema has checked: a value of any type or size ends as one short
@@ -110,18 +116,19 @@ def replay_record(record: Mapping[str, Any], convention, num_seats: int) -> Hand
 _MESSAGE_CHARS = 300
 
 
-def _replay(record: Mapping[str, Any], convention, num_seats: int) -> HandState:
+def _replay(record: Mapping[str, Any], convention: Convention, num_seats: int) -> HandState:
     where = f"hand {record.get('hand', '?')}"
-    state = _guard(where, "deal", lambda: _initial_state(record, convention, num_seats))
+    state: HandState = _guard(where, "deal", lambda: _initial_state(record, convention, num_seats))
+    # The lambdas bind the loop variables by default arguments, which mypy cannot type (hence the ignores).
     for index, entry in enumerate(_field(record, "auction", where)):
-        state = _step(state, f"{where}, auction entry {index + 1}", lambda e=entry: Bid(int(e["seat"]), str(e["bid"])))
+        state = _step(state, f"{where}, auction entry {index + 1}", lambda e=entry: Bid(int(e["seat"]), str(e["bid"])))  # type: ignore[misc]
     if state.phase is Phase.TALON:  # the dark six kept: the talon is taken (a switch is an auction entry)
-        state = _step(state, f"{where}, field auction", lambda: TakeTalon(state.declarer))
+        state = _step(state, f"{where}, field auction", lambda: TakeTalon(_declarer(state)))
     if state.phase is Phase.DISCARD:
         state = _step(
             state,
             f"{where}, field discard",
-            lambda: Discard(state.declarer, tuple(int(c) for c in _cards(record.get("discard", [])))),
+            lambda: Discard(_declarer(state), tuple(int(c) for c in _cards(record.get("discard", [])))),
         )
     for index, entry in enumerate(record.get("extras", {}).get("nachgehen", [])):
         state = _replay_follow(state, entry, f"{where}, extras.nachgehen entry {index + 1}")
@@ -129,7 +136,9 @@ def _replay(record: Mapping[str, Any], convention, num_seats: int) -> HandState:
         state = _step(state, f"{where}, field contract", lambda: _contract_action(record, state))
     for index, entry in enumerate(record.get("defence", [])):
         state = _step(
-            state, f"{where}, defence entry {index + 1}", lambda e=entry: Defend(int(e["seat"]), DefenceCall(e["call"]))
+            state,
+            f"{where}, defence entry {index + 1}",
+            lambda e=entry: Defend(int(e["seat"]), DefenceCall(e["call"])),  # type: ignore[misc]
         )
     if state.phase is Phase.DEFENCE_DISCARD:
         state = _step(
@@ -147,7 +156,7 @@ def _replay(record: Mapping[str, Any], convention, num_seats: int) -> HandState:
         state = _step(
             state,
             f"{where}, extras.kontra entry {index + 1}",
-            lambda e=entry: Kontra(int(e["seat"]), str(e["call"]) != "pass"),
+            lambda e=entry: Kontra(int(e["seat"]), str(e["call"]) != "pass"),  # type: ignore[misc]
         )
     if state.phase is Phase.ANNOUNCE:
         state = _step(
@@ -157,6 +166,11 @@ def _replay(record: Mapping[str, Any], convention, num_seats: int) -> HandState:
         state = _replay_trick(state, trick, f"{where}, trick {number}")
     _check_derived(state, record, where)
     return state
+
+
+def _declarer(state: HandState) -> int:
+    assert state.declarer is not None  # the auction's winner, set before the talon and the discard
+    return state.declarer
 
 
 def _replay_follow(state: HandState, entry: Mapping[str, Any], where: str) -> HandState:
@@ -172,7 +186,7 @@ def _replay_follow(state: HandState, entry: Mapping[str, Any], where: str) -> Ha
     return state
 
 
-def _field(record: Mapping[str, Any], name: str, where: str):
+def _field(record: Mapping[str, Any], name: str, where: str) -> Any:
     if name not in record:
         raise IllegalAction(f"{where}: field {name} is missing")
     return record[name]
@@ -200,14 +214,14 @@ def _step(state: HandState, where: str, make: Callable[[], Any]) -> HandState:
         raise IllegalAction(f"{where}: {exc}") from None
 
 
-def _cards(items) -> np.ndarray:
+def _cards(items: Iterable[str]) -> np.ndarray:
     try:
         return from_ascii_list(items)
     except CardError as exc:
         raise IllegalAction(str(exc)) from None
 
 
-def _initial_state(record: Mapping[str, Any], convention, num_seats: int) -> HandState:
+def _initial_state(record: Mapping[str, Any], convention: Convention, num_seats: int) -> HandState:
     dealer = int(record["dealer"])
     deal = record["deal"]
     seat_hands = deal["hands"]
@@ -237,7 +251,7 @@ def _initial_state(record: Mapping[str, Any], convention, num_seats: int) -> Han
     )
 
 
-def _contract_action(record: Mapping[str, Any], state: HandState):
+def _contract_action(record: Mapping[str, Any], state: HandState) -> Action:
     contract = record["contract"]
     if int(contract["declarer"]) != state.declarer:
         raise IllegalAction(f"the auction's winner is seat {state.declarer}, not {contract['declarer']}")
@@ -252,9 +266,9 @@ def _replay_trick(state: HandState, trick: Mapping[str, Any], where: str) -> Han
     if int(trick.get("lead", -1)) != state.turn:
         raise IllegalAction(f"{where}, field lead: seat {state.turn} leads, not {trick.get('lead')}")
     cards = _guard(where, "cards", lambda: [int(c) for c in _cards(trick["cards"])])
-    for position, card in enumerate(cards, start=1):
+    for position, card in enumerate(cards, start=1):  # default arguments bind the loop variables (mypy: ignore)
         seat = state.turn
-        state = _step(state, f"{where}, card {position}", lambda s=seat, c=card, now=state: Play(s, c, to_move(now)))
+        state = _step(state, f"{where}, card {position}", lambda s=seat, c=card, now=state: Play(s, c, to_move(now)))  # type: ignore[misc]
     if state.current:
         raise IllegalAction(f"{where}, field cards: the trick holds {len(cards)} cards, not {len(state.active)}")
     last = state.tricks[-1]
@@ -283,6 +297,7 @@ def _check_derived(state: HandState, record: Mapping[str, Any], where: str) -> N
         raise IllegalAction(
             f"{where}, field result: the recorded actions do not finish the hand (phase {state.phase.value})"
         )
+    assert state.kind is not None  # a finished hand has its kind
     result = record["result"]
     if result.get("kind") != state.kind.value or list(result.get("tricks", [])) != list(state.won):
         raise IllegalAction(

@@ -8,6 +8,7 @@ a dealer out of turn, a wrong raspasy streak and a trailer settlement that diffe
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ from fairdeal.engine.settlement import Settlement, settle
 from fairdeal.engine.sheet import ScoreLine, Sheet, is_finished, new_sheet
 from fairdeal.engine.system import system_of
 from fairdeal.errors import FairdealError, MatchError, one_line
-from fairdeal.log import EndRecord, HandRecord, TableRecord, read_log
+from fairdeal.log import EndRecord, HandRecord, LogItem, TableRecord, read_log
 from fairdeal.log.header import header_convention
 from fairdeal.rules.convention import Convention
 
@@ -51,14 +52,14 @@ def sheet_from_log(path: str | Path) -> LogSheet:
     return recount.finish()
 
 
-def _read(path: str | Path):
+def _read(path: str | Path) -> Iterator[LogItem]:
     try:
         yield from read_log(path)
     except OSError as exc:
         raise MatchError(f"{path}: cannot read the log ({exc.strerror or exc})") from None
 
 
-def _header(path: str | Path, items) -> TableRecord:
+def _header(path: str | Path, items: Iterator[LogItem]) -> TableRecord:
     first = next(items, None)
     if first is None:
         raise MatchError(f"{path}: the log is empty")
@@ -90,7 +91,7 @@ class _Recount:
         self.logged_settlement: dict[str, Any] | None = None
         self.settlement_line = 0
 
-    def add(self, item) -> None:
+    def add(self, item: LogItem) -> None:
         if not item.ok:
             self.problems.extend(str(error) for error in item.errors)  # LogError names its line
         elif isinstance(item.record, HandRecord):

@@ -30,11 +30,13 @@ def score_hand(sheet: Sheet, outcome: HandOutcome, convention: Convention) -> tu
     if outcome.kind is HandKind.REDEAL:
         raw = []
     elif outcome.kind is HandKind.RASPASY:
-        opening = int(extras.get("opening_round", 0))
+        opening = extras.get("opening_round", 0)
+        assert isinstance(opening, int)  # hand.result: the opening round's number
         raw = _raspasy_lines(outcome, convention, 0 if opening else streak)
         streak = streak if opening else streak + 1
         bombs = _earned_bombs(bombs, outcome, convention, opening)
     else:
+        assert outcome.declarer is not None  # _check_outcome: a contract has its declarer
         _, multiplier = hand_multiplier(sheet, outcome, convention)
         raw = (
             _misere_lines(outcome, convention) if outcome.kind is HandKind.MISERE else _game_lines(outcome, convention)
@@ -44,7 +46,8 @@ def score_hand(sheet: Sheet, outcome: HandOutcome, convention: Convention) -> tu
         streak = 0
         if sheet.next_bomb(outcome.declarer) and not failed_contract(outcome):
             bombs = tuple(b[1:] if s == outcome.declarer else b for s, b in enumerate(bombs))  # «бомба пропадает»
-    current, written = sheet, []
+    current = sheet
+    written: list[ScoreLine] = []
     for line in raw:
         lines = _pulya_lines(current, line, convention) if line.column == "pulya" else (line,)
         current = current.apply(lines)
@@ -77,6 +80,7 @@ def failed_contract(outcome: HandOutcome) -> bool:
     taken = outcome.tricks[outcome.declarer] if outcome.played else None
     if outcome.kind is HandKind.MISERE:
         return bool(taken)
+    assert outcome.contract is not None and outcome.contract.level is not None  # a game has its contract
     return taken is not None and taken < outcome.contract.level
 
 
@@ -89,7 +93,9 @@ def _earned_bombs(
     if opening:
         for row in earned:
             row.append(opening)
-    for seat in dict(outcome.extras).get("dark_passers", ()) if conv.scoring.dark_pass_bomb_level else ():
+    passers = dict(outcome.extras).get("dark_passers", ()) if conv.scoring.dark_pass_bomb_level else ()
+    assert isinstance(passers, tuple)  # RussianState.outcome_facts: the dark passers' seats
+    for seat in passers:
         earned[seat].append(conv.scoring.dark_pass_bomb_level)
     return tuple(tuple(row) for row in earned)
 
@@ -99,10 +105,13 @@ def _dealer_lines(outcome: HandOutcome, conv: Convention, multiplier: int) -> li
     trick's value each) and for each undertrick of a failed game."""
     if not conv.scoring.dealer_talon_consolation or outcome.dealer in outcome.active:
         return []
-    aces = int(dict(outcome.extras).get("talon_aces", 0))
+    aces = dict(outcome.extras).get("talon_aces", 0)
+    assert isinstance(aces, int)  # hand.result: aces in the talon bought
+    assert outcome.declarer is not None and outcome.contract is not None  # a contract's hand
     if outcome.kind is HandKind.MISERE:
         value, under = conv.scoring.misere_value, 0
     else:
+        assert outcome.contract.level is not None  # a game contract
         value = conv.scoring.value(outcome.contract.level)
         under = _undertricks(outcome)
     return _whists(outcome.dealer, outcome.declarer, Fraction(value * (aces + under) * multiplier))
@@ -124,6 +133,8 @@ def _undertricks(outcome: HandOutcome) -> int:
         return outcome.conceded_undertricks
     if not outcome.played:
         return 0
+    # A played game contract.
+    assert outcome.declarer is not None and outcome.contract is not None and outcome.contract.level is not None
     return max(0, outcome.contract.level - outcome.tricks[outcome.declarer])
 
 
@@ -180,6 +191,8 @@ def _check_contract(outcome: HandOutcome) -> None:
 
 
 def _game_lines(outcome: HandOutcome, conv: Convention) -> list[ScoreLine]:
+    # _check_contract: a game has its declarer and a contract with a level.
+    assert outcome.declarer is not None and outcome.contract is not None and outcome.contract.level is not None
     level = outcome.contract.level
     value = conv.scoring.value(level)
     declarer = outcome.declarer
@@ -202,6 +215,7 @@ def _remiz_lines(
     outcome: HandOutcome, conv: Convention, whisters: list[int], value: int, under: int
 ) -> list[ScoreLine]:
     """The declarer's pulya, or his remiz: to gora, or (Hussar, 001) «отдается прямо вистующему» as whists."""
+    assert outcome.declarer is not None  # a game's
     if not under or conv.scoring.remiz_to == "gora" or not whisters:
         return [_declarer_line(outcome.declarer, value, under)]
     factor = conv.scoring.remiz_whist_factor
@@ -216,6 +230,7 @@ def _whister_penalty(
 ) -> list[ScoreLine]:
     """A whister short of his quota: to gora, or (remiz straight to the opponent) as whists the declarer writes."""
     points = missing * value * conv.scoring.whist_responsibility
+    assert outcome.declarer is not None  # a game's
     if conv.scoring.remiz_to == "gora":
         return _gora(seat, points)
     return _whists(outcome.declarer, seat, points * conv.scoring.remiz_whist_factor)
@@ -243,6 +258,7 @@ def _gora(seat: int, points: Fraction) -> list[ScoreLine]:
 def _conceded_lines(outcome: HandOutcome, conv: Convention, whisters: list[int], value: int) -> list[ScoreLine]:
     """«Без трёх» and other concessions: the undertricks to gora; whisters (if any) write consolation."""
     under = outcome.conceded_undertricks
+    assert outcome.declarer is not None and under is not None  # a conceded game's
     lines = [_declarer_line(outcome.declarer, value, under)]
     for seat in whisters:
         lines += _whists(seat, outcome.declarer, _consolation(conv, value, under))
@@ -253,6 +269,7 @@ def _unplayed_lines(outcome: HandOutcome, conv: Convention, whisters: list[int],
     """Both passed, «пол виста», or a lone whister who took the reduced whists without play (seed 000)."""
     if len(whisters) > 1:
         raise ScoringError("an unplayed contract can leave whists to one defender only")
+    assert outcome.declarer is not None and outcome.contract is not None and outcome.contract.level is not None
     lines = [ScoreLine(outcome.declarer, "pulya", Fraction(value))]
     for seat in whisters:
         share = conv.defence.half_whist_share * conv.defence.quota(outcome.contract.level)
@@ -263,7 +280,9 @@ def _unplayed_lines(outcome: HandOutcome, conv: Convention, whisters: list[int],
 def _two_whisters_lines(
     outcome: HandOutcome, conv: Convention, whisters: list[int], value: int, under: int
 ) -> list[ScoreLine]:
-    declarer, lines = outcome.declarer, []
+    declarer = outcome.declarer
+    lines: list[ScoreLine] = []
+    assert declarer is not None and outcome.contract is not None and outcome.contract.level is not None  # a game's
     consolation = _consolation(conv, value, under) if under else Fraction(0)
     for seat in whisters:
         lines += _whists(seat, declarer, value * outcome.tricks[seat] + consolation)
@@ -290,7 +309,9 @@ def _pair_penalties(tricks: list[int], quota: int) -> list[Fraction]:
 def _lone_whister_lines(
     outcome: HandOutcome, conv: Convention, whister: int, value: int, under: int
 ) -> list[ScoreLine]:
+    assert outcome.contract is not None  # a game's
     declarer, level = outcome.declarer, outcome.contract.level
+    assert declarer is not None and level is not None
     passer = next((s for s in outcome.defenders if s != whister), None)
     defence_tricks = sum(outcome.tricks[s] for s in outcome.defenders)
     if outcome.whister_invited and conv.scoring.invitation_bonus:
@@ -327,6 +348,7 @@ def _split_lone_whists(
 
 
 def _misere_lines(outcome: HandOutcome, conv: Convention) -> list[ScoreLine]:
+    assert outcome.declarer is not None  # _check_contract: a misère has its declarer
     taken = outcome.tricks[outcome.declarer] if outcome.played else 0
     value = conv.scoring.misere_value
     if taken:
@@ -349,7 +371,9 @@ def _raspasy_lines(outcome: HandOutcome, conv: Convention, streak: int) -> list[
     if reward:
         lines += [ScoreLine(s, "pulya", Fraction(reward)) for s, t in sorted(taken.items()) if t == 0]
     # Codex: «взятки считаются по двойной цене» after a dark pass, «очки считаются вчетверо» after a second.
-    dark = rules.dark_pass_factor ** int(dict(outcome.extras).get("dark_pass_rounds", 0))
+    rounds = dict(outcome.extras).get("dark_pass_rounds", 0)
+    assert isinstance(rounds, int)  # RussianState.outcome_facts: dark passes that raised the floor
+    dark = rules.dark_pass_factor**rounds
     return [replace(line, points=line.points * dark) for line in lines] if dark != 1 else lines
 
 

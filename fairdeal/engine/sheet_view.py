@@ -104,6 +104,7 @@ def _extra_columns(sheet: Sheet, convention: Convention, labels: SheetLabels) ->
     """(header, one text per seat) for what the method reads off the sheet beyond its two written columns."""
     if convention.scoring.method != "countdown":
         return []
+    assert labels.column is not None  # the labels of a countdown method name its column
     seats = range(sheet.num_seats)
     columns = [(labels.column, [amount_text(sheet.column(s, convention.pulya.size)) for s in seats])]
     if convention.scoring.refe_limits:

@@ -103,6 +103,7 @@ def _announced_no_talon(state: HandState, number: int) -> bool:
 
 def _play_announced(state: HandState) -> HandState:
     number, seat = state.number_high, state.high_seat
+    assert number is not None and seat is not None  # the auction ended on an announced game
     final = contract_bid(state, number, _announced_no_talon(state, number))
     state = evolve(
         state, declarer=seat, turn=seat, final_number=number, final_bid=final, named_contract=True, phase=Phase.CONTRACT
@@ -117,6 +118,7 @@ def _play_announced(state: HandState) -> HandState:
 
 def _buy(state: HandState) -> HandState:
     seat = state.high_seat
+    assert seat is not None and state.number_high is not None  # the auction ended on a bid for the talon
     hands = list(state.hands)
     hands[seat] = tuple(sorted(hands[seat] + state.talon))
     final = contract_bid(state, state.number_high, False)
@@ -137,6 +139,7 @@ def _buy(state: HandState) -> HandState:
 def legal_contracts(state: HandState) -> list[ContractBid]:
     """The announced contract (an announced «восемь» in the suit the declarer names); after buying the talon any
     contract not below the one bought for."""
+    assert state.final_number is not None  # set when the auction ended
     if state.named_contract:
         return contract_bids(state, state.final_number, _announced_no_talon(state, state.final_number))
     rules = state.convention.bidding

@@ -116,7 +116,7 @@ class _Seen:
         self.name = name
         self.see = see
 
-    def __get__(self, view, owner=None):
+    def __get__(self, view: PlayerView | None, owner: type[PlayerView] | None = None) -> object:
         if view is None:
             return self
         value = view.__dict__[self.name] = self.see(view.__dict__["_state"], view.seat)

@@ -50,7 +50,8 @@ class LogSource:
         raw = _stdin() if self.path is None else open(self.path, "rb")  # noqa: SIM115 - returned open to the caller
         compression = compression_of(raw.peek(4)[:4]) if self.path is None else self.compression
         if compression == "gzip":
-            return gzip.GzipFile(fileobj=raw, mode="rb")
+            # typeshed types GzipFile as a BufferedIOBase, not a BinaryIO, though it has all BinaryIO's methods.
+            return gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[return-value]
         if compression == "zstd":
             return _zstd_reader(raw)
         return raw
@@ -76,10 +77,13 @@ def _file_source(path: Path) -> LogSource:
     return LogSource(str(path), path, compression_of(head))
 
 
-def _stdin() -> BinaryIO:
+def _stdin() -> io.BufferedReader:
     """Standard input as a stream that can peek (at its magic bytes) without consuming them."""
     stream = sys.stdin.buffer
-    return stream if hasattr(stream, "peek") else io.BufferedReader(stream)
+    if isinstance(stream, io.BufferedReader):
+        return stream
+    assert isinstance(stream, io.BufferedIOBase | io.RawIOBase)
+    return io.BufferedReader(stream)
 
 
 def is_log_name(name: str) -> bool:

@@ -20,10 +20,10 @@ import json
 import os
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 import msgspec
 
@@ -32,9 +32,14 @@ from fairdeal.log.reader import first_header
 from fairdeal.log.records import TableRecord
 from fairdeal.log.sources import STORE_MARK, LogSource
 
+if TYPE_CHECKING:
+    import pyarrow as pa
+
 STORE_FORMAT = {"format": "fairdeal-store", "version": 1}
 ROW_GROUP = 8_192  # rows per Parquet row group: one auditor task (~0.3 s of work, a JSON block's size)
 HAND, TABLE, END, BAD = "hand", "table", "end", "bad"
+# One stored line: (line, kind, hand, dealer, dealer_name, shuffle, order_before, deal, raw).
+_Row = tuple[int, str, int | None, int | None, str | None, str | None, bytes | None, bytes | None, bytes]
 
 
 class StoredHand(msgspec.Struct, tag_field="type", tag="hand", gc=False):
@@ -51,41 +56,37 @@ class StoredHand(msgspec.Struct, tag_field="type", tag="hand", gc=False):
 _HAND_LINE = msgspec.json.Decoder(StoredHand)
 
 
-def _schemas():
+def _schemas() -> tuple[pa.Schema, pa.Schema]:
     import pyarrow as pa
 
-    hands = pa.schema(
-        [
-            ("line", pa.int64()),
-            ("kind", pa.string()),
-            ("hand", pa.int64()),
-            ("dealer", pa.int64()),
-            ("dealer_name", pa.string()),
-            ("shuffle", pa.string()),
-            ("order_before", pa.binary()),
-            ("deal", pa.binary()),
-            ("raw", pa.binary()),
-        ]
-    )
-    tables = pa.schema(
-        [
-            ("stamp", pa.string()),
-            ("source", pa.string()),
-            ("sha256", pa.string()),
-            ("header_line", pa.int64()),
-            ("lines", pa.int64()),
-            ("bytes", pa.int64()),
-            ("hands", pa.int64()),
-            ("system", pa.string()),
-            ("players", pa.list_(pa.string())),
-            ("deal_pattern", pa.string()),
-            ("dealing", pa.string()),
-            ("started", pa.string()),
-            ("header", pa.binary()),
-            ("part", pa.string()),
-        ]
-    )
-    return hands, tables
+    hand_fields: list[tuple[str, pa.DataType]] = [
+        ("line", pa.int64()),
+        ("kind", pa.string()),
+        ("hand", pa.int64()),
+        ("dealer", pa.int64()),
+        ("dealer_name", pa.string()),
+        ("shuffle", pa.string()),
+        ("order_before", pa.binary()),
+        ("deal", pa.binary()),
+        ("raw", pa.binary()),
+    ]
+    table_fields: list[tuple[str, pa.DataType]] = [
+        ("stamp", pa.string()),
+        ("source", pa.string()),
+        ("sha256", pa.string()),
+        ("header_line", pa.int64()),
+        ("lines", pa.int64()),
+        ("bytes", pa.int64()),
+        ("hands", pa.int64()),
+        ("system", pa.string()),
+        ("players", pa.list_(pa.string())),
+        ("deal_pattern", pa.string()),
+        ("dealing", pa.string()),
+        ("started", pa.string()),
+        ("header", pa.binary()),
+        ("part", pa.string()),
+    ]
+    return pa.schema(hand_fields), pa.schema(table_fields)
 
 
 @dataclass(frozen=True)
@@ -169,7 +170,12 @@ class Store:
     def digests(self) -> set[str]:
         import pyarrow.parquet as pq
 
-        return {d for file in self.table_files() for d in pq.read_table(file, columns=["sha256"])["sha256"].to_pylist()}
+        return {
+            d
+            for file in self.table_files()
+            for d in pq.read_table(file, columns=["sha256"])["sha256"].to_pylist()
+            if isinstance(d, str)
+        }
 
     def append(self, source: LogSource, row_group: int = ROW_GROUP) -> Appended:
         """Store one log (its header must be valid); every later line is kept, readable or not, ``row_group``
@@ -231,7 +237,7 @@ def _day(header: TableRecord) -> str:
     return day if len(day) == 10 and day[4] == "-" and day[7] == "-" and day.replace("-", "").isdigit() else "undated"
 
 
-def _rows(stream: BinaryIO, first: int, players: tuple[str, ...]) -> Iterator[tuple]:
+def _rows(stream: Iterable[bytes], first: int, players: tuple[str, ...]) -> Iterator[_Row]:
     """``(line, kind, hand, dealer, dealer_name, shuffle, order_before, deal, raw)`` per non-blank line."""
     for number, raw in enumerate(stream, start=first + 1):
         body = raw.rstrip(b"\r\n")
@@ -287,15 +293,15 @@ def _write_hands(
     temporary = _temporary(target)
     try:
         with pq.ParquetWriter(temporary, schema, compression="zstd") as writer:
-            batch: list[tuple] = []
+            batch: list[_Row] = []
             for row in _rows(counter, header_line, players):
                 hands += row[1] == HAND
                 batch.append(row)
                 if len(batch) == row_group:
-                    writer.write_table(pa.Table.from_arrays(list(zip(*batch)), schema=schema))
+                    writer.write_table(pa.Table.from_arrays(list(zip(*batch)), schema=schema))  # type: ignore[arg-type]  # pyarrow converts Python columns; its stubs want Arrays
                     batch = []
             if batch:
-                writer.write_table(pa.Table.from_arrays(list(zip(*batch)), schema=schema))
+                writer.write_table(pa.Table.from_arrays(list(zip(*batch)), schema=schema))  # type: ignore[arg-type]  # pyarrow converts Python columns; its stubs want Arrays
         os.replace(temporary, target)
     finally:
         temporary.unlink(missing_ok=True)
@@ -315,7 +321,7 @@ class _LineCounter:
             yield raw
 
 
-def _write_rows(target: Path, rows: list[dict], schema) -> None:
+def _write_rows(target: Path, rows: list[dict[str, object]], schema: pa.Schema) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 

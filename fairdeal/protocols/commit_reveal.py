@@ -49,7 +49,7 @@ def _signature_holds(key_hex: str, message: bytes, signature_hex: str) -> bool:
     return True
 
 
-def session_statement(spec: TableSpec, anchor: bytes, service_key: str, player_keys: Sequence[str]) -> dict:
+def session_statement(spec: TableSpec, anchor: bytes, service_key: str, player_keys: Sequence[str]) -> dict[str, Any]:
     """The session opening every party signs: binds the roster, keys and the chain anchor."""
     return {
         "statement": "session-open",
@@ -66,7 +66,7 @@ def session_statement(spec: TableSpec, anchor: bytes, service_key: str, player_k
 
 def seed_statement(
     session: Mapping[str, Any], hand: int, dealer: int, seat: int, service_commitment: str, commitment: str
-) -> dict:
+) -> dict[str, Any]:
     """A player's signed commitment to one hand's seed; names the service commitment it saw first."""
     return {
         "statement": "seed-commitment",
@@ -84,7 +84,7 @@ def seed_statement(
 
 @dataclass(frozen=True)
 class SignedSession:
-    statement: dict
+    statement: dict[str, Any]
     service_signature: str
     player_signatures: tuple[str, ...]
 
@@ -92,7 +92,7 @@ class SignedSession:
 @dataclass(frozen=True)
 class SeedCommitment:
     seat: int
-    statement: dict
+    statement: dict[str, Any]
     signature: str
 
 
@@ -118,7 +118,7 @@ class Player:
         self._key = key or SigningKey.generate()
         self._seed_source = seed_source or (lambda hand: secrets.token_bytes(SEED_BYTES))
         self._seeds: dict[int, bytes] = {}
-        self._session: dict | None = None
+        self._session: dict[str, Any] | None = None
         self._expected_commitment: str | None = None
         self._last_hand = 0
 
@@ -126,7 +126,7 @@ class Player:
     def public_key(self) -> str:
         return self._key.verify_key.encode().hex()
 
-    def countersign(self, statement: dict, service_signature: str) -> str:
+    def countersign(self, statement: dict[str, Any], service_signature: str) -> str:
         """Check the session opening (service signature, own seat and key) and sign it."""
         if not signature_holds(statement["service_key"], statement, service_signature):
             raise ProtocolError(f"player {self.name}: the service's session signature does not verify")
@@ -157,6 +157,7 @@ class Player:
 
     def open_seed(self, hand: int, commitments: Sequence[SeedCommitment]) -> bytes:
         """Open the seed once every seat's commitment for the hand is in (so nobody can grind against it)."""
+        assert self._session is not None  # a seed is opened after its commitment, made in the session
         if sorted(c.seat for c in commitments) != list(range(len(self._session["players"]))):
             raise ProtocolError(f"player {self.name}: hand {hand}: not every seat has committed yet")
         return self._seeds[hand]
@@ -164,6 +165,7 @@ class Player:
     def accept_reveal(self, hand: int, link: bytes) -> None:
         """Check the service's reveal opens its commitment; it is the next hand's commitment."""
         s = self._session
+        assert s is not None  # a reveal answers a hand committed in the session
         if chain_step(s["table"], s["session"], hand, link).hex() != self._expected_commitment:
             raise ProtocolError(f"player {self.name}: hand {hand}: the service's reveal does not open its commitment")
         self._expected_commitment = link.hex()
@@ -227,6 +229,7 @@ class DealerService:
         r = self._current("accept a seed commitment")
         if r.seeds:
             raise ProtocolError(f"service: hand {r.hand}: seed opening has begun, no more commitments")
+        assert self.session is not None  # begin_hand opened the round in the session
         expected = seed_statement(
             self.session.statement,
             r.hand,
@@ -263,6 +266,7 @@ class DealerService:
 
     def deck_input(self, hand: int, service_seed: bytes) -> bytes:
         r = self._round
+        assert r is not None  # called by deal, on the hand in progress
         players = [(self.spec.players[s], r.seeds[s]) for s in range(len(self.spec.players))]
         return deck_input(self.spec.table, self.spec.session, hand, self.spec.deck.value, service_seed, players)
 

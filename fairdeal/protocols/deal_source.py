@@ -29,7 +29,7 @@ class CommitRevealSource:
         self.players = list(players) if players is not None else [Player(n, s) for s, n in enumerate(spec.players)]
         self.session = self.service.open_session(self.players)
         self._previous: str | None = None
-        self.transcripts: list[dict] = []
+        self.transcripts: list[dict[str, Any]] = []
 
     def deal(self, hand: int, dealer: int) -> DealEvidence:
         commitment = self.service.begin_hand(hand, dealer)
@@ -42,7 +42,7 @@ class CommitRevealSource:
         evidence = build_transcript(self.session, self.service.current_round(), commitment, self._previous)
         return DealEvidence(hand, dealer, order, evidence, dealing="commit-reveal")
 
-    def finish(self, hand: int, record: Mapping[str, Any] | None = None, plays: Plays | None = None) -> dict:
+    def finish(self, hand: int, record: Mapping[str, Any] | None = None, plays: Plays | None = None) -> dict[str, Any]:
         """Reveal the service seed and return the transcript (``plays`` are not needed: the record's replay checks
         the play)."""
         round_ = self.service.current_round()

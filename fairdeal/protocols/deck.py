@@ -29,10 +29,11 @@ def derive_orders(inputs: Sequence[bytes], deck: DeckKind) -> np.ndarray:
     streams = np.frombuffer(joined, dtype=np.uint8).reshape(len(inputs), STREAM_BYTES)
     orders, ok = shuffle_batch(deck.codes(), streams)
     for row in np.flatnonzero(~ok):
-        orders[row] = derive_order(inputs[row], deck)
+        orders[row] = derive_order(inputs[int(row)], deck)
     return orders
 
 
 def orders_match(inputs: Sequence[bytes], published: np.ndarray, deck: DeckKind) -> np.ndarray:
     """Batch check: ``result[i]`` is True iff ``published[i]`` is the order derived from ``inputs[i]``."""
-    return (derive_orders(inputs, deck) == np.asarray(published, dtype=np.uint8)).all(axis=1)
+    matches: np.ndarray = (derive_orders(inputs, deck) == np.asarray(published, dtype=np.uint8)).all(axis=1)
+    return matches

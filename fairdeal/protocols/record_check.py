@@ -15,6 +15,7 @@ from fairdeal.engine.hand import result
 from fairdeal.engine.match_log import SHEET_EXTRAS
 from fairdeal.engine.record import replay_record, to_record
 from fairdeal.engine.sheet import Sheet, new_sheet
+from fairdeal.engine.state import HandState
 from fairdeal.engine.system import system_of
 from fairdeal.errors import FairdealError, one_line
 from fairdeal.protocols.encoding import canonical_json
@@ -83,7 +84,9 @@ def check_hand_record(
     return list(found), after
 
 
-def _check_one(doc: Mapping[str, Any], convention, num_seats: int, sheet: Sheet | None):
+def _check_one(
+    doc: Mapping[str, Any], convention: Convention, num_seats: int, sheet: Sheet | None
+) -> tuple[list[tuple[str, str]], Sheet | None]:
     record = doc["record"]
     found = _check_header(doc, record)
     if found:
@@ -115,7 +118,7 @@ def _check_one(doc: Mapping[str, Any], convention, num_seats: int, sheet: Sheet 
 _NOT_DERIVED = frozenset({"hand", "score", "extras", "order_before", "shuffle"})
 
 
-def _check_form(record: Mapping[str, Any], state) -> list[tuple[str, str]]:
+def _check_form(record: Mapping[str, Any], state: HandState) -> list[tuple[str, str]]:
     """The record must be, field for field, what the engine writes for the hand it replays to: nothing hashes the
     last transcript's record later, so a string for a number, another spelling of a card, an extra key, a flipped
     flag or a reordered list would otherwise pass."""

@@ -34,18 +34,21 @@ VERSION = 1
 REVEALED, UNREVEALED = "revealed", "unrevealed"
 
 
-def seat_deal(order: np.ndarray, pattern_name: str, dealer: int, num_seats: int) -> dict:
+def seat_deal(order: np.ndarray, pattern_name: str, dealer: int, num_seats: int) -> dict[str, Any]:
     """The deal as the log writes it: cards per seat (``[]`` for a seat that sits out) and the talons."""
     pattern = get_pattern(pattern_name)
     dealt = deal_order(order, pattern)
     by_seat = deal_by_seat(dealt, pattern, dealer, num_seats)
-    out = {"hands": [to_ascii_list(h) for h in by_seat[:num_seats]], "talons": [to_ascii_list(t) for t in dealt.talons]}
+    out: dict[str, Any] = {
+        "hands": [to_ascii_list(h) for h in by_seat[:num_seats]],
+        "talons": [to_ascii_list(t) for t in dealt.talons],
+    }
     if len(by_seat) > num_seats:
         out["dummy"] = to_ascii_list(by_seat[num_seats])
     return out
 
 
-def session_part(session: SignedSession) -> dict:
+def session_part(session: SignedSession) -> dict[str, Any]:
     return {
         "statement": session.statement,
         "service_signature": session.service_signature,
@@ -60,7 +63,7 @@ def build_transcript(
     previous: str | None,
     service_seed: bytes | None = None,
     record: Mapping[str, Any] | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """Assemble a transcript; without ``service_seed`` it is ``unrevealed`` (no deck, no deal)."""
     doc: dict[str, Any] = {
         "format": FORMAT,
@@ -76,6 +79,7 @@ def build_transcript(
     }
     if service_seed is not None:
         statement = session.statement
+        assert round_.order is not None  # the service derives the order before it reveals its seed
         doc["service"]["seed"] = service_seed.hex()
         doc["deck_order"] = to_ascii_list(round_.order)
         doc["deal"] = seat_deal(round_.order, statement["deal_pattern"], round_.dealer, len(statement["players"]))
@@ -84,7 +88,7 @@ def build_transcript(
     return copy.deepcopy(doc)  # transcripts never share mutable parts with the parties or each other
 
 
-def _player_entry(round_: HandRound, seat: int) -> dict:
+def _player_entry(round_: HandRound, seat: int) -> dict[str, Any]:
     commitment = round_.commitments[seat]
     entry = {"seat": seat, "statement": commitment.statement, "signature": commitment.signature}
     if seat in round_.seeds:

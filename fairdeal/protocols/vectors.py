@@ -10,7 +10,9 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from nacl.signing import SigningKey
 
@@ -54,7 +56,7 @@ CASES = (
 )
 
 
-def run_case(case: Case) -> dict:
+def run_case(case: Case) -> dict[str, Any]:
     spec = case.spec
     tail = fixed_bytes(f"{case.name}/service-tail")
     service = DealerService(spec, SigningKey(fixed_bytes(f"{case.name}/service-key")), tail)
@@ -63,7 +65,8 @@ def run_case(case: Case) -> dict:
             name,
             seat,
             SigningKey(fixed_bytes(f"{case.name}/key/{name}")),
-            lambda hand, name=name: fixed_bytes(f"{case.name}/seed/{name}/{hand}"),
+            # The default binds the loop's name; mypy cannot type a lambda with a default argument.
+            lambda hand, name=name: fixed_bytes(f"{case.name}/seed/{name}/{hand}"),  # type: ignore[misc]
         )
         for seat, name in enumerate(spec.players)
     ]
@@ -89,9 +92,13 @@ def run_case(case: Case) -> dict:
     }
 
 
-def _hand_vector(spec: TableSpec, case: str, hand: int, dealer: int, data: bytes, doc: dict) -> dict:
+def _hand_vector(
+    spec: TableSpec, case: str, hand: int, dealer: int, data: bytes, doc: Mapping[str, Any]
+) -> dict[str, Any]:
     stream = deck_stream(data, STREAM_BYTES)
-    draws, used = draws_from_stream(stream, spec.deck.size)
+    found = draws_from_stream(stream, spec.deck.size)
+    assert found is not None  # the fixed cases' streams are long enough
+    draws, used = found
     seeds = [fixed_bytes(f"{case}/seed/{name}/{hand}") for name in spec.players]
     return {
         "hand": hand,
@@ -117,7 +124,7 @@ def _hand_vector(spec: TableSpec, case: str, hand: int, dealer: int, data: bytes
     }
 
 
-def fisher_yates_vectors() -> dict:
+def fisher_yates_vectors() -> dict[str, Any]:
     """Hand-made byte streams exercising rejection: for a 5-card deck the limits are 255, 256, 255, 256."""
     streams = ["ff00000000", "fffe01020300", "0405060708", "fe0103ff0001"]
     cases = []
@@ -128,13 +135,13 @@ def fisher_yates_vectors() -> dict:
     return {"name": "fisher-yates-rejection", "note": "draws for i = n-1..1; null = stream ran out", "cases": cases}
 
 
-def all_vectors() -> dict[str, dict]:
+def all_vectors() -> dict[str, dict[str, Any]]:
     files = {f"{case.name}.json": run_case(case) for case in CASES}
     files["fisher-yates-rejection.json"] = fisher_yates_vectors()
     return files
 
 
-def render(vector: dict) -> str:
+def render(vector: Mapping[str, Any]) -> str:
     return json.dumps(vector, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
 
 
