@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from fairdeal.engine.actions import Action, Defend, Phase
+from fairdeal.engine.actions import Action, Defend, Phase, Play
 from fairdeal.engine.bids import NO_TRUMP
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.outcome import DefenceCall, HandKind
@@ -98,8 +98,10 @@ class SamplingBot:
         if not made:
             return heuristic
         defence = TRICKS - float(np.mean(made))
+        assert view.contract is not None and view.contract.level is not None  # a game contract (_plain_table)
         if defence >= view.convention.defence.quota(view.contract.level) + WHIST_MARGIN:
             return calls[DefenceCall.WHIST]
+        assert isinstance(heuristic, Defend)  # the defence phase's only actions
         return calls[DefenceCall.PASS] if heuristic.call is DefenceCall.WHIST else heuristic
 
     def _declarer_tricks(self, view: PlayerView, rng: np.random.Generator, budget: Budget) -> int | None:
@@ -116,6 +118,7 @@ class SamplingBot:
                 break
         assert best is not None
         hands = best[1]
+        assert view.contract is not None
         strain = view.contract.strain
         position = Position(
             tuple(hands[s] for s in view.active),
@@ -155,7 +158,7 @@ class SamplingBot:
     def play(self, view: PlayerView) -> Action:
         table = read_table(view)
         rng = np.random.default_rng([self.seed, _view_digest(view)])
-        legal = {a.card: a for a in view.legal}
+        legal = {a.card: a for a in view.legal if isinstance(a, Play)}  # the play phase's only actions
         totals = dict.fromkeys(legal, 0.0)
         done = 0
         budget = Budget(self.budget)
@@ -229,7 +232,7 @@ def read_table(view: PlayerView) -> Table:
     if raspasy:
         placed |= set(view.talon_seen)
     unseen = tuple(sorted(view.deck - placed))
-    declarer_only = frozenset()
+    declarer_only: frozenset[int] = frozenset()
     if not raspasy and view.seat != view.declarer and view.talon_seen:
         declarer_only = frozenset(view.talon_seen) - played
     conv = view.convention
@@ -282,8 +285,9 @@ def _try_deal(table: Table, rng: np.random.Generator) -> Layout | None:
     holders_of = {c: _holders(c, table) for c in cards}
     cards.sort(key=lambda c: len(holders_of[c]))
     for card in cards:
-        options: list[int | None] = [s for s in holders_of[card] if room[s] > 0]
-        weights = [room[s] for s in options]
+        fits = [s for s in holders_of[card] if room[s] > 0]
+        options: list[int | None] = list(fits)
+        weights = [room[s] for s in fits]
         if rest_room > 0:  # the discard, the talon, a sitting-out dealer's hand
             options.append(None)
             weights.append(rest_room)
@@ -346,6 +350,7 @@ def card_scores(
         if solution is None:
             return None
         return {c: -float(view.won[mover] + v) for c, v in solution.card_values.items()}
+    assert view.declarer is not None  # a game or a misère has a declarer
     declarer = index[view.declarer]
     count = 1 << declarer
     maximisers = count if view.kind is HandKind.GAME else ((1 << len(seats)) - 1) & ~count
@@ -364,6 +369,7 @@ def declarer_score(view: PlayerView, tricks: int) -> float:
     if view.kind is HandKind.MISERE:
         value = scoring.misere_value
         return value if tricks == 0 else -value * tricks - 0.01 * tricks
+    assert view.contract is not None and view.contract.level is not None  # a game contract
     level = view.contract.level
     value = dict(scoring.contract_values).get(level, 2 * (level - 5))
     base = value if tricks >= level else -value * (level - tricks)

@@ -12,6 +12,7 @@ systems) the heuristic's own bidding and contract rules run on simulated tricks 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -21,6 +22,7 @@ from fairdeal.engine import evaluate, number_bot
 from fairdeal.engine.actions import Action, Bid, Concede, Declare, Discard, Phase
 from fairdeal.engine.bids import DARK_PREFIX, MINE, NO_TRUMP, PASS, ContractBid, beats, misere_level_of, parse_bid
 from fairdeal.engine.view import PlayerView
+from fairdeal.rules.convention import Convention
 from fairdeal.solver import inference
 from fairdeal.solver.budget import Budget
 from fairdeal.solver.dds import Position
@@ -44,12 +46,12 @@ class Estimate:
     strain: int | None
     tricks: tuple[int, ...]
 
-    def value(self, conv, level: int | None) -> float:
+    def value(self, conv: Convention, level: int | None) -> float:
         """The mean score of the contract ``level`` in this strain (``None``: misère)."""
         return float(np.mean([contract_score(conv, level, t) for t in self.tricks]))
 
 
-def contract_score(conv, level: int | None, tricks: int) -> float:
+def contract_score(conv: Convention, level: int | None, tricks: int) -> float:
     """The declarer's score for ``tricks``: the contract's value made, each undertrick the value again; misère
     (``level=None``) its value clean, each trick taken the value again."""
     scoring = conv.scoring
@@ -152,7 +154,7 @@ def auction_estimates(
 def bid(view: PlayerView, rng: np.random.Generator, samples: int, budget: Budget) -> Action | None:
     """The lowest legal bid up to the highest contract whose expected score beats passing (scored 0), misère
     when it prices higher; ``None`` when no plain game bid is open (dark and no-talon bids: the heuristic)."""
-    tokens = [a.token for a in view.legal]
+    tokens = [a.token for a in view.legal if isinstance(a, Bid)]  # the auction's only actions
     games = [
         parse_bid(t)
         for t in tokens
@@ -178,15 +180,22 @@ def bid(view: PlayerView, rng: np.random.Generator, samples: int, budget: Budget
     ]
     worth = [b for v, b in priced if v > 0]
     level = misere_level_of(conv.bidding.misere_beats_up_to)
-    misere = next((e.value(conv, None) for e in estimates if e.strain is None), None)
+    misere_score = next((e.value(conv, None) for e in estimates if e.strain is None), None)
     best_game = max((v for v, _ in priced), default=0.0)
-    if misere is not None and misere > max(0.0, best_game):
+    if misere_score is not None and misere_score > max(0.0, best_game):
         return Bid(view.seat, "misere")
     if not worth:
         return Bid(view.seat, PASS)
-    limit = max(worth, key=lambda b: (b.level - 6) * 10 + b.strain)
-    if MINE in tokens and not beats(view.high, limit, level):
-        return Bid(view.seat, MINE)
+
+    def ladder_rank(b: ContractBid) -> int:
+        assert b.level is not None and b.strain is not None  # a game bid in a strain
+        return (b.level - 6) * 10 + b.strain
+
+    limit = max(worth, key=ladder_rank)
+    if MINE in tokens:
+        assert view.high is not None  # «мой» answers a bid
+        if not beats(view.high, limit, level):
+            return Bid(view.seat, MINE)
     affordable = [b for b in games if not beats(b, limit, level)]
     return Bid(view.seat, affordable[0].token) if affordable else Bid(view.seat, PASS)
 
@@ -207,7 +216,11 @@ def _open_contracts(view: PlayerView) -> list[ContractBid]:
 
 
 def _kept_estimates(
-    view: PlayerView, kepts: list[tuple[int, ...]], layouts: list[dict], strains: list[int | None], budget: Budget
+    view: PlayerView,
+    kepts: list[tuple[int, ...]],
+    layouts: list[Hands],
+    strains: Sequence[int | None],
+    budget: Budget,
 ) -> list[list[Estimate]]:
     """Per kept hand, its estimates in each strain, layout by layout over all kept hands until the budget is
     spent (empty lists when not even the first layout is solved)."""
@@ -234,12 +247,19 @@ def _best_contract(
 ) -> tuple[float, ContractBid]:
     by_strain = {e.strain: e for e in estimates}
     priced = [(by_strain[b.strain].value(view.convention, b.level), b) for b in contracts]
-    return max(priced, key=lambda item: (item[0], -item[1].level, -item[1].strain))
+
+    def order(item: tuple[float, ContractBid]) -> tuple[float, int, int]:
+        assert item[1].level is not None and item[1].strain is not None  # a game contract in a strain
+        return item[0], -item[1].level, -item[1].strain
+
+    return max(priced, key=order)
 
 
 def discard(view: PlayerView, rng: np.random.Generator, samples: int, budget: Budget) -> Action | None:
     """The discard (and so the contract) of best expected score, among the few the heuristic counts best."""
-    size = len(view.legal[0].cards)
+    first = view.legal[0]
+    assert isinstance(first, Discard)  # the discard phase's only actions
+    size = len(first.cards)
     if len(view.hand) != TRICKS + size:
         return None
     misere = view.high is not None and view.high.misere
@@ -249,7 +269,7 @@ def discard(view: PlayerView, rng: np.random.Generator, samples: int, budget: Bu
     hidden = _hidden(view, view.hand)
     layouts = [_deal_others(view, hidden, rng)[0] for _ in range(samples)]
     contracts = [] if misere else _open_contracts(view)
-    strains = [None] if misere else sorted({b.strain for b in contracts})
+    strains = [None] if misere else sorted({b.strain for b in contracts if b.strain is not None})
     if not misere and not contracts:
         return None
     kepts = [tuple(c for c in view.hand if c not in pair) for pair in candidates]
@@ -261,6 +281,7 @@ def discard(view: PlayerView, rng: np.random.Generator, samples: int, budget: Bu
         score = estimates[0].value(view.convention, None) if misere else _best_contract(view, estimates, contracts)[0]
         if best is None or score > best[0]:
             best = (score, pair)
+    assert best is not None  # at least one candidate
     return Discard(view.seat, tuple(best[1]))
 
 
@@ -276,14 +297,16 @@ def declare(
         return None
     hidden = _hidden(view, view.hand)
     layouts = [_deal_others(view, hidden, rng)[0] for _ in range(samples)]
-    estimates = _kept_estimates(view, [tuple(view.hand)], layouts, sorted({b.strain for b in contracts}), budget)[0]
+    estimates = _kept_estimates(
+        view, [tuple(view.hand)], layouts, sorted({b.strain for b in contracts if b.strain is not None}), budget
+    )[0]
     if not estimates:
         return None
     return declares[_best_contract(view, estimates, contracts)[1]]
 
 
 def russian(view: PlayerView) -> bool:
-    return bool(view.convention.bidding.ladder == "russian")  # type: ignore[attr-defined]
+    return bool(view.convention.bidding.ladder == "russian")
 
 
 class NumberTricks:
@@ -342,7 +365,9 @@ def number_declare(view: PlayerView, rng: np.random.Generator, samples: int, bud
 def number_discard(view: PlayerView, rng: np.random.Generator, samples: int, budget: Budget) -> Action | None:
     """The discard keeping the most double-dummy tricks in the kept hand's best strains (a misère: the fewest),
     among the few the heuristic counts best."""
-    size = len(view.legal[0].cards)  # type: ignore[union-attr]
+    first = view.legal[0]
+    assert isinstance(first, Discard)  # the discard phase's only actions
+    size = len(first.cards)
     if len(view.hand) != TRICKS + size:
         return None
     misere = view.high is not None and view.high.misere
@@ -408,7 +433,7 @@ def defence_discard(view: PlayerView, rng: np.random.Generator, samples: int, bu
                 0,
                 (),
                 strain,
-                view.convention.play.must_overtake,  # type: ignore[attr-defined]
+                view.convention.play.must_overtake,
             )
             bit = 1 << order.index(view.declarer)
             solution = budget.solve(position, bit, bit)
