@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import numpy as np
 
 from fairdeal.bounded import check, strip_bom
 from fairdeal.cards import DeckKind, to_ascii_list
@@ -73,7 +74,7 @@ class Report:
     def ok(self) -> bool:
         return not self.failures
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "ok": self.ok,
             "transcripts": self.transcripts,
@@ -286,9 +287,10 @@ def check_deck_and_deal(c: _Checker, order: Sequence[int]) -> None:
     doc, s = c.doc, c.doc["session"]["statement"]
     if doc["deck_order"] != to_ascii_list(order):
         c.fail(SERVICE, "deck derivation", "the published deck order is not the one the seeds derive")
+    assert c.convention is not None  # derivable: check_session stated it
     pattern = c.convention.table.pattern_name(len(s["players"]))
     try:
-        expected = seat_deal(order, pattern, doc["dealer"], len(s["players"]))
+        expected = seat_deal(np.asarray(order, dtype=np.uint8), pattern, doc["dealer"], len(s["players"]))
     except FairdealError as exc:
         c.fail(SERVICE, "deal pattern", str(exc))
         return
@@ -301,7 +303,7 @@ def check_sequence(checkers: Sequence[_Checker]) -> list[Failure]:
     failures: list[Failure] = []
     by_hand = sorted(checkers, key=lambda c: c.doc["hand"])
     seen: dict[tuple[int, str], int] = {}
-    for prev, cur in zip([None] + by_hand[:-1], by_hand):
+    for prev, cur in zip([None, *by_hand[:-1]], by_hand):
         hand = cur.doc["hand"]
 
         def fail(party: str, check: str, detail: str, source: str = cur.source, hand: Any = hand) -> None:
@@ -497,7 +499,7 @@ def verify_log(log_path: Path, replay_records: bool = True, pins: Pins | None = 
             0, (Failure(str(log_path), None, RECORD, "game log", f"cannot read the log: {exc.strerror or exc}"),)
         )
     failures: list[Failure] = []
-    cited: list[tuple[Path, dict]] = []
+    cited: list[tuple[Path, dict[str, Any]]] = []
     kinds: dict[str, tuple[str, Mapping[str, Any]]] = {}
     for number, raw in enumerate(lines, start=1):
         where = f"{log_path}:{number}"

@@ -157,6 +157,7 @@ def add_decryption_share_equations(
     if shares.player != key_share.player:
         raise MentalPokerError(f"shares announced by {shares.player} offered as {key_share.player}'s")
     if shares.positions:
+        assert shares.proof is not None  # decoding and making give a proof whenever positions are listed
         add_equal_logs_equations(
             context,
             shares.player,

@@ -26,7 +26,7 @@ import rbcl
 from fairdeal.errors import MentalPokerError
 
 try:
-    from fairdeal.protocols import _msm
+    from fairdeal.protocols import _msm  # type: ignore[attr-defined]  # C extension (setup.py), no stub
 except ImportError:  # built only where libdecaf is installed (setup.py); libsodium alone then does the sums
     _msm = None
 

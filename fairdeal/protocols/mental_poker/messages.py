@@ -7,7 +7,7 @@ Every decoding error names the claimed sender and the step.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from fairdeal.errors import MentalPokerError
 from fairdeal.protocols.mental_poker.elgamal import Ciphertext, DecryptionShares, KeyShare
@@ -16,6 +16,7 @@ from fairdeal.protocols.mental_poker.proofs import EqualLogsProof, SigmaProof
 from fairdeal.protocols.mental_poker.shuffle import Deck, ShuffleProof
 
 Message = Mapping[str, Any]
+_T = TypeVar("_T")
 
 
 def sender(message: Message) -> tuple[str, str]:
@@ -57,7 +58,7 @@ def check_fields(message: Message) -> None:
         raise MentalPokerError(f"fields {sorted(extra)} are not part of a {step} message", player, step)
 
 
-def _exact(reader: _Reader, source: Mapping[str, Any], allowed: set[str], what: str) -> None:
+def _exact(reader: _Reader, source: object, allowed: set[str], what: str) -> None:
     if not isinstance(source, Mapping) or set(source) - allowed:
         raise reader.fail(f"{what} may hold only {sorted(allowed)}")
 
@@ -72,7 +73,7 @@ class _Reader:
     def fail(self, text: str) -> MentalPokerError:
         return MentalPokerError(text, self.player, self.step)
 
-    def field(self, source: Mapping[str, Any], name: str, kind: type) -> Any:
+    def field(self, source: Mapping[str, Any], name: str, kind: type[_T]) -> _T:
         value = source.get(name) if isinstance(source, Mapping) else None
         if not isinstance(value, kind) or isinstance(value, bool):
             raise self.fail(f"field {name!r} is missing or not a {kind.__name__}")
@@ -112,6 +113,7 @@ class _Reader:
                 raise self.fail("no shares are listed, so 'proof' must be null")
             return None
         _exact(self, body, _EQUAL_LOGS_FIELDS, "proof")
+        assert isinstance(body, Mapping)  # _exact refused anything else
         return EqualLogsProof(
             self.point(body.get("a"), "proof.a"),
             self.point(body.get("b"), "proof.b"),
@@ -119,11 +121,11 @@ class _Reader:
         )
 
 
-def _sigma(proof: SigmaProof) -> dict:
+def _sigma(proof: SigmaProof) -> dict[str, str]:
     return {"c": proof.challenge.hex(), "s": proof.response.hex()}
 
 
-def key_message(share: KeyShare) -> dict:
+def key_message(share: KeyShare) -> dict[str, Any]:
     return {"step": "keys", "player": share.player, "public": share.public.hex(), **_sigma(share.proof)}
 
 
@@ -132,7 +134,7 @@ def read_key(message: Message) -> KeyShare:
     return KeyShare(reader.player, reader.point(message.get("public"), "public"), reader.proof(message))
 
 
-def shuffle_message(player: str, deck: Deck, proof: ShuffleProof) -> dict:
+def shuffle_message(player: str, deck: Deck, proof: ShuffleProof) -> dict[str, Any]:
     return {
         "step": "shuffle",
         "player": player,
@@ -173,11 +175,11 @@ def read_shuffle(message: Message) -> tuple[Deck, ShuffleProof]:
     return tuple(deck), proof
 
 
-def _equal_logs(proof: EqualLogsProof | None) -> dict | None:
+def _equal_logs(proof: EqualLogsProof | None) -> dict[str, str] | None:
     return None if proof is None else {"a": proof.a.hex(), "b": proof.b.hex(), "s": proof.response.hex()}
 
 
-def shares_message(step: str, shares: DecryptionShares) -> dict:
+def shares_message(step: str, shares: DecryptionShares) -> dict[str, Any]:
     return {
         "step": step,
         "player": shares.player,
@@ -201,7 +203,7 @@ def read_shares(message: Message) -> DecryptionShares:
     return DecryptionShares(reader.player, tuple(positions), tuple(points), reader.equal_logs(message, positions))
 
 
-def single_share_message(step: str, shares: DecryptionShares) -> dict:
+def single_share_message(step: str, shares: DecryptionShares) -> dict[str, Any]:
     """A ``play``: one position and the sender's own decryption share of it (the card comes from its hand)."""
     (position,), (share,) = shares.positions, shares.shares
     return {
@@ -220,7 +222,7 @@ def read_single_share(message: Message) -> DecryptionShares:
     return DecryptionShares(reader.player, (position,), (share,), reader.equal_logs(message, (position,)))
 
 
-def discard_message(player: str, commitment: bytes) -> dict:
+def discard_message(player: str, commitment: bytes) -> dict[str, Any]:
     return {"step": "discard", "player": player, "commitment": commitment.hex()}
 
 
@@ -229,7 +231,7 @@ def read_discard(message: Message) -> bytes:
     return reader.raw32(message.get("commitment"), "commitment")
 
 
-def discard_open_message(player: str, positions: Sequence[int], nonce: bytes) -> dict:
+def discard_open_message(player: str, positions: Sequence[int], nonce: bytes) -> dict[str, Any]:
     return {"step": "discard-open", "player": player, "positions": list(positions), "nonce": nonce.hex()}
 
 
@@ -241,7 +243,7 @@ def read_discard_open(message: Message) -> tuple[tuple[int, ...], bytes]:
     return tuple(positions), reader.raw32(message.get("nonce"), "nonce")
 
 
-def abandon_message(player: str, at: str) -> dict:
+def abandon_message(player: str, at: str) -> dict[str, Any]:
     """The table gives up waiting: ``player`` did not send its ``at`` message in time."""
     return {"step": "abandon", "player": player, "at": at}
 

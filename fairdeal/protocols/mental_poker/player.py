@@ -132,6 +132,7 @@ class Player:
 
     def shuffle(self) -> Message:
         chosen = self._permutation(self.setup.size) if self._permutation is not None else None
+        assert self.state.joint_key is not None  # every key share is in before anybody shuffles
         deck, proof = shuffle_deck(self.setup.context, self.name, self.state.joint_key, self.state.deck, chosen)
         return self._send(shuffle_message(self.name, deck, proof))
 
@@ -147,7 +148,7 @@ class Player:
         """Hand the talon to ``recipient`` unseen by anybody else (his own share completes it)."""
         return self._send(dict(self._talon_message("take", talon), to=recipient))
 
-    def _talon_message(self, step: str, talon: int) -> dict:
+    def _talon_message(self, step: str, talon: int) -> Message:
         """Shares of one talon; with more than one talon (Hussar) the message names it."""
         message = self._shares(step, self.setup.talon_rows[talon])
         return dict(message, talon=talon) if len(self.setup.talon_rows) > 1 else message
@@ -169,6 +170,7 @@ class Player:
     # ---- play -----------------------------------------------------------------------------------------------------
 
     def own_share(self, position: int) -> Point:
+        assert self._secret is not None  # keys() comes first
         return self.state.deck[position].c1 * self._secret
 
     def card_at(self, position: int) -> int:
@@ -238,6 +240,7 @@ class Player:
         return shares_message(step, self._make_shares(sorted(positions)))
 
     def _make_shares(self, positions: Sequence[int]) -> DecryptionShares:
+        assert self._secret is not None  # keys() comes first
         return make_decryption_shares(
             self.setup.context, self.name, self._secret, self._public, self.state.deck, positions
         )
@@ -315,7 +318,7 @@ class Table:
         self.round("shuffle", methodcaller("shuffle"))
         self.round("deal", methodcaller("deal"))
         for talon in range(len(self.players[0].setup.talon_rows) if open_talon else 0):
-            self.round("talon", lambda p, talon=talon: p.open_talon(talon))
+            self.round("talon", methodcaller("open_talon", talon))
 
 
 def play_hand(

@@ -187,7 +187,7 @@ class HandState:
 
     def talon_closed(self, talon: int) -> bool:
         """Neither opened, nor passed to anybody, nor (the first talon) turned card by card."""
-        return talon not in self.opened and talon not in self.taken and (talon or not self.turned)
+        return talon not in self.opened and talon not in self.taken and (talon != 0 or not self.turned)
 
     def waiting_talons(self, player: str) -> list[int]:
         """Talons ``player`` would hold by committing a discard now: those passed to him, and opened ones nobody
@@ -223,7 +223,8 @@ class HandState:
             self._advance_round()
         if message.get("prev") != self.head:
             # Name a pending shuffle's cheat first: its message may be the one that does not belong here.
-            verify_shuffles(self.setup.context, self.joint_key, self.pending)
+            if self.joint_key is not None:  # None only before the shuffles, when none is pending
+                verify_shuffles(self.setup.context, self.joint_key, self.pending)
             raise MentalPokerError("'prev' is not the hash of the message before it", player, "chain")
         self.messages.append(message)
         self.head = digest if digest is not None else message_hash(message)
@@ -277,9 +278,12 @@ class HandState:
         if step == "turn":
             self.turned += 1
         elif step == "talon":
+            assert self.pending_talon is not None  # set when the round began
             self.opened.add(self.pending_talon[0])
         elif step == "take":
+            assert self.pending_talon is not None  # set when the round began
             talon, recipient = self.pending_talon
+            assert recipient is not None  # a take round names its recipient
             self.taken[talon] = recipient
 
     # ---- the opening --------------------------------------------------------------------------------------------
@@ -302,6 +306,7 @@ class HandState:
         """Points are checked at once and the proofs together when the last shuffle is in, before any share is
         sent; an observer's batch takes the proofs and their points instead."""
         deck, proof = read_shuffle(message)
+        assert self.joint_key is not None  # the schedule puts every key before the shuffles
         if check_proofs:
             claim = ShuffleClaim(player, self.deck, deck, proof)
             with blame(player, "shuffle"):
@@ -322,6 +327,7 @@ class HandState:
 
     def _round_talon(self, player: str, step: str, message: Message) -> tuple[int, ...]:
         """The positions of the talon this round is about; every message of the round must name the same one."""
+        assert self.pending_talon is not None  # set when the round began
         talon, recipient = self.pending_talon
         if read_talon_index(message, len(self.setup.talon_rows)) != talon:
             raise MentalPokerError(f"the round is about talon {talon}", player, step)
@@ -474,7 +480,7 @@ class HandState:
 class VerifiedHand:
     """What a verifier without secrets learns: the proven final deck, and the cards opened by the steps."""
 
-    joint_key: Point
+    joint_key: Point | None  # None for a hand abandoned before every key was in
     deck: Deck
     talon: tuple[int, ...] | None  # when opened publicly
     order: tuple[int, ...] | None  # the whole deck, when every share is out
@@ -549,6 +555,7 @@ def _verify_from(
             step=state.expected[0] if state.expected else None,
         )
     if state.round is not None:
+        assert state.expected is not None  # a round in progress names who is next
         raise MentalPokerError(f"the hand stops inside the {state.round[0]} round", *state.expected[::-1])
     if state.batch is not None and not state.batch.is_identity():
         raise MentalPokerError("the proofs of the hand do not verify together")

@@ -86,7 +86,7 @@ def engine_plays(record: Mapping[str, Any], convention: Convention, num_seats: i
 
 def expected_events(
     record: Mapping[str, Any], players: Sequence[str], plays: Plays | None, dummy: bool = False
-) -> list[tuple]:
+) -> list[tuple[Any, ...]]:
     """The protocol steps the game record calls for after the deal, in order (rounds as one event).
 
     ``plays`` are the engine's seat-tagged cards of each trick (a passer who sits out plays none; Gusarik's dummy
@@ -105,7 +105,7 @@ def expected_events(
     by_seat = list(players) + [opponent]
     extras = record.get("extras", {})
     bought = extras.get("talon_bought", 0)
-    events: list[tuple] = []
+    events: list[tuple[Any, ...]] = []
     if record.get("talon_shown"):
         events.append(("talon", bought))
     elif "discard" in record:
@@ -156,14 +156,14 @@ def discards_of(record: Mapping[str, Any], players: Sequence[str]) -> dict[str, 
     return found
 
 
-def play_out(table: Table, events: Sequence[tuple], discards: Mapping[str, Sequence[int]]) -> None:
+def play_out(table: Table, events: Sequence[tuple[Any, ...]], discards: Mapping[str, Sequence[int]]) -> None:
     """Run the post-deal events through the players; each message is verified by every other player."""
     for event in events:
         step = event[0]
         if step == "talon":
-            table.round(step, lambda p, talon=event[1]: p.open_talon(talon))
+            table.round(step, methodcaller("open_talon", event[1]))
         elif step == "take":
-            table.round(step, lambda p, to=event[1], talon=event[2]: p.take(to, talon), skip=event[1])
+            table.round(step, methodcaller("take", event[1], event[2]), skip=event[1])
         elif step == "turn":
             table.round(step, methodcaller("turn"))
         elif step == "dummy":
@@ -173,7 +173,7 @@ def play_out(table: Table, events: Sequence[tuple], discards: Mapping[str, Seque
         elif step == "discard":
             table.say(table.by_name(event[1]), step, lambda p: p.discard(discards[p.name]))
         elif step == "play":
-            table.say(table.by_name(event[1]), step, lambda p, card=event[2]: p.play(card))
+            table.say(table.by_name(event[1]), step, methodcaller("play", event[2]))
         else:
             table.say(table.by_name(event[1]), step, methodcaller("open_discard"))
 
@@ -200,7 +200,7 @@ class MentalPokerSource:
         self._previous: str | None = None
         self._attempt = 1
         self._aborts: list[dict[str, Any]] = []
-        self.transcripts: list[dict] = []
+        self.transcripts: list[dict[str, Any]] = []
         self.seating: Seating | None = None
         if version >= 4:
             self.identities = dict(identities or {name: IdentityKey.generate(name) for name in spec.players})
@@ -241,7 +241,7 @@ class MentalPokerSource:
     def write_transcript(self, document: Mapping[str, Any], path: Path) -> str:
         return write_transcript(document, path)
 
-    def finish(self, hand: int, record: Mapping[str, Any] | None = None, plays: Plays | None = None) -> dict:
+    def finish(self, hand: int, record: Mapping[str, Any] | None = None, plays: Plays | None = None) -> dict[str, Any]:
         """Play the record's steps (or, without a record, just reveal) and return the transcript; ``plays`` are
         the engine's seat-tagged cards of each trick (read from the record's replay when not given)."""
         if self._hand is None or self._hand[0] != hand:
@@ -295,6 +295,7 @@ class MentalPokerSource:
             yield
         except HandAbandoned as abandoned:
             if final:
+                assert self._hand is not None  # set before any step that can be abandoned
                 hand, dealer, _ = self._hand
                 self.document(hand, dealer, abandoned.messages, record, None)
                 self._hand = None
@@ -308,7 +309,7 @@ class MentalPokerSource:
         record: Mapping[str, Any] | None,
         order: np.ndarray | None,
         statements: list[dict[str, Any]] | None = None,
-    ) -> dict:
+    ) -> dict[str, Any]:
         """The transcript of one hand (``order`` is None for an abandoned hand); hands are chained by ``previous``."""
         spec = self.spec
         doc: dict[str, Any] = {

@@ -36,7 +36,9 @@ def mutate(value: Any, rng: random.Random) -> Any:
     return value + "x"
 
 
-def with_field_changed(messages: list[dict], index: int, path: Path, change: Callable[[Any], Any]) -> list[dict]:
+def with_field_changed(
+    messages: list[dict[str, Any]], index: int, path: Path, change: Callable[[Any], Any]
+) -> list[dict[str, Any]]:
     """A copy of ``messages`` whose message ``index`` has the field at ``path`` replaced by ``change(old)``."""
     message = copy.deepcopy(messages[index])
     holder = message
@@ -46,7 +48,9 @@ def with_field_changed(messages: list[dict], index: int, path: Path, change: Cal
     return messages[:index] + [message] + messages[index + 1 :]
 
 
-def random_mutations(messages: list[dict], count: int, rng: random.Random) -> Iterator[tuple[int, Path, list[dict]]]:
+def random_mutations(
+    messages: list[dict[str, Any]], count: int, rng: random.Random
+) -> Iterator[tuple[int, Path, list[dict[str, Any]]]]:
     """``count`` transcripts, each with one field of one message (chosen uniformly) changed by ``mutate``."""
     for _ in range(count):
         index = rng.randrange(len(messages))

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from fairdeal.cards import to_ascii_list
 from fairdeal.errors import CanonicalError, FairdealError, MentalPokerError, ProtocolError, SignedMessageError
 from fairdeal.protocols.canonical import decode
@@ -297,7 +299,7 @@ def _check_shape(c: MpCheck) -> bool:
 
 def _check_outcome(c: MpCheck) -> None:
     verified, doc = c.verified, c.doc
-    assert verified is not None
+    assert verified is not None and c.spec is not None  # the spec is set before any hand is verified
     if verified.abandoned is not None:
         player, step = verified.abandoned
         if doc["state"] != ABANDONED:
@@ -309,7 +311,9 @@ def _check_outcome(c: MpCheck) -> None:
     if doc["state"] != COMPLETE or verified.order is None or not verified.state.finished:
         c.fail(TRANSCRIPT, "state", "the messages stop before every share is revealed and the discard opened")
         return
-    deal = seat_deal(verified.order, c.spec.pattern.name, doc["dealer"], len(doc["players"]))
+    deal = seat_deal(
+        np.asarray(verified.order, dtype=np.uint8), c.spec.pattern.name, doc["dealer"], len(doc["players"])
+    )
     if doc.get("deal") != deal:
         c.fail(TRANSCRIPT, "deal", "the published deal is not the one the messages decrypt to")
     if "record" in doc:
@@ -346,6 +350,7 @@ def _check_abandoned_play(c: MpCheck, player: str) -> None:
 def _check_record_events(c: MpCheck) -> None:
     """The record's talon, discard, turned cards and plays are exactly what the messages prove, in order."""
     record, verified = c.doc["record"], c.verified
+    assert verified is not None and verified.order is not None and c.spec is not None  # _check_outcome's checks
     try:
         # A record the engine cannot replay is named by ``record_check``; here its plays are compared by card.
         plays = engine_plays(record, c.spec.convention, len(c.spec.players))
@@ -374,22 +379,22 @@ def _check_record_events(c: MpCheck) -> None:
     recorded = [t["talon_card"] for t in record.get("tricks", []) if "talon_card" in t]
     if to_ascii_list(turned) != recorded:
         c.fail(RECORD, "talon card", f"the turned talon cards are {to_ascii_list(turned)}, the record says {recorded}")
-    recorded = discards_of(record, c.spec.players)
+    recorded_discards = discards_of(record, c.spec.players)
     for player, cards in verified.discards.items():
-        said = recorded.get(player, [])
+        said = recorded_discards.get(player, [])
         if not all(isinstance(card, str) for card in said) or sorted(to_ascii_list(cards)) != sorted(said):
             c.fail(
                 RECORD,
                 "discard",
-                f"{player}'s opened discard is {to_ascii_list(cards)}, the record says {recorded.get(player)}",
+                f"{player}'s opened discard is {to_ascii_list(cards)}, the record says {recorded_discards.get(player)}",
             )
 
 
-def _proven_events(verified: VerifiedHand) -> list[tuple]:
+def _proven_events(verified: VerifiedHand) -> list[tuple[Any, ...]]:
     """The post-deal steps the messages hold, each round as one event, with the plays' proven cards."""
     state = verified.state
     plays = iter(verified.plays)
-    events: list[tuple] = []
+    events: list[tuple[Any, ...]] = []
     left_in_round = 0
     for message in state.messages[len(state.setup.schedule()) :]:
         step = message["step"]
@@ -406,7 +411,7 @@ def _proven_events(verified: VerifiedHand) -> list[tuple]:
     return events
 
 
-def _round_event(message: Mapping[str, Any], talons: int) -> tuple:
+def _round_event(message: Mapping[str, Any], talons: int) -> tuple[Any, ...]:
     """A round as one event: a talon round names its talon (and a ``take`` its recipient), as the record's do."""
     step = message["step"]
     talon = message.get("talon", 0) if talons > 1 else 0
@@ -415,7 +420,7 @@ def _round_event(message: Mapping[str, Any], talons: int) -> tuple:
     return (step, talon) if step == "talon" else (step,)
 
 
-def _say(event: tuple) -> str:
+def _say(event: tuple[Any, ...]) -> str:
     if event[0] == "play":
         return f"{event[1] or 'a player'} plays {to_ascii_list([event[2]])[0]}"
     return " ".join(str(part) for part in event)
@@ -430,7 +435,8 @@ def check_sequence(checks: Sequence[MpCheck]) -> list[tuple[MpCheck, str, str, s
         if {c.doc.get("protocol"): c.doc.get("roster")} != rosters:
             detail = "signed under another roster or protocol than the session's first hand (two sessions spliced)"
             found.append((c, TRANSCRIPT, "transcript chain", detail))
-    for previous, current in zip([None] + ordered[:-1], ordered):
+    for previous, current in zip([None, *ordered[:-1]], ordered):
+        assert current.hand is not None  # a session's checks passed the shape check
         if previous is not None and previous.hand == current.hand:
             found.append((current, TRANSCRIPT, "hand sequence", f"hand {current.hand} appears twice"))
             continue
@@ -454,6 +460,7 @@ def check_sequence(checks: Sequence[MpCheck]) -> list[tuple[MpCheck, str, str, s
 
 
 def _previous_hash(previous: MpCheck | None, current: MpCheck) -> str | None:
+    assert current.hand is not None  # a session's checks passed the shape check
     return transcript_hash(previous.doc) if previous is not None and previous.hand == current.hand - 1 else None
 
 
@@ -467,12 +474,15 @@ def check_records(checks: Sequence[MpCheck]) -> tuple[list[tuple[MpCheck, str, s
     return ([(ordered[p.index], p.check, p.detail) for p in problems], [(ordered[i], text) for i, text in notes])
 
 
-def _engine_view(c: MpCheck) -> dict:
+def _engine_view(c: MpCheck) -> dict[str, Any]:
     """The fields ``record_check`` reads, with the deal the messages proved."""
     doc = c.doc
     view = {"hand": doc["hand"], "dealer": doc["dealer"]}
     if c.verified is not None and c.verified.order is not None:
-        view["deal"] = seat_deal(c.verified.order, c.spec.pattern.name, doc["dealer"], len(doc["players"]))
+        assert c.spec is not None  # the spec is set before any hand is verified
+        view["deal"] = seat_deal(
+            np.asarray(c.verified.order, dtype=np.uint8), c.spec.pattern.name, doc["dealer"], len(doc["players"])
+        )
     if "record" in doc:
         view["record"] = doc["record"]
     return view
