@@ -22,6 +22,7 @@ from fairdeal.protocols.verify import verify_log, verify_paths
 from fairdeal.systems import conventions
 
 if TYPE_CHECKING:
+    from fairdeal.protocols.identity import IdentityKey
     from fairdeal.protocols.mental_poker.source import MentalPokerSource
 
 LOG_NAME = "evening.log"
@@ -248,17 +249,10 @@ def _source(
 
 def _mental_poker_source(spec: TableSpec, seed: int | None, keys_dir: Path | None) -> MentalPokerSource:
     """``fairdeal-mental-poker/4``: identity keys from ``keys_dir``, from ``seed``, or made for this run."""
-    from fairdeal.protocols.identity import IdentityKey
     from fairdeal.protocols.mental_poker.player import Player as PokerPlayer
     from fairdeal.protocols.mental_poker.source import MentalPokerSource
 
-    names = ["service", *spec.players]
-    if keys_dir is not None:
-        keys = [IdentityKey.load(keys_dir / f"{name}.key") for name in names]
-    elif seed is not None:
-        keys = [IdentityKey.from_seed(_seeded(seed, f"identity/{name}"), name) for name in names]
-    else:
-        return MentalPokerSource(spec)
+    keys = _identity_keys(spec, seed, keys_dir, "identity")
     identities = dict(zip(spec.players, keys[1:]))
     if seed is None:
         return MentalPokerSource(spec, identities=identities, service=keys[0])
@@ -276,21 +270,26 @@ def _mental_poker_source(spec: TableSpec, seed: int | None, keys_dir: Path | Non
 
 def _commit_reveal_source(spec: TableSpec, seed: int | None, keys_dir: Path | None) -> CommitRevealSource4:
     """``fairdeal-commit-reveal/4``: identity keys from ``keys_dir``, from ``seed``, or made for this run."""
-    from fairdeal.protocols.identity import IdentityKey
-
-    names = ["service", *spec.players]
-    if keys_dir is not None:
-        keys = [IdentityKey.load(keys_dir / f"{name}.key") for name in names]
-    elif seed is not None:
-        keys = [IdentityKey.from_seed(_seeded(seed, f"key/{name}"), name) for name in names]
-    else:
-        keys = [IdentityKey.generate(name) for name in names]
+    keys = _identity_keys(spec, seed, keys_dir, "key")
     if seed is None:
         return CommitRevealSource4(spec, keys[0], keys[1:])
     sources = [lambda hand, attempt, name=name: _seeded(seed, f"seed/{name}/{hand}/{attempt}") for name in spec.players]
     return CommitRevealSource4(
         spec, keys[0], keys[1:], _seeded(seed, "service-tail"), sources, time="2000-01-01T00:00:00Z"
     )
+
+
+def _identity_keys(spec: TableSpec, seed: int | None, keys_dir: Path | None, label: str) -> list[IdentityKey]:
+    """The service's identity key, then each player's: read from ``keys_dir``, derived from ``seed`` (under
+    ``label``), or made for this run."""
+    from fairdeal.protocols.identity import IdentityKey
+
+    names = ["service", *spec.players]
+    if keys_dir is not None:
+        return [IdentityKey.load(keys_dir / f"{name}.key") for name in names]
+    if seed is not None:
+        return [IdentityKey.from_seed(_seeded(seed, f"{label}/{name}"), name) for name in names]
+    return [IdentityKey.generate(name) for name in names]
 
 
 def _permutation(rng: np.random.Generator, size: int) -> list[int]:

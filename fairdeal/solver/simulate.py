@@ -257,13 +257,10 @@ def _best_contract(
 
 def discard(view: PlayerView, rng: np.random.Generator, samples: int, budget: Budget) -> Action | None:
     """The discard (and so the contract) of best expected score, among the few the heuristic counts best."""
-    first = view.legal[0]
-    assert isinstance(first, Discard)  # the discard phase's only actions
-    size = len(first.cards)
-    if len(view.hand) != TRICKS + size:
+    setup = _discard_setup(view)
+    if setup is None:
         return None
-    misere = view.high is not None and view.high.misere
-    candidates = _discard_candidates(view, size, misere)
+    misere, candidates = setup
     if misere:
         samples = max(MIN_SAMPLES, int(samples * MISERE_SAMPLE_SHARE))
     hidden = _hidden(view, view.hand)
@@ -365,13 +362,10 @@ def number_declare(view: PlayerView, rng: np.random.Generator, samples: int, bud
 def number_discard(view: PlayerView, rng: np.random.Generator, samples: int, budget: Budget) -> Action | None:
     """The discard keeping the most double-dummy tricks in the kept hand's best strains (a misère: the fewest),
     among the few the heuristic counts best."""
-    first = view.legal[0]
-    assert isinstance(first, Discard)  # the discard phase's only actions
-    size = len(first.cards)
-    if len(view.hand) != TRICKS + size:
+    setup = _discard_setup(view)
+    if setup is None:
         return None
-    misere = view.high is not None and view.high.misere
-    candidates = _discard_candidates(view, size, misere)
+    misere, candidates = setup
     kepts = [tuple(c for c in view.hand if c not in pair) for pair in candidates]
     if misere:
         strains: list[int | None] = [None]
@@ -390,6 +384,18 @@ def number_discard(view: PlayerView, rng: np.random.Generator, samples: int, bud
 
     best = max(range(len(candidates)), key=lambda i: (score(per_kept[i]), -i))
     return Discard(view.seat, tuple(candidates[best]))
+
+
+def _discard_setup(view: PlayerView) -> tuple[bool, list[tuple[int, ...]]] | None:
+    """Whether the discard is for a misère, and the few discards the heuristic counts best; None when the hand
+    is not the ten cards plus the talon the simulation expects."""
+    first = view.legal[0]
+    assert isinstance(first, Discard)  # the discard phase's only actions
+    size = len(first.cards)
+    if len(view.hand) != TRICKS + size:
+        return None
+    misere = view.high is not None and view.high.misere
+    return misere, _discard_candidates(view, size, misere)
 
 
 def _discard_candidates(view: PlayerView, size: int, misere: bool) -> list[tuple[int, ...]]:
