@@ -302,6 +302,18 @@ def test_a_float_where_a_transcript_holds_an_integer_is_one_failure(tmp_path: Pa
     assert outcome.code == 1 and not broken_rules(outcome)
 
 
+def test_half_whists_in_a_records_score_lines_are_no_schema_fault() -> None:
+    # Four-player tables write half whists (2.5); only the signed statements must hold whole numbers.
+    from fairdeal.protocols.verify import verify_documents
+
+    source = sample("commit-reveal-evening.jsonl.transcripts") / "hand-0002.json"
+    document = json.loads(source.read_text())
+    scored = [line for line in document["record"]["score"] if line["column"] == "whists"] or document["record"]["score"]
+    scored[0]["points"] += 0.5
+    checks = {failure.check for failure in verify_documents([("x", document)]).failures}
+    assert "transcript schema" not in checks
+
+
 def test_a_header_naming_a_long_unknown_system_is_one_short_error(tmp_path: Path) -> None:
     header = json.dumps({**json.loads(HEADER), "system": "X" * 5000}).encode()
     path = write(tmp_path, [header, *HANDS[:3]])
