@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Any
 import click
 import numpy as np
 
+from fairdeal.cli.options import players_option, system_option
 from fairdeal.errors import FairdealError, one_line
 from fairdeal.files import require_empty_folder
 from fairdeal.protocols.commit_reveal4.check import Pins
 from fairdeal.protocols.commit_reveal4.source import CommitRevealSource4
 from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.verify import verify_log, verify_paths
-from fairdeal.systems import conventions
 
 if TYPE_CHECKING:
     from fairdeal.protocols.identity import IdentityKey
@@ -127,21 +127,8 @@ def _shortened(value: object) -> object:
     show_default=True,
     help="mental-poker: the bots' player objects shuffle an encrypted deck themselves.",
 )
-@click.option(
-    "--system",
-    type=click.Choice(sorted(conventions())),
-    default="sochi",
-    show_default=True,
-    help="System and convention (rules and scoring); `fairdeal systems` lists them.",
-)
-@click.option(
-    "--players",
-    "num_players",
-    type=click.IntRange(2, 5),
-    default=None,
-    help="Players at the table (default: three where the system is played by three, else its smallest; "
-    "at four the dealer sits out, at five two sit out).",
-)
+@system_option
+@players_option
 @click.option(
     "--hands",
     type=click.IntRange(1, 10_000),

@@ -17,6 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from fairdeal.cards import DeckKind
 from fairdeal.cli.human import TerminalPlayer
+from fairdeal.cli.options import players_option, system_option
 from fairdeal.engine.bots import Bot
 from fairdeal.engine.deal_source import DealSource, ShuffledDeckSource
 from fairdeal.engine.match import HandSummary, MatchResult, play_match
@@ -27,7 +28,7 @@ from fairdeal.errors import ConventionError, FairdealError, one_line
 from fairdeal.files import OutputFile
 from fairdeal.rules import parse_rule
 from fairdeal.rules.convention import Convention
-from fairdeal.systems import BOT_KINDS, conventions, rebuild_convention, system_of
+from fairdeal.systems import BOT_KINDS, rebuild_convention, system_of
 
 DEFAULT_NAMES = ("Anna", "Boris", "Vera", "Gleb", "Dasha")
 
@@ -42,21 +43,8 @@ class CommandFailure(click.ClickException):
 
 
 @click.command("play")
-@click.option(
-    "--system",
-    type=click.Choice(sorted(conventions())),
-    default="sochi",
-    show_default=True,
-    help="System and convention (rules and scoring); `fairdeal systems` lists them.",
-)
-@click.option(
-    "--players",
-    "num_players",
-    type=click.IntRange(2, 5),
-    default=None,
-    help="Players at the table (default: three where the system is played by three, else its smallest; "
-    "at four the dealer sits out, at five two sit out).",
-)
+@system_option
+@players_option
 @click.option(
     "--hands",
     "max_hands",
