@@ -2,6 +2,7 @@
 
 import hashlib
 import re
+import threading
 from pathlib import Path
 
 import pytest
@@ -108,6 +109,16 @@ def test_counter_counts_each_kind():
     base_mult(Scalar.from_int(9))
     BASE * Scalar.from_int(9)
     assert (MULTS.fixed_base, MULTS.variable, MULTS.total) == (1, 1, 2)
+
+
+def test_counter_counts_only_the_calling_threads_work():
+    # A seat that timed out keeps computing in its own thread; the table's measure must not include it.
+    MULTS.reset()
+    worker = threading.Thread(target=lambda: [base_mult(Scalar.from_int(5)) for _ in range(3)])
+    worker.start()
+    worker.join()
+    base_mult(Scalar.from_int(9))
+    assert (MULTS.fixed_base, MULTS.variable) == (1, 0)
 
 
 @pytest.mark.parametrize("data", SMALL_ORDER)

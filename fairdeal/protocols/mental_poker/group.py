@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -38,15 +39,16 @@ _IDENTITY_BYTES = bytes(32)
 MSM_BACKEND = "libdecaf bucket method" if _msm else "libsodium, one multiplication per term"
 
 
-@dataclass
-class MultCounter:
-    """Work done, by kind: libsodium's variable-base and fixed-base multiplications (a fixed-base one costs about
-    a third), and the multi-scalar multiplications with the points they summed."""
+class MultCounter(threading.local):
+    """Work done by the calling thread, by kind: libsodium's variable-base and fixed-base multiplications (a
+    fixed-base one costs about a third), and the multi-scalar multiplications with the points they summed. Per
+    thread, so a seat still computing after its timeout does not count towards the table's measure."""
 
-    variable: int = 0
-    fixed_base: int = 0
-    msm_calls: int = 0
-    msm_points: int = 0
+    def __init__(self) -> None:
+        self.variable = 0
+        self.fixed_base = 0
+        self.msm_calls = 0
+        self.msm_points = 0
 
     @property
     def total(self) -> int:
