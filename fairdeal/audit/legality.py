@@ -29,6 +29,7 @@ from fairdeal.engine.hand import result
 from fairdeal.engine.match import dealer_of, first_dealer_from
 from fairdeal.engine.outcome import HandOutcome
 from fairdeal.engine.record import replay_record
+from fairdeal.engine.scoring import penalty_lines
 from fairdeal.engine.settlement import settle
 from fairdeal.engine.sheet import new_sheet
 from fairdeal.engine.system import system_of
@@ -274,6 +275,12 @@ class _Sheet:
         self.hands += 1
         self._dealer(line, item)
         self.last = item
+        penalty = (item.fields or {}).get("penalty")
+        if penalty:  # a dealing protocol's charge for an aborted attempt, written before the hand
+            try:
+                self.sheet = self.sheet.apply(penalty_lines(penalty, len(self.players)))
+            except FairdealError as exc:
+                self._find(line, item.hand, "", "cooked-score", f"hand {item.hand}: {exc}")
         if item.streak is not None and item.streak != self.sheet.raspasy_streak:
             self._find(
                 line,

@@ -16,6 +16,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from fairdeal.cards import DeckKind, check_order, to_ascii_list
+from fairdeal.engine.sheet import ScoreLine
 from fairdeal.errors import MatchError
 
 # Each trick's (seat, card) in the order played: ``Trick.plays`` of the hand's final state.
@@ -25,13 +26,16 @@ Plays = Sequence[Sequence[tuple[int, int]]]
 @dataclass(frozen=True)
 class DealEvidence:
     """A deck order (top first) and the evidence known when the cards are dealt; ``dealing`` names the kind
-    for the log header when the evidence itself does not (``evidence["dealing"]``)."""
+    for the log header when the evidence itself does not (``evidence["dealing"]``); ``penalty`` is what the
+    source charged for aborted attempts (the hand line's ``penalty``)."""
 
     hand: int
     dealer: int
     order: np.ndarray = field(compare=False)
     evidence: Mapping[str, Any] = field(compare=False)
     dealing: str | None = None
+    # Charges for earlier attempts at this hand that a party walked away from, written before the hand is scored.
+    penalty: tuple[ScoreLine, ...] = ()
 
     @property
     def kind(self) -> str:

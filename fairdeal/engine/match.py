@@ -172,9 +172,11 @@ def _play_one(
         refe_seats=sheet.refe_seats(),
     )
     outcome = result(state)
-    before = sheet
-    sheet, lines = system_of(convention).score_hand(sheet, outcome)
+    before = sheet.apply(dealt.penalty)
+    sheet, lines = system_of(convention).score_hand(before, outcome)
     fields = hand_fields(number, state, dealt.evidence, lines, sheet_extras(before, sheet, outcome, convention))
+    if dealt.penalty:
+        fields["penalty"] = [line.to_record() for line in dealt.penalty]
     document = source.finish(
         number, {k: v for k, v in fields.items() if k != "type"}, plays=[trick.plays for trick in state.tricks]
     )

@@ -19,6 +19,7 @@ from fairdeal.engine.hand import result
 from fairdeal.engine.match import dealer_of, first_dealer_from
 from fairdeal.engine.match_log import SHEET_EXTRAS, number, sheet_extras
 from fairdeal.engine.record import replay_record
+from fairdeal.engine.scoring import penalty_lines
 from fairdeal.engine.settlement import Settlement, settle
 from fairdeal.engine.sheet import ScoreLine, Sheet, is_finished, new_sheet
 from fairdeal.engine.system import system_of
@@ -133,11 +134,12 @@ class _Recount:
         try:
             state = replay_record(fields, self.convention, len(self.players))
             outcome = result(state)
-            sheet, lines = self.system.score_hand(self.sheet, outcome)
+            before = self.sheet.apply(penalty_lines(fields.get("penalty", []), len(self.players)))
+            sheet, lines = self.system.score_hand(before, outcome)
         except FairdealError as exc:
             self.problems.append(f"{where}: cannot be replayed, not scored: {exc}")
             return
-        recomputed = sheet_extras(self.sheet, sheet, outcome, self.convention)
+        recomputed = sheet_extras(before, sheet, outcome, self.convention)
         logged = {key: extras[key] for key in SHEET_EXTRAS if key in extras}
         if logged != recomputed:
             self.problems.append(f"{where}: logged sheet extras {logged}, the sheet gives {recomputed}")

@@ -6,6 +6,7 @@ make halves, and the settlement must sum to exactly zero. ``docs/scoring.md`` ex
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from fractions import Fraction
 
@@ -126,6 +127,44 @@ def renonce_penalty(convention: Convention, offender: int, opponent: int, level:
     if rules.remiz_to == "gora":
         return (ScoreLine(offender, "gora", points),)
     return (ScoreLine(opponent, "whists", points * rules.remiz_whist_factor, offender),)
+
+
+def abort_penalty(convention: Convention, absent: int, num_seats: int) -> tuple[ScoreLine, ...]:
+    """The charge for walking away from a deal (``abort_penalty_undertricks``): the remiz of that many tricks at
+    the lowest game, to the absent seat's gora, or where remiz goes to the whisters, as whists every other seat
+    writes on him."""
+    rules = convention.scoring
+    points = Fraction(rules.value(min(dict(rules.contract_values))) * rules.abort_penalty_undertricks)
+    if not points:
+        return ()
+    if rules.remiz_to == "gora":
+        return (ScoreLine(absent, "gora", points),)
+    whists = points * rules.remiz_whist_factor
+    return tuple(ScoreLine(seat, "whists", whists, absent) for seat in range(num_seats) if seat != absent)
+
+
+def penalty_lines(items: object, num_seats: int) -> tuple[ScoreLine, ...]:
+    """A hand line's ``penalty`` (score items written before the hand is scored) as sheet lines."""
+    if not isinstance(items, list):
+        raise ScoringError("penalty: a list of score lines is expected")
+
+    def is_seat(value: object) -> bool:
+        return type(value) is int and 0 <= value < num_seats
+
+    lines = []
+    for index, item in enumerate(items):
+        ok = isinstance(item, dict) and is_seat(item.get("seat")) and item.get("column") in ("pulya", "gora", "whists")
+        ok = ok and set(item) <= {"seat", "column", "points", "on"} and _is_points(item.get("points"))
+        ok = ok and (is_seat(item.get("on")) and item.get("on") != item.get("seat")) == (item.get("column") == "whists")
+        if not ok:
+            raise ScoringError(f"penalty[{index}]: not a score line of this table")
+        assert isinstance(item, dict)  # checked above
+        lines.append(ScoreLine(item["seat"], item["column"], Fraction(item["points"]), item.get("on")))
+    return tuple(lines)
+
+
+def _is_points(value: object) -> bool:
+    return type(value) is int or (type(value) is float and math.isfinite(value))
 
 
 def _undertricks(outcome: HandOutcome) -> int:

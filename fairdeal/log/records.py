@@ -102,6 +102,7 @@ class HandRecord(_Record, tag_field="type", tag="hand", frozen=True):
     tricks: list[TrickRecord] | UnsetType = UNSET
     result: ResultRecord | UnsetType = UNSET
     score: list[ScoreRecord] | UnsetType = UNSET
+    penalty: list[ScoreRecord] | UnsetType = UNSET
     transcript: TranscriptRecord | UnsetType = UNSET
     extras: dict[str, Any] | UnsetType = UNSET
 

@@ -14,6 +14,7 @@ from typing import Any
 from fairdeal.engine.hand import result
 from fairdeal.engine.match_log import SHEET_EXTRAS
 from fairdeal.engine.record import replay_record, to_record
+from fairdeal.engine.scoring import penalty_lines
 from fairdeal.engine.sheet import Sheet, new_sheet
 from fairdeal.engine.state import HandState
 from fairdeal.engine.system import system_of
@@ -107,6 +108,10 @@ def _check_one(
     streak = record.get("extras", {}).get("raspasy_streak", 0)
     if streak != sheet.raspasy_streak:
         return [("raspasy streak", f"the record plays streak {streak}, the sheet has {sheet.raspasy_streak}")], None
+    try:
+        sheet = sheet.apply(penalty_lines(record.get("penalty", []), num_seats))
+    except FairdealError as exc:
+        return [("penalty", str(exc))], None
     sheet, lines = system_of(convention).score_hand(sheet, outcome)
     expected = [line.to_record() for line in lines]
     if canonical_json(record.get("score")) != canonical_json(expected):
@@ -114,8 +119,9 @@ def _check_one(
     return [], sheet
 
 
-# Fields of a record that the replay does not derive: the hand number, the sheet's lines and the deck's history.
-_NOT_DERIVED = frozenset({"hand", "score", "extras", "order_before", "shuffle"})
+# Fields of a record that the replay does not derive: the hand number, the sheet's lines (the penalties charged by
+# the dealing protocol included) and the deck's history.
+_NOT_DERIVED = frozenset({"hand", "score", "penalty", "extras", "order_before", "shuffle"})
 
 
 def _check_form(record: Mapping[str, Any], state: HandState) -> list[tuple[str, str]]:

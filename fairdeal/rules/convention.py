@@ -383,6 +383,11 @@ class ScoringRules:
     # 001 (Hussar): «Ренонсы также преследуются строго, и виновный подвергается штрафу по размеру игры. За
     # игроком, сделавшим ренонс, партнер записывает таким же образом, как и за ремиз»: undertricks charged.
     renonce_undertricks: int = 1
+    # 002 (the Codex): «Если игрок по небрежности или невнимательности нарушил закон, то должен быть готов с
+    # достоинством принять предусмотренную кару за это нарушение» — but no seed prices walking away from a deal in
+    # progress (a dealing protocol's abort). Our stated default charges it like a renonce, «по размеру игры» (001):
+    # the remiz of this many tricks at the lowest game (0 = no charge; ``abort_penalty``, engine/scoring.py).
+    abort_penalty_undertricks: int = 1
     # "pulya": the Russian sheet; "countdown": 003 Croatian «Колонка контрактов начинается с отрицательной записи
     # (т. е. стоимость сыгранных контрактов списывается с определённого числа ...)» — written-off contracts go to
     # ``pulya``, added ones («приписывает») to ``gora``, the juha to ``whists``.
@@ -451,6 +456,10 @@ class ScoringRules:
             raise ConventionError(f"last_remizes_price must not be negative, got {self.last_remizes_price}")
         if self.dark_pass_bomb_level < 0 or self.renonce_undertricks < 1:
             raise ConventionError("dark_pass_bomb_level must not be negative and renonce_undertricks at least 1")
+        if self.abort_penalty_undertricks < 0:
+            raise ConventionError(
+                f"abort_penalty_undertricks must not be negative, got {self.abort_penalty_undertricks}"
+            )
 
     def refe_limit(self, start: int) -> int:
         """How many all-pass hands give a refe in a pulya whose contract column starts at ``start``."""

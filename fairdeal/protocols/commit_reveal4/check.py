@@ -16,11 +16,18 @@ from fractions import Fraction
 from typing import Any
 
 from fairdeal.cards import DeckKind, to_ascii_list
+from fairdeal.engine.scoring import abort_penalty
 from fairdeal.engine.settlement import settle
 from fairdeal.errors import FairdealError, ProtocolError, SignedMessageError
 from fairdeal.protocols.commit_reveal4 import messages as m
 from fairdeal.protocols.commit_reveal4.derive import MAX_SESSION_HANDS, PROTOCOL, Session
-from fairdeal.protocols.commit_reveal4.parties import deck_input_of, fraction_text, record_hash, roster_convention
+from fairdeal.protocols.commit_reveal4.parties import (
+    deck_input_of,
+    expected_penalty,
+    fraction_text,
+    record_hash,
+    roster_convention,
+)
 from fairdeal.protocols.commit_reveal4.source import FORMAT, SETTLEMENT_FORMAT, VERSION
 from fairdeal.protocols.deck import derive_orders
 from fairdeal.protocols.identity import IdentityKey, PublicKey
@@ -70,6 +77,7 @@ class Checked:
     settlement: Envelope | None = None
     messages: list[Envelope] = field(default_factory=list)
     aborts: list[str] = field(default_factory=list)
+    absent: list[int] = field(default_factory=list)  # the seats the valid aborts prove absent
 
     def fail(self, party: str, check: str, detail: str) -> None:
         self.failures.append((party, check, detail))
@@ -312,12 +320,32 @@ def _check_aborts(c: Checked, opened: Sequence[Envelope], n: int) -> list[Envelo
                 f"without an answer to the signed {request.kind}",
             )
         else:
+            c.absent.append(missing)
             c.aborts.append(
                 f"hand {envelope.hand}: attempt {attempt} aborted: {roster.party(missing)} did not "
-                f"answer the service's signed {request.kind}; dealt again from fresh seeds"
+                f"answer the service's signed {request.kind}; dealt again from fresh seeds, "
+                f"{roster.party(missing)} charged {_charge(c, missing)}"
             )
         attempt, start = attempt + 1, index + 1
     return list(opened[start:])
+
+
+def _charge(c: Checked, seat: int) -> str:
+    assert c.convention is not None and c.roster is not None
+    lines = abort_penalty(c.convention, seat, len(c.roster.seats))
+    return ", ".join(f"{line.points} {line.column}" for line in lines) or "nothing (the convention charges none)"
+
+
+def _check_penalty(c: Checked, record: Mapping[str, Any] | None) -> None:
+    """The hand line charges exactly the seats the valid aborts prove absent, each the convention's penalty."""
+    assert c.convention is not None and c.roster is not None
+    if record is None:
+        return
+    expected = expected_penalty(c.convention, len(c.roster.seats), c.absent)
+    charged = record.get("penalty", [])
+    if charged != expected:
+        proved = ", ".join(c.roster.party(s) for s in c.absent) or "no one"
+        c.fail(RECORD, "abort penalty", f"the record charges {charged}; the aborts prove {proved} absent: {expected}")
 
 
 def _void_after_bad_abort(c: Checked, n: int) -> None:
@@ -365,6 +393,7 @@ def _check_hand_messages(c: Checked, hand: int, chains: Chains) -> None:
     if session.chain_step(hand, bytes.fromhex(close.body["seed"])).hex() != head.body["commitment"]:
         c.fail(SERVICE, "reveal", "the revealed seed does not open the service's commitment")
     c.record, c.deal, c.close = close.body["record"], close.body["deal"], close
+    _check_penalty(c, c.record)
     for sign in signs:
         if sign.body["record"] != record_hash(close.body["record"]):
             c.fail(roster.party(sign.sender), "record countersignature", "countersigns another record")

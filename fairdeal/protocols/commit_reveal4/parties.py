@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from fairdeal.cards import DeckKind, to_ascii_list
+from fairdeal.engine.scoring import abort_penalty
 from fairdeal.engine.settlement import settle
 from fairdeal.engine.sheet import Sheet, new_sheet
 from fairdeal.errors import ProtocolError, SignedMessageError
@@ -39,6 +40,11 @@ from fairdeal.systems import rebuild_convention
 def record_hash(record: Mapping[str, Any] | None) -> str:
     """What a countersignature names: the SHA-256 of the record's canonical bytes (of ``null`` when dealt only)."""
     return hashlib.sha256(encode(None if record is None else dict(record))).hexdigest()
+
+
+def expected_penalty(convention: Convention, num_seats: int, absent: Sequence[int]) -> list[dict[str, Any]]:
+    """The hand line's ``penalty``: the convention's charge for each seat proved absent, in the aborts' order."""
+    return [line.to_record() for seat in absent for line in abort_penalty(convention, seat, num_seats)]
 
 
 def fraction_text(amount: Fraction) -> str:
@@ -246,12 +252,19 @@ class Player(Party):
             raise SignedMessageError("the deal does not follow the deal pattern", SERVICE, "deal pattern")
         if body["record"] is None:  # dealt only: nothing played to judge
             return self.sheet
+        charged = body["record"].get("penalty", [])
+        expected = expected_penalty(self.convention, num_seats, self._absent(hand))
+        if charged != expected:
+            raise SignedMessageError(f"the record charges {charged}, the aborts {expected}", SERVICE, "abort penalty")
         doc = {"hand": hand, "dealer": dealer, "deal": deal, "record": body["record"]}
         problems, sheet = check_hand_record(doc, self.convention, num_seats, self.sheet)
         if problems or sheet is None:
             detail = "; ".join(f"{check}: {text}" for check, text in problems) or "the score is not checkable"
             raise SignedMessageError(detail, SERVICE, "record")
         return sheet
+
+    def _absent(self, hand: int) -> list[int]:
+        return [e.body["missing"][0] for e in self.chain if e.kind == m.ABORT and e.hand == hand and e.body["missing"]]
 
     @property
     def deck(self) -> DeckKind:

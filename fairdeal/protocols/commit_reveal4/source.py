@@ -24,6 +24,8 @@ from typing import Any
 import numpy as np
 
 from fairdeal.engine.deal_source import DealEvidence, Plays
+from fairdeal.engine.scoring import abort_penalty
+from fairdeal.engine.sheet import ScoreLine
 from fairdeal.errors import ProtocolError
 from fairdeal.files import write_file
 from fairdeal.protocols.canonical import encode
@@ -77,8 +79,11 @@ class CommitRevealSource4:
         tail: bytes | None = None,
         seed_sources: Sequence[Callable[[int, int], bytes]] | None = None,
         time: str | None = None,
+        beacon: bytes | None = None,
     ):
         self.spec = spec
+        self.beacon = beacon
+        self._penalty: list[ScoreLine] = []
         service_key = service_key or IdentityKey.generate("service")
         keys = list(player_keys) if player_keys is not None else [IdentityKey.generate(n) for n in spec.players]
         self.roster = table_roster(spec, service_key, keys, time or now())
@@ -97,14 +102,16 @@ class CommitRevealSource4:
         self._hands = 0
 
     def deal(self, hand: int, dealer: int) -> DealEvidence:
-        """The hand's deck order; a player that does not answer a signed request aborts the attempt, and the
-        hand is dealt again from fresh seeds (at most ``MAX_ATTEMPTS`` times)."""
-        self._messages, self._dealer = [], dealer
+        """The hand's deck order; a player that does not answer a signed request aborts the attempt, is charged
+        the convention's ``abort_penalty`` (the hand line's ``penalty``), and the hand is dealt again from fresh
+        seeds (at most ``MAX_ATTEMPTS`` times)."""
+        self._messages, self._dealer, self._penalty = [], dealer, []
         for _ in range(MAX_ATTEMPTS):
-            self._messages.append(self._relay(self.service.open_hand(hand, dealer)))
+            self._messages.append(self._relay(self.service.open_hand(hand, dealer, self.beacon)))
             if self._gather(hand, m.COMMIT) and self._ask_reveals(hand):
                 self._order = self.service.deal(hand)
-                return DealEvidence(hand, dealer, self._order.copy(), self.document(hand), dealing="commit-reveal")
+                evidence = self.document(hand)
+                return DealEvidence(hand, dealer, self._order.copy(), evidence, "commit-reveal", tuple(self._penalty))
         raise RefusedHand(f"hand {hand}: aborted {MAX_ATTEMPTS} times, the table stops", self.document(hand))
 
     def _ask_reveals(self, hand: int) -> bool:
@@ -119,6 +126,7 @@ class CommitRevealSource4:
             if answer is None:  # no answer within the step's time
                 self._shown[player.seat] = len(self._log)
                 self._messages.append(self._relay(self.service.abort(hand, kind, player.seat)))
+                self._penalty += abort_penalty(self.service.convention, player.seat, len(self.players))
                 return False
             self._take(answer, hand, kind, self._messages)
         return True

@@ -1,0 +1,200 @@
+"""Aborts with consequences in fairdeal-commit-reveal/4 (issue 13): the absent seat, proved by the signed request
+its answer is missing after, is charged the convention's penalty on the sheet, for every registered system and
+table size; verify accepts the charge only on the seat the evidence proves absent, and an honest player refuses to
+countersign any other."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fairdeal.audit.legality import check_legality
+from fairdeal.engine.bots import HeuristicBot
+from fairdeal.engine.match import play_match
+from fairdeal.engine.recount import sheet_from_log
+from fairdeal.engine.scoring import abort_penalty, penalty_lines
+from fairdeal.engine.sheet import ScoreLine
+from fairdeal.engine.system import registered
+from fairdeal.errors import CanonicalError, ScoringError
+from fairdeal.protocols.commit_reveal4 import messages as m
+from fairdeal.protocols.commit_reveal4 import parties, source
+from fairdeal.protocols.commit_reveal4.parties import Player
+from fairdeal.protocols.commit_reveal4.source import CommitRevealSource4, RefusedHand
+from fairdeal.protocols.identity import IdentityKey
+from fairdeal.protocols.signed import Envelope
+from fairdeal.protocols.table import TableSpec
+from fairdeal.protocols.verify import Report, verify_documents, verify_log
+from fairdeal.rules.convention import Convention
+from fairdeal.systems import get_convention, rebuild_convention
+
+# Known, not of this feature: a v4 record cannot yet hold a fractional score line (the canonical encoding has
+# integers only), and Austrian 4-player hands split the pot into fifths.
+FRACTIONAL = pytest.mark.xfail(raises=CanonicalError, reason="v4 records hold no fractional score line yet")
+TABLES = [
+    pytest.param((s.name, n), marks=[FRACTIONAL] if (s.name, n) == ("austrian-unlimited", 4) else [])
+    for s in registered()
+    for n in s.players
+]
+TIME = "2026-12-01T18:00:00Z"
+
+
+def key(label: str) -> IdentityKey:
+    return IdentityKey.from_seed(hashlib.sha256(label.encode()).digest(), label)
+
+
+def seeds(names: Sequence[str]) -> list[Callable[[int, int], bytes]]:
+    def one(name: str) -> Callable[[int, int], bytes]:
+        return lambda hand, attempt: hashlib.sha256(f"ab/{name}/{hand}/{attempt}".encode()).digest()
+
+    return [one(name) for name in names]
+
+
+class Silent(Player):
+    """A player that does not answer one request (a timeout): hand ``hand``, step ``step``, first attempt."""
+
+    def __init__(self, player: Player, hand: int, step: str):
+        self.__dict__.update(player.__dict__)
+        self._silent = (hand, step)
+
+    def commit(self, hand: int, shown: Sequence[Envelope]) -> Envelope | None:  # type: ignore[override]
+        return None if self._quiet(hand, m.COMMIT, shown) else super().commit(hand, [])
+
+    def reveal(self, hand: int, shown: Sequence[Envelope]) -> Envelope | None:  # type: ignore[override]
+        return None if self._quiet(hand, m.REVEAL, shown) else super().reveal(hand, [])
+
+    def _quiet(self, hand: int, step: str, shown: Sequence[Envelope]) -> bool:
+        self._accept_all(shown, hand)  # it reads what it is sent; it only does not answer
+        return self._silent == (hand, step) and not any(e.kind == m.ABORT and e.hand == hand for e in self.chain)
+
+
+def table(convention: Convention, players: int, silent: int, step: str, hands: int = 2) -> CommitRevealSource4:
+    names = tuple(f"p{i}" for i in range(players))
+    spec = TableSpec("club", "night", hands, names, convention)
+    src = CommitRevealSource4(spec, key("s"), [key(n) for n in names], b"\x09" * 32, seeds(names), TIME)
+    src.players[silent] = Silent(src.players[silent], 1, step)
+    return src
+
+
+def evening(src: CommitRevealSource4, hands: int = 2, log: Path | None = None) -> list[dict[str, Any]]:
+    bots = [HeuristicBot() for _ in src.players]
+    result = play_match(src.spec.convention, src.spec.players, bots, source=src, max_hands=hands, log=log)
+    return [*copy.deepcopy(src.transcripts), src.close(result.settlement.amounts)]
+
+
+def verify(docs: Sequence[dict[str, Any]]) -> Report:
+    return verify_documents([(f"doc{i}", d) for i, d in enumerate(docs)])
+
+
+def record_of(doc: dict[str, Any]) -> dict[str, Any]:
+    return next(e["body"]["record"] for e in doc["messages"] if e["kind"] == m.CLOSE)
+
+
+@pytest.mark.parametrize("cell", TABLES, ids=lambda cell: f"{cell[0]}-{cell[1]}p")
+def test_the_absent_seat_alone_is_charged_on_every_system(cell: tuple[str, int]) -> None:
+    name, players = cell
+    convention = get_convention(name)
+    silent = players - 1
+    lines = abort_penalty(convention, silent, players)
+    assert lines and all(line.points > 0 for line in lines)
+    assert all((line.seat, line.column) == (silent, "gora") or line.on == silent for line in lines)
+    src = table(convention, players, silent, m.REVEAL, hands=1)
+    docs = evening(src, hands=1)
+    assert record_of(docs[0])["penalty"] == [line.to_record() for line in lines]
+    report = verify(docs)
+    assert report.ok, [f.line() for f in report.failures]
+    assert any(f"player p{silent} charged" in note for note in report.notes)
+
+
+def test_the_penalty_is_on_the_sheet_the_settlement_and_the_log(tmp_path: Path) -> None:
+    convention = get_convention("sochi")
+    honest_src = table(convention, 3, 1, "never")
+    honest = evening(honest_src)
+    src = table(convention, 3, 1, m.COMMIT)
+    log = tmp_path / "evening.log"
+    docs = evening(src, log=log)
+    gora = abort_penalty(convention, 1, 3)[0].points
+    assert gora == convention.scoring.value(6)
+    assert [s.points for s in penalty_lines(record_of(docs[0])["penalty"], 3)] == [gora]
+    assert "penalty" not in record_of(honest[0])
+    recount = sheet_from_log(log)
+    assert recount.problems == ()
+    assert recount.sheet.gora[1] >= gora
+    assert check_legality(log).findings == ()
+    settlement = next(e for e in docs[-1]["messages"] if e["kind"] == m.SETTLEMENT)
+    assert sum(Fraction(v) for v in settlement["body"]["amounts"].values()) == 0
+    assert verify(docs).ok
+
+
+def test_verify_refuses_a_charge_on_a_seat_the_evidence_does_not_prove_absent(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Service and every player collude to charge seat 0 for seat 1's absence: the signatures all hold.
+    def framed(convention: Convention, absent: int, num_seats: int) -> tuple[ScoreLine, ...]:
+        return abort_penalty(convention, 0, num_seats)
+
+    def framed_records(convention: Convention, num_seats: int, absent: Sequence[int]) -> list[dict[str, Any]]:
+        return [line.to_record() for _ in absent for line in framed(convention, 0, num_seats)]
+
+    monkeypatch.setattr(source, "abort_penalty", framed)
+    monkeypatch.setattr(parties, "expected_penalty", framed_records)
+    docs = evening(table(get_convention("sochi"), 3, 1, m.REVEAL))
+    report = verify(docs)
+    assert ("record", "abort penalty") in {(f.party, f.check) for f in report.failures}
+    assert not any(f.party.startswith("player ") for f in report.failures)
+
+
+def test_verify_refuses_an_abort_that_goes_uncharged(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(source, "abort_penalty", lambda convention, absent, num_seats: ())
+    monkeypatch.setattr(parties, "expected_penalty", lambda convention, num_seats, absent: [])
+    report = verify(evening(table(get_convention("leningrad"), 4, 2, m.COMMIT)))
+    assert ("record", "abort penalty") in {(f.party, f.check) for f in report.failures}
+
+
+def test_an_honest_player_refuses_to_countersign_a_misplaced_charge(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(source, "abort_penalty", lambda convention, absent, num_seats: abort_penalty(convention, 0, 3))
+    with pytest.raises(RefusedHand) as refused:
+        evening(table(get_convention("sochi"), 3, 1, m.REVEAL))
+    refusal = refused.value.document["messages"][-1]
+    assert refusal["kind"] == m.REFUSAL and refusal["body"]["check"] == "abort penalty"
+
+
+def test_a_house_rule_sets_the_charge_and_zero_charges_nothing() -> None:
+    double = rebuild_convention("sochi", {"scoring.abort_penalty_undertricks": 2}, 20)
+    assert abort_penalty(double, 0, 3)[0].points == 2 * double.scoring.value(6)
+    free = rebuild_convention("sochi", {"scoring.abort_penalty_undertricks": 0}, 20)
+    assert abort_penalty(free, 0, 3) == ()
+    docs = evening(table(free, 3, 0, m.COMMIT))
+    assert "penalty" not in record_of(docs[0]) and verify(docs).ok
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"seat": 3, "column": "gora", "points": 1},
+        {"seat": 0, "column": "whists", "points": 1},
+        {"seat": 0, "column": "whists", "points": 1, "on": 0},
+        {"seat": 0, "column": "gora", "points": True},
+        {"seat": 0, "column": "gora", "points": float("inf")},
+        {"seat": 1.0, "column": "gora", "points": 1},
+        {"seat": 0, "column": "gora", "points": 1, "x": 1},
+        "gora",
+    ],
+)
+def test_a_malformed_penalty_is_one_clear_error(bad: Any) -> None:
+    with pytest.raises(ScoringError, match=r"penalty\[0\]"):
+        penalty_lines([bad], 3)
+
+
+def test_verify_of_the_written_evening_with_an_abort(tmp_path: Path) -> None:
+    from fairdeal.protocols.commit_reveal4.source import SETTLEMENT_FILE
+
+    src = table(get_convention("rostov"), 3, 2, m.REVEAL)
+    log = tmp_path / "evening.log"
+    docs = evening(src, log=log)
+    src.write_transcript(docs[-1], Path(f"{log}.transcripts") / SETTLEMENT_FILE)
+    report = verify_log(log)
+    assert report.ok, [f.line() for f in report.failures]
