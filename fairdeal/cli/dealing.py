@@ -195,7 +195,7 @@ def deal_command(
     # Imported here: `verify` needs neither the match loop nor the dealing parties.
     from fairdeal.cli.play import CommandFailure, check_players, default_players, player_names, table_convention
     from fairdeal.protocols.commit_reveal4.source import RefusedHand
-    from fairdeal.protocols.mental_poker.player import HandAbandoned
+    from fairdeal.protocols.mental_poker.player import HandAbandoned, HandRefused
     from fairdeal.protocols.transcript import write_transcript
 
     convention = table_convention(system, rules, pulya_size)
@@ -214,10 +214,11 @@ def deal_command(
         path = out_dir / f"refused-hand-{refused.document['hand']:04d}.json"
         source.write_transcript(refused.document, path)
         raise CommandFailure(f"{refused}; transcript {path}") from None
-    except HandAbandoned as abandoned:
-        path = out_dir / f"abandoned-hand-{source.transcripts[-1]['hand']:04d}.json"
+    except (HandAbandoned, HandRefused) as stopped:
+        kind = "refused" if isinstance(stopped, HandRefused) else "abandoned"
+        path = out_dir / f"{kind}-hand-{source.transcripts[-1]['hand']:04d}.json"
         write_transcript(source.transcripts[-1], path)
-        raise CommandFailure(f"{abandoned}; transcript {path}") from None
+        raise CommandFailure(f"{stopped}; transcript {path}") from None
     except FairdealError as exc:
         raise CommandFailure(str(exc)) from None
     text = report.pop("text")

@@ -51,11 +51,19 @@ class HandAbandoned(MentalPokerError):
 
 class HandRefused(MentalPokerError):
     """An honest seat refused a message it was shown and stopped: ``refusal`` is its signed statement of why
-    (v4), ``error`` the check that failed."""
+    (v4), ``error`` the check that failed, ``shown`` the message refused, ``messages`` the hand's before it."""
 
-    def __init__(self, refuser: str, error: Exception, refusal: Message | None, messages: Sequence[Message]):
+    def __init__(
+        self,
+        refuser: str,
+        error: Exception,
+        refusal: Message | None,
+        messages: Sequence[Message],
+        shown: Any = None,
+    ):
         super().__init__(f"refuses to go on: {error}", refuser)
         self.error, self.refusal, self.messages = error, refusal, list(messages)
+        self.refuser, self.shown = refuser, shown  # the message it refused, as it was shown
 
 
 class Player:
@@ -297,7 +305,8 @@ class Table:
                 try:
                     listener.receive(message)
                 except (MentalPokerError, SignedMessageError) as error:
-                    raise HandRefused(listener.name, error, listener.refuse(message, error), self.messages) from None
+                    refusal = listener.refuse(message, error)
+                    raise HandRefused(listener.name, error, refusal, self.messages, message) from None
         self.messages.append(message)
 
     def _abandon(self, silent: Player, step: str) -> None:

@@ -522,8 +522,10 @@ def verify_hand(
     messages: Sequence[Message],
     checkpoints: Checkpoints | None = None,
     digests: Sequence[str] | None = None,
+    partial: bool = False,
 ) -> VerifiedHand:
-    """Check a message list in order, stopping at the first failure (``MentalPokerError`` naming player and step).
+    """Check a message list in order, stopping at the first failure (``MentalPokerError`` naming player and step);
+    with ``partial`` the list may stop anywhere (a hand an honest seat refused to go on with).
 
     Without checkpoints, every proof of the hand is folded into one combination evaluated at the end (one
     multi-scalar multiplication, every distinct point decoded and validated once); if anything fails, the
@@ -531,24 +533,15 @@ def verify_hand(
     listening player would. ``digests`` (v4) are the signed envelopes' digests the messages chain by."""
     if checkpoints is None:
         try:
-            return _verify_from(HandState(setup, batch=Combination()), messages, 0, None, digests)
+            return _verify_from(HandState(setup, batch=Combination()), messages, 0, None, digests, partial)
         except MentalPokerError:
             pass
     state, start = checkpoints.resume(setup, messages, digests) if checkpoints else (HandState(setup), 0)
-    return _verify_from(state, messages, start, checkpoints, digests)
+    return _verify_from(state, messages, start, checkpoints, digests, partial)
 
 
-def _verify_from(
-    state: HandState,
-    messages: Sequence[Message],
-    start: int,
-    checkpoints: Checkpoints | None,
-    digests: Sequence[str] | None = None,
-) -> VerifiedHand:
-    for index in range(start, len(messages)):
-        state.apply(messages[index], digest=digests[index] if digests is not None else None)
-        if checkpoints is not None:
-            checkpoints.keep(state)
+def _check_stop(state: HandState) -> None:
+    """A hand's messages may stop only where a hand can end: dealt and not inside a round, or abandoned."""
     if not state.dealt and state.abandoned is None:
         raise MentalPokerError(
             f"the hand stops after {len(state.messages)} messages, before the deal is complete",
@@ -557,6 +550,22 @@ def _verify_from(
     if state.round is not None:
         assert state.expected is not None  # a round in progress names who is next
         raise MentalPokerError(f"the hand stops inside the {state.round[0]} round", *state.expected[::-1])
+
+
+def _verify_from(
+    state: HandState,
+    messages: Sequence[Message],
+    start: int,
+    checkpoints: Checkpoints | None,
+    digests: Sequence[str] | None = None,
+    partial: bool = False,
+) -> VerifiedHand:
+    for index in range(start, len(messages)):
+        state.apply(messages[index], digest=digests[index] if digests is not None else None)
+        if checkpoints is not None:
+            checkpoints.keep(state)
+    if not partial:
+        _check_stop(state)
     if state.batch is not None and not state.batch.is_identity():
         raise MentalPokerError("the proofs of the hand do not verify together")
     complete = state.revealed and state.abandoned is None

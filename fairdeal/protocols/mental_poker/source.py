@@ -27,11 +27,13 @@ from fairdeal.cards import parse_card
 from fairdeal.deal import seats_of_hands
 from fairdeal.engine.deal_source import DealEvidence, Plays
 from fairdeal.engine.record import replay_record
+from fairdeal.engine.scoring import abort_penalty
+from fairdeal.engine.sheet import ScoreLine
 from fairdeal.errors import FairdealError, MentalPokerError, ProtocolError
 from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.mental_poker.elgamal import decrypt
 from fairdeal.protocols.mental_poker.fiat_shamir import HandContext
-from fairdeal.protocols.mental_poker.player import STEP_TIMEOUTS, HandAbandoned, Player, Table
+from fairdeal.protocols.mental_poker.player import STEP_TIMEOUTS, HandAbandoned, HandRefused, Player, Table
 from fairdeal.protocols.mental_poker.protocol import TableSetup
 from fairdeal.protocols.mental_poker.signing import PROTOCOL_V4, Seating
 from fairdeal.protocols.mental_poker.statements import settlement_document, sign_record
@@ -42,7 +44,7 @@ from fairdeal.rules.convention import Convention
 
 PROTOCOL_V3 = "fairdeal-mental-poker/3"
 PROTOCOL = PROTOCOL_V4
-COMPLETE, ABANDONED = "complete", "abandoned"
+COMPLETE, ABANDONED, REFUSED = "complete", "abandoned", "refused"
 MAX_ATTEMPTS = 3  # deals of one hand: a player who walks away from the opening gets the hand re-dealt twice
 
 
@@ -213,23 +215,32 @@ class MentalPokerSource:
 
     def deal(self, hand: int, dealer: int) -> DealEvidence:
         """Keys, shuffles, private deal. In v4 a seat that walks away from the opening is named by a witnessed
-        abandon and the hand is dealt again with fresh keys and shuffles (``MAX_ATTEMPTS`` in all), the abandoned
-        openings kept in the transcript; otherwise (and after the last attempt) ``HandAbandoned``."""
+        abandon, charged the convention's ``abort_penalty`` (the hand line's ``penalty``), and the hand is dealt
+        again with fresh keys and shuffles (``MAX_ATTEMPTS`` in all), the abandoned openings kept in the
+        transcript; otherwise (and after the last attempt) ``HandAbandoned``."""
         self._aborts = []
+        penalty: list[ScoreLine] = []
         for attempt in range(1, MAX_ATTEMPTS + 1):
             self._attempt = attempt
             table = self._table(hand, dealer, attempt)
             self._hand = (hand, dealer, table)
             try:
-                with self._abandoning(final=self.seating is None or attempt == MAX_ATTEMPTS):
+                with self._abandoning(final=self.seating is None or attempt == MAX_ATTEMPTS), self._refusing():
                     table.deal()
                 break
             except HandAbandoned as abandoned:
                 if self.seating is None or attempt == MAX_ATTEMPTS:
                     raise
                 self._aborts.append({"attempt": attempt, "messages": abandoned.messages})
+                penalty += abort_penalty(self.spec.convention, self._seat(abandoned.player), len(self.spec.players))
         order = self._assemble(table)
-        return DealEvidence(hand, dealer, order, {"dealing": "mental-poker", "hand": hand, "dealer": dealer})
+        evidence = {"dealing": "mental-poker", "hand": hand, "dealer": dealer}
+        return DealEvidence(hand, dealer, order, evidence, penalty=tuple(penalty))
+
+    def _seat(self, name: str | None) -> int:
+        if name not in self.spec.players:
+            raise ProtocolError(f"mental poker: the abandon names {name!r}, who is not at the table")
+        return self.spec.players.index(name)
 
     def _table(self, hand: int, dealer: int, attempt: int) -> Table:
         setup = hand_setup(self.spec, hand, dealer, self.seating, attempt)
@@ -259,7 +270,7 @@ class MentalPokerSource:
             name: [parse_card(c).code for c in cards]
             for name, cards in discards_of(record or {}, self.spec.players).items()
         }
-        with self._abandoning(record):
+        with self._abandoning(record), self._refusing(record):
             play_out(table, events, discards)
         doc = self.document(hand, dealer, table.messages, record, self._assemble(table), self._statements(record))
         self._hand = None
@@ -301,6 +312,20 @@ class MentalPokerSource:
                 self._hand = None
             raise
 
+    @contextmanager
+    def _refusing(self, record: Mapping[str, Any] | None = None) -> Iterator[None]:
+        """On ``HandRefused`` (v4) file the hand's transcript with the refused message and the honest seat's
+        signed refusal (state ``refused``), then re-raise: the hand stops there."""
+        try:
+            yield
+        except HandRefused as refused:
+            if self.seating is not None and refused.refusal is not None and self._hand is not None:
+                hand, dealer, _ = self._hand
+                filed = {"shown": refused.shown, "statement": refused.refusal}
+                self.document(hand, dealer, refused.messages, record, None, refusal=filed)
+                self._hand = None
+            raise
+
     def document(
         self,
         hand: int,
@@ -309,14 +334,16 @@ class MentalPokerSource:
         record: Mapping[str, Any] | None,
         order: np.ndarray | None,
         statements: list[dict[str, Any]] | None = None,
+        refusal: Mapping[str, Any] | None = None,
     ) -> dict[str, Any]:
-        """The transcript of one hand (``order`` is None for an abandoned hand); hands are chained by ``previous``."""
+        """The transcript of one hand (``order`` is None for an abandoned or refused hand); hands are chained by
+        ``previous``."""
         spec = self.spec
         doc: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
             "protocol": PROTOCOL_V3 if self.seating is None else PROTOCOL_V4,
-            "state": COMPLETE if order is not None else ABANDONED,
+            "state": COMPLETE if order is not None else ABANDONED if refusal is None else REFUSED,
             "table": spec.table,
             "session": spec.session,
             **spec.convention_fields(),
@@ -334,6 +361,8 @@ class MentalPokerSource:
             doc.update(roster=self.seating.roster.to_json(), attempt=self._attempt, aborts=list(self._aborts))
             if statements is not None:
                 doc["statements"] = statements
+            if refusal is not None:
+                doc["refusal"] = dict(refusal)
         doc = copy.deepcopy(doc)
         self._previous = transcript_hash(doc)
         self.transcripts.append(doc)

@@ -17,7 +17,9 @@ from typing import Any
 import numpy as np
 
 from fairdeal.cards import to_ascii_list
+from fairdeal.engine.scoring import abort_penalty
 from fairdeal.errors import CanonicalError, FairdealError, MentalPokerError, ProtocolError, SignedMessageError
+from fairdeal.protocols import signed
 from fairdeal.protocols.canonical import decode
 from fairdeal.protocols.commit_reveal4.check import Pins
 from fairdeal.protocols.mental_poker.protocol import ROUNDS, HandState, TableSetup, VerifiedHand, verify_hand
@@ -27,6 +29,7 @@ from fairdeal.protocols.mental_poker.source import (
     COMPLETE,
     PROTOCOL,
     PROTOCOL_V3,
+    REFUSED,
     discards_of,
     engine_plays,
     expected_events,
@@ -79,6 +82,7 @@ class MpCheck:
     verified: VerifiedHand | None = None
     spec: TableSpec | None = None  # the table, with the convention the document states
     seating: Seating | None = None  # v4: the roster the document states, once its signatures hold
+    absent: list[str] = field(default_factory=list)  # v4: who each abandoned earlier attempt proves absent
 
     @property
     def hand(self) -> int | None:
@@ -111,22 +115,69 @@ def check_document(source: str, doc: Mapping[str, Any], pins: Pins | None = None
         return c
     if v4 and not _check_aborts(c, spec):
         return c
-    verified = _verify_messages(c, setup, doc["messages"], "messages")
+    refused = v4 and doc["state"] == REFUSED
+    verified = _verify_messages(c, setup, doc["messages"], "messages", partial=refused)
     if verified is None:
         return c
     c.verified = verified
-    _check_outcome(c)
+    if refused:
+        _check_refusal(c, setup)
+    else:
+        _check_outcome(c)
     return c
 
 
-def _verify_messages(c: MpCheck, setup: TableSetup, messages: list[Any], where: str) -> VerifiedHand | None:
+def _check_refusal(c: MpCheck, setup: TableSetup) -> None:
+    """A hand an honest seat stopped: the filed message it refused must fail as the seat said (and its signer is
+    named), else the refusal was without cause and the refuser is named."""
+    filed, seating, verified = c.doc.get("refusal"), c.seating, c.verified
+    assert seating is not None and verified is not None  # a refused hand is v4, its messages verified
+    if not isinstance(filed, Mapping) or set(filed) != {"shown", "statement"}:
+        c.fail(TRANSCRIPT, "refusal", "a refused hand files {shown, statement}: the refused message and the refusal")
+        return
+    hand = c.doc["hand"]
+    try:
+        refusal = signed.open_checked(
+            signed.parse(filed["statement"], "refusal.statement"),
+            seating.context(hand),
+            seating.keys,
+            prev=verified.state.head,
+            kind="refuse",
+            presenter=TRANSCRIPT,
+            names=seating.names,
+        )
+    except SignedMessageError as error:
+        c.fail(TRANSCRIPT if error.party == "relay" else error.party, "refusal", _bare_signed(error))
+        return
+    refuser, reason = seating.names[refusal.sender], refusal.body.get("reason")
+    if refusal.body.get("refused") != _digest(filed["shown"]):
+        c.fail(TRANSCRIPT, "refusal", f"the filed message is not the one player {refuser} refused")
+        return
+    before = len(c.findings)
+    _verify_messages(c, setup, [*c.doc["messages"], filed["shown"]], "messages", partial=True)
+    if len(c.findings) == before:
+        c.fail(f"player {refuser}", "refusal", f"refused a message that verifies ({reason})")
+    else:
+        c.notes.append(f"player {refuser} refused the faulty message and signed why: {reason}")
+
+
+def _digest(envelope: Any) -> str:
+    try:
+        return signed.parse(envelope, "refusal.shown").digest
+    except (FairdealError, ValueError, TypeError):
+        return ""
+
+
+def _verify_messages(
+    c: MpCheck, setup: TableSetup, messages: list[Any], where: str, partial: bool = False
+) -> VerifiedHand | None:
     """The hand's messages through the state machine (v4: opened from their signed envelopes first); a failure
     becomes a finding against the signer, or against the transcript for what nobody signed."""
     digests: list[str] | None = None
     try:
         if c.seating is not None:
             messages, digests = _open_all(c.seating, setup, messages, where)
-        return verify_hand(setup, messages, digests=digests)
+        return verify_hand(setup, messages, digests=digests, partial=partial)
     except _Unopened as unopened:
         c.fail(*_first_fault(setup, unopened))
     except SignedMessageError as error:
@@ -252,8 +303,31 @@ def _check_aborts(c: MpCheck, spec: TableSpec) -> bool:
             c.fail(TRANSCRIPT, "abort", f"attempt {number} is not abandoned, yet the hand was dealt again")
             return False
         player, step = verified.abandoned
-        c.notes.append(f"attempt {number}: player {player} walked away at step {step}; the hand was dealt again")
+        c.absent.append(player)
+        c.notes.append(
+            f"attempt {number}: player {player} walked away at step {step}; the hand was dealt again, "
+            f"player {player} charged {_charge(spec, player)}"
+        )
     return True
+
+
+def _charge(spec: TableSpec, player: str) -> str:
+    lines = abort_penalty(spec.convention, spec.players.index(player), len(spec.players))
+    return ", ".join(f"{line.points} {line.column}" for line in lines) or "nothing (the convention charges none)"
+
+
+def _check_penalty(c: MpCheck) -> None:
+    """The record's ``penalty`` charges exactly the players the abandoned attempts prove absent."""
+    record, spec = c.doc["record"], c.spec
+    assert spec is not None  # set before any hand is verified
+    if not isinstance(record, Mapping):
+        return
+    seats = [spec.players.index(name) for name in c.absent]
+    expected = [line.to_record() for seat in seats for line in abort_penalty(spec.convention, seat, len(spec.players))]
+    charged = record.get("penalty", [])
+    if charged != expected:
+        proved = ", ".join(f"player {name}" for name in c.absent) or "no one"
+        c.fail(RECORD, "abort penalty", f"the record charges {charged}; the aborts prove {proved} absent: {expected}")
 
 
 def _bare(error: MentalPokerError) -> str:
@@ -270,8 +344,9 @@ def _check_shape(c: MpCheck) -> bool:
         if not isinstance(value, kind) or isinstance(value, bool):
             c.fail(TRANSCRIPT, "transcript shape", f"field {name!r} is missing or not a {kind.__name__}")
             return False
-    if doc["state"] not in (COMPLETE, ABANDONED):
-        c.fail(TRANSCRIPT, "transcript shape", f"state {doc['state']!r} is neither {COMPLETE} nor {ABANDONED}")
+    states = (COMPLETE, ABANDONED, REFUSED) if doc.get("protocol") == PROTOCOL_V4 else (COMPLETE, ABANDONED)
+    if doc["state"] not in states:
+        c.fail(TRANSCRIPT, "transcript shape", f"state {doc['state']!r} is none of {', '.join(states)}")
         return False
     if doc["protocol"] not in (PROTOCOL, PROTOCOL_V3):
         c.fail(
@@ -319,6 +394,7 @@ def _check_outcome(c: MpCheck) -> None:
     if "record" in doc:
         _check_record_events(c)
         if c.seating is not None:
+            _check_penalty(c)
             head = verified.state.head
             for finding in check_record_statements(doc.get("statements"), c.seating, doc["hand"], doc["record"], head):
                 c.fail(*finding)
