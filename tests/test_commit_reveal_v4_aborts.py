@@ -7,14 +7,17 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import json
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
 from fairdeal.audit.legality import check_legality
+from fairdeal.cli import cli
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.match import play_match
 from fairdeal.engine.recount import sheet_from_log
@@ -27,7 +30,7 @@ from fairdeal.protocols.commit_reveal4 import parties, source
 from fairdeal.protocols.commit_reveal4.parties import Player
 from fairdeal.protocols.commit_reveal4.source import CommitRevealSource4, RefusedHand
 from fairdeal.protocols.identity import IdentityKey
-from fairdeal.protocols.signed import Envelope
+from fairdeal.protocols.signed import SERVICE, Context, Envelope, parse, seal
 from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.verify import Report, verify_documents, verify_log
 from fairdeal.rules.convention import Convention
@@ -198,3 +201,76 @@ def test_verify_of_the_written_evening_with_an_abort(tmp_path: Path) -> None:
     src.write_transcript(docs[-1], Path(f"{log}.transcripts") / SETTLEMENT_FILE)
     report = verify_log(log)
     assert report.ok, [f.line() for f in report.failures]
+
+
+# --- the service leaves no choice: its seed is fixed first, an optional public beacon is mixed in -----------------
+
+BEACON = "ab" * 32
+
+
+def test_a_beacon_given_to_deal_is_mixed_in_and_pinned_by_verify(tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = tmp_path / "out"
+    args = ["deal", "--hands", "2", "--seed", "7", "--out", str(out)]
+    assert runner.invoke(cli, [*args, "--beacon", BEACON]).exit_code == 0
+    plain = tmp_path / "plain"
+    assert runner.invoke(cli, ["deal", "--hands", "2", "--seed", "7", "--out", str(plain)]).exit_code == 0
+    mixed = json.loads((out / "evening.log.transcripts" / "hand-0001.json").read_text())
+    unmixed = json.loads((plain / "evening.log.transcripts" / "hand-0001.json").read_text())
+    head = next(e for e in mixed["messages"] if e["kind"] == m.HAND_OPEN)
+    assert head["body"]["beacon"] == BEACON
+    close = [next(e for e in d["messages"] if e["kind"] == m.CLOSE) for d in (mixed, unmixed)]
+    assert close[0]["body"]["deck_order"] != close[1]["body"]["deck_order"]  # same seeds, another deck
+    log = str(out / "evening.log")
+    assert runner.invoke(cli, ["verify", "--log", log, "--beacon", BEACON]).exit_code == 0
+    wrong = runner.invoke(cli, ["verify", "--log", log, "--beacon", "cd" * 32])
+    assert wrong.exit_code == 1 and "service: beacon pin" in wrong.output
+    none = runner.invoke(cli, ["verify", "--log", str(plain / "evening.log"), "--beacon", BEACON])
+    assert none.exit_code == 1 and "service: beacon pin" in none.output
+    assert runner.invoke(cli, ["verify", "--log", str(plain / "evening.log")]).exit_code == 0  # null stays allowed
+
+
+@pytest.mark.parametrize("bad", ["ab", "zz" * 32, "ab" * 33])
+def test_a_malformed_beacon_is_a_usage_error(tmp_path: Path, bad: str) -> None:
+    runner = CliRunner()
+    dealt = runner.invoke(cli, ["deal", "--hands", "1", "--out", str(tmp_path / "o"), "--beacon", bad])
+    assert dealt.exit_code == 2 and "--beacon" in dealt.output and "Traceback" not in dealt.output
+    checked = runner.invoke(cli, ["verify", "--beacon", bad, str(tmp_path / "x.json")])
+    assert checked.exit_code == 2 and "64 hex digits" in checked.output
+    poker = ["deal", "--protocol", "mental-poker", "--hands", "1", "--out", str(tmp_path / "p"), "--beacon", BEACON]
+    assert runner.invoke(cli, poker).exit_code == 2
+
+
+def test_a_beacon_the_service_swaps_after_the_seeds_does_not_verify() -> None:
+    # The service re-signs its hand-open with another beacon once it has seen the seeds: every player's
+    # commitment chains to the original hand-open, so the swap breaks the chain and is the service's.
+    src = table(get_convention("sochi"), 3, 0, "never", hands=1)
+    src.beacon = bytes.fromhex(BEACON)
+    docs = evening(src, hands=1)
+    doc = copy.deepcopy(docs[0])
+    head = parse(doc["messages"][0])
+    body = dict(head.body, beacon="cd" * 32)
+    doc["messages"][0] = seal(
+        key("s"), Context("club", "night", 1, src.roster.hash), SERVICE, m.HAND_OPEN, body, head.prev
+    ).to_json()
+    report = verify([doc, docs[1]])
+    assert {f.party for f in report.failures} == {"service"}
+
+
+def test_the_service_seed_is_fixed_before_any_player_commits() -> None:
+    # The anchor the players accept in the opening fixes every service seed: a hand-open with another
+    # commitment is refused by the honest player before it commits anything.
+    src = table(get_convention("sochi"), 3, 0, "never", hands=2)
+    opening = next(e for e in src.opening if e.kind == m.OPEN)
+    assert src.opening.index(opening) == 0 and all(e.kind == m.ACCEPT for e in src.opening[1:])
+    links = src.service.session.build_chain(b"\x01" * 32, 2)
+    forged = seal(
+        key("s"),
+        Context("club", "night", 1, src.roster.hash),
+        SERVICE,
+        m.HAND_OPEN,
+        {"attempt": 0, "dealer": 0, "commitment": links[0].hex(), "beacon": None},
+        src.opening[-1].digest,
+    )
+    answer = src.players[0].commit(1, [*src._log, forged])
+    assert answer.kind == m.REFUSAL and answer.body["check"] == "commitment"

@@ -6,6 +6,7 @@ import hashlib
 import json
 import sys
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,8 +17,8 @@ import numpy as np
 from fairdeal.cli.options import players_option, system_option
 from fairdeal.errors import FairdealError, one_line
 from fairdeal.files import require_empty_folder
-from fairdeal.protocols.commit_reveal4.check import Pins
 from fairdeal.protocols.commit_reveal4.source import CommitRevealSource4
+from fairdeal.protocols.pins import Pins
 from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.verify import verify_log, verify_paths
 
@@ -57,6 +58,12 @@ LOG_NAME = "evening.log"
     type=click.Path(dir_okay=False, path_type=Path),
     help="My identity key file: check that my seat, my seed and my countersignature are in every hand.",
 )
+@click.option(
+    "--beacon",
+    metavar="HEX",
+    default=None,
+    help="Pin the public beacon value (64 hex digits) every commit-reveal hand must mix in.",
+)
 def verify_command(
     transcripts: tuple[Path, ...],
     log_path: Path | None,
@@ -65,12 +72,13 @@ def verify_command(
     roster_path: Path | None,
     keys: tuple[str, ...],
     me_path: Path | None,
+    beacon: str | None,
 ) -> None:
     """Re-check hand transcripts: commitments, chain, deck, deal and the game record. Exit 0 only if all hold."""
     if bool(transcripts) == (log_path is not None):
         raise click.UsageError("give transcript files or --log LOG (one of the two)")
     try:
-        pins = _pins(roster_path, keys, me_path)
+        pins = replace(_pins(roster_path, keys, me_path), beacon=beacon_bytes(beacon))
     except FairdealError as exc:
         raise click.UsageError(str(exc)) from None
     if log_path is not None:
@@ -106,6 +114,19 @@ def _pins(roster_path: Path | None, keys: Sequence[str], me_path: Path | None) -
         roster.check()
     me = IdentityKey.load(me_path) if me_path is not None else None
     return Pins(roster, tuple(pinned), me)
+
+
+def beacon_bytes(text: str | None) -> bytes | None:
+    """``--beacon HEX``: an external randomness value of 32 bytes, as 64 lowercase or uppercase hex digits."""
+    if text is None:
+        return None
+    try:
+        value = bytes.fromhex(text)
+    except ValueError:
+        value = b""
+    if len(value) != 32 or len(text) != 64:
+        raise FairdealError(f"--beacon {text[:80]!r}: 64 hex digits (32 bytes) are expected")
+    return value
 
 
 def _shortened(value: object) -> object:
@@ -164,6 +185,12 @@ def _shortened(value: object) -> object:
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--deal-only", is_flag=True, help="Only deal: transcripts without play, no game log.")
 @click.option(
+    "--beacon",
+    metavar="HEX",
+    default=None,
+    help="commit-reveal: a public randomness value (64 hex digits) mixed into every deal (default: none).",
+)
+@click.option(
     "--keys",
     "keys_dir",
     type=click.Path(file_okay=False, path_type=Path),
@@ -185,6 +212,7 @@ def deal_command(
     rules: tuple[str, ...],
     as_json: bool,
     deal_only: bool,
+    beacon: str | None,
     keys_dir: Path | None,
 ) -> None:
     """Play an evening with bots, every deal from the commit-reveal or the mental-poker protocol.
@@ -203,8 +231,14 @@ def deal_command(
     check_players(convention, num_players)
     players = tuple(player_names(names, num_players))
     try:
+        mixed = beacon_bytes(beacon)
+    except FairdealError as exc:
+        raise click.UsageError(str(exc)) from None
+    if mixed is not None and protocol != "commit-reveal":
+        raise click.UsageError("--beacon is mixed into commit-reveal deals only")
+    try:
         spec = TableSpec(table, session, hands, players, convention)
-        source = _source(protocol, spec, seed, keys_dir)
+        source = _source(protocol, spec, seed, keys_dir, mixed)
         require_empty_folder(out_dir)
         report = _deal_only(source, spec, out_dir) if deal_only else _deal_evening(source, spec, protocol, out_dir)
         roster = getattr(source, "roster", None)
@@ -227,12 +261,12 @@ def deal_command(
 
 
 def _source(
-    protocol: str, spec: TableSpec, seed: int | None, keys_dir: Path | None = None
+    protocol: str, spec: TableSpec, seed: int | None, keys_dir: Path | None = None, beacon: bytes | None = None
 ) -> CommitRevealSource4 | MentalPokerSource:
     """The dealing parties; with ``seed`` every secret comes from it (reproducible, and so not secret)."""
     if protocol == "mental-poker":
         return _mental_poker_source(spec, seed, keys_dir)
-    return _commit_reveal_source(spec, seed, keys_dir)
+    return _commit_reveal_source(spec, seed, keys_dir, beacon)
 
 
 def _mental_poker_source(spec: TableSpec, seed: int | None, keys_dir: Path | None) -> MentalPokerSource:
@@ -256,14 +290,16 @@ def _mental_poker_source(spec: TableSpec, seed: int | None, keys_dir: Path | Non
     )
 
 
-def _commit_reveal_source(spec: TableSpec, seed: int | None, keys_dir: Path | None) -> CommitRevealSource4:
+def _commit_reveal_source(
+    spec: TableSpec, seed: int | None, keys_dir: Path | None, beacon: bytes | None = None
+) -> CommitRevealSource4:
     """``fairdeal-commit-reveal/4``: identity keys from ``keys_dir``, from ``seed``, or made for this run."""
     keys = _identity_keys(spec, seed, keys_dir, "key")
     if seed is None:
-        return CommitRevealSource4(spec, keys[0], keys[1:])
+        return CommitRevealSource4(spec, keys[0], keys[1:], beacon=beacon)
     sources = [lambda hand, attempt, name=name: _seeded(seed, f"seed/{name}/{hand}/{attempt}") for name in spec.players]
     return CommitRevealSource4(
-        spec, keys[0], keys[1:], _seeded(seed, "service-tail"), sources, time="2000-01-01T00:00:00Z"
+        spec, keys[0], keys[1:], _seeded(seed, "service-tail"), sources, time="2000-01-01T00:00:00Z", beacon=beacon
     )
 
 

@@ -24,7 +24,7 @@ from fairdeal.cards import DeckKind, to_ascii_list
 from fairdeal.errors import CanonicalError, FairdealError, ProtocolError, one_line
 from fairdeal.protocols.canonical import decode
 from fairdeal.protocols.commit_reveal import seed_statement, signature_holds
-from fairdeal.protocols.commit_reveal4.check import Pins, is_v4, verify_v4
+from fairdeal.protocols.commit_reveal4.check import is_v4, verify_v4
 from fairdeal.protocols.commit_reveal4.source import SETTLEMENT_FILE
 from fairdeal.protocols.deck import derive_orders
 from fairdeal.protocols.derive import chain_step, deck_input, seed_commitment
@@ -39,6 +39,7 @@ from fairdeal.protocols.mental_poker.verify import (
 from fairdeal.protocols.mental_poker.verify import check_document as check_mp_document
 from fairdeal.protocols.mental_poker.verify import check_records as check_mp_records
 from fairdeal.protocols.mental_poker.verify import check_sequence as check_mp_sequence
+from fairdeal.protocols.pins import Pins
 from fairdeal.protocols.record_check import check_session_records
 from fairdeal.protocols.table import stated_convention, states_house_rules
 from fairdeal.protocols.transcript import REVEALED, parse_transcript, read_raw, seat_deal, transcript_hash

@@ -31,6 +31,7 @@ from fairdeal.protocols.commit_reveal4.parties import (
 from fairdeal.protocols.commit_reveal4.source import FORMAT, SETTLEMENT_FORMAT, VERSION
 from fairdeal.protocols.deck import derive_orders
 from fairdeal.protocols.identity import IdentityKey, PublicKey
+from fairdeal.protocols.pins import Pins as Pins  # shared by both protocols; still importable from here
 from fairdeal.protocols.record_check import replay_session
 from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.signed import SERVICE, Context, Envelope, Sender, open_checked, parse
@@ -39,19 +40,6 @@ from fairdeal.rules.convention import Convention
 
 TOP_FIELDS = frozenset({"format", "version", "protocol", "roster", "opening", "hand", "messages"})
 RECORD = "record"
-
-
-@dataclass(frozen=True)
-class Pins:
-    """Identities the verifier knows from elsewhere: a roster file, single keys (``SEAT=PUBKEY``), my own key."""
-
-    roster: Roster | None = None
-    keys: tuple[tuple[str, PublicKey], ...] = ()
-    me: IdentityKey | None = None
-
-    @property
-    def pinned(self) -> bool:
-        return self.roster is not None or bool(self.keys)
 
 
 @dataclass
@@ -118,6 +106,7 @@ def check_document(source: str, doc: Mapping[str, Any], pins: Pins, chains: Chai
         _check_settlement_messages(c)
     else:
         _check_hand_messages(c, hand, {} if chains is None else chains)
+        _check_beacon(c, pins.beacon)
     return c
 
 
@@ -399,6 +388,16 @@ def _check_hand_messages(c: Checked, hand: int, chains: Chains) -> None:
             c.fail(roster.party(sign.sender), "record countersignature", "countersigns another record")
     if not c.failures:
         c.deck_input = deck_input_of(session, c.convention, hand, head, close.body["seed"], seeds)
+
+
+def _check_beacon(c: Checked, beacon: bytes | None) -> None:
+    """With a pinned beacon (the public randomness the table agreed on), every attempt must mix in exactly it."""
+    if beacon is None:
+        return
+    stated = {e.body["beacon"] for e in c.messages if e.kind == m.HAND_OPEN}
+    if stated and stated != {beacon.hex()}:
+        shown = ", ".join(sorted(str(b) for b in stated))
+        c.fail(SERVICE, "beacon pin", f"the hand mixes in beacon {shown}, not the pinned {beacon.hex()}")
 
 
 def _in_chain(session: Session, anchor: str, hand: int, commitment: str, chains: Chains) -> bool:

@@ -21,7 +21,6 @@ from fairdeal.engine.scoring import abort_penalty
 from fairdeal.errors import CanonicalError, FairdealError, MentalPokerError, ProtocolError, SignedMessageError
 from fairdeal.protocols import signed
 from fairdeal.protocols.canonical import decode
-from fairdeal.protocols.commit_reveal4.check import Pins
 from fairdeal.protocols.mental_poker.protocol import ROUNDS, HandState, TableSetup, VerifiedHand, verify_hand
 from fairdeal.protocols.mental_poker.signing import PROTOCOL_V4, Seating, open_message
 from fairdeal.protocols.mental_poker.source import (
@@ -36,6 +35,7 @@ from fairdeal.protocols.mental_poker.source import (
     hand_setup,
 )
 from fairdeal.protocols.mental_poker.statements import SETTLEMENT_FILE, check_record_statements, check_settlement
+from fairdeal.protocols.pins import Pins
 from fairdeal.protocols.record_check import check_session_records
 from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.table import TableSpec, stated_convention
