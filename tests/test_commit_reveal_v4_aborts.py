@@ -8,7 +8,8 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,7 @@ from fairdeal.errors import CanonicalError, ScoringError
 from fairdeal.protocols.commit_reveal4 import messages as m
 from fairdeal.protocols.commit_reveal4 import parties, source
 from fairdeal.protocols.commit_reveal4.parties import Player
-from fairdeal.protocols.commit_reveal4.source import CommitRevealSource4, RefusedHand
+from fairdeal.protocols.commit_reveal4.source import STEP_TIMEOUTS, CommitRevealSource4, RefusedHand
 from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.signed import SERVICE, Context, Envelope, parse, seal
 from fairdeal.protocols.table import TableSpec
@@ -65,11 +66,15 @@ class Silent(Player):
         self.__dict__.update(player.__dict__)
         self._silent = (hand, step)
 
-    def commit(self, hand: int, shown: Sequence[Envelope]) -> Envelope | None:  # type: ignore[override]
-        return None if self._quiet(hand, m.COMMIT, shown) else super().commit(hand, [])
+    def commit(  # type: ignore[override]
+        self, hand: int, shown: Sequence[Envelope], deadline: float | None = None
+    ) -> Envelope | None:
+        return None if self._quiet(hand, m.COMMIT, shown) else super().commit(hand, [], deadline)
 
-    def reveal(self, hand: int, shown: Sequence[Envelope]) -> Envelope | None:  # type: ignore[override]
-        return None if self._quiet(hand, m.REVEAL, shown) else super().reveal(hand, [])
+    def reveal(  # type: ignore[override]
+        self, hand: int, shown: Sequence[Envelope], deadline: float | None = None
+    ) -> Envelope | None:
+        return None if self._quiet(hand, m.REVEAL, shown) else super().reveal(hand, [], deadline)
 
     def _quiet(self, hand: int, step: str, shown: Sequence[Envelope]) -> bool:
         self._accept_all(shown, hand)  # it reads what it is sent; it only does not answer
@@ -90,7 +95,7 @@ def evening(src: CommitRevealSource4, hands: int = 2, log: Path | None = None) -
     return [*copy.deepcopy(src.transcripts), src.close(result.settlement.amounts)]
 
 
-def verify(docs: Sequence[dict[str, Any]]) -> Report:
+def verify(docs: Sequence[Mapping[str, Any]]) -> Report:
     return verify_documents([(f"doc{i}", d) for i, d in enumerate(docs)])
 
 
@@ -274,3 +279,86 @@ def test_the_service_seed_is_fixed_before_any_player_commits() -> None:
     )
     answer = src.players[0].commit(1, [*src._log, forged])
     assert answer.kind == m.REFUSAL and answer.body["check"] == "commitment"
+
+
+# --- timeouts and truncated sessions ------------------------------------------------------------------------------
+
+
+class Slow(Player):
+    """Answers its first commitment request of hand 1 only after a second: past the step's time."""
+
+    def __init__(self, player: Player):
+        self.__dict__.update(player.__dict__)
+        self._slept = False
+
+    def commit(self, hand: int, shown: Sequence[Envelope], deadline: float | None = None) -> Envelope:
+        if hand == 1 and not self._slept:
+            self._slept = True
+            time.sleep(1.0)
+        return super().commit(hand, shown, deadline)
+
+
+def test_a_seat_past_its_step_time_is_absent_and_charged() -> None:
+    names = ("p0", "p1", "p2")
+    spec = TableSpec("club", "night", 1, names, get_convention("sochi"))
+    timeouts = dict(STEP_TIMEOUTS, **{m.COMMIT: 0.2})
+    src = CommitRevealSource4(spec, key("s"), [key(n) for n in names], b"\x09" * 32, seeds(names), TIME, None, timeouts)
+    src.players[1] = Slow(src.players[1])
+    docs = evening(src, hands=1)
+    aborts = [e for e in docs[0]["messages"] if e["kind"] == m.ABORT]
+    assert [a["body"]["missing"] for a in aborts] == [[1]] and a_step(aborts[0]) == m.COMMIT
+    assert record_of(docs[0])["penalty"] == [line.to_record() for line in abort_penalty(spec.convention, 1, 3)]
+    time.sleep(0.9)  # the slow seat wakes, sees it is too late and sends nothing: its state is unchanged
+    mine = [e for e in src.players[1].chain if (e.sender, e.kind, e.hand) == (1, m.COMMIT, 1)]
+    assert [e.body["attempt"] for e in mine] == [1]
+    assert verify(docs).ok
+
+
+def a_step(abort: dict[str, Any]) -> str:
+    return str(abort["body"]["step"])
+
+
+class NoCountersign(Player):
+    def countersign(self, hand: int, shown: Sequence[Envelope], deadline: float | None = None) -> Envelope:
+        time.sleep(0.5)
+        return super().countersign(hand, shown, deadline)
+
+
+def test_a_countersignature_past_its_time_stops_the_session_and_names_the_seat() -> None:
+    names = ("p0", "p1", "p2")
+    spec = TableSpec("club", "night", 2, names, get_convention("sochi"))
+    timeouts = dict(STEP_TIMEOUTS, **{m.RECORD_SIGN: 0.1})
+    src = CommitRevealSource4(spec, key("s"), [key(n) for n in names], b"\x09" * 32, seeds(names), TIME, None, timeouts)
+    late = NoCountersign.__new__(NoCountersign)
+    late.__dict__.update(src.players[2].__dict__)
+    src.players[2] = late
+    with pytest.raises(RefusedHand) as stopped:
+        evening(src, hands=2)
+    report = verify([stopped.value.document])
+    assert [(f.party, f.check) for f in report.failures] == [("player p2", "missing record-sign")]
+
+
+def test_a_truncated_session_cannot_be_healed_by_the_service() -> None:
+    # The service drops the last hand and signs a settlement of the hands left: the players' countersignatures
+    # name the settlement they signed, so the healed one fails, and no honest player is blamed.
+    src = table(get_convention("sochi"), 3, 0, "never", hands=3)
+    docs = evening(src, hands=3)
+    honest = verify(docs)
+    assert honest.ok
+    healed = [copy.deepcopy(d) for d in docs[:-2]]
+    settlement = copy.deepcopy(docs[-1])
+    head = parse(settlement["messages"][0])
+    replay = verify(healed).notes
+    assert replay is not None
+    body = dict(head.body, hands=len(healed))
+    ctx = Context("club", "night", 0, src.roster.hash)
+    last = parse(healed[-1]["messages"][-1]).digest
+    settlement["messages"][0] = seal(key("s"), ctx, SERVICE, m.SETTLEMENT, body, last).to_json()
+    report = verify([*healed, settlement])
+    assert not report.ok
+    assert all(not f.party.startswith("player ") for f in report.failures), [f.line() for f in report.failures]
+    without = copy.deepcopy(settlement)
+    without["messages"] = without["messages"][:1]  # and the countersignatures dropped: their absence is named
+    assert not verify([*healed, without]).ok
+    cut = verify(docs[:-2])  # no settlement at all: never "ok" for a log, a note for transcripts
+    assert any("no signed settlement" in n for n in cut.notes)

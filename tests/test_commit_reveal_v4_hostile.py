@@ -470,11 +470,15 @@ class Silent(Player):
         self.__dict__.update(player.__dict__)
         self._silent = (hand, step)
 
-    def commit(self, hand: int, shown: Sequence[Envelope]) -> Envelope | None:  # type: ignore[override]
-        return None if self._quiet(hand, m.COMMIT, shown) else super().commit(hand, [])
+    def commit(  # type: ignore[override]
+        self, hand: int, shown: Sequence[Envelope], deadline: float | None = None
+    ) -> Envelope | None:
+        return None if self._quiet(hand, m.COMMIT, shown) else super().commit(hand, [], deadline)
 
-    def reveal(self, hand: int, shown: Sequence[Envelope]) -> Envelope | None:  # type: ignore[override]
-        return None if self._quiet(hand, m.REVEAL, shown) else super().reveal(hand, [])
+    def reveal(  # type: ignore[override]
+        self, hand: int, shown: Sequence[Envelope], deadline: float | None = None
+    ) -> Envelope | None:
+        return None if self._quiet(hand, m.REVEAL, shown) else super().reveal(hand, [], deadline)
 
     def _quiet(self, hand: int, step: str, shown: Sequence[Envelope]) -> bool:
         self._accept_all(shown, hand)  # it reads what it is sent; it only does not answer

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import time
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -54,6 +55,17 @@ def fraction_text(amount: Fraction) -> str:
 def roster_convention(roster: Roster) -> Convention:
     header = roster.header()
     return rebuild_convention(header["system"], header["convention"], header["pulya"])
+
+
+class LateAnswer(ProtocolError):
+    """Asked after the step's deadline: an honest player sends nothing then (the table has moved on)."""
+
+
+def _on_time(deadline: float | None) -> None:
+    """The player's own clock (``time.monotonic``) against the step's deadline, checked before it reads or
+    changes anything, so an answer it gives up on leaves no trace in its state."""
+    if deadline is not None and time.monotonic() > deadline:
+        raise LateAnswer("the step's time has passed; no answer")
 
 
 class Party:
@@ -130,8 +142,9 @@ class Player(Party):
         self.expected_commitment = opening[0].body["anchor"]
         return self.send(0, m.ACCEPT, {"roster": self.roster.hash})
 
-    def commit(self, hand: int, shown: Sequence[Envelope]) -> Envelope:
+    def commit(self, hand: int, shown: Sequence[Envelope], deadline: float | None = None) -> Envelope:
         """A commitment to a fresh seed, once the service's signed hand-open names the chain's next link."""
+        _on_time(deadline)
         try:
             self._accept_all(shown, hand)
             opened, commits = self._attempt(hand)
@@ -146,8 +159,9 @@ class Player(Party):
         commitment = self.session.seed_commitment(hand, attempt, self.seat, self._seed)
         return self.send(hand, m.COMMIT, {"attempt": attempt, "commitment": commitment})
 
-    def reveal(self, hand: int, shown: Sequence[Envelope]) -> Envelope:
+    def reveal(self, hand: int, shown: Sequence[Envelope], deadline: float | None = None) -> Envelope:
         """The seed, only after a signed commitment from every seat, in order, and the service's signed request."""
+        _on_time(deadline)
         try:
             self._accept_all(shown, hand)
             opened, commits = self._attempt(hand)
@@ -159,8 +173,9 @@ class Player(Party):
             return self._refuse(hand, m.REVEAL, error)
         return self.send(hand, m.REVEAL, {"attempt": opened.body["attempt"], "seed": self._seed.hex()})
 
-    def countersign(self, hand: int, shown: Sequence[Envelope]) -> Envelope:
+    def countersign(self, hand: int, shown: Sequence[Envelope], deadline: float | None = None) -> Envelope:
         """Countersign the hand's record once the service's reveal, the deck, the deal and the record all hold."""
+        _on_time(deadline)
         try:
             self._accept_all(shown, hand)
             close = self.chain[-1 - self._countersigned_since_close()]
@@ -173,8 +188,9 @@ class Player(Party):
         self.expected_commitment = close.body["seed"]
         return self.send(hand, m.RECORD_SIGN, {"record": record_hash(close.body["record"])})
 
-    def sign_settlement(self, shown: Sequence[Envelope]) -> Envelope:
+    def sign_settlement(self, shown: Sequence[Envelope], deadline: float | None = None) -> Envelope:
         """Countersign the settlement if it is what my own sheet settles to, after the hands I countersigned."""
+        _on_time(deadline)
         try:
             accepted = self._accept_all(shown, 0)
             settlement = next(e for e in reversed(accepted) if e.kind == m.SETTLEMENT)

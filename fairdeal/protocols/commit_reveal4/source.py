@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import time
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -31,7 +34,7 @@ from fairdeal.files import write_file
 from fairdeal.protocols.canonical import encode
 from fairdeal.protocols.commit_reveal4 import messages as m
 from fairdeal.protocols.commit_reveal4.derive import PROTOCOL
-from fairdeal.protocols.commit_reveal4.parties import Player, Service
+from fairdeal.protocols.commit_reveal4.parties import LateAnswer, Player, Service
 from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.signed import Envelope
@@ -42,6 +45,11 @@ from fairdeal.systems import house_rules
 FORMAT, SETTLEMENT_FORMAT, VERSION = "fairdeal-transcript", "fairdeal-settlement", 4
 SETTLEMENT_FILE = "settlement.json"
 MAX_ATTEMPTS = 3
+# Seconds a seat may take to answer each signed request (``timeouts=``): a commitment or seed not in by then
+# aborts the attempt; a countersignature not in by then stops the session at the unanswered request.
+STEP_TIMEOUTS = {m.COMMIT: 30.0, m.REVEAL: 30.0, m.RECORD_SIGN: 60.0, m.SETTLEMENT_SIGN: 60.0}
+DEFAULT_TIMEOUT = 60.0
+GRACE = 0.1  # seconds the relay waits past a deadline for an answer sent just in time
 
 
 def now() -> str:
@@ -80,9 +88,11 @@ class CommitRevealSource4:
         seed_sources: Sequence[Callable[[int, int], bytes]] | None = None,
         time: str | None = None,
         beacon: bytes | None = None,
+        timeouts: Mapping[str, float] | None = STEP_TIMEOUTS,
     ):
         self.spec = spec
         self.beacon = beacon
+        self.timeouts = timeouts  # None: wait for ever (the parties run in this process)
         self._penalty: list[ScoreLine] = []
         service_key = service_key or IdentityKey.generate("service")
         keys = list(player_keys) if player_keys is not None else [IdentityKey.generate(n) for n in spec.players]
@@ -122,9 +132,10 @@ class CommitRevealSource4:
         """Every seat's answer of ``kind`` in seat order; the first seat that gives none aborts the attempt."""
         for player in self.players:
             ask = player.commit if kind == m.COMMIT else player.reveal
-            answer = ask(hand, self._news(player))
-            if answer is None:  # no answer within the step's time
-                self._shown[player.seat] = len(self._log)
+            shown, news = self._shown[player.seat], self._news(player)
+            answer = self._timed(kind, ask, hand, news)
+            if answer is None:  # no answer within the step's time: what it was shown, it is shown again
+                self._shown[player.seat] = shown
                 self._messages.append(self._relay(self.service.abort(hand, kind, player.seat)))
                 self._penalty += abort_penalty(self.service.convention, player.seat, len(self.players))
                 return False
@@ -139,7 +150,11 @@ class CommitRevealSource4:
         deal = seat_deal(self._order, self.spec.pattern.name, self._dealer, num_seats)
         self._messages.append(self._relay(self.service.close_hand(hand, self._order, deal, record)))
         for player in self.players:
-            self._take(player.countersign(hand, self._news(player)), hand, m.RECORD_SIGN, self._messages)
+            news = self._news(player)
+            answer = self._timed(m.RECORD_SIGN, player.countersign, hand, news)
+            self._take(
+                self._answered(answer, player, m.RECORD_SIGN, self._messages), hand, m.RECORD_SIGN, self._messages
+            )
         doc = self.document(hand)
         self.transcripts.append(doc)
         self._hands, self._order = hand, None
@@ -149,8 +164,36 @@ class CommitRevealSource4:
         """The signed settlement of the hands played, countersigned by every player."""
         messages = [self._relay(self.service.settle(self._hands, amounts))]
         for player in self.players:
-            self._take(player.sign_settlement(self._news(player)), 0, m.SETTLEMENT_SIGN, messages)
+            news = self._news(player)
+            answer = self._timed(m.SETTLEMENT_SIGN, player.sign_settlement, news)
+            self._take(self._answered(answer, player, m.SETTLEMENT_SIGN, messages), 0, m.SETTLEMENT_SIGN, messages)
         return self._base(SETTLEMENT_FORMAT) | {"messages": [e.to_json() for e in messages]}
+
+    def _timed(self, kind: str, ask: Callable[..., Envelope | None], *args: Any) -> Envelope | None:
+        """The seat's answer, or ``None`` if it gives none within the step's time. The seat is told the deadline
+        and, being honest, gives up once it has passed; the relay waits ``GRACE`` longer, so no answer the seat
+        sent in time is lost and none it gave up on arrives."""
+        if self.timeouts is None:
+            return ask(*args)
+        step = self.timeouts.get(kind, DEFAULT_TIMEOUT)
+        pool = ThreadPoolExecutor(max_workers=1)  # one per call: a seat still busy must not hold up the next
+        try:
+            return pool.submit(ask, *args, deadline=time.monotonic() + step).result(timeout=step + GRACE)
+        except (FutureTimeout, LateAnswer):
+            return None
+        finally:
+            pool.shutdown(wait=False)
+
+    def _answered(self, answer: Envelope | None, player: Player, kind: str, messages: list[Envelope]) -> Envelope:
+        """A countersignature, or the session stops at the signed request it leaves unanswered."""
+        if answer is not None:
+            return answer
+        self._shown[player.seat] = len(self._log)
+        hand = messages[0].hand
+        doc = self._base(FORMAT if hand else SETTLEMENT_FORMAT) | {"messages": [e.to_json() for e in messages]}
+        if hand:
+            doc["hand"] = hand
+        raise RefusedHand(f"{player.party} sent no {kind} in time; the session stops here", doc)
 
     def document(self, hand: int) -> dict[str, Any]:
         return self._base(FORMAT) | {"hand": hand, "messages": [e.to_json() for e in self._messages]}
