@@ -76,10 +76,51 @@ def _check_value(value: Any, path: str, depth: int) -> None:
 
 
 def _check_string(text: str, path: str) -> None:
-    if len(text) > MAX_STRING_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_STRING_BYTES:
+    if _too_long(text):
         raise CanonicalError(f"{path}: string longer than {MAX_STRING_BYTES:,} bytes")
-    if any("\ud800" <= c <= "\udfff" for c in text):
+    if _SURROGATE.search(text):
         raise CanonicalError(f"{path}: lone surrogate in a string")
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _too_long(text: str) -> bool:
+    # A character is at most 4 UTF-8 bytes: only a string near the limit needs encoding to be measured.
+    n = len(text)
+    return n > MAX_STRING_BYTES or (
+        4 * n > MAX_STRING_BYTES and len(text.encode("utf-8", "surrogatepass")) > MAX_STRING_BYTES
+    )
+
+
+def _within_limits(value: Any) -> bool:
+    """The depth, string-length and integer limits of a parsed value, walked without a path per field (the
+    common, honest case; ``_check_value`` then names the field at fault). Lone surrogates are not looked for: a
+    value holding one fails the UTF-8 encoding every caller makes of it."""
+    stack = [(value, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth >= MAX_DEPTH:
+            return False
+        items = node.items() if type(node) is dict else enumerate(node)
+        for key, item in items:
+            if type(key) is str and len(key) > _SHORT and _too_long(key):
+                return False
+            kind = type(item)
+            if kind is str:
+                if len(item) > _SHORT and _too_long(item):
+                    return False
+            elif kind is int:
+                if not -MAX_INT < item < MAX_INT:
+                    return False
+            elif kind is dict or kind is list:
+                stack.append((item, depth + 1))
+            elif item is not None and kind is not bool:
+                return False
+    return True
+
+
+_SHORT = MAX_STRING_BYTES // 4  # no string this short can break the byte limit
 
 
 def decode(data: bytes) -> Any:
@@ -118,8 +159,9 @@ def _read_back(data: bytes) -> Any:
     they could be broken; ``_NOT_CANONICAL`` if it cannot be."""
     try:
         value = json.loads(data, parse_float=_refuse, parse_constant=_refuse, parse_int=_integer)
-        if len(data) > MAX_STRING_BYTES or data.count(b"[") + data.count(b"{") > MAX_DEPTH:
-            _check_value(value, "$", 0)
+        large = len(data) > MAX_STRING_BYTES or data.count(b"[") + data.count(b"{") > MAX_DEPTH
+        if large and not (type(value) in (dict, list) and _within_limits(value)):
+            _check_value(value, "$", 0)  # names the field
     except (ValueError, RecursionError, CanonicalError, UnicodeError):
         return _NOT_CANONICAL
     return value

@@ -14,7 +14,7 @@ import hashlib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -239,7 +239,16 @@ def _string(value: Any, where: str) -> str:
 
 
 def _key(value: Any, where: str) -> PublicKey:
-    return PublicKey.from_hex(value, where)
+    known = _known_key(value) if isinstance(value, str) else None
+    return known if known is not None else PublicKey.from_hex(value, where)
+
+
+@lru_cache(maxsize=1024)  # every transcript of a session states the same roster: decode each key once
+def _known_key(text: str) -> PublicKey | None:
+    try:
+        return PublicKey.from_hex(text)
+    except ProtocolError:
+        return None  # named with its field by ``_key``
 
 
 def _signature(value: Any, where: str) -> bytes:

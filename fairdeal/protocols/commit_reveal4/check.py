@@ -383,8 +383,9 @@ def _check_hand_messages(c: Checked, hand: int, chains: Chains) -> None:
         c.fail(SERVICE, "reveal", "the revealed seed does not open the service's commitment")
     c.record, c.deal, c.close = close.body["record"], close.body["deal"], close
     _check_penalty(c, c.record)
+    signed_record = record_hash(close.body["record"])
     for sign in signs:
-        if sign.body["record"] != record_hash(close.body["record"]):
+        if sign.body["record"] != signed_record:
             c.fail(roster.party(sign.sender), "record countersignature", "countersigns another record")
     if not c.failures:
         c.deck_input = deck_input_of(session, c.convention, hand, head, close.body["seed"], seeds)

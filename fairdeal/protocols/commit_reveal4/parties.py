@@ -16,6 +16,7 @@ import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -54,7 +55,15 @@ def fraction_text(amount: Fraction) -> str:
 
 def roster_convention(roster: Roster) -> Convention:
     header = roster.header()
-    return rebuild_convention(header["system"], header["convention"], header["pulya"])
+    try:
+        return _convention(header["system"], roster.convention, header["pulya"])
+    except TypeError:  # a house rule whose value cannot be hashed: rebuilt every time
+        return rebuild_convention(header["system"], header["convention"], header["pulya"])
+
+
+@lru_cache(maxsize=64)  # every transcript of a session states the same convention; a Convention is a frozen value
+def _convention(system: str, rules: tuple[tuple[str, Any], ...], pulya: int) -> Convention:
+    return rebuild_convention(system, dict(rules), pulya)
 
 
 class LateAnswer(ProtocolError):
