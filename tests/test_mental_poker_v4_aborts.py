@@ -18,7 +18,7 @@ from fairdeal.engine.sheet import ScoreLine
 from fairdeal.errors import MentalPokerError
 from fairdeal.protocols import signed
 from fairdeal.protocols.mental_poker import source as mp_source
-from fairdeal.protocols.mental_poker.player import HandRefused, Player, Unresponsive
+from fairdeal.protocols.mental_poker.player import HandAbandoned, HandRefused, Player, Unresponsive
 from fairdeal.protocols.mental_poker.protocol import TableSetup
 from fairdeal.protocols.mental_poker.source import MentalPokerSource
 from fairdeal.protocols.table import TableSpec
@@ -150,3 +150,26 @@ def test_verify_refuses_a_charge_on_a_seat_the_abandon_does_not_name(monkeypatch
     assert blamed(verify([doc])) == [("record", "abort penalty")]
     doc["record"].pop("penalty")
     assert ("record", "abort penalty") in blamed(verify([doc]))
+
+
+class StopsPlaying(Player):
+    """Walks away at his first card of the hand."""
+
+    def play(self, card: int) -> Any:
+        raise Unresponsive()
+
+
+def test_an_abandon_during_play_ends_the_evening_with_the_hand_filed() -> None:
+    def make(setup: TableSetup, name: str) -> Player:
+        return StopsPlaying(setup, name) if name == "bob" else Player(setup, name)
+
+    source = MentalPokerSource(spec(hands=8), make_player=make)
+    bots = [HeuristicBot() for _ in PLAYERS]
+    with pytest.raises(HandAbandoned) as caught:  # at the first hand with cards played (a hand may have none)
+        play_match(SOCHI, PLAYERS, bots, source=source, max_hands=8)
+    assert (caught.value.player, caught.value.step) == ("bob", "play")
+    doc = source.transcripts[-1]
+    assert doc["state"] == "abandoned" and "penalty" not in doc.get("record", {})
+    report = verify(source.transcripts)
+    assert report.ok, [f.line() for f in report.failures]
+    assert any("player bob stopped answering at step play" in n for n in report.notes)
