@@ -25,7 +25,7 @@ from fairdeal.engine.recount import sheet_from_log
 from fairdeal.engine.scoring import abort_penalty, penalty_lines
 from fairdeal.engine.sheet import ScoreLine
 from fairdeal.engine.system import registered
-from fairdeal.errors import CanonicalError, ScoringError
+from fairdeal.errors import ScoringError
 from fairdeal.protocols.commit_reveal4 import messages as m
 from fairdeal.protocols.commit_reveal4 import parties, source
 from fairdeal.protocols.commit_reveal4.parties import Player
@@ -37,14 +37,7 @@ from fairdeal.protocols.verify import Report, verify_documents, verify_log
 from fairdeal.rules.convention import Convention
 from fairdeal.systems import get_convention, rebuild_convention
 
-# Known, not of this feature: a v4 record cannot yet hold a fractional score line (the canonical encoding has
-# integers only), and Austrian 4-player hands split the pot into fifths.
-FRACTIONAL = pytest.mark.xfail(raises=CanonicalError, reason="v4 records hold no fractional score line yet")
-TABLES = [
-    pytest.param((s.name, n), marks=[FRACTIONAL] if (s.name, n) == ("austrian-unlimited", 4) else [])
-    for s in registered()
-    for n in s.players
-]
+TABLES = [(s.name, n) for s in registered() for n in s.players]
 TIME = "2026-12-01T18:00:00Z"
 
 

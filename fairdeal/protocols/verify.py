@@ -41,6 +41,7 @@ from fairdeal.protocols.mental_poker.verify import check_records as check_mp_rec
 from fairdeal.protocols.mental_poker.verify import check_sequence as check_mp_sequence
 from fairdeal.protocols.pins import Pins
 from fairdeal.protocols.record_check import check_session_records
+from fairdeal.protocols.record_form import played_record
 from fairdeal.protocols.table import stated_convention, states_house_rules
 from fairdeal.protocols.transcript import REVEALED, parse_transcript, read_raw, seat_deal, transcript_hash
 from fairdeal.resources import protocol_file
@@ -722,6 +723,6 @@ def _record_of(doc: Mapping[str, Any]) -> Any:
     if not is_v4(doc):
         return doc.get("record")
     try:
-        return next(m["body"]["record"] for m in doc["messages"] if m.get("kind") == "hand-close")
+        return played_record(next(m["body"]["record"] for m in doc["messages"] if m.get("kind") == "hand-close"))
     except (StopIteration, KeyError, TypeError):
         return None

@@ -33,6 +33,7 @@ from fairdeal.protocols.deck import derive_orders
 from fairdeal.protocols.identity import IdentityKey, PublicKey
 from fairdeal.protocols.pins import Pins as Pins  # shared by both protocols; still importable from here
 from fairdeal.protocols.record_check import replay_session
+from fairdeal.protocols.record_form import played_record
 from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.signed import SERVICE, Context, Envelope, Sender, open_checked, parse
 from fairdeal.protocols.transcript import seat_deal
@@ -381,7 +382,7 @@ def _check_hand_messages(c: Checked, hand: int, chains: Chains) -> None:
         seeds.append(seed)
     if session.chain_step(hand, bytes.fromhex(close.body["seed"])).hex() != head.body["commitment"]:
         c.fail(SERVICE, "reveal", "the revealed seed does not open the service's commitment")
-    c.record, c.deal, c.close = close.body["record"], close.body["deal"], close
+    c.record, c.deal, c.close = played_record(close.body["record"]), close.body["deal"], close
     _check_penalty(c, c.record)
     signed_record = record_hash(close.body["record"])
     for sign in signs:

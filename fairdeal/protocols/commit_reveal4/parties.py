@@ -32,6 +32,7 @@ from fairdeal.protocols.commit_reveal4.derive import MAX_SESSION_HANDS, SEED_BYT
 from fairdeal.protocols.deck import derive_order
 from fairdeal.protocols.identity import IdentityKey, PublicKey
 from fairdeal.protocols.record_check import check_hand_record
+from fairdeal.protocols.record_form import played_record, signed_record
 from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.signed import SERVICE, Context, Envelope, Sender, open_checked, seal
 from fairdeal.protocols.transcript import seat_deal
@@ -275,13 +276,14 @@ class Player(Party):
         deal = seat_deal(order, self.convention.table.pattern_name(num_seats), dealer, num_seats)
         if body["deal"] != deal:
             raise SignedMessageError("the deal does not follow the deal pattern", SERVICE, "deal pattern")
-        if body["record"] is None:  # dealt only: nothing played to judge
+        record = None if body["record"] is None else played_record(body["record"])
+        if record is None:  # dealt only: nothing played to judge
             return self.sheet
-        charged = body["record"].get("penalty", [])
+        charged = record.get("penalty", [])
         expected = expected_penalty(self.convention, num_seats, self._absent(hand))
         if charged != expected:
             raise SignedMessageError(f"the record charges {charged}, the aborts {expected}", SERVICE, "abort penalty")
-        doc = {"hand": hand, "dealer": dealer, "deal": deal, "record": body["record"]}
+        doc = {"hand": hand, "dealer": dealer, "deal": deal, "record": record}
         problems, sheet = check_hand_record(doc, self.convention, num_seats, self.sheet)
         if problems or sheet is None:
             detail = "; ".join(f"{check}: {text}" for check, text in problems) or "the score is not checkable"
@@ -417,7 +419,7 @@ class Service(Party):
             "seed": self._links[hand].hex(),
             "deck_order": to_ascii_list(order),
             "deal": dict(deal),
-            "record": None if record is None else dict(record),
+            "record": None if record is None else signed_record(dict(record)),
         }
         self.attempt = 0
         return self.send(hand, m.CLOSE, body)

@@ -20,6 +20,7 @@ from fairdeal.protocols import signed
 from fairdeal.protocols.canonical import encode
 from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.mental_poker.signing import PROTOCOL_V4, Seating
+from fairdeal.protocols.record_form import signed_record
 
 RECORD, SETTLEMENT = "record", "settlement"
 SETTLEMENT_FORMAT = "fairdeal-settlement"
@@ -30,7 +31,7 @@ Finding = tuple[str, str, str]  # (party, check, detail)
 
 
 def record_digest(record: Mapping[str, Any]) -> str:
-    return hashlib.sha256(encode(dict(record))).hexdigest()
+    return hashlib.sha256(encode(signed_record(dict(record)))).hexdigest()
 
 
 def _seat(seating: Seating, key: IdentityKey) -> int:
