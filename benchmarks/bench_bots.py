@@ -3,7 +3,8 @@ luck of the cards cancels.
 
 For each deal (one hand, dealer rotating with the deal number) and each seat k, the hand is played with the
 sampling bot at seat k and heuristic bots elsewhere, and once with heuristic bots everywhere; the difference of
-seat k's settlement (whists, the pulya and gora converted by the convention's own settlement) is the sampling
+seat k's worth in whists (the hand scored by the system and settled by the convention, a point of pulya priced as
+a point of gora less where the settlement does not convert pulya itself: ``pricing.hand_worth``) is the sampling
 bot's gain at that seat. A deal's figure is the mean gain over the three seats. Prints, per system, the mean gain
 per deal with its 95% interval (normal approximation over deals) and the sampling bot's thinking time per move
 (every decision with a choice: bids, discards, contracts, whists, cards; mean, median, 99th percentile, max) in
@@ -24,7 +25,6 @@ from __future__ import annotations
 import argparse
 import time
 from concurrent.futures import ProcessPoolExecutor
-from fractions import Fraction
 
 import numpy as np
 
@@ -32,12 +32,10 @@ from fairdeal.engine.actions import Action, Phase
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.driver import random_deal
 from fairdeal.engine.hand import apply, is_over, new_hand, result, to_move
-from fairdeal.engine.scoring import score_hand
-from fairdeal.engine.settlement import settle
-from fairdeal.engine.sheet import new_sheet
 from fairdeal.engine.view import PlayerView, view_for
 from fairdeal.rules.convention import Convention
 from fairdeal.solver.bots import SamplingBot
+from fairdeal.solver.pricing import hand_worth
 from fairdeal.systems import conventions, get_convention
 
 
@@ -132,17 +130,12 @@ def worst_main(args: argparse.Namespace) -> None:
     print(f"  {'all':18s} {len(every):7d} moves: max {every.max() * 1e3:.0f} ms; {time.perf_counter() - started:.0f} s")
 
 
-def settle_hand(conv, state) -> tuple[Fraction, ...]:
-    sheet, _ = score_hand(new_sheet(conv, state.num_seats), result(state), conv)
-    return settle(sheet, conv).amounts
-
-
-def play(conv, deal, dealer: int, bots) -> tuple[Fraction, ...]:
+def play(conv, deal, dealer: int, bots) -> tuple[float, ...]:
     state = new_hand(conv, len(bots), dealer, deal)
     while not is_over(state):
         seat = to_move(state)
         state = apply(state, bots[seat].act(view_for(state, seat)))
-    return settle_hand(conv, state)
+    return hand_worth(conv, result(state))
 
 
 def run_deals(args: tuple[str, int, int, str]) -> tuple[list[float], list[float]]:
@@ -154,7 +147,7 @@ def run_deals(args: tuple[str, int, int, str]) -> tuple[list[float], list[float]
         deal = random_deal(np.random.default_rng([2026, number]), conv, seats)
         dealer = number % seats
         base = play(conv, deal, dealer, [HeuristicBot() for _ in range(seats)])
-        gain = Fraction(0)
+        gain = 0.0
         for seat in range(seats):
             timed = TimedBot(SamplingBot(level, seed=number))
             bots = [timed if s == seat else HeuristicBot() for s in range(seats)]

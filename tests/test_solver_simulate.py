@@ -167,15 +167,6 @@ def test_the_discard_keeps_the_winners_and_the_contract_prices_them():
     assert declared == Declare(1, "10S") or declared.token in ("10NT", "10H")
 
 
-def test_contract_scores_follow_the_convention():
-    conv = get_convention("sochi")
-    values = dict(conv.scoring.contract_values)
-    assert simulate.contract_score(conv, 7, 7) == values[7]
-    assert simulate.contract_score(conv, 7, 5) == -2 * values[7]
-    assert simulate.contract_score(conv, None, 0) == conv.scoring.misere_value
-    assert simulate.contract_score(conv, None, 2) == -2 * conv.scoring.misere_value
-
-
 def _mover(state: HandState) -> int:
     seat = to_move(state)
     assert seat is not None

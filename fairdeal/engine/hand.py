@@ -758,14 +758,21 @@ def _player_tricks(state: HandState) -> tuple[int, ...]:
     return tuple(won)
 
 
-def _outcome_extras(state: HandState) -> tuple[tuple[str, object], ...]:
-    """The facts the Classic sheet needs: dark contract, dark passers, the opening round, aces in a sold talon."""
-    extras: list[tuple[str, object]] = []
+def public_facts(state: HandState) -> tuple[tuple[str, object], ...]:
+    """The outcome facts every seat has seen announced: a dark contract, the opening round, the family's calls
+    (the kontra chain, the no-aces announcement, dark passes)."""
+    facts: list[tuple[str, object]] = []
     if state.dark and state.declarer is not None:
-        extras.append(("dark", True))
+        facts.append(("dark", True))
     if state.opening_round:  # never with dark passers: an opening round has no auction
-        extras.append(("opening_round", state.opening_round))
-    extras.extend(state.extra.outcome_facts())
+        facts.append(("opening_round", state.opening_round))
+    facts.extend(state.extra.outcome_facts())
+    return tuple(facts)
+
+
+def _outcome_extras(state: HandState) -> tuple[tuple[str, object], ...]:
+    """The facts the sheet needs: the public ones, the aces the declarer played with, aces in a sold talon."""
+    extras = list(public_facts(state))
     if state.convention.scoring.premium_four_aces and state.declarer is not None:
         extras.append(("aces", _declarer_aces(state)))
     if state.declarer is not None and state.final_bid is not None and not state.final_bid.no_talon:

@@ -49,12 +49,17 @@ class Settlement:
         return tuple(floors)
 
 
+def moves_pulya_differences(convention: Convention) -> bool:
+    """Whether the settlement itself turns pulya differences into gora (``pulya_adjustments``)."""
+    return convention.pulya.end in ("total", "countdown", "hands")
+
+
 def pulya_adjustments(sheet: Sheet, convention: Convention) -> tuple[Fraction, ...]:
     """Leningrad (003): «Тот, кто не доиграл до среднего арифметического, выносит на гору двойную разницу ...
     Тот, кто переиграл, списывает свою разницу с горы — тоже вдвойне»; Croatian («Привести колонку контрактов
     к нулю ... Делим это число на количество игроков») and the Austrian pot (taken less paid in, the pot left
     shared equally) the same with factor one. Zero under the other conventions."""
-    if convention.pulya.end not in ("total", "countdown", "hands"):
+    if not moves_pulya_differences(convention):
         return tuple(Fraction(0) for _ in range(sheet.num_seats))
     average = Fraction(sum(sheet.pulya), sheet.num_seats)
     factor = convention.pulya.pulya_difference_factor

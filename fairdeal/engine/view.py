@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from fairdeal.cards import DeckKind
 from fairdeal.engine.actions import Action, Phase
 from fairdeal.engine.bids import ContractBid
-from fairdeal.engine.hand import legal_tuple, to_move
+from fairdeal.engine.hand import legal_tuple, public_facts, to_move
 from fairdeal.engine.outcome import DefenceCall, HandKind
 from fairdeal.engine.play import led_suit, trump_of
 from fairdeal.engine.state import HandState, Trick
@@ -56,6 +56,8 @@ class PlayerView:
     convention: Convention
     trick_seats: tuple[int, ...] = ()  # seats playing to the tricks (the dummy too; not in Gusarik's raspasy)
     deck: frozenset[int] = frozenset(range(32))  # the codes of the deck in play
+    facts: tuple[tuple[str, object], ...] = ()  # the outcome facts announced to all (dark, kontra, no aces)
+    invited: bool = False  # the lone whister plays with help: the passer's cards, his talon (Hussar), the passer
 
     def hand_of(self, seat: int) -> tuple[int, ...] | None:
         """Cards this seat can see for ``seat``: its own, or a hand lying face up; ``None`` when hidden."""
@@ -105,6 +107,8 @@ _SEEN: dict[str, Callable[[HandState, int], object]] = {
     "convention": lambda state, seat: state.convention,
     "trick_seats": lambda state, seat: state.trick_seats,
     "deck": lambda state, seat: _deck(state),
+    "facts": lambda state, seat: public_facts(state),
+    "invited": lambda state, seat: state.defence_open or state.extra.whister_invited(),
 }
 
 

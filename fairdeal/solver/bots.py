@@ -3,10 +3,9 @@ dummy, and play the card with the best expected score.
 
 What the view has seen constrains the layouts: cards played, hands lying face up, the talon shown (those cards
 are with the declarer or in his discard), and voids (a seat that did not follow the led suit holds none of it, and
-none of the trumps either when it did not trump). The score of a layout's outcome follows the convention: the
-contract's value for making or missing it (each undertrick costs the value again), the misère value for a clean or
-spoiled misère, and in raspasy the tricks taken. Levels: "easy" is the heuristic bot; "medium" and "hard" play the
-cards by sampling (8 and 24 layouts a decision) and whist by simulation (8 and 16 layouts): they deal the
+none of the trumps either when it did not trump). The score of a layout's outcome is its worth in whists to the
+seat to play, scored and settled by the table's own rules (``pricing``), and in raspasy the tricks taken.
+Levels: "easy" is the heuristic bot; "medium" and "hard" play the cards by sampling (8 and 24 layouts a decision) and whist by simulation (8 and 16 layouts): they deal the
 declarer's and the partner's hands (shown talon cards with the declarer or in his discard) and whist when the
 double-dummy defence reaches the whist quota with half a trick to spare (table defence is weaker than double
 dummy), at two- and three-seat tables, with the hands fitting the calls made (``inference.py``). They also bid,
@@ -29,7 +28,7 @@ from fairdeal.engine.bids import NO_TRUMP
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.outcome import DefenceCall, HandKind
 from fairdeal.engine.view import PlayerView
-from fairdeal.solver import inference, simulate
+from fairdeal.solver import inference, pricing, simulate
 from fairdeal.solver.budget import Budget
 from fairdeal.solver.dds import Position
 
@@ -357,20 +356,13 @@ def card_scores(
     solution = budget.solve(position, count, maximisers, values=True)
     if solution is None:
         return None
-    sign = 1.0 if mover == view.declarer else -1.0
-    return {c: sign * declarer_score(view, view.won[view.declarer] + v) for c, v in solution.card_values.items()}
-
-
-def declarer_score(view: PlayerView, tricks: int) -> float:
-    """The declarer's score for ``tricks`` in the end: the contract's value made, each undertrick the value
-    again; in misère the misère value clean, each trick taken the value again. A small term per trick keeps the
-    play sensible once the result is settled."""
-    scoring = view.convention.scoring
-    if view.kind is HandKind.MISERE:
-        value = scoring.misere_value
-        return value if tricks == 0 else -value * tricks - 0.01 * tricks
-    assert view.contract is not None and view.contract.level is not None  # a game contract
-    level = view.contract.level
-    value = dict(scoring.contract_values).get(level, 2 * (level - 5))
-    base = value if tricks >= level else -value * (level - tricks)
-    return base + 0.01 * tricks
+    prices = pricing.play_prices(view)
+    wants_tricks = (mover == view.declarer) == (view.kind is HandKind.GAME)
+    tie = 0.01 if wants_tricks else -0.01  # once the result is settled, the side's own tricks still count a little
+    scores = {}
+    for card, value in solution.card_values.items():
+        tricks = view.won[view.declarer] + value
+        price = prices[tricks]
+        assert price is not None  # the solver's result is reachable from the tricks won so far
+        scores[card] = price + tie * tricks
+    return scores

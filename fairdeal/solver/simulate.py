@@ -1,11 +1,12 @@
 """Bidding, the discard and the contract by simulation: deal the cards the view cannot see at random (only the
 cards it holds or was shown are placed), solve each layout double dummy in every strain the bot may still name,
-and price the tricks under the convention's contract values. The decision's node budget pays for the solves; a
-layout counts only once every strain it needs is solved, so all estimates stand on the same layouts.
+and price the tricks in whists under the table's scoring (``pricing``, every other seat whisting). The decision's
+node budget pays for the solves; a layout counts only once every strain it needs is solved, so all estimates stand
+on the same layouts.
 
 The model: two or three seats at the tricks (Hussar, Gusarik's dummy among them), ten cards each, the first hand
 (``active[0]``) leading; the other seats' hands fit what their calls said (``inference``). On the Russian ladder
-the bids are priced by expected score; on the number and suit ladders (the Central-European and the 19th-century
+the bids are priced by expected worth; on the number and suit ladders (the Central-European and the 19th-century
 systems) the heuristic's own bidding and contract rules run on simulated tricks instead of counted ones
 (``NumberTricks``). Hussar's whister, having taken his talon, discards by simulation too.
 """
@@ -22,8 +23,7 @@ from fairdeal.engine import evaluate, number_bot
 from fairdeal.engine.actions import Action, Bid, Concede, Declare, Discard, Phase
 from fairdeal.engine.bids import DARK_PREFIX, MINE, NO_TRUMP, PASS, ContractBid, beats, misere_level_of, parse_bid
 from fairdeal.engine.view import PlayerView
-from fairdeal.rules.convention import Convention
-from fairdeal.solver import inference
+from fairdeal.solver import inference, pricing
 from fairdeal.solver.budget import Budget
 from fairdeal.solver.dds import Position
 
@@ -46,19 +46,11 @@ class Estimate:
     strain: int | None
     tricks: tuple[int, ...]
 
-    def value(self, conv: Convention, level: int | None) -> float:
-        """The mean score of the contract ``level`` in this strain (``None``: misère)."""
-        return float(np.mean([contract_score(conv, level, t) for t in self.tricks]))
-
-
-def contract_score(conv: Convention, level: int | None, tricks: int) -> float:
-    """The declarer's score for ``tricks``: the contract's value made, each undertrick the value again; misère
-    (``level=None``) its value clean, each trick taken the value again."""
-    scoring = conv.scoring
-    if level is None:
-        return scoring.misere_value if tricks == 0 else -scoring.misere_value * tricks
-    value = dict(scoring.contract_values).get(level, 2 * (level - 5))
-    return value if tricks >= level else -value * (level - tricks)
+    def value(self, view: PlayerView, level: int | None) -> float:
+        """The mean worth to the bidder, in whists, of declaring ``level`` in this strain (``None``: misère)."""
+        bid = ContractBid(None, None) if level is None else ContractBid(level, self.strain)
+        prices = pricing.contract_prices(view, bid.contract())
+        return float(np.mean([prices[t] for t in self.tricks]))
 
 
 def models(view: PlayerView) -> bool:
@@ -173,14 +165,14 @@ def bid(view: PlayerView, rng: np.random.Generator, samples: int, budget: Budget
     if not estimates:
         return None
     priced = [
-        (e.value(conv, level), ContractBid(level, e.strain))
+        (e.value(view, level), ContractBid(level, e.strain))
         for e in estimates
         if e.strain is not None
         for level in range(6, TRICKS + 1)
     ]
     worth = [b for v, b in priced if v > 0]
     level = misere_level_of(conv.bidding.misere_beats_up_to)
-    misere_score = next((e.value(conv, None) for e in estimates if e.strain is None), None)
+    misere_score = next((e.value(view, None) for e in estimates if e.strain is None), None)
     best_game = max((v for v, _ in priced), default=0.0)
     if misere_score is not None and misere_score > max(0.0, best_game):
         return Bid(view.seat, "misere")
@@ -246,7 +238,7 @@ def _best_contract(
     view: PlayerView, estimates: list[Estimate], contracts: list[ContractBid]
 ) -> tuple[float, ContractBid]:
     by_strain = {e.strain: e for e in estimates}
-    priced = [(by_strain[b.strain].value(view.convention, b.level), b) for b in contracts]
+    priced = [(by_strain[b.strain].value(view, b.level), b) for b in contracts]
 
     def order(item: tuple[float, ContractBid]) -> tuple[float, int, int]:
         assert item[1].level is not None and item[1].strain is not None  # a game contract in a strain
@@ -275,7 +267,7 @@ def discard(view: PlayerView, rng: np.random.Generator, samples: int, budget: Bu
         return None
     best = None
     for pair, estimates in zip(candidates, per_kept):
-        score = estimates[0].value(view.convention, None) if misere else _best_contract(view, estimates, contracts)[0]
+        score = estimates[0].value(view, None) if misere else _best_contract(view, estimates, contracts)[0]
         if best is None or score > best[0]:
             best = (score, pair)
     assert best is not None  # at least one candidate
