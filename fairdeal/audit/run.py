@@ -333,6 +333,7 @@ def audit_input(source: ScanInput, options: RunOptions = RunOptions(), progress:
             tells,
             targeting,
             targeting or estimate <= TARGETING_AUTO_HANDS,
+            system=header.system,
         )
 
     merged = source.scan(context_of, options, progress)
