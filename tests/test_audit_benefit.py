@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fairdeal.audit.benefit.family import TALON, benefit_tests
-from fairdeal.audit.benefit.fold import fold_benefit, honest_null, random_receivers, seated_hands
+from fairdeal.audit.benefit.family import TALON, benefit_tests, upper_tail
+from fairdeal.audit.benefit.fold import Lattice, fold_benefit, honest_null, random_receivers, seated_hands
 from fairdeal.audit.benefit.model import GEOMETRIES, Scoring, holdings_of, predict_tricks, shipped_tables, value_model
 from fairdeal.audit.fastpath import layout_for
 from fairdeal.audit.scan import scan_log
@@ -129,7 +129,7 @@ def test_an_honest_evening_has_no_finding():
     [("aces", "Vera", "fed"), ("long-suit", "Vera", "fed"), ("junk-talon", TALON, "sunk")],
 )
 def test_a_cheating_dealer_is_named_with_his_beneficiary_and_direction(cheat, beneficiary, direction):
-    verdict = _verdict(Evening(cheater=1, rate=0.5, cheat=cheat), 3)
+    verdict = _verdict(Evening(cheater=1, rate=0.4, cheat=cheat), 3)
     assert verdict.suspects() == ("Boris",)
     named = [t for t in verdict.flagged() if t.actor]
     assert named and all(t.actor == "Boris" for t in named)
@@ -165,7 +165,7 @@ def test_block_sums_merge_exactly_in_any_split(cuts, seed):
     merged = parts[0]
     for part in parts[1:]:
         merged = merged.add(part)
-    for name in ("benefit_count", "benefit_normal", "benefit_points"):
+    for name in ("benefit_count", "benefit_up", "benefit_down", "benefit_points"):
         assert np.array_equal(getattr(merged, name), getattr(whole, name))
 
 
@@ -174,4 +174,27 @@ def test_the_null_is_the_same_in_every_process():
     first = honest_null("russian", (0, 1, 2), SOCHI)
     honest_null.cache_clear()
     again = honest_null("russian", (0, 1, 2), SOCHI)
-    assert np.array_equal(first.talon_gains, again.talon_gains) and np.array_equal(first.mean, again.mean)
+    assert np.array_equal(first.talon_gains, again.talon_gains)
+    assert all(np.array_equal(a.pmf, b.pmf) and a.offset == b.offset for a, b in zip(first.up, again.up))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.integers(1, 9), min_size=1, max_size=5),
+    st.integers(-3, 3),
+    st.lists(st.integers(1, 9), min_size=1, max_size=4),
+    st.integers(0, 6),
+    st.integers(0, 5),
+    st.integers(-20, 40),
+)
+def test_the_exact_tail_is_the_tail_of_the_convolution(w1, o1, w2, n1, n2, observed):
+    """``upper_tail`` (FFT powers) against the sum's law built by repeated convolution."""
+    first = Lattice(o1, np.array(w1, float) / sum(w1))
+    second = Lattice(0, np.array(w2, float) / sum(w2))
+    pmf, offset = np.ones(1), 0
+    for n, law in ((n1, first), (n2, second)):
+        for _ in range(n):
+            pmf, offset = np.convolve(pmf, law.pmf), offset + law.offset
+    expected = pmf[max(0, observed - offset) :].sum() if observed - offset < len(pmf) else 0.0
+    got = upper_tail([(n, law) for n, law in ((n1, first), (n2, second)) if n], observed)
+    assert got == pytest.approx(max(expected, np.finfo(float).tiny), abs=1e-9)

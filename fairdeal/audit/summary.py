@@ -58,7 +58,8 @@ class Sums:
     bits_total: np.ndarray  # (dealers,): Σ randomness bound (bits)
     # (dealers, cutters + no cut, seats + the buyer's talon), integers so blocks merge exactly (``benefit``)
     benefit_count: np.ndarray
-    benefit_normal: np.ndarray  # Σ normal scores of the value, in 1/1024
+    benefit_up: np.ndarray  # Σ log likelihood ratio "fed", in 1/64
+    benefit_down: np.ndarray  # Σ log likelihood ratio "sunk", in 1/64
     benefit_points: np.ndarray  # Σ value in points, in 1/64
     uniform_pvalues: int = 0  # per-hand p-values folded in (for the report)
 
@@ -87,6 +88,7 @@ class Sums:
             z(seats, np.int64),
             z(seats, np.int64),
             z(seats),
+            z((seats, seats + 1, seats + 1), np.int64),
             z((seats, seats + 1, seats + 1), np.int64),
             z((seats, seats + 1, seats + 1), np.int64),
             z((seats, seats + 1, seats + 1), np.int64),

@@ -1,12 +1,12 @@
 """Two-sided tests of benefit for the verdict's family: per (dealer → seat), (dealer → the buyer's talon) and
-(cutter → seat, talon), is the mean value too high (the seat was fed) or too low (sunk)?
+(cutter → seat, talon), was the target fed (too good) or sunk (too bad)?
 
 Under honest dealing each deal's value of a target is an independent draw from one law (``fold.honest_null``), so
-the sum of its normal scores over n deals has mean ``n μ`` and variance ``n σ²`` of the quantised scores (estimated
-on a Monte Carlo sample the scores were not ranked against); the scores are close to standard normal, so the sum's
-law is close to normal from a few deals on, and the two-sided p-value is ``2 P(Z > |z|)``. Dealer → another seat is
-the pair test (A's deals → B's hands); dealer → himself is helping oneself. A cutter is tested apart only where
-his cuts are not all of one dealer's deals: otherwise the dealer's tests ask the same question of the same deals.
+the sum of its per-deal log likelihood ratios (``fold.ratios``) has the law of a sum of independent lattice draws:
+computed exactly by FFT convolution for up to EXACT_DEALS deals, by the normal law beyond. Each direction gives an
+upper tail; the two-sided p-value is twice the smaller. Dealer → another seat is the pair test (A's deals → B's
+hands); dealer → himself is helping oneself. A cutter is tested apart only where his cuts are not all of one
+dealer's deals: otherwise the dealer's tests ask the same question of the same deals.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from scipy import stats as sps
 
-from fairdeal.audit.benefit.fold import honest_null, seated_hands
+from fairdeal.audit.benefit.fold import Lattice, honest_null, seated_hands
 from fairdeal.audit.benefit.model import SCORE_UNITS, Scoring
 
 if TYPE_CHECKING:
@@ -31,8 +31,11 @@ TALON_TEST = "benefit: talon's value to its buyer, two-sided"
 TALON = "the buyer's talon"
 NULL = (
     "honest deals: each deal's value (expected score of the best game or misère, from double-dummy-fitted holding "
-    "values) is a draw from one law (Monte Carlo, fixed seed); sum of normal scores, normal law, two-sided"
+    "values) is a draw from one law (Monte Carlo, fixed seed); sum of log likelihood ratios against a quarter of "
+    "the deals shifted, exact lattice law, two-sided"
 )
+EXACT_DEALS = 5000
+TINY = float(np.finfo(float).tiny)
 
 
 @dataclass(frozen=True)
@@ -55,9 +58,9 @@ class BenefitTest:
 
 def benefit_tests(sums: Sums, layout: Layout, players: Sequence[str], system: str) -> list[BenefitTest]:
     seats = len(players)
-    count, normal, points = sums.benefit_count, sums.benefit_normal, sums.benefit_points
-    # moments[d, t] = (mean, variance, mean value) of target t's quantised normal score when d deals
-    moments = np.zeros((seats, seats + 1, 3))
+    count = sums.benefit_count
+    # laws[d][t] = (fed law, sunk law, mean value) of target t when d deals
+    laws: list[list[tuple[Lattice, Lattice, float] | None]] = [[None] * (seats + 1) for _ in range(seats)]
     for d in range(seats):
         seated = seated_hands(layout, d)
         if not seated or not count[d].any():
@@ -66,50 +69,70 @@ def benefit_tests(sums: Sums, layout: Layout, players: Sequence[str], system: st
         for t in range(seats + 1):
             hand = int(layout.slot_hand[d, t]) if t < seats else -1
             if t == seats or hand >= 0:
-                moments[d, t] = null.mean[hand], null.variance[hand], null.mean_value[hand]
+                laws[d][t] = (null.up[hand], null.down[hand], float(null.mean_value[hand]))
     out = []
     for d in range(seats):
-        mine = (count[d].sum(axis=0)[None], normal[d].sum(axis=0)[None], points[d].sum(axis=0)[None])
-        out += _tests("dealer", players[d], *mine, moments[d][None], players)
+        mine = {k: getattr(sums, f"benefit_{k}")[d].sum(axis=0)[None] for k in ("count", "up", "down", "points")}
+        out += _tests("dealer", players[d], mine, [laws[d]], players)
     for c in range(seats):
-        deals = count[:, c, :].sum(axis=1)
-        if np.count_nonzero(deals) > 1:
-            out += _tests("cutter", players[c], count[:, c], normal[:, c], points[:, c], moments, players)
+        if np.count_nonzero(count[:, c, :].sum(axis=1)) > 1:
+            cut = {k: getattr(sums, f"benefit_{k}")[:, c] for k in ("count", "up", "down", "points")}
+            out += _tests("cutter", players[c], cut, laws, players)
     return out
 
 
 def _tests(
     role: str,
     actor: str,
-    count: np.ndarray,
-    normal: np.ndarray,
-    points: np.ndarray,
-    moments: np.ndarray,
+    sums: dict[str, np.ndarray],
+    laws: list[list[tuple[Lattice, Lattice, float] | None]],
     players: Sequence[str],
 ) -> list[BenefitTest]:
-    """Over one actor's deals: sums by (dealer, target) with each dealer's ``moments`` (one row for a dealer)."""
+    """Over one actor's deals: sums by (dealer, target) with each dealer's laws (one row for a dealer)."""
     out = []
-    for t in range(count.shape[-1]):
-        n = count[:, t].astype(float)
-        deals = int(n.sum())
-        if not deals:
+    for t in range(sums["count"].shape[-1]):
+        counts = [int(n) for n in sums["count"][:, t]]
+        deals = sum(counts)
+        parts = [(n, row[t]) for n, row in zip(counts, laws) if n]
+        if not deals or any(law is None for _, law in parts):
             continue
-        mean = float(n @ moments[:, t, 0])
-        variance = float(n @ moments[:, t, 1])
-        z = (float(normal[:, t].sum()) - mean) / np.sqrt(variance) if variance > 0 else 0.0
+        known = [(n, law) for n, law in parts if law is not None]
+        p_up = upper_tail([(n, law[0]) for n, law in known], int(sums["up"][:, t].sum()))
+        p_down = upper_tail([(n, law[1]) for n, law in known], int(sums["down"][:, t].sum()))
+        one_sided = min(p_up, p_down)
         out.append(
             BenefitTest(
                 role,
                 actor,
                 players[t] if t < len(players) else TALON,
                 deals,
-                float(z),
-                float(min(1.0, 2 * sps.norm.sf(abs(z)))),
-                float(points[:, t].sum()) / SCORE_UNITS / deals,
-                float(n @ moments[:, t, 2]) / deals,
+                float(sps.norm.isf(one_sided) * (1 if p_up <= p_down else -1)),
+                float(min(1.0, 2 * one_sided)),
+                float(sums["points"][:, t].sum()) / SCORE_UNITS / deals,
+                sum(n * law[2] for n, law in known) / deals,
             )
         )
     return out
+
+
+def upper_tail(parts: list[tuple[int, Lattice]], observed: int) -> float:
+    """``P(S >= observed)`` for S the sum of ``n`` independent draws of each lattice law (exact up to EXACT_DEALS)."""
+    deals = sum(n for n, _ in parts)
+    if deals > EXACT_DEALS:
+        mean = sum(n * law.mean for n, law in parts)
+        sd = np.sqrt(sum(n * law.variance for n, law in parts))
+        return float(sps.norm.sf((observed - 0.5 - mean) / sd)) if sd > 0 else float(observed <= mean)
+    offset = sum(n * law.offset for n, law in parts)
+    length = sum(n * (len(law.pmf) - 1) for n, law in parts) + 1
+    size = 1 << int(np.ceil(np.log2(length)))
+    spectrum = np.ones(size // 2 + 1, dtype=complex)
+    for n, law in parts:
+        spectrum *= np.fft.rfft(law.pmf, size) ** n
+    pmf = np.clip(np.fft.irfft(spectrum, size)[:length], 0.0, None)
+    at = observed - offset
+    if at <= 0:
+        return 1.0
+    return float(np.clip(pmf[at:].sum() / pmf.sum(), TINY, 1.0)) if at < length else TINY
 
 
 def subject(test: BenefitTest) -> str:

@@ -2,10 +2,12 @@
 
 For each deal the value (``model.ValueModel``) of every seated hand, and the talon's worth to its buyer (the
 tricks it adds, averaged over the candidate buyers: the auditor does not read the auction), are turned into
-normal scores by the
-honest law of that value, estimated once by Monte Carlo over uniform deals with a fixed seed (``honest_null``).
-Sums are kept per (dealer, cutter, target) in integer units, so any split of a log into blocks, in workers or on
-dask, adds up to the same numbers; the verdict tests them two-sided (``family``).
+normal scores ``z`` by the honest law of that value, estimated once by Monte Carlo over uniform deals with a fixed
+seed (``honest_null``). A cheat who acts in some deals moves those deals' scores far, so each deal adds the log
+likelihood ratio of "a share RATE of deals shifted by SHIFT" in each direction (``up``: fed, ``down``: sunk); the
+honest law of one deal's ratio is kept as a lattice law for the verdict's exact test (``family``). Sums are kept per
+(dealer, cutter, target) in integer units, so any split of a log into blocks, in workers or on dask, adds up to the
+same numbers.
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ import numpy as np
 from scipy import stats as sps
 
 from fairdeal.audit.benefit.model import (
-    NORMAL_UNITS,
     SCORE_UNITS,
     Scoring,
     ValueModel,
@@ -39,16 +40,39 @@ if TYPE_CHECKING:
 
 NULL_DEALS = 40_000
 NULL_SEED = 20261201
+RATE, SHIFT = 0.25, 1.5  # the alternative the ratio is tuned to: a quarter of the deals, 1.5 sd away
+RATIO_UNITS = 64  # per-deal log ratios are summed as integers of 1/64
+
+
+@dataclass(frozen=True)
+class Lattice:
+    """A law on the integers ``offset .. offset + len(pmf) - 1`` (a per-deal ratio in 1/RATIO_UNITS)."""
+
+    offset: int
+    pmf: np.ndarray
+
+    @staticmethod
+    def of(sample: np.ndarray) -> Lattice:
+        low = int(sample.min())
+        return Lattice(low, np.bincount(sample - low) / len(sample))
+
+    @property
+    def mean(self) -> float:
+        return float(self.offset + np.arange(len(self.pmf)) @ self.pmf)
+
+    @property
+    def variance(self) -> float:
+        return float((np.arange(len(self.pmf)) + self.offset - self.mean) ** 2 @ self.pmf)
 
 
 @dataclass(frozen=True)
 class HonestNull:
-    """The honest law of each target's value at a table: sorted Monte Carlo values and the normal scores' moments."""
+    """The honest law of each target's value at a table: sorted Monte Carlo values and each ratio's lattice law."""
 
     hand_values: np.ndarray  # (hands, deals) sorted values of each hand index
     talon_gains: np.ndarray  # (deals,) sorted worths of the talon to its buyer
-    mean: np.ndarray  # (hands + 1,) mean of the quantised normal score (last: the talon)
-    variance: np.ndarray  # (hands + 1,)
+    up: tuple[Lattice, ...]  # per hand index, then the talon: the law of one deal's "fed" ratio
+    down: tuple[Lattice, ...]  # the same for "sunk"
     mean_value: np.ndarray  # (hands + 1,) mean value in points (for the report's "expected")
 
 
@@ -86,13 +110,18 @@ def deal_values(recv: np.ndarray, pattern: DealPattern, model: ValueModel, seate
     return out
 
 
-def _normal_scores(sorted_values: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """Mid-rank normal scores ``Φ⁻¹(F(v))`` under the honest law, in integer units of 1/NORMAL_UNITS."""
+def normal_scores(sorted_values: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Mid-rank normal scores ``Φ⁻¹(F(v))`` under the honest law given by its sorted sample."""
     n = len(sorted_values)
     rank = (np.searchsorted(sorted_values, values, "left") + np.searchsorted(sorted_values, values, "right")) / 2
-    u = np.clip(rank / n, 0.5 / n, 1 - 0.5 / n)
-    returned: np.ndarray = np.rint(sps.norm.ppf(u) * NORMAL_UNITS).astype(np.int64)
+    returned: np.ndarray = sps.norm.ppf(np.clip(rank / n, 0.5 / n, 1 - 0.5 / n))
     return returned
+
+
+def ratios(z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-deal log likelihood ratios, fed and sunk, in integer units: ``log(1 - r + r exp(±δ z - δ²/2))``."""
+    up, down = (np.log1p(RATE * np.expm1(sign * SHIFT * z - SHIFT**2 / 2)) for sign in (1.0, -1.0))
+    return np.rint(up * RATIO_UNITS).astype(np.int64), np.rint(down * RATIO_UNITS).astype(np.int64)
 
 
 @functools.lru_cache(maxsize=32)
@@ -105,13 +134,14 @@ def honest_null(pattern_name: str, seated: tuple[int, ...], scoring: Scoring) ->
     check = deal_values(random_receivers(pattern, NULL_DEALS, rng), pattern, model, seated)
     hands = np.sort(np.nan_to_num(fit[:, :-1], nan=0.0), axis=0).T
     gains = np.sort(fit[:, -1])
-    # The moments come from a second sample, so they are not tied to the quantiles they are scored against.
-    scores = np.stack(
-        [_normal_scores(hands[h], np.nan_to_num(check[:, h])) for h in range(pattern.hands)]
-        + [_normal_scores(gains, check[:, -1])],
-        axis=1,
-    ).astype(float)
-    return HonestNull(hands, gains, scores.mean(axis=0), scores.var(axis=0), np.nan_to_num(check.mean(axis=0), nan=0.0))
+    # The ratios' laws come from a second sample, so they are not tied to the quantiles they are scored against.
+    up, down = [], []
+    for k in range(pattern.hands + 1):
+        z = normal_scores(gains if k == pattern.hands else hands[k], np.nan_to_num(check[:, k]))
+        pair = ratios(z)
+        up.append(Lattice.of(pair[0]))
+        down.append(Lattice.of(pair[1]))
+    return HonestNull(hands, gains, tuple(up), tuple(down), np.nan_to_num(check.mean(axis=0), nan=0.0))
 
 
 def seated_hands(layout: Layout, dealer: int) -> tuple[int, ...]:
@@ -164,6 +194,8 @@ def fold_benefit(
             column = values[:, hand]
             sorted_null = null.talon_gains if hand < 0 else null.hand_values[hand]
             at = (np.full(len(rows), dealer), cutters[rows], np.full(len(rows), target))
+            up, down = ratios(normal_scores(sorted_null, column))
             np.add.at(sums.benefit_count, at, 1)
-            np.add.at(sums.benefit_normal, at, _normal_scores(sorted_null, column))
+            np.add.at(sums.benefit_up, at, up)
+            np.add.at(sums.benefit_down, at, down)
             np.add.at(sums.benefit_points, at, np.rint(column * SCORE_UNITS).astype(np.int64))

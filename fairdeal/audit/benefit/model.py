@@ -173,7 +173,6 @@ def shipped_tables(geometry_name: str) -> dict[str, np.ndarray]:
 GRID_STEP = 0.01
 GRID = np.arange(-3.0, 15.0 + GRID_STEP / 2, GRID_STEP)  # predicted tricks (12-card hands may pass ten)
 SCORE_UNITS = 64  # per-hand values are summed as integers of 1/64 point: block sums merge exactly
-NORMAL_UNITS = 1024  # normal scores likewise, in 1/1024
 
 
 @dataclass(frozen=True)
