@@ -12,6 +12,8 @@ or player is flagged when a test of theirs has Holm-adjusted p <= alpha, so the 
 at most alpha. Findings no honest hand shows (a deal the logged shuffle
 cannot give, an illegal or undone cut, a cut by the wrong player, a rules breach, a cooked score line) flag
 without statistics. The CUSUM and the e-process say after which of his deals a dealer first became suspicious.
+The tests of benefit (``benefit``) ask per (dealer | cutter -> seat, talon) whether the target was fed or sunk,
+two-sided; they name the actor, the beneficiary and the direction, and the actor is a suspect.
 """
 
 from __future__ import annotations
