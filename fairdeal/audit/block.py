@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import msgspec
 import numpy as np
 
+from fairdeal.audit.benefit.fold import cutters_of, fold_benefit
 from fairdeal.audit.bulk_replay import gathered_orders, replay_block
 from fairdeal.audit.exact import fold_deals, laws_for
 from fairdeal.audit.fastpath import Layout, NarrowHand, NarrowTable, RawHand, card_code, raw_cards
@@ -107,6 +108,8 @@ def audit_block(
             hands, orders, dealers, laws.aces, context, summary, np.random.default_rng([context.seed, block_index, 1])
         )
     fold_deals(summary, recv, dealers, numbers, layout, context, np.random.default_rng([context.seed, block_index]))
+    cutters = cutters_of(hands, simple, compiled, seats)
+    fold_benefit(summary.sums, recv, dealers, cutters, layout, context.system)
     return summary
 
 

@@ -89,7 +89,7 @@ class AuditResult:
             "suspects": [
                 {
                     "dealer": name,
-                    "evidence": [_test_json(t) for t in v.flagged() if t.dealer == name],
+                    "evidence": [_test_json(t) for t in v.flagged() if name in (t.dealer, t.actor)],
                     "findings": sum(1 for f in v.certain() if f[2] == name),
                 }
                 for name in v.suspects()
@@ -140,7 +140,19 @@ class AuditResult:
 
 
 def _test_json(t: TestResult) -> dict[str, Any]:
-    about = {key: name for key, name in (("dealer", t.dealer), ("player", t.player)) if name is not None}
+    about = {
+        key: name
+        for key, name in (
+            ("dealer", t.dealer),
+            ("player", t.player),
+            ("actor", t.actor),
+            ("beneficiary", t.beneficiary),
+            ("direction", t.direction),
+            ("observed", t.observed),
+            ("expected", t.expected),
+        )
+        if name is not None
+    }
     return {
         "subject": t.subject,
         **about,
@@ -333,6 +345,7 @@ def audit_input(source: ScanInput, options: RunOptions = RunOptions(), progress:
             tells,
             targeting,
             targeting or estimate <= TARGETING_AUTO_HANDS,
+            system=header.system,
         )
 
     merged = source.scan(context_of, options, progress)

@@ -1,10 +1,14 @@
-"""Simulated evenings for calibrating and testing the auditor: honest dealers and one ace-stacking dealer.
+"""Simulated evenings for calibrating and testing the auditor: honest dealers and one cheating dealer.
 
 Every hand starts from a uniformly random gathered order. An honest dealer runs a few card-by-card packets of
 random sizes (seed 004's "2", "4", ...) chosen without looking, and his right neighbour cuts at a uniform legal
 depth. The cardsharp, in a share of his deals, instead picks an ace and runs it to where his accomplice's
 habitual cut will carry it into the talon: reversing the top k brings card k to the top, reversing the top
 t + 1 then leaves it at position t, and the cut of depth d moves position (6 + d) mod 32 to the talon place 6.
+Other cheats arrange the deal itself, in a share of the cheat's deals: his partner, the player to his left (first
+hand), gets three aces (``aces``) or a long suit of six headed by its ace (``long-suit``), or the talon gets two of
+the lowest cards (``junk-talon``). The cheat gathered the cards so that his honest-looking shuffle gives that deal,
+so the logged order, shuffle and deal agree.
 Records carry the order, the shuffle and the deal only (the other fields of a hand are optional in the log).
 """
 
@@ -29,6 +33,9 @@ if TYPE_CHECKING:
 
 PATTERN = get_pattern("russian")
 FIRST_TALON_PLACE = int(PATTERN.talon_positions[0, 0])
+CHEATS = ("talon-ace", "aces", "long-suit", "junk-talon")
+PARTNER_HAND = 0  # the first hand: the player to the dealer's left
+LONG_SUIT = 6
 
 
 @dataclass(frozen=True)
@@ -37,6 +44,38 @@ class Evening:
     cheater: int | None = None  # seat of the ace-stacking dealer
     rate: float = 0.25  # share of his deals he stacks
     accomplice_depth: int = 11  # the cut his right neighbour makes when he stacks
+    cheat: str = "talon-ace"  # one of CHEATS
+
+
+def arrange_deal(after: np.ndarray, cheat: str, rng: np.random.Generator) -> None:
+    """Rearrange one dealt order (deck after the shuffle) in place, as ``cheat`` wants it."""
+    hand = PATTERN.hand_positions[PARTNER_HAND]
+    talon = PATTERN.talon_positions.reshape(-1)
+    ranks, suits = rank_of(after), after // 8
+    if cheat == "junk-talon":
+        low = np.flatnonzero(ranks <= int(PATTERN.deck.lowest_rank) + 1)
+        keep = [p for p in talon if p in low]
+        wanted = [int(p) for p in rng.permutation(np.setdiff1d(low, talon))[: len(talon) - len(keep)]]
+        incoming = iter(wanted)
+        targets = [int(p) for p in talon if p not in low]
+    elif cheat == "aces":
+        aces = np.flatnonzero(ranks == int(Rank.ACE))
+        outside = rng.permutation(np.setdiff1d(aces, hand))
+        missing = max(0, 3 - len(np.intersect1d(aces, hand)))
+        incoming = iter(int(p) for p in outside[:missing])
+        targets = [int(p) for p in rng.permutation(np.setdiff1d(hand, aces))[:missing]]
+    else:
+        suit = int(rng.integers(0, 4))
+        mine = np.flatnonzero(suits == suit)
+        ace = int(mine[ranks[mine] == int(Rank.ACE)][0])
+        others = [int(p) for p in rng.permutation(np.setdiff1d(mine, np.append(hand, ace)))]
+        held = len(np.intersect1d(mine, hand))
+        needed = max(0, LONG_SUIT - held - (ace not in hand))
+        incoming = iter(([] if ace in hand else [ace]) + others[:needed])
+        targets = [int(p) for p in rng.permutation(np.setdiff1d(hand, mine))[: needed + (ace not in hand)]]
+    for target in targets:
+        source = next(incoming)
+        after[[target, source]] = after[[source, target]]
 
 
 def header(evening: Evening) -> TableRecord:
@@ -72,11 +111,17 @@ def simulated_hand(rng: np.random.Generator, evening: Evening, number: int) -> H
     dealer = (number - 1) % seats
     cutter = (dealer - 1) % seats
     before = rng.permutation(PATTERN.deck.codes())
-    if dealer == evening.cheater and rng.random() < evening.rate:
+    cheats = dealer == evening.cheater and rng.random() < evening.rate
+    if cheats and evening.cheat == "talon-ace":
         shuffle = stacking_shuffle(before, rng, cutter, evening.accomplice_depth)
     else:
         shuffle = honest_shuffle(rng, cutter)
-    after = before[parse_notation(shuffle).permutation(PATTERN.deck.size)]
+    perm = parse_notation(shuffle).permutation(PATTERN.deck.size)
+    after = before[perm]
+    if cheats and evening.cheat != "talon-ace":
+        arrange_deal(after, evening.cheat, rng)
+        before = np.empty_like(after)
+        before[perm] = after
     dealt = deal_order(after, PATTERN)
     hands = [to_ascii_list(h) for h in deal_by_seat(dealt, PATTERN, dealer, seats)]
     return HandRecord(
@@ -90,11 +135,17 @@ def simulated_hand(rng: np.random.Generator, evening: Evening, number: int) -> H
 
 def simulated_records(rng: np.random.Generator, evening: Evening, hands: int) -> Iterator[TableRecord | HandRecord]:
     """The header, then ``hands`` hand records, one at a time."""
-    if evening.cheater is not None and not 0 <= evening.cheater < len(evening.players):
-        raise AuditError(f"the cheater must be a seat 0..{len(evening.players) - 1}")
+    check_evening(evening)
     yield header(evening)
     for number in range(1, hands + 1):
         yield simulated_hand(rng, evening, number)
+
+
+def check_evening(evening: Evening) -> None:
+    if evening.cheater is not None and not 0 <= evening.cheater < len(evening.players):
+        raise AuditError(f"the cheater must be a seat 0..{len(evening.players) - 1}")
+    if evening.cheat not in CHEATS:
+        raise AuditError(f"unknown cheat {evening.cheat!r}: use one of {', '.join(CHEATS)}")
 
 
 def fast_evening_lines(rng: np.random.Generator, evening: Evening, hands: int, block: int = 20_000) -> Iterator[bytes]:
@@ -103,6 +154,7 @@ def fast_evening_lines(rng: np.random.Generator, evening: Evening, hands: int, b
     Shuffles are drawn as op tables and replayed with numpy, so a million hands take seconds; each record
     carries the order before shuffling, the shuffle and the deal, like ``simulated_hand``.
     """
+    check_evening(evening)
     yield (json.dumps(msgspec.to_builtins(header(evening)), ensure_ascii=False) + "\n").encode()
     quoted = np.array(['"' + c + '"' for c in to_ascii_list(range(NUM_CODES))], dtype=object)
     for first in range(1, hands + 1, block):
@@ -116,7 +168,8 @@ def _fast_block(rng: np.random.Generator, evening: Evening, numbers: np.ndarray,
     dealers = (numbers - 1) % seats
     before = PATTERN.deck.codes()[np.argsort(rng.random((m, n)), axis=1)]
     kinds, args, actors = _honest_ops(rng, m, (dealers - 1) % seats, n)
-    stack = (dealers == evening.cheater) & (rng.random(m) < evening.rate)
+    cheats = (dealers == evening.cheater) & (rng.random(m) < evening.rate)
+    stack = cheats & (evening.cheat == "talon-ace")
     if stack.any():
         _stacking_ops(
             rng,
@@ -128,7 +181,14 @@ def _fast_block(rng: np.random.Generator, evening: Evening, numbers: np.ndarray,
             actors,
             np.flatnonzero(stack),
         )
-    after = apply_compiled(before, CompiledShuffle(kinds, args, actors))
+    compiled = CompiledShuffle(kinds, args, actors)
+    after = apply_compiled(before, compiled)
+    arranged = np.flatnonzero(cheats & (evening.cheat != "talon-ace"))
+    if len(arranged):
+        perms = apply_compiled(np.broadcast_to(np.arange(n), (len(arranged), n)), _rows(compiled, arranged))
+        for row, perm in zip(arranged, perms):
+            arrange_deal(after[row], evening.cheat, rng)
+            before[row, perm] = after[row]
     by_hand = after[:, PATTERN.hand_positions]  # (m, hands, cards)
     talon = after[:, PATTERN.talon_positions[0]]
     lines = []
@@ -148,6 +208,10 @@ def _fast_block(rng: np.random.Generator, evening: Evening, numbers: np.ndarray,
             f'"talons":[{_cards(quoted, talon[k])}]}}}}\n'
         )
     return "".join(lines).encode()
+
+
+def _rows(compiled: CompiledShuffle, rows: np.ndarray) -> CompiledShuffle:
+    return CompiledShuffle(compiled.kinds[rows], compiled.args[rows], compiled.actors[rows])
 
 
 def _cards(quoted: np.ndarray, codes: np.ndarray) -> str:

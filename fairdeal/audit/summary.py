@@ -28,6 +28,7 @@ class BlockContext:
     tells: bool = False  # the shuffle's own tells (``tells``): per-hand Monte Carlo, so only when asked
     targeting: bool = False  # per-hand same-effort Monte Carlo (``targeting``)
     per_hand: bool = False  # keep per-hand rows (shuffle quality) for the report
+    system: str = "sochi"  # the header's system: its scoring values the hands (``benefit``)
 
 
 @dataclass
@@ -55,6 +56,11 @@ class Sums:
     budget_hands: np.ndarray  # (dealers,): hands whose logged shuffle was read
     zero_bits: np.ndarray  # (dealers,): of those, hands whose logged actions carry no randomness
     bits_total: np.ndarray  # (dealers,): Σ randomness bound (bits)
+    # (dealers, cutters + no cut, seats + the buyer's talon), integers so blocks merge exactly (``benefit``)
+    benefit_count: np.ndarray
+    benefit_up: np.ndarray  # Σ log likelihood ratio "fed", in 1/64
+    benefit_down: np.ndarray  # Σ log likelihood ratio "sunk", in 1/64
+    benefit_points: np.ndarray  # Σ value in points, in 1/64
     uniform_pvalues: int = 0  # per-hand p-values folded in (for the report)
 
     @staticmethod
@@ -82,6 +88,10 @@ class Sums:
             z(seats, np.int64),
             z(seats, np.int64),
             z(seats),
+            z((seats, seats + 1, seats + 1), np.int64),
+            z((seats, seats + 1, seats + 1), np.int64),
+            z((seats, seats + 1, seats + 1), np.int64),
+            z((seats, seats + 1, seats + 1), np.int64),
         )
 
     def add(self, other: Sums) -> Sums:

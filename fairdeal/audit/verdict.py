@@ -12,6 +12,8 @@ or player is flagged when a test of theirs has Holm-adjusted p <= alpha, so the 
 at most alpha. Findings no honest hand shows (a deal the logged shuffle
 cannot give, an illegal or undone cut, a cut by the wrong player, a rules breach, a cooked score line) flag
 without statistics. The CUSUM and the e-process say after which of his deals a dealer first became suspicious.
+The tests of benefit (``benefit``) ask per (dealer | cutter -> seat, talon) whether the target was fed or sunk,
+two-sided; they name the actor, the beneficiary and the direction, and the actor is a suspect.
 """
 
 from __future__ import annotations
@@ -24,6 +26,9 @@ import numpy as np
 from scipy import stats as sps
 
 from fairdeal.audit.battery import battery_tests
+from fairdeal.audit.benefit.family import HAND_TEST, TALON, TALON_TEST, benefit_tests
+from fairdeal.audit.benefit.family import NULL as BENEFIT_NULL
+from fairdeal.audit.benefit.family import subject as benefit_subject
 from fairdeal.audit.exact import laws_for
 from fairdeal.audit.quality import MEASURES, guessing_null
 from fairdeal.audit.replay import CutDepthTally, Finding
@@ -64,6 +69,12 @@ class TestResult:
     # Who the test is about, as the log names them: never parsed back out of the display ``subject``.
     dealer: str | None = None
     player: str | None = None
+    # Tests of benefit (``benefit``): who acted, who gained or lost, which way, mean value per deal (points).
+    actor: str | None = None
+    beneficiary: str | None = None
+    direction: str | None = None  # "fed" (too good) or "sunk" (too bad)
+    observed: float | None = None
+    expected: float | None = None
 
 
 @dataclass(frozen=True)
@@ -133,6 +144,7 @@ class Verdict:
     def suspects(self) -> tuple[str, ...]:
         """Dealers with a Holm-significant test, or a finding no honest hand shows."""
         names = {t.dealer for t in self.flagged() if t.dealer and (t.player is None or t.test.startswith("talon"))}
+        names |= {t.actor for t in self.flagged() if t.actor}
         names |= {who for _, _, who, f in self.findings if who and f.kind in DEALER_FINDINGS}
         return tuple(sorted(names))
 
@@ -142,7 +154,16 @@ class Verdict:
 
     def beneficiaries(self) -> tuple[str, ...]:
         """Players whose hands, when a given dealer dealt, were stronger than chance allows (Holm-significant)."""
-        return tuple(sorted({t.player for t in self.flagged() if t.player and t.test.startswith("hand value")}))
+        return tuple(
+            sorted(
+                {t.player for t in self.flagged() if t.player and t.test.startswith("hand value")}
+                | {t.player for t in self.flagged() if t.player and t.direction == "fed"}
+            )
+        )
+
+    def victims(self) -> tuple[str, ...]:
+        """Players whose hands or talons, when a given actor dealt or cut, were weaker than chance allows."""
+        return tuple(sorted({t.player for t in self.flagged() if t.player and t.direction == "sunk"}))
 
     def generator_flagged(self) -> bool:
         """The digital deal generator failed the battery, repeated a deal or dealt from a searchable seed."""
@@ -218,6 +239,7 @@ def build_verdict(
         )
         tests += _dealer_tests(name, d, merged, laws, pattern, float(log_e.max()), min_each_side)
     tests += _seat_tests(merged, players)
+    tests += _benefit_tests(merged, players)
     findings = list(merged.findings) + list(extra_findings or [])
     counts = dict(merged.finding_counts)
     for f in extra_findings or []:
@@ -369,12 +391,17 @@ def _dealer_tests(
         TestResult(subject, "talon aces, total", float(total), float(p_aces), hands, aces_null, dealer=name),
         TestResult(
             subject,
-            "talon value, total",
+            "talon value, total, two-sided",
             float(z),
-            float(sps.norm.sf(z)),
+            float(min(1.0, 2 * sps.norm.sf(abs(z)))),
             hands,
-            "honest talons: exact subset-sum law of the value per hand, normal total",
+            "honest talons: exact subset-sum law of the value per hand, normal total, two-sided",
             dealer=name,
+            actor=name,
+            beneficiary=TALON,
+            direction="fed" if z > 0 else "sunk",
+            observed=float(merged.sums.talon_value[d]) / hands,
+            expected=value_law.mean,
         ),
         TestResult(
             subject,
@@ -492,6 +519,28 @@ def _seat_tests(merged: Merged, players: Sequence[str]) -> list[TestResult]:
                         )
                     )
     return tests
+
+
+def _benefit_tests(merged: Merged, players: Sequence[str]) -> list[TestResult]:
+    """The two-sided tests of benefit, one per actor and target, named by who acted and who gained or lost."""
+    return [
+        TestResult(
+            benefit_subject(b),
+            TALON_TEST if b.beneficiary == TALON else HAND_TEST,
+            b.z,
+            b.pvalue,
+            b.deals,
+            BENEFIT_NULL,
+            dealer=b.actor if b.actor_role == "dealer" else None,
+            player=None if b.beneficiary == TALON else b.beneficiary,
+            actor=b.actor,
+            beneficiary=b.beneficiary,
+            direction=b.direction,
+            observed=b.observed,
+            expected=b.expected,
+        )
+        for b in benefit_tests(merged.sums, merged.layout, players, merged.header.system)
+    ]
 
 
 def _duplicates(merged: Merged) -> tuple[int, list[tuple[int, int, str, Finding]]]:

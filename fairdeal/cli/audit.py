@@ -241,7 +241,7 @@ def _print(out: Console, result: AuditResult) -> None:
         suspects.add_column(column)
     alarms = {p.dealer: p for p in v.paths}
     for name in v.suspects():
-        why = [f"{t.test}: p={t.pvalue:.2g} (Holm {t.holm:.2g})" for t in v.flagged() if t.dealer == name]
+        why = [f"{t.test}: p={t.pvalue:.2g} (Holm {t.holm:.2g})" for t in v.flagged() if name in (t.dealer, t.actor)]
         kinds = sorted({f.kind for _, _, who, f in v.certain() if who == name})
         path = alarms.get(name)
         suspects.add_row(
