@@ -721,6 +721,8 @@ def _record_of(doc: Mapping[str, Any]) -> Any:
     if not is_v4(doc):
         return doc.get("record")
     try:
-        return next(m["body"]["record"] for m in doc["messages"] if m.get("kind") == "hand-close")
+        return next(
+            m["body"]["record"] for m in doc["messages"] if isinstance(m, dict) and m.get("kind") == "hand-close"
+        )
     except (StopIteration, KeyError, TypeError):
         return None
