@@ -5,6 +5,7 @@ system and table size, honest and mutated; JS and Python must agree on accept or
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import os
 import random
@@ -21,7 +22,7 @@ from hypothesis import strategies as st
 
 from fairdeal.cli import SHORT_HELP, cli
 from fairdeal.engine.system import conventions
-from fairdeal.errors import CanonicalError
+from fairdeal.errors import CanonicalError, ProtocolError
 from fairdeal.protocols.canonical import decode, encode
 from fairdeal.protocols.commit_reveal4.check import Pins
 from fairdeal.protocols.commit_reveal4.parties import record_hash
@@ -82,6 +83,17 @@ def test_the_command_writes_the_page(tmp_path: Path) -> None:
     again = CliRunner().invoke(cli, ["verifier-page", "--out", str(out)])
     assert again.exit_code != 0 and "already exists" in str(again.exception or again.output)
     assert SHORT_HELP["verifier-page"] == cli.get_command(None, "verifier-page").get_short_help_str(1000)  # type: ignore[arg-type,union-attr]
+
+
+def test_the_service_serves_the_page(tmp_path: Path) -> None:
+    server_class = importlib.import_module("service_helpers").Server  # the suite's helper, untyped
+
+    with server_class(str(tmp_path / "fairdeal.db")) as server:
+        shown = server.http.get("/verifier")
+        saved = server.http.get("/verifier?download")
+    assert shown.status_code == 200 and shown.content == page_bytes()
+    assert shown.headers["content-type"].startswith("text/html")
+    assert saved.headers["content-disposition"] == 'attachment; filename="fairdeal-verifier.html"'
 
 
 # ---- test vectors and the canonical reader ----------------------------------------------------------------
@@ -183,6 +195,55 @@ def _agree(page: Path, tmp: Path, inputs: Sequence[bytes]) -> None:
     got = node(page, "--decode", str(hexes))
     for raw, js in zip(inputs, got, strict=True):
         assert js == _python_decode(raw), raw
+
+
+L_ORDER = 2**252 + 27742317777372353535851937790883648493  # the order of Ed25519's base point
+
+
+def _triples(rng: random.Random) -> list[tuple[str, str, str]]:
+    """Signatures as a hostile signer would vary them: honest, one bit flipped in R or S, S + L (a non-canonical
+    S), another message, another key, a key that is no curve point."""
+    out = []
+    for number in range(40):
+        key = IdentityKey.from_seed(rng.randbytes(32))
+        message = rng.randbytes(rng.randrange(0, 300))
+        signature = key.sign(message)
+        other = IdentityKey.from_seed(rng.randbytes(32)).public.hex
+        flipped = bytearray(signature)
+        flipped[rng.randrange(64)] ^= 1 << rng.randrange(8)
+        s = int.from_bytes(signature[32:], "little") + L_ORDER
+        out += [(key.public.hex, message.hex(), signature.hex()), (key.public.hex, message.hex(), flipped.hex())]
+        out += [(key.public.hex, (message + b"x").hex(), signature.hex()), (other, message.hex(), signature.hex())]
+        if s < 2**256:
+            out.append((key.public.hex, message.hex(), (signature[:32] + s.to_bytes(32, "little")).hex()))
+        if number % 4 == 0:
+            out.append((rng.randbytes(32).hex(), message.hex(), signature.hex()))
+    return out
+
+
+def _python_verifies(key: str, message: str, signature: str) -> bool:
+    try:
+        return PublicKey.from_hex(key).verify(bytes.fromhex(message), bytes.fromhex(signature))
+    except ProtocolError:
+        return False  # not a curve point: the roster reader refuses it
+
+
+def test_signatures_agree_with_python(page: Path, tmp_path: Path) -> None:
+    triples = _triples(random.Random(8))
+    path = tmp_path / "signatures.json"
+    path.write_text(json.dumps(triples))
+    got = node(page, "--signatures", str(path))
+    assert got == [_python_verifies(*t) for t in triples]
+    assert sum(got) == 40  # the honest ones
+
+
+def test_a_small_order_key_verifies_nothing(page: Path, tmp_path: Path) -> None:
+    """The identity point as a public key: [S]B - [k]A = R holds for R = [S]B and any message, so anyone could
+    sign for it; the page refuses it as a key (Python's OpenSSL check does not: see the report)."""
+    identity = "01" + "00" * 31
+    path = tmp_path / "signatures.json"
+    path.write_text(json.dumps([(identity, b"any message".hex(), identity + "00" * 32)]))
+    assert node(page, "--signatures", str(path)) == [False]
 
 
 # ---- evenings of every system: JS against fairdeal verify ----------------------------------------------------

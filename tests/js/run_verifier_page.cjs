@@ -3,6 +3,7 @@
 //   node run_verifier_page.cjs PAGE --batch CASES.json    (a list of {files, pins}: a list of reports)
 //   node run_verifier_page.cjs PAGE --vector FILE...      (the deck and deal of protocol test vectors)
 //   node run_verifier_page.cjs PAGE --decode HEXES.json   (each input's canonical value re-encoded, or null)
+//   node run_verifier_page.cjs PAGE --signatures S.json   ([key, message, signature] hex triples: true or false)
 'use strict';
 const fs = require('fs');
 const vm = require('vm');
@@ -20,11 +21,13 @@ const files = [];
 const vectors = [];
 let batch = null;
 let decodes = null;
+let signatures = null;
 for (let i = 0; i < rest.length; i++) {
   if (rest[i] === '--pin') pins.push(rest[++i]);
   else if (rest[i] === '--vector') vectors.push(rest[++i]);
   else if (rest[i] === '--batch') batch = rest[++i];
   else if (rest[i] === '--decode') decodes = rest[++i];
+  else if (rest[i] === '--signatures') signatures = rest[++i];
   else files.push(rest[i]);
 }
 if (vectors.length) {
@@ -42,6 +45,9 @@ if (vectors.length) {
     });
   });
   process.stdout.write(JSON.stringify(out));
+} else if (signatures !== null) {
+  const triples = JSON.parse(fs.readFileSync(signatures, 'utf8'));
+  process.stdout.write(JSON.stringify(triples.map(([key, message, signature]) => V.ed25519Verify(key, V.fromHex(message), V.fromHex(signature)))));
 } else if (decodes !== null) {
   const out = JSON.parse(fs.readFileSync(decodes, 'utf8')).map((hex) => {
     try {

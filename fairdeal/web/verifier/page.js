@@ -41,8 +41,8 @@
     both(list, "Every seated player countersigned each hand's record; each record is the verified deal and conserves the cards (no card played twice, none both discarded and played).",
       'Каждый игрок подписал запись каждой раздачи; запись совпадает с проверенной сдачей, и карты сохраняются (ни одна не сыграна дважды, ни одна не и снесена, и сыграна).');
     if (s.pinned) {
-      both(list, 'The identities you gave (the roster file, or a public key per seat) are the ones that signed: these are the people, or at least the keys, that took part.',
-        'Указанные вами ключи (файл roster.json или открытый ключ места) — те самые, что подписывали: играли именно эти участники (точнее, владельцы этих ключей).');
+      both(list, 'The identities you pinned (the roster file, or a public key per seat) are the ones that signed: the holders of those keys took part. A pin proves this only if you had it from the players themselves (your own copy of the roster you signed, a key a player gave you), not from the files the service published.',
+        'Закреплённые вами ключи (файл roster.json или открытый ключ места) — те самые, что подписывали: играли владельцы этих ключей. Это доказательство, только если вы получили их от самих игроков (ваша копия подписанного вами списка, ключ, который дал игрок), а не из файлов, опубликованных сервисом.');
     }
     if (s.settled) {
       both(list, 'The settlement is signed by the service, countersigned by every player and closes exactly these hands.',

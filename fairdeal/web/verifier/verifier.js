@@ -260,24 +260,56 @@
   }
   function u32(n) { const b = new Uint8Array(4); new DataView(b.buffer).setUint32(0, n, false); return b; }
 
-  // A roster and a session's opening are checked again in every transcript of the session: remember answers.
+  // Ed25519 as the Python verifier (OpenSSL) checks it: S < L, then the cofactorless equation, [S]B - [k]A encoded
+  // must be R's bytes. Each key is decoded once, strictly (canonical y; a small-order key is no one's key), and
+  // keeps its multiplication table: a session's keys sign every message.
+  const points = new Map();
   const verified = new Map();
   const MAX_REMEMBERED = 4096;
 
+  function littleEndian(bytes) {
+    let value = 0n;
+    for (let i = bytes.length - 1; i >= 0; i--) value = (value << 8n) | BigInt(bytes[i]);
+    return value;
+  }
+
+  function keyPoint(keyHex) {
+    if (!points.has(keyHex)) {
+      let point = null;
+      try {
+        point = noble().ed25519.Point.fromBytes(fromHex(keyHex), false);
+        if (point.isSmallOrder()) point = null;
+        else point._setWindowSize(8);
+      } catch (error) {
+        point = null; // no curve point: it verifies nothing
+      }
+      if (points.size >= MAX_REMEMBERED) points.clear();
+      points.set(keyHex, point);
+    }
+    return points.get(keyHex);
+  }
+
+  function ed25519Verify(keyHex, message, signature) {
+    const { Point, CURVE } = noble().ed25519;
+    const A = keyPoint(keyHex);
+    const s = littleEndian(signature.subarray(32));
+    if (A === null || s >= CURVE.n) return false;
+    const r = signature.subarray(0, 32);
+    const k = littleEndian(noble().sha512(concat([r, fromHex(keyHex), message]))) % CURVE.n;
+    const SB = s === 0n ? Point.ZERO : Point.BASE.multiply(s);
+    const kA = k === 0n ? Point.ZERO : A.multiply(k);
+    return equalBytes(SB.subtract(kA).toBytes(), r);
+  }
+
+  // A roster and a session's opening are checked again in every transcript of the session: remember answers.
   function verifySignature(keyHex, message, signatureHex) {
     if (!isHex(signatureHex, 64)) return false;
     const id = keyHex + signatureHex + sha256Hex(message);
-    if (verified.has(id)) return verified.get(id);
-    let answer;
-    try {
-      // zip215 off: RFC 8032 strict verification, the answer OpenSSL gives the Python verifier
-      answer = noble().ed25519.verify(fromHex(signatureHex), message, fromHex(keyHex), { zip215: false });
-    } catch (error) {
-      answer = false; // a key that is no curve point verifies nothing
+    if (!verified.has(id)) {
+      if (verified.size >= MAX_REMEMBERED) verified.clear();
+      verified.set(id, ed25519Verify(keyHex, message, fromHex(signatureHex)));
     }
-    if (verified.size >= MAX_REMEMBERED) verified.clear();
-    verified.set(id, answer);
-    return answer;
+    return verified.get(id);
   }
 
   // ---- the roster (fairdeal/protocols/roster.py) ----------------------------------------------------------
@@ -954,6 +986,15 @@
 
   function baseName(path) { return String(path).split(/[\\/]/).pop(); }
 
+  // The file a log line cites (a path relative to the log's folder): the one given under that path, else the one
+  // file of that name (a browser hands over names, or paths inside a dropped folder).
+  function citedFile(files, reference) {
+    const path = String(reference).replace(/^\.\//, '');
+    for (const [name, file] of files) if (name === path || name.endsWith('/' + path)) return file;
+    const named = [...files.values()].filter((f) => baseName(f.name) === baseName(path));
+    return named.length === 1 ? named[0] : null;
+  }
+
   // A game log (protocols/game-log.md) against the files given: each hand line cites a transcript by name and
   // SHA-256 and copies its record; the evening opens with its header and closes with the signed settlement.
   function checkLog(log, files, failures) {
@@ -975,7 +1016,7 @@
         failures.push({ source: where, hand, party: RECORD, check: 'transcript reference', detail: 'the hand line cites no transcript' });
         return;
       }
-      const file = files.get(baseName(reference.file));
+      const file = citedFile(files, reference.file);
       if (!file) {
         failures.push({ source: where, hand, party: RECORD, check: 'transcript reference', detail: `${reference.file} was not given to the page` });
         return;
@@ -1058,7 +1099,7 @@
     for (const { name, bytes } of inputs) {
       const file = readFile(name, bytes);
       file.sha256 = sha256Hex(stripBom(bytes));
-      files.set(baseName(name), file);
+      files.set(String(name).replace(/\\/g, '/'), file);
       if (file.kind === 'log') log = file;
       if (file.kind === 'roster') rosterFile = file;
       if (file.kind === 'mental-poker') unverified.push(`${name}: a mental-poker transcript: this page does not verify mental poker (use fairdeal verify)`);
@@ -1115,6 +1156,6 @@
     return out;
   }
 
-  root.FairdealVerifier = { decode, encode, context, drawsFromStream, deriveOrder, seatDeal, verifyDocuments, verifyFiles, readFile,
+  root.FairdealVerifier = { decode, encode, context, ed25519Verify, drawsFromStream, deriveOrder, seatDeal, verifyDocuments, verifyFiles, readFile,
     CanonicalError, sha256Hex, toHex, fromHex, sha256OfBytes };
 })(globalThis);
