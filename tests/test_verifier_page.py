@@ -11,6 +11,7 @@ import os
 import random
 import shutil
 import subprocess
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -418,32 +419,33 @@ TABLES = [(name, players) for name, convention in sorted(conventions().items()) 
 
 def test_js_and_python_agree_on_every_system(page: Path, tmp_path: Path) -> None:
     rng = random.Random(SEED)
-    cases: list[tuple[str, Path, bool, Pins, list[str]]] = []
+    cases: list[tuple[str, Path, bool, Pins, dict[str, Any]]] = []
     mutations = list(MUTATIONS.items())
+    previous: Path | None = None
     for number, (system, players) in enumerate(TABLES):
         evening = _deal(tmp_path / f"{system}-{players}", system, players, hands=2)
-        roster = Roster.from_json(_read(evening / "roster.json"))
-        cases.append((f"{system}/{players}: honest", evening, False, Pins(), []))
-        cases.append(
-            (f"{system}/{players}: honest evening", evening, True, Pins(roster), [str(evening / "roster.json")])
-        )
+        mine = evening / "roster.json"
+        roster = Roster.from_json(_read(mine))
+        cases.append((f"{system}/{players}: honest", evening, False, Pins(), {}))
+        cases.append((f"{system}/{players}: honest evening", evening, True, Pins(roster), {"roster": str(mine)}))
         for name, mutate in (mutations[(2 * number) % len(mutations)], mutations[(2 * number + 1) % len(mutations)]):
             target = _copy(evening, tmp_path, f"{system}-{players}-{name.replace(' ', '-')}")
             mutate(target, rng)
-            cases.append((f"{system}/{players}: {name}", target, rng.random() < 0.5, Pins(), []))
+            cases.append((f"{system}/{players}: {name}", target, rng.random() < 0.5, Pins(), {}))
+        if previous is not None and number % 3 == 0:
+            other = previous / "roster.json"
+            pins = Pins(Roster.from_json(_read(other)))
+            cases.append((f"{system}/{players}: another table's roster", evening, False, pins, {"roster": str(other)}))
+        previous = evening
         if number % 2:
             wrong = (("0", roster.seats[1].key),)
-            cases.append(
-                (f"{system}/{players}: a wrong pin", evening, False, Pins(keys=wrong), [f"pin:0={wrong[0][1].hex}"])
-            )
+            pin = {"pins": [f"0={wrong[0][1].hex}"]}
+            cases.append((f"{system}/{players}: a wrong key pinned", evening, False, Pins(keys=wrong), pin))
             continue
         twice = _copy(evening, tmp_path, f"{system}-{players}-twice")
         if _replay_a_card(twice, rng, twice=True):
-            cases.append((f"{system}/{players}: a card played twice, all re-signed", twice, True, Pins(), []))
-    batch = []
-    for _, evening, with_log, _, extra in cases:
-        files = _files(evening, with_log) + [e for e in extra if not e.startswith("pin:")]
-        batch.append({"files": files, "pins": [e[4:] for e in extra if e.startswith("pin:")]})
+            cases.append((f"{system}/{players}: a card played twice, all re-signed", twice, True, Pins(), {}))
+    batch = [{"files": _files(evening, log), "pins": [], **js} for _, evening, log, _, js in cases]
     reports = run_batch(page, tmp_path, batch)
     disagreements = []
     for (label, evening, with_log, pins, _), report in zip(cases, reports):
@@ -496,6 +498,13 @@ CHROMIUM = "/usr/bin/chromium"
 SHOTS_DIR = os.environ.get("FAIRDEAL_SCREENSHOTS")
 
 
+def _wait_for_text(view: Any, selector: str, text: str, limit: float = 30.0) -> None:
+    deadline = time.monotonic() + limit
+    while text not in view.inner_text(selector):
+        assert time.monotonic() < deadline, f"{selector} never showed {text!r}"
+        time.sleep(0.05)
+
+
 def test_chromium_verifies_an_evening_from_file_url(page: Path, tmp_path: Path) -> None:
     """Debian's headless Chromium opens the page from file://, is given an evening, and shows the verdict; a
     transcript with one flipped signature digit turns it; nothing is requested beyond the page itself."""
@@ -504,7 +513,7 @@ def test_chromium_verifies_an_evening_from_file_url(page: Path, tmp_path: Path) 
     if not Path(CHROMIUM).exists():
         pytest.fail("Debian's chromium is needed (make installs it as root)")
     evening = _deal(tmp_path / "evening", "leningrad", 4, hands=2)
-    files = _files(evening, True) + [str(evening / "roster.json")]
+    files = _files(evening, True) + [str(evening / "roster.json")]  # the publisher's copy: it pins nothing
     forged = _copy(evening, tmp_path, "forged")
     _change_signature(forged, random.Random(2))
     requests: list[str] = []
@@ -517,9 +526,12 @@ def test_chromium_verifies_an_evening_from_file_url(page: Path, tmp_path: Path) 
         view.goto(page.resolve().as_uri())
         view.set_input_files("#pick", files)
         view.wait_for_selector("#verdict[data-ok]", timeout=30_000)
+        unpinned = view.inner_text("#report")
+        view.set_input_files("#roster", str(evening / "roster.json"))  # now as the user's own copy
+        _wait_for_text(view, "#report", "The identities you pinned")  # the page's CSP refuses eval'd predicates
+        view.screenshot(path=str(Path(SHOTS_DIR or tmp_path) / "verifier-page.png"), full_page=True)
         verdict = view.inner_text("#verdict")
         report = view.inner_text("#report")
-        view.screenshot(path=str(Path(SHOTS_DIR or tmp_path) / "verifier-page.png"), full_page=True)
         fresh = browser.new_context().new_page()
         fresh.goto(page.resolve().as_uri())
         fresh.set_input_files("#pick", _files(forged, False))
@@ -528,8 +540,9 @@ def test_chromium_verifies_an_evening_from_file_url(page: Path, tmp_path: Path) 
         browser.close()
     assert not errors, errors
     assert verdict.startswith("VERIFIED: 3 document(s)") and "ПРОВЕРЕНО" in verdict
-    assert "list of participants" not in report and "the roster is signed by the service" in report
-    assert "Identities are NOT pinned" not in report  # the roster pinned them
+    assert "the roster is signed by the service" in report
+    assert "Identities are NOT pinned" in unpinned and "pins nothing" in unpinned
+    assert "Identities are NOT pinned" not in report and "The identities you pinned" in report
     assert "Not checked by this page" in report and "Эта страница не проверяет" in report
     assert forged_verdict.startswith("NOT VERIFIED") and "service: signature" in forged_report
     assert "Identities are NOT pinned" in forged_report

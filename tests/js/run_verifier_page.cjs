@@ -1,6 +1,6 @@
 // Runs the verifier page's own scripts (read from the built page) under Node and prints its report as JSON:
-//   node run_verifier_page.cjs PAGE [--pin SEAT=KEY]... FILE...
-//   node run_verifier_page.cjs PAGE --batch CASES.json    (a list of {files, pins}: a list of reports)
+//   node run_verifier_page.cjs PAGE [--pin SEAT=KEY]... [--roster FILE] FILE...
+//   node run_verifier_page.cjs PAGE --batch CASES.json    (a list of {files, pins, roster}: a list of reports)
 //   node run_verifier_page.cjs PAGE --vector FILE...      (the deck and deal of protocol test vectors)
 //   node run_verifier_page.cjs PAGE --decode HEXES.json   (each input's canonical value re-encoded, or null)
 //   node run_verifier_page.cjs PAGE --signatures S.json   ([key, message, signature] hex triples: true or false)
@@ -20,10 +20,12 @@ const pins = [];
 const files = [];
 const vectors = [];
 let batch = null;
+let roster = null;
 let decodes = null;
 let signatures = null;
 for (let i = 0; i < rest.length; i++) {
   if (rest[i] === '--pin') pins.push(rest[++i]);
+  else if (rest[i] === '--roster') roster = rest[++i];
   else if (rest[i] === '--vector') vectors.push(rest[++i]);
   else if (rest[i] === '--batch') batch = rest[++i];
   else if (rest[i] === '--decode') decodes = rest[++i];
@@ -60,16 +62,17 @@ if (vectors.length) {
   process.stdout.write(JSON.stringify(out));
 } else if (batch !== null) {
   const cases = JSON.parse(fs.readFileSync(batch, 'utf8'));
-  process.stdout.write(JSON.stringify(cases.map((c) => run(c.files, c.pins))));
+  process.stdout.write(JSON.stringify(cases.map((c) => run(c.files, c.pins, c.roster || null))));
 } else {
-  process.stdout.write(JSON.stringify(run(files, pins)));
+  process.stdout.write(JSON.stringify(run(files, pins, roster)));
 }
 
-function run(names, pinLines) {
-  const inputs = names.map((file) => ({ name: file, bytes: new Uint8Array(fs.readFileSync(file)) }));
+function run(names, pinLines, rosterName) {
+  const read = (file) => ({ name: file, bytes: new Uint8Array(fs.readFileSync(file)) });
+  const inputs = names.map(read);
   let report;
   try {
-    report = V.verifyFiles(inputs, pinLines.join('\n'));
+    report = V.verifyFiles(inputs, pinLines.join('\n'), rosterName === null ? null : read(rosterName));
   } catch (error) {
     return { ok: false, crash: `${error.name}: ${error.message}` }; // what the page would show as "could not finish"
   }

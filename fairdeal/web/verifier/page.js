@@ -4,6 +4,7 @@
   'use strict';
   const V = globalThis.FairdealVerifier;
   const given = new Map();
+  let pinnedRoster = null;
   const $ = (id) => document.getElementById(id);
 
   function element(tag, className, text) {
@@ -39,7 +40,7 @@
     both(list, 'Each deck order is derived byte for byte from the seeds (SHAKE256, unbiased Fisher–Yates) and dealt by the system\'s deal pattern; the hands and the talon are what the pattern gives.',
       'Порядок каждой колоды получен из зёрен байт в байт (SHAKE256, несмещённая тасовка Фишера–Йетса) и сдан по схеме сдачи системы; руки и прикуп — ровно те, что даёт схема.');
     both(list, "Every seated player countersigned each hand's record; each record is the verified deal and conserves the cards (no card played twice, none both discarded and played).",
-      'Каждый игрок подписал запись каждой раздачи; запись совпадает с проверенной сдачей, и карты сохраняются (ни одна не сыграна дважды, ни одна не и снесена, и сыграна).');
+      'Каждый игрок подписал запись каждой раздачи; запись совпадает с проверенной сдачей, и карты сохраняются (ни одна не сыграна дважды, ни одна не оказалась и в сносе, и во взятке).');
     if (s.pinned) {
       both(list, 'The identities you pinned (the roster file, or a public key per seat) are the ones that signed: the holders of those keys took part. A pin proves this only if you had it from the players themselves (your own copy of the roster you signed, a key a player gave you), not from the files the service published.',
         'Закреплённые вами ключи (файл roster.json или открытый ключ места) — те самые, что подписывали: играли владельцы этих ключей. Это доказательство, только если вы получили их от самих игроков (ваша копия подписанного вами списка, ключ, который дал игрок), а не из файлов, опубликованных сервисом.');
@@ -59,7 +60,7 @@
 
   function limits(list, report) {
     if (!report.pinned) {
-      both(list, 'Identities are NOT pinned: the keys checked are the ones the files state, so one program could have played every seat. Give the roster you signed (roster.json) or paste each seat\'s public key to know who took part.',
+      both(list, 'Identities are NOT pinned: the keys checked are the ones the files state, so one program could have played every seat. Give your own copy of the roster you signed, or paste each seat\'s public key, to know who took part.',
         'Участники НЕ закреплены: проверены ключи, указанные в самих файлах, — одна программа могла играть за всех. Добавьте подписанный вами roster.json или вставьте открытый ключ каждого места.');
     }
     both(list, 'Not checked by this page: who played which card, following suit and trumping, the auction, the contract, the result, the score lines and the settlement amounts. Every seated player\'s countersignature covers them; `fairdeal verify` replays them.',
@@ -125,7 +126,7 @@
   function run() {
     try {
       const inputs = [...given.entries()].map(([name, bytes]) => ({ name, bytes }));
-      show(V.verifyFiles(inputs, $('pins').value));
+      show(V.verifyFiles(inputs, $('pins').value, pinnedRoster));
     } catch (error) {
       show({ usage: `the page could not finish: ${error.message}` });
     }
@@ -158,6 +159,11 @@
     run();
   });
   for (const id of ['pick', 'folder']) $(id).addEventListener('change', async (e) => { await add(e.target.files); run(); });
+  $('roster').addEventListener('change', async (e) => {
+    const file = e.target.files[0];
+    pinnedRoster = file ? { name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) } : null;
+    run();
+  });
   $('run').addEventListener('click', run);
   $('pins').addEventListener('change', run);
 })();

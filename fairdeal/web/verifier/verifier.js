@@ -1089,19 +1089,19 @@
     return q <= 1000 && Math.abs(value * q - p) < 1e-6 * q; // the log writes thirds and halves as floats
   }
 
-  async function sha256OfBytes(bytes) { return sha256Hex(bytes); }
-
-  // Everything the page was given: [{name, bytes}] and the pins; the report the page shows.
-  function verifyFiles(inputs, pinText) {
+  // Everything the page was given: the files ([{name, bytes}]), the pin lines (SEAT=PUBKEY) and the roster the
+  // user pins ({name, bytes} or null: a roster among the files is the publisher's copy and pins nothing).
+  function verifyFiles(inputs, pinText, pinRoster) {
     const files = new Map();
     const failures = [], notes = [], unverified = [];
-    let log = null, rosterFile = null;
+    let log = null;
+    const refusedUsage = (usage) => ({ ok: false, usage, failures: [], notes: [], caveats: [], unverified, proved: [], transcripts: 0 });
     for (const { name, bytes } of inputs) {
       const file = readFile(name, bytes);
-      file.sha256 = sha256Hex(stripBom(bytes));
+      file.sha256 = sha256Hex(bytes); // the log cites the file's bytes as they are
       files.set(String(name).replace(/\\/g, '/'), file);
       if (file.kind === 'log') log = file;
-      if (file.kind === 'roster') rosterFile = file;
+      if (file.kind === 'roster') notes.push(`${name}: a roster among the files is the publisher's copy: it pins nothing (give your own copy as the roster to pin)`);
       if (file.kind === 'mental-poker') unverified.push(`${name}: a mental-poker transcript: this page does not verify mental poker (use fairdeal verify)`);
       if (file.kind === 'v3') unverified.push(`${name}: a version 3 commit-reveal transcript: this page verifies version 4 only (use fairdeal verify)`);
       if (file.kind === 'refused' || file.kind === 'unreadable') {
@@ -1109,20 +1109,22 @@
       }
     }
     const pins = { roster: null, keys: [] };
-    if (rosterFile) {
+    if (pinRoster) {
+      const file = readFile(pinRoster.name, pinRoster.bytes);
+      if (file.kind !== 'roster') return refusedUsage(`the roster ${pinRoster.name}: not a signed roster file${file.reason ? ': ' + file.reason : ''}`);
       try {
-        pins.roster = readRoster(rosterFile.doc, '$');
+        pins.roster = readRoster(file.doc, '$');
         checkRosterSignatures(pins.roster);
       } catch (error) {
         if (!(error instanceof Refused)) throw error;
-        return { ok: false, usage: `the roster file ${rosterFile.name}: ${error.message}`, failures: [], notes: [], caveats: [], unverified, proved: [], transcripts: 0 };
+        return refusedUsage(`the roster ${pinRoster.name}: ${error.message}`);
       }
     }
     for (const line of (pinText || '').split('\n').map((l) => l.trim()).filter(Boolean)) {
       const at = line.indexOf('=');
       const who = at > 0 ? line.slice(0, at).trim() : '', key = at > 0 ? line.slice(at + 1).trim() : '';
       if (!who || !isHex(key, 32)) {
-        return { ok: false, usage: `pin ${JSON.stringify(line)}: write SEAT=PUBKEY (a seat number, name or 'service', and 64 lowercase hex digits)`, failures: [], notes: [], caveats: [], unverified, proved: [], transcripts: 0 };
+        return refusedUsage(`pin ${JSON.stringify(line)}: write SEAT=PUBKEY (a seat number, name or 'service', and 64 lowercase hex digits)`);
       }
       pins.keys.push([who, key]);
     }
@@ -1157,5 +1159,5 @@
   }
 
   root.FairdealVerifier = { decode, encode, context, ed25519Verify, drawsFromStream, deriveOrder, seatDeal, verifyDocuments, verifyFiles, readFile,
-    CanonicalError, sha256Hex, toHex, fromHex, sha256OfBytes };
+    CanonicalError, sha256Hex, toHex, fromHex };
 })(globalThis);
