@@ -27,19 +27,30 @@ $(STAMP): pyproject.toml setup.py fairdeal/protocols/_msm.c fairdeal/solver/_dds
 	touch $(STAMP)
 
 # The browser client's JavaScript (@noble/curves, @noble/hashes) from the lockfile, copied as ES modules into the
-# package data; no bundler, so what the browser runs is byte for byte what npm installed.
-$(WEB_BUILT): $(WEB)/package.json $(WEB)/package-lock.json
+# package data; no bundler, so what the browser runs is byte for byte what npm installed. The offline verifier page
+# opens from file://, where browsers import no modules from other files: esbuild (pinned in the lockfile) bundles
+# the same @noble code into one classic script that the page inlines.
+$(WEB_BUILT): $(WEB)/package.json $(WEB)/package-lock.json $(WEB)/verifier/noble.js
 	cd $(WEB) && npm ci --no-audit --no-fund --silent
 	rm -rf $(WEB)/static/vendor && mkdir -p $(WEB)/static/vendor/curves $(WEB)/static/vendor/hashes
 	cp -r $(WEB)/node_modules/@noble/curves/esm/. $(WEB)/static/vendor/curves/
 	cp -r $(WEB)/node_modules/@noble/hashes/esm/. $(WEB)/static/vendor/hashes/
 	find $(WEB)/static/vendor \( -name '*.map' -o -name '*.d.ts' \) -delete
+	$(WEB)/node_modules/.bin/esbuild $(WEB)/verifier/noble.js --bundle --format=iife --legal-comments=inline \
+		--log-level=warning --outfile=$(WEB)/static/vendor/noble-verifier.js
 	touch $@
 
-demo: $(STAMP)
+# The offline verifier page (package data): the bundle, the verifier and the registry's decks and deal patterns
+# inline in one HTML file; rebuilt when any of them changes.
+VERIFIER_PAGE := $(WEB)/static/vendor/verifier.html
+$(VERIFIER_PAGE): $(STAMP) $(wildcard $(WEB)/verifier/*) fairdeal/web/verifier_page.py fairdeal/deal.py \
+		fairdeal/cards.py fairdeal/engine/system.py $(wildcard fairdeal/rules/*.py fairdeal/systems/*.py)
+	$(BIN)/python -m fairdeal.web.verifier_page
+
+demo: $(STAMP) $(VERIFIER_PAGE)
 	$(BIN)/python -m fairdeal.demo_job
 
-test: $(STAMP)
+test: $(STAMP) $(VERIFIER_PAGE)
 	$(MAKE) lint
 	$(BIN)/python -m pytest
 	$(MAKE) wheel-test
@@ -54,7 +65,7 @@ lint: $(STAMP)
 # The package as a user gets it: sdist, then a wheel built from it, installed in a fresh venv, and the whole suite
 # run against that install from another folder (so nothing is read from the checkout by accident).
 WHEEL_VENV := build/wheel-venv
-wheel-test: $(STAMP)
+wheel-test: $(STAMP) $(VERIFIER_PAGE)
 	rm -rf build/dist $(WHEEL_VENV) build/wheel-cwd
 	mkdir -p build
 	$(BIN)/python -m build --outdir build/dist . >build/build.log 2>&1 || { cat build/build.log; exit 1; }

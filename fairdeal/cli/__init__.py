@@ -69,6 +69,7 @@ COMMAND_MODULES: dict[str, str] = {
     "review": "solving",
     "serve": "serving",
     "keys": "keys",
+    "verifier-page": "verifier",
 }
 
 # Each command's one-line help, so that `fairdeal --help` imports nothing; tests/test_cli.py keeps every entry
@@ -107,6 +108,9 @@ SHORT_HELP: dict[str, str] = {
     "solve": "Double-dummy solve each layout of FILE (one JSON object a line; see fairdeal/solver/problems.py).",
     "serve": "Serve tables on HTTP and WebSockets; every message, transcript and sheet is kept in the database.",
     "keys": "Identity keys: make one (`keys new`) or show its public key (`keys show`).",
+    "verifier-page": (
+        "Write the offline verifier page: one HTML file that checks v4 commit-reveal transcripts in a browser."
+    ),
     "store": (
         "Append game logs (files, directories, globs, '-', .gz/.zst) to a Parquet store partitioned by table and day; "
         "a log whose bytes are stored already is skipped."

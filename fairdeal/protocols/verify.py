@@ -723,6 +723,7 @@ def _record_of(doc: Mapping[str, Any]) -> Any:
     if not is_v4(doc):
         return doc.get("record")
     try:
-        return played_record(next(m["body"]["record"] for m in doc["messages"] if m.get("kind") == "hand-close"))
+        close = next(m for m in doc["messages"] if isinstance(m, dict) and m.get("kind") == "hand-close")
+        return played_record(close["body"]["record"])
     except (StopIteration, KeyError, TypeError):
         return None

@@ -46,6 +46,7 @@ from fairdeal.service.limits import (
 )
 from fairdeal.service.store import Store
 from fairdeal.service.table import Message, Refused, Seat, Stage, Table
+from fairdeal.web.verifier_page import PageMissingError, page_bytes
 
 Handler = Callable[[Request], Awaitable[Response]]
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -312,6 +313,15 @@ def create_app(
     async def operator(request: Request) -> Response:
         return FileResponse(WEB / "static" / "operator.html")
 
+    async def verifier(request: Request) -> Response:
+        """The offline verifier page; ``?download`` saves it to open later from ``file://``."""
+        try:
+            page = page_bytes()
+        except PageMissingError as exc:
+            return _error(str(exc), 404)
+        download = _attachment("fairdeal-verifier.html") if "download" in request.query_params else None
+        return HTMLResponse(page, headers=download)
+
     async def index(request: Request) -> Response:
         return FileResponse(WEB / "static" / "index.html")
 
@@ -330,6 +340,7 @@ def create_app(
     routes = [
         Route("/", index),
         Route("/operator", operator),
+        Route("/verifier", wrap(verifier)),
         Route("/api/systems", wrap(systems)),
         Route("/api/tables", wrap(list_tables), methods=["GET"]),
         Route("/api/tables", wrap(create_table), methods=["POST"]),
