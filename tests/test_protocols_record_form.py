@@ -29,11 +29,10 @@ def test_a_record_with_fractions_encodes_canonically_and_comes_back_as_the_log_w
     signed = signed_record(record)
     assert decode(encode(signed)) == signed  # canonical: integers and strings only
     back = played_record(json.loads(json.dumps(signed)))
-    assert back == record
-    assert all(type(a["points"]) is type(b["points"]) for a, b in zip(back["score"], record["score"], strict=True))
+    assert back == record  # 4.0 comes back as 4, equal as JSON numbers are
 
 
 def test_a_half_whist_is_written_as_its_exact_value():
-    assert signed_record({"points": 2.5}) == {"points": "5/2"}
+    assert signed_record({"points": 2.5, "on": 4.0}) == {"points": "5/2", "on": 4}
     assert Fraction(signed_record(1 / 3)) == Fraction(1 / 3)  # the float's own value, not a rounding of it
     assert played_record(["AS", "10D", "7/2x", "3/2"]) == ["AS", "10D", "7/2x", 1.5]

@@ -596,3 +596,15 @@ def test_fuzzed_documents_never_break_the_page_and_agree(page: Path, tmp_path: P
         elif report["ok"] != _python(target, False, Pins()):
             problems.append(f"{path}: JS {report['ok']}, Python {not report['ok']}: {report['failures'][:1]}")
     assert not problems, "\n".join(problems)
+
+
+def test_an_evening_with_half_whists_verifies_in_both(page: Path, tmp_path: Path) -> None:
+    """Leningrad at four: score lines of 1.5 whists, signed as "3/2" (record_form.py), the log keeping 1.5."""
+    args = ["deal", "--protocol", "commit-reveal", "--system", "leningrad", "--players", "4", "--hands", "12"]
+    result = CliRunner().invoke(cli, [*args, "--seed", "4", "--out", str(tmp_path / "evening")])
+    assert result.exit_code == 0, result.output
+    evening = tmp_path / "evening"
+    assert '"points":1.5' in (evening / "evening.log").read_text(encoding="utf-8")
+    [report] = run_batch(page, tmp_path, [{"files": _files(evening, True), "pins": []}])
+    assert report["ok"], report["failures"][:2]
+    assert _python(evening, True, Pins())

@@ -15,10 +15,10 @@ _RATIONAL = re.compile(r"-?[0-9]+/[0-9]+")
 
 
 def signed_record(record: Any) -> Any:
-    """``record`` with every non-integer number replaced by the exact text of its value."""
+    """``record`` with every fraction replaced by the exact text of its value."""
     if isinstance(record, float):
-        exact = Fraction(record)
-        return f"{exact.numerator}/{exact.denominator}"  # "4/1" too: the log's 4.0 comes back a float
+        # A whole float is the integer (JSON readers such as JavaScript's cannot tell 4.0 from 4).
+        return int(record) if record.is_integer() else str(Fraction(record))
     if isinstance(record, dict):
         return {key: signed_record(value) for key, value in record.items()}
     if isinstance(record, list | tuple):

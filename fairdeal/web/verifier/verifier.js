@@ -563,6 +563,29 @@
 
   const same = (a, b) => encodeText(a) === encodeText(b);
 
+  // record_form.py: a signed record writes each fraction of the log (a half whist) as its exact text "p/q".
+  function exactText(x) {
+    let denominator = 1n;
+    let scaled = x;
+    while (!Number.isInteger(scaled)) {
+      scaled *= 2; // exact: a double times two stays a double until it is a whole number
+      denominator *= 2n;
+    }
+    let numerator = BigInt(scaled);
+    while (denominator > 1n && numerator % 2n === 0n) {
+      numerator /= 2n;
+      denominator /= 2n;
+    }
+    return `${numerator}/${denominator}`;
+  }
+
+  function signedRecord(value) {
+    if (typeof value === 'number') return Number.isInteger(value) ? value : exactText(value);
+    if (Array.isArray(value)) return value.map(signedRecord);
+    if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, signedRecord(v)]));
+    return value;
+  }
+
   // ---- one document (check.py: check_document) -------------------------------------------------------------
   function handGrammar(n) {
     const seats = [...Array(n).keys()];
@@ -1040,7 +1063,7 @@
       const copy = Object.fromEntries(Object.entries(line).filter(([k]) => k !== 'type' && k !== 'transcript'));
       const close = Array.isArray(file.doc.messages) ? file.doc.messages.find((m) => isObject(m) && m.kind === 'hand-close') : null;
       const record = close && isObject(close.body) && close.body.record !== undefined ? close.body.record : null;
-      if (!same(record, copy)) {
+      if (!same(record, signedRecord(copy))) {
         failures.push({ source: file.name, hand: isInt(line.hand) ? line.hand : null, party: RECORD, check: 'log line', detail: "the game log's hand line differs from the record in the transcript" });
       }
       const roster = isObject(file.doc.roster) && isObject(file.doc.roster.roster) ? file.doc.roster.roster : null;
