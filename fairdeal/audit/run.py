@@ -27,7 +27,9 @@ from fairdeal.audit.seeds import scan_seeds, unix_time
 from fairdeal.audit.summary import BlockContext
 from fairdeal.audit.targeting import CROSS_NULL, SAME_EFFORT_NULL
 from fairdeal.audit.verdict import CERTAIN_FINDINGS, Verdict, build_verdict
-from fairdeal.errors import AuditError
+from fairdeal.errors import AuditError, FairdealError
+from fairdeal.rules.convention import TableRules
+from fairdeal.systems import get_system
 
 if TYPE_CHECKING:
     from fairdeal.audit.replay import Finding
@@ -95,6 +97,7 @@ class AuditResult:
                 for name in v.suspects()
             ],
             "beneficiaries": list(v.beneficiaries()),
+            "cutters": list(v.cutters()),
             "findings": [
                 {
                     "line": line,
@@ -140,7 +143,18 @@ class AuditResult:
 
 
 def _test_json(t: TestResult) -> dict[str, Any]:
-    about = {key: name for key, name in (("dealer", t.dealer), ("player", t.player)) if name is not None}
+    about: dict[str, Any] = {
+        key: name
+        for key, name in (
+            ("dealer", t.dealer),
+            ("player", t.player),
+            ("actor", t.actor),
+            ("beneficiary", t.beneficiary),
+        )
+        if name is not None
+    }
+    if not np.isnan(t.observed):
+        about |= {"observed": t.observed, "expected": t.expected}
     return {
         "subject": t.subject,
         **about,
@@ -298,6 +312,14 @@ class ScanInput:
     plain: Callable[[], Path]
 
 
+def _cutter_offset(system: str) -> int:
+    """Who cuts at this system's table (``table.cutter``); a system the registry does not know cuts as most do."""
+    try:
+        return get_system(system).convention.table.cutter
+    except FairdealError:
+        return TableRules().cutter
+
+
 def file_input(path: str | Path) -> ScanInput:
     file = Path(path)
     return ScanInput(
@@ -333,6 +355,7 @@ def audit_input(source: ScanInput, options: RunOptions = RunOptions(), progress:
             tells,
             targeting,
             targeting or estimate <= TARGETING_AUTO_HANDS,
+            _cutter_offset(header.system),
         )
 
     merged = source.scan(context_of, options, progress)

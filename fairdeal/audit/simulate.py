@@ -5,6 +5,8 @@ random sizes (seed 004's "2", "4", ...) chosen without looking, and his right ne
 depth. The cardsharp, in a share of his deals, instead picks an ace and runs it to where his accomplice's
 habitual cut will carry it into the talon: reversing the top k brings card k to the top, reversing the top
 t + 1 then leaves it at position t, and the cut of depth d moves position (6 + d) mod 32 to the talon place 6.
+A cheating cutter, in a share of his cuts, reads the
+deck and cuts at the legal depth that gives his own hand the most (``actors.cutter.best_depths``).
 Records carry the order, the shuffle and the deal only (the other fields of a hand are optional in the log).
 """
 
@@ -17,11 +19,13 @@ from typing import TYPE_CHECKING
 import msgspec
 import numpy as np
 
+from fairdeal.audit.actors.cutter import best_depths
 from fairdeal.audit.fastpath import CUT, RUN, CompiledShuffle, apply_compiled, step_notation
 from fairdeal.cards import NUM_CODES, Rank, rank_of, to_ascii_list
 from fairdeal.deal import deal_by_seat, deal_order, get_pattern
 from fairdeal.errors import AuditError
 from fairdeal.log.records import DealRecord, HandRecord, TableRecord
+from fairdeal.shuffle.models import CODEX_MIN_EACH_SIDE
 from fairdeal.shuffle.notation import parse_notation
 
 if TYPE_CHECKING:
@@ -37,6 +41,8 @@ class Evening:
     cheater: int | None = None  # seat of the ace-stacking dealer
     rate: float = 0.25  # share of his deals he stacks
     accomplice_depth: int = 11  # the cut his right neighbour makes when he stacks
+    cheating_cutter: int | None = None  # seat of a cutter who, in a share of his cuts, picks the depth best for him
+    cutter_rate: float = 0.25
 
 
 def header(evening: Evening) -> TableRecord:
@@ -76,6 +82,11 @@ def simulated_hand(rng: np.random.Generator, evening: Evening, number: int) -> H
         shuffle = stacking_shuffle(before, rng, cutter, evening.accomplice_depth)
     else:
         shuffle = honest_shuffle(rng, cutter)
+        if cutter == evening.cheating_cutter and rng.random() < evening.cutter_rate:
+            runs = shuffle.rsplit(" cut@", 1)[0]
+            pre = before[parse_notation(runs).permutation(PATTERN.deck.size)]
+            depth = best_depths(pre[None, :], np.array([dealer]), cutter, PATTERN, seats, CODEX_MIN_EACH_SIDE, rng)
+            shuffle = f"{runs} cut@{cutter} {int(depth[0])}"
     after = before[parse_notation(shuffle).permutation(PATTERN.deck.size)]
     dealt = deal_order(after, PATTERN)
     hands = [to_ascii_list(h) for h in deal_by_seat(dealt, PATTERN, dealer, seats)]
@@ -128,6 +139,8 @@ def _fast_block(rng: np.random.Generator, evening: Evening, numbers: np.ndarray,
             actors,
             np.flatnonzero(stack),
         )
+    if evening.cheating_cutter is not None:
+        _cheating_cuts(rng, evening, before, dealers, kinds, args, actors, ~stack)
     after = apply_compiled(before, CompiledShuffle(kinds, args, actors))
     by_hand = after[:, PATTERN.hand_positions]  # (m, hands, cards)
     talon = after[:, PATTERN.talon_positions[0]]
@@ -171,6 +184,30 @@ def _honest_ops(
     args[rows, runs] = rng.integers(4, 29, size=m)
     actors[rows, runs] = cutters
     return kinds, args, actors
+
+
+def _cheating_cuts(
+    rng: np.random.Generator,
+    evening: Evening,
+    before: np.ndarray,
+    dealers: np.ndarray,
+    kinds: np.ndarray,
+    args: np.ndarray,
+    actors: np.ndarray,
+    eligible: np.ndarray,
+) -> None:
+    """The cheating cutter's depth, in a share of his cuts, written over the honest one (the last op)."""
+    seats = len(evening.players)
+    cheat = evening.cheating_cutter
+    rows = np.flatnonzero(
+        eligible & ((dealers - 1) % seats == cheat) & (rng.random(len(dealers)) < evening.cutter_rate)
+    )
+    if not len(rows) or cheat is None:
+        return
+    last = (kinds[rows] == CUT).argmax(axis=1)
+    runs = np.where(np.arange(kinds.shape[1])[None, :] < last[:, None], kinds[rows], 0)
+    pre = apply_compiled(before[rows], CompiledShuffle(runs, args[rows], actors[rows]))
+    args[rows, last] = best_depths(pre, dealers[rows], cheat, PATTERN, seats, CODEX_MIN_EACH_SIDE, rng)
 
 
 def _stacking_ops(

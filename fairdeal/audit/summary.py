@@ -28,6 +28,7 @@ class BlockContext:
     tells: bool = False  # the shuffle's own tells (``tells``): per-hand Monte Carlo, so only when asked
     targeting: bool = False  # per-hand same-effort Monte Carlo (``targeting``)
     per_hand: bool = False  # keep per-hand rows (shuffle quality) for the report
+    cutter_offset: int = 1  # the cutter's seat counted to the dealer's right (the system's ``table.cutter``)
 
 
 @dataclass
@@ -55,6 +56,14 @@ class Sums:
     budget_hands: np.ndarray  # (dealers,): hands whose logged shuffle was read
     zero_bits: np.ndarray  # (dealers,): of those, hands whose logged actions carry no randomness
     bits_total: np.ndarray  # (dealers,): Σ randomness bound (bits)
+    cutter_high: np.ndarray  # (cutters, seats + 1): Σ -2 log p of the chosen depth's value rank, high tail
+    cutter_low: np.ndarray  # (cutters, seats + 1): the same, low tail (the last column is the talon)
+    cutter_tests: np.ndarray  # (cutters, seats + 1)
+    cutter_observed: np.ndarray  # (cutters, seats + 1): Σ value the chosen depth gave
+    cutter_expected: np.ndarray  # (cutters, seats + 1): Σ mean value over the legal depths
+    cutter_untested: np.ndarray  # (cutters,): cuts by the seat whose order before the cut is not logged
+    actor_actions: np.ndarray  # (dealers,): logged actions naming their actor (the log records who acts)
+    gathered: np.ndarray  # (dealers,): hands with a logged gathered order (``order_before``)
     uniform_pvalues: int = 0  # per-hand p-values folded in (for the report)
 
     @staticmethod
@@ -82,6 +91,14 @@ class Sums:
             z(seats, np.int64),
             z(seats, np.int64),
             z(seats),
+            z((seats, seats + 1)),
+            z((seats, seats + 1)),
+            z((seats, seats + 1), np.int64),
+            z((seats, seats + 1)),
+            z((seats, seats + 1)),
+            z(seats, np.int64),
+            z(seats, np.int64),
+            z(seats, np.int64),
         )
 
     def add(self, other: Sums) -> Sums:

@@ -7,10 +7,13 @@ hand value and the talon's rank given the seat's hand (Fisher over exactly unifo
 shuffle's tells ran (``tells``), per dealer a shuffle too weak for its riffles and aces brought together; for
 digital deals the GLI battery; when targeting ran, per dealer the talon and per (dealer, seat) the hand value
 against honest shuffles of the same effort (``targeting``; its per-hand p-values are Benjamini-Hochberg
-adjusted across hands, and hands at q <= alpha are listed as findings that do not by themselves flag). A dealer
+adjusted across hands, and hands at q <= alpha are listed as findings that do not by themselves flag); per
+(cutter, seat or talon) the rank of the chosen cut depth's value among the legal depths, two-sided
+(``actors.cutter``; the actor is the cutter, named by ``cutters``). A dealer
 or player is flagged when a test of theirs has Holm-adjusted p <= alpha, so the family-wise false-alarm rate is
 at most alpha. Findings no honest hand shows (a deal the logged shuffle
-cannot give, an illegal or undone cut, a cut by the wrong player, a rules breach, a cooked score line) flag
+cannot give, an illegal or undone cut, a cut by the wrong player or one naming no actor in a log that names
+actors (``actors.cuts``), a rules breach, a cooked score line) flag
 without statistics. The CUSUM and the e-process say after which of his deals a dealer first became suspicious.
 """
 
@@ -23,6 +26,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 from scipy import stats as sps
 
+from fairdeal.audit.actors.cuts import UNATTRIBUTED, WRONG
+from fairdeal.audit.actors.cutter import TALON
 from fairdeal.audit.battery import battery_tests
 from fairdeal.audit.exact import laws_for
 from fairdeal.audit.quality import MEASURES, guessing_null
@@ -42,7 +47,7 @@ if TYPE_CHECKING:
     from fairdeal.audit.summary import Sums
     from fairdeal.deal import DealPattern
 
-DEALER_FINDINGS = frozenset({"deal-mismatch", "bad-deal", "illegal-cut", "false-cut", "wrong-cutter"})
+DEALER_FINDINGS = frozenset({"deal-mismatch", "bad-deal", "illegal-cut", "false-cut", WRONG, UNATTRIBUTED})
 RULE_FINDINGS = frozenset(
     {"illegal-play", "illegal-bid", "cooked-score", "cooked-settlement", "wrong-streak", "dealer-out-of-turn"}
 )
@@ -64,6 +69,12 @@ class TestResult:
     # Who the test is about, as the log names them: never parsed back out of the display ``subject``.
     dealer: str | None = None
     player: str | None = None
+    # An actor other than the dealer (the cutter) and whom his acts served, with the total they gave against the
+    # total an honest actor is expected to give (value points, ``actors.value``).
+    actor: str | None = None
+    beneficiary: str | None = None
+    observed: float = float("nan")
+    expected: float = float("nan")
 
 
 @dataclass(frozen=True)
@@ -139,6 +150,10 @@ class Verdict:
     def rule_breakers(self) -> tuple[str, ...]:
         """Players named by a legality finding (a renonce, an illegal bid, their cooked score line)."""
         return tuple(sorted({who for _, _, who, f in self.findings if who and f.kind in RULE_FINDINGS}))
+
+    def cutters(self) -> tuple[str, ...]:
+        """Players whose chosen cut depths gave someone more (or less) than honest cuts do (Holm-significant)."""
+        return tuple(sorted({t.actor for t in self.flagged() if t.actor}))
 
     def beneficiaries(self) -> tuple[str, ...]:
         """Players whose hands, when a given dealer dealt, were stronger than chance allows (Holm-significant)."""
@@ -218,8 +233,14 @@ def build_verdict(
         )
         tests += _dealer_tests(name, d, merged, laws, pattern, float(log_e.max()), min_each_side)
     tests += _seat_tests(merged, players)
+    tests += _cutter_tests(merged, players)
+    notes += _cutter_notes(merged, players)
     findings = list(merged.findings) + list(extra_findings or [])
     counts = dict(merged.finding_counts)
+    if not merged.sums.actor_actions.any():
+        # A log that never names an actor does not say who cut: a cut without one is no finding there.
+        findings = [f for f in findings if f[3].kind != UNATTRIBUTED]
+        counts.pop(UNATTRIBUTED, None)
     for f in extra_findings or []:
         counts[f[3].kind] = counts.get(f[3].kind, 0) + 1
     if header.dealing != "physical":
@@ -492,6 +513,56 @@ def _seat_tests(merged: Merged, players: Sequence[str]) -> list[TestResult]:
                         )
                     )
     return tests
+
+
+def _cutter_tests(merged: Merged, players: Sequence[str]) -> list[TestResult]:
+    """Per (cutter, beneficiary): did his chosen depths give more or less than the legal depths he passed over?"""
+    sums = merged.sums
+    tests = []
+    for c, cutter in enumerate(players):
+        for b, who in enumerate((*(f"player {p}" for p in players), TALON)):
+            k = int(sums.cutter_tests[c, b])
+            if not k:
+                continue
+            high = float(sps.chi2.sf(sums.cutter_high[c, b], 2 * k))
+            low = float(sps.chi2.sf(sums.cutter_low[c, b], 2 * k))
+            tests.append(
+                TestResult(
+                    f"cutter {cutter} -> {who}",
+                    "cut depth chosen for " + ("his own hand" if b == c else "this hand" if b < len(players) else who),
+                    float(sums.cutter_high[c, b] if high <= low else sums.cutter_low[c, b]),
+                    min(1.0, 2.0 * min(high, low)),
+                    k,
+                    "an honest cutter: depth uniform over the legal depths, so the chosen depth's rank among them "
+                    "(ties broken at random) is uniform; Fisher on each tail, two-sided",
+                    player=players[b] if b < len(players) else None,
+                    actor=cutter,
+                    beneficiary=players[b] if b < len(players) else TALON,
+                    observed=float(sums.cutter_observed[c, b]),
+                    expected=float(sums.cutter_expected[c, b]),
+                )
+            )
+    return tests
+
+
+def _cutter_notes(merged: Merged, players: Sequence[str]) -> list[str]:
+    sums = merged.sums
+    notes = [
+        f"cutter {name}: {int(n):,} cut(s) not tested for the chosen depth: the order before the cut is not "
+        "logged (only the deal and the depth), or an action around it is logged without its details"
+        for name, n in zip(players, sums.cutter_untested)
+        if n
+    ]
+    if sums.gathered.any():
+        notes.append(
+            "the log does not say who gathered the cards (the format has no such field): each gathered order is "
+            "taken as given, so a gatherer who arranges it for himself or a partner is not tested"
+        )
+    if merged.hands and not sums.actor_actions.any():
+        notes.append(
+            "no shuffle in this log names its actor: who cut cannot be checked, and the cutter's depths are not tested"
+        )
+    return notes
 
 
 def _duplicates(merged: Merged) -> tuple[int, list[tuple[int, int, str, Finding]]]:
