@@ -288,3 +288,14 @@ def test_every_table_audits_its_cutter(tmp_path: Path, system: System, players: 
     assert [(hand, f.kind) for _, hand, _, f in verdict.certain()] == [(24, WRONG)]
     assert {t.actor for t in verdict.tests if t.actor} == set(names)
     assert not [t for t in verdict.flagged() if t.actor]
+
+
+def test_a_house_rule_moves_the_cutter(tmp_path: Path) -> None:
+    """``table.cutter`` in the header's convention (a house rule) is who may cut; the right neighbour then may not."""
+    log = _evening(tmp_path, Evening(), 20, hands=9)
+    lines = log.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0]) | {"convention": {"table.cutter": 2}}
+    moved = tmp_path / "moved.jsonl"
+    moved.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    wrong = [f for _, _, _, f in run_audit(moved, OPTIONS).verdict.certain() if f.kind == WRONG]
+    assert len(wrong) == 9 and all("dealer's cutter" in f.message for f in wrong)

@@ -27,9 +27,7 @@ from fairdeal.audit.seeds import scan_seeds, unix_time
 from fairdeal.audit.summary import BlockContext
 from fairdeal.audit.targeting import CROSS_NULL, SAME_EFFORT_NULL
 from fairdeal.audit.verdict import CERTAIN_FINDINGS, Verdict, build_verdict
-from fairdeal.errors import AuditError, FairdealError
-from fairdeal.rules.convention import TableRules
-from fairdeal.systems import get_system
+from fairdeal.errors import AuditError
 
 if TYPE_CHECKING:
     from fairdeal.audit.replay import Finding
@@ -312,14 +310,6 @@ class ScanInput:
     plain: Callable[[], Path]
 
 
-def _cutter_offset(system: str) -> int:
-    """Who cuts at this system's table (``table.cutter``); a system the registry does not know cuts as most do."""
-    try:
-        return get_system(system).convention.table.cutter
-    except FairdealError:
-        return TableRules().cutter
-
-
 def file_input(path: str | Path) -> ScanInput:
     file = Path(path)
     return ScanInput(
@@ -355,7 +345,7 @@ def audit_input(source: ScanInput, options: RunOptions = RunOptions(), progress:
             tells,
             targeting,
             targeting or estimate <= TARGETING_AUTO_HANDS,
-            _cutter_offset(header.system),
+            header.cutter,
         )
 
     merged = source.scan(context_of, options, progress)
