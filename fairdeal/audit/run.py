@@ -5,8 +5,8 @@ weak-server seed search for digital logs.
 
 Exit status contract (used by ``fairdeal audit``): 0 when nothing is flagged; 1 when a test is significant after
 Holm's correction at the family-wise ``alpha``, or a finding no honest hand shows is present (a deal the logged
-shuffle cannot give, an illegal or undone cut, a rules breach, a cooked score line, a repeated digital deal, a
-deal drawn from a searchable server seed);
+shuffle cannot give, an illegal or undone cut, a cut by the wrong player, a rules breach, a cooked score line, a
+repeated digital deal, a deal drawn from a searchable server seed);
 2 when the input cannot be audited at all.
 """
 
