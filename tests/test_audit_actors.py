@@ -5,13 +5,16 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from itertools import permutations
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy.stats import chi2
 
 from fairdeal.audit.actors.cuts import UNATTRIBUTED, WRONG, cutter_findings
 from fairdeal.audit.actors.cutter import (
@@ -19,12 +22,14 @@ from fairdeal.audit.actors.cutter import (
     beneficiaries,
     best_depths,
     decks_by_depth,
+    habit_pvalue,
     legal_depths,
     rank_pvalues,
 )
 from fairdeal.audit.actors.value import receiver_values
 from fairdeal.audit.run import RunOptions, run_audit
-from fairdeal.audit.simulate import Evening, fast_evening_lines
+from fairdeal.audit.simulate import Evening, fast_evening_lines, stacking_shuffle
+from fairdeal.audit.simulate import header as simulate_header
 from fairdeal.cards import to_ascii_list
 from fairdeal.deal import DealPattern, deal_by_seat, deal_order, get_pattern
 from fairdeal.engine.system import System
@@ -242,9 +247,15 @@ def test_the_cutter_sums_merge_across_blocks(tmp_path: Path, monkeypatch: pytest
 
 
 def _hand_line(
-    pattern: DealPattern, dealer: int, players: int, shuffle: str, rng: np.random.Generator, number: int
+    pattern: DealPattern,
+    dealer: int,
+    players: int,
+    shuffle: str,
+    rng: np.random.Generator,
+    number: int,
+    before: np.ndarray | None = None,
 ) -> dict[str, Any]:
-    before = rng.permutation(pattern.deck.codes())
+    before = rng.permutation(pattern.deck.codes()) if before is None else before
     after = before[parse_notation(shuffle).permutation(pattern.deck.size)]
     dealt = deal_order(after, pattern)
     hands = [to_ascii_list(h) for h in deal_by_seat(dealt, pattern, dealer, players)]
@@ -299,3 +310,51 @@ def test_a_house_rule_moves_the_cutter(tmp_path: Path) -> None:
     moved.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
     wrong = [f for _, _, _, f in run_audit(moved, OPTIONS).verdict.certain() if f.kind == WRONG]
     assert len(wrong) == 9 and all("dealer's cutter" in f.message for f in wrong)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 6))
+def test_the_habit_law_is_the_permutation_law(seed: int, cuts: int) -> None:
+    """Hoeffding's mean and variance from the additive sums equal the enumerated permutations of the depths."""
+    rng = np.random.default_rng(seed)
+    n = 6
+    scores = rng.integers(0, 4, size=(cuts, n)).astype(float)
+    chosen = rng.integers(0, n, size=cuts)
+    counts = np.bincount(chosen, minlength=n)
+    totals = np.array([scores[np.arange(cuts), chosen[list(p)]].sum() for p in permutations(range(cuts))])
+    observed = float(scores[np.arange(cuts), chosen].sum())
+    z, _ = habit_pvalue(observed, counts, scores.sum(axis=0), scores.T @ scores)
+    if totals.std() < 1e-9:
+        assert z == 0.0
+    else:
+        assert z == pytest.approx((observed - totals.mean()) / totals.std(), rel=1e-9, abs=1e-9)
+
+
+def test_a_dealer_stacking_for_a_habitual_cut_does_not_frame_the_cutter(tmp_path: Path) -> None:
+    """Hostile dealer: his right neighbour always cuts 11, and he stacks an ace for that cut in every deal. The
+    rank test alone would name the cutter (the talon's value at depth 11 tops the others); the cutter's own
+    depths permuted among his cuts show that his depth never follows the deck, so only the dealer is named."""
+    pattern = get_pattern("russian")
+    rng = np.random.default_rng(21)
+    header = msgspec.to_builtins(simulate_header(Evening()))
+    lines: list[dict[str, Any]] = [header]
+    for number in range(1, 301):
+        dealer = (number - 1) % 3
+        cutter = (dealer - 1) % 3
+        before = rng.permutation(pattern.deck.codes())
+        if dealer == 1:
+            shuffle = stacking_shuffle(before, rng, cutter, 11)
+        else:
+            shuffle = f"4 2 cut@{cutter} {int(rng.integers(4, 29))}"
+        lines.append(_hand_line(pattern, dealer, 3, shuffle, rng, number, before))
+    log = tmp_path / "habit.jsonl"
+    log.write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in lines) + "\n", encoding="utf-8")
+    verdict = run_audit(log, OPTIONS).verdict
+    assert "Boris" in verdict.suspects()
+    assert verdict.cutters() == ()
+    (talon,) = [t for t in verdict.tests if t.subject == "cutter Anna -> the talon"]
+    assert talon.count == 100 and talon.statistic > chi2_upper(0.001, 200) and talon.pvalue == 1.0
+
+
+def chi2_upper(p: float, dof: int) -> float:
+    return float(chi2.isf(p, dof))

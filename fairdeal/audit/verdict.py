@@ -27,7 +27,7 @@ import numpy as np
 from scipy import stats as sps
 
 from fairdeal.audit.actors.cuts import UNATTRIBUTED, WRONG
-from fairdeal.audit.actors.cutter import TALON
+from fairdeal.audit.actors.cutter import TALON, habit_pvalue
 from fairdeal.audit.battery import battery_tests
 from fairdeal.audit.exact import laws_for
 from fairdeal.audit.quality import MEASURES, guessing_null
@@ -515,6 +515,14 @@ def _seat_tests(merged: Merged, players: Sequence[str]) -> list[TestResult]:
     return tests
 
 
+CUTTER_NULL = (
+    "an honest cutter: depth uniform over the legal depths, so the chosen depth's rank among them (ties broken at "
+    "random) is uniform, Fisher on each tail; and, so that a dealer stacking for a habitual depth does not make "
+    "the cutter its chooser, his own depths permuted among his cuts (the same scores, Hoeffding's normal "
+    "approximation); per tail the larger p-value (intersection-union), two-sided over the tails"
+)
+
+
 def _cutter_tests(merged: Merged, players: Sequence[str]) -> list[TestResult]:
     """Per (cutter, beneficiary): did his chosen depths give more or less than the legal depths he passed over?"""
     sums = merged.sums
@@ -526,15 +534,23 @@ def _cutter_tests(merged: Merged, players: Sequence[str]) -> list[TestResult]:
                 continue
             high = float(sps.chi2.sf(sums.cutter_high[c, b], 2 * k))
             low = float(sps.chi2.sf(sums.cutter_low[c, b], 2 * k))
+            habit = [
+                habit_pvalue(
+                    float(sums.cutter_chosen[c, b, t]),
+                    sums.cutter_depths[c, b],
+                    sums.cutter_by_depth[c, b, t],
+                    sums.cutter_cross[c, b, t],
+                )[1]
+                for t in (0, 1)
+            ]
             tests.append(
                 TestResult(
                     f"cutter {cutter} -> {who}",
                     "cut depth chosen for " + ("his own hand" if b == c else "this hand" if b < len(players) else who),
                     float(sums.cutter_high[c, b] if high <= low else sums.cutter_low[c, b]),
-                    min(1.0, 2.0 * min(high, low)),
+                    min(1.0, 2.0 * min(max(high, habit[0]), max(low, habit[1]))),
                     k,
-                    "an honest cutter: depth uniform over the legal depths, so the chosen depth's rank among them "
-                    "(ties broken at random) is uniform; Fisher on each tail, two-sided",
+                    CUTTER_NULL,
                     player=players[b] if b < len(players) else None,
                     actor=cutter,
                     beneficiary=players[b] if b < len(players) else TALON,

@@ -6,6 +6,9 @@ actions after it are logged, each legal depth gives a deal, and each seat's hand
 of the chosen depth's value among all legal depths is uniform; ties are broken at random, which makes the
 per-cut p-value exactly uniform. Its two tails are summed per (cutter, beneficiary) as Fisher statistics, which
 merge by addition across blocks, shards and dask tasks (``summary.Sums``); the verdict tests both tails.
+A cutter with a habit (always about 11) is not uniform, and a dealer who stacks for that habit would make the rank
+test name him; so the same scores are also tested against his own depths permuted among his cuts
+(``habit_pvalue``, from additive sums too), and a tail counts only when both tests find it.
 A cut whose earlier order is not logged (only the deal and the depth) is counted as one the test could not read.
 """
 
@@ -15,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
+from scipy import stats as sps
 
 from fairdeal.audit.actors.value import receiver_values
 from fairdeal.audit.fastpath import CUT, NO_OP, CompiledShuffle, apply_compiled
@@ -26,7 +30,7 @@ from fairdeal.shuffle.perm import compose, identity
 
 if TYPE_CHECKING:
     from fairdeal.audit.fastpath import Hands, Layout
-    from fairdeal.audit.summary import BlockContext, BlockSummary
+    from fairdeal.audit.summary import BlockContext, BlockSummary, Sums
 
 TALON = "the talon"  # the beneficiary after the seats: every talon card of the deal
 
@@ -205,6 +209,70 @@ def fold_cutter(
         (sums.cutter_expected, values.mean(axis=1)),
     ):
         np.add.at(total, cutter, np.where(counted, part, 0).astype(total.dtype))
+    _fold_habit(sums, values, cases.depth[legal], depths, cutter, counted, n)
+
+
+def _fold_habit(
+    sums: Sums,
+    values: np.ndarray,
+    chosen: np.ndarray,
+    depths: np.ndarray,
+    cutter: np.ndarray,
+    counted: np.ndarray,
+    n: int,
+) -> None:
+    """The sums ``habit_pvalue`` needs: each depth's tail scores (``tail_scores``) in each cut, the chosen
+    depths' scores, and the products of two depths' scores."""
+    m, b = len(values), values.shape[2]
+    index = chosen - depths[0]
+    full = np.zeros((m, b, 2, n))
+    full[:, :, :, depths] = tail_scores(values).transpose(0, 2, 3, 1)
+    full *= counted[:, :, None, None]
+    picked = np.zeros((m, n), dtype=np.int64)
+    picked[np.arange(m), chosen] = 1
+    np.add.at(sums.cutter_depths, cutter, picked[:, None, :] * counted[:, :, None])
+    np.add.at(sums.cutter_chosen, cutter, full[np.arange(m), :, :, depths[index]])
+    np.add.at(sums.cutter_by_depth, cutter, full)
+    for seat in np.unique(cutter):
+        mine = full[cutter == seat]
+        sums.cutter_cross[seat] += np.einsum("ibtk,ibtl->btkl", mine, mine)
+
+
+def tail_scores(values: np.ndarray) -> np.ndarray:
+    """``(cases, depths, beneficiaries, 2)``: ``-log`` of each depth's mid-rank tail p-value among the depths of its
+    cut, high tail then low: a depth that gives the most scores highest on the first, as Fisher's method weighs it."""
+    above = (values[:, None, :, :] > values[:, :, None, :]).sum(axis=2)
+    ties = (values[:, None, :, :] == values[:, :, None, :]).sum(axis=2)
+    k = values.shape[1]
+    high = (above + 0.5 * ties) / k
+    low = (k - above - ties + 0.5 * ties) / k
+    returned: np.ndarray = -np.log(np.stack([high, low], axis=-1))
+    return returned
+
+
+def habit_pvalue(observed: float, counts: np.ndarray, by_depth: np.ndarray, cross: np.ndarray) -> tuple[float, float]:
+    """``(z, upper p)`` of a score total of the chosen depths against the same depths dealt out again among the
+    same cuts at random: a cutter who keeps to his own depths without looking at the deck is uniform over these
+    permutations, whatever depths he favours, so a dealer who stacks for a habitual depth does not make him look
+    like its chooser. Mean and variance of the permutation law are Hoeffding's (combinatorial central limit
+    theorem), from additive sums: ``counts[d]`` cuts at depth ``d``, ``by_depth[d]`` the total score depth ``d``
+    would have had over all cuts, ``cross[d, e]`` the total of products of the scores of ``d`` and ``e``."""
+    total = float(counts.sum())
+    if total < 2:
+        return 0.0, 1.0
+    share = counts / total
+    mean = float(share @ by_depth)
+    spread = (
+        float(counts @ np.diag(cross))
+        - total * float(share @ cross @ share)
+        - float(counts @ (by_depth / total) ** 2) * total
+        + mean**2
+    )
+    variance = spread / (total - 1)
+    if variance <= 1e-9 * max(1.0, mean**2):
+        return 0.0, 1.0  # every permutation gives the same total: nothing to test
+    z = (observed - mean) / np.sqrt(variance)
+    return float(z), float(sps.norm.sf(z))
 
 
 def best_depths(
