@@ -21,12 +21,12 @@ from fairdeal.audit.actors.cutter import (
     TALON,
     beneficiaries,
     best_depths,
-    decks_by_depth,
     habit_pvalue,
     legal_depths,
+    rank_counts,
     rank_pvalues,
 )
-from fairdeal.audit.actors.value import receiver_values
+from fairdeal.audit.actors.value import decks_by_depth, depth_values, receiver_values
 from fairdeal.audit.run import RunOptions, run_audit
 from fairdeal.audit.simulate import Evening, fast_evening_lines, stacking_shuffle
 from fairdeal.audit.simulate import header as simulate_header
@@ -314,8 +314,9 @@ def test_a_house_rule_moves_the_cutter(tmp_path: Path) -> None:
 
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(2, 6))
-def test_the_habit_law_is_the_permutation_law(seed: int, cuts: int) -> None:
-    """Hoeffding's mean and variance from the additive sums equal the enumerated permutations of the depths."""
+def test_the_habit_law_bounds_the_permutation_law(seed: int, cuts: int) -> None:
+    """Against the enumerated permutations of the depths among the cuts: the mean is exact, and the variance
+    exceeds the exact one by just the spread of the cuts' own mean scores (so z is never larger)."""
     rng = np.random.default_rng(seed)
     n = 6
     scores = rng.integers(0, 4, size=(cuts, n)).astype(float)
@@ -323,11 +324,13 @@ def test_the_habit_law_is_the_permutation_law(seed: int, cuts: int) -> None:
     counts = np.bincount(chosen, minlength=n)
     totals = np.array([scores[np.arange(cuts), chosen[list(p)]].sum() for p in permutations(range(cuts))])
     observed = float(scores[np.arange(cuts), chosen].sum())
-    z, _ = habit_pvalue(observed, counts, scores.sum(axis=0), scores.T @ scores)
-    if totals.std() < 1e-9:
+    z, _ = habit_pvalue(observed, counts, scores.sum(axis=0), (scores**2).sum(axis=0))
+    levels = scores @ (counts / cuts)  # each cut's mean score over the depths chosen
+    extra = cuts * ((levels - levels.mean()) ** 2).sum() / (cuts - 1)
+    if totals.var() + extra < 1e-9:
         assert z == 0.0
-    else:
-        assert z == pytest.approx((observed - totals.mean()) / totals.std(), rel=1e-9, abs=1e-9)
+        return
+    assert observed - totals.mean() == pytest.approx(z * np.sqrt(totals.var() + extra), abs=1e-9)
 
 
 def test_a_dealer_stacking_for_a_habitual_cut_does_not_frame_the_cutter(tmp_path: Path) -> None:
@@ -353,8 +356,30 @@ def test_a_dealer_stacking_for_a_habitual_cut_does_not_frame_the_cutter(tmp_path
     assert "Boris" in verdict.suspects()
     assert verdict.cutters() == ()
     (talon,) = [t for t in verdict.tests if t.subject == "cutter Anna -> the talon"]
-    assert talon.count == 100 and talon.statistic > chi2_upper(0.001, 200) and talon.pvalue == 1.0
+    assert talon.count == 100 and talon.statistic > chi2_upper(0.001, 200) and talon.pvalue > 0.99
 
 
 def chi2_upper(p: float, dof: int) -> float:
     return float(chi2.isf(p, dof))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 9), min_size=3, max_size=3), min_size=2, max_size=12), st.booleans())
+def test_rank_counts_by_histogram_and_by_sort_agree(rows: list[list[int]], fractional: bool) -> None:
+    values = np.array(rows, dtype=np.float32)[None, :, :] + (np.float32(0.25) if fractional else 0)
+    below, ties = rank_counts(values)
+    assert (below == (values[:, None, :, :] < values[:, :, None, :]).sum(axis=2)).all()
+    assert (ties == (values[:, None, :, :] == values[:, :, None, :]).sum(axis=2)).all()
+
+
+def test_depth_values_are_the_values_of_the_decks() -> None:
+    """The additive shortcut equals valuing every deck, with and without actions after the cut."""
+    pattern = get_pattern("russian")
+    rng = np.random.default_rng(4)
+    n = pattern.deck.size
+    pre = np.array([rng.permutation(pattern.deck.codes()) for _ in range(6)]).astype(np.int64)
+    after = np.array([np.arange(n)] * 3 + [rng.permutation(n) for _ in range(3)])
+    depths = legal_depths(n, 4)
+    targets = np.asarray(pattern.targets)
+    want = receiver_values(decks_by_depth(pre, after, depths), targets, 4)
+    assert (depth_values(pre, after, depths, targets, 4) == want).all()

@@ -64,7 +64,7 @@ class Sums:
     cutter_depths: np.ndarray  # (cutters, seats + 1, deck): how often each depth was chosen
     cutter_chosen: np.ndarray  # (cutters, seats + 1, 2): Σ the chosen depth's tail score (high, low)
     cutter_by_depth: np.ndarray  # (cutters, seats + 1, 2, deck): Σ the tail score each depth would have had
-    cutter_cross: np.ndarray  # (cutters, seats + 1, 2, deck, deck): Σ products of two depths' scores
+    cutter_squares: np.ndarray  # (cutters, seats + 1, 2, deck): Σ the squared tail score each depth would have had
     cutter_untested: np.ndarray  # (cutters,): cuts by the seat whose order before the cut is not logged
     actor_actions: np.ndarray  # (dealers,): logged actions naming their actor (the log records who acts)
     gathered: np.ndarray  # (dealers,): hands with a logged gathered order (``order_before``)
@@ -103,7 +103,7 @@ class Sums:
             z((seats, seats + 1, deck), np.int64),
             z((seats, seats + 1, 2)),
             z((seats, seats + 1, 2, deck)),
-            z((seats, seats + 1, 2, deck, deck)),
+            z((seats, seats + 1, 2, deck)),
             z(seats, np.int64),
             z(seats, np.int64),
             z(seats, np.int64),

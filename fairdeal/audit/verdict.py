@@ -518,8 +518,8 @@ def _seat_tests(merged: Merged, players: Sequence[str]) -> list[TestResult]:
 CUTTER_NULL = (
     "an honest cutter: depth uniform over the legal depths, so the chosen depth's rank among them (ties broken at "
     "random) is uniform, Fisher on each tail; and, so that a dealer stacking for a habitual depth does not make "
-    "the cutter its chooser, his own depths permuted among his cuts (the same scores, Hoeffding's normal "
-    "approximation); per tail the larger p-value (intersection-union), two-sided over the tails"
+    "the cutter its chooser, his own depths permuted among his cuts (the same scores, normal approximation, "
+    "variance bounded above); per tail the larger p-value (intersection-union), two-sided over the tails"
 )
 
 
@@ -539,7 +539,7 @@ def _cutter_tests(merged: Merged, players: Sequence[str]) -> list[TestResult]:
                     float(sums.cutter_chosen[c, b, t]),
                     sums.cutter_depths[c, b],
                     sums.cutter_by_depth[c, b, t],
-                    sums.cutter_cross[c, b, t],
+                    sums.cutter_squares[c, b, t],
                 )[1]
                 for t in (0, 1)
             ]

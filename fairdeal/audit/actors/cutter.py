@@ -2,7 +2,7 @@
 
 When the deck just before a cut is known (the gathered order and every logged action before the cut) and the
 actions after it are logged, each legal depth gives a deal, and each seat's hand and the talon a value
-(``value.receiver_values``). A cutter who does not look cuts at a depth uniform over the legal ones, so the rank
+(``value.depth_values``). A cutter who does not look cuts at a depth uniform over the legal ones, so the rank
 of the chosen depth's value among all legal depths is uniform; ties are broken at random, which makes the
 per-cut p-value exactly uniform. Its two tails are summed per (cutter, beneficiary) as Fisher statistics, which
 merge by addition across blocks, shards and dask tasks (``summary.Sums``); the verdict tests both tails.
@@ -14,13 +14,14 @@ A cut whose earlier order is not logged (only the deal and the depth) is counted
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy import stats as sps
 
-from fairdeal.audit.actors.value import receiver_values
+from fairdeal.audit.actors.value import depth_values
 from fairdeal.audit.fastpath import CUT, NO_OP, CompiledShuffle, apply_compiled
 from fairdeal.deal import DealPattern, seats_of_hands
 from fairdeal.errors import FairdealError
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from fairdeal.audit.fastpath import Hands, Layout
     from fairdeal.audit.summary import BlockContext, BlockSummary, Sums
 
+MAX_COUNTED = 1 << 12  # whole-number values below this are ranked by histogram
 TALON = "the talon"  # the beneficiary after the seats: every talon card of the deal
 
 
@@ -58,15 +60,6 @@ def legal_depths(n: int, min_each_side: int) -> np.ndarray:
     return np.arange(max(1, min_each_side), n - max(1, min_each_side) + 1)
 
 
-def decks_by_depth(pre: np.ndarray, after: np.ndarray, depths: np.ndarray) -> np.ndarray:
-    """``(cases, depths, n)``: the deck dealt from had the cut been each depth (``cut d`` puts position ``p + d``
-    at ``p``; the actions after it then gather by ``after``)."""
-    n = pre.shape[1]
-    index = (after[:, None, :] + depths[None, :, None]) % n
-    returned: np.ndarray = np.take_along_axis(pre[:, None, :], index, axis=2)
-    return returned
-
-
 def beneficiaries(pattern: DealPattern, seats: int) -> tuple[np.ndarray, np.ndarray]:
     """Per dealer, a ``(receivers, seats + 1)`` map of the pattern's hands and talons to seats and the talon,
     and which beneficiaries receive cards at all (a seat sitting out does not)."""
@@ -81,6 +74,45 @@ def beneficiaries(pattern: DealPattern, seats: int) -> tuple[np.ndarray, np.ndar
     return maps, active
 
 
+def rank_counts(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(below, ties)`` of every depth along axis 1: how many depths of its cut give less, and how many give
+    the same (itself included)."""
+    whole = values.size and values.min() >= 0 and values.max() < MAX_COUNTED and (values == np.round(values)).all()
+    return _counted_ranks(values) if whole else _sorted_ranks(values)
+
+
+def _counted_ranks(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Whole-number values (points): one histogram per cut and beneficiary, and its running total."""
+    k = values.shape[1]
+    rows = np.moveaxis(values, 1, -1).reshape(-1, k).astype(np.int64)
+    top = int(rows.max()) + 1
+    keys = rows + (np.arange(len(rows)) * top)[:, None]
+    counts = np.bincount(keys.ravel(), minlength=len(rows) * top)
+    running = np.concatenate([[0], np.cumsum(counts)])
+    below = running[keys] - running[(np.arange(len(rows)) * top)[:, None]]
+    ties = counts[keys]
+    shape = np.moveaxis(values, 1, -1).shape
+    return np.moveaxis(below.reshape(shape), -1, 1), np.moveaxis(ties.reshape(shape), -1, 1)
+
+
+def _sorted_ranks(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Any values: by one sort, as a cut has only a few dozen depths."""
+    k = values.shape[1]
+    order = np.argsort(values, axis=1, kind="stable")
+    ordered = np.take_along_axis(values, order, axis=1)
+    place = np.broadcast_to(np.arange(k).reshape((1, k) + (1,) * (values.ndim - 2)), values.shape)
+    first = np.ones(values.shape, dtype=bool)
+    first[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+    last = np.ones(values.shape, dtype=bool)
+    last[:, :-1] = first[:, 1:]
+    start = np.maximum.accumulate(np.where(first, place, 0), axis=1)
+    stop = np.flip(np.minimum.accumulate(np.flip(np.where(last, place, k - 1), axis=1), axis=1), axis=1)
+    below, ties = np.empty_like(start), np.empty_like(start)
+    np.put_along_axis(below, order, start, axis=1)
+    np.put_along_axis(ties, order, stop - start + 1, axis=1)
+    return below, ties
+
+
 def rank_pvalues(values: np.ndarray, chosen: np.ndarray, uniform: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Tie-broken rank p-values of the chosen depth: ``(high, low)``, each exactly uniform under a uniform depth.
 
@@ -88,13 +120,38 @@ def rank_pvalues(values: np.ndarray, chosen: np.ndarray, uniform: np.ndarray) ->
     ``(cases, beneficiaries)`` uniforms on [0, 1). ``high`` is small when the chosen depth gave much, ``low``
     when it gave little; ``high + low == 1``.
     """
-    k = values.shape[1]
-    mine = np.take_along_axis(values, chosen[:, None, None], axis=1)
-    above = (values > mine).sum(axis=1)
-    ties = (values == mine).sum(axis=1)
-    high = (above + (1.0 - uniform) * ties) / k
+    below, ties = rank_counts(values)
+    return _tails(below, ties, chosen, uniform)
+
+
+def _tails(
+    below: np.ndarray, ties: np.ndarray, chosen: np.ndarray, uniform: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    k = below.shape[1]
+    rows = np.arange(len(chosen))
+    under, same = below[rows, chosen], ties[rows, chosen]
+    high = (k - under - same + (1.0 - uniform) * same) / k
     low = np.maximum(1.0 - high, np.finfo(float).tiny)
     return high, low
+
+
+def tail_scores(below: np.ndarray, ties: np.ndarray) -> np.ndarray:
+    """``-log`` of each depth's mid-rank tail p-value among the depths of its cut, high tail then low (a last
+    axis of 2): a depth that gives the most scores highest on the first, as Fisher's method weighs it."""
+    k = below.shape[1]
+    returned: np.ndarray = _score_table(k)[below, ties]
+    return returned
+
+
+@functools.lru_cache(maxsize=8)
+def _score_table(k: int) -> np.ndarray:
+    """``[below, ties] -> (high, low)`` scores for ``k`` depths (a lookup: the counts take few values)."""
+    below, ties = np.meshgrid(np.arange(k + 1), np.arange(k + 1), indexing="ij")
+    high = np.clip(k - below - 0.5 * ties, 0.5, None) / k
+    low = np.clip(below + 0.5 * ties, 0.5, None) / k
+    table = -np.log(np.stack([high, low], axis=-1))
+    table.setflags(write=False)
+    return table
 
 
 def cut_cases(
@@ -182,8 +239,9 @@ def fold_cutter(
     summary: BlockSummary,
     rng: np.random.Generator,
 ) -> None:
-    """Add each readable cut's two rank p-values to its (cutter, beneficiary) sums; count the gathered orders
-    (the verdict says the gatherer, whom the log does not name, is not tested)."""
+    """Add each readable cut's two rank p-values, and the scores the habit test needs, to its (cutter,
+    beneficiary) sums; count the gathered orders (the verdict says the gatherer, whom the log does not name, is
+    not tested)."""
     sums = summary.sums
     pattern = layout.pattern
     n = pattern.deck.size
@@ -193,82 +251,66 @@ def fold_cutter(
     legal = (cases.depth >= depths[0]) & (cases.depth <= depths[-1])  # an illegal cut is a finding of its own
     if not legal.any():
         return
-    rows, cutter = cases.rows[legal], cases.cutter[legal]
-    decks = decks_by_depth(cases.pre[legal], cases.after[legal], depths)
+    own, cutter, index = dealers[cases.rows[legal]], cases.cutter[legal], cases.depth[legal] - depths[0]
     maps, active = beneficiaries(pattern, layout.num_seats)
-    own = dealers[rows]
-    values = np.einsum("ikr,irb->ikb", receiver_values(decks, np.asarray(pattern.targets), maps.shape[1]), maps[own])
-    high, low = rank_pvalues(values, cases.depth[legal] - depths[0], rng.random((len(rows), maps.shape[2])))
+    raw = depth_values(cases.pre[legal], cases.after[legal], depths, np.asarray(pattern.targets), maps.shape[1])
+    values = np.zeros(raw.shape[:2] + (maps.shape[2],), dtype=np.float32)
+    for dealer in np.unique(own):
+        at = np.flatnonzero(own == dealer)
+        for r, b in zip(*np.nonzero(maps[dealer])):
+            values[at, :, b] += raw[at, :, r]
+    below, ties = rank_counts(values)
+    high, low = _tails(below, ties, index, rng.random((len(own), maps.shape[2])))
+    scores = tail_scores(below, ties)
     counted = active[own]
-    mine = np.take_along_axis(values, (cases.depth[legal] - depths[0])[:, None, None], axis=1)[:, 0, :]
-    for total, part in (
-        (sums.cutter_high, -2.0 * np.log(high)),
-        (sums.cutter_low, -2.0 * np.log(low)),
-        (sums.cutter_tests, np.ones_like(high, dtype=np.int64)),
-        (sums.cutter_observed, mine),
-        (sums.cutter_expected, values.mean(axis=1)),
-    ):
-        np.add.at(total, cutter, np.where(counted, part, 0).astype(total.dtype))
-    _fold_habit(sums, values, cases.depth[legal], depths, cutter, counted, n)
-
-
-def _fold_habit(
-    sums: Sums,
-    values: np.ndarray,
-    chosen: np.ndarray,
-    depths: np.ndarray,
-    cutter: np.ndarray,
-    counted: np.ndarray,
-    n: int,
-) -> None:
-    """The sums ``habit_pvalue`` needs: each depth's tail scores (``tail_scores``) in each cut, the chosen
-    depths' scores, and the products of two depths' scores."""
-    m, b = len(values), values.shape[2]
-    index = chosen - depths[0]
-    full = np.zeros((m, b, 2, n))
-    full[:, :, :, depths] = tail_scores(values).transpose(0, 2, 3, 1)
-    full *= counted[:, :, None, None]
-    picked = np.zeros((m, n), dtype=np.int64)
-    picked[np.arange(m), chosen] = 1
-    np.add.at(sums.cutter_depths, cutter, picked[:, None, :] * counted[:, :, None])
-    np.add.at(sums.cutter_chosen, cutter, full[np.arange(m), :, :, depths[index]])
-    np.add.at(sums.cutter_by_depth, cutter, full)
     for seat in np.unique(cutter):
-        mine = full[cutter == seat]
-        sums.cutter_cross[seat] += np.einsum("ibtk,ibtl->btkl", mine, mine)
+        at = cutter == seat
+        _fold_seat(sums, int(seat), values[at], index[at], high[at], low[at], scores[at], counted[at], depths)
 
 
-def tail_scores(values: np.ndarray) -> np.ndarray:
-    """``(cases, depths, beneficiaries, 2)``: ``-log`` of each depth's mid-rank tail p-value among the depths of its
-    cut, high tail then low: a depth that gives the most scores highest on the first, as Fisher's method weighs it."""
-    above = (values[:, None, :, :] > values[:, :, None, :]).sum(axis=2)
-    ties = (values[:, None, :, :] == values[:, :, None, :]).sum(axis=2)
-    k = values.shape[1]
-    high = (above + 0.5 * ties) / k
-    low = (k - above - ties + 0.5 * ties) / k
-    returned: np.ndarray = -np.log(np.stack([high, low], axis=-1))
-    return returned
+def _fold_seat(
+    sums: Sums,
+    seat: int,
+    values: np.ndarray,
+    index: np.ndarray,
+    high: np.ndarray,
+    low: np.ndarray,
+    scores: np.ndarray,
+    counted: np.ndarray,
+    depths: np.ndarray,
+) -> None:
+    """One cutter's cuts of a block into his sums; ``counted`` leaves out the seats that were dealt nothing."""
+    rows = np.arange(len(index))
+    weight = counted.astype(float)
+    sums.cutter_high[seat] += (-2.0 * np.log(high) * weight).sum(axis=0)
+    sums.cutter_low[seat] += (-2.0 * np.log(low) * weight).sum(axis=0)
+    sums.cutter_tests[seat] += counted.sum(axis=0)
+    sums.cutter_observed[seat] += (values[rows, index] * weight).sum(axis=0)
+    sums.cutter_expected[seat] += (values.mean(axis=1) * weight).sum(axis=0)
+    for b in range(counted.shape[1]):
+        sums.cutter_depths[seat, b, depths] += np.bincount(index[counted[:, b]], minlength=len(depths))
+    weighted = scores * weight[:, None, :, None]  # (cuts, depths, beneficiaries, tails)
+    sums.cutter_chosen[seat] += weighted[rows, index].sum(axis=0)
+    sums.cutter_by_depth[seat][:, :, depths] += weighted.sum(axis=0).transpose(1, 2, 0)
+    sums.cutter_squares[seat][:, :, depths] += (weighted**2).sum(axis=0).transpose(1, 2, 0)
 
 
-def habit_pvalue(observed: float, counts: np.ndarray, by_depth: np.ndarray, cross: np.ndarray) -> tuple[float, float]:
+def habit_pvalue(observed: float, counts: np.ndarray, by_depth: np.ndarray, squares: np.ndarray) -> tuple[float, float]:
     """``(z, upper p)`` of a score total of the chosen depths against the same depths dealt out again among the
     same cuts at random: a cutter who keeps to his own depths without looking at the deck is uniform over these
     permutations, whatever depths he favours, so a dealer who stacks for a habitual depth does not make him look
-    like its chooser. Mean and variance of the permutation law are Hoeffding's (combinatorial central limit
-    theorem), from additive sums: ``counts[d]`` cuts at depth ``d``, ``by_depth[d]`` the total score depth ``d``
-    would have had over all cuts, ``cross[d, e]`` the total of products of the scores of ``d`` and ``e``."""
+    like its chooser. From additive sums: ``counts[d]`` cuts at depth ``d``, ``by_depth[d]`` and ``squares[d]``
+    the total and the total square of the score depth ``d`` would have had over all the cuts.
+
+    The permutation mean is exact; the variance is Hoeffding's (combinatorial central limit theorem) without its
+    correction for cuts whose scores run higher at every depth, which only makes it larger: the test errs
+    towards the cutter, and tail scores are ranks, so their level hardly varies from cut to cut.
+    """
     total = float(counts.sum())
     if total < 2:
         return 0.0, 1.0
-    share = counts / total
-    mean = float(share @ by_depth)
-    spread = (
-        float(counts @ np.diag(cross))
-        - total * float(share @ cross @ share)
-        - float(counts @ (by_depth / total) ** 2) * total
-        + mean**2
-    )
-    variance = spread / (total - 1)
+    mean = float(counts @ by_depth) / total
+    variance = float(counts @ (squares - by_depth**2 / total)) / (total - 1)
     if variance <= 1e-9 * max(1.0, mean**2):
         return 0.0, 1.0  # every permutation gives the same total: nothing to test
     z = (observed - mean) / np.sqrt(variance)
@@ -288,11 +330,11 @@ def best_depths(
     what a cutter who reads the bottom cards does, the model the simulations catch."""
     n = pre.shape[1]
     depths = legal_depths(n, min_each_side)
-    decks = decks_by_depth(pre, np.broadcast_to(np.arange(n), pre.shape), depths)
     maps, _ = beneficiaries(pattern, seats)
-    values = np.einsum(
-        "ikr,ir->ik", receiver_values(decks, np.asarray(pattern.targets), maps.shape[1]), maps[dealers, :, seat]
+    raw = depth_values(
+        pre, np.broadcast_to(np.arange(n), pre.shape), depths, np.asarray(pattern.targets), maps.shape[1]
     )
+    values = np.einsum("ikr,ir->ik", raw, maps[dealers, :, seat])
     best = values == values.max(axis=1, keepdims=True)
     pick = np.argmax(best * rng.random(best.shape), axis=1)
     returned: np.ndarray = depths[pick]
