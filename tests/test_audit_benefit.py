@@ -120,7 +120,7 @@ def _verdict(evening: Evening, seed: int, hands: int = 300) -> Verdict:
 def test_an_honest_evening_has_no_finding():
     verdict = _verdict(Evening(), 1)
     assert verdict.clean
-    benefit = [t for t in verdict.tests if t.actor]  # per dealer: three seats, the talon, its card value
+    benefit = [t for t in verdict.tests if t.direction is not None]  # per dealer: three seats, the talon, its value
     assert len(benefit) == 15 and all(t.direction in ("fed", "sunk") for t in benefit)
 
 
@@ -131,7 +131,9 @@ def test_an_honest_evening_has_no_finding():
 def test_a_cheating_dealer_is_named_with_his_beneficiary_and_direction(cheat, beneficiary, direction):
     verdict = _verdict(Evening(cheater=1, rate=0.4, cheat=cheat), 3)
     assert verdict.suspects() == ("Boris",)
-    named = [t for t in verdict.flagged() if t.actor]
+    # The benefit tests name the dealer; the cut test may also name the cutter whose depth delivered the arranged
+    # deal (the simulated cheat knows the cut in advance, as only an accomplice's cut allows).
+    named = [t for t in verdict.flagged() if t.direction is not None]
     assert named and all(t.actor == "Boris" for t in named)
     top = min(named, key=lambda t: t.holm)
     assert (top.beneficiary, top.direction) == (beneficiary, direction)

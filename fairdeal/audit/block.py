@@ -1,5 +1,6 @@
 """One block of a log, audited at array speed: its deals read in bulk, its shuffles replayed and measured
-(``shuffle_quality``), targeting per hand when asked (``targeting``), its statistics.
+(``shuffle_quality``), the cutter's depths (``actors.cutter``), targeting per hand when asked (``targeting``), its
+statistics.
 
 ``audit_block`` turns decoded lines into a ``summary.BlockSummary``. Deals whose card lists are in the usual form
 are read for the whole block at once (``fastpath.raw_cards``); any other deal is decoded card by card, and a deal
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING
 import msgspec
 import numpy as np
 
+from fairdeal.audit.actors.cutter import fold_cutter
 from fairdeal.audit.benefit.fold import cutters_of, fold_benefit
 from fairdeal.audit.bulk_replay import gathered_orders, replay_block
 from fairdeal.audit.exact import fold_deals, laws_for
@@ -88,6 +90,17 @@ def audit_block(
     hands = [h for h, v in zip(hands, valid) if v]
     orders, recv, dealers, numbers = orders[valid], recv[valid], dealers[valid], numbers[valid]
     simple, compiled = replay_block(hands, orders, recv, dealers, layout, context, summary)
+    fold_cutter(
+        hands,
+        orders,
+        dealers,
+        simple,
+        compiled,
+        layout,
+        context,
+        summary,
+        np.random.default_rng([context.seed, block_index, 3]),
+    )
     logged = read_logged(hands, simple, compiled, pattern, context.min_each_side)
     fold_quality(hands, dealers, logged, context, summary)
     if context.targeting:

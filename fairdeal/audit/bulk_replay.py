@@ -2,7 +2,7 @@
 
 Runs and cuts (the common notation) are replayed for all hands at once from the gathered order and compared with
 the deal as received; a difference is explained one hand at a time by ``replay.replay_deal``. Cuts that leave
-too few cards on a side, cuts by anyone but the dealer's right neighbour, windows of actions that undo each
+too few cards on a side, cuts by anyone but the cutter (``actors.cuts``), windows of actions that undo each
 other (a false cut) or change nobody's cards are findings; cut depths are tallied per dealer. A shuffle in any
 other notation goes through the full parser, one hand.
 """
@@ -15,8 +15,17 @@ from typing import TYPE_CHECKING
 import msgspec
 import numpy as np
 
+from fairdeal.audit.actors.cuts import (
+    UNATTRIBUTED,
+    cutter_findings,
+    cutter_seat,
+    named_actions,
+    unattributed_cut,
+    wrong_cut,
+)
 from fairdeal.audit.fastpath import (
     CUT,
+    NO_OP,
     CompiledShuffle,
     Layout,
     apply_compiled,
@@ -116,35 +125,21 @@ def _replay_simple(
     cut = kinds == CUT
     np.add.at(summary.sums.cut_depths, (np.broadcast_to(dealers[idx][:, None], cut.shape)[cut], args[cut]), 1)
     short = cut & (np.minimum(args, n - args) < context.min_each_side)
-    right = (dealers[idx] - 1) % layout.num_seats
-    wrong = cut & (actors >= 0) & (actors != right[:, None])
-    for j, s in zip(*np.nonzero(short | wrong)):
+    for j, s in zip(*np.nonzero(short)):
         line, record = hands[idx[j]]
-        action = f"action {s + 1} ({step_notation(kinds[j, s], args[j, s], actors[j, s])})"
-        if short[j, s]:
-            summary.finding(
-                line,
-                record.hand,
-                record.dealer,
-                Finding(
-                    "illegal-cut",
-                    f"{action} leaves {min(args[j, s], n - args[j, s])} card(s) on one side; "
-                    f"the convention asks at least {context.min_each_side}",
-                ),
-                context.keep,
-            )
-        if wrong[j, s]:
-            summary.finding(
-                line,
-                record.hand,
-                record.dealer,
-                Finding(
-                    "wrong-cutter",
-                    f"{action}: seat {actors[j, s]} cut, but the cut belongs to the dealer's right "
-                    f"neighbour, seat {right[j]}",
-                ),
-                context.keep,
-            )
+        summary.finding(
+            line,
+            record.hand,
+            record.dealer,
+            Finding(
+                "illegal-cut",
+                f"action {s + 1} ({step_notation(kinds[j, s], args[j, s], actors[j, s])}) leaves "
+                f"{min(args[j, s], n - args[j, s])} card(s) on one side; the convention asks at least "
+                f"{context.min_each_side}",
+            ),
+            context.keep,
+        )
+    _cutters(hands, dealers[idx], idx, compiled, layout, context, summary)
     for j, start, stop, identity in undone_windows(compiled, np.asarray(pattern.targets)):
         line, record = hands[idx[j]]
         window = kinds[j, start:stop]
@@ -179,6 +174,38 @@ def _replay_simple(
             summary.finding(line, record.hand, record.dealer, finding, context.keep)
 
 
+def _cutters(
+    hands: Hands,
+    dealers: np.ndarray,
+    idx: np.ndarray,
+    compiled: CompiledShuffle,
+    layout: Layout,
+    context: BlockContext,
+    summary: BlockSummary,
+) -> None:
+    """``cuts.cutter_findings`` for op tables: the last cut is the cutter's, earlier ones the dealer's or his."""
+    kinds, args, actors = compiled.kinds, compiled.args, compiled.actors
+    cut = kinds == CUT
+    np.add.at(summary.sums.actor_actions, dealers, ((kinds != NO_OP) & (actors >= 0)).sum(axis=1))
+    cutter = ((dealers - context.cutter_offset) % layout.num_seats)[:, None]
+    steps = np.arange(kinds.shape[1])[None, :]
+    last = cut & (steps == np.where(cut, steps, -1).max(axis=1, keepdims=True))
+    wrong = cut & (actors >= 0) & (actors != cutter) & (last | (actors != dealers[:, None]))
+    bare = last & (actors < 0)
+    for j, s in zip(*np.nonzero(wrong | bare)):
+        line, record = hands[idx[j]]
+        if bare[j, s] and summary.finding_counts.get(UNATTRIBUTED, 0) >= context.keep:
+            summary.finding_counts[UNATTRIBUTED] += 1  # counted, not worded: a log without actors has one a hand
+            continue
+        action = f"action {s + 1} ({step_notation(kinds[j, s], args[j, s], actors[j, s])})"
+        finding = (
+            unattributed_cut(action, int(cutter[j, 0]))
+            if bare[j, s]
+            else wrong_cut(action, int(actors[j, s]), int(dealers[j]), int(cutter[j, 0]))
+        )
+        summary.finding(line, record.hand, record.dealer, finding, context.keep)
+
+
 def _replay_one(
     item: tuple[int, RawHand],
     order: np.ndarray,
@@ -209,5 +236,7 @@ def _replay_one(
     except FairdealError as exc:
         summary.problem(line, f"line {line}: hand {record.hand}: the shuffle cannot be replayed: {exc}", context.keep)
         return
-    for finding in findings:
+    summary.sums.actor_actions[dealer] += named_actions(sequence)
+    cutter = cutter_seat(dealer, layout.num_seats, context.cutter_offset)
+    for finding in findings + cutter_findings(sequence, dealer, cutter):
         summary.finding(line, record.hand, record.dealer, finding, context.keep)

@@ -5,8 +5,8 @@ weak-server seed search for digital logs.
 
 Exit status contract (used by ``fairdeal audit``): 0 when nothing is flagged; 1 when a test is significant after
 Holm's correction at the family-wise ``alpha``, or a finding no honest hand shows is present (a deal the logged
-shuffle cannot give, an illegal or undone cut, a rules breach, a cooked score line, a repeated digital deal, a
-deal drawn from a searchable server seed);
+shuffle cannot give, an illegal or undone cut, a cut by the wrong player, a rules breach, a cooked score line, a
+repeated digital deal, a deal drawn from a searchable server seed);
 2 when the input cannot be audited at all.
 """
 
@@ -95,6 +95,7 @@ class AuditResult:
                 for name in v.suspects()
             ],
             "beneficiaries": list(v.beneficiaries()),
+            "cutters": list(v.cutters()),
             "findings": [
                 {
                     "line": line,
@@ -140,7 +141,7 @@ class AuditResult:
 
 
 def _test_json(t: TestResult) -> dict[str, Any]:
-    about = {
+    about: dict[str, Any] = {
         key: name
         for key, name in (
             ("dealer", t.dealer),
@@ -346,6 +347,7 @@ def audit_input(source: ScanInput, options: RunOptions = RunOptions(), progress:
             targeting,
             targeting or estimate <= TARGETING_AUTO_HANDS,
             system=header.system,
+            cutter_offset=header.cutter,
         )
 
     merged = source.scan(context_of, options, progress)

@@ -27,7 +27,10 @@ from fairdeal.audit.replay import Finding
 from fairdeal.audit.summary import BlockContext, BlockSummary, HandTable, Sums
 from fairdeal.deal import get_pattern
 from fairdeal.errors import AuditError, FairdealError, LogError
+from fairdeal.log.header import header_convention
 from fairdeal.log.reader import first_header
+from fairdeal.log.records import TableRecord
+from fairdeal.rules.convention import TableRules
 
 BLOCK_BYTES = 4 << 20
 Progress = Callable[[int, int], None]
@@ -42,6 +45,7 @@ class Header:
     line: int  # the header's line number
     offset: int  # byte offset just after it
     started: str | None = None  # the header's ISO-8601 start time, when logged
+    cutter: int = 1  # who cuts: seats to the dealer's right (the convention's ``table.cutter``, house rules included)
 
 
 @dataclass
@@ -114,8 +118,24 @@ def read_header(stream: BinaryIO) -> Header:
     header = found.record
     started = header.started if isinstance(header.started, str) else None
     return Header(
-        tuple(header.players), header.deal_pattern, header.dealing, header.system, found.line, found.offset, started
+        tuple(header.players),
+        header.deal_pattern,
+        header.dealing,
+        header.system,
+        found.line,
+        found.offset,
+        started,
+        _cutter(header),
     )
+
+
+def _cutter(header: TableRecord) -> int:
+    """The header's convention's cutter; a header whose convention cannot be rebuilt cuts as most systems do
+    (the legality pass reports why it cannot be read)."""
+    try:
+        return header_convention(header).table.cutter
+    except FairdealError:
+        return TableRules().cutter
 
 
 def check_table(header: Header) -> Layout:

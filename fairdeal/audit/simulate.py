@@ -9,6 +9,8 @@ Other cheats arrange the deal itself, in a share of the cheat's deals: his partn
 hand), gets three aces (``aces``) or a long suit of six headed by its ace (``long-suit``), or the talon gets two of
 the lowest cards (``junk-talon``). The cheat gathered the cards so that his honest-looking shuffle gives that deal,
 so the logged order, shuffle and deal agree.
+A cheating cutter, in a share of his cuts, reads the
+deck and cuts at the legal depth that gives his own hand the most (``actors.cutter.best_depths``).
 Records carry the order, the shuffle and the deal only (the other fields of a hand are optional in the log).
 """
 
@@ -21,11 +23,13 @@ from typing import TYPE_CHECKING
 import msgspec
 import numpy as np
 
+from fairdeal.audit.actors.cutter import best_depths
 from fairdeal.audit.fastpath import CUT, RUN, CompiledShuffle, apply_compiled, step_notation
 from fairdeal.cards import NUM_CODES, Rank, rank_of, to_ascii_list
 from fairdeal.deal import deal_by_seat, deal_order, get_pattern
 from fairdeal.errors import AuditError
 from fairdeal.log.records import DealRecord, HandRecord, TableRecord
+from fairdeal.shuffle.models import CODEX_MIN_EACH_SIDE
 from fairdeal.shuffle.notation import parse_notation
 
 if TYPE_CHECKING:
@@ -45,6 +49,8 @@ class Evening:
     rate: float = 0.25  # share of his deals he stacks
     accomplice_depth: int = 11  # the cut his right neighbour makes when he stacks
     cheat: str = "talon-ace"  # one of CHEATS
+    cheating_cutter: int | None = None  # seat of a cutter who, in a share of his cuts, picks the depth best for him
+    cutter_rate: float = 0.25
 
 
 def arrange_deal(after: np.ndarray, cheat: str, rng: np.random.Generator) -> None:
@@ -116,6 +122,11 @@ def simulated_hand(rng: np.random.Generator, evening: Evening, number: int) -> H
         shuffle = stacking_shuffle(before, rng, cutter, evening.accomplice_depth)
     else:
         shuffle = honest_shuffle(rng, cutter)
+        if cutter == evening.cheating_cutter and rng.random() < evening.cutter_rate:
+            runs = shuffle.rsplit(" cut@", 1)[0]
+            pre = before[parse_notation(runs).permutation(PATTERN.deck.size)]
+            depth = best_depths(pre[None, :], np.array([dealer]), cutter, PATTERN, seats, CODEX_MIN_EACH_SIDE, rng)
+            shuffle = f"{runs} cut@{cutter} {int(depth[0])}"
     perm = parse_notation(shuffle).permutation(PATTERN.deck.size)
     after = before[perm]
     if cheats and evening.cheat != "talon-ace":
@@ -181,6 +192,8 @@ def _fast_block(rng: np.random.Generator, evening: Evening, numbers: np.ndarray,
             actors,
             np.flatnonzero(stack),
         )
+    if evening.cheating_cutter is not None:
+        _cheating_cuts(rng, evening, before, dealers, kinds, args, actors, ~stack)
     compiled = CompiledShuffle(kinds, args, actors)
     after = apply_compiled(before, compiled)
     arranged = np.flatnonzero(cheats & (evening.cheat != "talon-ace"))
@@ -235,6 +248,30 @@ def _honest_ops(
     args[rows, runs] = rng.integers(4, 29, size=m)
     actors[rows, runs] = cutters
     return kinds, args, actors
+
+
+def _cheating_cuts(
+    rng: np.random.Generator,
+    evening: Evening,
+    before: np.ndarray,
+    dealers: np.ndarray,
+    kinds: np.ndarray,
+    args: np.ndarray,
+    actors: np.ndarray,
+    eligible: np.ndarray,
+) -> None:
+    """The cheating cutter's depth, in a share of his cuts, written over the honest one (the last op)."""
+    seats = len(evening.players)
+    cheat = evening.cheating_cutter
+    rows = np.flatnonzero(
+        eligible & ((dealers - 1) % seats == cheat) & (rng.random(len(dealers)) < evening.cutter_rate)
+    )
+    if not len(rows) or cheat is None:
+        return
+    last = (kinds[rows] == CUT).argmax(axis=1)
+    runs = np.where(np.arange(kinds.shape[1])[None, :] < last[:, None], kinds[rows], 0)
+    pre = apply_compiled(before[rows], CompiledShuffle(runs, args[rows], actors[rows]))
+    args[rows, last] = best_depths(pre, dealers[rows], cheat, PATTERN, seats, CODEX_MIN_EACH_SIDE, rng)
 
 
 def _stacking_ops(

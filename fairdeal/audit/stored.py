@@ -122,6 +122,7 @@ def table_header(logs: list[StoredLog]) -> Header:
         first.header_line,
         header.offset,
         header.started,
+        header.cutter,
     )
 
 

@@ -29,6 +29,7 @@ class BlockContext:
     targeting: bool = False  # per-hand same-effort Monte Carlo (``targeting``)
     per_hand: bool = False  # keep per-hand rows (shuffle quality) for the report
     system: str = "sochi"  # the header's system: its scoring values the hands (``benefit``)
+    cutter_offset: int = 1  # the cutter's seat counted to the dealer's right (the system's ``table.cutter``)
 
 
 @dataclass
@@ -61,6 +62,18 @@ class Sums:
     benefit_up: np.ndarray  # Σ log likelihood ratio "fed", in 1/64
     benefit_down: np.ndarray  # Σ log likelihood ratio "sunk", in 1/64
     benefit_points: np.ndarray  # Σ value in points, in 1/64
+    cutter_high: np.ndarray  # (cutters, seats + 1): Σ -2 log p of the chosen depth's value rank, high tail
+    cutter_low: np.ndarray  # (cutters, seats + 1): the same, low tail (the last column is the talon)
+    cutter_tests: np.ndarray  # (cutters, seats + 1)
+    cutter_observed: np.ndarray  # (cutters, seats + 1): Σ value the chosen depth gave
+    cutter_expected: np.ndarray  # (cutters, seats + 1): Σ mean value over the legal depths
+    cutter_depths: np.ndarray  # (cutters, seats + 1, deck): how often each depth was chosen
+    cutter_chosen: np.ndarray  # (cutters, seats + 1, 2): Σ the chosen depth's tail score (high, low)
+    cutter_by_depth: np.ndarray  # (cutters, seats + 1, 2, deck): Σ the tail score each depth would have had
+    cutter_squares: np.ndarray  # (cutters, seats + 1, 2, deck): Σ the squared tail score each depth would have had
+    cutter_untested: np.ndarray  # (cutters,): cuts by the seat whose order before the cut is not logged
+    actor_actions: np.ndarray  # (dealers,): logged actions naming their actor (the log records who acts)
+    gathered: np.ndarray  # (dealers,): hands with a logged gathered order (``order_before``)
     uniform_pvalues: int = 0  # per-hand p-values folded in (for the report)
 
     @staticmethod
@@ -92,6 +105,18 @@ class Sums:
             z((seats, seats + 1, seats + 1), np.int64),
             z((seats, seats + 1, seats + 1), np.int64),
             z((seats, seats + 1, seats + 1), np.int64),
+            z((seats, seats + 1)),
+            z((seats, seats + 1)),
+            z((seats, seats + 1), np.int64),
+            z((seats, seats + 1)),
+            z((seats, seats + 1)),
+            z((seats, seats + 1, deck), np.int64),
+            z((seats, seats + 1, 2)),
+            z((seats, seats + 1, 2, deck)),
+            z((seats, seats + 1, 2, deck)),
+            z(seats, np.int64),
+            z(seats, np.int64),
+            z(seats, np.int64),
         )
 
     def add(self, other: Sums) -> Sums:

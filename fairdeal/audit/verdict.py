@@ -7,10 +7,13 @@ hand value and the talon's rank given the seat's hand (Fisher over exactly unifo
 shuffle's tells ran (``tells``), per dealer a shuffle too weak for its riffles and aces brought together; for
 digital deals the GLI battery; when targeting ran, per dealer the talon and per (dealer, seat) the hand value
 against honest shuffles of the same effort (``targeting``; its per-hand p-values are Benjamini-Hochberg
-adjusted across hands, and hands at q <= alpha are listed as findings that do not by themselves flag). A dealer
+adjusted across hands, and hands at q <= alpha are listed as findings that do not by themselves flag); per
+(cutter, seat or talon) the rank of the chosen cut depth's value among the legal depths, two-sided
+(``actors.cutter``; the actor is the cutter, named by ``cutters``). A dealer
 or player is flagged when a test of theirs has Holm-adjusted p <= alpha, so the family-wise false-alarm rate is
 at most alpha. Findings no honest hand shows (a deal the logged shuffle
-cannot give, an illegal or undone cut, a cut by the wrong player, a rules breach, a cooked score line) flag
+cannot give, an illegal or undone cut, a cut by the wrong player or one naming no actor in a log that names
+actors (``actors.cuts``), a rules breach, a cooked score line) flag
 without statistics. The CUSUM and the e-process say after which of his deals a dealer first became suspicious.
 The tests of benefit (``benefit``) ask per (dealer | cutter -> seat, talon) whether the target was fed or sunk,
 two-sided; they name the actor, the beneficiary and the direction, and the actor is a suspect.
@@ -25,6 +28,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 from scipy import stats as sps
 
+from fairdeal.audit.actors.cuts import UNATTRIBUTED, WRONG
+from fairdeal.audit.actors.cutter import TALON as CUT_TALON
+from fairdeal.audit.actors.cutter import habit_pvalue
 from fairdeal.audit.battery import battery_tests
 from fairdeal.audit.benefit.family import HAND_TEST, TALON, TALON_TEST, benefit_tests
 from fairdeal.audit.benefit.family import NULL as BENEFIT_NULL
@@ -47,7 +53,7 @@ if TYPE_CHECKING:
     from fairdeal.audit.summary import Sums
     from fairdeal.deal import DealPattern
 
-DEALER_FINDINGS = frozenset({"deal-mismatch", "bad-deal", "illegal-cut", "false-cut", "wrong-cutter"})
+DEALER_FINDINGS = frozenset({"deal-mismatch", "bad-deal", "illegal-cut", "false-cut", WRONG, UNATTRIBUTED})
 RULE_FINDINGS = frozenset(
     {"illegal-play", "illegal-bid", "cooked-score", "cooked-settlement", "wrong-streak", "dealer-out-of-turn"}
 )
@@ -75,6 +81,8 @@ class TestResult:
     direction: str | None = None  # "fed" (too good) or "sunk" (too bad)
     observed: float | None = None
     expected: float | None = None
+    # A dealer's benefit test whose excess a flagged cutter's chosen depths account for: it does not flag.
+    explained_by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -136,7 +144,7 @@ class Verdict:
     quality_dealers: tuple[DealerQuality, ...] = ()
 
     def flagged(self) -> tuple[TestResult, ...]:
-        return tuple(t for t in self.tests if t.holm <= self.alpha)
+        return tuple(t for t in self.tests if t.holm <= self.alpha and t.explained_by is None)
 
     def certain(self) -> tuple[tuple[int, int, str, Finding], ...]:
         return tuple(f for f in self.findings if f[3].kind in CERTAIN_FINDINGS)
@@ -144,13 +152,17 @@ class Verdict:
     def suspects(self) -> tuple[str, ...]:
         """Dealers with a Holm-significant test, or a finding no honest hand shows."""
         names = {t.dealer for t in self.flagged() if t.dealer and (t.player is None or t.test.startswith("talon"))}
-        names |= {t.actor for t in self.flagged() if t.actor}
+        names |= {t.actor for t in self.flagged() if t.actor and t.actor == t.dealer}
         names |= {who for _, _, who, f in self.findings if who and f.kind in DEALER_FINDINGS}
         return tuple(sorted(names))
 
     def rule_breakers(self) -> tuple[str, ...]:
         """Players named by a legality finding (a renonce, an illegal bid, their cooked score line)."""
         return tuple(sorted({who for _, _, who, f in self.findings if who and f.kind in RULE_FINDINGS}))
+
+    def cutters(self) -> tuple[str, ...]:
+        """Players whose chosen cut depths gave someone more (or less) than honest cuts do (Holm-significant)."""
+        return tuple(sorted({t.actor for t in self.flagged() if t.actor and t.actor != t.dealer}))
 
     def beneficiaries(self) -> tuple[str, ...]:
         """Players whose hands, when a given dealer dealt, were stronger than chance allows (Holm-significant)."""
@@ -240,8 +252,15 @@ def build_verdict(
         tests += _dealer_tests(name, d, merged, laws, pattern, float(log_e.max()), min_each_side)
     tests += _seat_tests(merged, players)
     tests += _benefit_tests(merged, players)
+
+    tests += _cutter_tests(merged, players)
+    notes += _cutter_notes(merged, players)
     findings = list(merged.findings) + list(extra_findings or [])
     counts = dict(merged.finding_counts)
+    if not merged.sums.actor_actions.any():
+        # A log that never names an actor does not say who cut: a cut without one is no finding there.
+        findings = [f for f in findings if f[3].kind != UNATTRIBUTED]
+        counts.pop(UNATTRIBUTED, None)
     for f in extra_findings or []:
         counts[f[3].kind] = counts.get(f[3].kind, 0) + 1
     if header.dealing != "physical":
@@ -269,7 +288,7 @@ def build_verdict(
         merged.hands,
         merged.lines,
         alpha,
-        tuple(_adjusted(tests)),
+        tuple(_explained(_adjusted(tests), alpha, players, merged.header.cutter)),
         tuple(paths),
         threshold,
         horizon,
@@ -541,6 +560,98 @@ def _benefit_tests(merged: Merged, players: Sequence[str]) -> list[TestResult]:
         )
         for b in benefit_tests(merged.sums, merged.layout, players, merged.header.system)
     ]
+
+
+CUTTER_NULL = (
+    "an honest cutter: depth uniform over the legal depths, so the chosen depth's rank among them (ties broken at "
+    "random) is uniform, Fisher on each tail; and, so that a dealer stacking for a habitual depth does not make "
+    "the cutter its chooser, his own depths permuted among his cuts (the same scores, normal approximation, "
+    "variance bounded above); per tail the larger p-value (intersection-union), two-sided over the tails"
+)
+
+
+CUT_TEST = "cut depth chosen for "
+
+
+def _cutter_tests(merged: Merged, players: Sequence[str]) -> list[TestResult]:
+    """Per (cutter, beneficiary): did his chosen depths give more or less than the legal depths he passed over?"""
+    sums = merged.sums
+    tests = []
+    for c, cutter in enumerate(players):
+        for b, who in enumerate((*(f"player {p}" for p in players), CUT_TALON)):
+            k = int(sums.cutter_tests[c, b])
+            if not k:
+                continue
+            high = float(sps.chi2.sf(sums.cutter_high[c, b], 2 * k))
+            low = float(sps.chi2.sf(sums.cutter_low[c, b], 2 * k))
+            habit = [
+                habit_pvalue(
+                    float(sums.cutter_chosen[c, b, t]),
+                    sums.cutter_depths[c, b],
+                    sums.cutter_by_depth[c, b, t],
+                    sums.cutter_squares[c, b, t],
+                )[1]
+                for t in (0, 1)
+            ]
+            tests.append(
+                TestResult(
+                    f"cutter {cutter} -> {who}",
+                    CUT_TEST + ("his own hand" if b == c else "this hand" if b < len(players) else who),
+                    float(sums.cutter_high[c, b] if high <= low else sums.cutter_low[c, b]),
+                    min(1.0, 2.0 * min(max(high, habit[0]), max(low, habit[1]))),
+                    k,
+                    CUTTER_NULL,
+                    player=players[b] if b < len(players) else None,
+                    actor=cutter,
+                    beneficiary=players[b] if b < len(players) else CUT_TALON,
+                    observed=float(sums.cutter_observed[c, b]),
+                    expected=float(sums.cutter_expected[c, b]),
+                )
+            )
+    return tests
+
+
+def _explained(tests: list[TestResult], alpha: float, players: Sequence[str], cutter: int) -> list[TestResult]:
+    """A dealer's deals that fed the cutter himself, when the cutter's chosen depths are flagged as serving his own
+    hand, are the cutter's doing: the same cards reach him either way, and only the cut test sees the choice among
+    depths. Feeding a third seat stays the dealer's question (a dealer who stacks for his accomplice's cut)."""
+    served = {
+        (t.actor, t.beneficiary, t.observed > t.expected)
+        for t in tests
+        if t.test.startswith(CUT_TEST)
+        and t.holm <= alpha
+        and t.actor == t.beneficiary
+        and t.observed is not None
+        and t.expected is not None
+    }
+    out = []
+    for t in tests:
+        if t.dealer in players and t.actor == t.dealer and t.beneficiary in players and t.direction is not None:
+            by = players[(players.index(t.dealer) - cutter) % len(players)]
+            if (by, t.beneficiary, t.direction == "fed") in served:
+                t = replace(t, explained_by=f"cutter {by}")
+        out.append(t)
+    return out
+
+
+def _cutter_notes(merged: Merged, players: Sequence[str]) -> list[str]:
+    sums = merged.sums
+    notes = [
+        f"cutter {name}: {int(n):,} cut(s) not tested for the chosen depth: the order before the cut is not "
+        "logged (only the deal and the depth), or an action around it is logged without its details"
+        for name, n in zip(players, sums.cutter_untested)
+        if n
+    ]
+    if sums.gathered.any():
+        notes.append(
+            "the log does not say who gathered the cards (the format has no such field): each gathered order is "
+            "taken as given, so a gatherer who arranges it for himself or a partner is not tested"
+        )
+    if merged.hands and not sums.actor_actions.any():
+        notes.append(
+            "no shuffle in this log names its actor: who cut cannot be checked, and the cutter's depths are not tested"
+        )
+    return notes
 
 
 def _duplicates(merged: Merged) -> tuple[int, list[tuple[int, int, str, Finding]]]:

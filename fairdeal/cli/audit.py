@@ -253,6 +253,12 @@ def _print(out: Console, result: AuditResult) -> None:
     out.print(suspects if v.suspects() else "Suspicious dealers: none")
     out.print("Players whose hands were too strong: " + (", ".join(v.beneficiaries()) or "none"), highlight=False)
     out.print("Players named by a rules breach: " + (", ".join(v.rule_breakers()) or "none"), highlight=False)
+    cuts = [
+        f"{t.subject}: {t.observed:g} points where {t.expected:.0f} are expected (p={t.pvalue:.2g})"
+        for t in v.flagged()
+        if t.actor and t.actor != t.dealer and t.observed is not None and t.expected is not None
+    ]
+    out.print("Cutters whose chosen depths served someone: " + ("; ".join(cuts) or "none"), highlight=False)
     if v.dealing != "physical":
         out.print("Deal generator: " + ("[red]flagged[/red]" if v.generator_flagged() else "no test flagged it"))
     _print_findings(out, result)

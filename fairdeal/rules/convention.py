@@ -549,10 +549,16 @@ class TableRules:
     # третью руку они кладутся отдельно и не вскрываются до окончания игры»: (table size, deal pattern) where a
     # table of that size is dealt otherwise than by ``deal_pattern`` (``russian-two``: the third hand laid aside).
     patterns_by_players: tuple[tuple[int, str], ...] = ()
+    # 000: «Снимать колоду должен сосед с правой стороны»; 002 (Codex): «кладёт карты перед игроком справа и
+    # предлагает ему снять»: the seat that cuts, counted from the dealer to his right (1: the right neighbour).
+    # 002's «съём может сделать сидящий справа от него» when the cutter is away is not in the log, so not here.
+    cutter: int = 1
 
     def __post_init__(self) -> None:
-        if self.hand_players < 2 or self.opening_raspasy_rounds < 0:
-            raise ConventionError("hand_players must be at least 2 and opening_raspasy_rounds not negative")
+        if self.hand_players < 2 or self.opening_raspasy_rounds < 0 or self.cutter < 1:
+            raise ConventionError(
+                "hand_players must be at least 2, opening_raspasy_rounds not negative and cutter at least 1"
+            )
         for size, name in self.patterns_by_players:
             try:
                 other = get_pattern(name)
