@@ -398,7 +398,8 @@ class TableClient {
     return h('section', { class: 'panel' }, h('h3', {}, `${v.title} · ${v.table}`),
       h('div', {}, v.roster.map((r) => h('div', {}, `${r.seat + 1}. ${r.name}${r.bot ? ` (${t('bot')})` : ''} `, h('code', { title: r.key }, r.key.slice(0, 8))))),
       h('a', { href: `/api/tables/${v.table}/log`, download: true }, t('log')), ' · ',
-      v.protocol.roster ? h('a', { href: `/api/tables/${v.table}/roster`, download: true, id: 'roster-link' }, t('rosterfile')) : '');
+      v.protocol.roster ? h('a', { href: `/api/tables/${v.table}/roster`, download: true, id: 'roster-link' }, t('rosterfile')) : '',
+      v.stage === 'finished' ? [' · ', h('a', { href: `/api/tables/${v.table}/hands/0/transcript`, download: true }, t('settlement'))] : '');
   }
 
   renderSheet() {
