@@ -101,3 +101,56 @@ def test_a_refused_message_leaves_the_table_as_it_was():
         with pytest.raises(Refused):
             table.submit(message)
         assert table.view(seat) == before
+
+
+def test_the_service_key_is_made_beside_the_database_once_and_pinned_by_each_table(tmp_path):
+    from fairdeal.errors import FairdealError
+    from fairdeal.service.app import service_key
+
+    key = service_key(str(tmp_path / "x.db"))
+    path = tmp_path / "x.db.service-key"
+    assert path.stat().st_mode & 0o777 == 0o600 and IdentityKey.load(path).public == key.public
+    assert service_key(str(tmp_path / "x.db")).public == key.public  # made once, then read
+    assert service_key(str(tmp_path / "x.db"), tmp_path / "given.key").public != key.public
+    table = _bot_table("sochi", 3, 1)
+    row = {"id": table.id, "system": "sochi", "seats": 3, "max_hands": 1, "service_key": table.service_public}
+    row |= {"chain_tail": table.chain_tail, "status": "seating", "reason": None}
+    with pytest.raises(FairdealError, match="another service key"):
+        Table.load(row, [], [], key)
+
+
+def test_a_seat_that_lets_a_seed_step_lapse_is_aborted_signed_and_the_hand_dealt_again():
+    """The v4 abort policy through the table: two signed aborts naming the seat, a fresh hand-open each time,
+    then the table stops; the same rows rebuild the same chain."""
+    table = _bot_table("sochi", 3, 2)
+    person = IdentityKey.generate("person")
+    table.seats[0] = Seat(0, "person", person.public.hex)  # seat 0 is a person who never answers
+    rows = []
+    while (message := table.bot_message()) is not None or table.stage is Stage.ROSTER:
+        if message is None:
+            message = Message(0, 1, "roster-sign", {"signature": person.sign(table.roster.message()).hex()})
+        table.submit(message)
+        rows.append(message)
+    assert table.stage is Stage.ACCEPT and table.waiting_for() == [0]
+    row = {"id": table.id, "system": "sochi", "seats": 3, "max_hands": 2, "service_key": table.service_public}
+    row |= {"chain_tail": table.chain_tail, "status": table.stage.value, "reason": None}
+    seats = [vars(s) for s in table.seats.values()]
+    from fairdeal.protocols.commit_reveal4.parties import Player
+    from fairdeal.protocols.roster import Roster
+
+    party = Player(0, person, Roster.from_json(table.roster.to_json()))
+    rows.append(Message(0, 2, "signed", party.accept_session(table.chain).to_json()))
+    table.submit(rows[-1])
+    while (message := table.bot_message()) is not None:
+        table.submit(message)
+        rows.append(message)
+    assert table.stage is Stage.COMMIT and table.waiting_for() == [0]
+    for _ in range(3):  # one timeout per attempt
+        rows.append(table.timeout_message(0))
+        table.submit(rows[-1])
+    aborts = [e for e in table.chain if e.kind == "abort"]
+    assert [(e.body["attempt"], e.body["missing"]) for e in aborts] == [(0, [0]), (1, [0])]
+    assert [e.body["attempt"] for e in table.chain if e.kind == "hand-open"] == [0, 1, 2]
+    assert table.stage is Stage.ABORTED and "seat 0 did not answer at the seed-commit step" in table.reason
+    again = Table.load(row, seats, rows, SERVICE_KEY)
+    assert [e.digest for e in again.chain] == [e.digest for e in table.chain] and again.stage is Stage.ABORTED
