@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import secrets
@@ -219,8 +220,10 @@ class Server:
         turn_timeout: float = 300,
         key: str | None = None,
     ):
-        if key is None and "://" in db_url:  # a server database: the service key would go to the working folder
-            key = str(Path(tempfile.mkdtemp(prefix="fairdeal-key-")) / "service.key")
+        if key is None and "://" in db_url:  # a server database: one key per database, not in the working folder
+            folder = Path(tempfile.gettempdir()) / "fairdeal-test-service-keys"
+            folder.mkdir(exist_ok=True)
+            key = str(folder / f"{hashlib.sha256(db_url.encode()).hexdigest()[:16]}.key")
         self.db_url, self.bot_delay, self.turn_timeout, self.key = db_url, bot_delay, turn_timeout, key
         self.port = port or free_port()
         self.process: subprocess.Popen | None = None

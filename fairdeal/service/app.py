@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import secrets
+import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -99,11 +100,17 @@ class Hub:
     def resume_all(self) -> int:
         """At start-up: rebuild every table still in play and let its bots move."""
         ids = self.store.table_ids(live_only=True)
+        resumed = 0
         for table_id in ids:
-            slot = self.slot(table_id)
+            try:
+                slot = self.slot(table_id)
+            except FairdealError as exc:  # one table that cannot be rebuilt must not keep the others down
+                print(f"fairdeal serve: not resumed: {exc}", file=sys.stderr)
+                continue
             assert slot is not None  # the store listed it
             self.kick(slot)
-        return len(ids)
+            resumed += 1
+        return resumed
 
     async def submit(self, slot: Slot, message: Message | None) -> bool:
         """Accept, store and broadcast one message (raises ``Refused`` with nothing stored); ``None`` takes the
