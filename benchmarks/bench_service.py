@@ -26,11 +26,14 @@ from pathlib import Path
 import httpx
 import numpy as np
 import websockets
-from nacl.signing import SigningKey
 from sqlalchemy import select
 
-from fairdeal.protocols.commit_reveal import seed_statement, sign
-from fairdeal.protocols.derive import seed_commitment
+from fairdeal.protocols.canonical import encode
+from fairdeal.protocols.commit_reveal4 import messages as m
+from fairdeal.protocols.commit_reveal4.parties import Player as Party
+from fairdeal.protocols.identity import IdentityKey
+from fairdeal.protocols.roster import Roster
+from fairdeal.protocols.signed import parse
 from fairdeal.protocols.verify import verify_documents
 from fairdeal.service import db
 from fairdeal.service.app import login_statement
@@ -80,9 +83,11 @@ class Player:
 
     def __init__(self, port: int, table: str, seat: int, rng: np.random.Generator):
         self.port, self.table, self.seat, self.rng = port, table, seat, rng
-        self.key = SigningKey.generate()
+        self.key = IdentityKey.generate(f"p{seat}")
         self.name = f"p{seat}"
-        self.seeds: dict[int, bytes] = {}
+        self.party: Party | None = None  # its v4 Player: it keeps the chain it accepted across reconnections
+        self.chain: list[dict] = []
+        self.shown = 0
         self.latencies: list[float] = []
         self.seated = False
 
@@ -100,17 +105,20 @@ class Player:
                 json.dumps(
                     {
                         "type": "hello",
-                        "key": self.key.verify_key.encode().hex(),
+                        "key": self.key.public.hex,
                         "name": self.name,
                         "seat": None if self.seated else self.seat,
-                        "signature": sign(self.key, login_statement(self.table, nonce)),
+                        "signature": self.key.sign(encode(login_statement(self.table, nonce))).hex(),
                     }
                 )
             )
             self.seated = True
+            self.chain, self.shown = [], 0  # the relay sends the whole chain again
             view, pending = None, None
             while time.monotonic() < stop_at:
                 message = json.loads(await asyncio.wait_for(ws.recv(), timeout=30))
+                if message["type"] == "chain":
+                    self.chain += message["envelopes"]
                 if message["type"] == "view":
                     view = message["view"]
                 elif message["type"] in ("ack", "error"):
@@ -122,42 +130,44 @@ class Player:
                 envelope = self._next(view)
                 if envelope is not None:
                     pending = time.perf_counter()
-                    await ws.send(json.dumps(envelope))
+                    await ws.send(envelope)
 
-    def _next(self, view: dict) -> dict | None:
-        protocol, game, hand = view["protocol"], view["game"], view["protocol"].get("hand")
-        body, kind = None, None
-        if protocol["need"] == "countersign":
-            kind, body = "countersign", {"signature": sign(self.key, protocol["statement"])}
-        elif protocol["need"] == "commit":
-            seed = self.seeds.setdefault(hand, secrets.token_bytes(32))
-            digest = seed_commitment(self.table, "pulya", hand, self.name, seed).hex()
-            statement = seed_statement(
-                protocol["statement"], hand, protocol["dealer"], self.seat, protocol["service_commitment"], digest
-            )
-            kind, body = "commit", {"statement": statement, "signature": sign(self.key, statement)}
-        elif protocol["need"] == "seed" and hand in self.seeds:
-            kind, body = "seed", {"seed": self.seeds[hand].hex()}
-        elif game and game["legal"]:
-            kind, body = "act", {"action": game["legal"][int(self.rng.integers(len(game["legal"])))]}
-        if kind is None:
-            return None
-        return {
-            "type": kind,
-            "table": self.table,
-            "seat": self.seat,
-            "seq": view["last_seq"] + 1,
-            "body": body,
-            "signature": None,
-        }
+    def _next(self, view: dict) -> str | None:
+        """The next frame this seat owes: a roster signature, a signed protocol answer, or a random legal action."""
+        protocol, game = view["protocol"], view["game"]
+        need, hand = protocol["need"], protocol["hand"]
+        if need == "roster-sign":
+            roster = Roster.from_json(protocol["roster"])
+            signature = self.key.sign(roster.message()).hex()
+            return encode(
+                {"type": "roster-sign", "table": self.table, "seat": self.seat, "signature": signature}
+            ).decode()
+        if need is not None and len(self.chain) == protocol["chain"]:
+            if self.party is None:
+                self.party = Party(self.seat, self.key, Roster.from_json(protocol["roster"]))
+            news, self.shown = [parse(e) for e in self.chain[self.shown :]], len(self.chain)
+            asks = {
+                m.ACCEPT: lambda: self.party.accept_session(news),
+                m.COMMIT: lambda: self.party.commit(hand, news),
+                m.REVEAL: lambda: self.party.reveal(hand, news),
+                m.RECORD_SIGN: lambda: self.party.countersign(hand, news),
+                m.SETTLEMENT_SIGN: lambda: self.party.sign_settlement(news),
+            }
+            envelope = asks[need]().to_json()
+            return encode({"type": "signed", "table": self.table, "seat": self.seat, "envelope": envelope}).decode()
+        if game and game["legal"]:
+            action = game["legal"][int(self.rng.integers(len(game["legal"])))]
+            frame = {"type": "act", "table": self.table, "seat": self.seat, "seq": view["last_seq"] + 1}
+            return json.dumps(frame | {"body": {"action": action}, "signature": None})
+        return None
 
 
 def baseline(hands: int) -> float:
     """Hands per second of the same bot tables through the table driver alone (no network, no database)."""
-    table = Table.new("t-base", "sochi", 3, hands, secrets.token_hex(32), secrets.token_hex(32))
+    table = Table.new("t-base", "sochi", 3, hands, IdentityKey.generate("service"), secrets.token_hex(32))
     for seat in range(3):
         secret = secrets.token_hex(32)
-        table.take_seat(Seat(seat, f"b{seat}", SigningKey(bytes.fromhex(secret)).verify_key.encode().hex(), secret))
+        table.take_seat(Seat(seat, f"b{seat}", IdentityKey.from_seed(bytes.fromhex(secret)).public.hex, secret))
     started = time.perf_counter()
     while (message := table.bot_message()) is not None:
         table.submit(message)
@@ -176,7 +186,7 @@ def check_tables(url: str, tables: list[str]) -> tuple[int, int, int]:
                 .order_by(db.transcripts.c.hand)
             ).all()
             lines = c.execute(select(db.hand_lines.c.hand).where(db.hand_lines.c.table_id == table)).scalars().all()
-            hands = [r.hand for r in rows]
+            hands = [r.hand for r in rows if r.hand]  # hand 0 is the signed settlement of a finished table
             total += len(hands)
             if hands != list(range(1, len(hands) + 1)) or sorted(lines) != hands:
                 bad += 1
@@ -239,6 +249,7 @@ def main() -> None:
     elapsed = time.perf_counter() - started
     memory.append(rss_mib(state["server"].pid))
     after = hands_by_table(url)
+    stages = [http.get(f"/api/tables/{t}").json() for t in tables]
     state["server"].send_signal(signal.SIGTERM)
     state["server"].wait(timeout=30)
     total, bad, failures = check_tables(url, tables)
@@ -263,6 +274,15 @@ def main() -> None:
     )
     print(f"lost or duplicated hands: {bad} table(s) with a gap or a repeat; transcript failures: {failures}")
     print(f"tables that moved on after the restart: {resumed} of {len(tables)}")
+    still = sorted(
+        {
+            f"{v['stage']} ({v['reason']})"
+            for v in stages
+            if after.get(v["table"], 0) <= state["before"].get(v["table"], 0)
+        }
+    )
+    if still:
+        print(f"where the others stand: {', '.join(still)}")
 
 
 if __name__ == "__main__":

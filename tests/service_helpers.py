@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import secrets
@@ -16,16 +17,20 @@ from pathlib import Path
 
 import httpx
 import numpy as np
-from nacl.signing import SigningKey
 from websockets.sync.client import connect
 
-from fairdeal.protocols.commit_reveal import seed_statement, sign
-from fairdeal.protocols.derive import chain_step, seed_commitment
+from fairdeal.protocols.canonical import encode
+from fairdeal.protocols.commit_reveal4 import messages as m
+from fairdeal.protocols.commit_reveal4.parties import Player
+from fairdeal.protocols.identity import IdentityKey
+from fairdeal.protocols.roster import Roster
+from fairdeal.protocols.signed import Envelope, parse
 from fairdeal.service.app import login_statement
 
 
 class ScriptedPlayer:
-    """Joins (or resumes) a seat over a WebSocket and plays: countersign, commit, open, then legal actions."""
+    """Joins (or resumes) a seat over a WebSocket and plays: the v4 Player role of its own key (roster signature,
+    acceptance, commitments, seeds, countersignatures, settlement), then legal actions chosen at random."""
 
     def __init__(
         self,
@@ -33,27 +38,32 @@ class ScriptedPlayer:
         table: str,
         name: str,
         seat: int | None,
-        key: SigningKey | None = None,
+        key: IdentityKey | None = None,
         rng: np.random.Generator | None = None,
     ):
         self.server, self.table, self.name, self.seat = server, table, name, seat
-        self.key = key or SigningKey.generate()
+        self.key = key or IdentityKey.generate(name)
         self.rng = rng or np.random.default_rng(0)
-        self.seeds: dict[int, bytes] = {}
+        self.seeds: dict[tuple[int, int], bytes] = {}
         self.done: set[tuple] = set()
         self.views: list[dict] = []
         self.errors: list[str] = []
+        self.chain: list[dict] = []  # every signed message of the session, as the relay sent them
+        self.player: Player | None = None
+        self.shown = 0
         self.seq = 0
+        self.acks = 0  # messages of mine the table accepted
         self.ws = None
 
     @property
     def public_key(self) -> str:
-        return self.key.verify_key.encode().hex()
+        return self.key.public.hex
 
     def connect(self) -> dict:
         self._cm = connect(f"ws://127.0.0.1:{self.server.port}/ws/{self.table}", open_timeout=10)
         self.ws = self._cm.__enter__()
         nonce = json.loads(self.ws.recv(timeout=10))["nonce"]
+        self.chain, self.shown = [], 0  # the relay sends the whole chain again; my party skips what it knows
         self.ws.send(
             json.dumps(
                 {
@@ -61,7 +71,7 @@ class ScriptedPlayer:
                     "key": self.public_key,
                     "name": self.name,
                     "seat": self.seat,
-                    "signature": sign(self.key, login_statement(self.table, nonce)),
+                    "signature": self.key.sign(encode(login_statement(self.table, nonce))).hex(),
                 }
             )
         )
@@ -77,13 +87,16 @@ class ScriptedPlayer:
             message = json.loads(self.ws.recv(timeout=timeout))
             if message["type"] == "view":
                 self.views.append(message["view"])
+            if message["type"] == "chain":
+                assert message["from"] == len(self.chain), "the relay skipped part of the chain"
+                self.chain += message["envelopes"]
             if message["type"] == "error":
                 self.errors.append(message["error"])
             if kind is None or message["type"] == kind:
                 return message
 
     def send(self, kind: str, body: dict, **override) -> dict:
-        """Send an envelope; returns the ack or the error that answers it."""
+        """Send a game action's envelope; returns the ack or the error that answers it."""
         self.seq = max(self.seq, self.views[-1]["last_seq"] if self.views else 0) + 1
         envelope = {
             "type": kind,
@@ -93,33 +106,62 @@ class ScriptedPlayer:
             "body": body,
             "signature": None,
         } | override
-        self.ws.send(json.dumps(envelope))
+        return self.send_raw(json.dumps(envelope))
+
+    def send_raw(self, text: str | bytes) -> dict:
+        self.ws.send(text if isinstance(text, str) else text.decode("utf-8"))
         while True:
             message = self.receive()
             if message["type"] in ("ack", "error"):
                 return message
 
+    def send_signed(self, envelope: dict, **override) -> dict:
+        frame = {"type": "signed", "table": self.table, "seat": self.seat, "envelope": envelope} | override
+        return self.send_raw(encode(frame))
+
+    def news(self) -> list[Envelope]:
+        shown, self.shown = self.chain[self.shown :], len(self.chain)
+        return [parse(e) for e in shown]
+
+    def answer(self, need: str, hand: int) -> Envelope:
+        """What my v4 ``Player`` answers to the step ``need`` of ``hand``."""
+        assert self.player is not None
+        news = self.news()
+        if need == m.ACCEPT:
+            return self.player.accept_session(news)
+        if need == m.COMMIT:
+            return self.player.commit(hand, news)
+        if need == m.REVEAL:
+            return self.player.reveal(hand, news)
+        if need == m.RECORD_SIGN:
+            return self.player.countersign(hand, news)
+        return self.player.sign_settlement(news)
+
+    def sign_roster(self, view: dict) -> dict:
+        roster = Roster.from_json(view["protocol"]["roster"])
+        frame = {
+            "type": "roster-sign",
+            "table": self.table,
+            "seat": self.seat,
+            "signature": self.key.sign(roster.message()).hex(),
+        }
+        return self.send_raw(encode(frame))
+
+    def _seed(self, hand: int, attempt: int) -> bytes:
+        return self.seeds.setdefault((hand, attempt), secrets.token_bytes(32))
+
     def step(self, view: dict) -> bool:
         """Do what ``view`` asks of this seat (once); False when nothing is asked."""
         protocol, game = view["protocol"], view["game"]
-        need, hand = protocol["need"], protocol.get("hand")
-        if need == "countersign" and ("cs",) not in self.done:
-            self.done.add(("cs",))
-            self._ok(self.send("countersign", {"signature": sign(self.key, protocol["statement"])}))
-            return True
-        if need == "commit" and ("commit", hand) not in self.done:
-            self.done.add(("commit", hand))
-            self._check_chain(protocol)
-            seed = self.seeds.setdefault(hand, secrets.token_bytes(32))
-            digest = seed_commitment(self.table, "pulya", hand, self.name, seed).hex()
-            statement = seed_statement(
-                protocol["statement"], hand, protocol["dealer"], self.seat, protocol["service_commitment"], digest
-            )
-            self._ok(self.send("commit", {"statement": statement, "signature": sign(self.key, statement)}))
-            return True
-        if need == "seed" and ("seed", hand) not in self.done:
-            self.done.add(("seed", hand))
-            self._ok(self.send("seed", {"seed": self.seeds[hand].hex()}))
+        need, hand = protocol["need"], protocol["hand"]
+        if need is not None and (need, hand, protocol["chain"]) not in self.done:
+            self.done.add((need, hand, protocol["chain"]))
+            if need == "roster-sign":
+                self._ok(self.sign_roster(view))
+            else:
+                if self.player is None:  # the roster is signed by all now: my party checks it before accepting
+                    self.player = Player(self.seat, self.key, Roster.from_json(protocol["roster"]), self._seed)
+                self._ok(self.send_signed(self.answer(need, hand).to_json()))
             return True
         if game and game["legal"] and ("act", hand, game["step"]) not in self.done:
             self.done.add(("act", hand, game["step"]))
@@ -128,18 +170,9 @@ class ScriptedPlayer:
             return True
         return False
 
-    def _check_chain(self, protocol: dict) -> None:
-        """The service's commitment must be the chain's next link: the anchor, or the last hand's reveal."""
-        hand = protocol["hand"]
-        expected = protocol["anchor"] if hand == 1 else protocol["reveals"][str(hand - 1)]
-        assert protocol["service_commitment"] == expected
-        if hand > 1:
-            link = bytes.fromhex(protocol["reveals"][str(hand - 1)])
-            previous = protocol["anchor"] if hand == 2 else protocol["reveals"][str(hand - 2)]
-            assert chain_step(self.table, "pulya", hand - 1, link).hex() == previous
-
     def _ok(self, reply: dict) -> None:
         assert reply["type"] == "ack", reply
+        self.acks += 1
 
     def play_until(self, done, limit: float = 60.0) -> dict:
         """Act on every view until ``done(view)``; returns that view."""
@@ -149,8 +182,15 @@ class ScriptedPlayer:
             if done(view):
                 return view
             if not self.step(view):
-                self.receive("view")
-        raise AssertionError(f"{self.name}: the table did not reach the wanted state in {limit} s")
+                try:
+                    self.receive("view", timeout=max(0.1, deadline - time.monotonic()))
+                except TimeoutError:
+                    break
+        view = self.views[-1]
+        raise AssertionError(
+            f"{self.name}: the table did not reach the wanted state in {limit} s: at {view['stage']} "
+            f"({view['reason']}), asked {view['protocol']['need']}; errors {self.errors[-3:]}"
+        )
 
 
 def create_table(server: Server, system: str = "sochi", seats: int = 3, max_hands: int = 60) -> str:
@@ -172,8 +212,19 @@ def free_port() -> int:
 class Server:
     """``fairdeal serve`` in its own process on a free loopback port (so a test can kill -9 and restart it)."""
 
-    def __init__(self, db_url: str, bot_delay: float = 0.0, port: int | None = None, turn_timeout: float = 300):
-        self.db_url, self.bot_delay, self.turn_timeout = db_url, bot_delay, turn_timeout
+    def __init__(
+        self,
+        db_url: str,
+        bot_delay: float = 0.0,
+        port: int | None = None,
+        turn_timeout: float = 300,
+        key: str | None = None,
+    ):
+        if key is None and "://" in db_url:  # a server database: one key per database, not in the working folder
+            folder = Path(tempfile.gettempdir()) / "fairdeal-test-service-keys"
+            folder.mkdir(exist_ok=True)
+            key = str(folder / f"{hashlib.sha256(db_url.encode()).hexdigest()[:16]}.key")
+        self.db_url, self.bot_delay, self.turn_timeout, self.key = db_url, bot_delay, turn_timeout, key
         self.port = port or free_port()
         self.process: subprocess.Popen | None = None
         self.http = httpx.Client(base_url=f"http://127.0.0.1:{self.port}", timeout=30)
@@ -192,6 +243,7 @@ class Server:
             str(self.bot_delay),
             "--turn-timeout",
             str(self.turn_timeout),
+            *(["--key", self.key] if self.key else []),
         ]
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 30

@@ -9,7 +9,9 @@ from service_helpers import PostgresCluster, ScriptedPlayer, Server, create_tabl
 from sqlalchemy import select
 
 from fairdeal.cli import cli
-from fairdeal.protocols.encoding import canonical_json
+from fairdeal.protocols.canonical import encode
+from fairdeal.protocols.commit_reveal4.check import Pins
+from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.verify import verify_documents
 from fairdeal.service import db
 
@@ -48,6 +50,7 @@ def test_a_person_and_two_bots_play_hands_that_verify_and_are_all_stored(db_url,
         final = player.play_until(lambda v: v["stage"] == "finished")
         player.close()
         docs = client.http.get(f"/api/tables/{table}/transcripts").json()
+        roster = client.http.get(f"/api/tables/{table}/roster").json()
         log = client.http.get(f"/api/tables/{table}/log").text
         one = client.http.get(f"/api/tables/{table}/hands/1/transcript")
         audit = client.http.get(f"/api/tables/{table}/audit")
@@ -56,26 +59,49 @@ def test_a_person_and_two_bots_play_hands_that_verify_and_are_all_stored(db_url,
     assert audit.status_code == 200 and audit.text.lstrip().lower().startswith("<!doctype html")
     assert "hands" in audit.text and operators.status_code == 200 and "Tables and sessions" in operators.text
     assert [t["stage"] for t in listing if t["table"] == table] == ["finished"]
-    assert len(final["history"]) == 2 and len(docs) == 2
+    assert len(final["history"]) == 2 and len(docs) == 3 and docs[2]["format"] == "fairdeal-settlement"
     assert one.json() == docs[0]
-    report = verify_documents([(f"hand {d['hand']}", d) for d in docs])
-    assert report.failures == () and report.transcripts == 2
-    assert docs[0]["session"]["statement"]["players"][0]["key"] == player.public_key
+    pins = Pins(Roster.from_json(roster), (), player.key)
+    report = verify_documents([(f"hand {d.get('hand', 0)}", d) for d in docs], pins=pins)
+    assert report.failures == () and report.transcripts == 3
+    assert docs[0]["roster"] == roster and roster["roster"]["seats"][0]["key"] == player.public_key
     engine = db.connect(db_url)
     with engine.connect() as c:
         stored = c.execute(select(db.messages.c.seat, db.messages.c.seq).where(db.messages.c.table_id == table)).all()
+        kinds = c.execute(
+            select(db.messages.c.type).where(db.messages.c.table_id == table, db.messages.c.seat == 0)
+        ).scalars()
+        mine = sorted(kinds)
         identity = c.execute(select(db.identities.c.name).where(db.identities.c.key == player.public_key)).scalar()
-    assert sorted(seq for seat, seq in stored if seat == 0) == list(range(1, player.seq + 1))
+    assert sorted(seq for seat, seq in stored if seat == 0) == list(range(1, player.acks + 1))
+    # the roster signature; the acceptance, 3 signed answers a hand and the settlement's; the rest are actions
+    assert (
+        mine.count("roster-sign") == 1
+        and mine.count("signed") == 1 + 2 * 3 + 1
+        and set(mine)
+        <= {
+            "roster-sign",
+            "signed",
+            "act",
+        }
+    )
+    relayed = [(seat, seq) for seat, seq in stored if seat == -2]  # the service's own signed messages
+    assert len(relayed) == 1 + 2 * 3 + 1  # the opening; hand-open, reveal request, hand-close; the settlement
     assert identity == "Анна"
     path = tmp_path / f"{table}.jsonl"
     path.write_text(log, encoding="utf-8")
     folder = tmp_path / f"{table}.transcripts"
     folder.mkdir()
-    for doc in docs:
-        (folder / f"hand-{doc['hand']:04d}.json").write_bytes(canonical_json(doc))
-    for command in (["log", "validate", str(path)], ["verify", "--log", str(path)], ["sheet", str(path)]):
+    files = [folder / (f"hand-{d['hand']:04d}.json" if "hand" in d else "settlement.json") for d in docs]
+    for doc, file in zip(docs, files):
+        file.write_bytes(encode(doc))
+    (tmp_path / "roster.json").write_bytes(encode(roster))
+    player.key.save(tmp_path / "me.key")
+    pinned = ["verify", "--roster", str(tmp_path / "roster.json"), "--me", str(tmp_path / "me.key"), *map(str, files)]
+    for command in (["log", "validate", str(path)], ["verify", "--log", str(path)], ["sheet", str(path)], pinned):
         result = CliRunner().invoke(cli, command)
         assert result.exit_code == 0, result.output
+    assert "unpinned" not in result.output
 
 
 def test_a_restarted_server_resumes_the_hand_in_progress(db_url):
@@ -90,6 +116,7 @@ def test_a_restarted_server_resumes_the_hand_in_progress(db_url):
     with Server(db_url, port=server.port) as client:
         again = ScriptedPlayer(client, table, "Boris", None, key=player.key, rng=player.rng)
         again.seq, again.seeds, again.done, again.seat = player.seq, player.seeds, player.done, 1
+        again.player = player.player  # the player's own record of the chain (a browser keeps it in its memory)
         view = again.connect()
         assert view["you"] == 1 and view["hand"] == before["hand"]
         assert view["game"]["hand"] == before["game"]["hand"] or view["game"]["step"] > before["game"]["step"]
@@ -98,7 +125,7 @@ def test_a_restarted_server_resumes_the_hand_in_progress(db_url):
         again.close()
         docs = client.http.get(f"/api/tables/{table}/transcripts").json()
     assert len(done["history"]) >= before["hand"]
-    assert verify_documents([(str(d["hand"]), d) for d in docs]).failures == ()
+    assert verify_documents([(str(d.get("hand", 0)), d) for d in docs]).failures == ()
 
 
 def test_the_http_api_refuses_bad_input_with_one_line(tmp_path):

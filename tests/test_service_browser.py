@@ -1,6 +1,8 @@
 """End to end in Debian's headless Chromium: three browser players, each with its own identity key in its own
 IndexedDB, sit at a table and play two whole hands by clicking; one reloads the page mid-hand and carries on.
-The downloaded transcripts verify in Python and the database holds every message each browser sent."""
+Every protocol message is signed in the browsers (fairdeal-commit-reveal/4); the downloaded transcripts and the
+signed settlement verify in Python with the roster pinned and each browser's exported key as ``--me``, and the
+database holds every message each browser sent."""
 
 from __future__ import annotations
 
@@ -13,6 +15,9 @@ import pytest
 from service_helpers import Server, create_table
 from sqlalchemy import func, select
 
+from fairdeal.protocols.commit_reveal4.check import Pins
+from fairdeal.protocols.identity import IdentityKey
+from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.verify import verify_documents
 from fairdeal.service import db
 
@@ -65,6 +70,17 @@ def _click_something(page, rng) -> bool:
     return False
 
 
+def _export_key(page, path: Path) -> Path:
+    """The browser's identity key, exported from the lobby as the key file `fairdeal keys new` writes."""
+    page.goto(page.url.split("#")[0] + "#")
+    page.wait_for_selector("#export-key")
+    with page.expect_download() as download:
+        page.click("#export-key")
+    download.value.save_as(path)
+    path.chmod(0o600)
+    return path
+
+
 def test_three_browsers_play_two_hands_one_reconnecting(browser, tmp_path):
     shots = Path(SHOTS_DIR) if SHOTS_DIR else tmp_path
     with Server(str(tmp_path / "fairdeal.db")) as server:
@@ -111,16 +127,27 @@ def test_three_browsers_play_two_hands_one_reconnecting(browser, tmp_path):
                     shot = True
                 _click_something(page, rng)
             time.sleep(0.05)
-        pages[0].wait_for_selector("#history tr:nth-child(2) td.check:has-text('✓')", timeout=20_000)
+        for page in pages:
+            page.wait_for_selector("#history tr:nth-child(2) td.check:has-text('✓')", timeout=20_000)
         for page in pages:  # each browser re-derived each deck from the revealed seeds, and its own cards
             assert page.locator("#history td.check").all_inner_texts() == ["✓", "✓"]
         pages[0].locator("#sheet").screenshot(path=str(shots / "sheet.png"))
         pages[0].screenshot(path=str(shots / "table-finished.png"))
         docs = server.http.get(f"/api/tables/{table}/transcripts").json()
+        roster = server.http.get(f"/api/tables/{table}/roster").json()
         view = server.http.get(f"/api/tables/{table}").json()
-    assert reloaded and len(docs) == 2
-    assert verify_documents([(f"hand {d['hand']}", d) for d in docs]).failures == ()
-    assert [p["key"] for p in docs[0]["session"]["statement"]["players"]] == [keys[s] for s in range(3)]
+        key_files = [_export_key(page, tmp_path / f"seat-{seat}.key") for seat, page in enumerate(pages)]
+    assert reloaded and len(docs) == 3 and docs[2]["format"] == "fairdeal-settlement"
+    assert [s["key"] for s in roster["roster"]["seats"]] == [keys[s] for s in range(3)]
+    for seat, path in enumerate(key_files):
+        me = IdentityKey.load(path)
+        assert me.public.hex == keys[seat]
+        report = verify_documents(
+            [(f"doc {i}", d) for i, d in enumerate(docs)], pins=Pins(Roster.from_json(roster), (), me)
+        )
+        assert report.failures == (), report.failures
+        mine = f"me: player {NAMES[seat]} at seat {seat}: my signed commitment, seed and countersignature"
+        assert any(n.startswith(mine) and n.endswith("in hands 1, 2") for n in report.notes), report.notes
     engine = db.connect(str(tmp_path / "fairdeal.db"))
     with engine.connect() as c:
         per_seat = dict(
@@ -131,5 +158,10 @@ def test_three_browsers_play_two_hands_one_reconnecting(browser, tmp_path):
             ).all()
         )
         total = c.execute(select(func.count()).select_from(db.messages).where(db.messages.c.table_id == table)).scalar()
-    assert total == sum(per_seat.values()) and set(per_seat) == {0, 1, 2}
+    people = {seat: top for seat, top in per_seat.items() if seat >= 0}  # -1, -2: the service's own rows
+    assert total - sum(n for seat, n in per_seat.items() if seat < 0) == sum(people.values()) and set(people) == {
+        0,
+        1,
+        2,
+    }
     assert view["stage"] == "finished" and len(view["history"]) == 2

@@ -8,6 +8,9 @@ import json
 from service_helpers import ScriptedPlayer, Server, create_table
 from sqlalchemy import func, select
 
+from fairdeal.protocols.canonical import encode
+from fairdeal.protocols.commit_reveal4 import messages as m
+from fairdeal.protocols.signed import Context, parse, seal
 from fairdeal.service import db
 
 
@@ -61,7 +64,7 @@ def test_bad_messages_are_refused_and_nothing_is_stored(tmp_path):
             (mover, lambda: mover.send("act", {"action": legal[0]}, table="t-other"), "this connection is for table"),
             (mover, lambda: mover.send("act", {"action": legal[0]}, extra=1), "malformed message"),
             (mover, lambda: mover.send("act", {"action": "x" * 20_000}), "exceeds the limit"),
-            (mover, lambda: mover.send("seed", {"seed": "00" * 32}), "cannot open a seed now"),
+            (mover, lambda: mover.send_signed(mover.chain[-1]), "no signed message is due now"),
             (mover, lambda: _raw(mover, "{not json"), "not JSON"),
         ]
         for who, send, text in cases:
@@ -77,9 +80,9 @@ def test_bad_messages_are_refused_and_nothing_is_stored(tmp_path):
         bob.close()
 
 
-def _drain(player) -> bool:
+def _drain(player, timeout: float = 0.5) -> bool:
     try:
-        player.receive("view", timeout=0.5)
+        player.receive("view", timeout=timeout)
         return True
     except TimeoutError:
         return False
@@ -116,6 +119,89 @@ def test_no_endpoint_shows_a_card_it_should_not(tmp_path):
         carol.close()
 
 
+def _signed_by(player: ScriptedPlayer, kind: str, honest: dict) -> dict:
+    """``player``'s validly signed message of the step, following the chain's last message (not sent by it)."""
+    ctx = Context(player.table, "pulya", honest["hand"], player.player.roster.hash)
+    return seal(player.key, ctx, player.seat, kind, honest["body"], honest["prev"]).to_json()
+
+
+def _until_due(players: list[ScriptedPlayer], kind: str) -> ScriptedPlayer:
+    """Play every step until one of ``players`` is asked for ``kind``; that player (who has not answered)."""
+    while True:
+        for p in players:
+            if p.views[-1]["protocol"]["need"] == kind:
+                return p
+        if not any(p.step(p.views[-1]) for p in players):
+            for p in players:
+                _drain(p, 0.1)
+
+
+def test_hostile_signed_messages_are_refused_naming_the_check_and_nothing_is_stored(tmp_path):
+    """Another seat's message, a replay, a malformed, non-canonical or oversized frame, a message out of turn,
+    a bad signature, a body that is not the step's, a seed that does not open the commitment: each refused with
+    one line naming the check; the database and the table are unchanged, and the honest answer then goes in."""
+    url = str(tmp_path / "fairdeal.db")
+    with Server(url) as server:
+        table = create_table(server)
+        server.http.post(f"/api/tables/{table}/bots", json={"seat": 2})
+        alice, bob = ScriptedPlayer(server, table, "Alice", 0), ScriptedPlayer(server, table, "Bob", 1)
+        alice.connect()
+        bob.connect()
+        for kind in (m.COMMIT, m.REVEAL):
+            due = _until_due([alice, bob], kind)
+            other = bob if due is alice else alice
+            _drain(other)
+            hand = due.views[-1]["protocol"]["hand"]
+            honest = due.answer(kind, hand).to_json()
+            before, chain = _stored(url, table), len(due.chain)
+            forged = dict(honest, signature=("0" if honest["signature"][0] != "0" else "1") + honest["signature"][1:])
+            # signed by the other seat for this step, by a copy of its party (the real one must stay as it was)
+            other_key = _signed_by(other, kind, honest)
+            wrong_body = dict(honest, body=dict(honest["body"], attempt=5))
+            accepted = parse(due.chain[-1]).to_json()
+            cases = [
+                (due.send_signed(dict(other_key)), "sender:"),
+                (due.send_signed(honest, seat=other.seat), "cannot speak for seat"),
+                (other.send_signed(other_key), "turn: seat"),
+                (due.send_signed(accepted), "sender:" if accepted["sender"] != due.seat else "chain link"),
+                (due.send_signed(forged), "signature"),
+                (due.send_signed(wrong_body), "signature"),
+                (
+                    due.send_raw(json.dumps({"type": "signed", "table": table, "seat": due.seat, "envelope": honest})),
+                    "canonical",
+                ),
+                (
+                    due.send_raw(
+                        encode({"type": "signed", "table": table, "seat": due.seat, "envelope": "x" * 20_000})
+                    ),
+                    "exceeds the limit",
+                ),
+                (
+                    due.send_raw(
+                        encode({"type": "signed", "table": table, "seat": due.seat, "envelope": honest, "x": 1})
+                    ),
+                    "exactly the fields",
+                ),
+                (due.send_signed(dict(honest, prev="00" * 32)), "signature"),
+                (due.send_signed({"sender": due.seat}), "message form"),
+            ]
+            if kind == m.REVEAL:
+                body = dict(honest["body"], seed="00" * 32)
+                bad_seed = seal(
+                    due.key, Context(table, "pulya", hand, due.player.roster.hash), due.seat, kind, body, honest["prev"]
+                )
+                cases.append((due.send_signed(bad_seed.to_json()), "seed opening"))
+            for reply, text in cases:
+                assert reply["type"] == "error" and text in reply["error"], (kind, text, reply)
+            assert _stored(url, table) == before and len(due.chain) == chain
+            assert due.send_signed(honest)["type"] == "ack"
+            assert _stored(url, table) > before
+            replay = due.send_signed(honest)
+            assert replay["type"] == "error" and ("turn" in replay["error"] or "no signed message" in replay["error"])
+        alice.close()
+        bob.close()
+
+
 def test_a_late_player_is_played_for_in_play_and_ends_the_table_in_the_protocol(tmp_path):
     with Server(str(tmp_path / "fairdeal.db"), turn_timeout=1) as server:
         table = create_table(server)
@@ -134,5 +220,9 @@ def test_a_late_player_is_played_for_in_play_and_ends_the_table_in_the_protocol(
             if message["view"]["last_seq"] > view["last_seq"] and view["stage"] == "play":
                 played_for += 1  # Dan sat still: the server made his move
         assert played_for > 0
-        assert "did not answer within 1 s at the commit stage" in dan.views[-1]["reason"]
+        assert "seat 0 did not answer at the seed-commit step of hand 2" in dan.views[-1]["reason"]
+        aborts = [parse(e) for e in dan.chain if e["kind"] == m.ABORT]
+        # The v4 policy: each attempt Dan let lapse is aborted, signed by the service and naming him, and the hand
+        # dealt again from fresh seeds; after the last attempt the table stops.
+        assert [(a.hand, a.body["attempt"], a.body["missing"]) for a in aborts] == [(2, 0, [0]), (2, 1, [0])]
         dan.close()

@@ -6,21 +6,22 @@ from __future__ import annotations
 import secrets
 
 import pytest
-from nacl.signing import SigningKey
 
 from fairdeal.engine.hand import to_move
 from fairdeal.engine.system import registered
+from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.verify import verify_documents
-from fairdeal.service.table import Message, Refused, Seat, Stage, Table
+from fairdeal.service.table import RELAY_SEAT, Message, Refused, Seat, Stage, Table
 
 CELLS = [(s.name, n) for s in registered() for n in s.players]
+SERVICE_KEY = IdentityKey.generate("service")
 
 
 def _bot_table(name: str, seats: int, hands: int) -> Table:
-    table = Table.new("t-test", name, seats, hands, secrets.token_hex(32), secrets.token_hex(32))
+    table = Table.new("t-test", name, seats, hands, SERVICE_KEY, secrets.token_hex(32))
     for seat in range(seats):
         secret = secrets.token_hex(32)
-        table.take_seat(Seat(seat, f"bot {seat}", SigningKey(bytes.fromhex(secret)).verify_key.encode().hex(), secret))
+        table.take_seat(Seat(seat, f"bot {seat}", IdentityKey.from_seed(bytes.fromhex(secret)).public.hex, secret))
     return table
 
 
@@ -50,17 +51,21 @@ def test_bots_play_every_system_seeing_only_their_own_cards(cell):
     while (message := table.bot_message()) is not None:
         messages.append(message)
         docs += [(f"hand {d.hand}", d.transcript) for d in table.submit(message)]
+        messages += table.outbox
         if table.stage is Stage.PLAY:
             _check_views(table)
-    assert table.stage is Stage.FINISHED and len(docs) == 3
+    assert table.stage is Stage.FINISHED and len(docs) == 4  # three hands and the signed settlement
+    assert [d["hand"] for _, d in docs[:3]] == [1, 2, 3] and docs[3][1]["format"] == "fairdeal-settlement"
     report = verify_documents(docs, replay_records=not table.convention.table.dummy)
     assert report.failures == ()
+    relayed = [Message(**vars(m)) for m in messages if m.seat == RELAY_SEAT]
+    assert [m.body for m in relayed] == [e.to_json() for e in table.chain if e.sender == "service"]
     rows = {
         "id": table.id,
         "system": name,
         "seats": seats,
         "max_hands": 3,
-        "service_key": table.service_secret,
+        "service_key": table.service_public,
         "chain_tail": table.chain_tail,
         "status": "finished",
         "reason": None,
@@ -68,11 +73,13 @@ def test_bots_play_every_system_seeing_only_their_own_cards(cell):
     seat_rows = [
         {"seat": s.seat, "name": s.name, "key": s.key, "bot_secret": s.bot_secret} for s in table.seats.values()
     ]
-    again = Table.load(rows, seat_rows, messages[: len(messages) // 2])
+    again = Table.load(rows, seat_rows, messages[: len(messages) // 2], SERVICE_KEY)
     assert again.stage is not Stage.FINISHED
     for message in messages[len(messages) // 2 :]:
-        again.submit(message)
+        if message.seat != RELAY_SEAT:
+            again.submit(message)
     assert again.sheet == table.sheet and again.reveals == table.reveals and again.previous == table.previous
+    assert [e.digest for e in again.chain] == [e.digest for e in table.chain]
 
 
 def test_a_refused_message_leaves_the_table_as_it_was():
@@ -86,10 +93,64 @@ def test_a_refused_message_leaves_the_table_as_it_was():
         Message(other, table.last_seq[other] + 1, "act", {"action": table.view(seat)["game"]["legal"][0]}),
         Message(seat, table.last_seq[seat], "act", {"action": table.view(seat)["game"]["legal"][0]}),
         Message(seat, table.last_seq[seat] + 1, "act", {"action": {"kind": "bid", "seat": seat, "token": "11NT"}}),
-        Message(seat, table.last_seq[seat] + 1, "seed", {"seed": "00" * 32}),
+        Message(seat, table.last_seq[seat] + 1, "signed", table.chain[-1].to_json()),
+        Message(seat, table.last_seq[seat] + 1, "roster-sign", {"signature": "00" * 64}),
         Message(seat, table.last_seq[seat] + 1, "shout", {}),
     ]
     for message in bad:
         with pytest.raises(Refused):
             table.submit(message)
         assert table.view(seat) == before
+
+
+def test_the_service_key_is_made_beside_the_database_once_and_pinned_by_each_table(tmp_path):
+    from fairdeal.errors import FairdealError
+    from fairdeal.service.app import service_key
+
+    key = service_key(str(tmp_path / "x.db"))
+    path = tmp_path / "x.db.service-key"
+    assert path.stat().st_mode & 0o777 == 0o600 and IdentityKey.load(path).public == key.public
+    assert service_key(str(tmp_path / "x.db")).public == key.public  # made once, then read
+    assert service_key(str(tmp_path / "x.db"), tmp_path / "given.key").public != key.public
+    table = _bot_table("sochi", 3, 1)
+    row = {"id": table.id, "system": "sochi", "seats": 3, "max_hands": 1, "service_key": table.service_public}
+    row |= {"chain_tail": table.chain_tail, "status": "seating", "reason": None}
+    with pytest.raises(FairdealError, match="another service key"):
+        Table.load(row, [], [], key)
+
+
+def test_a_seat_that_lets_a_seed_step_lapse_is_aborted_signed_and_the_hand_dealt_again():
+    """The v4 abort policy through the table: two signed aborts naming the seat, a fresh hand-open each time,
+    then the table stops; the same rows rebuild the same chain."""
+    table = _bot_table("sochi", 3, 2)
+    person = IdentityKey.generate("person")
+    table.seats[0] = Seat(0, "person", person.public.hex)  # seat 0 is a person who never answers
+    rows = []
+    while (message := table.bot_message()) is not None or table.stage is Stage.ROSTER:
+        if message is None:
+            message = Message(0, 1, "roster-sign", {"signature": person.sign(table.roster.message()).hex()})
+        table.submit(message)
+        rows.append(message)
+    assert table.stage is Stage.ACCEPT and table.waiting_for() == [0]
+    row = {"id": table.id, "system": "sochi", "seats": 3, "max_hands": 2, "service_key": table.service_public}
+    row |= {"chain_tail": table.chain_tail, "status": table.stage.value, "reason": None}
+    seats = [vars(s) for s in table.seats.values()]
+    from fairdeal.protocols.commit_reveal4.parties import Player
+    from fairdeal.protocols.roster import Roster
+
+    party = Player(0, person, Roster.from_json(table.roster.to_json()))
+    rows.append(Message(0, 2, "signed", party.accept_session(table.chain).to_json()))
+    table.submit(rows[-1])
+    while (message := table.bot_message()) is not None:
+        table.submit(message)
+        rows.append(message)
+    assert table.stage is Stage.COMMIT and table.waiting_for() == [0]
+    for _ in range(3):  # one timeout per attempt
+        rows.append(table.timeout_message(0))
+        table.submit(rows[-1])
+    aborts = [e for e in table.chain if e.kind == "abort"]
+    assert [(e.body["attempt"], e.body["missing"]) for e in aborts] == [(0, [0]), (1, [0])]
+    assert [e.body["attempt"] for e in table.chain if e.kind == "hand-open"] == [0, 1, 2]
+    assert table.stage is Stage.ABORTED and "seat 0 did not answer at the seed-commit step" in table.reason
+    again = Table.load(row, seats, rows, SERVICE_KEY)
+    assert [e.digest for e in again.chain] == [e.digest for e in table.chain] and again.stage is Stage.ABORTED

@@ -18,6 +18,13 @@ from fairdeal.errors import FairdealError
     help="A SQLite file, or a SQLAlchemy URL such as postgresql+psycopg://user@host/db.",
 )
 @click.option(
+    "--key",
+    "key_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="The service's identity key file (made on first start); by default DB.service-key beside the database.",
+)
+@click.option(
     "--bot-delay",
     default=0.4,
     show_default=True,
@@ -31,13 +38,15 @@ from fairdeal.errors import FairdealError
     type=click.FloatRange(1, 86400),
     help="Seconds a person may take; then a bot plays his card, or, in the dealing protocol, the table ends.",
 )
-def serve_command(host: str, port: int, db_url: str, bot_delay: float, turn_timeout: float) -> None:
+def serve_command(
+    host: str, port: int, db_url: str, key_path: str | None, bot_delay: float, turn_timeout: float
+) -> None:
     """Serve tables on HTTP and WebSockets; every message, transcript and sheet is kept in the database."""
     import uvicorn
 
     from fairdeal.service.app import create_app
 
-    app = create_app(db_url, bot_delay=bot_delay, turn_timeout=turn_timeout)
+    app = create_app(db_url, key_path=key_path, bot_delay=bot_delay, turn_timeout=turn_timeout)
     click.echo(f"fairdeal serve: http://{host}:{port}/  (database {app.state.store.engine.url.render_as_string()})")
     try:
         uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024)

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import secrets
+import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -19,7 +20,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from nacl.signing import SigningKey
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
@@ -28,12 +28,15 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from fairdeal.engine.system import get_system, registered
-from fairdeal.errors import FairdealError
-from fairdeal.protocols.commit_reveal import signature_holds
+from fairdeal.errors import CanonicalError, FairdealError
+from fairdeal.protocols.canonical import decode as canonical_decode
+from fairdeal.protocols.canonical import encode
+from fairdeal.protocols.identity import IdentityKey, PublicKey
 from fairdeal.service.db import connect
 from fairdeal.service.limits import (
     HEX64,
     HEX128,
+    MAX_MESSAGE_BYTES,
     MAX_REQUEST_BYTES,
     TABLE_ID,
     BadInput,
@@ -45,13 +48,26 @@ from fairdeal.service.limits import (
     decode,
 )
 from fairdeal.service.store import Store
-from fairdeal.service.table import Message, Refused, Seat, Stage, Table
+from fairdeal.service.table import ROSTER_SIGN, SIGNED, Message, Refused, Seat, Stage, Table
 from fairdeal.web.verifier_page import PageMissingError, page_bytes
 
 Handler = Callable[[Request], Awaitable[Response]]
 WEB = Path(__file__).resolve().parent.parent / "web"
 LOGIN = "serve-login"
 DEFAULT_HANDS = 60
+SIGNED_FRAMES = (SIGNED, ROSTER_SIGN)
+
+
+def service_key(db_url: str, key_path: str | Path | None = None) -> IdentityKey:
+    """The service's identity key: ``key_path``, else a file beside the SQLite database (or in the working folder
+    for a server database), made on first start."""
+    if key_path is None:
+        base = Path(db_url) if "://" not in db_url else Path("fairdeal.db")
+        key_path = base.with_name(base.name + ".service-key")
+    path = Path(key_path)
+    if not path.exists():
+        IdentityKey.generate("service").save(path)
+    return IdentityKey.load(path)
 
 
 def login_statement(table: str, nonce: str) -> dict[str, Any]:
@@ -64,6 +80,7 @@ class Slot:
     table: Table
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     sockets: dict[WebSocket, int | None] = field(default_factory=dict)
+    chain_sent: dict[WebSocket, int] = field(default_factory=dict)  # how much of the chain each socket was sent
     bots: asyncio.Task[None] | None = None
     since: float = field(default_factory=time.monotonic)  # when the table last moved
 
@@ -84,16 +101,29 @@ class Hub:
     def resume_all(self) -> int:
         """At start-up: rebuild every table still in play and let its bots move."""
         ids = self.store.table_ids(live_only=True)
+        resumed = 0
         for table_id in ids:
-            slot = self.slot(table_id)
+            try:
+                slot = self.slot(table_id)
+            except FairdealError as exc:  # one table that cannot be rebuilt must not keep the others down
+                print(f"fairdeal serve: not resumed: {exc}", file=sys.stderr)
+                continue
             assert slot is not None  # the store listed it
             self.kick(slot)
-        return len(ids)
+            resumed += 1
+        return resumed
 
-    async def submit(self, slot: Slot, message: Message) -> None:
-        """Accept, store and broadcast one message (raises ``Refused`` with nothing stored)."""
+    async def submit(self, slot: Slot, message: Message | None) -> bool:
+        """Accept, store and broadcast one message (raises ``Refused`` with nothing stored); ``None`` takes the
+        step the service or a bot owes now, if any. A message with seq 0 gets its seat's next seq."""
         async with slot.lock:
             table = slot.table
+            if message is None:
+                message = table.bot_message()
+                if message is None:
+                    return False
+            elif message.seq == 0:
+                message = Message(message.seat, table.next_seq(message.seat), message.type, message.body)
             try:
                 derived = table.submit(message)
             except Refused:
@@ -108,6 +138,7 @@ class Hub:
             slot.since = time.monotonic()
         await self.broadcast(slot)
         self.kick(slot)
+        return True
 
     async def watch(self) -> None:
         """Every second: a person late in play has the move made for him; late in the protocol, the table ends."""
@@ -119,16 +150,12 @@ class Hub:
                     await self._time_out(slot, late[0])
 
     async def _time_out(self, slot: Slot, seat: int) -> None:
+        """In play a bot moves for the late seat; in the protocol the timeout is recorded and the v4 abort policy
+        (``Table._timeout``: an aborted attempt and a re-deal, or the table's end) answers it."""
         message = slot.table.timeout_message(seat)
         if message is not None:
             with contextlib.suppress(Refused):
-                await self.submit(slot, message)
-            return
-        async with slot.lock:
-            reason = f"seat {seat} did not answer within {self.turn_timeout:g} s at the {slot.table.stage.value} stage"
-            slot.table.stage, slot.table.reason = Stage.ABORTED, reason
-            self.store.set_status(slot.table.id, Stage.ABORTED, reason)
-        await self.broadcast(slot)
+                await self.submit(slot, Message(message.seat, 0, message.type, message.body))
 
     async def stop(self) -> None:
         tasks = [slot.bots for slot in self.slots.values() if slot.bots is not None and not slot.bots.done()]
@@ -142,32 +169,44 @@ class Hub:
 
     async def _drive_bots(self, slot: Slot) -> None:
         while True:
-            message = slot.table.bot_message()
-            if message is None or self.slots.get(slot.table.id) is not slot:
+            upcoming = slot.table.bot_due()
+            if upcoming is None or self.slots.get(slot.table.id) is not slot:
                 return
-            if message.type == "act" and self.bot_delay:
+            if upcoming == "act" and self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
-                message = slot.table.bot_message()
-                if message is None:
+            try:
+                # The bot's answer is made under the table's lock, from the chain as it stands then.
+                if not await self.submit(slot, None):
                     continue
-            await self.submit(slot, message)
+            except Refused:
+                return
 
     async def broadcast(self, slot: Slot) -> None:
         for socket, seat in list(slot.sockets.items()):
             try:
+                await self.send_chain(slot, socket)
                 await socket.send_json({"type": "view", "view": slot.table.view(seat)})
             except Exception:
                 slot.sockets.pop(socket, None)
+
+    async def send_chain(self, slot: Slot, socket: WebSocket) -> None:
+        """The signed messages this socket has not been sent yet (a new socket gets the whole session)."""
+        start, chain = slot.chain_sent.get(socket, 0), slot.table.chain
+        if len(chain) > start:
+            envelopes = [e.to_json() for e in chain[start:]]
+            await socket.send_json({"type": "chain", "from": start, "envelopes": envelopes})
+            slot.chain_sent[socket] = len(chain)
 
 
 def create_app(
     db_url: str = "fairdeal.db",
     *,
+    key_path: str | Path | None = None,
     bot_delay: float = 0.4,
     turn_timeout: float = 300.0,
     limits: RateLimits | None = None,
 ) -> Starlette:
-    store = Store(connect(db_url))
+    store = Store(connect(db_url), service_key(db_url, key_path))
     hub = Hub(store, bot_delay, turn_timeout)
     limits = limits or RateLimits()
 
@@ -222,7 +261,7 @@ def create_app(
         if not isinstance(hands, int) or not 1 <= hands <= 500:
             raise BadInput("max_hands: an integer 1..500")
         table = Table.new(
-            f"t-{secrets.token_hex(5)}", system.name, seats, hands, secrets.token_hex(32), secrets.token_hex(32)
+            f"t-{secrets.token_hex(5)}", system.name, seats, hands, store.service_key, secrets.token_hex(32)
         )
         store.create_table(table)
         hub.slots[table.id] = Slot(table)
@@ -250,8 +289,8 @@ def create_app(
         seat = (await body_of(request)).get("seat")
         if not isinstance(seat, int):
             raise BadInput("seat: an integer")
-        secret = secrets.token_hex(32)
-        key = SigningKey(bytes.fromhex(secret)).verify_key.encode().hex()
+        secret = secrets.token_hex(32)  # the bot's identity key, held by the service
+        key = IdentityKey.from_seed(bytes.fromhex(secret)).public.hex
         async with slot.lock:
             info = Seat(seat, f"bot-{seat + 1}", key, secret)
             slot.table.take_seat(info)
@@ -290,8 +329,15 @@ def create_app(
 
     async def transcripts(request: Request) -> Response:
         slot = slot_of(request)
-        docs = [json.loads(text) for _, text in store.transcripts(slot.table.id)]
+        rows = store.transcripts(slot.table.id)
+        docs = [json.loads(text) for hand, text in rows if hand] + [json.loads(t) for hand, t in rows if not hand]
         return JSONResponse(docs, headers=_attachment(f"{slot.table.id}-transcripts.json"))
+
+    async def roster(request: Request) -> Response:
+        slot = slot_of(request)
+        if slot.table.roster is None:
+            raise _NotFound(f"table {slot.table.id} has no roster yet")
+        return JSONResponse(slot.table.roster.to_json(), headers=_attachment(f"{slot.table.id}-roster.json"))
 
     async def line(request: Request) -> Response:
         slot = slot_of(request)
@@ -349,6 +395,7 @@ def create_app(
         Route("/api/tables/{table}/abort", wrap(abort), methods=["POST"]),
         Route("/api/tables/{table}/log", wrap(log)),
         Route("/api/tables/{table}/transcripts", wrap(transcripts)),
+        Route("/api/tables/{table}/roster", wrap(roster)),
         Route("/api/tables/{table}/audit", wrap(audit)),
         Route("/api/tables/{table}/hands/{hand:int}/transcript", wrap(transcript)),
         Route("/api/tables/{table}/hands/{hand:int}/line", wrap(line)),
@@ -402,7 +449,8 @@ def _audit_html(table: Table, store: Store) -> str:
         folder = Path(tmp) / f"{table.id}.transcripts"
         folder.mkdir()
         for hand, text in store.transcripts(table.id):
-            (folder / f"hand-{hand:04d}.json").write_text(text, encoding="utf-8")
+            name = f"hand-{hand:04d}.json" if hand else "settlement.json"
+            (folder / name).write_text(text, encoding="utf-8")
         return render_html(run_audit(path), path.name)
 
 
@@ -421,6 +469,7 @@ async def _serve_socket(ws: WebSocket, hub: Hub, limits: RateLimits) -> None:
     try:
         seat = await _hello(ws, hub, slot, nonce)
         slot.sockets[ws] = seat
+        await hub.send_chain(slot, ws)
         await ws.send_json({"type": "view", "view": slot.table.view(seat)})
         while True:
             raw = await ws.receive_text()
@@ -432,6 +481,7 @@ async def _serve_socket(ws: WebSocket, hub: Hub, limits: RateLimits) -> None:
         pass
     finally:
         slot.sockets.pop(ws, None)
+        slot.chain_sent.pop(ws, None)
 
 
 async def _hello(ws: WebSocket, hub: Hub, slot: Slot, nonce: str) -> int | None:
@@ -441,7 +491,8 @@ async def _hello(ws: WebSocket, hub: Hub, slot: Slot, nonce: str) -> int | None:
             hello = decode(await ws.receive_text(), Hello)
             if hello.type != "hello" or not HEX64.match(hello.key) or not HEX128.match(hello.signature):
                 raise BadInput("the first message is a hello with a hex key and signature")
-            if not signature_holds(hello.key, login_statement(slot.table.id, nonce), hello.signature):
+            statement = encode(login_statement(slot.table.id, nonce))
+            if not PublicKey.from_hex(hello.key).verify(statement, bytes.fromhex(hello.signature)):
                 raise BadInput("the hello's signature does not verify under its key")
             async with slot.lock:
                 seat = slot.table.seat_of_key(hello.key)
@@ -458,8 +509,51 @@ async def _hello(ws: WebSocket, hub: Hub, slot: Slot, nonce: str) -> int | None:
             await ws.send_json({"type": "error", "error": str(exc)})
 
 
+def read_frame(raw: str) -> dict[str, Any]:
+    """A client frame as an object; a signed frame must be the canonical encoding of what it holds, as signed."""
+    data = raw.encode("utf-8")
+    if len(data) > MAX_MESSAGE_BYTES:
+        raise BadInput(f"message of {len(data)} bytes exceeds the limit of {MAX_MESSAGE_BYTES}")
+    try:
+        value = canonical_decode(data)
+    except CanonicalError as exc:
+        try:
+            value = json.loads(data)
+        except (ValueError, RecursionError):
+            raise BadInput(f"not JSON: {exc}") from None
+        if isinstance(value, dict) and value.get("type") in SIGNED_FRAMES:
+            raise BadInput(f"a {value['type']} frame must be canonical JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise BadInput("a message is a JSON object")
+    return value
+
+
+def _signed_frame(frame: dict[str, Any], table: str, seat: int | None) -> Message:
+    """``{"type":"signed","table","seat","envelope"}`` or ``{"type":"roster-sign","table","seat","signature"}``."""
+    kind = frame["type"]
+    payload = "envelope" if kind == SIGNED else "signature"
+    if set(frame) != {"type", "table", "seat", payload}:
+        raise BadInput(f"a {kind} frame has exactly the fields type, table, seat, {payload}")
+    if frame["table"] != table:
+        raise BadInput(f"table: this connection is for table {table}, not {frame['table']!r}")
+    if seat is None:
+        raise BadInput("a spectator sends no messages")
+    if frame["seat"] != seat:
+        raise BadInput(f"seat: this connection holds seat {seat}; it cannot speak for seat {frame['seat']}")
+    if kind == SIGNED:
+        if not isinstance(frame["envelope"], dict):
+            raise BadInput("envelope: an object is expected")
+        return Message(seat, 0, SIGNED, frame["envelope"])
+    return Message(seat, 0, ROSTER_SIGN, {"signature": frame["signature"]})
+
+
 async def _handle(ws: WebSocket, hub: Hub, slot: Slot, seat: int | None, raw: str) -> None:
     try:
+        frame = read_frame(raw)
+        if frame.get("type") in SIGNED_FRAMES:
+            await hub.submit(slot, _signed_frame(frame, slot.table.id, seat))
+            await ws.send_json({"type": "ack", "kind": frame["type"]})
+            return
         env = decode(raw, Envelope)
         check_envelope(env)
         if env.table != slot.table.id:

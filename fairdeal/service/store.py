@@ -7,18 +7,26 @@ from collections.abc import Iterable
 
 from sqlalchemy import Engine, func, insert, select, update
 
+from fairdeal.protocols.canonical import encode
 from fairdeal.protocols.encoding import canonical_json
+from fairdeal.protocols.identity import IdentityKey
 from fairdeal.service import db
 from fairdeal.service.table import Derived, Message, Seat, Stage, Table
 
 
 def _text(value: object) -> str:
+    """Rows' JSON: sorted and compact (a sheet may hold fractions as floats, which v4's encoding refuses)."""
     return canonical_json(value).decode("utf-8")
 
 
+def _document(value: object) -> str:
+    """A transcript as ``fairdeal verify`` reads it: v4's canonical encoding, byte for byte."""
+    return encode(value).decode("utf-8")
+
+
 class Store:
-    def __init__(self, engine: Engine):
-        self.engine = engine
+    def __init__(self, engine: Engine, service_key: IdentityKey):
+        self.engine, self.service_key = engine, service_key
 
     def create_table(self, table: Table) -> None:
         with self.engine.begin() as c:
@@ -29,7 +37,7 @@ class Store:
                     seats=table.num_seats,
                     max_hands=table.max_hands,
                     status=table.stage.value,
-                    service_key=table.service_secret,
+                    service_key=table.service_public,  # the public identity key; the private one is a file
                     chain_tail=table.chain_tail,
                 )
             )
@@ -49,30 +57,37 @@ class Store:
             c.execute(update(db.tables).where(db.tables.c.id == table.id).values(status=table.stage.value))
 
     def append(self, table: Table, message: Message, derived: Iterable[Derived]) -> None:
-        """Store an accepted message, the hands it closed and the table's new status, atomically."""
+        """Store an accepted message, the service's envelopes it produced, the hands it closed (the settlement
+        as hand 0) and the table's new status, atomically."""
         with self.engine.begin() as c:
-            c.execute(
-                insert(db.messages).values(
-                    table_id=table.id,
-                    seat=message.seat,
-                    seq=message.seq,
-                    type=message.type,
-                    body=_text(message.body),
-                    signature=message.signature,
+            for row in [message, *table.outbox]:
+                c.execute(
+                    insert(db.messages).values(
+                        table_id=table.id,
+                        seat=row.seat,
+                        seq=row.seq,
+                        type=row.type,
+                        body=_text(row.body),
+                        signature=row.body.get("signature") if row.type in ("signed", "service") else None,
+                    )
                 )
-            )
             for d in derived:
                 c.execute(
                     insert(db.transcripts).values(
-                        table_id=table.id, hand=d.hand, document=_text(d.transcript), sha256=d.sha256
+                        table_id=table.id, hand=d.hand, document=_document(d.transcript), sha256=d.sha256
                     )
                 )
-                c.execute(
-                    insert(db.hand_lines).values(
-                        table_id=table.id, hand=d.hand, line=_text(d.line), sheet=_text(d.sheet)
+                if d.line is not None:
+                    c.execute(
+                        insert(db.hand_lines).values(
+                            table_id=table.id, hand=d.hand, line=_text(d.line), sheet=_text(d.sheet)
+                        )
                     )
-                )
-            c.execute(update(db.tables).where(db.tables.c.id == table.id).values(status=table.stage.value))
+            c.execute(
+                update(db.tables)
+                .where(db.tables.c.id == table.id)
+                .values(status=table.stage.value, reason=table.reason)
+            )
 
     def set_status(self, table_id: str, stage: Stage, reason: str | None) -> None:
         with self.engine.begin() as c:
@@ -97,7 +112,7 @@ class Store:
                     select(db.messages).where(db.messages.c.table_id == table_id).order_by(db.messages.c.id)
                 )
             ]
-        return Table.load(dict(row), [dict(s) for s in seat_rows], messages)
+        return Table.load(dict(row), [dict(s) for s in seat_rows], messages, self.service_key)
 
     def transcripts(self, table_id: str) -> list[tuple[int, str]]:
         with self.engine.connect() as c:

@@ -1,27 +1,33 @@
-"""One online table: the commit-reveal session and the engine's hands, rebuilt from the table's stored messages.
+"""One online table: a ``fairdeal-commit-reveal/4`` session and the engine's hands, rebuilt from its stored rows.
 
-The table is event-sourced. Its roster is the ``seats`` rows and its history the ``messages`` rows; everything
-else — the dealer service's chain, the countersigned session, the hand in progress, the sheet — is recomputed by
-feeding the stored messages, in order, through the same ``submit`` that accepted them live. So a restarted server
-resumes every table exactly where it stood, and nothing lives only in memory.
+The table is event-sourced. Its chairs are the ``seats`` rows and its history the ``messages`` rows: every signed
+envelope a seat sent, every roster signature, every game action, and the service's own events (the roster's time,
+a timeout). Everything else — the v4 ``Service`` with its chain, the bots' ``Player``s, the hand in progress, the
+sheet — is recomputed by feeding the stored rows, in order, through the same ``submit`` that accepted them live.
+The service's own envelopes are deterministic (Ed25519 signatures are), so they come out the same on every replay;
+they are stored too, as the evidence a relay keeps.
 
-Protocol order (``protocols/commit-reveal.md``): when the last chair is taken the service signs the session
-opening; every seat countersigns it; then for each hand the service commits (the chain's link), every seat
-commits to a fresh seed, then every seat opens its seed, the deck is derived and dealt, the hand is played
-through the engine, and the service reveals its link, which closes the hand's transcript.
+Protocol order (``protocols/commit-reveal.md``, v4): when the last chair is taken the service fixes the roster's
+time and signs it; every seat signs the roster; the service opens the session and every seat, in seat order,
+accepts it. Each hand: the service's hand-open, every seat's seed commitment (in seat order), the service's
+reveal request, every seat's seed (in seat order); the deck is derived and the hand is played through the engine;
+the service's hand-close (its seed, the deck, the deal and the record) is countersigned by every seat. The
+session ends with the service's settlement, countersigned by every seat. Each message must be the one the
+protocol expects next — from the seat whose turn it is, of the kind due, following the last message of the chain,
+signed for this table, session, hand and roster — or it is refused and nothing changes.
 """
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import json
-from collections.abc import Callable, Container
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
 import numpy as np
-from nacl.signing import SigningKey
 
 from fairdeal.deal import deal_order, get_pattern
 from fairdeal.engine.actions import Action
@@ -33,27 +39,27 @@ from fairdeal.engine.settlement import settle
 from fairdeal.engine.sheet import Sheet, is_finished, new_sheet
 from fairdeal.engine.sheet_view import sheet_json
 from fairdeal.engine.state import HandState
-from fairdeal.engine.system import System, get_system
+from fairdeal.engine.system import System, get_system, house_rules
 from fairdeal.engine.view import view_for
-from fairdeal.errors import FairdealError, ProtocolError
-from fairdeal.log.records import TranscriptRecord
-from fairdeal.protocols.commit_reveal import (
-    DealerService,
-    SeedCommitment,
-    SignedSession,
-    seed_statement,
-    session_statement,
-    sign,
-    signature_holds,
-)
-from fairdeal.protocols.derive import seed_commitment
-from fairdeal.protocols.encoding import frame, from_hex, u64
-from fairdeal.protocols.table import TableSpec
-from fairdeal.protocols.transcript import build_transcript, transcript_hash
+from fairdeal.errors import FairdealError, ProtocolError, SignedMessageError
+from fairdeal.protocols.canonical import encode
+from fairdeal.protocols.commit_reveal4 import messages as m
+from fairdeal.protocols.commit_reveal4.derive import PROTOCOL
+from fairdeal.protocols.commit_reveal4.parties import Player, Service, record_hash
+from fairdeal.protocols.commit_reveal4.source import FORMAT, MAX_ATTEMPTS, SETTLEMENT_FORMAT, VERSION
+from fairdeal.protocols.encoding import frame, u64
+from fairdeal.protocols.identity import SIGNATURE_BYTES, IdentityKey, PublicKey
+from fairdeal.protocols.roster import Roster
+from fairdeal.protocols.signed import SERVICE, Envelope, open_checked, parse
+from fairdeal.protocols.transcript import seat_deal
 from fairdeal.rules.convention import Convention
 
 SESSION = "pulya"
-BOT_SEED_DOMAIN = "fairdeal-serve/bot-seed"
+SERVICE_SEAT = -1  # the seat column of the service's own events (the roster's time, timeouts)
+RELAY_SEAT = -2  # the seat column of the service's signed envelopes (recomputed on replay, kept as evidence)
+BOT_SEED_DOMAIN = "fairdeal-serve/bot-seed/4"
+SIGNED, ROSTER_SIGN, ACT = "signed", "roster-sign", "act"
+ROSTER_TIME, TIMEOUT, RELAYED = "roster-time", "timeout", "service"
 
 
 class Refused(FairdealError):
@@ -62,20 +68,33 @@ class Refused(FairdealError):
 
 class Stage(Enum):
     SEATING = "seating"  # chairs still empty
-    COUNTERSIGN = "countersign"  # the session opening awaits every seat's countersignature
+    ROSTER = "roster"  # the roster awaits every seat's signature
+    ACCEPT = "accept"  # the session opening awaits every seat's acceptance
     COMMIT = "commit"  # seed commitments for the hand
     SEED = "seed"  # seed openings for the hand
     PLAY = "play"  # the engine's hand
-    FINISHED = "finished"  # the pulya closed (or reached the table's hand cap)
+    RECORD = "record"  # the hand-close awaits every seat's countersignature
+    SETTLE = "settle"  # the settlement awaits every seat's countersignature
+    FINISHED = "finished"  # the pulya closed (or reached the table's hand cap), the settlement signed
     ABORTED = "aborted"
+
+
+# What each protocol stage asks of the seats, in seat order.
+DUE_KIND = {
+    Stage.ACCEPT: m.ACCEPT,
+    Stage.COMMIT: m.COMMIT,
+    Stage.SEED: m.REVEAL,
+    Stage.RECORD: m.RECORD_SIGN,
+    Stage.SETTLE: m.SETTLEMENT_SIGN,
+}
 
 
 @dataclass(frozen=True)
 class Seat:
     seat: int
     name: str
-    key: str  # ed25519 public key, hex
-    bot_secret: str | None = None  # a server-side bot's signing-key seed; None for a person
+    key: str  # ed25519 public identity key, hex
+    bot_secret: str | None = None  # a server-side bot's identity-key seed; None for a person
 
     @property
     def is_bot(self) -> bool:
@@ -84,7 +103,7 @@ class Seat:
 
 @dataclass(frozen=True)
 class Message:
-    """An accepted (or proposed) client message: the envelope less the table, which the caller checked."""
+    """An accepted (or proposed) row: a seat's (or the service's, seat -1) message, less the table."""
 
     seat: int
     seq: int
@@ -95,26 +114,13 @@ class Message:
 
 @dataclass(frozen=True)
 class Derived:
-    """Rows a message produced besides itself (a closed hand); stored in the same transaction as the message."""
+    """Rows a message produced besides itself (a closed hand, or the signed settlement as hand 0)."""
 
     hand: int
     transcript: dict[str, Any]
     sha256: str
-    line: dict[str, Any]
+    line: dict[str, Any] | None
     sheet: dict[str, Any]
-
-
-@dataclass
-class _Countersigned:
-    """Stands for a remote seat in ``DealerService.open_session``: returns the signature the seat already sent."""
-
-    name: str
-    seat: int
-    public_key: str
-    signature: str
-
-    def countersign(self, statement: dict[str, Any], service_signature: str) -> str:
-        return self.signature
 
 
 @dataclass(frozen=True)
@@ -138,6 +144,14 @@ def encode_action(action: Action) -> dict[str, Any]:
     return out
 
 
+def now() -> str:
+    return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def document_hash(doc: dict[str, Any]) -> str:
+    return hashlib.sha256(encode(doc)).hexdigest()
+
+
 @dataclass
 class Table:
     """A table's live state; build it with ``Table.load`` from its rows, then feed it messages with ``submit``."""
@@ -146,52 +160,62 @@ class Table:
     system: System
     num_seats: int
     max_hands: int
-    service_secret: str
+    service_key: IdentityKey
     chain_tail: str
     seats: dict[int, Seat] = field(default_factory=dict)
     stage: Stage = Stage.SEATING
     reason: str | None = None
     last_seq: dict[int, int] = field(default_factory=dict)
-    statement: dict[str, Any] | None = None
-    service_signature: str | None = None
-    countersigned: dict[int, str] = field(default_factory=dict)
-    service: DealerService | None = None
-    session: SignedSession | None = None
+    roster: Roster | None = None
+    service: Service | None = None
+    chain: list[Envelope] = field(default_factory=list)  # every envelope of the session, in order
+    opening: list[Envelope] = field(default_factory=list)
+    hand_messages: list[Envelope] = field(default_factory=list)
     hand: int = 0
     dealer: int = 0
-    service_commitment: str | None = None
-    commitments: dict[int, SeedCommitment] = field(default_factory=dict)
-    opened: set[int] = field(default_factory=set)
+    answered: int = 0  # seats (in order) that answered the current step
+    order: np.ndarray | None = None
     state: HandState | None = None
     sheet: Sheet | None = None
-    previous: str | None = None
     history: list[HandRecord] = field(default_factory=list)
     reveals: dict[int, str] = field(default_factory=dict)
-    _opening: int = 0
+    previous: str | None = None  # the last closed hand's transcript hash
+    settlement: dict[str, Any] | None = None
+    outbox: list[Message] = field(default_factory=list)  # the service's envelopes of the step just taken
+    _opening_round: int = 0
+    _relayed: int = 0  # the service's envelopes so far
+    _fields: dict[str, Any] = field(default_factory=dict)  # the closed hand's log line, less its transcript
+    _players: dict[int, Player] = field(default_factory=dict)  # the bots' v4 parties
+    _shown: dict[int, int] = field(default_factory=dict)  # how much of the chain each bot has been shown
     _bots: dict[int, Bot] = field(default_factory=dict)
 
     # ---- building --------------------------------------------------------------------------------------------
 
     @classmethod
     def new(
-        cls, table_id: str, system: str, num_seats: int, max_hands: int, service_secret: str, chain_tail: str
+        cls, table_id: str, system: str, num_seats: int, max_hands: int, service_key: IdentityKey, chain_tail: str
     ) -> Table:
         sys_ = get_system(system)
         sys_.convention.check_players(num_seats)
-        table = cls(table_id, sys_, num_seats, max_hands, service_secret, chain_tail)
+        table = cls(table_id, sys_, num_seats, max_hands, service_key, chain_tail)
         table.sheet = new_sheet(sys_.convention, num_seats)
         return table
 
     @classmethod
-    def load(cls, row: dict[str, Any], seat_rows: list[dict[str, Any]], messages: list[Message]) -> Table:
-        """Rebuild a table from its rows: the roster, then every stored message replayed in order."""
-        table = cls.new(row["id"], row["system"], row["seats"], row["max_hands"], row["service_key"], row["chain_tail"])
+    def load(
+        cls, row: dict[str, Any], seat_rows: list[dict[str, Any]], messages: list[Message], service_key: IdentityKey
+    ) -> Table:
+        """Rebuild a table from its rows: the chairs, then every stored row replayed in order."""
+        if row["service_key"] != service_key.public.hex:
+            raise FairdealError(f"table {row['id']}: it was opened under another service key ({row['service_key']})")
+        table = cls.new(row["id"], row["system"], row["seats"], row["max_hands"], service_key, row["chain_tail"])
         for seat in seat_rows:
             table.seats[seat["seat"]] = Seat(seat["seat"], seat["name"], seat["key"], seat["bot_secret"])
-        table._maybe_open()
         for message in messages:
+            if message.seat == RELAY_SEAT:  # recomputed by the replay itself
+                continue
             table.submit(message)
-        if row["status"] == Stage.ABORTED.value:
+        if row["status"] == Stage.ABORTED.value and table.stage is not Stage.ABORTED:
             table.stage, table.reason = Stage.ABORTED, row["reason"]
         return table
 
@@ -206,34 +230,22 @@ class Table:
         return self.sheet
 
     @property
-    def _live_service(self) -> DealerService:
-        assert self.service is not None  # set when the roster is full (``_maybe_open``)
+    def _live_service(self) -> Service:
+        assert self.service is not None  # set when every seat has signed the roster
         return self.service
 
     @property
-    def _live_session(self) -> SignedSession:
-        assert self.session is not None  # set when every seat has countersigned
-        return self.session
-
-    @property
-    def _live_statement(self) -> dict[str, Any]:
-        assert self.statement is not None  # set when the roster is full (``_maybe_open``)
-        return self.statement
-
-    @property
-    def _live_commitment(self) -> str:
-        assert self.service_commitment is not None  # set when a hand begins
-        return self.service_commitment
+    def _live_roster(self) -> Roster:
+        assert self.roster is not None  # set when the chairs are full
+        return self.roster
 
     @property
     def convention(self) -> Convention:
         return self.system.convention
 
     @property
-    def spec(self) -> TableSpec:
-        return TableSpec(
-            self.id, SESSION, self.max_hands, tuple(self.seats[s].name for s in range(self.num_seats)), self.convention
-        )
+    def service_public(self) -> str:
+        return self.service_key.public.hex
 
     # ---- seating ---------------------------------------------------------------------------------------------
 
@@ -247,41 +259,31 @@ class Table:
             raise Refused(f"seat {seat} is taken by {self.seats[seat].name}")
         if any(s.name == name for s in self.seats.values()):
             raise Refused(f"the name {name!r} is already at table {self.id}")
-        if any(s.key == key for s in self.seats.values()):
+        if any(s.key == key for s in self.seats.values()) or key == self.service_public:
             raise Refused(f"this key already holds a seat at table {self.id}")
+        try:
+            PublicKey.from_hex(key)
+        except ProtocolError as exc:
+            raise Refused(f"key: {exc}") from None
 
     def take_seat(self, seat: Seat) -> None:
         self.check_seat(seat.seat, seat.name, seat.key)
         self.seats[seat.seat] = seat
-        self._maybe_open()
 
     def seat_of_key(self, key: str) -> int | None:
         return next((s.seat for s in self.seats.values() if s.key == key), None)
 
-    def _maybe_open(self) -> None:
-        """Once every chair is taken: the service signs the session opening, and every seat must countersign."""
-        if self.stage is not Stage.SEATING or len(self.seats) < self.num_seats:
-            return
-        key = SigningKey(bytes.fromhex(self.service_secret))
-        self.service = DealerService(self.spec, key=key, tail=bytes.fromhex(self.chain_tail))
-        keys = [self.seats[s].key for s in range(self.num_seats)]
-        self.statement = session_statement(
-            self.spec, bytes.fromhex(self._live_service.commitment(1)), self._live_service.public_key, keys
-        )
-        self.service_signature = sign(key, self.statement)
-        self.stage = Stage.COUNTERSIGN
-
-    # ---- messages --------------------------------------------------------------------------------------------
+    # ---- rows ------------------------------------------------------------------------------------------------
 
     def submit(self, message: Message) -> list[Derived]:
-        """Accept ``message`` or raise ``Refused`` leaving the table unchanged; returns the rows it produced."""
-        if message.seat not in self.seats:
+        """Accept ``message`` or raise ``Refused`` leaving the table unchanged; returns the rows it produced.
+        The service's envelopes of the step are left in ``outbox`` for the caller to store."""
+        self.outbox = []
+        if message.seat != SERVICE_SEAT and message.seat not in self.seats:
             raise Refused(f"seat {message.seat} is empty at table {self.id}")
-        if message.seq <= self.last_seq.get(message.seat, 0):
-            raise Refused(
-                f"seat {message.seat}: message {message.seq} is a replay "
-                f"(the last accepted was {self.last_seq[message.seat]})"
-            )
+        last = self.last_seq.get(message.seat, 0)
+        if message.seq <= last:
+            raise Refused(f"seat {message.seat}: message {message.seq} is a replay (the last accepted was {last})")
         handler = _HANDLERS.get(message.type)
         if handler is None:
             raise Refused(f"unknown message type {message.type!r}")
@@ -291,41 +293,139 @@ class Table:
         self.last_seq[message.seat] = message.seq
         return self._advance()
 
-    def _countersign(self, seat: int, body: dict[str, Any]) -> None:
-        self._expect(Stage.COUNTERSIGN, "countersign")
-        if seat in self.countersigned:
-            raise Refused(f"seat {seat} has already countersigned the session")
-        signature = _hex(body, "signature", 64)
-        if not signature_holds(self.seats[seat].key, self._live_statement, signature):
-            raise Refused(f"seat {seat}: the countersignature does not verify under the seat's key")
-        self.countersigned[seat] = signature
+    def next_seq(self, seat: int) -> int:
+        return self.last_seq.get(seat, 0) + 1
 
-    def _commit(self, seat: int, body: dict[str, Any]) -> None:
-        self._expect(Stage.COMMIT, "commit")
-        if seat in self.commitments:
-            raise Refused(f"seat {seat} has already committed to a seed for hand {self.hand}")
-        statement, signature = body.get("statement"), _hex(body, "signature", 64)
-        if not isinstance(statement, dict) or statement.get("seat") != seat:
-            raise Refused(f"seat {seat}: body.statement must be this seat's seed-commitment statement")
-        commitment = SeedCommitment(seat, statement, signature)
-        try:
-            self._live_service.accept_commitment(commitment)
-        except ProtocolError as exc:
-            raise Refused(str(exc)) from None
-        self.commitments[seat] = commitment
+    def service_event(self) -> Message | None:
+        """The service's own row due now: the roster's time once the chairs are full."""
+        if self.stage is Stage.SEATING and len(self.seats) == self.num_seats:
+            return Message(SERVICE_SEAT, self.next_seq(SERVICE_SEAT), ROSTER_TIME, {"time": now()})
+        return None
 
-    def _seed(self, seat: int, body: dict[str, Any]) -> None:
-        self._expect(Stage.SEED, "open a seed")
-        if seat in self.opened:
-            raise Refused(f"seat {seat} has already opened its seed for hand {self.hand}")
+    def _roster_time(self, seat: int, body: dict[str, Any]) -> None:
+        if seat != SERVICE_SEAT:
+            raise Refused(f"seat {seat}: only the service fixes the roster")
+        if self.stage is not Stage.SEATING or len(self.seats) < self.num_seats:
+            raise Refused("the roster is fixed once, when every chair is taken")
+        names = [(self.seats[s].name, PublicKey.from_hex(self.seats[s].key)) for s in range(self.num_seats)]
+        header = {
+            "system": self.convention.name,
+            "convention": house_rules(self.convention),
+            "pulya": self.convention.pulya.size,
+        }
+        time = body.get("time")
+        if set(body) != {"time"} or not isinstance(time, str):
+            raise Refused("roster-time: body.time must be the roster's UTC time")
         try:
-            self._live_service.accept_seed(seat, from_hex(body.get("seed"), 32, "body.seed"))
-        except ProtocolError as exc:
+            roster = Roster.create(PROTOCOL, self.id, SESSION, time, header, self.service_key.public, names)
+        except (ProtocolError, TypeError) as exc:
+            raise Refused(f"roster: {exc}") from None
+        self.roster = roster.signed_by(self.service_key)
+        self.stage = Stage.ROSTER
+
+    def _roster_sign(self, seat: int, body: dict[str, Any]) -> None:
+        if self.stage is not Stage.ROSTER:
+            raise Refused(f"cannot sign the roster now: the table is at the {self.stage.value} stage")
+        if seat == SERVICE_SEAT:
+            raise Refused("the service has signed the roster already")
+        roster = self._live_roster
+        slots = list(roster.seat_signatures or [b""] * self.num_seats)
+        if slots[seat]:
+            raise Refused(f"seat {seat} has already signed the roster")
+        signature = body.get("signature")
+        if set(body) != {"signature"} or not _is_hex(signature, SIGNATURE_BYTES):
+            raise Refused(f"roster-sign: body.signature must be {2 * SIGNATURE_BYTES} lowercase hex digits")
+        assert isinstance(signature, str)  # checked by _is_hex
+        raw = bytes.fromhex(signature)
+        if not roster.seats[seat].key.verify(roster.message(), raw):
+            raise Refused(f"roster-sign: signature: seat {seat}'s signature of the roster does not verify")
+        slots[seat] = raw
+        self.roster = replace(roster, seat_signatures=tuple(slots))
+
+    def _signed(self, seat: int, body: dict[str, Any]) -> None:
+        """A seat's signed envelope: the one the protocol expects next, or refused naming the check."""
+        if seat == SERVICE_SEAT:
+            raise Refused("the service's envelopes are made by the table, not submitted")
+        kind = DUE_KIND.get(self.stage)
+        if kind is None or self.service is None:
+            raise Refused(f"no signed message is due now: the table is at the {self.stage.value} stage")
+        try:
+            envelope = parse(body, "envelope")
+        except SignedMessageError as exc:
             raise Refused(str(exc)) from None
-        self.opened.add(seat)
+        if envelope.sender != seat:
+            raise Refused(f"sender: this seat is {seat}; it cannot send a message signed as sender {envelope.sender}")
+        due = self.answered
+        if seat != due:
+            raise Refused(f"turn: seat {due} answers the {self.stage.value} step now, not seat {seat}")
+        hand = 0 if kind in (m.ACCEPT, m.SETTLEMENT_SIGN) else self.hand
+        if self.seats[seat].is_bot:
+            self._replayed_bot(seat, envelope)
+        if envelope.kind == m.REFUSAL:
+            self._refusal(seat, envelope, hand)
+            return
+        self._check_answer(seat, envelope, hand, kind)
+        self._live_service.take(envelope, hand, kind)
+        self._relay(envelope)
+        self.answered += 1
+
+    def _check_answer(self, seat: int, envelope: Envelope, hand: int, kind: str) -> None:
+        """Everything ``Service.take`` would find wrong, found before anything changes."""
+        service = self._live_service
+        party = self._live_roster.party(seat)
+        try:
+            open_checked(
+                envelope, service.ctx(hand), service.keys, prev=service.last, presenter=party, names=service.names
+            )
+            body = m.checked_body(envelope, service.names)
+        except SignedMessageError as exc:
+            raise Refused(str(exc)) from None
+        if envelope.kind != kind:
+            raise Refused(f"kind: {party}: {kind} is due now, not {envelope.kind}")
+        expected = self._expected_body(kind)
+        for name, value in expected.items():
+            if body[name] != value:
+                raise Refused(f"{kind}: body.{name}: {party}: expected {value!r}")
+        if kind == m.REVEAL:
+            seed = bytes.fromhex(body["seed"])
+            if service.session.seed_commitment(hand, service.attempt, seat, seed) != self._commitment_of(seat):
+                raise Refused(f"seed opening: {party}: the seed does not open the seat's commitment")
+
+    def _expected_body(self, kind: str) -> dict[str, Any]:
+        service = self._live_service
+        if kind == m.ACCEPT:
+            return {"roster": self._live_roster.hash}
+        if kind in (m.COMMIT, m.REVEAL):
+            return {"attempt": service.attempt}
+        if kind == m.RECORD_SIGN:
+            close = next(e for e in reversed(self.hand_messages) if e.kind == m.CLOSE)
+            return {"record": record_hash(close.body["record"])}
+        settlement = next(e for e in reversed(self.chain) if e.kind == m.SETTLEMENT)
+        return {"settlement": settlement.digest}
+
+    def _commitment_of(self, seat: int) -> str | None:
+        opened = max(i for i, e in enumerate(self.hand_messages) if e.kind == m.HAND_OPEN)
+        return next(
+            (e.body["commitment"] for e in self.hand_messages[opened:] if e.kind == m.COMMIT and e.sender == seat),
+            None,
+        )
+
+    def _refusal(self, seat: int, envelope: Envelope, hand: int) -> None:
+        """A validly signed refusal is the player's statement: it goes on the record and the table stops."""
+        service = self._live_service
+        party = self._live_roster.party(seat)
+        try:
+            opened = open_checked(envelope, service.ctx(hand), service.keys, presenter=party, names=service.names)
+            body = m.checked_body(opened, service.names)
+        except SignedMessageError as exc:
+            raise Refused(str(exc)) from None
+        self._relay(opened)
+        self.stage = Stage.ABORTED
+        self.reason = f"{party} refused at {body['step']} ({body['check']}): {body['reason']}"
 
     def _act(self, seat: int, body: dict[str, Any]) -> None:
-        self._expect(Stage.PLAY, "play")
+        if self.stage is not Stage.PLAY:
+            raise Refused(f"cannot play now: the table is at the {self.stage.value} stage")
         if to_move(self._live_state) != seat:
             raise Refused(f"seat {seat}: it is not your turn (seat {to_move(self._live_state)} is to act)")
         wanted = body.get("action")
@@ -334,76 +434,122 @@ class Table:
             raise Refused(f"seat {seat}: {_short(wanted)} is not a legal action now")
         self.state = apply(self._live_state, action)
 
-    def _expect(self, stage: Stage, what: str) -> None:
-        if self.stage is not stage:
-            raise Refused(f"cannot {what} now: the table is at the {self.stage.value} stage")
+    def _timeout(self, seat: int, body: dict[str, Any]) -> None:
+        """The service's record that ``body.seat`` did not answer a signed request in time: in the seed steps the
+        attempt is aborted (signed, naming the absent seat) and the hand dealt again from fresh seeds, at most
+        ``MAX_ATTEMPTS`` times; anywhere else the table ends."""
+        if seat != SERVICE_SEAT:
+            raise Refused(f"seat {seat}: only the service records a timeout")
+        late = body.get("seat")
+        if late not in self.waiting_for(people_only=False):
+            raise Refused(f"timeout: seat {late!r} is not awaited")
+        assert isinstance(late, int)  # it is one of the awaited seats
+        kind = DUE_KIND.get(self.stage)
+        if kind in (m.COMMIT, m.REVEAL) and self._live_service.attempt + 1 < MAX_ATTEMPTS:
+            self._relay(self._live_service.abort(self.hand, kind, late))
+            self._open_hand()
+            return
+        self.stage = Stage.ABORTED
+        self.reason = f"seat {late} did not answer at the {kind or 'play'} step of hand {self.hand}"
 
     # ---- the service's own steps -----------------------------------------------------------------------------
 
     def _advance(self) -> list[Derived]:
-        """Take every step that needs no client: open the session, begin, deal and close hands."""
+        """Take every step that needs no seat: open the session, open, deal and close hands, settle."""
         derived: list[Derived] = []
         while True:
-            if self.stage is Stage.COUNTERSIGN and len(self.countersigned) == self.num_seats:
+            if self.stage is Stage.ROSTER and all(self._live_roster.seat_signatures or [b""]):
                 self._open_session()
-            elif self.stage is Stage.COMMIT and len(self.commitments) == self.num_seats:
-                self.stage = Stage.SEED
-            elif self.stage is Stage.SEED and len(self.opened) == self.num_seats:
-                self._deal()
+            elif self.stage in DUE_KIND and self.answered == self.num_seats:
+                derived += self._step_done()
             elif self.stage is Stage.PLAY and is_over(self._live_state):
-                derived.append(self._close_hand())
-                self._next_hand()
+                self._close_hand()
             else:
                 return derived
 
-    def _open_session(self) -> None:
-        proxies = [
-            _Countersigned(self.seats[s].name, s, self.seats[s].key, self.countersigned[s])
-            for s in range(self.num_seats)
-        ]
-        self.session = self._live_service.open_session(proxies)
-        self._next_hand()
+    def _step_done(self) -> list[Derived]:
+        self.answered = 0
+        if self.stage is Stage.ACCEPT:
+            self._next_hand()
+        elif self.stage is Stage.COMMIT:
+            self._relay(self._live_service.request_reveals(self.hand))
+            self.stage = Stage.SEED
+        elif self.stage is Stage.SEED:
+            self._deal()
+        elif self.stage is Stage.RECORD:
+            return [self._hand_document(), *self._next_hand()]
+        else:
+            return [self._settlement_document()]
+        return []
 
-    def _next_hand(self) -> None:
+    def _relay(self, envelope: Envelope) -> None:
+        self.chain.append(envelope)
+        if self.stage is Stage.ROSTER or self.stage is Stage.ACCEPT:
+            self.opening.append(envelope)
+        elif self.stage is not Stage.SETTLE:
+            self.hand_messages.append(envelope)
+        if envelope.sender == SERVICE:
+            self._relayed += 1
+            self.outbox.append(Message(RELAY_SEAT, self._relayed, RELAYED, envelope.to_json()))
+
+    def _open_session(self) -> None:
+        roster = self._live_roster
+        roster.check()
+        self.service = Service(self.service_key, roster, self.max_hands, bytes.fromhex(self.chain_tail))
+        self._relay(self.service.open_session())
+        self.stage = Stage.ACCEPT
+        for seat, info in self.seats.items():
+            if info.is_bot:
+                self._players[seat] = Player(seat, _bot_key(info), roster, self._bot_seeds(info))
+                self._shown[seat] = 0
+
+    def _next_hand(self) -> list[Derived]:
         if self.hand >= self.max_hands or is_finished(self._live_sheet, self.convention):
-            self.stage = Stage.FINISHED
-            return
+            amounts = settle(self._live_sheet, self.convention).amounts
+            self.stage = Stage.SETTLE
+            self._relay(self._live_service.settle(self.hand, amounts))
+            return []
         self.hand += 1
-        self.dealer, self._opening = dealer_of(self.convention, self.hand - 1, 0, self.num_seats)
-        self.service_commitment = self._live_service.begin_hand(self.hand, self.dealer)
-        self.commitments, self.opened, self.state = {}, set(), None
+        self.dealer, self._opening_round = dealer_of(self.convention, self.hand - 1, 0, self.num_seats)
+        self.hand_messages = []
+        self._open_hand()
+        return []
+
+    def _open_hand(self) -> None:
+        self.answered, self.state, self.order = 0, None, None
         self.stage = Stage.COMMIT
+        self._relay(self._live_service.open_hand(self.hand, self.dealer))
 
     def _deal(self) -> None:
-        deal = deal_order(self._live_service.deal(), get_pattern(self.convention.table.pattern_name(self.num_seats)))
+        self.order = self._live_service.deal(self.hand)
+        deal = deal_order(self.order, get_pattern(self.convention.table.pattern_name(self.num_seats)))
         self.state = new_hand(
             self.convention,
             self.num_seats,
             self.dealer,
             deal,
             self._live_sheet.raspasy_streak,
-            self._opening,
+            self._opening_round,
             self._live_sheet.refe_seats(),
         )
         self.stage = Stage.PLAY
 
-    def _close_hand(self) -> Derived:
+    def _close_hand(self) -> None:
+        assert self.order is not None  # dealt in ``_deal``
         outcome = result(self._live_state)
         before = self._live_sheet
         self.sheet, lines = self.system.score_hand(before, outcome)
-        round_ = self._live_service.current_round()
         fields = hand_fields(
             self.hand, self._live_state, {}, lines, sheet_extras(before, self.sheet, outcome, self.convention)
         )
+        self._fields = fields
         record = {k: v for k, v in fields.items() if k != "type"}
-        link = self._live_service.reveal()
-        doc = build_transcript(self._live_session, round_, self._live_commitment, self.previous, link, record)
-        digest = transcript_hash(doc)
-        self.previous = digest
-        self.reveals[self.hand] = link.hex()
-        reference = TranscriptRecord(file=f"{self.id}.transcripts/hand-{self.hand:04d}.json", sha256=digest)
-        line = dict(fields, transcript={"file": reference.file, "sha256": reference.sha256})
+        deal = seat_deal(self.order, self.convention.table.pattern_name(self.num_seats), self.dealer, self.num_seats)
+        close = self._live_service.close_hand(self.hand, self.order, deal, record)
+        self.stage = Stage.RECORD
+        self._relay(close)
         contract = self._live_state.contract.token if self._live_state.contract else None
+        self.reveals[self.hand] = close.body["seed"]
         self.history.append(
             HandRecord(
                 self.hand,
@@ -412,72 +558,124 @@ class Table:
                 self._live_state.declarer,
                 outcome.kind.value,
                 tuple(line.to_record() for line in lines),
-                link.hex(),
+                close.body["seed"],
             )
         )
+
+    def document_base(self, kind: str) -> dict[str, Any]:
+        return {
+            "format": kind,
+            "version": VERSION,
+            "protocol": PROTOCOL,
+            "roster": self._live_roster.to_json(),
+            "opening": [e.to_json() for e in self.opening],
+        }
+
+    def _hand_document(self) -> Derived:
+        doc = self.document_base(FORMAT) | {"hand": self.hand, "messages": [e.to_json() for e in self.hand_messages]}
+        digest = document_hash(doc)
+        self.previous = digest
+        line = dict(
+            self._fields, transcript={"file": f"{self.id}.transcripts/hand-{self.hand:04d}.json", "sha256": digest}
+        )
         return Derived(self.hand, doc, digest, line, self.sheet_json())
+
+    def _settlement_document(self) -> Derived:
+        start = max(i for i, e in enumerate(self.chain) if e.kind == m.SETTLEMENT)
+        doc = self.document_base(SETTLEMENT_FORMAT) | {"messages": [e.to_json() for e in self.chain[start:]]}
+        self.settlement = doc
+        self.stage = Stage.FINISHED
+        return Derived(0, doc, document_hash(doc), None, self.sheet_json())
 
     # ---- server-side bots ------------------------------------------------------------------------------------
 
     def bot_message(self) -> Message | None:
-        """The next message a server-side bot must send now, or ``None`` when no bot is due."""
-        for seat in sorted(self.seats):
+        """The next row the service or a server-side bot must add now, or ``None`` when none is due."""
+        event = self.service_event()
+        if event is not None:
+            return event
+        for seat in self._bot_seats_due():
             info = self.seats[seat]
-            if not info.is_bot:
-                continue
-            body = self._bot_body(info)
-            if body is not None:
-                kind, payload = body
-                return Message(seat, self.last_seq.get(seat, 0) + 1, kind, payload)
+            if self.stage is Stage.ROSTER:
+                signature = _bot_key(info).sign(self._live_roster.message()).hex()
+                return Message(seat, self.next_seq(seat), ROSTER_SIGN, {"signature": signature})
+            if self.stage in DUE_KIND:
+                return Message(seat, self.next_seq(seat), SIGNED, self._bot_answer(seat).to_json())
+            action = self._bot(seat).act(view_for(self._live_state, seat))
+            return Message(seat, self.next_seq(seat), ACT, {"action": encode_action(action)})
         return None
 
-    def waiting_for(self) -> list[int]:
-        """The people (not bots) the table is waiting for now."""
+    def bot_due(self) -> str | None:
+        """The type of row ``bot_message`` would add now, without making it (a bot's answer changes its party)."""
+        if self.service_event() is not None:
+            return ROSTER_TIME
+        if not self._bot_seats_due():
+            return None
+        return ROSTER_SIGN if self.stage is Stage.ROSTER else SIGNED if self.stage in DUE_KIND else ACT
+
+    def _bot_seats_due(self) -> list[int]:
+        return [s for s in self.waiting_for(people_only=False) if self.seats[s].is_bot]
+
+    def _bot_answer(self, seat: int) -> Envelope:
+        """What the bot's own v4 ``Player`` answers, shown every message of the chain since it last answered."""
+        player = self._players[seat]
+        news = self.chain[self._shown[seat] :]
+        kind = DUE_KIND[self.stage]
+        if kind == m.ACCEPT:
+            answer = player.accept_session(news)
+        elif kind == m.COMMIT:
+            answer = player.commit(self.hand, news)
+        elif kind == m.REVEAL:
+            answer = player.reveal(self.hand, news)
+        elif kind == m.RECORD_SIGN:
+            answer = player.countersign(self.hand, news)
+        else:
+            answer = player.sign_settlement(news)
+        self._shown[seat] = len(self.chain)
+        return answer
+
+    def _replayed_bot(self, seat: int, envelope: Envelope) -> None:
+        """A stored bot answer replayed: the bot's ``Player`` must answer the same again (and so keep its state)."""
+        if player_answered(self._players[seat], envelope):  # made live by ``bot_message`` just now
+            return
+        again = self._bot_answer(seat)
+        if again.digest != envelope.digest:
+            raise Refused(f"seat {seat}: the stored bot message is not what the bot answers")
+
+    def waiting_for(self, people_only: bool = True) -> list[int]:
+        """The seats the table is waiting for now (people only, unless asked)."""
         if self.stage is Stage.PLAY:
             turn = to_move(self._live_state)
             due = [] if turn is None else [turn]
-        elif self.stage in (Stage.COUNTERSIGN, Stage.COMMIT, Stage.SEED):
-            stages: dict[Stage, Container[int]] = {
-                Stage.COUNTERSIGN: self.countersigned,
-                Stage.COMMIT: self.commitments,
-                Stage.SEED: self.opened,
-            }
-            done = stages[self.stage]
-            due = [s for s in range(self.num_seats) if s not in done]
+        elif self.stage is Stage.ROSTER:
+            slots = self._live_roster.seat_signatures or (b"",) * self.num_seats
+            due = [s for s in range(self.num_seats) if not slots[s]]
+        elif self.stage in DUE_KIND:
+            due = [self.answered] if self.answered < self.num_seats else []
         else:
             due = []
-        return [s for s in due if not self.seats[s].is_bot]
+        return [s for s in due if not (people_only and self.seats[s].is_bot)]
 
     def timeout_message(self, seat: int) -> Message | None:
-        """A late player's move in play is made for it by the system's bot; a protocol step cannot be (the seed
-        is the player's own), so then there is none and the table is aborted."""
-        if self.stage is not Stage.PLAY or to_move(self._live_state) != seat:
-            return None
-        action = self._bot(seat).act(view_for(self._live_state, seat))
-        return Message(seat, self.last_seq.get(seat, 0) + 1, "act", {"action": encode_action(action), "timeout": True})
+        """A late player's move in play is made for it by the system's bot; a late protocol answer is recorded
+        as a timeout, which the v4 abort policy answers (``_timeout``)."""
+        if self.stage is Stage.PLAY:
+            if to_move(self._live_state) != seat:
+                return None
+            action = self._bot(seat).act(view_for(self._live_state, seat))
+            body = {"action": encode_action(action), "timeout": True}
+            return Message(seat, self.next_seq(seat), ACT, body)
+        return Message(SERVICE_SEAT, self.next_seq(SERVICE_SEAT), TIMEOUT, {"seat": seat})
 
-    def _bot_body(self, info: Seat) -> tuple[str, dict[str, Any]] | None:
-        assert info.bot_secret is not None  # asked of bot seats only
-        key = SigningKey(bytes.fromhex(info.bot_secret))
-        if self.stage is Stage.COUNTERSIGN and info.seat not in self.countersigned:
-            return "countersign", {"signature": sign(key, self._live_statement)}
-        if self.stage is Stage.COMMIT and info.seat not in self.commitments:
-            seed = self._bot_seed(info)
-            digest = seed_commitment(self.id, SESSION, self.hand, info.name, seed).hex()
-            statement = seed_statement(
-                self._live_session.statement, self.hand, self.dealer, info.seat, self._live_commitment, digest
-            )
-            return "commit", {"statement": statement, "signature": sign(key, statement)}
-        if self.stage is Stage.SEED and info.seat not in self.opened:
-            return "seed", {"seed": self._bot_seed(info).hex()}
-        if self.stage is Stage.PLAY and to_move(self._live_state) == info.seat:
-            return "act", {"action": encode_action(self._bot(info.seat).act(view_for(self._live_state, info.seat)))}
-        return None
-
-    def _bot_seed(self, info: Seat) -> bytes:
+    def _bot_seeds(self, info: Seat) -> Callable[[int, int], bytes]:
         # Derived, not stored: the bot can open after a restart what it committed before it.
         assert info.bot_secret is not None  # asked of bot seats only
-        return hashlib.sha256(frame(BOT_SEED_DOMAIN, bytes.fromhex(info.bot_secret), self.id, u64(self.hand))).digest()
+        secret = bytes.fromhex(info.bot_secret)
+
+        def seed(hand: int, attempt: int) -> bytes:
+            return hashlib.sha256(frame(BOT_SEED_DOMAIN, secret, self.id, u64(hand), u64(attempt))).digest()
+
+        return seed
 
     def _bot(self, seat: int) -> Bot:
         if seat not in self._bots:
@@ -500,14 +698,17 @@ class Table:
         """What anyone may know of the table: no card, no seed."""
         return {
             "table": self.id,
+            "protocol": PROTOCOL,
             "system": self.convention.name,
             "title": self.convention.title,
             "seats": self.num_seats,
             "max_hands": self.max_hands,
+            "deck": self.convention.table.deck,
             "stage": self.stage.value,
             "reason": self.reason,
             "hand": self.hand,
             "dealer": self.dealer,
+            "service_key": self.service_public,
             "roster": [
                 {"seat": s.seat, "name": s.name, "key": s.key, "bot": s.is_bot}
                 for s in sorted(self.seats.values(), key=lambda s: s.seat)
@@ -528,35 +729,19 @@ class Table:
         return out
 
     def _protocol_view(self, seat: int | None) -> dict[str, Any]:
-        out: dict[str, Any] = {"stage": self.stage.value, "reveals": self.reveals, "anchor": None}
-        if self.statement is not None:
-            out.update(
-                statement=self.statement,
-                service_signature=self.service_signature,
-                countersigned=sorted(self.countersigned),
-                anchor=self.statement["anchor"],
-            )
-        if self.stage in (Stage.COMMIT, Stage.SEED, Stage.PLAY):
-            out.update(
-                hand=self.hand,
-                dealer=self.dealer,
-                service_commitment=self.service_commitment,
-                committed=sorted(self.commitments),
-                opened=sorted(self.opened),
-            )
-        if self.stage is Stage.SEED:
-            out["commitments"] = [
-                {"seat": c.seat, "statement": c.statement, "signature": c.signature} for c in self.commitments.values()
-            ]
+        """The step and who answers it; the signed messages themselves go to each seat as ``chain`` frames."""
+        due = self.waiting_for(people_only=False)
         need = None
-        if seat is not None:
-            need = {
-                Stage.COUNTERSIGN: "countersign" if seat not in self.countersigned else None,
-                Stage.COMMIT: "commit" if seat not in self.commitments else None,
-                Stage.SEED: "seed" if seat not in self.opened else None,
-            }.get(self.stage)
-        out["need"] = need
-        return out
+        if seat is not None and seat in due:
+            need = "roster-sign" if self.stage is Stage.ROSTER else DUE_KIND.get(self.stage)
+        return {
+            "stage": self.stage.value,
+            "hand": self.hand,
+            "due": due if self.stage is not Stage.PLAY else [],
+            "need": need,
+            "chain": len(self.chain),
+            "roster": self.roster.to_json() if self.roster is not None else None,
+        }
 
     def _game_view(self, seat: int) -> dict[str, Any]:
         v = view_for(self._live_state, seat)
@@ -605,11 +790,20 @@ class Table:
         return trailer
 
 
-def _hex(body: dict[str, Any], name: str, length: int) -> str:
-    try:
-        return from_hex(body.get(name), length, f"body.{name}").hex()
-    except ProtocolError as exc:
-        raise Refused(str(exc)) from None
+def player_answered(player: Player, envelope: Envelope) -> bool:
+    """Whether the bot's ``Player`` made ``envelope`` itself (live: its answer is at the end of its chain)."""
+    return bool(player.chain) and player.chain[-1].digest == envelope.digest
+
+
+def _bot_key(info: Seat) -> IdentityKey:
+    assert info.bot_secret is not None  # asked of bot seats only
+    return IdentityKey.from_seed(bytes.fromhex(info.bot_secret), info.name)
+
+
+def _is_hex(value: Any, length: int) -> bool:
+    if not isinstance(value, str) or len(value) != 2 * length:
+        return False
+    return all(c in "0123456789abcdef" for c in value)
 
 
 def _short(value: Any) -> str:
@@ -618,8 +812,9 @@ def _short(value: Any) -> str:
 
 
 _HANDLERS: dict[str, Callable[[Table, int, dict[str, Any]], None]] = {
-    "countersign": Table._countersign,
-    "commit": Table._commit,
-    "seed": Table._seed,
-    "act": Table._act,
+    ROSTER_TIME: Table._roster_time,
+    ROSTER_SIGN: Table._roster_sign,
+    SIGNED: Table._signed,
+    ACT: Table._act,
+    TIMEOUT: Table._timeout,
 }

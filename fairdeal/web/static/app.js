@@ -1,6 +1,6 @@
 // The fairdeal serve browser client: lobby, table, sheet and history. The identity key and every hand's seed are
 // made here and kept in IndexedDB; the server never sees a secret key, and sees a seed only after every seat has
-// committed to its own.
+// committed to its own. Every protocol message (fairdeal-commit-reveal/4) is checked, built and signed here.
 import * as P from './protocol.js';
 
 const $ = (sel, el = document) => el.querySelector(sel);
@@ -29,6 +29,9 @@ const WORDS = {
     verified: 'цепочка сервиса проверена', mine: 'мои', yes: 'да', no: 'нет', invite: 'пригласить',
     alone: 'один', kontra: 'контра', nokontra: 'без контры', follow: 'идти по стопам', stand: 'оставить',
     announce: 'объявить без тузов', quiet: 'молчать', mytricks: 'взятки', operators: 'Операторам',
+    roster: 'подписываем состав стола', accept: 'принимаем сессию', record: 'подписываем запись сдачи',
+    settle: 'подписываем расчёт', rosterfile: 'состав стола', refused: 'отказ подписать',
+    dealcheck: 'колода пересчитана в этом браузере', keybad: 'файл ключа не подходит',
   },
   en: {
     lobby: 'Tables', create: 'Create table', system: 'System', seats: 'Players', name: 'Name', join: 'Sit here',
@@ -44,6 +47,9 @@ const WORDS = {
     mine: 'mine', yes: 'yes', no: 'no', invite: 'invite', alone: 'alone', kontra: 'kontra', nokontra: 'no kontra',
     follow: 'follow', stand: 'let stand', announce: 'announce no aces', quiet: 'keep quiet', mytricks: 'tricks',
     operators: 'Operators', dealcheck: 'the deck was re-derived in this browser',
+    roster: 'signing the roster', accept: 'accepting the session', record: "countersigning the hand's record",
+    settle: 'countersigning the settlement', rosterfile: 'roster', refused: 'refused to sign',
+    keybad: 'the key file does not fit',
   },
 };
 let lang = localStorage.getItem('fairdeal-lang') || 'ru';
@@ -148,16 +154,20 @@ async function lobby(me) {
   );
 }
 
+// The key file is the one `fairdeal keys new` writes, so `fairdeal verify --me FILE` takes it as it is.
 function identityPanel(me) {
-  const exportBtn = h('button', { on: { click: () => {
-    const blob = new Blob([JSON.stringify({ format: 'fairdeal-identity', secret: me.secret, key: me.key, name: me.name })],
-      { type: 'application/json' });
-    const a = h('a', { href: URL.createObjectURL(blob), download: 'fairdeal-identity.json' });
+  const exportBtn = h('button', { id: 'export-key', on: { click: () => {
+    const blob = new Blob([P.keyFile(me.secret, me.name)], { type: 'application/json' });
+    const a = h('a', { href: URL.createObjectURL(blob), download: 'fairdeal-identity.key' });
     a.click();
   } } }, t('export'));
-  const file = h('input', { type: 'file', accept: 'application/json', on: { change: async (ev) => {
-    const data = JSON.parse(await ev.target.files[0].text());
-    if (P.publicKey(data.secret) !== data.key) return status('the key file does not hold a matching key pair', true);
+  const file = h('input', { type: 'file', id: 'import-key', on: { change: async (ev) => {
+    let data;
+    try {
+      data = P.readKeyFile(await ev.target.files[0].text());
+    } catch (e) {
+      return status(`${t('keybad')}: ${e.message}`, true);
+    }
     Object.assign(me, { secret: data.secret, key: data.key, name: data.name || me.name });
     await kvSet('identity', me);
     location.reload();
@@ -177,12 +187,14 @@ class TableClient {
   constructor(me, tableId) {
     this.me = me; this.tableId = tableId; this.view = null; this.seatWanted = null; this.picked = new Set();
     this.sent = new Set(); this.retry = 0; this.closed = false; this.checks = {}; this.dealt = {};
+    this.envelopes = []; this.player = null;
   }
 
   connect(seat = null) {
     this.seatWanted = seat;
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
     this.ws = new WebSocket(`${proto}://${location.host}/ws/${this.tableId}`);
+    this.envelopes = []; this.player = null;  // the relay sends the whole chain again; it is checked again
     this.ws.onmessage = (ev) => this.onMessage(JSON.parse(ev.data));
     this.ws.onopen = () => { this.retry = 0; status(t('connected')); };
     this.ws.onclose = () => {
@@ -204,16 +216,35 @@ class TableClient {
       const hello = { type: 'hello', key: this.me.key, signature: P.sign(this.me.secret, P.loginStatement(this.tableId, m.nonce)),
         name: this.seatWanted === null ? null : this.me.name, seat: this.seatWanted };
       this.ws.send(JSON.stringify(hello));
+    } else if (m.type === 'chain') {
+      if (m.from !== this.envelopes.length) return this.reseat(null);  // a gap: start over from the whole chain
+      this.envelopes.push(...m.envelopes);
     } else if (m.type === 'view') {
       this.view = m.view;
-      const g = m.view.game;
-      if (g && (g.phase === 'auction' || g.step === 0) && m.view.hand) this.dealt[m.view.hand] = g.hand;
-      this.render();
-      this.protocolStep().catch((e) => status(String(e), true));
-      this.checkHands().catch((e) => status(String(e), true));
+      this.onView().catch((e) => status(String(e), true));
     } else if (m.type === 'error') {
       status(m.error, true);
     }
+  }
+
+  async onView() {
+    const v = this.view, g = v.game;
+    if (g && v.you !== null && v.hand) {
+      const key = `dealt:${this.tableId}:${v.hand}`;
+      if (!this.dealt[v.hand]) this.dealt[v.hand] = await kvGet(key);
+      if (!this.dealt[v.hand] && (g.phase === 'auction' || g.step === 0)) {
+        this.dealt[v.hand] = g.hand;
+        await kvSet(key, g.hand);
+      }
+    }
+    for (const x of v.history) if (!(x.hand in this.checks)) this.checks[x.hand] = await kvGet(`check:${this.tableId}:${x.hand}`);
+    this.render();
+    await this.protocolStep();
+  }
+
+  sendSigned(envelope) {
+    const v = this.view;
+    this.ws.send(P.canonicalJson({ type: 'signed', table: this.tableId, seat: v.you, envelope }));
   }
 
   send(type, body) {
@@ -222,46 +253,48 @@ class TableClient {
     this.ws.send(JSON.stringify(envelope));
   }
 
-  // The commit-reveal steps happen by themselves, each checked here first.
+  // The protocol steps happen by themselves, each checked here first (protocol.js's Player): a check that fails
+  // is answered with a signed refusal, which stops the table with this browser's evidence on the record.
   async protocolStep() {
     const v = this.view, pr = v.protocol, seat = v.you;
     if (seat === null || !pr.need) return;
-    const key = `${pr.need}:${pr.hand ?? 0}:${v.last_seq}`;
-    if (this.sent.has(key)) return;
+    const key = `${pr.need}:${pr.hand}:${pr.chain}`;
+    if (this.sent.has(key) || this.envelopes.length !== pr.chain) return;
     this.sent.add(key);
-    const name = v.roster.find((r) => r.seat === seat).name;
-    if (pr.need === 'countersign') {
-      const problem = P.checkSession(pr.statement, pr.service_signature, seat, name, this.me.key);
-      if (problem) return status(problem, true);
-      this.send('countersign', { signature: P.sign(this.me.secret, pr.statement) });
-    } else if (pr.need === 'commit') {
-      const problem = P.checkChain(this.tableId, pr.anchor, pr.reveals, pr.hand, pr.service_commitment);
-      if (problem) return status(problem, true);
-      const seedKey = `seed:${this.tableId}:${pr.hand}`;
+    if (!this.player) this.player = new P.Player(seat, this.me.secret, pr.roster, v.deck);
+    if (pr.need === 'roster-sign') {
+      const signature = this.player.signRoster(v.roster.find((r) => r.seat === seat).name);
+      this.ws.send(P.canonicalJson({ type: 'roster-sign', table: this.tableId, seat, signature }));
+      return;
+    }
+    const hand = pr.hand;
+    try {
+      this.player.absorb(this.envelopes.slice(this.player.chain.length));
+    } catch (error) {
+      if (!(error instanceof P.Refusal)) throw error;
+      const at = pr.need === P.K.ACCEPT || pr.need === P.K.SETTLEMENT_SIGN ? 0 : hand;
+      return this.sendSigned(this.player.refuse(at, pr.need, error));
+    }
+    let envelope;
+    if (pr.need === P.K.ACCEPT) envelope = this.player.acceptSession(pr.roster);
+    else if (pr.need === P.K.COMMIT) {
+      const seedKey = `seed:${this.tableId}:${hand}:${this.player.currentAttempt()}`;
       let seed = await kvGet(seedKey);
-      if (!seed) { seed = P.randomSeed(); await kvSet(seedKey, seed); }
-      this.send('commit', P.commitFor(this.me.secret, pr.statement, pr.hand, pr.dealer, seat, pr.service_commitment, seed));
-      status(t('verified'));
-    } else if (pr.need === 'seed') {
-      if (pr.commitments.length !== v.seats) return;
-      const seed = await kvGet(`seed:${this.tableId}:${pr.hand}`);
+      if (!seed) { seed = P.randomSeed(); await kvSet(seedKey, seed); }  // kept before it is committed to
+      envelope = this.player.commit(hand, seed);
+    } else if (pr.need === P.K.REVEAL) {
+      const seed = await kvGet(`seed:${this.tableId}:${hand}:${this.player.currentAttempt()}`);
       if (!seed) return status('the seed of this hand is not in this browser', true);
-      this.send('seed', { seed });
-    }
-  }
-
-  // Every finished hand is re-derived here from the revealed transcript: this browser needs to trust no one.
-  async checkHands() {
-    const v = this.view;
-    if (v.you === null) return;
-    for (const x of v.history) {
-      if (x.hand in this.checks) continue;
-      this.checks[x.hand] = null;
-      const doc = await (await fetch(`/api/tables/${this.tableId}/hands/${x.hand}/transcript`)).json();
-      const seed = await kvGet(`seed:${this.tableId}:${x.hand}`);
-      this.checks[x.hand] = seed ? P.checkRevealed(doc, v.you, seed, this.dealt[x.hand]) || '' : 'the seed is not in this browser';
-      this.render();
-    }
+      envelope = this.player.reveal(hand, seed);
+    } else if (pr.need === P.K.RECORD_SIGN) {
+      envelope = this.player.countersign(hand, this.dealt[hand]);
+      const check = envelope.kind === P.K.REFUSAL ? envelope.body.reason : '';
+      this.checks[hand] = check;
+      await kvSet(`check:${this.tableId}:${hand}`, check);
+    } else envelope = this.player.signSettlement();
+    if (envelope.kind === P.K.REFUSAL) status(`${t('refused')}: ${envelope.body.reason}`, true);
+    else if (pr.need === P.K.COMMIT) status(t('verified'));
+    this.sendSigned(envelope);
   }
 
   act(action) {
@@ -364,7 +397,9 @@ class TableClient {
     const v = this.view;
     return h('section', { class: 'panel' }, h('h3', {}, `${v.title} · ${v.table}`),
       h('div', {}, v.roster.map((r) => h('div', {}, `${r.seat + 1}. ${r.name}${r.bot ? ` (${t('bot')})` : ''} `, h('code', { title: r.key }, r.key.slice(0, 8))))),
-      h('a', { href: `/api/tables/${v.table}/log`, download: true }, t('log')));
+      h('a', { href: `/api/tables/${v.table}/log`, download: true }, t('log')), ' · ',
+      v.protocol.roster ? h('a', { href: `/api/tables/${v.table}/roster`, download: true, id: 'roster-link' }, t('rosterfile')) : '',
+      v.stage === 'finished' ? [' · ', h('a', { href: `/api/tables/${v.table}/hands/0/transcript`, download: true }, t('settlement'))] : '');
   }
 
   renderSheet() {

@@ -1,26 +1,41 @@
-// The Player role of the commit-reveal protocol (protocols/commit-reveal.md), byte for byte as the Python parties:
-// canonical JSON for signed statements, length-prefixed frames for hash inputs, ed25519 and SHA-256 from @noble.
+// The Player role of fairdeal-commit-reveal/4 (protocols/commit-reveal.md), byte for byte as the Python parties
+// (fairdeal/protocols/commit_reveal4/parties.py): canonical JSON, length-prefixed typed context tuples, every
+// message an envelope signed by the player's identity key over its context and chained to the message before it.
 // The same module runs in the browser (through the page's import map) and under Node in the tests.
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { shake256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, hexToBytes, utf8ToBytes, concatBytes } from '@noble/hashes/utils.js';
 
-export const PROTOCOL = 'fairdeal-commit-reveal/1';
-const CHAIN_DOMAIN = PROTOCOL + '/chain';
-const PLAYER_SEED_DOMAIN = PROTOCOL + '/player-seed';
+export const PROTOCOL = 'fairdeal-commit-reveal/4';
 export const SESSION = 'pulya';
+const SIGNED_DOMAIN = 'fairdeal-signed/4';
+const ROSTER_FORMAT = 'fairdeal-roster';
+const KEY_FORMAT = 'fairdeal-identity-key';
+const MAX_INT = 2n ** 63n;
 
-// Sorted keys, no whitespace, integers as integers: Python's json.dumps(sort_keys, separators, ensure_ascii=False).
+export const K = {
+  OPEN: 'session-open', ACCEPT: 'session-accept', HAND_OPEN: 'hand-open', COMMIT: 'seed-commit',
+  REVEAL_REQUEST: 'reveal-request', REVEAL: 'seed-reveal', CLOSE: 'hand-close', RECORD_SIGN: 'record-sign',
+  REFUSAL: 'refusal', ABORT: 'abort', SETTLEMENT: 'settlement', SETTLEMENT_SIGN: 'settlement-sign',
+};
+const FROM_SERVICE = new Set([K.OPEN, K.HAND_OPEN, K.REVEAL_REQUEST, K.CLOSE, K.ABORT, K.SETTLEMENT]);
+
+// Sorted keys (by code point), no whitespace, integers only, only '"', '\' and control characters escaped:
+// fairdeal/protocols/canonical.py's encode.
 export function canonicalJson(value) {
-  if (value === null || typeof value === 'boolean' || typeof value === 'string') return JSON.stringify(value);
+  if (value === null || typeof value === 'boolean') return JSON.stringify(value);
+  if (typeof value === 'string') {
+    if (/\p{Surrogate}/u.test(value)) throw new Error('canonical JSON holds no lone surrogate');
+    return JSON.stringify(value);
+  }
   if (typeof value === 'number') {
-    if (!Number.isInteger(value)) throw new Error('canonical JSON here carries integers only');
+    if (!Number.isSafeInteger(value)) throw new Error('canonical JSON carries whole numbers only');
     return String(value);
   }
   if (Array.isArray(value)) return '[' + value.map(canonicalJson).join(',') + ']';
   const keys = Object.keys(value).sort(comparePoints);
-  return '{' + keys.map((k) => JSON.stringify(k) + ':' + canonicalJson(value[k])).join(',') + '}';
+  return '{' + keys.map((k) => canonicalJson(k) + ':' + canonicalJson(value[k])).join(',') + '}';
 }
 
 // Python sorts keys by code point; JavaScript's default sort compares UTF-16 units (they differ above U+FFFF).
@@ -33,31 +48,36 @@ function comparePoints(a, b) {
   return x.length - y.length;
 }
 
-export function u64(n) {
-  const out = new Uint8Array(8);
-  new DataView(out.buffer).setBigUint64(0, BigInt(n), false);
+export const encode = (value) => utf8ToBytes(canonicalJson(value));
+
+function u32(n) {
+  const out = new Uint8Array(4);
+  new DataView(out.buffer).setUint32(0, n, false);
   return out;
 }
 
-export function frame(...fields) {
-  const parts = [];
-  for (const f of fields) {
-    const data = typeof f === 'string' ? utf8ToBytes(f) : f;
-    const len = new Uint8Array(4);
-    new DataView(len.buffer).setUint32(0, data.length, false);
-    parts.push(len, data);
+// A domain-separation tuple (canonical.context): the part count, then each part tagged s/i/b and length-prefixed.
+export function context(...parts) {
+  const out = [u32(parts.length)];
+  for (const part of parts) {
+    let tag, data;
+    if (typeof part === 'string') [tag, data] = ['s', utf8ToBytes(part)];
+    else if (typeof part === 'number') {
+      const n = BigInt(part);
+      if (!Number.isSafeInteger(part) || n < -MAX_INT || n >= MAX_INT) throw new Error('a context integer is 64-bit');
+      data = new Uint8Array(8);
+      new DataView(data.buffer).setBigInt64(0, n, false);
+      tag = 'i';
+    } else if (part instanceof Uint8Array) [tag, data] = ['b', part];
+    else throw new Error('a context part is a string, an integer or bytes');
+    out.push(utf8ToBytes(tag), u32(data.length), data);
   }
-  return concatBytes(...parts);
+  return concatBytes(...out);
 }
 
-export function seedCommitment(table, session, hand, player, seed) {
-  return bytesToHex(sha256(frame(PLAYER_SEED_DOMAIN, table, session, u64(hand), player, seed)));
-}
+export const sha256Hex = (data) => bytesToHex(sha256(data));
 
-export function chainStep(table, session, hand, linkHex) {
-  return bytesToHex(sha256(frame(CHAIN_DOMAIN, table, session, u64(hand), hexToBytes(linkHex))));
-}
-
+// ---- identity keys --------------------------------------------------------------------------------------------
 export function newSecret() {
   return bytesToHex(ed25519.utils.randomPrivateKey());
 }
@@ -66,16 +86,40 @@ export function publicKey(secretHex) {
   return bytesToHex(ed25519.getPublicKey(hexToBytes(secretHex)));
 }
 
-export function sign(secretHex, statement) {
-  return bytesToHex(ed25519.sign(utf8ToBytes(canonicalJson(statement)), hexToBytes(secretHex)));
+export function signBytes(secretHex, data) {
+  return bytesToHex(ed25519.sign(data, hexToBytes(secretHex)));
 }
 
-export function verify(publicHex, statement, signatureHex) {
+export function verifyBytes(publicHex, data, signatureHex) {
   try {
-    return ed25519.verify(hexToBytes(signatureHex), utf8ToBytes(canonicalJson(statement)), hexToBytes(publicHex));
+    return ed25519.verify(hexToBytes(signatureHex), data, hexToBytes(publicHex));
   } catch (e) {
     return false;
   }
+}
+
+// A statement signed as its canonical JSON (the connection's login).
+export const sign = (secretHex, statement) => signBytes(secretHex, encode(statement));
+
+export function loginStatement(table, nonce) {
+  return { statement: 'serve-login', table, nonce };
+}
+
+// The key file `fairdeal keys new` writes (fairdeal/protocols/identity.py), so either side can read the other's.
+export function keyFile(secretHex, name) {
+  return canonicalJson({ format: KEY_FORMAT, version: 1, name, private: secretHex, public: publicKey(secretHex) });
+}
+
+export function readKeyFile(text) {
+  const doc = JSON.parse(text);
+  const fields = ['format', 'name', 'private', 'public', 'version'];
+  if (!doc || typeof doc !== 'object' || Object.keys(doc).sort().join() !== fields.join() || doc.format !== KEY_FORMAT) {
+    throw new Error(`not a ${KEY_FORMAT} file`);
+  }
+  if (doc.version !== 1 || typeof doc.name !== 'string') throw new Error('$.version or $.name: not a version 1 key file');
+  if (!/^[0-9a-f]{64}$/.test(doc.private)) throw new Error('$.private must be 64 lowercase hex digits');
+  if (publicKey(doc.private) !== doc.public) throw new Error('$.public is not the public key of $.private');
+  return { secret: doc.private, key: doc.public, name: doc.name };
 }
 
 export function randomSeed() {
@@ -84,46 +128,33 @@ export function randomSeed() {
   return bytesToHex(seed);
 }
 
-export function seedStatement(session, hand, dealer, seat, serviceCommitment, commitment) {
-  return {
-    statement: 'seed-commitment', protocol: PROTOCOL, table: session.table, session: session.session, hand,
-    dealer, seat, player: session.players[seat].name, service_commitment: serviceCommitment,
-    seed_commitment: commitment,
-  };
+// ---- the roster and the envelope ------------------------------------------------------------------------------
+export const rosterMessage = (body) => concatBytes(context(ROSTER_FORMAT, 1), encode(body));
+export const rosterHash = (body) => sha256Hex(encode(body));
+
+const content = (e) => ({ sender: e.sender, kind: e.kind, hand: e.hand, body: e.body, prev: e.prev });
+const prefix = (s, hand) => context(SIGNED_DOMAIN, s.table, s.session, hand, s.roster);
+export const signedBytes = (s, e) => concatBytes(prefix(s, e.hand), encode(content(e)));
+export const digest = (e) => sha256Hex(concatBytes(encode(content(e)), hexToBytes(e.signature)));
+
+export function seal(secretHex, s, sender, kind, hand, body, prev) {
+  const envelope = { sender, kind, hand, body, prev };
+  return { ...envelope, signature: signBytes(secretHex, signedBytes(s, envelope)) };
 }
 
-export function loginStatement(table, nonce) {
-  return { statement: 'serve-login', table, nonce };
+// ---- the derivations (commit_reveal4/derive.py) ---------------------------------------------------------------
+export const chainStep = (s, hand, linkHex) =>
+  sha256Hex(context(PROTOCOL + '/chain', s.table, s.session, s.roster, hand, hexToBytes(linkHex)));
+export const seedCommitment = (s, hand, attempt, seat, seedHex) =>
+  sha256Hex(context(PROTOCOL + '/seed', s.table, s.session, s.roster, hand, attempt, seat, hexToBytes(seedHex)));
+export const recordHash = (record) => sha256Hex(encode(record === undefined ? null : record));
+
+export function deckInput(s, hand, attempt, deck, serviceSeedHex, beaconHex, seedsHex) {
+  const beacon = beaconHex === null ? new Uint8Array(0) : hexToBytes(beaconHex);
+  return context(PROTOCOL + '/deck', s.table, s.session, s.roster, hand, attempt, deck, hexToBytes(serviceSeedHex),
+    beacon, ...seedsHex.map(hexToBytes));
 }
 
-// What a player checks before countersigning: the service's signature, and its own seat, name and key.
-export function checkSession(statement, serviceSignature, seat, name, key) {
-  if (!verify(statement.service_key, statement, serviceSignature)) return 'the service signature does not verify';
-  const me = statement.players[seat];
-  if (!me || me.name !== name || me.key !== key) return 'the roster misstates my seat or key';
-  return null;
-}
-
-// The service's commitment for a hand must be the chain's next link: the anchor, or the last hand's reveal, and
-// each reveal must hash to the commitment before it.
-export function checkChain(table, anchor, reveals, hand, serviceCommitment) {
-  let expected = anchor;
-  for (let h = 1; h < hand; h++) {
-    const link = reveals[String(h)];
-    if (!link || chainStep(table, SESSION, h, link) !== expected) return `the reveal of hand ${h} does not open its commitment`;
-    expected = link;
-  }
-  return serviceCommitment === expected ? null : `hand ${hand}: the service commitment is not the chain's next link`;
-}
-
-export function commitFor(secretHex, session, hand, dealer, seat, serviceCommitment, seedHex) {
-  const digest = seedCommitment(session.table, session.session, hand, session.players[seat].name, hexToBytes(seedHex));
-  const statement = seedStatement(session, hand, dealer, seat, serviceCommitment, digest);
-  return { statement, signature: sign(secretHex, statement) };
-}
-
-// ---- checking a revealed hand in the browser ----------------------------------------------------------------------
-const DECK_DOMAIN = PROTOCOL + '/deck';
 const RANK_LABELS = ['7', '8', '9', '10', 'J', 'Q', 'K', 'A'];
 export const cardAscii = (code) => RANK_LABELS[code & 7] + 'SCDH'[code >> 3];
 
@@ -152,24 +183,241 @@ export function deriveOrder(input, deck) {
   }
 }
 
-// A revealed transcript checked with nothing but this machine: my seed is the one I made, every seed opens its
-// commitment, the service's seed opens its chain link, and the deck those seeds derive is the one dealt to me.
-export function checkRevealed(doc, mySeat, mySeedHex, myCards) {
-  const s = doc.session.statement;
-  if (doc.state !== 'revealed') return 'the transcript is not revealed';
-  if (chainStep(s.table, s.session, doc.hand, doc.service.seed) !== doc.service.commitment) return "the service's seed does not open its commitment";
-  const seeds = [];
-  for (const entry of doc.players) {
-    const name = s.players[entry.seat].name;
-    if (seedCommitment(s.table, s.session, doc.hand, name, hexToBytes(entry.seed)) !== entry.statement.seed_commitment) return `seat ${entry.seat}'s seed does not open its commitment`;
-    seeds.push([name, hexToBytes(entry.seed)]);
+// Exact sums of the settlement's amounts ("-130", "13/2"): they must come to zero.
+function fractionSum(texts) {
+  let num = 0n, den = 1n;
+  for (const text of texts) {
+    const m = /^(-?\d+)(?:\/(\d+))?$/.exec(text);
+    if (!m) return null;
+    const [n, d] = [BigInt(m[1]), BigInt(m[2] ?? '1')];
+    [num, den] = [num * d + n * den, den * d];
   }
-  if (doc.players[mySeat].seed !== mySeedHex) return 'my seed is not the one in the transcript';
-  const fields = [DECK_DOMAIN, s.table, s.session, u64(doc.hand), s.deck, hexToBytes(doc.service.seed), u64(seeds.length)];
-  for (const [name, seed] of seeds) fields.push(name, seed);
-  const order = deriveOrder(frame(...fields), s.deck).map(cardAscii);
-  if (order.join(' ') !== doc.deck_order.join(' ')) return 'the published deck is not the one the seeds derive';
-  const dealt = doc.deal.hands[mySeat].slice().sort().join(' ');
-  if (myCards && dealt !== myCards.map(cardAscii).sort().join(' ')) return 'the cards I was dealt are not the deal the seeds derive';
-  return null;
+  return num === 0n ? 0 : 1;
+}
+
+// ---- the player -----------------------------------------------------------------------------------------------
+// A failed check, worded as the Python SignedMessageError is ("PARTY: CHECK: what"), so refusals match byte for byte.
+export class Refusal extends Error {
+  constructor(check, reason, party = 'service') {
+    super(`${party}: ${check}: ${reason}`);
+    this.check = check;
+  }
+}
+
+// The seat's view of the session: every message the relay shows is checked (sender on the roster, signature under
+// the roster key for this table, session, hand and roster, the chain link, the kind's sender) and kept; each step
+// checks what it needs before it answers, else the answer is a signed refusal. Nothing is taken into the chain
+// on sending: a message counts once the relay shows it back, so the chain is always the service's chain.
+export class Player {
+  constructor(seat, secretHex, rosterDoc, deck) {
+    const body = rosterDoc.roster;
+    if (!body.seats[seat] || body.seats[seat].key !== publicKey(secretHex)) {
+      throw new Refusal('roster', `the roster does not give seat ${seat} my identity key`);
+    }
+    this.seat = seat; this.secret = secretHex; this.rosterDoc = rosterDoc; this.deck = deck;
+    this.n = body.seats.length;
+    this.s = { table: body.table, session: body.session, roster: rosterHash(body) };
+    this.keys = { service: body.service };
+    body.seats.forEach((x, i) => { this.keys[i] = x.key; });
+    this.chain = []; this.last = this.s.roster; this.done = 0; this.expected = null;
+  }
+
+  party(sender) {
+    return sender === 'service' ? 'service' : `player ${this.rosterDoc.roster.seats[sender].name}`;
+  }
+
+  // Take the relay's messages into the chain, in order; a message that does not hold stops here (a Refusal).
+  absorb(envelopes) {
+    for (const e of envelopes) {
+      const key = this.keys[e.sender];
+      const where = `${e.kind} from ${key ? this.party(e.sender) : e.sender} (hand ${e.hand})`;
+      if (!key) throw new Refusal('sender', `${where}: the sender is not on the roster`);
+      if (!verifyBytes(key, signedBytes(this.s, e), e.signature)) {
+        throw new Refusal('signature', `${where}: the signature does not verify under the sender's identity key`);
+      }
+      if (e.prev !== this.last) throw new Refusal('chain link', `${where}: it does not follow the message before it`);
+      if (e.kind !== K.REFUSAL && FROM_SERVICE.has(e.kind) !== (e.sender === 'service')) {
+        throw new Refusal('message kind', `${where}: that party may not send it`);
+      }
+      this.chain.push(e);
+      this.last = digest(e);
+      if (e.sender === this.seat) this.ownAnswer(e);
+    }
+  }
+
+  // My own signed answers in the chain stand for the checks I made before giving them, so a page rebuilt from
+  // the relay's chain (after a reload) knows again the hands it countersigned and the service's next chain link.
+  ownAnswer(e) {
+    if (e.kind === K.ACCEPT) this.expected = this.chain[0].body.anchor;
+    if (e.kind === K.RECORD_SIGN) {
+      const close = [...this.chain].reverse().find((x) => x.kind === K.CLOSE);
+      this.done = e.hand;
+      this.expected = close.body.seed;
+    }
+  }
+
+  send(hand, kind, body) {
+    return seal(this.secret, this.s, this.seat, kind, hand, body, this.last);
+  }
+
+  refuse(hand, step, error) {
+    const check = error instanceof Refusal ? error.check : 'protocol';
+    return this.send(hand, K.REFUSAL, { step, check, reason: String(error.message ?? error) });
+  }
+
+  // Each step: the answer, or a signed refusal naming the check that failed.
+  answer(step, hand, fn) {
+    try {
+      return fn();
+    } catch (error) {
+      if (!(error instanceof Refusal)) throw error;
+      return this.refuse(hand, step, error);
+    }
+  }
+
+  // Sign the roster once every field is what I agreed to: my seat, name and key, the protocol and table.
+  signRoster(name) {
+    const body = this.rosterDoc.roster, me = body.seats[this.seat];
+    if (me.name !== name) throw new Refusal('roster', `the roster names seat ${this.seat} ${me.name}, not ${name}`);
+    if (body.protocol !== PROTOCOL) throw new Refusal('roster', `the roster is for ${body.protocol}`);
+    if (!verifyBytes(body.service, rosterMessage(body), this.rosterDoc.signatures.service)) {
+      throw new Refusal('roster', "the service's signature of the roster does not verify");
+    }
+    return signBytes(this.secret, rosterMessage(body));
+  }
+
+  acceptSession(rosterDoc) {
+    return this.answer(K.ACCEPT, 0, () => {
+      const body = rosterDoc.roster;
+      if (rosterHash(body) !== this.s.roster) throw new Refusal('roster', 'the roster is not the one I signed');
+      const message = rosterMessage(body);
+      if (!verifyBytes(body.service, message, rosterDoc.signatures.service)) throw new Refusal('roster', 'service signature');
+      body.seats.forEach((x, i) => {
+        if (!verifyBytes(x.key, message, rosterDoc.signatures.seats[i])) {
+          throw new Refusal('roster', `player ${x.name} (seat ${i}): the signature does not verify`);
+        }
+      });
+      const open = this.chain[0];
+      if (!open || open.kind !== K.OPEN || this.chain.length !== this.seat + 1) {
+        throw new Refusal('session open', 'the session opening is not what the chain holds');
+      }
+      this.expected = open.body.anchor;
+      return this.send(0, K.ACCEPT, { roster: this.s.roster });
+    });
+  }
+
+  // The current attempt's hand-open and the commitments since it, checked as the Python player does.
+  attempt(hand) {
+    let index = -1;
+    this.chain.forEach((e, i) => { if (e.kind === K.HAND_OPEN) index = i; });
+    if (index < 0 || this.chain[index].hand !== hand) throw new Refusal('hand open', `no signed hand-open for hand ${hand}`);
+    const opened = this.chain[index];
+    if (hand !== this.done + 1) throw new Refusal('hand sequence', `hand ${hand} is not the next hand (${this.done + 1})`);
+    if (opened.body.commitment !== this.expected) {
+      throw new Refusal('commitment', "the service commitment is not its chain's next link");
+    }
+    if (opened.body.dealer >= this.n) throw new Refusal('hand open', 'the dealer is not a seat');
+    const commits = [];
+    for (const e of this.chain.slice(index + 1)) {
+      if (e.kind !== K.COMMIT) continue;
+      if (e.sender !== commits.length || e.body.attempt !== opened.body.attempt) {
+        throw new Refusal('commitment order', 'a commitment out of seat order');
+      }
+      commits.push(e);
+    }
+    for (const e of this.chain.slice(0, index)) {  // an abort naming me although I answered: my answer was dropped
+      if (e.kind !== K.ABORT || e.hand !== hand || !e.body.missing.includes(this.seat)) continue;
+      const step = e.body.step, at = e.body.attempt;
+      if (this.chain.some((x) => x.sender === this.seat && x.hand === hand && x.kind === step && x.body.attempt === at)) {
+        throw new Refusal('abort', 'an abort names me absent, but I answered its request');
+      }
+    }
+    return { opened, index, commits };
+  }
+
+  commit(hand, seedHex) {
+    return this.answer(K.COMMIT, hand, () => {
+      const { opened, commits } = this.attempt(hand);
+      if (commits.length !== this.seat) throw new Refusal('commitment order', 'the seats before mine have not all committed');
+      const attempt = opened.body.attempt;
+      return this.send(hand, K.COMMIT, { attempt, commitment: seedCommitment(this.s, hand, attempt, this.seat, seedHex) });
+    });
+  }
+
+  // The attempt the last hand-open asks for (which seed to use); the step itself checks the hand-open.
+  currentAttempt() {
+    const opened = [...this.chain].reverse().find((e) => e.kind === K.HAND_OPEN);
+    return opened ? opened.body.attempt : 0;
+  }
+
+  reveal(hand, seedHex) {
+    return this.answer(K.REVEAL, hand, () => {
+      const { opened, index, commits } = this.attempt(hand);
+      if (commits.length !== this.n) throw new Refusal('commitments', 'not every seat has a signed commitment yet');
+      if (!this.chain.slice(index).some((e) => e.kind === K.REVEAL_REQUEST)) {
+        throw new Refusal('reveal request', 'the service has not asked for the seeds');
+      }
+      const attempt = opened.body.attempt;
+      if (commits[this.seat].body.commitment !== seedCommitment(this.s, hand, attempt, this.seat, seedHex)) {
+        throw new Refusal('seed', 'the seed kept in this browser is not the one I committed to');
+      }
+      return this.send(hand, K.REVEAL, { attempt, seed: seedHex });
+    });
+  }
+
+  // Before countersigning: the service's seed opens its commitment, every seed opens its seat's commitment, the
+  // deck is the one those seeds derive, and the cards dealt to me are the ones the published deal gives my seat.
+  countersign(hand, myCards) {
+    return this.answer(K.RECORD_SIGN, hand, () => {
+      const close = this.chain[this.chain.length - 1 - this.signedSinceClose()];
+      if (!close || close.kind !== K.CLOSE || close.hand !== hand) throw new Refusal('hand close', 'no hand-close to countersign');
+      const { opened, index, commits } = this.attempt(hand);
+      const body = close.body, attempt = opened.body.attempt;
+      if (chainStep(this.s, hand, body.seed) !== opened.body.commitment) {
+        throw new Refusal('reveal', "the service's seed does not open its commitment");
+      }
+      const seeds = [];
+      for (const e of this.chain.slice(index)) {
+        if (e.kind !== K.REVEAL) continue;
+        if (seedCommitment(this.s, hand, attempt, e.sender, e.body.seed) !== commits[e.sender]?.body.commitment) {
+          throw new Refusal('seed opening', 'the seed does not open the commitment', this.party(e.sender));
+        }
+        seeds[e.sender] = e.body.seed;
+      }
+      if (seeds.filter(Boolean).length !== this.n) throw new Refusal('seed opening', "not every seat's seed is revealed");
+      const input = deckInput(this.s, hand, attempt, this.deck, body.seed, opened.body.beacon, seeds);
+      const order = deriveOrder(input, this.deck).map(cardAscii);
+      if (order.join(' ') !== body.deck_order.join(' ')) {
+        throw new Refusal('deck derivation', 'the deck order is not the one the seeds derive');
+      }
+      const mine = (body.deal.hands[this.seat] || []).slice().sort().join(' ');
+      if (myCards && mine !== myCards.map(cardAscii).sort().join(' ')) {
+        throw new Refusal('deal pattern', 'the cards I was dealt are not the ones the deal gives my seat');
+      }
+      this.done = hand;
+      this.expected = body.seed;
+      return this.send(hand, K.RECORD_SIGN, { record: recordHash(body.record) });
+    });
+  }
+
+  signedSinceClose() {
+    let count = 0;
+    for (let i = this.chain.length - 1; i >= 0 && this.chain[i].kind === K.RECORD_SIGN; i--) count++;
+    return count;
+  }
+
+  // The settlement closes the hands I countersigned, names every seat and sums to zero.
+  signSettlement() {
+    return this.answer(K.SETTLEMENT_SIGN, 0, () => {
+      const settlement = [...this.chain].reverse().find((e) => e.kind === K.SETTLEMENT);
+      if (!settlement) throw new Refusal('settlement', 'no settlement');
+      const names = this.rosterDoc.roster.seats.map((x) => x.name).sort().join('\u0000');
+      const amounts = settlement.body.amounts;
+      if (settlement.body.hands !== this.done || Object.keys(amounts).sort().join('\u0000') !== names ||
+          fractionSum(Object.values(amounts)) !== 0) {
+        throw new Refusal('settlement', `the settlement does not close the ${this.done} hands I countersigned`);
+      }
+      return this.send(0, K.SETTLEMENT_SIGN, { settlement: digest(settlement) });
+    });
+  }
 }
