@@ -6,6 +6,11 @@ depth. The cardsharp, in a share of his deals, instead picks an ace and runs it 
 habitual cut will carry it into the talon: reversing the top k brings card k to the top, reversing the top
 t + 1 then leaves it at position t, and the cut of depth d moves position (6 + d) mod 32 to the talon place 6.
 Records carry the order, the shuffle and the deal only (the other fields of a hand are optional in the log).
+
+Honest evenings also come in other styles (``STYLES``): Pemantle overhands logged packet by packet, GSR riffles
+logged with their interleaving, or riffles and a cut logged without details ("unknown"); and with imperfect
+logs: in a share ``log_misses`` of the hands one action the dealer made (chosen at random) is left out of the
+logged shuffle, the deal being what the whole shuffle gave.
 """
 
 from __future__ import annotations
@@ -22,7 +27,9 @@ from fairdeal.cards import NUM_CODES, Rank, rank_of, to_ascii_list
 from fairdeal.deal import deal_by_seat, deal_order, get_pattern
 from fairdeal.errors import AuditError
 from fairdeal.log.records import DealRecord, HandRecord, TableRecord
+from fairdeal.shuffle.models import gsr_riffle, pemantle_overhand
 from fairdeal.shuffle.notation import parse_notation
+from fairdeal.shuffle.ops import ShuffleSequence
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -37,6 +44,11 @@ class Evening:
     cheater: int | None = None  # seat of the ace-stacking dealer
     rate: float = 0.25  # share of his deals he stacks
     accomplice_depth: int = 11  # the cut his right neighbour makes when he stacks
+    style: str = "runs"  # how honest dealers shuffle and log it: one of STYLES
+    log_misses: float = 0.0  # share of hands whose logged shuffle leaves out one action that was made
+
+
+STYLES = ("runs", "overhand", "riffle", "unknown")
 
 
 def header(evening: Evening) -> TableRecord:
@@ -57,6 +69,34 @@ def honest_shuffle(rng: np.random.Generator, cutter: int) -> str:
     return " ".join(runs + [f"cut@{cutter} {int(rng.integers(4, 29))}"])
 
 
+def styled_shuffle(rng: np.random.Generator, cutter: int, style: str) -> tuple[str, str]:
+    """An honest shuffle of ``style``: (what was done, in the full notation; what the log says)."""
+    n = PATTERN.deck.size
+    cut = f"cut@{cutter} {int(rng.integers(4, 29))}"
+    if style == "runs":
+        done = honest_shuffle(rng, cutter)
+        return done, done
+    if style == "overhand":
+        ops = [pemantle_overhand(rng, n).notation() for _ in range(int(rng.integers(2, 4)))]
+    elif style in ("riffle", "unknown"):
+        ops = [gsr_riffle(rng, n).notation() for _ in range(int(rng.integers(6, 9)))]  # enough to randomise
+    else:
+        raise AuditError(f"an honest style is one of {', '.join(STYLES)}, got {style!r}")
+    done = " ".join([*ops, cut])
+    if style == "unknown":
+        return done, " ".join(["riffle ?"] * len(ops) + [f"cut@{cutter} ?"])
+    return done, done
+
+
+def _left_out(rng: np.random.Generator, shuffle: str) -> str:
+    """The logged shuffle with one of its actions (at random) left out."""
+    actions = parse_notation(shuffle).actions
+    if len(actions) < 2:
+        return shuffle
+    skip = int(rng.integers(0, len(actions)))
+    return ShuffleSequence(actions[:skip] + actions[skip + 1 :]).notation()
+
+
 def stacking_shuffle(before: np.ndarray, rng: np.random.Generator, cutter: int, depth: int) -> str:
     """Runs bringing one ace to the place the accomplice's cut of ``depth`` turns into the first talon card."""
     n = len(before)
@@ -73,17 +113,19 @@ def simulated_hand(rng: np.random.Generator, evening: Evening, number: int) -> H
     cutter = (dealer - 1) % seats
     before = rng.permutation(PATTERN.deck.codes())
     if dealer == evening.cheater and rng.random() < evening.rate:
-        shuffle = stacking_shuffle(before, rng, cutter, evening.accomplice_depth)
+        done = logged = stacking_shuffle(before, rng, cutter, evening.accomplice_depth)
     else:
-        shuffle = honest_shuffle(rng, cutter)
-    after = before[parse_notation(shuffle).permutation(PATTERN.deck.size)]
+        done, logged = styled_shuffle(rng, cutter, evening.style)
+    if evening.log_misses and rng.random() < evening.log_misses:
+        logged = _left_out(rng, logged)
+    after = before[parse_notation(done).permutation(PATTERN.deck.size)]
     dealt = deal_order(after, PATTERN)
     hands = [to_ascii_list(h) for h in deal_by_seat(dealt, PATTERN, dealer, seats)]
     return HandRecord(
         hand=number,
         dealer=dealer,
         order_before=to_ascii_list(before),
-        shuffle=shuffle,
+        shuffle=logged,
         deal=DealRecord(hands=hands, talons=[to_ascii_list(t) for t in dealt.talons]),
     )
 

@@ -7,11 +7,15 @@ hand value and the talon's rank given the seat's hand (Fisher over exactly unifo
 shuffle's tells ran (``tells``), per dealer a shuffle too weak for its riffles and aces brought together; for
 digital deals the GLI battery; when targeting ran, per dealer the talon and per (dealer, seat) the hand value
 against honest shuffles of the same effort (``targeting``; its per-hand p-values are Benjamini-Hochberg
-adjusted across hands, and hands at q <= alpha are listed as findings that do not by themselves flag). A dealer
+adjusted across hands, and hands at q <= alpha are listed as findings that do not by themselves flag); per
+dealer the e-processes of ``evidence`` over his hands' e-values (the replay's, weighed against honest log errors
+by ``benign``, and targeting's calibrated p-values), which name the hands that carry the evidence. A dealer
 or player is flagged when a test of theirs has Holm-adjusted p <= alpha, so the family-wise false-alarm rate is
-at most alpha. Findings no honest hand shows (a deal the logged shuffle
-cannot give, an illegal or undone cut, a cut by the wrong player, a rules breach, a cooked score line) flag
-without statistics. The CUSUM and the e-process say after which of his deals a dealer first became suspicious.
+at most alpha. A deal that differs from its logged shuffle and a false cut are weighed findings: listed with
+their likelihood ratio, flagging only through the dealer's e-process; a mismatch honest log errors explain is
+log quality (``LogQuality``), not a finding. Findings no honest hand shows (a deal with a card too many or
+too few, an illegal cut, a cut by the wrong player, a rules breach, a cooked score line) flag without
+statistics. The CUSUM and the e-process say after which of his deals a dealer first became suspicious.
 """
 
 from __future__ import annotations
@@ -24,6 +28,9 @@ import numpy as np
 from scipy import stats as sps
 
 from fairdeal.audit.battery import battery_tests
+from fairdeal.audit.benign import LOG_ERROR_NAMES
+from fairdeal.audit.bulk_replay import DEAL_SOURCE, EVIDENCE_TABLE, FALSE_CUT_SOURCE
+from fairdeal.audit.evidence import REPLAY, TARGETING, DealerEvidence, calibrated, dealer_evidence
 from fairdeal.audit.exact import laws_for
 from fairdeal.audit.quality import MEASURES, guessing_null
 from fairdeal.audit.replay import CutDepthTally, Finding
@@ -42,7 +49,10 @@ if TYPE_CHECKING:
     from fairdeal.audit.summary import Sums
     from fairdeal.deal import DealPattern
 
-DEALER_FINDINGS = frozenset({"deal-mismatch", "bad-deal", "illegal-cut", "false-cut", "wrong-cutter"})
+DEALER_FINDINGS = frozenset({"bad-deal", "illegal-cut", "wrong-cutter"})
+# Findings an honest hand can show by chance or through an imperfect log: listed with their likelihood ratio,
+# which enters the dealer's replay e-process (a test of the family), never flagging by themselves.
+WEIGHED_FINDINGS = frozenset({"deal-mismatch", "false-cut"})
 RULE_FINDINGS = frozenset(
     {"illegal-play", "illegal-bid", "cooked-score", "cooked-settlement", "wrong-streak", "dealer-out-of-turn"}
 )
@@ -103,6 +113,17 @@ class DealerQuality:
 
 
 @dataclass(frozen=True)
+class LogQuality:
+    """One dealer's imperfect log: deals that differ from their logged shuffle, by the honest log error that
+    explains each (``benign.LOG_ERRORS``), and those no log error explains (weighed findings)."""
+
+    dealer: str
+    mismatches: int
+    explained: dict[str, int]  # log error name -> hands it explains best
+    unexplained: int
+
+
+@dataclass(frozen=True)
 class Verdict:
     players: tuple[str, ...]
     pattern: str
@@ -123,6 +144,8 @@ class Verdict:
     targeting: HandTable | None = None  # per-hand targeting p-values with their BH q-values (column q)
     quality: HandTable | None = None  # per-hand shuffle quality rows (small logs)
     quality_dealers: tuple[DealerQuality, ...] = ()
+    evidence: tuple[DealerEvidence, ...] = ()  # per dealer and source: the e-process and the hands that carry it
+    log_quality: tuple[LogQuality, ...] = ()  # per dealer: mismatching deals and the log errors that explain them
 
     def flagged(self) -> tuple[TestResult, ...]:
         return tuple(t for t in self.tests if t.holm <= self.alpha)
@@ -235,6 +258,8 @@ def build_verdict(
     else:
         notes.append("physical deals: the GLI battery for digital deal generators is not applied")
     targeting = _targeting_hands(merged, alpha, findings, counts)
+    evidence = _evidence(merged, targeting)
+    tests += [_evidence_test(e) for e in evidence]
     if talon_cards != 2:
         notes.append(
             f"pattern {pattern.name} has {talon_cards} talon cards: the talon-rank test (231 pairs) does "
@@ -260,7 +285,67 @@ def build_verdict(
         targeting,
         merged.table("quality"),
         _dealer_quality(merged, players),
+        evidence,
+        _log_quality(merged),
     )
+
+
+def _evidence(merged: Merged, targeting: HandTable | None) -> tuple[DealerEvidence, ...]:
+    """Each dealer's e-processes: the replay's weighed hands, and targeting's calibrated same-effort p-values."""
+    players = merged.header.players
+    out = []
+    replay = merged.table(EVIDENCE_TABLE)
+    if replay is not None and len(replay):
+        c = replay.columns
+        for d in np.unique(c["dealer"]):
+            rows = np.flatnonzero(c["dealer"] == d)
+            reasons = ["false cut" if c["source"][i] == FALSE_CUT_SOURCE else "deal" for i in rows]
+            out.append(
+                dealer_evidence(players[int(d)], REPLAY, c["line"][rows], c["hand"][rows], c["e"][rows], reasons)
+            )
+    if targeting is not None and len(targeting):
+        c = targeting.columns
+        for d in np.unique(c["dealer"]):
+            rows = np.flatnonzero((c["dealer"] == d) & ~np.isnan(c["p_same"]))
+            if len(rows):
+                e = calibrated(c["p_same"][rows])
+                out.append(
+                    dealer_evidence(
+                        players[int(d)], TARGETING, c["line"][rows], c["hand"][rows], e, ["same effort"] * len(rows)
+                    )
+                )
+    return tuple(out)
+
+
+def _evidence_test(evidence: DealerEvidence) -> TestResult:
+    what = (
+        "deals against their logged shuffles, weighed against honest log errors (e-process)"
+        if evidence.source == REPLAY
+        else "deals against honest shuffles of the same effort (e-process)"
+    )
+    return TestResult(
+        f"dealer {evidence.dealer}",
+        what,
+        evidence.max_log_e,
+        evidence.pvalue,
+        evidence.weighed,
+        "per-hand e-values (mean <= 1 when honest) bet on in log order; 1/max is a p-value (Ville)",
+        dealer=evidence.dealer,
+    )
+
+
+def _log_quality(merged: Merged) -> tuple[LogQuality, ...]:
+    table = merged.table(EVIDENCE_TABLE)
+    if table is None or not len(table):
+        return ()
+    c = table.columns
+    deals = c["source"] == DEAL_SOURCE
+    out = []
+    for d in np.unique(c["dealer"][deals]):
+        models = c["log_error"][deals & (c["dealer"] == d)]
+        explained = {LOG_ERROR_NAMES[m]: int(np.count_nonzero(models == m)) for m in np.unique(models[models >= 0])}
+        out.append(LogQuality(merged.header.players[int(d)], len(models), explained, int(np.count_nonzero(models < 0))))
+    return tuple(out)
 
 
 def _targeting_hands(
