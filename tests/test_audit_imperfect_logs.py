@@ -21,6 +21,7 @@ from fairdeal.audit.evidence import calibrated, log_wealth
 from fairdeal.audit.replay import replay_deal, undone_actions
 from fairdeal.audit.run import RunOptions, run_audit
 from fairdeal.audit.simulate import PATTERN, Evening, simulated_records
+from fairdeal.audit.targeting import conformal_evalue, stacking_score
 from fairdeal.audit.verdict import RULE_FINDINGS
 from fairdeal.cards import from_ascii_list, to_ascii_list
 from fairdeal.cli import cli
@@ -210,3 +211,23 @@ def test_one_cooked_score_line_is_one_finding_without_a_knock_on_settlement(play
     path.write_text("\n".join(lines) + "\n")
     found = _rule_findings(path)
     assert [(f["kind"], f["hand"]) for f in found] == [("cooked-score", hand["hand"])]
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.integers(0, 2), min_size=2, max_size=40))
+def test_the_conformal_e_value_averages_to_one_over_which_deal_was_observed(aces):
+    # Exchangeable under honest shuffling: each of the 1 + draws deals is equally likely the observed one.
+    score = stacking_score(PATTERN)
+    values = np.array(aces)
+    mean = np.mean([conformal_evalue(values[i], np.delete(values, i), score) for i in range(len(values))])
+    assert mean == pytest.approx(1.0)
+
+
+def test_the_stacking_dealer_is_named_by_his_hands_e_values(tmp_path):
+    records = list(simulated_records(np.random.default_rng(3), Evening(cheater=1, rate=0.25), 300))
+    verdict = run_audit(write(tmp_path / "stacker.jsonl", records), RunOptions(seed=3)).verdict
+    boris = next(e for e in verdict.evidence if e.dealer == "Boris" and e.source == "targeting")
+    assert boris.pvalue < 1e-3 and boris.hands and all(h.e_value > 1 for h in boris.hands)
+    talons = {r.hand: r.deal.talons[0] for r in records[1:]}
+    assert all(any(card.startswith("A") for card in talons[h.hand]) for h in boris.hands)
+    assert "Boris" in verdict.suspects()

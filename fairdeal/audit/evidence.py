@@ -4,8 +4,10 @@ Two sources give each hand an e-value (a non-negative number whose mean is at mo
 
 * the replay (``benign``): a mismatching deal's likelihood ratio against honest log errors, a false cut's one
   over the chance honest cuts cancel; a hand that matches its logged shuffle has e-value 1;
-* targeting: the hand's same-effort p-value turned into an e-value by the mixture calibrator
-  ``e(p) = integral_0^1 k p^(k-1) dk = (1 - p + p ln p) / (p ln^2 p)`` (any valid p-value gives a valid e-value).
+* targeting (``targeting.conformal_evalue``): the likelihood ratio of the talon's aces under stacking, as a
+  share of its total over the hand's own same-effort draws (exchangeable with the deal when honest);
+* ``calibrated`` turns any valid p-value into an e-value by the mixture calibrator
+  ``e(p) = integral_0^1 k p^(k-1) dk = (1 - p + p ln p) / (p ln^2 p)``.
 
 A dealer's hands, in log order, are bet on with a fraction ``lambda`` of the wealth: ``prod (1 - lambda +
 lambda e_i)``, averaged over ``BETS``. Under honest play each factor has mean at most 1 given the past, so the
@@ -32,7 +34,7 @@ class HandEvidence:
     line: int
     hand: int
     e_value: float
-    reason: str  # "deal", "false cut", "same effort"
+    reason: str  # what gave it: "deal", "false cut", "talon aces against same-effort shuffles"
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,7 @@ class DealerEvidence:
 
     dealer: str
     source: str  # REPLAY or TARGETING
-    weighed: int  # hands with an e-value other than 1 (replay) or with a same-effort p-value (targeting)
+    weighed: int  # hands with an e-value other than 1 (replay) or with same-effort draws (targeting)
     max_log_e: float  # natural log of the peak of the mixture
     final_log_e: float
     hands: tuple[HandEvidence, ...]  # the largest e-values above 1, largest first (at most SHOWN_HANDS)

@@ -30,7 +30,7 @@ from scipy import stats as sps
 from fairdeal.audit.battery import battery_tests
 from fairdeal.audit.benign import LOG_ERROR_NAMES
 from fairdeal.audit.bulk_replay import DEAL_SOURCE, EVIDENCE_TABLE, FALSE_CUT_SOURCE
-from fairdeal.audit.evidence import REPLAY, TARGETING, DealerEvidence, calibrated, dealer_evidence
+from fairdeal.audit.evidence import REPLAY, TARGETING, DealerEvidence, dealer_evidence
 from fairdeal.audit.exact import laws_for
 from fairdeal.audit.quality import MEASURES, guessing_null
 from fairdeal.audit.replay import CutDepthTally, Finding
@@ -306,14 +306,10 @@ def _evidence(merged: Merged, targeting: HandTable | None) -> tuple[DealerEviden
     if targeting is not None and len(targeting):
         c = targeting.columns
         for d in np.unique(c["dealer"]):
-            rows = np.flatnonzero((c["dealer"] == d) & ~np.isnan(c["p_same"]))
-            if len(rows):
-                e = calibrated(c["p_same"][rows])
-                out.append(
-                    dealer_evidence(
-                        players[int(d)], TARGETING, c["line"][rows], c["hand"][rows], e, ["same effort"] * len(rows)
-                    )
-                )
+            rows = np.flatnonzero(c["dealer"] == d)
+            e = c["e_talon"][rows]
+            reasons = ["talon aces against same-effort shuffles"] * len(rows)
+            out.append(dealer_evidence(players[int(d)], TARGETING, c["line"][rows], c["hand"][rows], e, reasons))
     return tuple(out)
 
 
@@ -321,7 +317,7 @@ def _evidence_test(evidence: DealerEvidence) -> TestResult:
     what = (
         "deals against their logged shuffles, weighed against honest log errors (e-process)"
         if evidence.source == REPLAY
-        else "deals against honest shuffles of the same effort (e-process)"
+        else "talon aces against honest shuffles of the same effort (e-process)"
     )
     return TestResult(
         f"dealer {evidence.dealer}",
