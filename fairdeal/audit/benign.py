@@ -25,6 +25,7 @@ import numpy as np
 
 from fairdeal.cards import NUM_CODES
 from fairdeal.deal import Deal, DealPattern
+from fairdeal.errors import ShuffleError
 from fairdeal.shuffle.models import DEFAULT_MEAN_PACKET
 from fairdeal.shuffle.ops import Action, Cut, Overhand, Run, RunUnder, ShuffleOp, ShuffleSequence, Strip, cut_is_legal
 from fairdeal.shuffle.perm import compose, identity, inverse
@@ -99,22 +100,22 @@ def _share(orders: np.ndarray, wants: np.ndarray, pattern: DealPattern) -> np.nd
     return np.array([(got == want[None, :]).all(axis=1).mean() for want in wants])
 
 
-def _with(sequence: ShuffleSequence, index: int, op: ShuffleOp | None, insert: bool = False) -> list[Action]:
+def _inserted(sequence: ShuffleSequence, index: int, op: ShuffleOp) -> list[Action]:
     actions = list(sequence.actions)
-    if insert:
-        assert op is not None  # an insertion adds an op
-        actions.insert(index, Action(op))
-    elif op is None:
-        del actions[index]
-    else:
-        actions[index] = Action(op, actions[index].actor)
+    actions.insert(index, Action(op))
+    return actions
+
+
+def _replaced(sequence: ShuffleSequence, index: int, op: ShuffleOp) -> list[Action]:
+    actions = list(sequence.actions)
+    actions[index] = Action(op, actions[index].actor)
     return actions
 
 
 def _perm(actions: list[Action], n: int) -> np.ndarray | None:
     try:
         return ShuffleSequence(tuple(actions)).permutation(n)
-    except Exception:  # a variant that does not fit the deck is simply not a variant
+    except ShuffleError:  # a variant that does not fit the deck is simply not a variant
         return None
 
 
@@ -147,14 +148,14 @@ def _variants(sequence: ShuffleSequence, n: int, min_each_side: int) -> dict[str
     ends_cut = bool(length) and isinstance(sequence.actions[-1].op, Cut)
     # The neighbour's cut closes an honest shuffle: a log without it lacks it at the end.
     for j in range(length + 1) if ends_cut else (length,):
-        found["missing-cut"] += [_with(sequence, j, Cut(d), insert=True) for d in legal]
+        found["missing-cut"] += [_inserted(sequence, j, Cut(d)) for d in legal]
     for j in range(dealer_places(sequence)):
-        found["missing-run"] += [_with(sequence, j, Run(k), insert=True) for k in range(2, MAX_MISSING_RUN + 1)]
+        found["missing-run"] += [_inserted(sequence, j, Run(k)) for k in range(2, MAX_MISSING_RUN + 1)]
     for j, action in enumerate(sequence):
         op = action.op
         if isinstance(op, Cut) and op.depth is not None:
-            found["cut-depth"] += [_with(sequence, j, Cut(d)) for d in legal if d != op.depth]
-        found["miscounted-packet"] += [_with(sequence, j, other) for other in _recounted(op, n)]
+            found["cut-depth"] += [_replaced(sequence, j, Cut(d)) for d in legal if d != op.depth]
+        found["miscounted-packet"] += [_replaced(sequence, j, other) for other in _recounted(op, n)]
         if j + 1 < length:
             swapped = list(sequence.actions)
             swapped[j], swapped[j + 1] = swapped[j + 1], swapped[j]
