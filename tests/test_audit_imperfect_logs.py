@@ -231,3 +231,27 @@ def test_the_stacking_dealer_is_named_by_his_hands_e_values(tmp_path):
     talons = {r.hand: r.deal.talons[0] for r in records[1:]}
     assert all(any(card.startswith("A") for card in talons[h.hand]) for h in boris.hands)
     assert "Boris" in verdict.suspects()
+
+
+def test_a_cooked_settlement_is_still_found_for_the_player_it_cooks(played, tmp_path):
+    lines = played.read_text().splitlines()
+    end = json.loads(lines[-1])
+    assert end["type"] == "end"
+    end["settlement"]["Vera"] += 100
+    lines[-1] = json.dumps(end)
+    path = tmp_path / "settled.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    assert [(f["kind"], f["who"]) for f in _rule_findings(path)] == [("cooked-settlement", "Vera")]
+
+
+def test_an_unreadable_hand_line_gives_no_knock_on_rule_findings(played, tmp_path):
+    lines = played.read_text().splitlines()
+    hands = [i for i, line in enumerate(lines) if json.loads(line).get("type") == "hand"]
+    lines[hands[len(hands) // 2]] = '{"type": "hand", "hand": broken'
+    path = tmp_path / "unreadable.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    result = CliRunner().invoke(cli, ["audit", str(path), "--json"])
+    document = json.loads(result.stdout)
+    assert document["summary"]["malformed_lines"] == 1
+    assert [f for f in document["findings"] if f["kind"] in RULE_FINDINGS] == []
+    assert any("settlement is not recounted" in note for note in document["summary"]["notes"])

@@ -235,7 +235,7 @@ def check_legality(path: str | Path, workers: int = 1) -> LegalityReport:
             sheet_keeper.add(item, base)
         sheet_keeper.without_play += len(bare)
         unreadable += errors
-    notes: list[str] = []
+    notes: list[str] = list(sheet_keeper.notes)
     if sheet_keeper.without_play:
         notes.append(f"{sheet_keeper.without_play} hand(s) carry no play fields and were not replayed")
     return LegalityReport(
@@ -273,6 +273,8 @@ class _Sheet:
         self.first_dealer = 0
         self.resync = False  # the last hand was broken: the next hand's logged streak is taken as it stands
         self.written = self.sheet  # the sheet as the log's own score lines write it
+        self.missing = 0  # hands the recount never saw (an unreadable line, no play fields): no settlement check
+        self.notes: list[str] = []
 
     def add(self, item: Replayed, base: int) -> None:
         line = base + item.line
@@ -282,6 +284,10 @@ class _Sheet:
             return
         self.hands += 1
         self._dealer(line, item)
+        if self.last is not None and item.hand > self.last.hand + 1:
+            # A hand the recount never saw: its streak and score lines are unknown, so follow the log again.
+            self.missing += item.hand - self.last.hand - 1
+            self.resync = True
         self.last = item
         if self.resync and item.streak is not None:
             self.sheet = replace(self.sheet, raspasy_streak=item.streak)
@@ -362,6 +368,11 @@ class _Sheet:
 
     def _settlement(self, line: int, logged: dict[str, Any]) -> None:
         if not logged:
+            return
+        if self.missing:
+            self.notes.append(
+                f"the trailer's settlement is not recounted: {self.missing} hand(s) could not be replayed in order"
+            )
             return
         amounts = settle(self.sheet, self.convention).amounts
         written = settle(self.written, self.convention).amounts
