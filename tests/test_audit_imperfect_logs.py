@@ -13,11 +13,10 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy.integrate import quad
 from test_audit_cli import renonce
 
 from fairdeal.audit.benign import overhand_chance, riffle_chance
-from fairdeal.audit.evidence import calibrated, log_wealth
+from fairdeal.audit.evidence import log_wealth
 from fairdeal.audit.replay import replay_deal, undone_actions
 from fairdeal.audit.run import RunOptions, run_audit
 from fairdeal.audit.simulate import PATTERN, Evening, simulated_records
@@ -76,11 +75,7 @@ def test_the_overhand_chance_sums_every_packet_split(n, seed):
     assert overhand_chance(deck, target, after, 4.0) == pytest.approx(total)
 
 
-def test_the_calibrator_gives_an_e_value_and_the_bets_never_rise_on_honest_factors():
-    # E[e(U)] = 1 for a uniform p-value; the mass near 0 is heavy (1/|ln eps| below eps), so integrate over ln p.
-    mass, _ = quad(lambda u: float(calibrated(np.array([np.exp(u)]))[0]) * np.exp(u), -700, 0, limit=200)
-    assert mass == pytest.approx(1.0, abs=3e-3)
-    assert calibrated(np.array([1e-6]))[0] > 1e3 and calibrated(np.array([1.0]))[0] == 0.5
+def test_the_bets_never_rise_on_honest_factors_and_climb_on_a_large_one():
     assert (log_wealth(np.full(50, 0.7)) <= 0).all()
     path = log_wealth(np.array([1.0, 1.0, 1e6, 1.0]))
     assert path[1] == pytest.approx(0.0) and path[2] > np.log(1e5)

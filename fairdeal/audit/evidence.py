@@ -5,9 +5,7 @@ Two sources give each hand an e-value (a non-negative number whose mean is at mo
 * the replay (``benign``): a mismatching deal's likelihood ratio against honest log errors, a false cut's one
   over the chance honest cuts cancel; a hand that matches its logged shuffle has e-value 1;
 * targeting (``targeting.conformal_evalue``): the likelihood ratio of the talon's aces under stacking, as a
-  share of its total over the hand's own same-effort draws (exchangeable with the deal when honest);
-* ``calibrated`` turns any valid p-value into an e-value by the mixture calibrator
-  ``e(p) = integral_0^1 k p^(k-1) dk = (1 - p + p ln p) / (p ln^2 p)``.
+  share of its total over the hand's own same-effort draws (exchangeable with the deal when honest).
 
 A dealer's hands, in log order, are bet on with a fraction ``lambda`` of the wealth: ``prod (1 - lambda +
 lambda e_i)``, averaged over ``BETS``. Under honest play each factor has mean at most 1 given the past, so the
@@ -51,16 +49,6 @@ class DealerEvidence:
     @property
     def pvalue(self) -> float:
         return float(min(1.0, np.exp(-self.max_log_e)))
-
-
-def calibrated(p: np.ndarray) -> np.ndarray:
-    """The mixture calibrator: an e-value from each valid p-value (1/2 at p = 1, about 1/(p ln^2 p) near 0)."""
-    p = np.clip(np.asarray(p, dtype=float), np.finfo(float).tiny, 1.0)
-    lp = np.log(p)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        e = (1.0 - p + p * lp) / (p * lp * lp)
-    returned: np.ndarray = np.where(p > 1.0 - 1e-9, 0.5, e)
-    return returned
 
 
 def log_wealth(e_values: np.ndarray, bets: tuple[float, ...] = BETS) -> np.ndarray:
