@@ -30,7 +30,8 @@ def test_demo_shows_a_trick_step_by_step_then_catches_it(tmp_path):
     assert result.exit_code == 0, result.output
     out = result.output
     assert "deck before" in out and "cut@0" in out and "really went out" in out and "talon:" in out
-    assert "mismatch" in out and "hands the auditor needed" in out
+    # The pass is weighed (a cut left out of the log gives the same deal): a test names the dealer.
+    assert "holm p=" in out and "hands the auditor needed" in out
     assert plot.stat().st_size > 1000
 
 

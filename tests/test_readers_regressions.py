@@ -69,7 +69,9 @@ def test_a_cut_deeper_than_the_deck_is_one_located_line_not_the_end_of_the_audit
     line = hand(1, shuffle=json.loads(HANDS[1])["shuffle"] + " cut@1 32")
     path = write(tmp_path, [HEADER, HANDS[0], line, HANDS[2]])
     outcome = run([*COMMANDS["audit"], str(path)])
-    assert outcome.code == 1 and json.loads(outcome.out)["summary"]["hands"] >= 2
+    summary = json.loads(outcome.out)["summary"]
+    # The line is reported where it is; the recount resynchronises after it, so no knock-on finding follows.
+    assert outcome.code == 0 and summary["hands"] >= 2 and summary["malformed_lines"] == 1
     agree(path)
 
 

@@ -146,15 +146,21 @@ def test_false_cut_is_seen_by_the_replay_as_actions_that_undo_each_other():
     ],
 )
 def test_deal_time_tricks_are_explained_by_the_replay(name, explanation):
-    used = 0
+    used = benign = 0
     for _, plan in plans(name, 60, seed=9):
         if not plan.targeted or plan.note.startswith("two bottom deals"):  # two moves: no single explanation
             continue
         used += 1
         result = replay_deal(plan.before, plan.actions, plan.deal, RUSSIAN)
-        assert not result.matches
+        assert not result.matches and result.weighed is not None
+        if result.log_error:
+            # Two cards that lay on top at some stage and changed places: exactly what a left-out run of 2 deals.
+            assert result.weighed.explanation == "missing-run"
+            benign += 1
+            continue
         assert any(explanation in e for e in result.findings[0].explanations), result.findings[0].explanations
-    assert used >= 5
+        assert result.findings[0].e_value is not None and result.findings[0].e_value > 1
+    assert used >= 5 and benign <= used // 10
 
 
 def test_second_deal_moves_an_early_ace_into_the_talon_and_the_replay_sees_it():

@@ -23,6 +23,7 @@ from fairdeal.audit.actors.cuts import (
     unattributed_cut,
     wrong_cut,
 )
+from fairdeal.audit.benign import LOG_ERROR_NAMES, Weighed
 from fairdeal.audit.fastpath import (
     CUT,
     NO_OP,
@@ -36,14 +37,25 @@ from fairdeal.audit.fastpath import (
     step_notation,
     undone_windows,
 )
-from fairdeal.audit.replay import CutDepthTally, Finding, cut_legality, received_deal, replay_deal, replay_findings
-from fairdeal.audit.summary import BlockContext, BlockSummary
+from fairdeal.audit.replay import (
+    CutDepthTally,
+    Finding,
+    cut_legality,
+    false_cut,
+    received_deal,
+    replay_deal,
+    undone_actions,
+)
+from fairdeal.audit.summary import BlockContext, BlockSummary, HandTable
 from fairdeal.cards import NUM_CODES
 from fairdeal.errors import FairdealError
 from fairdeal.shuffle.notation import parse_notation
 
 if TYPE_CHECKING:
     from fairdeal.audit.fastpath import Hands, RawHand
+
+EVIDENCE_TABLE = "replay_evidence"  # the per-hand table of weighed replay evidence (``Weights``)
+DEAL_SOURCE, FALSE_CUT_SOURCE = 0, 1
 
 
 def gathered_orders(hands: Hands, layout: Layout, summary: BlockSummary, context: BlockContext) -> np.ndarray:
@@ -101,11 +113,43 @@ def replay_block(
             simple.append(k)
             simple_ops.append(ops)
     compiled = compile_batch(simple_ops) if simple else None
+    weights = Weights()
     if compiled is not None:
-        _replay_simple(hands, recv, dealers, orders, np.array(simple), compiled, layout, context, summary)
+        _replay_simple(hands, recv, dealers, orders, np.array(simple), compiled, layout, context, summary, weights)
     for k in other:
-        _replay_one(hands[k], orders[k], int(dealers[k]), layout, context, summary)
+        _replay_one(hands[k], orders[k], int(dealers[k]), layout, context, summary, weights)
+    if weights.rows:
+        summary.tables[EVIDENCE_TABLE] = weights.table()
     return np.array(simple, dtype=np.int64), compiled
+
+
+class Weights:
+    """The block's weighed replay evidence, one row per hand that carries some: a mismatching deal (a benign
+    log error or a weighed finding) or a false cut, with its likelihood ratio."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[int, int, int, float, int, int]] = []
+
+    def deal(self, line: int, hand: int, dealer: int, weighed: Weighed) -> None:
+        model = LOG_ERROR_NAMES.index(weighed.explanation) if weighed.benign else -1
+        self.rows.append((line, hand, dealer, weighed.e_value, model, DEAL_SOURCE))
+
+    def finding(self, line: int, hand: int, dealer: int, finding: Finding) -> None:
+        if finding.kind == "false-cut" and finding.e_value is not None:
+            self.rows.append((line, hand, dealer, finding.e_value, -1, FALSE_CUT_SOURCE))
+
+    def table(self) -> HandTable:
+        columns = list(zip(*self.rows))
+        return HandTable(
+            {
+                "line": np.array(columns[0], dtype=np.int64),
+                "hand": np.array(columns[1], dtype=np.int64),
+                "dealer": np.array(columns[2], dtype=np.int64),
+                "e": np.array(columns[3], dtype=float),
+                "log_error": np.array(columns[4], dtype=np.int64),
+                "source": np.array(columns[5], dtype=np.int64),
+            }
+        )
 
 
 def _replay_simple(
@@ -118,6 +162,7 @@ def _replay_simple(
     layout: Layout,
     context: BlockContext,
     summary: BlockSummary,
+    weights: Weights,
 ) -> None:
     pattern = layout.pattern
     n = pattern.deck.size
@@ -144,17 +189,23 @@ def _replay_simple(
         line, record = hands[idx[j]]
         window = kinds[j, start:stop]
         kind = ("false-cut" if (window == CUT).any() else "cancelling-actions") if identity else "no-op-shuffle"
+        text = " ".join(step_notation(kinds[j, s], args[j, s], actors[j, s]) for s in range(start, stop))
+        where = f"actions {start + 1}-{stop} ({text})"
+        if kind == "false-cut":
+            # Weighed, whether worded or only counted: its likelihood ratio enters the dealer's evidence.
+            finding = false_cut(parse_notation(record.shuffle), start, stop, where, n, context.min_each_side)
+            weights.finding(line, record.hand, record.dealer, finding)
         if summary.finding_counts.get(kind, 0) >= context.keep:
             summary.finding_counts[kind] += 1  # counted, not worded: the report keeps only the first ones
             continue
-        text = " ".join(step_notation(kinds[j, s], args[j, s], actors[j, s]) for s in range(start, stop))
-        where = f"actions {start + 1}-{stop} ({text})"
-        message = (
-            f"{where} undo each other: the deck is as before them"
-            if identity
-            else f"{where} change no receiver's cards: every hand and talon as before them"
-        )
-        summary.finding(line, record.hand, record.dealer, Finding(kind, message), context.keep)
+        if kind != "false-cut":
+            message = (
+                f"{where} undo each other: the deck is as before them"
+                if identity
+                else f"{where} change no receiver's cards: every hand and talon as before them"
+            )
+            finding = Finding(kind, message)
+        summary.finding(line, record.hand, record.dealer, finding, context.keep)
     known = np.flatnonzero(orders[idx, 0] >= 0)
     if not len(known):
         return
@@ -167,9 +218,14 @@ def _replay_simple(
         narrow = record.narrow()
         try:
             deal = received_deal(narrow, pattern, layout.num_seats)
-            findings = replay_deal(orders[k].astype(np.uint8), parse_notation(record.shuffle), deal, pattern).findings
+            result = replay_deal(
+                orders[k].astype(np.uint8), parse_notation(record.shuffle), deal, pattern, context.min_each_side
+            )
+            findings = result.findings
+            if result.weighed is not None:
+                weights.deal(line, record.hand, record.dealer, result.weighed)
         except FairdealError as exc:
-            findings = (Finding("deal-mismatch", f"the deal differs from the replay and cannot be explained: {exc}"),)
+            findings = (Finding("bad-deal", f"the deal differs from the replay and cannot be explained: {exc}"),)
         for finding in findings:
             summary.finding(line, record.hand, record.dealer, finding, context.keep)
 
@@ -213,6 +269,7 @@ def _replay_one(
     layout: Layout,
     context: BlockContext,
     summary: BlockSummary,
+    weights: Weights,
 ) -> None:
     """A shuffle in the full notation (overhand, riffle, unknown cuts...): the full parser, one hand."""
     line, record = item
@@ -230,7 +287,14 @@ def _replay_one(
     try:
         if order[0] >= 0 and sequence.is_known:
             deal = received_deal(record.narrow(), pattern, layout.num_seats)
-            findings = replay_findings(order.astype(np.uint8), sequence, deal, pattern, context.min_each_side)
+            result = replay_deal(order.astype(np.uint8), sequence, deal, pattern, context.min_each_side)
+            if result.weighed is not None:
+                weights.deal(line, record.hand, record.dealer, result.weighed)
+            findings = (
+                result.findings
+                + cut_legality(sequence, n, context.min_each_side)
+                + undone_actions(sequence, pattern, context.min_each_side)
+            )
         else:
             findings = cut_legality(sequence, n, context.min_each_side)
     except FairdealError as exc:
@@ -239,4 +303,5 @@ def _replay_one(
     summary.sums.actor_actions[dealer] += named_actions(sequence)
     cutter = cutter_seat(dealer, layout.num_seats, context.cutter_offset)
     for finding in findings + cutter_findings(sequence, dealer, cutter):
+        weights.finding(line, record.hand, record.dealer, finding)
         summary.finding(line, record.hand, record.dealer, finding, context.keep)

@@ -6,6 +6,12 @@ so an illegal hand fails with the rule that forbids it. Replays are independent 
 processes over blocks of lines; the sheet is sequential (a hand's score depends on the sheet before it), so the
 main process scores the replayed outcomes in log order and compares each seat's logged score lines with the
 recomputed ones: a line that differs is a cooked sheet. Hands without play fields are counted and skipped.
+
+One broken hand is one finding: after a hand the engine refuses (a corrupted trick, an illegal play) the
+recount resynchronises on the log — it continues from that hand's logged score lines and takes the next hand's
+logged raspasy streak — so the hands after it are judged against the sheet the table really kept, not against a
+recount the broken line has thrown off. A cooked score line is found once: the trailer's settlement is cooked
+only when it matches neither the recount nor the sheet as the log wrote it.
 """
 
 from __future__ import annotations
@@ -14,7 +20,8 @@ import re
 import time
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +38,7 @@ from fairdeal.engine.outcome import HandOutcome
 from fairdeal.engine.record import replay_record
 from fairdeal.engine.scoring import penalty_lines
 from fairdeal.engine.settlement import settle
-from fairdeal.engine.sheet import new_sheet
+from fairdeal.engine.sheet import ScoreLine, Sheet, new_sheet
 from fairdeal.engine.system import system_of
 from fairdeal.errors import FairdealError, LogError, one_line
 from fairdeal.log.header import header_convention
@@ -229,7 +236,7 @@ def check_legality(path: str | Path, workers: int = 1) -> LegalityReport:
             sheet_keeper.add(item, base)
         sheet_keeper.without_play += len(bare)
         unreadable += errors
-    notes: list[str] = []
+    notes: list[str] = list(sheet_keeper.notes)
     if sheet_keeper.without_play:
         notes.append(f"{sheet_keeper.without_play} hand(s) carry no play fields and were not replayed")
     return LegalityReport(
@@ -265,6 +272,10 @@ class _Sheet:
         self.hands = self.replayed = self.without_play = 0
         self.last: Replayed | None = None
         self.first_dealer = 0
+        self.resync = False  # the last hand was broken: the next hand's logged streak is taken as it stands
+        self.written = self.sheet  # the sheet as the log's own score lines write it
+        self.missing = 0  # hands the recount never saw (an unreadable line, no play fields): no settlement check
+        self.notes: list[str] = []
 
     def add(self, item: Replayed, base: int) -> None:
         line = base + item.line
@@ -274,7 +285,14 @@ class _Sheet:
             return
         self.hands += 1
         self._dealer(line, item)
+        if self.last is not None and item.hand > self.last.hand + 1:
+            # A hand the recount never saw: its streak and score lines are unknown, so follow the log again.
+            self.missing += item.hand - self.last.hand - 1
+            self.resync = True
         self.last = item
+        if self.resync and item.streak is not None:
+            self.sheet = replace(self.sheet, raspasy_streak=item.streak)
+        self.resync = False
         penalty = (item.fields or {}).get("penalty")
         if penalty:  # a dealing protocol's charge for an aborted attempt, written before the hand
             try:
@@ -294,12 +312,18 @@ class _Sheet:
             seat = _SEAT.search(item.refusal)
             kind = "illegal-bid" if "auction" in item.refusal else "illegal-play"
             self._find(line, item.hand, self._name(seat), kind, f"the engine refuses the hand: {item.refusal}")
+            self.resync = True
+            logged = _score_lines(item.score, len(self.players)) or ()
+            after = replace(self.sheet, hands=self.sheet.hands + 1)
+            self.sheet = _columns(after, self.sheet.apply(logged))
+            self.written = _columns(after, self.written.apply(logged))
             return
         self.replayed += 1
         assert item.outcome is not None  # a hand the engine did not refuse has its outcome
         self.sheet, lines = system_of(self.convention).score_hand(self.sheet, item.outcome)
         if item.score is not None:
             self._compare(line, item, [ln.to_record() for ln in lines])
+        self.written = _columns(self.sheet, self.written.apply(_score_lines(item.score, len(self.players)) or lines))
 
     def _again(self, item: Replayed) -> Replayed:
         assert item.fields is not None  # a first replay keeps its fields for this
@@ -352,10 +376,17 @@ class _Sheet:
     def _settlement(self, line: int, logged: dict[str, Any]) -> None:
         if not logged:
             return
+        if self.missing:
+            self.notes.append(
+                f"the trailer's settlement is not recounted: {self.missing} hand(s) could not be replayed in order"
+            )
+            return
         amounts = settle(self.sheet, self.convention).amounts
-        for name, amount in zip(self.players, amounts):
+        written = settle(self.written, self.convention).amounts
+        for name, amount, as_written in zip(self.players, amounts, written):
             value = logged.get(name)
-            if value is None or abs(float(value) - float(amount)) > 1e-9:
+            # A settlement of the sheet the log wrote follows from a cooked line already found, not a new finding.
+            if value is None or min(abs(float(value) - float(a)) for a in (amount, as_written)) > 1e-9:
                 self._find(
                     line,
                     0,
@@ -363,6 +394,29 @@ class _Sheet:
                     "cooked-settlement",
                     f"the trailer settles {name} at {value}, the recomputed sheet at {float(amount):g}",
                 )
+
+
+def _columns(state: Sheet, written: Sheet) -> Sheet:
+    """``state`` (its streak, hand count and other marks) with the columns of ``written``."""
+    return replace(state, pulya=written.pulya, gora=written.gora, whists=written.whists)
+
+
+def _score_lines(score: list[dict[str, Any]] | None, seats: int) -> tuple[ScoreLine, ...] | None:
+    """A hand's logged score items as sheet lines; None when there are none or one cannot be read."""
+    if not score:
+        return None
+    for x in score:
+        on, seat = x.get("on"), x.get("seat")
+        if not isinstance(seat, int) or not 0 <= seat < seats or (isinstance(on, int) and not 0 <= on < seats):
+            return None
+        if x.get("column") not in ("pulya", "gora", "whists") or (x.get("column") == "whists") != isinstance(on, int):
+            return None
+    try:
+        return tuple(
+            ScoreLine(int(x["seat"]), x["column"], Fraction(str(x.get("points", 0))), x.get("on")) for x in score
+        )
+    except (KeyError, TypeError, ValueError, ZeroDivisionError):
+        return None
 
 
 def _key(item: dict[str, Any]) -> tuple[Any, Any, float]:

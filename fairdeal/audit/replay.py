@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from math import comb
 from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy import stats as sps
 
+from fairdeal.audit.benign import Weighed, false_cut_chance, false_cut_evalue, weigh
 from fairdeal.cards import from_ascii_list, to_ascii_list
 from fairdeal.deal import Deal, DealPattern, deal_batch, deal_from_seats, deal_order
 from fairdeal.errors import AuditError
@@ -37,6 +39,7 @@ class Finding:
     message: str
     cards: tuple[str, ...] = ()
     explanations: tuple[str, ...] = ()
+    e_value: float | None = None  # a weighed finding's likelihood ratio (an e-value); None: no weight, certain
 
 
 @dataclass(frozen=True)
@@ -51,10 +54,16 @@ class ReplayResult:
     expected: Deal
     moved: tuple[MovedCard, ...]
     findings: tuple[Finding, ...]
+    weighed: Weighed | None = None  # a mismatch of a well-formed deal, weighed against honest log errors
 
     @property
     def matches(self) -> bool:
         return not self.moved and not self.findings
+
+    @property
+    def log_error(self) -> bool:
+        """The deal differs from the replay, but an honest log error explains it better than a manipulation."""
+        return self.weighed is not None and self.weighed.benign
 
 
 def receiver_name(index: int, pattern: DealPattern) -> str:
@@ -62,11 +71,17 @@ def receiver_name(index: int, pattern: DealPattern) -> str:
 
 
 def replay_deal(
-    order_before: np.ndarray, sequence: ShuffleSequence, received: Deal, pattern: DealPattern
+    order_before: np.ndarray,
+    sequence: ShuffleSequence,
+    received: Deal,
+    pattern: DealPattern,
+    min_each_side: int = CODEX_MIN_EACH_SIDE,
 ) -> ReplayResult:
     """Replay ``sequence`` on ``order_before``, deal by ``pattern`` and explain any difference from ``received``.
 
-    Hands and talons are compared as sets (a log need not keep the order a hand was received in).
+    Hands and talons are compared as sets (a log need not keep the order a hand was received in). A
+    well-formed deal that differs is weighed against honest log errors (``benign``): a finding only when a
+    manipulation explains it better, and then a weighed one; a deal with a card too many or too few is certain.
     """
     before = np.asarray(order_before, dtype=np.uint8)
     n = pattern.deck.size
@@ -78,13 +93,24 @@ def replay_deal(
     if not moved:
         return ReplayResult(expected, (), ())
     cards = tuple(m.card for m in moved)
-    sizes = _size_findings(received, pattern)
-    explanations = sizes or _explanations(before, after, sequence, expected, received, pattern)
     message = f"{len(moved)} card(s) not where the logged shuffle puts them: " + ", ".join(
         f"{m.card} ({m.expected} -> {m.received})" for m in moved
     )
-    finding = Finding("deal-mismatch", message, cards, explanations or ("no single known manipulation explains it",))
-    return ReplayResult(expected, moved, (finding,))
+    sizes = _size_findings(received, pattern)
+    if sizes:
+        return ReplayResult(expected, moved, (Finding("bad-deal", message, cards, sizes),))
+    explanations, matched = _explanations(before, after, sequence, expected, received, pattern)
+    weighed = weigh(before, sequence, received, expected, pattern, matched, min_each_side)
+    if weighed.benign:
+        return ReplayResult(expected, moved, (), weighed)
+    finding = Finding(
+        "deal-mismatch",
+        f"{message}; {weighed.words()}",
+        cards,
+        explanations or ("no single known manipulation explains it",),
+        weighed.e_value,
+    )
+    return ReplayResult(expected, moved, (finding,), weighed)
 
 
 def _receivers(deal: Deal) -> list[np.ndarray]:
@@ -118,12 +144,13 @@ def _size_findings(received: Deal, pattern: DealPattern) -> tuple[str, ...]:
 
 def _candidates(
     before: np.ndarray, after: np.ndarray, sequence: ShuffleSequence, n: int
-) -> list[tuple[str, np.ndarray]]:
-    """Deck orders each single manipulation would have dealt from, with its description."""
-    out: list[tuple[str, np.ndarray]] = []
+) -> list[tuple[str, str, np.ndarray]]:
+    """Deck orders each single manipulation would have dealt from, with its kind and description."""
+    out: list[tuple[str, str, np.ndarray]] = []
     for i in range(n - 1):
         out.append(
             (
+                "bottom",
                 f"a card from the bottom ({to_ascii_list([after[-1]])[0]}) dealt as card {i + 1}",
                 np.concatenate([after[:i], after[-1:], after[i:-1]]),
             )
@@ -131,10 +158,14 @@ def _candidates(
         swapped = after.copy()
         swapped[[i, i + 1]] = swapped[[i + 1, i]]
         out.append(
-            (f"a second card dealt at card {i + 1} (the top card {to_ascii_list([after[i]])[0]} held back)", swapped)
+            (
+                "second",
+                f"a second card dealt at card {i + 1} (the top card {to_ascii_list([after[i]])[0]} held back)",
+                swapped,
+            )
         )
     for depth in range(1, n):
-        out.append((f"an unlogged cut of {depth} after the logged shuffle", np.roll(after, -depth)))
+        out.append(("unlogged-cut", f"an unlogged cut of {depth} after the logged shuffle", np.roll(after, -depth)))
     cuts = [k for k, action in enumerate(sequence) if isinstance(action.op, Cut) and action.op.is_known]
     if cuts:
         # The shuffle without action k is the actions before it, then those after: prefix and suffix products keep
@@ -149,6 +180,7 @@ def _candidates(
         for k in cuts:
             out.append(
                 (
+                    "skipped-cut",
                     f"the logged cut (action {k + 1}, {sequence.actions[k].notation()}) was not made: a false cut",
                     before[prefix[k][suffix[k + 1]]],
                 )
@@ -163,18 +195,30 @@ def _explanations(
     expected: Deal,
     received: Deal,
     pattern: DealPattern,
-) -> tuple[str, ...]:
+) -> tuple[tuple[str, ...], dict[str, tuple[int, int]]]:
+    """The manipulations that deal ``received``, in words, and per kind (variants dealing it, variants)."""
     found = list(_switched_talon(expected, received, pattern))
+    matched = {"talon-switch": (len(found), _talon_switches(pattern))}
     described = _candidates(before, after, sequence, pattern.deck.size)
-    orders = np.array([order for _, order in described])
+    orders = np.array([order for _, _, order in described])
     hands, talons = deal_batch(orders, pattern)
     want_hands = np.sort(np.array([np.sort(h) for h in received.hands]), axis=-1)
     want_talons = np.sort(np.array([np.sort(t) for t in received.talons]), axis=-1)
     same = (np.sort(hands, axis=-1) == want_hands).all(axis=(1, 2)) & (np.sort(talons, axis=-1) == want_talons).all(
         axis=(1, 2)
     )
-    found += [described[k][0] for k in np.flatnonzero(same)]
-    return tuple(found)
+    found += [described[k][1] for k in np.flatnonzero(same)]
+    for kind in ("bottom", "second", "unlogged-cut", "skipped-cut"):
+        rows = [k for k, (which, _, _) in enumerate(described) if which == kind]
+        matched[kind] = (int(same[rows].sum()) if rows else 0, len(rows))
+    return tuple(found), matched
+
+
+def _talon_switches(pattern: DealPattern) -> int:
+    """How many ways a talon can exchange one or more of its cards with as many of one hand's."""
+    size, hand = pattern.talon_size, pattern.cards_per_hand
+    per_pair = sum(comb(size, j) * comb(hand, j) for j in range(1, size + 1))
+    return pattern.talons * pattern.hands * per_pair
 
 
 def _switched_talon(expected: Deal, received: Deal, pattern: DealPattern) -> Iterator[str]:
@@ -213,10 +257,14 @@ def cut_legality(sequence: ShuffleSequence, n: int, min_each_side: int = CODEX_M
     return tuple(found)
 
 
-def undone_actions(sequence: ShuffleSequence, pattern: DealPattern) -> tuple[Finding, ...]:
+def undone_actions(
+    sequence: ShuffleSequence, pattern: DealPattern, min_each_side: int = CODEX_MIN_EACH_SIDE
+) -> tuple[Finding, ...]:
     """Runs of consecutive actions that cancel out (a false cut), or that leave every receiver's cards unchanged.
 
-    Only the shortest cancelling windows are reported: a window containing another such window is skipped.
+    Only the shortest cancelling windows are reported: a window containing another such window is skipped. A
+    false cut is weighed, not certain: an honest cut at a uniform legal depth cancels what precedes it by chance
+    (a two-packet overhand is a cut), so its weight is one over that chance (``benign.false_cut_evalue``).
     Linear in the number of actions: with ``Q_k`` the deck after ``k`` actions, the window of actions
     ``a+1..b`` is the identity iff ``Q_a == Q_b``, and leaves every receiver's cards alone iff the receivers
     ``targets[Q_a^-1]`` and ``targets[Q_b^-1]`` agree; so windows are pairs of equal prefix keys.
@@ -231,14 +279,27 @@ def undone_actions(sequence: ShuffleSequence, pattern: DealPattern) -> tuple[Fin
     for start, stop in sorted(windows, key=lambda window: (window[1] - window[0], window[0])):
         actions = sequence.actions[start:stop]
         where = f"actions {start + 1}-{stop} ({_listed(actions)})"
-        if decks[start] == decks[stop]:
-            kind = "false-cut" if any(isinstance(a.op, Cut) for a in actions) else "cancelling-actions"
-            found.append(Finding(kind, f"{where} undo each other: the deck is as before them"))
+        if decks[start] == decks[stop] and any(isinstance(a.op, Cut) for a in actions):
+            found.append(false_cut(sequence, start, stop, where, n, min_each_side))
+        elif decks[start] == decks[stop]:
+            found.append(Finding("cancelling-actions", f"{where} undo each other: the deck is as before them"))
         else:
             found.append(
                 Finding("no-op-shuffle", f"{where} change no receiver's cards: every hand and talon as before them")
             )
     return tuple(found)
+
+
+def false_cut(sequence: ShuffleSequence, start: int, stop: int, where: str, n: int, min_each_side: int) -> Finding:
+    """The weighed false-cut finding of actions ``start..stop-1``, which leave the deck as before them."""
+    chance = false_cut_chance(sequence, start, stop, n, min_each_side)
+    e_value = false_cut_evalue(chance)
+    return Finding(
+        "false-cut",
+        f"{where} undo each other: the deck is as before them; honest cuts do so with chance {chance:.3g} "
+        f"(likelihood ratio {e_value:.3g})",
+        e_value=e_value,
+    )
 
 
 def _prefix_keys(steps: list[np.ndarray], targets: np.ndarray, n: int) -> tuple[list[bytes], list[bytes]]:
@@ -325,9 +386,9 @@ def replay_findings(
     """Every replay finding of one hand: the deal comparison, illegal cuts and self-cancelling actions."""
     n = pattern.deck.size
     return (
-        replay_deal(order_before, sequence, received, pattern).findings
+        replay_deal(order_before, sequence, received, pattern, min_each_side).findings
         + cut_legality(sequence, n, min_each_side)
-        + undone_actions(sequence, pattern)
+        + undone_actions(sequence, pattern, min_each_side)
     )
 
 

@@ -4,9 +4,11 @@ tells for files up to ``TELLS_AUTO_BYTES``, targeting and per-hand shuffle quali
 weak-server seed search for digital logs.
 
 Exit status contract (used by ``fairdeal audit``): 0 when nothing is flagged; 1 when a test is significant after
-Holm's correction at the family-wise ``alpha``, or a finding no honest hand shows is present (a deal the logged
-shuffle cannot give, an illegal or undone cut, a cut by the wrong player, a rules breach, a cooked score line, a
-repeated digital deal, a deal drawn from a searchable server seed);
+Holm's correction at the family-wise ``alpha`` (among them each dealer's e-processes over his weighed hands: deals
+that differ from their logged shuffle beyond what honest log errors explain, false cuts, same-effort targeting),
+or a finding no honest hand shows is present (a deal with a card too many or too few, an illegal cut, a cut by
+the wrong player, a rules breach, a cooked score line, a repeated digital deal, a deal drawn from a searchable
+server seed);
 2 when the input cannot be audited at all.
 """
 
@@ -103,6 +105,7 @@ class AuditResult:
                     "who": who,
                     "kind": f.kind,
                     "certain": f.kind in CERTAIN_FINDINGS,
+                    "e_value": f.e_value,
                     "message": f.message,
                     "cards": list(f.cards),
                     "explanations": list(f.explanations),
@@ -127,6 +130,11 @@ class AuditResult:
                     for p in v.paths
                 ],
             },
+            "evidence": _evidence_json(v),
+            "log_quality": [
+                {"dealer": q.dealer, "mismatches": q.mismatches, "explained": q.explained, "unexplained": q.unexplained}
+                for q in v.log_quality
+            ],
             "targeting": _targeting_json(v),
             "quality": _quality_json(v),
             "legality": None
@@ -165,6 +173,21 @@ def _test_json(t: TestResult) -> dict[str, Any]:
         "count": t.count,
         "null": t.null,
     }
+
+
+def _evidence_json(v: Verdict) -> list[dict[str, Any]]:
+    return [
+        {
+            "dealer": e.dealer,
+            "source": e.source,
+            "hands_weighed": e.weighed,
+            "max_log_evalue": e.max_log_e,
+            "final_log_evalue": e.final_log_e,
+            "pvalue": e.pvalue,
+            "hands": [{"line": h.line, "hand": h.hand, "e_value": h.e_value, "reason": h.reason} for h in e.hands],
+        }
+        for e in v.evidence
+    ]
 
 
 def _number(x: float) -> float | None:

@@ -12,6 +12,11 @@ so the logged order, shuffle and deal agree.
 A cheating cutter, in a share of his cuts, reads the
 deck and cuts at the legal depth that gives his own hand the most (``actors.cutter.best_depths``).
 Records carry the order, the shuffle and the deal only (the other fields of a hand are optional in the log).
+
+Honest evenings also come in other styles (``STYLES``): Pemantle overhands logged packet by packet, GSR riffles
+logged with their interleaving, or riffles and a cut logged without details ("unknown"); and with imperfect
+logs: in a share ``log_misses`` of the hands one action the dealer made (chosen at random) is left out of the
+logged shuffle, the deal being what the whole shuffle gave.
 """
 
 from __future__ import annotations
@@ -29,8 +34,9 @@ from fairdeal.cards import NUM_CODES, Rank, rank_of, to_ascii_list
 from fairdeal.deal import deal_by_seat, deal_order, get_pattern
 from fairdeal.errors import AuditError
 from fairdeal.log.records import DealRecord, HandRecord, TableRecord
-from fairdeal.shuffle.models import CODEX_MIN_EACH_SIDE
+from fairdeal.shuffle.models import CODEX_MIN_EACH_SIDE, gsr_riffle, pemantle_overhand
 from fairdeal.shuffle.notation import parse_notation
+from fairdeal.shuffle.ops import ShuffleSequence
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -51,6 +57,8 @@ class Evening:
     cheat: str = "talon-ace"  # one of CHEATS
     cheating_cutter: int | None = None  # seat of a cutter who, in a share of his cuts, picks the depth best for him
     cutter_rate: float = 0.25
+    style: str = "runs"  # how honest dealers shuffle and log it: one of STYLES
+    log_misses: float = 0.0  # share of hands whose logged shuffle leaves out one action that was made
 
 
 def arrange_deal(after: np.ndarray, cheat: str, rng: np.random.Generator) -> None:
@@ -84,6 +92,9 @@ def arrange_deal(after: np.ndarray, cheat: str, rng: np.random.Generator) -> Non
         after[[target, source]] = after[[source, target]]
 
 
+STYLES = ("runs", "overhand", "riffle", "unknown")
+
+
 def header(evening: Evening) -> TableRecord:
     return TableRecord(
         format="fairdeal-log",
@@ -100,6 +111,34 @@ def header(evening: Evening) -> TableRecord:
 def honest_shuffle(rng: np.random.Generator, cutter: int) -> str:
     runs = [str(int(k)) for k in rng.integers(2, 13, size=int(rng.integers(2, 6)))]
     return " ".join(runs + [f"cut@{cutter} {int(rng.integers(4, 29))}"])
+
+
+def styled_shuffle(rng: np.random.Generator, cutter: int, style: str) -> tuple[str, str]:
+    """An honest shuffle of ``style``: (what was done, in the full notation; what the log says)."""
+    n = PATTERN.deck.size
+    cut = f"cut@{cutter} {int(rng.integers(4, 29))}"
+    if style == "runs":
+        done = honest_shuffle(rng, cutter)
+        return done, done
+    if style == "overhand":
+        ops = [pemantle_overhand(rng, n).notation() for _ in range(int(rng.integers(2, 4)))]
+    elif style in ("riffle", "unknown"):
+        ops = [gsr_riffle(rng, n).notation() for _ in range(int(rng.integers(6, 9)))]  # enough to randomise
+    else:
+        raise AuditError(f"an honest style is one of {', '.join(STYLES)}, got {style!r}")
+    done = " ".join([*ops, cut])
+    if style == "unknown":
+        return done, " ".join(["riffle ?"] * len(ops) + [f"cut@{cutter} ?"])
+    return done, done
+
+
+def _left_out(rng: np.random.Generator, shuffle: str) -> str:
+    """The logged shuffle with one of its actions (at random) left out."""
+    actions = parse_notation(shuffle).actions
+    if len(actions) < 2:
+        return shuffle
+    skip = int(rng.integers(0, len(actions)))
+    return ShuffleSequence(actions[:skip] + actions[skip + 1 :]).notation()
 
 
 def stacking_shuffle(before: np.ndarray, rng: np.random.Generator, cutter: int, depth: int) -> str:
@@ -119,15 +158,17 @@ def simulated_hand(rng: np.random.Generator, evening: Evening, number: int) -> H
     before = rng.permutation(PATTERN.deck.codes())
     cheats = dealer == evening.cheater and rng.random() < evening.rate
     if cheats and evening.cheat == "talon-ace":
-        shuffle = stacking_shuffle(before, rng, cutter, evening.accomplice_depth)
+        done = logged = stacking_shuffle(before, rng, cutter, evening.accomplice_depth)
     else:
-        shuffle = honest_shuffle(rng, cutter)
-        if cutter == evening.cheating_cutter and rng.random() < evening.cutter_rate:
-            runs = shuffle.rsplit(" cut@", 1)[0]
+        done, logged = styled_shuffle(rng, cutter, evening.style)
+        if cutter == evening.cheating_cutter and " cut@" in done and rng.random() < evening.cutter_rate:
+            runs = done.rsplit(" cut@", 1)[0]
             pre = before[parse_notation(runs).permutation(PATTERN.deck.size)]
             depth = best_depths(pre[None, :], np.array([dealer]), cutter, PATTERN, seats, CODEX_MIN_EACH_SIDE, rng)
-            shuffle = f"{runs} cut@{cutter} {int(depth[0])}"
-    perm = parse_notation(shuffle).permutation(PATTERN.deck.size)
+            done = logged = f"{runs} cut@{cutter} {int(depth[0])}"
+    if evening.log_misses and rng.random() < evening.log_misses:
+        logged = _left_out(rng, logged)
+    perm = parse_notation(done).permutation(PATTERN.deck.size)
     after = before[perm]
     if cheats and evening.cheat != "talon-ace":
         arrange_deal(after, evening.cheat, rng)
@@ -139,7 +180,7 @@ def simulated_hand(rng: np.random.Generator, evening: Evening, number: int) -> H
         hand=number,
         dealer=dealer,
         order_before=to_ascii_list(before),
-        shuffle=shuffle,
+        shuffle=logged,
         deal=DealRecord(hands=hands, talons=[to_ascii_list(t) for t in dealt.talons]),
     )
 

@@ -31,6 +31,7 @@ import numpy as np
 from fairdeal.audit.exact import Laws, hand_seats
 from fairdeal.audit.fastpath import Layout
 from fairdeal.audit.logged import LoggedShuffles
+from fairdeal.audit.sequential import DEFAULT_RATES, llr_table
 from fairdeal.audit.summary import BlockContext, BlockSummary, HandTable
 from fairdeal.errors import FairdealError
 from fairdeal.shuffle.models import sample_honest_batch
@@ -100,10 +101,14 @@ def same_effort(
     laws: Laws,
     rng: np.random.Generator,
     min_each_side: int,
+    first: list[np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, int]:
-    """Per statistic: the valid p-value (two stages), the randomized first-stage p-value, the draws made."""
+    """Per statistic: the valid p-value (two stages), the randomized first-stage p-value, the draws made; the
+    first stage's statistics are appended to ``first`` when given (for the hand's e-value)."""
     n = len(before)
     sims = stats(before[sample_honest_batch(sequence, rng, n, DRAWS, min_each_side)], laws)
+    if first is not None:
+        first.append(sims)
     above, ties = (sims > observed).sum(axis=0), (sims == observed).sum(axis=0)
     randomized = np.maximum((above + rng.random(len(observed)) * (ties + 1)) / (DRAWS + 1), TINY)
     reached = above + ties
@@ -159,6 +164,8 @@ def fold_targeting(
     rows = [(i, int(k)) for i, k in enumerate(logged.known) if orders[k, 0] >= 0]
     mates_of = {d: np.array([i for i, k in rows if dealers[k] == d], dtype=np.int64) for d in range(layout.num_seats)}
     done, same, cross = [], [], []
+    e_values: list[float] = []
+    score = stacking_score(layout.pattern)
     for i, k in rows:
         shuffle = hands[k][1].logged_shuffle
         assert shuffle is not None  # ``logged.known`` rows have their whole shuffle logged
@@ -168,7 +175,11 @@ def fold_targeting(
             continue
         dealer = int(dealers[k])
         observed = observed_all[k]
-        pvalues, randomized, draws = same_effort(observed, orders[k], sequence, stats, laws, rng, context.min_each_side)
+        first: list[np.ndarray] = []
+        pvalues, randomized, draws = same_effort(
+            observed, orders[k], sequence, stats, laws, rng, context.min_each_side, first
+        )
+        e_values.append(conformal_evalue(observed[0] // stats.scale, first[0][:, 0] // stats.scale, score))
         mates = mates_of[dealer][mates_of[dealer] != i]
         if len(mates) >= CROSS_MIN:
             start = np.searchsorted(mates, i) % len(mates)
@@ -180,7 +191,26 @@ def fold_targeting(
         _fold_fisher(summary.sums, dealer, randomized, layout)
         done.append((k, draws, int(observed[0] // stats.scale)))
     if done:
-        summary.tables["targeting"] = _hand_table(hands, dealers, done, np.array(same), np.array(cross), layout)
+        table = _hand_table(hands, dealers, done, np.array(same), np.array(cross), layout)
+        summary.tables["targeting"] = HandTable({**table.columns, "e_talon": np.array(e_values)})
+
+
+def stacking_score(pattern: DealPattern) -> np.ndarray:
+    """Per count of talon aces: the likelihood ratio of an ace stacked into the talon (mixed over the rates of
+    ``sequential.DEFAULT_RATES``) against honest talons."""
+    talon_cards = pattern.talons * pattern.talon_size
+    ratios: np.ndarray = np.exp(llr_table(pattern.deck.size, talon_cards, DEFAULT_RATES)).mean(axis=0)
+    return ratios
+
+
+def conformal_evalue(observed: int, simulated: np.ndarray, score: np.ndarray) -> float:
+    """The hand's e-value against its own same-effort draws: ``(1 + draws) f(obs) / (f(obs) + sum f(sim))``.
+
+    Under honest shuffling the observed deal is exchangeable with the draws, so its share of the total score has
+    mean ``1 / (1 + draws)``: the e-value has mean 1 whatever the score ``f`` (the stacking likelihood ratio)."""
+    f = score[np.minimum(np.asarray(simulated, dtype=np.int64), len(score) - 1)]
+    mine = float(score[min(int(observed), len(score) - 1)])
+    return (len(f) + 1) * mine / (mine + float(f.sum()))
 
 
 def _fold_fisher(sums: Sums, dealer: int, randomized: np.ndarray, layout: Layout) -> None:

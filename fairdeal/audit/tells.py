@@ -99,8 +99,9 @@ def fold_tells(
             continue
         try:
             sequence = parse_notation(shuffle)
+            perm = sequence.permutation(n)
         except FairdealError:
-            continue  # the replay has already reported it as malformed
+            continue  # the replay has already reported it (malformed, or a cut this deck cannot make)
         if not sequence.is_known:
             continue
         dealer = int(dealers[k])
@@ -108,7 +109,7 @@ def fold_tells(
         sums.together_fisher[dealer] += -2.0 * np.log(p)
         sums.together_tests[dealer] += 1
         if any(isinstance(action.op, Riffle) for action in sequence):
-            riffled_perms.append(sequence.permutation(n))
+            riffled_perms.append(perm)
             riffled_dealers.append(dealer)
     if riffled_perms:
         pvalues = guessing_null(n).pvalue(guessing_score(np.array(riffled_perms), cyclic=True))

@@ -9,14 +9,17 @@ digital deals the GLI battery; when targeting ran, per dealer the talon and per 
 against honest shuffles of the same effort (``targeting``; its per-hand p-values are Benjamini-Hochberg
 adjusted across hands, and hands at q <= alpha are listed as findings that do not by themselves flag); per
 (cutter, seat or talon) the rank of the chosen cut depth's value among the legal depths, two-sided
-(``actors.cutter``; the actor is the cutter, named by ``cutters``). A dealer
-or player is flagged when a test of theirs has Holm-adjusted p <= alpha, so the family-wise false-alarm rate is
-at most alpha. Findings no honest hand shows (a deal the logged shuffle
-cannot give, an illegal or undone cut, a cut by the wrong player or one naming no actor in a log that names
-actors (``actors.cuts``), a rules breach, a cooked score line) flag
-without statistics. The CUSUM and the e-process say after which of his deals a dealer first became suspicious.
-The tests of benefit (``benefit``) ask per (dealer | cutter -> seat, talon) whether the target was fed or sunk,
-two-sided; they name the actor, the beneficiary and the direction, and the actor is a suspect.
+(``actors.cutter``; the actor is the cutter, named by ``cutters``); per dealer the e-processes of ``evidence``
+over his hands' e-values (the replay's, weighed against honest log errors by ``benign``, and targeting's
+calibrated p-values), which name the hands that carry the evidence. A dealer or player is flagged when a test of
+theirs has Holm-adjusted p <= alpha, so the family-wise false-alarm rate is at most alpha. A deal that differs
+from its logged shuffle and a false cut are weighed findings: listed with their likelihood ratio, flagging only
+through the dealer's e-process; a mismatch honest log errors explain is log quality (``LogQuality``), not a
+finding. Findings no honest hand shows (a deal with a card too many or too few, an illegal cut, a cut by the
+wrong player or one naming no actor in a log that names actors (``actors.cuts``), a rules breach, a cooked score
+line) flag without statistics. The CUSUM and the e-process say after which of his deals a dealer first became
+suspicious. The tests of benefit (``benefit``) ask per (dealer | cutter -> seat, talon) whether the target was
+fed or sunk, two-sided; they name the actor, the beneficiary and the direction, and the actor is a suspect.
 """
 
 from __future__ import annotations
@@ -35,6 +38,9 @@ from fairdeal.audit.battery import battery_tests
 from fairdeal.audit.benefit.family import HAND_TEST, TALON, TALON_TEST, benefit_tests
 from fairdeal.audit.benefit.family import NULL as BENEFIT_NULL
 from fairdeal.audit.benefit.family import subject as benefit_subject
+from fairdeal.audit.benign import LOG_ERROR_NAMES
+from fairdeal.audit.bulk_replay import DEAL_SOURCE, EVIDENCE_TABLE, FALSE_CUT_SOURCE
+from fairdeal.audit.evidence import REPLAY, TARGETING, DealerEvidence, dealer_evidence
 from fairdeal.audit.exact import laws_for
 from fairdeal.audit.quality import MEASURES, guessing_null
 from fairdeal.audit.replay import CutDepthTally, Finding
@@ -53,7 +59,10 @@ if TYPE_CHECKING:
     from fairdeal.audit.summary import Sums
     from fairdeal.deal import DealPattern
 
-DEALER_FINDINGS = frozenset({"deal-mismatch", "bad-deal", "illegal-cut", "false-cut", WRONG, UNATTRIBUTED})
+DEALER_FINDINGS = frozenset({"bad-deal", "illegal-cut", WRONG, UNATTRIBUTED})
+# Findings an honest hand can show by chance or through an imperfect log: listed with their likelihood ratio,
+# which enters the dealer's replay e-process (a test of the family), never flagging by themselves.
+WEIGHED_FINDINGS = frozenset({"deal-mismatch", "false-cut"})
 RULE_FINDINGS = frozenset(
     {"illegal-play", "illegal-bid", "cooked-score", "cooked-settlement", "wrong-streak", "dealer-out-of-turn"}
 )
@@ -122,6 +131,17 @@ class DealerQuality:
 
 
 @dataclass(frozen=True)
+class LogQuality:
+    """One dealer's imperfect log: deals that differ from their logged shuffle, by the honest log error that
+    explains each (``benign.LOG_ERRORS``), and those no log error explains (weighed findings)."""
+
+    dealer: str
+    mismatches: int
+    explained: dict[str, int]  # log error name -> hands it explains best
+    unexplained: int
+
+
+@dataclass(frozen=True)
 class Verdict:
     players: tuple[str, ...]
     pattern: str
@@ -142,6 +162,8 @@ class Verdict:
     targeting: HandTable | None = None  # per-hand targeting p-values with their BH q-values (column q)
     quality: HandTable | None = None  # per-hand shuffle quality rows (small logs)
     quality_dealers: tuple[DealerQuality, ...] = ()
+    evidence: tuple[DealerEvidence, ...] = ()  # per dealer and source: the e-process and the hands that carry it
+    log_quality: tuple[LogQuality, ...] = ()  # per dealer: mismatching deals and the log errors that explain them
 
     def flagged(self) -> tuple[TestResult, ...]:
         return tuple(t for t in self.tests if t.holm <= self.alpha and t.explained_by is None)
@@ -276,6 +298,8 @@ def build_verdict(
     else:
         notes.append("physical deals: the GLI battery for digital deal generators is not applied")
     targeting = _targeting_hands(merged, alpha, findings, counts)
+    evidence = _evidence(merged, targeting)
+    tests += [_evidence_test(e) for e in evidence]
     if talon_cards != 2:
         notes.append(
             f"pattern {pattern.name} has {talon_cards} talon cards: the talon-rank test (231 pairs) does "
@@ -301,7 +325,63 @@ def build_verdict(
         targeting,
         merged.table("quality"),
         _dealer_quality(merged, players),
+        evidence,
+        _log_quality(merged),
     )
+
+
+def _evidence(merged: Merged, targeting: HandTable | None) -> tuple[DealerEvidence, ...]:
+    """Each dealer's e-processes: the replay's weighed hands, and targeting's calibrated same-effort p-values."""
+    players = merged.header.players
+    out = []
+    replay = merged.table(EVIDENCE_TABLE)
+    if replay is not None and len(replay):
+        c = replay.columns
+        for d in np.unique(c["dealer"]):
+            rows = np.flatnonzero(c["dealer"] == d)
+            reasons = ["false cut" if c["source"][i] == FALSE_CUT_SOURCE else "deal" for i in rows]
+            out.append(
+                dealer_evidence(players[int(d)], REPLAY, c["line"][rows], c["hand"][rows], c["e"][rows], reasons)
+            )
+    if targeting is not None and len(targeting):
+        c = targeting.columns
+        for d in np.unique(c["dealer"]):
+            rows = np.flatnonzero(c["dealer"] == d)
+            e = c["e_talon"][rows]
+            reasons = ["talon aces against same-effort shuffles"] * len(rows)
+            out.append(dealer_evidence(players[int(d)], TARGETING, c["line"][rows], c["hand"][rows], e, reasons))
+    return tuple(out)
+
+
+def _evidence_test(evidence: DealerEvidence) -> TestResult:
+    what = (
+        "deals against their logged shuffles, weighed against honest log errors (e-process)"
+        if evidence.source == REPLAY
+        else "talon aces against honest shuffles of the same effort (e-process)"
+    )
+    return TestResult(
+        f"dealer {evidence.dealer}",
+        what,
+        evidence.max_log_e,
+        evidence.pvalue,
+        evidence.weighed,
+        "per-hand e-values (mean <= 1 when honest) bet on in log order; 1/max is a p-value (Ville)",
+        dealer=evidence.dealer,
+    )
+
+
+def _log_quality(merged: Merged) -> tuple[LogQuality, ...]:
+    table = merged.table(EVIDENCE_TABLE)
+    if table is None or not len(table):
+        return ()
+    c = table.columns
+    deals = c["source"] == DEAL_SOURCE
+    out = []
+    for d in np.unique(c["dealer"][deals]):
+        models = c["log_error"][deals & (c["dealer"] == d)]
+        explained = {LOG_ERROR_NAMES[m]: int(np.count_nonzero(models == m)) for m in np.unique(models[models >= 0])}
+        out.append(LogQuality(merged.header.players[int(d)], len(models), explained, int(np.count_nonzero(models < 0))))
+    return tuple(out)
 
 
 def _targeting_hands(

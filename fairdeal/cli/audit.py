@@ -37,7 +37,7 @@ SHOWN_TARGETED = 10
     "as_json",
     is_flag=True,
     help="Print the report as JSON (keys: summary, suspects, "
-    "beneficiaries, findings, malformed, tests, sequential, targeting, quality, legality).",
+    "beneficiaries, findings, malformed, tests, sequential, evidence, log_quality, targeting, quality, legality).",
 )
 @click.option(
     "--html",
@@ -284,6 +284,8 @@ def _hand(number: int | None) -> str:
 
 
 def _print_findings(out: Console, result: AuditResult) -> None:
+    from fairdeal.audit.verdict import WEIGHED_FINDINGS
+
     v = result.verdict
     certain = v.certain()
     counts = ", ".join(f"{k}: {c}" for k, c in sorted(v.finding_counts.items())) or "none"
@@ -296,6 +298,20 @@ def _print_findings(out: Console, result: AuditResult) -> None:
         out.print(text, markup=False, highlight=False)
     if len(certain) > SHOWN_FINDINGS:
         out.print(f"  ... and {len(certain) - SHOWN_FINDINGS} more (see --json or --html)")
+    weighed = [f for f in v.findings if f[3].kind in WEIGHED_FINDINGS]
+    if weighed:
+        out.print("[bold]Weighed findings[/bold] (each enters its dealer's e-process with its likelihood ratio):")
+    for line, hand, who, f in weighed[:SHOWN_FINDINGS]:
+        where = f"hand {hand}" + (f" (line {line})" if line else "") + (f", {who}" if who else "")
+        out.print(f"  {where}: [{f.kind}] {f.message}", markup=False, highlight=False)
+    for q in v.log_quality:
+        explained = ", ".join(f"{name} {count}" for name, count in sorted(q.explained.items())) or "none"
+        out.print(
+            f"Log quality, {q.dealer}: {q.mismatches} deal(s) differ from the logged shuffle; explained by honest "
+            f"log errors: {explained}; unexplained: {q.unexplained}",
+            markup=False,
+            highlight=False,
+        )
 
 
 def _print_tests(out: Console, result: AuditResult) -> None:

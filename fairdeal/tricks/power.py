@@ -22,6 +22,7 @@ import numpy as np
 
 from fairdeal.audit.run import AuditResult, RunOptions, run_audit
 from fairdeal.audit.seeds import recover_deal, seed_window
+from fairdeal.audit.verdict import WEIGHED_FINDINGS
 from fairdeal.cards import from_ascii_list, to_ascii_list
 from fairdeal.deal import deal_by_seat, deal_order
 from fairdeal.log import write_log
@@ -66,7 +67,12 @@ def strongest(result: AuditResult) -> str:
     if not v.tests:
         return "no tests"
     best = min(v.tests, key=lambda t: t.holm)
-    return f"{best.subject}: {best.test} holm p={best.holm:.3g}"
+    text = f"{best.subject}: {best.test} holm p={best.holm:.3g}"
+    weighed = [f for f in v.findings if f[3].kind in WEIGHED_FINDINGS and f[2] == best.dealer]
+    if weighed and best.test.startswith("deals against their logged shuffles"):
+        kind = weighed[0][3].kind
+        return f"weighed finding [{kind}] in {sum(1 for f in weighed if f[3].kind == kind)} hand(s); {text}"
+    return text
 
 
 def named_by(path: Path, seed: int, digital: bool = False) -> tuple[set[str], str]:
