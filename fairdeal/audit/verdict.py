@@ -64,6 +64,8 @@ class TestResult:
     # Who the test is about, as the log names them: never parsed back out of the display ``subject``.
     dealer: str | None = None
     player: str | None = None
+    actor: str | None = None  # a play signal's player under suspicion (a defender, a whister)
+    beneficiary: str | None = None  # ... and the declarer his play helped
 
 
 @dataclass(frozen=True)
@@ -169,6 +171,7 @@ def build_verdict(
     seed: int = 0,
     extra_findings: list[tuple[int, int, str, Finding]] | None = None,
     extra_notes: list[str] | None = None,
+    extra_tests: Sequence[TestResult] = (),
 ) -> Verdict:
     header, layout = merged.header, merged.layout
     pattern = layout.pattern
@@ -234,6 +237,7 @@ def build_verdict(
         ]
     else:
         notes.append("physical deals: the GLI battery for digital deal generators is not applied")
+    tests += extra_tests  # the play signals (``audit/play``), in the same Holm / BH family
     targeting = _targeting_hands(merged, alpha, findings, counts)
     if talon_cards != 2:
         notes.append(

@@ -81,6 +81,12 @@ SHOWN_TARGETED = 10
     "per-hand shuffle-quality rows (default: on for logs of at most 50,000 hands).",
 )
 @click.option(
+    "--play",
+    is_flag=True,
+    help="Also test the play for collusion: each defender's double-dummy errors and each whister's passes "
+    "against one declarer, compared with his play against the others (solves every defender's card).",
+)
+@click.option(
     "--server-seed-window",
     type=click.IntRange(1, 32),
     default=None,
@@ -118,6 +124,7 @@ def audit_command(
     legality: bool | None,
     tells: bool | None,
     targeting: bool | None,
+    play: bool,
     server_seed_window: int | None,
     server_time: int | None,
     cluster: str | None,
@@ -139,6 +146,7 @@ def audit_command(
         seed=seed,
         tells=tells,
         targeting=targeting,
+        play=play,
         server_seed_window=server_seed_window,
         server_time=server_time,
     )
@@ -252,6 +260,7 @@ def _print(out: Console, result: AuditResult) -> None:
         )
     out.print(suspects if v.suspects() else "Suspicious dealers: none")
     out.print("Players whose hands were too strong: " + (", ".join(v.beneficiaries()) or "none"), highlight=False)
+    _print_play(out, result)
     out.print("Players named by a rules breach: " + (", ".join(v.rule_breakers()) or "none"), highlight=False)
     if v.dealing != "physical":
         out.print("Deal generator: " + ("[red]flagged[/red]" if v.generator_flagged() else "no test flagged it"))
@@ -271,6 +280,21 @@ def _print(out: Console, result: AuditResult) -> None:
         )
     for note in v.notes:
         out.print(f"note: {note}", markup=False, highlight=False)
+
+
+def _print_play(out: Console, result: AuditResult) -> None:
+    if result.play is None:
+        return
+    from fairdeal.audit.play.report import play_suspects
+
+    found = play_suspects(result.verdict)
+    lines = [
+        f"{t.subject}: {actor} helped {beneficiary}: {t.test}, z = {t.statistic:.1f} (Holm {t.holm:.2g})"
+        if beneficiary
+        else f"{t.subject}: {t.test}, z = {t.statistic:.1f} (Holm {t.holm:.2g})"
+        for actor, beneficiary, t in found
+    ]
+    out.print("Play collusion: " + ("; ".join(lines) if lines else "none flagged"), highlight=False)
 
 
 def _hand(number: int | None) -> str:
