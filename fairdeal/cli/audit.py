@@ -37,7 +37,7 @@ SHOWN_TARGETED = 10
     "as_json",
     is_flag=True,
     help="Print the report as JSON (keys: summary, suspects, "
-    "beneficiaries, findings, malformed, tests, sequential, targeting, quality, legality).",
+    "beneficiaries, findings, malformed, tests, sequential, targeting, quality, play, legality).",
 )
 @click.option(
     "--html",

@@ -39,9 +39,11 @@ class CardChoice:
     """One defender's card with a choice: what it gave away against his best card, in tricks for his side."""
 
     hand: int
+    trick: int  # 1-based
+    card: int
     actor: int  # the seat that chose the card
     declarer: int
-    context: str  # the kind of hand, the actor's place after the declarer, the number of legal cards (capped)
+    context: str  # the kind of hand and strain, the actor's place after the declarer, his legal cards (capped)
     cost: int
     critical: bool  # some legal card would have given a trick away: the choice mattered
 
@@ -103,8 +105,9 @@ class PendingWhist:
 
 def _bare(fields: Mapping[str, Any], *, defence: bool) -> dict[str, Any]:
     out = {k: v for k, v in fields.items() if k not in ("tricks", "result", "score")}
-    if not defence:
+    if not defence:  # stop at the defence: the calls, and the kontra chain that follows them (Central Europe)
         out["defence"] = []
+        out["extras"] = {k: v for k, v in fields.get("extras", {}).items() if k != "kontra"}
     return out
 
 
@@ -132,8 +135,11 @@ def card_choices(
             if solution.complete:
                 loss = solution.losses(bool((maximisers >> trick_seats.index(seat)) & 1))
                 place = (trick_seats.index(actor) - trick_seats.index(declarer)) % len(trick_seats)
-                context = f"{kind.value}/{place}/{min(legal, 4)}"
-                out.append(CardChoice(hand, actor, declarer, context, loss[card], max(loss.values()) > 0))
+                strain = "no-trump" if position.trump is None else "trumps"
+                context = f"{kind.value}/{strain}/{place}/{min(legal, 4)}"
+                trick = len(state.tricks) + 1
+                choice = CardChoice(hand, trick, card, actor, declarer, context, loss[card], max(loss.values()) > 0)
+                out.append(choice)
             else:
                 cut += 1
         state = apply(state, Play(seat, card, actor))

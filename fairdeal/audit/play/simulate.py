@@ -14,10 +14,11 @@ import numpy as np
 
 from fairdeal.engine.actions import Action, Defend, Phase, Play
 from fairdeal.engine.driver import MAX_STEPS, random_deal
-from fairdeal.engine.hand import apply, is_over, legal_actions, new_hand, to_move
+from fairdeal.engine.hand import apply, is_over, legal_actions, new_hand, result, to_move
 from fairdeal.engine.match import dealer_of
+from fairdeal.engine.match_log import hand_fields, sheet_extras
 from fairdeal.engine.outcome import DefenceCall, HandKind
-from fairdeal.engine.record import to_record
+from fairdeal.engine.sheet import new_sheet
 from fairdeal.engine.system import system_of
 from fairdeal.engine.view import view_for
 from fairdeal.errors import IllegalAction
@@ -41,17 +42,24 @@ class Collusion:
 def evening(
     convention: Convention, seats: int, hands: int, seed: int, collusion: Collusion | None = None, bots: str = "easy"
 ) -> list[dict[str, Any]]:
-    """``hands`` hands of bots (a fresh sheet each hand: the play signals read no score), as log records."""
+    """``hands`` hands of bots written on one sheet, as the log's hand lines. The pulya is played past its size
+    when it closes (pass ``with_pulya_size`` for a log whose header should agree)."""
     sequence = np.random.SeedSequence(seed)
     deal_seed, cheat_seed, *bot_seeds = sequence.spawn(seats + 2)
-    players = [system_of(convention).make_bot(bots, s) for s in bot_seeds]
+    system = system_of(convention)
+    players = [system.make_bot(bots, s) for s in bot_seeds]
     deals, cheat = np.random.default_rng(deal_seed), np.random.default_rng(cheat_seed)
+    sheet = new_sheet(convention, seats)
     records = []
     for index in range(hands):
         dealer, opening = dealer_of(convention, index, 0, seats)
-        state = new_hand(convention, seats, dealer, random_deal(deals, convention, seats), opening_round=opening)
+        deal = random_deal(deals, convention, seats)
+        state = new_hand(convention, seats, dealer, deal, sheet.raspasy_streak, opening, refe_seats=sheet.refe_seats())
         state = _play(state, players, collusion, cheat)
-        records.append({"type": "hand", "hand": index + 1, **to_record(state)})
+        outcome = result(state)
+        before = sheet
+        sheet, lines = system.score_hand(sheet, outcome)
+        records.append(hand_fields(index + 1, state, {}, lines, sheet_extras(before, sheet, outcome, convention)))
     return records
 
 
