@@ -65,10 +65,11 @@ def whist_tests(whists: Sequence[WhistChoice], players: Sequence[str]) -> list[T
 
 
 def _tests(rows: list[Row], role: str, name: str, null: str, least: int) -> list[TestResult]:
-    """One score test per (actor, declarer) with enough decisions on both sides, peeled: the most extreme cell is
-    tested first, then absorbed into the model as an effect of its own before the others are tested. At three
+    """One score test per (actor, declarer) with enough decisions on both sides, peeled: the cell most in excess
+    is tested first, then absorbed into the model as an effect of its own before the others are tested. At three
     players each seat's place after the declarer is fixed by who declares, so a colluder's cell would otherwise
-    move the shared place effect and make the other players' cells look extreme too."""
+    move the shared place effect and make the other players' cells look extreme too (the others in deficit,
+    which is why excess goes first; every p-value is two-sided)."""
     if not rows:
         return []
     trials, successes = np.array([r[3] for r in rows], float), np.array([r[4] for r in rows], float)
@@ -84,7 +85,7 @@ def _tests(rows: list[Row], role: str, name: str, null: str, least: int) -> list
     while cells:
         model = fit(np.column_stack([base, *absorbed]) if absorbed else base, trials, successes)
         scores = {key: score_test(model, column) for key, column in cells.items()}
-        key = max(scores, key=lambda k: (abs(scores[k].z), k))
+        key = max(scores, key=lambda k: (scores[k].z, k))
         score, column = scores[key], cells.pop(key)
         if score.z == 0.0 and score.pvalue == 1.0:
             continue  # nothing left to test in this cell: its decisions are explained by the cells absorbed
