@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from fairdeal.audit.legality import LegalityReport, check_legality
+from fairdeal.audit.play.report import PlayReport, check_play, play_suspects
 from fairdeal.audit.quality import MEASURES
 from fairdeal.audit.scan import Header, Merged, Progress, scan_log
 from fairdeal.audit.seeds import scan_seeds, unix_time
@@ -54,6 +55,7 @@ class RunOptions:
     server_seed_window: int | None = None  # bits of the weak-server seed search (digital logs; None: not run)
     server_time: int | None = None  # Unix time the window centres on (None: the header's ``started``)
     targeting: bool | None = None  # per-hand same-effort Monte Carlo; None: on for logs of at most TARGETING_AUTO_HANDS
+    play: bool = False  # the play signals (``audit/play``): every defender's card double-dummy solved
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,7 @@ class AuditResult:
     legality: LegalityReport | None
     scan_seconds: float
     seconds: float
+    play: PlayReport | None = None
 
     @property
     def exit_code(self) -> int:
@@ -137,6 +140,7 @@ class AuditResult:
             ],
             "targeting": _targeting_json(v),
             "quality": _quality_json(v),
+            "play": None if self.play is None else _play_json(self.play, v),
             "legality": None
             if self.legality is None
             else {
@@ -391,7 +395,45 @@ def audit_input(source: ScanInput, options: RunOptions = RunOptions(), progress:
         )
     extra = list(legality.findings) if legality else []
     extra += _seed_findings(source.plain, merged.header, options, notes)
+    play = check_play(source.plain()) if options.play else None
+    notes += play.notes() if play is not None else []
     verdict = build_verdict(
-        merged, options.alpha, options.cheat_rate, options.min_each_side, options.seed, extra, notes
+        merged,
+        options.alpha,
+        options.cheat_rate,
+        options.min_each_side,
+        options.seed,
+        extra,
+        notes,
+        play.tests if play is not None else (),
     )
-    return AuditResult(verdict, legality, scan_seconds, time.perf_counter() - started)
+    return AuditResult(verdict, legality, scan_seconds, time.perf_counter() - started, play)
+
+
+def _play_json(play: PlayReport, v: Verdict) -> dict[str, Any]:
+    names = v.players
+    return {
+        "hands": play.hands,
+        "cards_priced": len(play.cards),
+        "whist_decisions": len(play.whists),
+        "solves": play.solves,
+        "cache_hits": play.cache_hits,
+        "cut_off": play.cut_off,
+        "hands_per_second_cpu": round(play.hands_per_second, 1),
+        "skipped": dict(sorted(play.skipped.items())),
+        "flagged": [
+            {"actor": actor, "beneficiary": beneficiary, "test": t.test, "holm": t.holm}
+            for actor, beneficiary, t in play_suspects(v)
+        ],
+        "defence": [
+            {
+                "defender": names[r.defender],
+                **({"declarer": names[r.declarer]} if r.declarer is not None else {}),
+                **({"partner": names[r.partner]} if r.partner is not None else {}),
+                "cards": r.cards,
+                "errors": r.errors,
+                "tricks_lost": r.tricks_lost,
+            }
+            for r in play.pairs
+        ],
+    }

@@ -184,7 +184,15 @@ class Verdict:
 
     def cutters(self) -> tuple[str, ...]:
         """Players whose chosen cut depths gave someone more (or less) than honest cuts do (Holm-significant)."""
-        return tuple(sorted({t.actor for t in self.flagged() if t.actor and t.actor != t.dealer}))
+        return tuple(sorted({t.actor for t in self.cutter_tests() if t.actor}))
+
+    def cutter_tests(self) -> tuple[TestResult, ...]:
+        """Flagged tests whose actor is a cutter: his chosen depths, or the benefit of the deals he cut."""
+        return tuple(
+            t
+            for t in self.flagged()
+            if t.actor and t.actor != t.dealer and (t.test.startswith(CUT_TEST) or t.direction is not None)
+        )
 
     def beneficiaries(self) -> tuple[str, ...]:
         """Players whose hands, when a given dealer dealt, were stronger than chance allows (Holm-significant)."""
@@ -224,6 +232,7 @@ def build_verdict(
     seed: int = 0,
     extra_findings: list[tuple[int, int, str, Finding]] | None = None,
     extra_notes: list[str] | None = None,
+    extra_tests: Sequence[TestResult] = (),
 ) -> Verdict:
     header, layout = merged.header, merged.layout
     pattern = layout.pattern
@@ -297,6 +306,7 @@ def build_verdict(
         ]
     else:
         notes.append("physical deals: the GLI battery for digital deal generators is not applied")
+    tests += extra_tests  # the play signals (``audit/play``), in the same Holm / BH family
     targeting = _targeting_hands(merged, alpha, findings, counts)
     evidence = _evidence(merged, targeting)
     tests += [_evidence_test(e) for e in evidence]

@@ -36,8 +36,8 @@ SHOWN_TARGETED = 10
     "--json",
     "as_json",
     is_flag=True,
-    help="Print the report as JSON (keys: summary, suspects, "
-    "beneficiaries, findings, malformed, tests, sequential, evidence, log_quality, targeting, quality, legality).",
+    help="Print the report as JSON (keys: summary, suspects, beneficiaries, findings, malformed, tests, "
+    "sequential, evidence, log_quality, targeting, quality, play, legality).",
 )
 @click.option(
     "--html",
@@ -81,6 +81,12 @@ SHOWN_TARGETED = 10
     "per-hand shuffle-quality rows (default: on for logs of at most 50,000 hands).",
 )
 @click.option(
+    "--play",
+    is_flag=True,
+    help="Also test the play for collusion: each defender's double-dummy errors and each whister's passes "
+    "against one declarer, compared with his play against the others (solves every defender's card).",
+)
+@click.option(
     "--server-seed-window",
     type=click.IntRange(1, 32),
     default=None,
@@ -118,6 +124,7 @@ def audit_command(
     legality: bool | None,
     tells: bool | None,
     targeting: bool | None,
+    play: bool,
     server_seed_window: int | None,
     server_time: int | None,
     cluster: str | None,
@@ -139,6 +146,7 @@ def audit_command(
         seed=seed,
         tells=tells,
         targeting=targeting,
+        play=play,
         server_seed_window=server_seed_window,
         server_time=server_time,
     )
@@ -252,11 +260,12 @@ def _print(out: Console, result: AuditResult) -> None:
         )
     out.print(suspects if v.suspects() else "Suspicious dealers: none")
     out.print("Players whose hands were too strong: " + (", ".join(v.beneficiaries()) or "none"), highlight=False)
+    _print_play(out, result)
     out.print("Players named by a rules breach: " + (", ".join(v.rule_breakers()) or "none"), highlight=False)
     cuts = [
         f"{t.subject}: {t.observed:g} points where {t.expected:.0f} are expected (p={t.pvalue:.2g})"
-        for t in v.flagged()
-        if t.actor and t.actor != t.dealer and t.observed is not None and t.expected is not None
+        for t in v.cutter_tests()
+        if t.observed is not None and t.expected is not None
     ]
     out.print("Cutters whose chosen depths served someone: " + ("; ".join(cuts) or "none"), highlight=False)
     if v.dealing != "physical":
@@ -277,6 +286,21 @@ def _print(out: Console, result: AuditResult) -> None:
         )
     for note in v.notes:
         out.print(f"note: {note}", markup=False, highlight=False)
+
+
+def _print_play(out: Console, result: AuditResult) -> None:
+    if result.play is None:
+        return
+    from fairdeal.audit.play.report import play_suspects
+
+    found = play_suspects(result.verdict)
+    lines = [
+        f"{t.subject}: {actor} helped {beneficiary}: {t.test}, z = {t.statistic:.1f} (Holm {t.holm:.2g})"
+        if beneficiary
+        else f"{t.subject}: {t.test}, z = {t.statistic:.1f} (Holm {t.holm:.2g})"
+        for actor, beneficiary, t in found
+    ]
+    out.print("Play collusion: " + ("; ".join(lines) if lines else "none flagged"), highlight=False)
 
 
 def _hand(number: int | None) -> str:
