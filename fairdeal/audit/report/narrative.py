@@ -88,7 +88,7 @@ def _e_value(log_e: float, lang: str) -> str:
     return one_in(math.exp(-log_e), lang)
 
 
-def test_fields(t: TestResult, lang: str) -> dict[str, object]:
+def fields_of_test(t: TestResult, lang: str) -> dict[str, object]:
     """Everything a template may use of one test (absent fields are left out)."""
     plural, noun = NOUN_OF_KIND.get(t.kind, ("deals", "deal"))
     fields: dict[str, object] = {
@@ -110,10 +110,10 @@ def test_fields(t: TestResult, lang: str) -> dict[str, object]:
     return fields
 
 
-def test_sentence(t: TestResult, tests: int, lang: str) -> str:
+def sentence_of_test(t: TestResult, tests: int, lang: str) -> str:
     """One flagged test in words, then its chance under honest play (Holm-adjusted and raw)."""
     lang = check_language(lang)
-    fields = test_fields(t, lang)
+    fields = fields_of_test(t, lang)
     template = words.TESTS.get(t.kind, {}).get(lang)
     text = (_fill(template, fields) if template else None) or _fill(words.GENERIC[lang], fields)
     assert text is not None  # the generic template uses only fields every test carries
@@ -131,7 +131,7 @@ def narrate(result: AuditResult, lang: str = "en") -> Narrative:
     v = result.verdict
     evidence = result.evidence
     flagged = sorted(v.flagged(), key=lambda t: (t.dealer or "", t.holm))
-    sentences = tuple(test_sentence(t, len(v.tests), lang) for t in flagged)
+    sentences = tuple(sentence_of_test(t, len(v.tests), lang) for t in flagged)
     findings = _finding_sentences(v, lang)
     if v.clean:
         return Narrative(lang, _clean_headline(v, lang), (), (), findings, _tested(result, lang))

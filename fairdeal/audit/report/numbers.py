@@ -37,8 +37,10 @@ def _significant(x: float, figures: int) -> float:
 def one_in(p: float, lang: str) -> str:
     """``N`` of "1 in N" for a probability ``p``, rounded to what a reader can use."""
     n = 1.0 / max(min(p, 1.0), FLOOR)
-    if n < 1.5:
+    if n < 1.05:
         return "1"
+    if n < 10:
+        return number(n, lang, 1).removesuffix(".0").removesuffix(",0")
     if n < 100:
         return number(round(n), lang)
     if n < 1e6:
