@@ -23,19 +23,22 @@ from fairdeal.audit.report.shuffles import bits_words, record_words
 from fairdeal.audit.run import RunOptions, run_audit
 from fairdeal.audit.verdict import DealerQuality
 from fairdeal.audit.verdict import TestResult as Result
-from fairdeal.cards import Rank, parse_card
+from fairdeal.cards import Rank, parse_card, to_ascii_list
 from fairdeal.cli import cli
+from fairdeal.deal import deal_by_seat, deal_order
 from fairdeal.log.reader import records
-from fairdeal.log.records import HandRecord
+from fairdeal.log.records import DealRecord, HandRecord, TableRecord
 from fairdeal.log.writer import write_log
 from fairdeal.progress import Phases
 from fairdeal.resources import protocol_file
+from fairdeal.systems import registered
 from fairdeal.tricks.catalogue import get_trick
 from fairdeal.tricks.power import PLAYERS, cheating_evening, honest_evening
 
 SCHEMA = json.loads(protocol_file("audit-report.schema.json").read_text(encoding="utf-8"))
 FAST = RunOptions(legality=False, targeting=False, tells=False, draw_hands=True)
 CHEAT = PLAYERS[1]  # tricks.power seats the cardsharp at seat 1
+TABLES = [(system, players) for system in registered() for players in system.players]
 
 
 @pytest.fixture(scope="module")
@@ -74,18 +77,42 @@ def _is_ace(card):
 
 
 def _aces_to(deal, seat):
-    """The same deal with every ace moved into ``seat``'s hand (swapped for its lowest non-aces)."""
+    """The same deal with every ace moved into ``seat``'s hand (swapped for its first non-aces)."""
     hands = [list(h) for h in deal.hands]
     talons = [list(t) for t in deal.talons]
-    piles = hands + talons
-    for pile_index, pile in enumerate(piles):
+    for pile_index, pile in enumerate(hands + talons):
         if pile_index == seat:
             continue
         for i, card in enumerate(pile):
             if _is_ace(card):
                 j = next(k for k, c in enumerate(hands[seat]) if not _is_ace(c))
                 pile[i], hands[seat][j] = hands[seat][j], card
-    return msgspec.structs.replace(deal, hands=hands, talons=talons)
+    return DealRecord(hands=hands, talons=talons)
+
+
+def _fed_table(path, system, players, deals_each=10):
+    """An evening of ``system`` at ``players`` seats, deals only, where seat 0 deals seat 1 every ace."""
+    pattern = system.pattern(players)
+    names = [f"P{i}" for i in range(players)]
+    rng = np.random.default_rng(players)
+    header = TableRecord(
+        format="fairdeal-log",
+        version=1,
+        system=system.name,
+        players=names,
+        deck=pattern.deck.value,
+        deal_pattern=pattern.name,
+        dealing="physical",
+    )
+    rows = [header]
+    for number in range(1, deals_each * players + 1):
+        dealer = (number - 1) % players
+        split = deal_order(rng.permutation(pattern.deck.codes()), pattern)
+        hands = [to_ascii_list(h) for h in deal_by_seat(split, pattern, dealer, players)]
+        deal = DealRecord(hands=hands, talons=[to_ascii_list(t) for t in split.talons])
+        rows.append(HandRecord(hand=number, dealer=dealer, deal=_aces_to(deal, 1) if dealer == 0 else deal))
+    write_log(path, rows)
+    return path
 
 
 def _talon_aces(path, dealer_seat):
@@ -176,6 +203,22 @@ def test_a_fed_partner_is_named_with_the_dealer_who_fed_him(fed):
     report = result.to_json()
     assert {"player": "Anna", "dealer": "Vera"}.items() <= report["beneficiaries"][0].items()
     assert "Anna (dealt by Vera)" in render_html(result, "fed")
+
+
+@pytest.mark.parametrize("table", TABLES, ids=lambda t: f"{t[0].name}-{t[1]}p")
+def test_every_system_and_table_size_names_the_fed_seat_with_its_dealer_and_draws_the_hands(tmp_path, table):
+    system, players = table
+    result = run_audit(_fed_table(tmp_path / "fed.jsonl", system, players), FAST)
+    assert ("P0", "P1") in beneficiary_pairs(result.verdict)
+    count = result.evidence.seat_count("P0", "P1")
+    assert (count.deals, count.aces) == (10, 40)
+    drawn = result.evidence.for_dealer("P0")
+    assert drawn and all(h.why == "seat:P1" and sum(map(_is_ace, dict(h.seats)["P1"])) == 4 for h in drawn)
+    validator = jsonschema.Draft202012Validator(SCHEMA)
+    for lang in ("en", "ru"):
+        assert any("P0" in s and "40" in s for s in narrate(result, lang).benefit)
+        validator.validate(json.loads(json.dumps(result.to_json(lang))))
+        assert hand_text(drawn[0], lang)[0]
 
 
 def test_an_unknown_kind_or_a_template_without_its_fields_falls_back_to_the_generic_sentence():

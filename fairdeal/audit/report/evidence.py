@@ -4,14 +4,17 @@ For each dealer the verdict names (and each dealer of a flagged beneficiary), th
 the hands of his findings (a deal the logged shuffle cannot give, a targeted hand), then the hands that weigh most
 in his flagged tests — the talons with the most aces and the highest value for the talon tests, the beneficiary's
 richest hands for the hand tests, the cuts at the repeated depth. The same read counts what each seat received
-from each dealer (aces) and who took the suspect dealers' talons, for the "who benefited from whom" sentences.
+from those dealers (aces) and who took the suspect dealers' talons, for the "who benefited from whom" sentences.
 """
 
 from __future__ import annotations
 
+import functools
 import heapq
+import itertools
+import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from fairdeal.audit.verdict import DEALER_FINDINGS, Verdict
@@ -29,6 +32,8 @@ TALON_KINDS = frozenset(
 )
 SEAT_KINDS = frozenset({"hand-value", "hand-same-effort"})
 Step = Callable[[int, int], None]
+_DEALER = re.compile(rb'"dealer"\s*:\s*(\d+)')
+_LAST_CUT = re.compile(r"^.*(?:^|\s)(cut[@\s].*)$", re.DOTALL)  # greedy: the group starts at the last cut token
 
 
 @dataclass(frozen=True)
@@ -72,7 +77,6 @@ class Evidence:
     hands: tuple[DrawnHand, ...]
     seat_counts: tuple[SeatCount, ...]
     talon_takers: tuple[TalonTaker, ...] = ()
-    notes: tuple[str, ...] = field(default=())
 
     def for_dealer(self, dealer: str) -> tuple[DrawnHand, ...]:
         return tuple(h for h in self.hands if h.dealer == dealer)
@@ -96,6 +100,7 @@ def gather_evidence(path: str | Path, verdict: Verdict, step: Step | None = None
     players = verdict.players
     pattern = get_pattern(verdict.pattern)
     picks = {name: _Picks(verdict, name) for name in dealers}
+    wanted = {str(players.index(name)).encode() for name in dealers}
     per_hand = 4 * pattern.cards_per_hand / pattern.deck.size
     counts: dict[tuple[int, int], list[int]] = {}
     takers: dict[tuple[int, int], list[int]] = {}
@@ -105,6 +110,8 @@ def gather_evidence(path: str | Path, verdict: Verdict, step: Step | None = None
         done += len(raw)
         if step is not None and line % 4096 == 0:
             step(done, total)
+        if not _may_be_dealt_by(raw, wanted):
+            continue
         record = _hand_record(raw, line)
         if record is None or not 0 <= record.dealer < len(players) or not record.deal:
             continue
@@ -117,13 +124,12 @@ def gather_evidence(path: str | Path, verdict: Verdict, step: Step | None = None
         chooser = picks.get(players[record.dealer])
         if chooser is None:
             continue
-        drawn = _drawn(record, line, players)
         talon_aces = sum(_aces(t) for t in record.deal.talons)
-        if drawn.declarer is not None:
-            taken = takers.setdefault((record.dealer, players.index(drawn.declarer)), [0, 0])
+        if record.contract and 0 <= record.contract.declarer < len(players):
+            taken = takers.setdefault((record.dealer, record.contract.declarer), [0, 0])
             taken[0] += 1
             taken[1] += talon_aces
-        chooser.offer(drawn, talon_aces, record.shuffle if isinstance(record.shuffle, str) else None)
+        chooser.offer(record, line, talon_aces)
     if step is not None:
         step(total, total)
     chosen = [hand for name in dealers for hand in picks[name].chosen()]
@@ -141,6 +147,7 @@ class _Picks:
     """One dealer's best hands under each of his flagged kinds of evidence, kept bounded while the log streams."""
 
     def __init__(self, verdict: Verdict, dealer: str) -> None:
+        self.players = verdict.players
         self.kinds = {t.kind for t in verdict.flagged() if t.dealer == dealer}
         self.beneficiaries = {
             t.player for t in verdict.flagged() if t.dealer == dealer and t.kind in SEAT_KINDS and t.player
@@ -155,40 +162,53 @@ class _Picks:
         self.by_depth: dict[int, list[DrawnHand]] = {}  # the first hands cut at each depth
         self.depth_counts: dict[int, int] = {}
 
-    def offer(self, drawn: DrawnHand, talon_aces: int, shuffle: str | None) -> None:
-        if drawn.hand in self.findings:
+    def offer(self, record: HandRecord, line: int, talon_aces: int) -> None:
+        """Weigh one of the dealer's hands; it is drawn (its cut parsed, its cards copied) only when kept."""
+        assert record.deal  # only dealt hands are offered
+        if record.hand in self.findings:
             if len(self.found) < HANDS_PER_DEALER:
-                self.found.append(replace(drawn, why=self.findings[drawn.hand]))
+                self.found.append(_drawn(record, line, self.players, self.findings[record.hand]))
             return
         weight, why = 0.0, ""
         if self.kinds & TALON_KINDS:
-            weight, why = talon_aces + _value(c for t in drawn.talons for c in t) / 100, "talon"
-        for player, cards in drawn.seats:
-            if player in self.beneficiaries and (w := _aces(cards) + _value(cards) / 100) > weight:
-                weight, why = w, f"seat:{player}"
-        if weight > 0:
-            item = (weight, -drawn.hand, replace(drawn, why=why))
+            weight, why = talon_aces + sum(_value(t) for t in record.deal.talons) / 100, "talon"
+        for seat, cards in enumerate(record.deal.hands[: len(self.players)]):
+            if self.players[seat] in self.beneficiaries and (w := _aces(cards) + _value(cards) / 100) > weight:
+                weight, why = w, f"seat:{self.players[seat]}"
+        key = (weight, -record.hand)
+        if weight > 0 and (len(self.best) < HANDS_PER_DEALER or key > self.best[0][:2]):
+            item = (*key, _drawn(record, line, self.players, why))
             if len(self.best) < HANDS_PER_DEALER:
                 heapq.heappush(self.best, item)
-            elif item[:2] > self.best[0][:2]:
+            else:
                 heapq.heapreplace(self.best, item)
+        shuffle = record.shuffle if isinstance(record.shuffle, str) else None
         depth = _cut_depth(shuffle) if "cut-depth" in self.kinds else None
         if depth is not None:
             at = self.by_depth.setdefault(depth, [])
             if len(at) < HANDS_PER_DEALER:
-                at.append(replace(drawn, why=f"cut:{depth}"))
+                at.append(_drawn(record, line, self.players, f"cut:{depth}"))
             self.depth_counts[depth] = self.depth_counts.get(depth, 0) + 1
 
     def chosen(self) -> list[DrawnHand]:
-        hands = list(self.found)
-        hands += [h for _, _, h in sorted(self.best, key=lambda item: item[:2], reverse=True)]
+        """The findings' hands first, then the heaviest hands and the repeated cuts in turn, in hand order."""
+        best = [h for _, _, h in sorted(self.best, key=lambda item: item[:2], reverse=True)]
+        cuts: list[DrawnHand] = []
         if self.by_depth:
-            depth = max(self.depth_counts, key=lambda d: (self.depth_counts[d], -d))
-            hands += self.by_depth[depth]
+            cuts = self.by_depth[max(self.depth_counts, key=lambda d: (self.depth_counts[d], -d))]
+        turns = [h for pair in itertools.zip_longest(best, cuts) for h in pair if h is not None]
         unique: dict[int, DrawnHand] = {}
-        for hand in hands:
+        for hand in [*self.found, *turns]:
             unique.setdefault(hand.hand, hand)
         return sorted(list(unique.values())[:HANDS_PER_DEALER], key=lambda h: h.hand)
+
+
+def _may_be_dealt_by(raw: bytes, wanted: set[bytes]) -> bool:
+    """False only when no ``"dealer": N`` of the line names a wanted seat: a cheap filter before decoding, safe
+    whatever the order of the fields (the record's own ``dealer`` is one of the matches) or an escaped key."""
+    if b"\\u" in raw:
+        return True
+    return any(m.group(1) in wanted for m in _DEALER.finditer(raw))
 
 
 def _hand_record(raw: bytes, line: int) -> HandRecord | None:
@@ -199,27 +219,24 @@ def _hand_record(raw: bytes, line: int) -> HandRecord | None:
     return record if isinstance(record, HandRecord) else None
 
 
+@functools.lru_cache(maxsize=256)
+def _rank(text: str) -> int | None:
+    """A card string's rank (7 -> 0 ... A -> 7), cached: a log spells the same 32 cards a million times."""
+    try:
+        return int(parse_card(text).rank)
+    except FairdealError:
+        return None  # the validator reports a bad card
+
+
 def _aces(cards: Iterable[str]) -> int:
-    count = 0
-    for text in cards:
-        try:
-            count += parse_card(text).rank is Rank.ACE
-        except FairdealError:
-            continue  # the validator reports a bad card
-    return count
+    return sum(_rank(text) == Rank.ACE for text in cards)
 
 
 def _value(cards: Iterable[str]) -> int:
-    total = 0
-    for text in cards:
-        try:
-            total += int(parse_card(text).rank)
-        except FairdealError:
-            continue
-    return total
+    return sum(r for r in map(_rank, cards) if r is not None)
 
 
-def _drawn(record: HandRecord, line: int, players: tuple[str, ...]) -> DrawnHand:
+def _drawn(record: HandRecord, line: int, players: tuple[str, ...], why: str) -> DrawnHand:
     assert record.deal  # only dealt hands are drawn
     seats = tuple((players[s], tuple(cards)) for s, cards in enumerate(record.deal.hands[: len(players)]))
     shuffle = record.shuffle if isinstance(record.shuffle, str) else None
@@ -234,15 +251,23 @@ def _drawn(record: HandRecord, line: int, players: tuple[str, ...]) -> DrawnHand
         seats,
         tuple(tuple(t) for t in record.deal.talons),
         shuffle,
-        "",
+        why,
         declarer,
     )
 
 
 def _cut_depth(shuffle: str | None) -> int | None:
-    """The depth of the last logged cut with a depth."""
-    cuts = _cuts(shuffle)
-    known = [a.op.depth for a in cuts if isinstance(a.op, Cut) and a.op.depth is not None]
+    """The depth of the last logged cut (None: no cut, or one without its depth).
+
+    Read from the shuffle's tail that starts at its last ``cut`` token, cached: a cheating dealer's cuts repeat,
+    and parsing each whole shuffle would cost more than the rest of this pass."""
+    match = _LAST_CUT.match(shuffle or "")
+    return _tail_depth(match.group(1)) if match else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _tail_depth(tail: str) -> int | None:
+    known = [a.op.depth for a in _cuts(tail) if isinstance(a.op, Cut)]
     return known[-1] if known else None
 
 
