@@ -10,7 +10,7 @@ import html
 
 from fairdeal.audit.report import templates as words
 from fairdeal.audit.report.evidence import DrawnHand
-from fairdeal.audit.report.narrative import hand_caption
+from fairdeal.audit.report.narrative import hand_caption, who
 from fairdeal.cards import Card, parse_card
 from fairdeal.errors import FairdealError
 
@@ -40,10 +40,10 @@ def card_line(texts: tuple[str, ...], sort: bool = True) -> str:
 
 def hand_text(hand: DrawnHand, lang: str) -> list[str]:
     """The hand for the terminal: its caption, then a line per seat and per talon."""
-    width = max([len(p) for p, _ in hand.seats] + [len(words.TALON_WORD[lang])])
+    width = max([len(who(p)) for p, _ in hand.seats] + [len(words.TALON_WORD[lang])])
     lines = [hand_caption(hand, lang)]
     for player, cards in hand.seats:
-        lines.append(f"  {player:<{width}}  {card_line(cards) if cards else words.OUT_WORD[lang]}")
+        lines.append(f"  {who(player):<{width}}  {card_line(cards) if cards else words.OUT_WORD[lang]}")
     for talon in hand.talons:
         lines.append(f"  {words.TALON_WORD[lang]:<{width}}  {card_line(talon, sort=False)}")
     return lines
@@ -63,7 +63,7 @@ def hand_html(hand: DrawnHand, lang: str) -> str:
         shown = "".join(_card_html(c) for c in _cards(cards, True)) or (
             f"<span class='out'>{html.escape(words.OUT_WORD[lang])}</span>"
         )
-        rows.append(f"<tr><td>{html.escape(player)}</td><td>{shown}</td></tr>")
+        rows.append(f"<tr><td>{html.escape(who(player))}</td><td>{shown}</td></tr>")
     for talon in hand.talons:
         shown = "".join(_card_html(c) for c in _cards(talon, False))
         rows.append(f"<tr class='talon'><td>{html.escape(words.TALON_WORD[lang])}</td><td>{shown}</td></tr>")

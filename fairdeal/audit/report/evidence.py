@@ -158,7 +158,7 @@ class _Picks:
             if who == dealer and (f.kind in DEALER_FINDINGS or f.kind == "targeted-hand")
         }
         self.found: list[DrawnHand] = []
-        self.best: list[tuple[float, int, DrawnHand]] = []  # min-heap of (weight, -hand, hand)
+        self.best: list[tuple[float, int, int, DrawnHand]] = []  # min-heap of (weight, -hand, -line, hand)
         self.by_depth: dict[int, list[DrawnHand]] = {}  # the first hands cut at each depth
         self.depth_counts: dict[int, int] = {}
 
@@ -175,8 +175,8 @@ class _Picks:
         for seat, cards in enumerate(record.deal.hands[: len(self.players)]):
             if self.players[seat] in self.beneficiaries and (w := _aces(cards) + _value(cards) / 100) > weight:
                 weight, why = w, f"seat:{self.players[seat]}"
-        key = (weight, -record.hand)
-        if weight > 0 and (len(self.best) < HANDS_PER_DEALER or key > self.best[0][:2]):
+        key = (weight, -record.hand, -line)  # the line breaks ties: a log may repeat a hand's number
+        if weight > 0 and (len(self.best) < HANDS_PER_DEALER or key > self.best[0][:3]):
             item = (*key, _drawn(record, line, self.players, why))
             if len(self.best) < HANDS_PER_DEALER:
                 heapq.heappush(self.best, item)
@@ -192,7 +192,7 @@ class _Picks:
 
     def chosen(self) -> list[DrawnHand]:
         """The findings' hands first, then the heaviest hands and the repeated cuts in turn, in hand order."""
-        best = [h for _, _, h in sorted(self.best, key=lambda item: item[:2], reverse=True)]
+        best = [h for *_, h in sorted(self.best, key=lambda item: item[:3], reverse=True)]
         cuts: list[DrawnHand] = []
         if self.by_depth:
             cuts = self.by_depth[max(self.depth_counts, key=lambda d: (self.depth_counts[d], -d))]

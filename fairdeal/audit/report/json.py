@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from fairdeal.audit.report.evidence import SEAT_KINDS
 from fairdeal.audit.report.narrative import beneficiary_pairs, hand_caption, narrate
 from fairdeal.audit.report.shuffles import record_kind
+from fairdeal.errors import one_line
 
 if TYPE_CHECKING:
     from fairdeal.audit.report.evidence import DrawnHand
@@ -57,5 +58,5 @@ def _hand_json(hand: DrawnHand, lang: str) -> dict[str, Any]:
         "caption": hand_caption(hand, lang),
         "seats": [{"player": player, "cards": list(cards)} for player, cards in hand.seats],
         "talons": [list(t) for t in hand.talons],
-        "shuffle": hand.shuffle,
+        "shuffle": None if hand.shuffle is None else one_line(hand.shuffle),
     }

@@ -17,13 +17,15 @@ from fairdeal.audit.report.evidence import SEAT_KINDS, TALON_KINDS, DrawnHand, E
 from fairdeal.audit.report.numbers import about_one_in, check_language, counted, number, one_in
 from fairdeal.audit.verdict import CERTAIN_FINDINGS, DEALER_FINDINGS, RULE_FINDINGS
 from fairdeal.cards import Rank, parse_card
-from fairdeal.errors import FairdealError
+from fairdeal.errors import FairdealError, one_line
 
 if TYPE_CHECKING:
     from fairdeal.audit.run import AuditResult
     from fairdeal.audit.verdict import TestResult, Verdict
 
 SHOWN_NUMBERS = 8  # hand numbers quoted in a finding's sentence
+NAME_CHARS = 40  # a name as a sentence quotes it (the log's names are unbounded; keyed JSON fields keep them whole)
+SENTENCE_CHARS = 480  # a sentence stays one readable line even when a log's names or messages are absurd
 NOUN_OF_KIND = {"cut-depth": ("cuts", "cut"), "lazy-shuffle": ("shuffles", "shuffle")}
 FAMILY_OF_KIND = {
     "talon-aces": "talon",
@@ -51,6 +53,12 @@ class Narrative:
     findings: tuple[str, ...]  # findings no honest hand shows, and rules broken, in plain words
     limits: tuple[str, ...]  # what this does not show, or what a clean audit tested
 
+    def __post_init__(self) -> None:
+        for name in ("headline", "evidence", "benefit", "findings", "limits"):
+            value = getattr(self, name)
+            capped = one_line(value, SENTENCE_CHARS) if isinstance(value, str) else tuple(map(_capped, value))
+            object.__setattr__(self, name, capped)
+
     def paragraphs(self) -> tuple[str, ...]:
         return (self.headline, *self.evidence, *self.benefit, *self.findings, *self.limits)
 
@@ -65,8 +73,13 @@ class Narrative:
         }
 
 
-def _pick(table: Mapping[str, Mapping[str, str]], key: str, lang: str) -> str:
-    return table[key][lang]
+def _capped(sentence: str) -> str:
+    return one_line(sentence, SENTENCE_CHARS)
+
+
+def who(name: str) -> str:
+    """A name as a sentence quotes it: control characters escaped, a long name cut in the middle."""
+    return one_line(name, NAME_CHARS)
 
 
 def _fill(template: str, fields: Mapping[str, object]) -> str | None:
@@ -103,7 +116,7 @@ def fields_of_test(t: TestResult, lang: str) -> dict[str, object]:
         fields["e_value"] = _e_value(t.statistic, lang)
     for key, value in (("dealer", t.dealer), ("player", t.player)):
         if value is not None:
-            fields[key] = value
+            fields[key] = who(value)
     for key, x in (("observed", t.observed), ("expected", t.expected)):
         if x is not None:
             fields[key] = _figure(x, lang)
@@ -141,9 +154,9 @@ def narrate(result: AuditResult, lang: str = "en") -> Narrative:
 
 
 def _names(v: Verdict, lang: str) -> list[str]:
-    names = list(v.suspects())
+    names = [who(name) for name in v.suspects()]
     received = words.PHRASES["received"][lang]
-    names += [received.format(player=p, dealer=d) for d, p in beneficiary_pairs(v) if p not in names]
+    names += [received.format(player=who(p), dealer=who(d)) for d, p in beneficiary_pairs(v) if p not in v.suspects()]
     if v.generator_flagged():
         names.append(words.PHRASES["generator"][lang])
     return names or list(v.rule_breakers())
@@ -172,7 +185,8 @@ def _level(alpha: float, lang: str) -> str:
 
 
 def _clean_headline(v: Verdict, lang: str) -> str:
-    return words.PHRASES["clean"][lang].format(hands=counted(v.hands, "hand", lang), players=", ".join(v.players))
+    players = ", ".join(map(who, v.players))
+    return words.PHRASES["clean"][lang].format(hands=counted(v.hands, "hand", lang), players=players)
 
 
 def _tested(result: AuditResult, lang: str) -> tuple[str, ...]:
@@ -215,8 +229,8 @@ def _benefit(v: Verdict, evidence: Evidence | None, lang: str) -> tuple[str, ...
             continue
         out.append(
             words.PHRASES["benefit"][lang].format(
-                dealer=dealer,
-                player=player,
+                dealer=who(dealer),
+                player=who(player),
                 aces=counted(count.aces, "ace", lang) if lang == "en" else number(count.aces, lang),
                 deals=counted(count.deals, "deal", lang),
                 expected=_figure(count.expected, lang),
@@ -229,29 +243,29 @@ def _benefit(v: Verdict, evidence: Evidence | None, lang: str) -> tuple[str, ...
             continue
         listed = ", ".join(
             words.PHRASES["taker"][lang].format(
-                player=t.player, deals=counted(t.deals, "deal", lang), aces=counted(t.aces, "ace", lang)
+                player=who(t.player), deals=counted(t.deals, "deal", lang), aces=counted(t.aces, "ace", lang)
             )
             for t in sorted(takers, key=lambda t: -t.aces)
         )
-        out.append(words.PHRASES["takers"][lang].format(dealer=dealer, takers=listed))
+        out.append(words.PHRASES["takers"][lang].format(dealer=who(dealer), takers=listed))
     return tuple(out)
 
 
 def _finding_sentences(v: Verdict, lang: str) -> tuple[str, ...]:
     groups: dict[tuple[str, str], list[tuple[int, str]]] = {}
-    for _, hand, who, finding in v.findings:
+    for _, hand, person, finding in v.findings:
         if finding.kind in CERTAIN_FINDINGS or finding.kind == "targeted-hand":
-            groups.setdefault((finding.kind, who), []).append((hand, finding.message))
+            groups.setdefault((finding.kind, person), []).append((hand, finding.message))
     out = []
     order = sorted(groups, key=lambda k: (k[0] not in DEALER_FINDINGS, k[0] not in RULE_FINDINGS, k))
-    for kind, who in order:
-        items = groups[(kind, who)]
+    for kind, person in order:
+        items = groups[(kind, person)]
         total = v.finding_counts.get(kind, len(items)) if len({w for k, w in groups if k == kind}) == 1 else len(items)
         numbers = sorted({h for h, _ in items if h})
         shown = ", ".join(str(h) for h in numbers[:SHOWN_NUMBERS]) + (" …" if len(numbers) > SHOWN_NUMBERS else "")
         fields = {
             "n": number(total, lang),
-            "who": who or ("the table" if lang == "en" else "стол"),
+            "who": who(person) if person else ("the table" if lang == "en" else "стол"),
             "hands": counted(total, "hand", lang),
             "numbers": (("hands " if lang == "en" else "раздачи ") + shown) if shown else "-",
             "kind": kind,
@@ -262,7 +276,7 @@ def _finding_sentences(v: Verdict, lang: str) -> tuple[str, ...]:
         assert text is not None  # the generic finding template uses only the fields above
         out.append(text)
     if v.rule_breakers():
-        out.append(words.PHRASES["rules"][lang].format(names=", ".join(v.rule_breakers())))
+        out.append(words.PHRASES["rules"][lang].format(names=", ".join(map(who, v.rule_breakers()))))
     return tuple(out)
 
 
@@ -281,7 +295,7 @@ def _why(hand: DrawnHand, lang: str) -> str:
     if what == "seat":
         cards = dict(hand.seats).get(detail, ())
         n = sum(_is_ace(c) for c in cards)
-        return words.WHY["seat"][lang].format(player=detail, aces=counted(n, "ace", lang), count=n)
+        return words.WHY["seat"][lang].format(player=who(detail), aces=counted(n, "ace", lang), count=n)
     if what == "cut":
         return words.WHY["cut"][lang].format(depth=detail)
     return words.WHY["finding"][lang].format(kind=hand.why)
