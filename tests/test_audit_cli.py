@@ -78,13 +78,14 @@ def test_malformed_lines_are_reported_and_the_rest_audited(tmp_path):
     assert "Malformed lines" in text and "line 51" in text
 
 
-def test_html_report_holds_the_four_plots(tmp_path):
+def test_html_report_holds_the_five_plots(tmp_path):
     out = tmp_path / "report.html"
     result = run(str(write_evening(tmp_path / "cheat.jsonl", 2, 450, 4)), "--html", str(out))
     assert result.exit_code == 1
     page = out.read_text()
-    assert page.count("data:image/png;base64,") == 4
-    for alt in ("talon-ace rate per dealer", "sequential paths", "p-value QQ plot", "guessing score per dealer"):
+    assert page.count("data:image/png;base64,") == 5
+    plots = ("evidence over time", "talon-ace rate per dealer", "sequential paths", "p-value QQ plot")
+    for alt in (*plots, "guessing score per dealer"):
         assert alt in page
     assert "Vera" in page
 

@@ -2,6 +2,7 @@
 processes and on LocalClusters of one and two workers, over a store of many row groups."""
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -19,7 +20,7 @@ from fairdeal.log.sources import expand
 from fairdeal.log.store import Store
 from fairdeal.resources import sample
 
-OPTIONS = RunOptions(workers=1, legality=False, tells=True, targeting=True)
+OPTIONS = RunOptions(workers=1, legality=False, tells=True, targeting=True, draw_hands=True)
 
 
 @pytest.fixture(scope="module")
@@ -52,12 +53,7 @@ def test_local_clusters_give_the_in_process_verdict(store, in_process, workers):
 
 def test_worker_processes_give_the_same_verdict(store, in_process):
     (table,) = store.tables()
-    assert (
-        comparable(
-            run_stored_audit(store.root, table, RunOptions(workers=2, legality=False, tells=True, targeting=True))
-        )
-        == in_process
-    )
+    assert comparable(run_stored_audit(store.root, table, replace(OPTIONS, workers=2))) == in_process
 
 
 def test_the_command_runs_on_a_local_cluster(store, in_process):

@@ -19,7 +19,7 @@ CHECKOUT = Path(__file__).resolve().parent.parent
 
 
 def test_the_schemas_and_vectors_are_package_data():
-    for name in ("game-log.schema.json", "transcript.schema.json"):
+    for name in ("game-log.schema.json", "transcript.schema.json", "audit-report.schema.json"):
         schema = json.loads(protocol_file(name).read_text(encoding="utf-8"))
         assert schema["$schema"].startswith("https://json-schema.org/")
     vectors = sorted(protocol_file("vectors", "commit-reveal").glob("*.json"))

@@ -1,9 +1,10 @@
-"""A self-contained HTML audit report: tables in plain words and four plots embedded as base64 PNG.
+"""A self-contained HTML audit report: the verdict in sentences, the evidence hands with their cards, then tables
+and plots embedded as base64 PNG.
 
-Plots: each dealer's talon-ace rate with an exact (Clopper-Pearson) 95% interval against the honest rate; a QQ
-plot of every test's p-value against the uniform law (honest tests lie on the diagonal); each dealer's CUSUM and
-e-process path with its threshold and the hand where it first crossed; each dealer's guessing score against its
-exact law under a uniform shuffle.
+Plots: the evidence over time as a chance under honest dealing (``report.plots``); each dealer's talon-ace rate
+with an exact (Clopper-Pearson) 95% interval against the honest rate; a QQ plot of every test's p-value against the
+uniform law (honest tests lie on the diagonal); each dealer's CUSUM and e-process path with its threshold and the
+hand where it first crossed; each dealer's guessing score against its exact law under a uniform shuffle.
 """
 
 from __future__ import annotations
@@ -21,6 +22,10 @@ import numpy as np
 from scipy import stats as sps
 
 from fairdeal.audit.quality import guessing_null
+from fairdeal.audit.report.drawing import HAND_STYLE, hand_html
+from fairdeal.audit.report.narrative import beneficiary_pairs, narrate
+from fairdeal.audit.report.plots import evidence_figure
+from fairdeal.audit.report.shuffles import bits_words, record_words
 from fairdeal.audit.run import AuditResult
 from fairdeal.audit.verdict import CERTAIN_FINDINGS, Verdict, targeting_row
 from fairdeal.deal import get_pattern
@@ -31,7 +36,8 @@ if TYPE_CHECKING:
 STYLE = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:.9em}
 td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left}
-th{background:#f3f3f3}.flag{color:#b00;font-weight:bold}.ok{color:#070}img{max-width:100%}code{font-size:.9em}"""
+th{background:#f3f3f3}.flag{color:#b00;font-weight:bold}.ok{color:#070}img{max-width:100%}code{font-size:.9em}
+.verdict p{margin:.4em 0}.verdict .limits{color:#555}"""
 
 
 def _png(figure: Figure) -> str:
@@ -122,10 +128,10 @@ def _quality_section(v: Verdict) -> list[str]:
         [
             html.escape(q.dealer),
             str(q.read),
-            f"{q.zero_share:.0%}",
-            f"{q.mean_bits:.1f}",
+            html.escape(record_words(q, "en")),
+            html.escape(bits_words(q, "en")),
             str(q.measured),
-            *(f"{q.means[n]:.2f}" for n in names),
+            *(f"{q.means[n]:.2f}" if q.measured else "-" for n in names),
         ]
         for q in v.quality_dealers
     ]
@@ -135,8 +141,8 @@ def _quality_section(v: Verdict) -> list[str]:
             [
                 "dealer",
                 "shuffles read",
-                "0 bits of randomness",
-                "mean bits",
+                "how logged",
+                "chance left unlogged (mean)",
                 "fully logged",
                 "preserved",
                 "reversed",
@@ -186,14 +192,36 @@ def _table(head: list[str], rows: list[list[str]]) -> str:
     return "<table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in head) + "</tr>" + cells + "</table>"
 
 
-def render_html(result: AuditResult, title: str) -> str:
+def _verdict_section(result: AuditResult, lang: str) -> list[str]:
+    """The verdict in sentences: the headline, the evidence, who benefited, the findings, the limits."""
+    n = narrate(result, lang)
+    e = html.escape
+    parts = ["<div class='verdict'>", f"<p class='{'ok' if result.verdict.clean else 'flag'}'>{e(n.headline)}</p>"]
+    parts += [f"<p>{e(s)}</p>" for s in (*n.evidence, *n.benefit, *n.findings)]
+    parts += [f"<p class='limits'>{e(s)}</p>" for s in n.limits]
+    return [*parts, "</div>"]
+
+
+def _hands_section(result: AuditResult, lang: str) -> list[str]:
+    hands = result.evidence.hands if result.evidence is not None else ()
+    if not hands:
+        return []
+    heading = "The hands that carry the evidence" if lang == "en" else "Раздачи, несущие улики"
+    return [f"<h2>{heading}</h2>", *(hand_html(h, lang) for h in hands)]
+
+
+def _evidence_plot(v: Verdict, lang: str) -> str:
+    heading = "The evidence over time" if lang == "en" else "Улики во времени"
+    if not v.paths:
+        return ""
+    return (
+        f"<h2>{heading}</h2><img alt='evidence over time' src='data:image/png;base64,{_png(evidence_figure(v, lang))}'>"
+    )
+
+
+def render_html(result: AuditResult, title: str, lang: str = "en") -> str:
     v = result.verdict
     e = html.escape
-    verdict_line = (
-        f"<p class='ok'>Nothing flagged at the family-wise level alpha = {v.alpha:g}.</p>"
-        if v.clean
-        else f"<p class='flag'>Flagged at the family-wise level alpha = {v.alpha:g}.</p>"
-    )
     suspects = [
         [
             e(name),
@@ -224,7 +252,7 @@ def render_html(result: AuditResult, title: str) -> str:
     parts = [
         (
             f"<!doctype html><html><head><meta charset='utf-8'><title>{e(title)}</title>"
-            f"<style>{STYLE}</style></head><body>"
+            f"<style>{STYLE}\n{HAND_STYLE}</style></head><body>"
         ),
         f"<h1>Audit of {e(title)}</h1>",
         (
@@ -232,10 +260,14 @@ def render_html(result: AuditResult, title: str) -> str:
             f"{v.malformed_count} malformed line(s); {len(v.tests)} tests under Holm (family-wise) and "
             f"Benjamini-Hochberg control.</p>"
         ),
-        verdict_line,
+        *_verdict_section(result, lang),
+        *_hands_section(result, lang),
+        _evidence_plot(v, lang),
         "<h2>Suspicious dealers</h2>",
         _table(["dealer", "evidence"], suspects) if suspects else "<p>none</p>",
-        "<h2>Players whose hands were too strong</h2><p>" + (e(", ".join(v.beneficiaries())) or "none") + "</p>",
+        "<h2>Players whose hands were too strong</h2><p>"
+        + (e(", ".join(f"{p} (dealt by {d})" for d, p in beneficiary_pairs(v))) or "none")
+        + "</p>",
         "<h2>Players named by a rules breach</h2><p>" + (e(", ".join(v.rule_breakers())) or "none") + "</p>",
         f"<h2>Talon aces</h2><img alt='talon-ace rate per dealer' src='data:image/png;base64,{ace_rate_plot(v)}'>",
         "<h2>When each dealer became suspicious</h2>",

@@ -25,12 +25,15 @@ import numpy as np
 from fairdeal.audit.legality import LegalityReport, check_legality
 from fairdeal.audit.play.report import PlayReport, check_play, play_suspects
 from fairdeal.audit.quality import MEASURES
+from fairdeal.audit.report.evidence import Evidence, gather_evidence
+from fairdeal.audit.report.json import report_json
 from fairdeal.audit.scan import Header, Merged, Progress, scan_log
 from fairdeal.audit.seeds import scan_seeds, unix_time
 from fairdeal.audit.summary import BlockContext
 from fairdeal.audit.targeting import CROSS_NULL, SAME_EFFORT_NULL
 from fairdeal.audit.verdict import CERTAIN_FINDINGS, Verdict, build_verdict
 from fairdeal.errors import AuditError
+from fairdeal.progress import Phases
 
 if TYPE_CHECKING:
     from fairdeal.audit.replay import Finding
@@ -56,6 +59,11 @@ class RunOptions:
     server_time: int | None = None  # Unix time the window centres on (None: the header's ``started``)
     targeting: bool | None = None  # per-hand same-effort Monte Carlo; None: on for logs of at most TARGETING_AUTO_HANDS
     play: bool = False  # the play signals (``audit/play``): every defender's card double-dummy solved
+    draw_hands: bool = False  # read a flagged log once more for the hands that carry the evidence (the report's)
+
+
+def _phase(progress: Progress | None, name: str) -> Progress | None:
+    return progress.phase(name) if isinstance(progress, Phases) else None
 
 
 @dataclass(frozen=True)
@@ -65,12 +73,17 @@ class AuditResult:
     scan_seconds: float
     seconds: float
     play: PlayReport | None = None
+    evidence: Evidence | None = None  # the hands the report draws (``RunOptions.draw_hands``, flagged logs only)
 
     @property
     def exit_code(self) -> int:
         return 0 if self.verdict.clean else 1
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, lang: str = "en") -> dict[str, Any]:
+        """The report as JSON (``protocols/audit-report.schema.json``); ``lang``: the language of its sentences."""
+        return report_json(self, self._statistics_json(), lang)
+
+    def _statistics_json(self) -> dict[str, Any]:
         v = self.verdict
         return {
             "summary": {
@@ -99,7 +112,6 @@ class AuditResult:
                 }
                 for name in v.suspects()
             ],
-            "beneficiaries": list(v.beneficiaries()),
             "cutters": list(v.cutters()),
             "findings": [
                 {
@@ -170,12 +182,15 @@ def _test_json(t: TestResult) -> dict[str, Any]:
         "subject": t.subject,
         **about,
         "test": t.test,
+        "kind": t.kind,
         "statistic": t.statistic,
         "pvalue": t.pvalue,
         "holm": t.holm,
         "bh": t.bh,
         "count": t.count,
         "null": t.null,
+        "observed": t.observed,
+        "expected": t.expected,
     }
 
 
@@ -385,6 +400,7 @@ def audit_input(source: ScanInput, options: RunOptions = RunOptions(), progress:
         notes.append(_targeting_skipped(options, estimate))
     wanted = options.legality if options.legality is not None else merged.hands <= LEGALITY_AUTO_HANDS
     if wanted:
+        _phase(progress, "legality replay")
         legality = check_legality(source.plain(), options.workers)
         notes += list(legality.notes)
         _add_unreadable(merged, legality)
@@ -394,9 +410,12 @@ def audit_input(source: ScanInput, options: RunOptions = RunOptions(), progress:
             "(ask for it with --legality)"
         )
     extra = list(legality.findings) if legality else []
+    if options.server_seed_window is not None:
+        _phase(progress, "server seed search")
     extra += _seed_findings(source.plain, merged.header, options, notes)
     play = check_play(source.plain()) if options.play else None
     notes += play.notes() if play is not None else []
+    _phase(progress, "statistics")
     verdict = build_verdict(
         merged,
         options.alpha,
@@ -407,7 +426,10 @@ def audit_input(source: ScanInput, options: RunOptions = RunOptions(), progress:
         notes,
         play.tests if play is not None else (),
     )
-    return AuditResult(verdict, legality, scan_seconds, time.perf_counter() - started, play)
+    evidence = None
+    if options.draw_hands and not verdict.clean:
+        evidence = gather_evidence(source.plain(), verdict, _phase(progress, "evidence hands"))
+    return AuditResult(verdict, legality, scan_seconds, time.perf_counter() - started, play=play, evidence=evidence)
 
 
 def _play_json(play: PlayReport, v: Verdict) -> dict[str, Any]:

@@ -84,10 +84,13 @@ class TestResult:
     # Who the test is about, as the log names them: never parsed back out of the display ``subject``.
     dealer: str | None = None
     player: str | None = None
-    # Tests of benefit (``benefit``): who acted, who gained or lost, which way, mean value per deal (points).
+    # Who acted, who gained or lost, which way (benefit, cut and play tests).
     actor: str | None = None
     beneficiary: str | None = None
     direction: str | None = None  # "fed" (too good) or "sunk" (too bad)
+    # For the report's sentences: which template reads this test, and what was counted against what honest play
+    # expects of it (``None``: the test has no natural count).
+    kind: str = ""
     observed: float | None = None
     expected: float | None = None
     # A dealer's benefit test whose excess a flagged cutter's chosen depths account for: it does not flag.
@@ -301,7 +304,7 @@ def build_verdict(
             counts["repeated-deal"] = counts.get("repeated-deal", 0) + 1
         sizes = [pattern.cards_per_hand] * pattern.hands + [pattern.talon_size] * pattern.talons
         tests += [
-            TestResult("deal generator", b.name, b.statistic, b.pvalue, b.count, b.null)
+            TestResult("deal generator", b.name, b.statistic, b.pvalue, b.count, b.null, kind="battery")
             for b in battery_tests(merged.battery, sizes, pairs, merged.hands)
         ]
     else:
@@ -497,7 +500,18 @@ def _dealer_tests(
     value_law = laws.talon_value
     z = (merged.sums.talon_value[d] - hands * value_law.mean) / np.sqrt(hands * value_law.variance)
     tests = [
-        TestResult(subject, "talon aces, total", float(total), float(p_aces), hands, aces_null, dealer=name),
+        TestResult(
+            subject,
+            "talon aces, total",
+            float(total),
+            float(p_aces),
+            hands,
+            aces_null,
+            dealer=name,
+            kind="talon-aces",
+            observed=float(total),
+            expected=float(hands * laws.talon_aces.mean),
+        ),
         TestResult(
             subject,
             "talon value, total, two-sided",
@@ -509,8 +523,9 @@ def _dealer_tests(
             actor=name,
             beneficiary=TALON,
             direction="fed" if z > 0 else "sunk",
-            observed=float(merged.sums.talon_value[d]) / hands,
-            expected=value_law.mean,
+            kind="talon-value",
+            observed=float(merged.sums.talon_value[d]),
+            expected=float(hands * value_law.mean),
         ),
         TestResult(
             subject,
@@ -520,6 +535,7 @@ def _dealer_tests(
             hands,
             "likelihood ratio vs an ace stacked in 5-100% of deals; 1/max E is a p-value (Ville)",
             dealer=name,
+            kind="talon-aces-eprocess",
         ),
     ]
     tests += _tell_tests(subject, name, merged.sums, d)
@@ -535,6 +551,9 @@ def _dealer_tests(
                 int(cuts.sum()),
                 "an honest cutter: uniform over legal depths; binomial tail, Bonferroni over depths",
                 dealer=name,
+                kind="cut-depth",
+                observed=float(cuts[depth]),
+                expected=float(cuts.sum()) / max(len(cuts) - 2 * min_each_side + 1, 1),
             )
         )
     return tests
@@ -554,6 +573,9 @@ def _tell_tests(subject: str, dealer: str, sums: Sums, d: int) -> list[TestResul
                 lazy,
                 LAZY_NULL,
                 dealer=dealer,
+                kind="lazy-shuffle",
+                observed=float(low),
+                expected=lazy * LAZY_LEVEL,
             )
         )
     together = int(sums.together_tests[d])
@@ -568,6 +590,9 @@ def _tell_tests(subject: str, dealer: str, sums: Sums, d: int) -> list[TestResul
                 together,
                 TOGETHER_NULL,
                 dealer=dealer,
+                kind="aces-together",
+                observed=fisher,
+                expected=2.0 * together,
             )
         )
     targeted = int(sums.targeting_talon_tests[d])
@@ -582,6 +607,9 @@ def _tell_tests(subject: str, dealer: str, sums: Sums, d: int) -> list[TestResul
                 targeted,
                 SAME_EFFORT_NULL,
                 dealer=dealer,
+                kind="talon-same-effort",
+                observed=fisher,
+                expected=2.0 * targeted,
             )
         )
     return tests
@@ -592,20 +620,23 @@ def _seat_tests(merged: Merged, players: Sequence[str]) -> list[TestResult]:
     tests = []
     for d in range(len(players)):
         for s in range(len(players)):
-            for label, fisher, count, null in (
+            for kind, label, fisher, count, null in (
                 (
+                    "hand-value",
                     "hand value (Fisher)",
                     sums.hand_fisher,
                     sums.hand_tests,
                     "honest deals: exact subset-sum law of a hand's value, tie-broken p-values, Fisher",
                 ),
                 (
+                    "talon-rank",
                     "talon rank given the hand (Fisher)",
                     sums.rank_fisher,
                     sums.rank_tests,
                     "the talon is a uniform pair of the 22 cards outside the seat's hand: rank among 231 pairs, Fisher",
                 ),
                 (
+                    "hand-same-effort",
                     "hand value vs honest shuffles of the same effort (Fisher)",
                     sums.targeting_seat_fisher,
                     sums.targeting_seat_tests,
@@ -625,6 +656,9 @@ def _seat_tests(merged: Merged, players: Sequence[str]) -> list[TestResult]:
                             null,
                             dealer=players[d],
                             player=players[s],
+                            kind=kind,
+                            observed=float(fisher[d, s]),
+                            expected=2.0 * k,
                         )
                     )
     return tests

@@ -1,7 +1,10 @@
 """`fairdeal audit LOG`: who dealt suspiciously, who profited, what broke the rules — with calibrated statistics.
 
-Exit status: 0 nothing flagged; 1 a dealer, player or finding is flagged at the family-wise alpha (Holm across
-all tests, or a finding no honest hand shows); 2 the input cannot be audited (no file, no table header).
+The report opens with the verdict in sentences (``--lang en|ru``) and the hands that carry the evidence; the
+statisticians' tables follow. Progress bars for each phase go to stderr when it is a terminal (``--quiet``: none).
+Exit status (``EXIT_CODES``, shown in ``--help``): 0 nothing flagged; 1 a dealer, player or finding is flagged at
+the family-wise alpha (Holm across all tests, or a finding no honest hand shows); 2 the input cannot be audited (no
+file, no table header, a bad option).
 """
 
 from __future__ import annotations
@@ -13,32 +16,53 @@ from typing import TYPE_CHECKING
 import click
 import numpy as np
 from rich.console import Console
-from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.padding import Padding
+from rich.progress import BarColumn, Progress, TaskID, TaskProgressColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from fairdeal.errors import AuditError, FairdealError, one_line
 from fairdeal.files import write_file
+from fairdeal.progress import Phases, Step
 
 if TYPE_CHECKING:
     from distributed import Client
 
     from fairdeal.audit.inputs import AuditUnit
     from fairdeal.audit.run import AuditResult, RunOptions
-    from fairdeal.audit.stored import Runner
 
 SHOWN_FINDINGS = 20
 SHOWN_TARGETED = 10
+EXIT_CODES = """Exit codes:
+
+\b
+  0   clean: nothing flagged
+  1   a finding: a dealer, player or the deal generator flagged at the
+      family-wise alpha, or a finding no honest hand shows (a deal the logged
+      shuffle cannot give, a rules breach, a cooked score line)
+  2   an input or usage error: a bad option, a file that cannot be read or
+      written, a log with no table header
+  70  a bug in fairdeal (never for anything the input can cause)"""
 
 
-@click.command("audit")
+@click.command("audit", epilog=EXIT_CODES)
 @click.argument("logs", nargs=-1, required=True)
 @click.option(
     "--json",
     "as_json",
     is_flag=True,
-    help="Print the report as JSON (keys: summary, suspects, beneficiaries, findings, malformed, tests, "
-    "sequential, evidence, log_quality, targeting, quality, play, legality).",
+    help="Print the report as JSON (schema: protocols/audit-report.schema.json; keys: format, version, summary, "
+    "verdict, beneficiaries, evidence_hands, suspects, cutters, findings, malformed, tests, sequential, evidence, "
+    "log_quality, targeting, quality, play, legality).",
 )
+@click.option(
+    "--lang",
+    type=click.Choice(["en", "ru"]),
+    default="en",
+    show_default=True,
+    help="Language of the verdict's sentences and the drawn hands (text, HTML and JSON).",
+)
+@click.option("--quiet", "-q", is_flag=True, help="No progress bars on stderr.")
 @click.option(
     "--html",
     "html_out",
@@ -118,6 +142,8 @@ SHOWN_TARGETED = 10
 def audit_command(
     logs: tuple[str, ...],
     as_json: bool,
+    lang: str,
+    quiet: bool,
     html_out: Path | None,
     alpha: float,
     workers: int,
@@ -149,6 +175,7 @@ def audit_command(
         play=play,
         server_seed_window=server_seed_window,
         server_time=server_time,
+        draw_hands=True,
     )
     try:
         units = audit_units(logs)
@@ -160,11 +187,11 @@ def audit_command(
         click.echo(f"Error: {one_line(str(exc))}", err=True)
         raise SystemExit(2) from None
     try:
-        reports, codes = _audit_all(units, options, err, html_out, client)
+        reports, codes = _audit_all(units, options, err if not quiet else None, html_out, client, lang)
     finally:
         if client is not None:
             _close(client)
-    _report(out, reports, as_json, html_out, many=len(units) > 1)
+    _report(out, reports, as_json, html_out, many=len(units) > 1, lang=lang)
     raise SystemExit(max(codes))
 
 
@@ -176,7 +203,12 @@ def _close(client: Client) -> None:
 
 
 def _audit_all(
-    units: list[AuditUnit], options: RunOptions, err: Console, html_out: Path | None, client: Client | None
+    units: list[AuditUnit],
+    options: RunOptions,
+    err: Console | None,
+    html_out: Path | None,
+    client: Client | None,
+    lang: str,
 ) -> tuple[list[tuple[AuditUnit, AuditResult]], list[int]]:
     from fairdeal.audit.cluster import dask_runner
 
@@ -185,11 +217,13 @@ def _audit_all(
     codes: list[int] = []
     for unit in units:
         try:
-            result = _run(unit, options, err, runner)
-            if html_out is not None:
-                from fairdeal.audit.html import render_html
+            with _bars(err) as bars:
+                result = unit.run(options, bars, runner)
+                if html_out is not None:
+                    from fairdeal.audit.html import render_html
 
-                write_file(html_out, render_html(result, unit.title).encode("utf-8"), force=True)
+                    bars.phase("writing the HTML report")
+                    write_file(html_out, render_html(result, unit.title, lang).encode("utf-8"), force=True)
         except FairdealError as exc:
             where = f"{unit.name}: " if len(units) > 1 else ""
             click.echo(f"Error: {where}{one_line(str(exc))}", err=True)
@@ -205,36 +239,72 @@ def _audit_all(
 
 
 def _report(
-    out: Console, reports: list[tuple[AuditUnit, AuditResult]], as_json: bool, html_out: Path | None, many: bool
+    out: Console,
+    reports: list[tuple[AuditUnit, AuditResult]],
+    as_json: bool,
+    html_out: Path | None,
+    many: bool,
+    lang: str,
 ) -> None:
     if as_json:
         if many:
-            payload = {"logs": [{"source": unit.name, **result.to_json()} for unit, result in reports]}
+            payload = {"logs": [{"source": unit.name, **result.to_json(lang)} for unit, result in reports]}
         else:
-            payload = reports[0][1].to_json() if reports else {}
+            payload = reports[0][1].to_json(lang) if reports else {}
         if reports:
             click.echo(json.dumps(payload, ensure_ascii=False, indent=1))
         return
     for unit, result in reports:
         if many:
             out.print(f"[bold]== {unit.name} ==[/bold]", highlight=False)
-        _print(out, result)
+        _print(out, result, lang)
         if html_out is not None:
             out.print(f"HTML report written to {html_out}", markup=False)
 
 
-def _run(unit: AuditUnit, options: RunOptions, err: Console, runner: Runner | None = None) -> AuditResult:
-    columns = (TextColumn("reading"), BarColumn(), DownloadColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress:
-        task = progress.add_task("read", total=None)
+class _Bars(Phases):
+    """The audit's phases as rich progress bars on stderr: the reading with its bytes, each later phase as it
+    starts (a pulsing bar when its length is not known); nothing when stderr is not a terminal or with --quiet."""
+
+    def __init__(self, progress: Progress) -> None:
+        self.progress = progress
+        self.task: TaskID | None = None  # the phase running
+        self.reading: TaskID | None = None
+
+    def __enter__(self) -> _Bars:
+        self.progress.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.progress.__exit__(None, None, None)
+
+    def _start(self, name: str) -> TaskID:
+        if self.task is not None:
+            self.progress.update(self.task, completed=1, total=1)
+        self.task = self.progress.add_task(name, total=None)
+        return self.task
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.reading is None:
+            self.reading = self._start("reading the log")
+        self.progress.update(self.reading, completed=done, total=total or None)
+
+    def phase(self, name: str) -> Step:
+        task = self._start(name)
 
         def step(done: int, total: int) -> None:
-            progress.update(task, completed=done, total=total)
+            self.progress.update(task, completed=done, total=total or None)
 
-        return unit.run(options, step, runner)
+        return step
 
 
-def _print(out: Console, result: AuditResult) -> None:
+def _bars(err: Console | None) -> _Bars:
+    columns = (TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), TimeElapsedColumn())
+    console = err if err is not None else Console(stderr=True, quiet=True)
+    return _Bars(Progress(*columns, console=console, transient=True, disable=err is None or not err.is_terminal))
+
+
+def _print(out: Console, result: AuditResult, lang: str) -> None:
     v = result.verdict
     out.print(
         f"[bold]Audited {v.hands:,} hands[/bold] of {', '.join(v.players)} (pattern {v.pattern}, "
@@ -242,8 +312,8 @@ def _print(out: Console, result: AuditResult) -> None:
         f"{len(v.tests)} tests, Holm family-wise alpha {v.alpha:g}.",
         highlight=False,
     )
-    if v.clean:
-        out.print("[green]Nothing flagged.[/green]")
+    _print_verdict(out, result, lang)
+    out.print()
     suspects = Table(title="Suspicious dealers")
     for column in ("dealer", "why (Holm-adjusted p)", "CUSUM alarm", "e-process alarm"):
         suspects.add_column(column)
@@ -259,7 +329,10 @@ def _print(out: Console, result: AuditResult) -> None:
             _hand(path.eprocess_alarm if path else None),
         )
     out.print(suspects if v.suspects() else "Suspicious dealers: none")
-    out.print("Players whose hands were too strong: " + (", ".join(v.beneficiaries()) or "none"), highlight=False)
+    from fairdeal.audit.report.narrative import beneficiary_pairs
+
+    pairs = [f"{player} (dealt by {dealer})" for dealer, player in beneficiary_pairs(v)]
+    out.print("Players whose hands were too strong: " + (", ".join(pairs) or "none"), highlight=False)
     _print_play(out, result)
     out.print("Players named by a rules breach: " + (", ".join(v.rule_breakers()) or "none"), highlight=False)
     cuts = [
@@ -301,6 +374,24 @@ def _print_play(out: Console, result: AuditResult) -> None:
         for actor, beneficiary, t in found
     ]
     out.print("Play collusion: " + ("; ".join(lines) if lines else "none flagged"), highlight=False)
+
+
+def _print_verdict(out: Console, result: AuditResult, lang: str) -> None:
+    """The verdict in sentences, then the hands that carry the evidence as card strings."""
+    from fairdeal.audit.report.drawing import hand_text
+    from fairdeal.audit.report.narrative import narrate
+
+    narrative = narrate(result, lang)
+    out.print(narrative.headline, style="bold", markup=False, highlight=False)
+    for paragraph in narrative.paragraphs()[1:]:
+        out.print(Padding(Text(paragraph), (0, 0, 0, 2)))
+    hands = result.evidence.hands if result.evidence is not None else ()
+    if hands:
+        out.print()
+        out.print("The hands that carry the evidence:" if lang == "en" else "Раздачи, несущие улики:", style="bold")
+        for hand in hands:
+            for line in hand_text(hand, lang):
+                out.print(line, markup=False, highlight=False)
 
 
 def _hand(number: int | None) -> str:
@@ -381,17 +472,29 @@ def _print_quality(out: Console, result: AuditResult) -> None:
         "shuffles of measures that forgive cuts (a uniform shuffle: preserved 1, reversed 1, "
         f"guessing {honest:.2f})"
     )
-    for column in ("dealer", "shuffles", "0 bits", "bits", "preserved", "reversed", "block", "rising", "guessing"):
+    from fairdeal.audit.report.shuffles import bits_words, record_words
+
+    for column in (
+        "dealer",
+        "shuffles",
+        "logged",
+        "unlogged chance",
+        "preserved",
+        "reversed",
+        "block",
+        "rising",
+        "guess",
+    ):
         table.add_column(column)
     for q in dealers:
         m = q.means
         table.add_row(
             q.dealer,
             f"{q.read:,}",
-            f"{q.zero_share:.0%}",
-            f"{q.mean_bits:.0f}",
+            record_words(q, "en"),
+            bits_words(q, "en"),
             *(
-                f"{m[name]:.1f}"
+                f"{m[name]:.1f}" if q.measured else "-"
                 for name in (
                     "cyclic_preserved",
                     "cyclic_reversed",

@@ -441,7 +441,7 @@ def _log_text(table: Table, store: Store) -> str:
 def _audit_html(table: Table, store: Store) -> str:
     """`fairdeal audit` on the table's history (log and transcripts as files), as its HTML report."""
     from fairdeal.audit.html import render_html
-    from fairdeal.audit.run import run_audit
+    from fairdeal.audit.run import RunOptions, run_audit
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / f"{table.id}.jsonl"
@@ -451,7 +451,7 @@ def _audit_html(table: Table, store: Store) -> str:
         for hand, text in store.transcripts(table.id):
             name = f"hand-{hand:04d}.json" if hand else "settlement.json"
             (folder / name).write_text(text, encoding="utf-8")
-        return render_html(run_audit(path), path.name)
+        return render_html(run_audit(path, RunOptions(draw_hands=True)), path.name)
 
 
 async def _serve_socket(ws: WebSocket, hub: Hub, limits: RateLimits) -> None:

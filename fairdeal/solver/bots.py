@@ -5,8 +5,8 @@ What the view has seen constrains the layouts: cards played, hands lying face up
 are with the declarer or in his discard), and voids (a seat that did not follow the led suit holds none of it, and
 none of the trumps either when it did not trump). The score of a layout's outcome is its worth in whists to the
 seat to play, scored and settled by the table's own rules (``pricing``), and in raspasy the tricks taken.
-Levels: "easy" is the heuristic bot; "medium" and "hard" play the cards by sampling (8 and 24 layouts a decision) and whist by simulation (8 and 16 layouts): they deal the
-declarer's and the partner's hands (shown talon cards with the declarer or in his discard) and whist when the
+Levels: "easy" is the heuristic bot; "medium" and "hard" play the cards by sampling (8 and 24 layouts a
+decision) and whist by simulation (8 and 16 layouts): they deal the declarer's and the partner's hands (shown talon cards with the declarer or in his discard) and whist when the
 double-dummy defence reaches the whist quota with half a trick to spare (table defence is weaker than double
 dummy), at two- and three-seat tables, with the hands fitting the calls made (``inference.py``). They also bid,
 discard and name the contract by simulation (``simulate.py``: 10 and 16 layouts) where that module models the
