@@ -1,19 +1,19 @@
 """The sampling bot: deal the cards it cannot see in ways consistent with its view, solve each layout double
 dummy, and play the card with the best expected score.
 
-What the view has seen constrains the layouts: cards played, hands lying face up, the talon shown (those cards
-are with the declarer or in his discard), and voids (a seat that did not follow the led suit holds none of it, and
-none of the trumps either when it did not trump). The score of a layout's outcome is its worth in whists to the
-seat to play, scored and settled by the table's own rules (``pricing``), and in raspasy the tricks taken.
-Levels: "easy" is the heuristic bot; "medium" and "hard" play the cards by sampling (8 and 24 layouts a
-decision) and whist by simulation (8 and 16 layouts): they deal the declarer's and the partner's hands (shown talon cards with the declarer or in his discard) and whist when the
-double-dummy defence reaches the whist quota with half a trick to spare (table defence is weaker than double
-dummy), at two- and three-seat tables, with the hands fitting the calls made (``inference.py``). They also bid,
-discard and name the contract by simulation (``simulate.py``: 10 and 16 layouts) where that module models the
-table; elsewhere those phases, and all the others, are the heuristic's. The choice depends
-only on the view and the seed: each decision's generator is seeded from both. Each decision also has a budget of
-solver nodes (``BUDGETS``, about a third of a second of one core): once it is spent the decision stands on the
-layouts solved so far, so no move thinks for more than a second, deterministically.
+What the view has seen constrains the layouts: cards played, hands lying face up, the talon shown (those cards are
+with the declarer or in his discard), and voids (a seat that did not follow the led suit holds none of it, and none
+of the trumps either when it did not trump). The score of a layout's outcome is its worth in whists to the seat to
+play, scored and settled by the table's own rules (``pricing``), and in raspasy the tricks taken. Levels: "easy" is
+the heuristic bot; "medium" and "hard" play the cards by sampling (8 and 24 layouts a decision) and whist by
+simulation (8 and 16 layouts): they deal the declarer's and the partner's hands (shown talon cards with the
+declarer or in his discard) and whist when the double-dummy defence reaches the whist quota with half a trick to
+spare (table defence is weaker than double dummy), at two- and three-seat tables, with the hands fitting the calls
+made (``inference.py``). They also bid, discard and name the contract by simulation (``simulate.py``: 10 and 16
+layouts) where that module models the table; elsewhere those phases, and all the others, are the heuristic's. The
+choice depends only on the view and the seed: each decision's generator is seeded from both. Each decision also has
+a budget of solver nodes (``BUDGETS``, about a third of a second of one core): once it is spent the decision stands
+on the layouts solved so far, so no move thinks for more than a second, deterministically.
 """
 
 from __future__ import annotations
