@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from commit_reveal_parties import Silent
 
 from fairdeal.audit.legality import check_legality
 from fairdeal.cli import cli
@@ -50,28 +51,6 @@ def seeds(names: Sequence[str]) -> list[Callable[[int, int], bytes]]:
         return lambda hand, attempt: hashlib.sha256(f"ab/{name}/{hand}/{attempt}".encode()).digest()
 
     return [one(name) for name in names]
-
-
-class Silent(Player):
-    """A player that does not answer one request (a timeout): hand ``hand``, step ``step``, first attempt."""
-
-    def __init__(self, player: Player, hand: int, step: str):
-        self.__dict__.update(player.__dict__)
-        self._silent = (hand, step)
-
-    def commit(  # type: ignore[override]
-        self, hand: int, shown: Sequence[Envelope], deadline: float | None = None
-    ) -> Envelope | None:
-        return None if self._quiet(hand, m.COMMIT, shown) else super().commit(hand, [], deadline)
-
-    def reveal(  # type: ignore[override]
-        self, hand: int, shown: Sequence[Envelope], deadline: float | None = None
-    ) -> Envelope | None:
-        return None if self._quiet(hand, m.REVEAL, shown) else super().reveal(hand, [], deadline)
-
-    def _quiet(self, hand: int, step: str, shown: Sequence[Envelope]) -> bool:
-        self._accept_all(shown, hand)  # it reads what it is sent; it only does not answer
-        return self._silent == (hand, step) and not any(e.kind == m.ABORT and e.hand == hand for e in self.chain)
 
 
 def table(convention: Convention, players: int, silent: int, step: str, hands: int = 2) -> CommitRevealSource4:

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from commit_reveal_parties import Silent
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -21,7 +22,6 @@ from fairdeal.engine.match import play_match
 from fairdeal.protocols.canonical import context, encode
 from fairdeal.protocols.commit_reveal4 import messages as m
 from fairdeal.protocols.commit_reveal4.check import Pins
-from fairdeal.protocols.commit_reveal4.parties import Player
 from fairdeal.protocols.commit_reveal4.source import CommitRevealSource4, RefusedHand, write_document
 from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.roster import Roster
@@ -461,28 +461,6 @@ def test_write_document_is_canonical(evening: Evening, tmp_path: Path) -> None:
 
 
 # --- 7. aborts with consequences ----------------------------------------------------------------------------------
-
-
-class Silent(Player):
-    """A player that does not answer one request (a timeout): hand ``hand``, step ``step``, first attempt."""
-
-    def __init__(self, player: Player, hand: int, step: str):
-        self.__dict__.update(player.__dict__)
-        self._silent = (hand, step)
-
-    def commit(  # type: ignore[override]
-        self, hand: int, shown: Sequence[Envelope], deadline: float | None = None
-    ) -> Envelope | None:
-        return None if self._quiet(hand, m.COMMIT, shown) else super().commit(hand, [], deadline)
-
-    def reveal(  # type: ignore[override]
-        self, hand: int, shown: Sequence[Envelope], deadline: float | None = None
-    ) -> Envelope | None:
-        return None if self._quiet(hand, m.REVEAL, shown) else super().reveal(hand, [], deadline)
-
-    def _quiet(self, hand: int, step: str, shown: Sequence[Envelope]) -> bool:
-        self._accept_all(shown, hand)  # it reads what it is sent; it only does not answer
-        return self._silent == (hand, step) and not any(e.kind == m.ABORT and e.hand == hand for e in self.chain)
 
 
 @pytest.mark.parametrize("step", [m.COMMIT, m.REVEAL])
