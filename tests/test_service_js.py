@@ -131,17 +131,19 @@ class Twin(Player):
         python = super().accept_session(shown)
         return self._ask("accept", shown, python, roster=self.roster.to_json())
 
-    def commit(self, hand: int, shown: Sequence[Envelope]) -> Envelope:
-        return self._ask("commit", shown, super().commit(hand, shown), hand=hand, seeds=self._seeds(hand))
+    def commit(self, hand: int, shown: Sequence[Envelope], deadline: float | None = None) -> Envelope:
+        python = super().commit(hand, shown, deadline)
+        return self._ask("commit", shown, python, hand=hand, seeds=self._seeds(hand))
 
-    def reveal(self, hand: int, shown: Sequence[Envelope]) -> Envelope:
-        return self._ask("reveal", shown, super().reveal(hand, shown), hand=hand, seeds=self._seeds(hand))
+    def reveal(self, hand: int, shown: Sequence[Envelope], deadline: float | None = None) -> Envelope:
+        python = super().reveal(hand, shown, deadline)
+        return self._ask("reveal", shown, python, hand=hand, seeds=self._seeds(hand))
 
-    def countersign(self, hand: int, shown: Sequence[Envelope]) -> Envelope:
-        return self._ask("countersign", shown, super().countersign(hand, shown), hand=hand)
+    def countersign(self, hand: int, shown: Sequence[Envelope], deadline: float | None = None) -> Envelope:
+        return self._ask("countersign", shown, super().countersign(hand, shown, deadline), hand=hand)
 
-    def sign_settlement(self, shown: Sequence[Envelope]) -> Envelope:
-        return self._ask("settle", shown, super().sign_settlement(shown))
+    def sign_settlement(self, shown: Sequence[Envelope], deadline: float | None = None) -> Envelope:
+        return self._ask("settle", shown, super().sign_settlement(shown, deadline))
 
 
 _SEEDS: dict[str, bytes] = {}

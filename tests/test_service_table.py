@@ -8,6 +8,7 @@ import secrets
 import pytest
 
 from fairdeal.engine.hand import to_move
+from fairdeal.engine.scoring import abort_penalty
 from fairdeal.engine.system import registered
 from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.verify import verify_documents
@@ -154,3 +155,43 @@ def test_a_seat_that_lets_a_seed_step_lapse_is_aborted_signed_and_the_hand_dealt
     assert table.stage is Stage.ABORTED and "seat 0 did not answer at the seed-commit step" in table.reason
     again = Table.load(row, seats, rows, SERVICE_KEY)
     assert [e.digest for e in again.chain] == [e.digest for e in table.chain] and again.stage is Stage.ABORTED
+
+
+def test_an_aborted_attempt_is_charged_to_the_absent_seat_and_every_party_countersigns_it():
+    """A person lets the seed commitment of hand 1 lapse once: the hand is dealt again, its record carries the
+    convention's charge for that seat alone, and every party, the bots and the person, countersigns it."""
+    from fairdeal.protocols.commit_reveal4.parties import Player
+    from fairdeal.protocols.roster import Roster
+
+    table = _bot_table("sochi", 3, 1)
+    person = IdentityKey.generate("person")
+    table.seats[0] = Seat(0, "person", person.public.hex)
+    party: Player | None = None
+    lapsed, seq = False, 0
+    steps = {
+        Stage.COMMIT: lambda p: p.commit(table.hand, table.chain),
+        Stage.SEED: lambda p: p.reveal(table.hand, table.chain),
+        Stage.RECORD: lambda p: p.countersign(table.hand, table.chain),
+        Stage.SETTLE: lambda p: p.sign_settlement(table.chain),
+    }
+    while table.stage not in (Stage.FINISHED, Stage.ABORTED):
+        seq += 1
+        message = table.bot_message()
+        if message is None and table.stage is Stage.ROSTER:
+            message = Message(0, seq, "roster-sign", {"signature": person.sign(table.roster.message()).hex()})
+        elif message is None and table.stage is Stage.ACCEPT:
+            party = Player(0, person, Roster.from_json(table.roster.to_json()))
+            message = Message(0, seq, "signed", party.accept_session(table.chain).to_json())
+        elif message is None and (table.stage is Stage.PLAY or (table.stage is Stage.COMMIT and not lapsed)):
+            lapsed = lapsed or table.stage is Stage.COMMIT
+            message = table.timeout_message(0)  # in play the system's bot moves for the late person
+        elif message is None:
+            assert party is not None
+            message = Message(0, seq, "signed", steps[table.stage](party).to_json())
+        assert message is not None
+        table.submit(message)
+    assert lapsed and table.stage is Stage.FINISHED, (table.stage, table.reason)
+    close = next(e for e in table.chain if e.kind == "hand-close")
+    assert close.body["record"]["penalty"] == [line.to_record() for line in abort_penalty(table.convention, 0, 3)]
+    assert len([e for e in table.chain if e.kind == "record-sign"]) == 3
+    assert [e.body["missing"] for e in table.chain if e.kind == "abort"] == [[0]]

@@ -35,8 +35,9 @@ from fairdeal.engine.bots import Bot
 from fairdeal.engine.hand import apply, is_over, legal_actions, new_hand, result, to_move
 from fairdeal.engine.match import dealer_of
 from fairdeal.engine.match_log import end_record, hand_fields, sheet_extras, table_record
+from fairdeal.engine.scoring import abort_penalty
 from fairdeal.engine.settlement import settle
-from fairdeal.engine.sheet import Sheet, is_finished, new_sheet
+from fairdeal.engine.sheet import ScoreLine, Sheet, is_finished, new_sheet
 from fairdeal.engine.sheet_view import sheet_json
 from fairdeal.engine.state import HandState
 from fairdeal.engine.system import System, get_system, house_rules
@@ -185,6 +186,7 @@ class Table:
     _opening_round: int = 0
     _relayed: int = 0  # the service's envelopes so far
     _fields: dict[str, Any] = field(default_factory=dict)  # the closed hand's log line, less its transcript
+    _penalty: list[ScoreLine] = field(default_factory=list)  # this hand's charges for its aborted attempts
     _players: dict[int, Player] = field(default_factory=dict)  # the bots' v4 parties
     _shown: dict[int, int] = field(default_factory=dict)  # how much of the chain each bot has been shown
     _bots: dict[int, Bot] = field(default_factory=dict)
@@ -447,6 +449,8 @@ class Table:
         kind = DUE_KIND.get(self.stage)
         if kind in (m.COMMIT, m.REVEAL) and self._live_service.attempt + 1 < MAX_ATTEMPTS:
             self._relay(self._live_service.abort(self.hand, kind, late))
+            # The v4 abort policy: the absent seat pays the convention's charge, written with the hand's record.
+            self._penalty += abort_penalty(self.convention, late, self.num_seats)
             self._open_hand()
             return
         self.stage = Stage.ABORTED
@@ -511,7 +515,7 @@ class Table:
             return []
         self.hand += 1
         self.dealer, self._opening_round = dealer_of(self.convention, self.hand - 1, 0, self.num_seats)
-        self.hand_messages = []
+        self.hand_messages, self._penalty = [], []
         self._open_hand()
         return []
 
@@ -537,11 +541,13 @@ class Table:
     def _close_hand(self) -> None:
         assert self.order is not None  # dealt in ``_deal``
         outcome = result(self._live_state)
-        before = self._live_sheet
+        before = self._live_sheet.apply(tuple(self._penalty))
         self.sheet, lines = self.system.score_hand(before, outcome)
         fields = hand_fields(
             self.hand, self._live_state, {}, lines, sheet_extras(before, self.sheet, outcome, self.convention)
         )
+        if self._penalty:
+            fields["penalty"] = [line.to_record() for line in self._penalty]
         self._fields = fields
         record = {k: v for k, v in fields.items() if k != "type"}
         deal = seat_deal(self.order, self.convention.table.pattern_name(self.num_seats), self.dealer, self.num_seats)
