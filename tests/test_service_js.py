@@ -206,11 +206,11 @@ def test_an_aborted_attempt_is_dealt_again_and_the_browser_commits_afresh(node, 
     answer = twins[2].commit
     calls = []
 
-    def late(hand: int, shown: Sequence[Envelope]) -> Envelope | None:
+    def late(hand: int, shown: Sequence[Envelope], deadline: float | None = None) -> Envelope | None:
         """Sees the hand's messages but does not answer the first request."""
         calls.append(hand)
         if len(calls) > 1:
-            return answer(hand, shown)
+            return answer(hand, shown, deadline)
         Player._accept_all(twins[2], shown, hand)
         node({"op": "absorb", "id": twins[2].id, "news": [e.to_json() for e in shown]})
         return None
