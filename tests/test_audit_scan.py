@@ -17,11 +17,8 @@ from fairdeal.audit.fastpath import (
     CARD_CODE,
     RawHand,
     apply_compiled,
-    compile_batch,
-    compile_simple,
     decode_raw_block,
     layout_for,
-    raw_cards,
     undone_windows,
 )
 from fairdeal.audit.replay import undone_actions
@@ -33,6 +30,7 @@ from fairdeal.audit.summary import BlockContext
 from fairdeal.audit.verdict import build_verdict
 from fairdeal.cards import to_ascii_list
 from fairdeal.deal import deal_by_seat, deal_order, get_pattern
+from fairdeal.log.bulk import compile_batch, compile_simple, raw_cards
 from fairdeal.log.records import DealRecord, HandRecord, TableRecord
 from fairdeal.log.writer import encode_record
 from fairdeal.shuffle.notation import parse_notation

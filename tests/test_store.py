@@ -174,3 +174,47 @@ def test_the_commands_store_query_and_audit_the_store(tmp_path):
     assert len(reports) == 2 and reports[0]["suspects"][0]["dealer"] == "Vera"
     bad = runner.invoke(cli, ["query", "SELECT nope FROM hands", "--store", str(out)])
     assert bad.exit_code != 0 and "Traceback" not in bad.output and "query:" in bad.output
+
+
+def test_a_version_1_store_without_parsed_columns_audits_alike(tmp_path):
+    """Version 1 wrote no parsed columns; its files are audited by parsing their raw JSON, to the same verdict."""
+    table = SynthTable(players=("A", "B", "C"), system="sochi", pattern_name="russian")
+    log = synth_log(tmp_path / "evening.jsonl", table, 60, 3, deal_hand)
+    store = stored(tmp_path, log)
+    (table_id,) = store.tables()
+    options = RunOptions(workers=1, legality=False, tells=True, targeting=True)
+    current = comparable(run_stored_audit(store.root, table_id, options))
+    for file in (store.root / "hands").rglob("*.parquet"):
+        old = pq.read_table(file).drop_columns(["deal_cards", "order_cards", "shuffle_ops"])
+        pq.write_table(old, file)
+    (store.root / "fairdeal-store.json").write_text(json.dumps({"format": "fairdeal-store", "version": 1}))
+    assert comparable(run_stored_audit(Store(store.root).root, table_id, options)) == current == comparable(
+        run_audit(log, options)
+    )
+
+
+def test_the_store_keeps_each_hand_read_as_the_auditor_reads_it(tmp_path):
+    from fairdeal.audit.fastpath import RawHand, decode_raw_block, layout_for
+    from fairdeal.audit.stored import _parsed
+    from fairdeal.log.bulk import parse_hands
+
+    table = SynthTable(players=("A", "B", "C", "D"), system="sochi", pattern_name="russian")
+    log = synth_log(tmp_path / "evening.jsonl", table, 30, 4, deal_hand)
+    store = stored(tmp_path, log)
+    (file,) = (store.root / "hands").rglob("*.parquet")
+    group = pq.ParquetFile(file).read_row_group(0)
+    records, _ = decode_raw_block(group.column("raw").to_pylist(), 2)
+    hands = [r for _, r in records if isinstance(r, RawHand)]
+    kept = _parsed(group, group.column("kind").to_pylist(), len(hands), 32)
+    fresh = parse_hands(
+        [bytes(h.deal) for h in hands],
+        [bytes(h.order_before) for h in hands],
+        [h.logged_shuffle for h in hands],
+        np.array([h.dealer for h in hands]),
+        layout_for("russian", 4).lists,
+        32,
+    )
+    assert kept is not None and kept.deal_ok.all() and kept.simple.all()
+    for name in ("deal_ok", "deals", "order_ok", "orders", "simple"):
+        assert np.array_equal(getattr(kept, name), getattr(fresh, name))
+    assert np.array_equal(kept.ops.rows(np.arange(len(hands))).kinds, fresh.ops.rows(np.arange(len(hands))).kinds)

@@ -3,9 +3,9 @@
 statistics.
 
 ``audit_block`` turns decoded lines into a ``summary.BlockSummary``. Deals whose card lists are in the usual form
-are read for the whole block at once (``fastpath.raw_cards``); any other deal is decoded card by card, and a deal
-that is not one deck in the pattern's shape is a finding, explained by the replay when the order and shuffle are
-logged.
+are read for the whole block at once (``log.bulk``; a store keeps them read); any other deal is decoded card by
+card, and a deal that is not one deck in the pattern's shape is a finding, explained by the replay when the order
+and shuffle are logged.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from fairdeal.audit.actors.cutter import fold_cutter
 from fairdeal.audit.benefit.fold import cutters_of, fold_benefit
 from fairdeal.audit.bulk_replay import gathered_orders, replay_block
 from fairdeal.audit.exact import fold_deals, laws_for
-from fairdeal.audit.fastpath import Layout, NarrowHand, NarrowTable, RawHand, card_code, raw_cards
+from fairdeal.audit.fastpath import Layout, NarrowHand, NarrowTable, RawHand, card_code
 from fairdeal.audit.logged import read_logged
 from fairdeal.audit.replay import Finding, received_deal, replay_deal
 from fairdeal.audit.shuffle_quality import fold_quality
@@ -29,6 +29,7 @@ from fairdeal.audit.tells import fold_tells
 from fairdeal.bounded import quote
 from fairdeal.cards import NUM_CODES, to_ascii_list
 from fairdeal.errors import FairdealError, one_line
+from fairdeal.log.bulk import ParsedHands, parse_hands
 from fairdeal.shuffle.notation import parse_notation
 
 if TYPE_CHECKING:
@@ -43,8 +44,11 @@ def audit_block(
     layout: Layout,
     context: BlockContext,
     block_index: int,
+    parsed: ParsedHands | None = None,
 ) -> BlockSummary:
-    """Audit the decoded records (``RawHand`` for hands) of one block, numbered from 1 within the block."""
+    """Audit the decoded records (``RawHand`` for hands) of one block, numbered from 1 within the block;
+    ``parsed`` holds their hands read in bulk, one row per ``RawHand`` in order (a store keeps it), else it is
+    read here."""
     laws = laws_for(layout)
     pattern = layout.pattern
     seats = layout.num_seats
@@ -59,9 +63,13 @@ def audit_block(
     )
     for line, message in errors:
         summary.problem(line, message, context.keep)
-    hands = []
+    every_hand: Hands = [(line, record) for line, record in records if isinstance(record, RawHand)]
+    parsed = parsed or _parse(every_hand, layout)
+    hands, kept = [], []
+    position = -1  # the record's row in ``parsed``
     for line, record in records:
         if isinstance(record, RawHand):
+            position += 1
             if not 0 <= record.dealer < seats:
                 summary.problem(
                     line,
@@ -71,25 +79,30 @@ def audit_block(
             elif not len(record.deal):
                 summary.problem(line, f"line {line}: hand {record.hand} has no deal; nothing to audit", context.keep)
             else:
+                kept.append(position)
                 hands.append((line, record))
         elif isinstance(record, NarrowTable):
             summary.headers += 1
             summary.problem(line, f"line {line}: a second table header; the auditor keeps the first", context.keep)
     if not hands:
         return summary
-    rows, codes = _deals(hands, layout, summary, context)
+    parsed = parsed.take(kept)
+    rows, codes = _deals(hands, parsed, layout, summary, context)
     if not rows:
         return summary
     hands = [hands[r] for r in rows]
+    parsed = parsed.take(rows)
     dealers = np.array([record.dealer for _, record in hands], dtype=np.int64)
     numbers = np.array([record.hand for _, record in hands], dtype=np.int64)
     recv = np.full((len(hands), NUM_CODES), -1, dtype=np.int8)
     recv[np.arange(len(hands))[:, None], codes] = layout.template[dealers]
-    orders = gathered_orders(hands, layout, summary, context)
+    orders = gathered_orders(hands, parsed, layout, summary, context)
     valid = np.array([orders[k, 0] >= 0 or not len(record.order_before) for k, (_, record) in enumerate(hands)])
     hands = [h for h, v in zip(hands, valid) if v]
     orders, recv, dealers, numbers = orders[valid], recv[valid], dealers[valid], numbers[valid]
-    simple, compiled = replay_block(hands, orders, recv, dealers, layout, context, summary)
+    simple, compiled = replay_block(
+        hands, parsed.take(np.flatnonzero(valid)), orders, recv, dealers, layout, context, summary
+    )
     fold_cutter(
         hands,
         orders,
@@ -126,12 +139,23 @@ def audit_block(
     return summary
 
 
-def _deals(hands: Hands, layout: Layout, summary: BlockSummary, context: BlockContext) -> tuple[list[int], np.ndarray]:
+def _parse(hands: Hands, layout: Layout) -> ParsedHands:
+    return parse_hands(
+        [bytes(record.deal) for _, record in hands],
+        [bytes(record.order_before) for _, record in hands],
+        [record.logged_shuffle for _, record in hands],
+        np.array([record.dealer for _, record in hands], dtype=np.int64),
+        layout.lists,
+        layout.pattern.deck.size,
+    )
+
+
+def _deals(
+    hands: Hands, parsed: ParsedHands, layout: Layout, summary: BlockSummary, context: BlockContext
+) -> tuple[list[int], np.ndarray]:
     """Rows whose deal is one deck in the pattern's shape, and their cards as listed (slot order, then talons)."""
     pattern = layout.pattern
-    n = pattern.deck.size
-    dealers = np.array([record.dealer for _, record in hands], dtype=np.int64)
-    ok, fast = raw_cards([record.deal for _, record in hands], layout.lists[dealers], (b"hands", b"talons"), n)
+    ok, fast = parsed.deal_ok, parsed.deals[parsed.deal_ok]
     deck = np.sort(pattern.deck.codes())
     one_deck = (np.sort(fast, axis=1) == deck[None, :]).all(axis=1)
     rows = list(np.flatnonzero(ok)[one_deck])

@@ -31,9 +31,6 @@ from fairdeal.audit.fastpath import (
     Layout,
     apply_compiled,
     card_code,
-    compile_batch,
-    compile_simple,
-    raw_cards,
     step_notation,
     undone_windows,
 )
@@ -49,6 +46,7 @@ from fairdeal.audit.replay import (
 from fairdeal.audit.summary import BlockContext, BlockSummary, HandTable
 from fairdeal.cards import NUM_CODES
 from fairdeal.errors import FairdealError
+from fairdeal.log.bulk import ParsedHands
 from fairdeal.shuffle.notation import parse_notation
 
 if TYPE_CHECKING:
@@ -58,22 +56,17 @@ EVIDENCE_TABLE = "replay_evidence"  # the per-hand table of weighed replay evide
 DEAL_SOURCE, FALSE_CUT_SOURCE = 0, 1
 
 
-def gathered_orders(hands: Hands, layout: Layout, summary: BlockSummary, context: BlockContext) -> np.ndarray:
+def gathered_orders(
+    hands: Hands, parsed: ParsedHands, layout: Layout, summary: BlockSummary, context: BlockContext
+) -> np.ndarray:
     """The logged order before shuffling per row, ``-1`` rows where it is absent or not one deck (a malformed line,
     reported here)."""
     pattern = layout.pattern
-    n = pattern.deck.size
-    orders = np.full((len(hands), n), -1, dtype=np.int64)
+    orders = np.where(parsed.order_ok[:, None], parsed.orders, -1)
     present = np.array([len(record.order_before) > 0 for _, record in hands], dtype=bool)
-    rows = np.flatnonzero(present)
-    if not len(rows):
-        return orders
-    ok, fast = raw_cards([hands[k][1].order_before for k in rows], np.full((len(rows), 1), n), (), n)
-    orders[rows[ok]] = fast
-    for k in rows[~ok]:
-        line, record = hands[k]
+    for k in np.flatnonzero(present & ~parsed.order_ok):
         with contextlib.suppress(msgspec.DecodeError, msgspec.ValidationError, ValueError):
-            orders[k] = [card_code(c) for c in record.narrow().order_before]
+            orders[k] = [card_code(c) for c in hands[k][1].narrow().order_before or ()]
     deck = np.sort(pattern.deck.codes())
     broken = present & ~(np.sort(orders, axis=1) == deck[None, :]).all(axis=1)
     for k in np.flatnonzero(broken):
@@ -90,6 +83,7 @@ def gathered_orders(hands: Hands, layout: Layout, summary: BlockSummary, context
 
 def replay_block(
     hands: Hands,
+    parsed: ParsedHands,
     orders: np.ndarray,
     recv: np.ndarray,
     dealers: np.ndarray,
@@ -100,27 +94,18 @@ def replay_block(
     """Replay every logged shuffle from the gathered order (``gathered_orders``) and read its replay tells.
 
     Returns the rows of runs and cuts with depths and their op tables, for the per-hand passes."""
-    n = layout.pattern.deck.size
-    simple, simple_ops, other = [], [], []
-    for k, (_, record) in enumerate(hands):
-        shuffle = record.logged_shuffle
-        if shuffle is None:
-            continue
-        ops = compile_simple(shuffle, n)
-        if ops is None:
-            other.append(k)
-        else:
-            simple.append(k)
-            simple_ops.append(ops)
-    compiled = compile_batch(simple_ops) if simple else None
+    simple = np.flatnonzero(parsed.simple)
+    logged = np.array([record.logged_shuffle is not None for _, record in hands], dtype=bool)
+    other = np.flatnonzero(logged & ~parsed.simple)
+    compiled = parsed.ops.rows(simple) if len(simple) else None
     weights = Weights()
     if compiled is not None:
-        _replay_simple(hands, recv, dealers, orders, np.array(simple), compiled, layout, context, summary, weights)
+        _replay_simple(hands, recv, dealers, orders, simple, compiled, layout, context, summary, weights)
     for k in other:
         _replay_one(hands[k], orders[k], int(dealers[k]), layout, context, summary, weights)
     if weights.rows:
         summary.tables[EVIDENCE_TABLE] = weights.table()
-    return np.array(simple, dtype=np.int64), compiled
+    return simple, compiled
 
 
 class Weights:

@@ -3,7 +3,7 @@
 Only the fields the statistics need are decoded (msgspec skips the rest at C speed), cards become codes through
 one dictionary lookup each, and the common shuffle notation (card-by-card runs ``k`` and cuts ``cut@s d``) is
 replayed for a whole block at once with numpy. Hand lines keep their card lists undecoded (``msgspec.Raw``)
-and ``raw_cards`` reads a whole block of them with numpy; a list in any other form (another spelling, a wrong
+and ``log.bulk`` reads a whole block of them with numpy; a list in any other form (another spelling, a wrong
 shape) is decoded card by card. A line the narrow decoder rejects is decoded again by the full reader, so its
 error message is the reader's own; a shuffle in any other notation goes through the full parser one hand at a time.
 """
@@ -21,10 +21,13 @@ from fairdeal.bounded import check
 from fairdeal.cards import NUM_CODES, parse_card, to_ascii_list
 from fairdeal.deal import DealPattern, get_pattern, seats_of_hands
 from fairdeal.errors import FairdealError, LogError
+from fairdeal.log.bulk import CUT as CUT  # the op-table vocabulary, re-exported for the auditor's passes
+from fairdeal.log.bulk import NO_OP as NO_OP
+from fairdeal.log.bulk import RUN as RUN
+from fairdeal.log.bulk import CompiledShuffle as CompiledShuffle
+from fairdeal.log.bulk import deal_lists
 from fairdeal.log.reader import decode_line
-from fairdeal.shuffle.notation import MAX_ACTIONS
 
-NO_OP, RUN, CUT = 0, 1, 2
 CARD_CODE: dict[str, int] = {text: code for code, text in enumerate(to_ascii_list(range(NUM_CODES)))}
 
 
@@ -101,71 +104,8 @@ def layout_for(pattern_name: str, num_seats: int) -> Layout:
         receivers = [h for h in slot_hand[dealer] if h >= 0 for _ in range(pattern.cards_per_hand)]
         receivers += [pattern.hands + t for t in range(pattern.talons) for _ in range(pattern.talon_size)]
         templates.append(receivers)
-    lists = np.array([[0, *size[:slots], 0, *size[slots:]] for size in sizes], dtype=np.int64)
+    lists = deal_lists(pattern_name, num_seats)
     return Layout(pattern, num_seats, slot_hand, tuple(sizes), np.array(templates, dtype=np.int8), lists)
-
-
-@dataclass(frozen=True)
-class CompiledShuffle:
-    """Simple shuffles of a batch as op tables: ``kinds``/``args``/``actors`` of shape ``(hands, steps)``."""
-
-    kinds: np.ndarray
-    args: np.ndarray
-    actors: np.ndarray
-
-    @property
-    def steps(self) -> int:
-        return int(self.kinds.shape[1])
-
-
-@functools.lru_cache(maxsize=4096)
-def _token(text: str) -> tuple[int, int, int] | None:
-    """One token: ``(RUN, k, actor)``, ``(CUT, 0, actor)`` for a cut's head, ``None`` for anything else."""
-    name, at, actor_text = text.partition("@")
-    if at and not _is_number(actor_text):
-        return None
-    actor = int(actor_text) if at else -1
-    if _is_number(name):
-        return RUN, int(name), actor
-    return (CUT, 0, actor) if name == "cut" else None
-
-
-def _is_number(text: str) -> bool:
-    """ASCII digits only, as the notation has them: ``str.isdigit`` also takes '²', which ``int`` refuses."""
-    return text.isascii() and text.isdigit()
-
-
-def compile_simple(text: str, n: int) -> list[tuple[int, int, int]] | None:
-    """``[(kind, arg, actor)]`` for a shuffle of runs and cuts with known depths, ``None`` for anything else."""
-    tokens = text.split()
-    ops: list[tuple[int, int, int]] = []
-    i = 0
-    while i < len(tokens):
-        op = _token(tokens[i])
-        if op is None:
-            return None
-        if op[0] == RUN:
-            if not 1 <= op[1] <= n:
-                return None
-            ops.append(op)
-            i += 1
-        else:
-            depth = tokens[i + 1] if i + 1 < len(tokens) else ""
-            if not _is_number(depth) or not 0 < int(depth) < n:
-                return None
-            ops.append((CUT, int(depth), op[2]))
-            i += 2
-    return ops if len(ops) <= MAX_ACTIONS else None  # the full parser words the limit
-
-
-def compile_batch(ops: list[list[tuple[int, int, int]]]) -> CompiledShuffle:
-    steps = max((len(o) for o in ops), default=0)
-    table = np.zeros((len(ops), steps, 3), dtype=np.int64)
-    table[:, :, 2] = -1
-    for row, items in enumerate(ops):
-        if items:
-            table[row, : len(items)] = items
-    return CompiledShuffle(table[:, :, 0], table[:, :, 1], table[:, :, 2])
 
 
 @functools.lru_cache(maxsize=8)
@@ -313,7 +253,7 @@ def _shortest_repeats(keys: list[bytes]) -> list[tuple[int, int]]:
 
 
 class RawHand(msgspec.Struct, tag_field="type", tag="hand", gc=False):
-    """A hand line with its card lists left undecoded (``msgspec.Raw``): ``raw_cards`` reads them in bulk."""
+    """A hand line with its card lists left undecoded (``msgspec.Raw``): ``log.bulk`` reads them in bulk."""
 
     hand: int
     dealer: int
@@ -337,19 +277,6 @@ RawRecord = NarrowTable | RawHand | NarrowEnd
 Hands = list[tuple[int, RawHand]]
 _RAW_LINE = msgspec.json.Decoder(RawRecord)
 _RAW_BLOCK = msgspec.json.Decoder(list[RawRecord])
-_QUOTE, _OPEN, _BACKSLASH = ord('"'), ord("["), ord("\\")
-
-
-def _char_table(pairs: dict[str, int]) -> np.ndarray:
-    table = np.full(256, -1, dtype=np.int64)
-    for char, value in pairs.items():
-        table[ord(char)] = value
-    return table
-
-
-_RANK = _char_table({"7": 0, "8": 1, "9": 2, "X": 3, "T": 3, "J": 4, "Q": 5, "K": 6, "A": 7})
-_SUIT = _char_table({"S": 0, "C": 1, "D": 2, "H": 3})
-
 
 def decode_raw_block(lines: list[bytes], first_line: int) -> tuple[list[tuple[int, RawRecord]], list[tuple[int, str]]]:
     """Like ``decode_block`` but hands keep their card lists raw. Line-exact: a line that does not hold exactly one
@@ -372,56 +299,3 @@ def decode_raw_block(lines: list[bytes], first_line: int) -> tuple[list[tuple[in
         except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
             errors.append((number, _full_error(raw, number)))
     return records, errors
-
-
-def raw_cards(
-    raws: list[bytes], expected: np.ndarray, keys: tuple[bytes, ...], n: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Card codes of many JSON card lists at once: ``(ok, codes)`` with ``codes`` of shape ``(ok.sum(), n)``.
-
-    ``expected[i]`` is row i's card count per ``[`` in order (outer lists count 0), ``keys`` the object keys the
-    row must hold, in order. A row in any other form (another key order, card spelling, shape) is not ``ok`` and
-    is left to the one-by-one decoder, which also words its errors.
-    """
-    rows = len(raws)
-    lengths = np.fromiter((len(r) for r in raws), dtype=np.int64, count=rows)
-    blob = b"".join(raws)
-    fail = (np.zeros(rows, dtype=bool), np.zeros((0, n), dtype=np.int64))
-    if not rows or _BACKSLASH in blob:
-        return fail
-    data = np.frombuffer(blob, dtype=np.uint8)
-    ends_of_rows = np.cumsum(lengths)
-    quotes = np.flatnonzero(data == _QUOTE)
-    if len(quotes) % 2:
-        return fail
-    start, stop = quotes[0::2] + 1, quotes[1::2]
-    row = np.searchsorted(ends_of_rows, start, side="right")
-    size = stop - start
-    ten = (size == 3) & (data[start] == ord("1")) & (data[np.minimum(start + 1, len(data) - 1)] == ord("0"))
-    rank = np.where(ten, 3, np.where(size == 2, _RANK[data[start]], -1))
-    suit = _SUIT[data[stop - 1]]
-    card = (size == 2) | (size == 3)
-    code = np.where((rank >= 0) & (suit >= 0), suit * 8 + rank, -1)
-    ok = np.ones(rows, dtype=bool)
-    ok &= np.bincount(row[card], minlength=rows) == n
-    ok &= np.bincount(row[card & (code < 0)], minlength=rows) == 0
-    words = np.flatnonzero(~card)
-    ok &= np.bincount(row[words], minlength=rows) == len(keys)
-    first_word = np.searchsorted(row[words], np.arange(rows))
-    for k, key in enumerate(keys):
-        if not len(words):
-            return fail
-        at = words[np.minimum(first_word + k, len(words) - 1)]
-        ok &= (size[at] == len(key)) & (row[at] == np.arange(rows))
-        for j, byte in enumerate(key):
-            ok &= data[np.minimum(start[at] + j, len(data) - 1)] == byte
-    opens = np.flatnonzero(data == _OPEN)
-    open_row = np.searchsorted(ends_of_rows, opens, side="right")
-    lists = expected.shape[1]
-    ok &= np.bincount(open_row, minlength=rows) == lists
-    first_open = np.searchsorted(open_row, np.arange(rows))
-    which = np.searchsorted(opens, start[card]) - first_open[row[card]] - 1
-    inside = (which >= 0) & (which < lists)
-    counts = np.bincount(row[card][inside] * lists + which[inside], minlength=rows * lists).reshape(rows, lists)
-    ok &= (counts == expected).all(axis=1)
-    return ok, code[card][ok[row[card]]].reshape(-1, n)

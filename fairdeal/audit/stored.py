@@ -1,8 +1,9 @@
 """The audit of one table of a store (``fairdeal store``): one task per Parquet row group, no JSON to parse.
 
 A hand row already holds what the auditor's narrow decoder would cut out of the line (hand, dealer, shuffle and
-the raw JSON of the gathered order and the deal), so a task builds the auditor's ``RawHand`` records from columns
-and runs the same ``audit_block`` as a log file's block; any other row (a second header, a trailer, an unreadable
+the raw JSON of the gathered order and the deal) and those fields read in bulk (``log.bulk``: card codes and the
+shuffle's ops), so a task builds the auditor's ``RawHand`` records from columns and runs the same ``audit_block``
+as a log file's block with nothing left to parse; any other row (a second header, a trailer, an unreadable
 line) is decoded from its raw text as a log's line would be. Tasks run in-process, in worker processes, or on
 ``dask.distributed`` workers (``cluster.py``); partial merges combine by one tree in table order, so every way
 gives one verdict.
@@ -17,8 +18,10 @@ import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import msgspec
+import numpy as np
 
 from fairdeal.audit.block import audit_block
 from fairdeal.audit.cluster import empty_merge, partial, tree_merge
@@ -27,9 +30,15 @@ from fairdeal.audit.run import AuditResult, RunOptions, ScanInput, audit_input
 from fairdeal.audit.scan import Header, Merged, Progress, _run_tasks, check_table, read_header
 from fairdeal.audit.summary import BlockContext, BlockSummary
 from fairdeal.errors import AuditError
+from fairdeal.log.bulk import ParsedHands, unpack_cards, unpack_ops
 from fairdeal.log.store import HAND, Store, StoredLog
 
+if TYPE_CHECKING:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
 COLUMNS = ["line", "kind", "hand", "dealer", "shuffle", "order_before", "deal"]
+PARSED_COLUMNS = ["deal_cards", "order_cards", "shuffle_ops"]
 
 
 @dataclass(frozen=True)
@@ -50,7 +59,8 @@ def audit_row_group(task: StoreTask) -> tuple[int, BlockSummary]:
     import pyarrow.parquet as pq
 
     file = pq.ParquetFile(task.file)
-    columns = file.read_row_group(task.row_group, columns=COLUMNS).to_pydict()
+    group = file.read_row_group(task.row_group, columns=COLUMNS + _parsed_names(file))
+    columns = group.select(COLUMNS).to_pydict()
     if any(kind != HAND for kind in columns["kind"]):  # the raw text only when a line must be decoded again
         columns["raw"] = file.read_row_group(task.row_group, columns=["raw"]).column(0).to_pylist()
     lines = columns["line"]
@@ -79,8 +89,42 @@ def audit_row_group(task: StoreTask) -> tuple[int, BlockSummary]:
             records += found
             errors += wrong
     counted = lines[-1] - base if lines else 0
-    summary = audit_block(records, errors, counted, layout_for(task.pattern_name, task.seats), task.context, task.index)
+    layout = layout_for(task.pattern_name, task.seats)
+    parsed = _parsed(group, columns["kind"], len(records), layout.pattern.deck.size)
+    summary = audit_block(records, errors, counted, layout, task.context, task.index, parsed)
     return task.offset + base, summary
+
+
+def _parsed_names(file: pq.ParquetFile) -> list[str]:
+    """The parsed columns, when the file has them (a version 1 store's files do not)."""
+    return PARSED_COLUMNS if set(PARSED_COLUMNS) <= set(file.schema_arrow.names) else []
+
+
+def _parsed(group: pa.Table, kinds: list[str], hands: int, n: int) -> ParsedHands | None:
+    """The row group's hands as the store read them, one row per hand record; ``None`` where they must be read
+    here (no parsed columns, or a non-hand row that decoded as a hand)."""
+    if PARSED_COLUMNS[0] not in group.column_names:
+        return None
+    rows = np.flatnonzero(np.array(kinds, dtype=object) == HAND)
+    if len(rows) != hands:
+        return None
+    deals, orders, ops = (_binary(group.column(name).take(rows)) for name in PARSED_COLUMNS)
+    deal_ok, deal_codes = unpack_cards(*deals, n)
+    order_ok, order_codes = unpack_cards(*orders, n)
+    simple, compiled = unpack_ops(*ops)
+    return ParsedHands(deal_ok, deal_codes, order_ok, order_codes, simple, compiled)
+
+
+def _binary(column: pa.ChunkedArray[pa.BinaryScalar]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A binary column's validity, offsets and bytes as numpy arrays."""
+    array = column.combine_chunks()
+    valid = ~np.asarray(array.is_null().to_numpy(zero_copy_only=False), dtype=bool)
+    _, offsets, data = array.buffers()
+    start = array.offset
+    assert offsets is not None  # a binary array always has offsets
+    bounds = np.frombuffer(memoryview(offsets), dtype=np.int32)[start : start + len(array) + 1].astype(np.int64)
+    content = np.frombuffer(memoryview(data), dtype=np.uint8) if data is not None else np.zeros(0, np.uint8)
+    return valid, bounds, content
 
 
 def row_group_tasks(logs: list[StoredLog], header: Header, context: BlockContext) -> list[StoreTask]:

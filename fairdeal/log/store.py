@@ -26,8 +26,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
 import msgspec
+import numpy as np
 
-from fairdeal.errors import LogError
+from fairdeal.deal import get_pattern
+from fairdeal.errors import DealError, LogError
+from fairdeal.log.bulk import deal_lists, pack_cards, pack_ops, parse_hands
 from fairdeal.log.reader import first_header
 from fairdeal.log.records import TableRecord
 from fairdeal.log.sources import STORE_MARK, LogSource
@@ -35,7 +38,8 @@ from fairdeal.log.sources import STORE_MARK, LogSource
 if TYPE_CHECKING:
     import pyarrow as pa
 
-STORE_FORMAT = {"format": "fairdeal-store", "version": 1}
+STORE_FORMAT = {"format": "fairdeal-store", "version": 2}
+READABLE_VERSIONS = (1, 2)  # version 1 hands files lack the parsed columns; the auditor parses those itself
 ROW_GROUP = 8_192  # rows per Parquet row group: one auditor task (~0.3 s of work, a JSON block's size)
 HAND, TABLE, END, BAD = "hand", "table", "end", "bad"
 # One stored line: (line, kind, hand, dealer, dealer_name, shuffle, order_before, deal, raw).
@@ -69,6 +73,9 @@ def _schemas() -> tuple[pa.Schema, pa.Schema]:
         ("order_before", pa.binary()),
         ("deal", pa.binary()),
         ("raw", pa.binary()),
+        ("deal_cards", pa.binary()),
+        ("order_cards", pa.binary()),
+        ("shuffle_ops", pa.binary()),
     ]
     table_fields: list[tuple[str, pa.DataType]] = [
         ("stamp", pa.string()),
@@ -130,10 +137,10 @@ class Store:
             write_atomic(mark, json.dumps(STORE_FORMAT).encode())
         else:
             found = json.loads(mark.read_text(encoding="utf-8"))
-            if found.get("format") != STORE_FORMAT["format"] or found.get("version") != STORE_FORMAT["version"]:
+            if found.get("format") != STORE_FORMAT["format"] or found.get("version") not in READABLE_VERSIONS:
                 raise LogError(
                     f"{mark}: a store of format {found.get('format')!r} version {found.get('version')!r}; "
-                    f"this fairdeal reads version {STORE_FORMAT['version']}"
+                    f"this fairdeal reads versions {', '.join(map(str, READABLE_VERSIONS))}"
                 )
 
     def table_files(self) -> list[Path]:
@@ -189,7 +196,7 @@ class Store:
                 return Appended(source.name, table, day, 0, 0, skipped=True)
             stamp = f"{time.time_ns():020d}-{uuid.uuid4().hex[:8]}"
             part = Path("hands") / f"table={table}" / f"day={day}" / f"part-{stamp}.parquet"
-            hands, lines = _write_hands(self.root / part, stream, header_line, tuple(header.players), row_group)
+            hands, lines = _write_hands(self.root / part, stream, header_line, header, row_group)
         _hands_schema, tables_schema = _schemas()
         row = {
             "stamp": stamp,
@@ -280,15 +287,15 @@ def _kind(body: bytes) -> str:
 
 
 def _write_hands(
-    target: Path, stream: BinaryIO, header_line: int, players: tuple[str, ...], row_group: int
+    target: Path, stream: BinaryIO, header_line: int, header: TableRecord, row_group: int
 ) -> tuple[int, int]:
     """Write the lines after the header as one Parquet file; ``(hands, lines)`` where lines counts every line of
     the log, blank ones included (the auditor numbers findings by them)."""
-    import pyarrow as pa
     import pyarrow.parquet as pq
 
     schema, _ = _schemas()
     counter = _LineCounter(stream)
+    players = tuple(header.players)
     hands = 0
     temporary = _temporary(target)
     try:
@@ -298,14 +305,52 @@ def _write_hands(
                 hands += row[1] == HAND
                 batch.append(row)
                 if len(batch) == row_group:
-                    writer.write_table(pa.Table.from_arrays(list(zip(*batch)), schema=schema))  # type: ignore[arg-type]  # pyarrow converts Python columns; its stubs want Arrays
+                    writer.write_table(_batch_table(batch, header, schema))
                     batch = []
             if batch:
-                writer.write_table(pa.Table.from_arrays(list(zip(*batch)), schema=schema))  # type: ignore[arg-type]  # pyarrow converts Python columns; its stubs want Arrays
+                writer.write_table(_batch_table(batch, header, schema))
         os.replace(temporary, target)
     finally:
         temporary.unlink(missing_ok=True)
     return hands, header_line + counter.lines
+
+
+def _batch_table(batch: list[_Row], header: TableRecord, schema: pa.Schema) -> pa.Table:
+    """One row group: the rows, and their hands read in bulk (``log.bulk``) for the auditor."""
+    import pyarrow as pa
+
+    columns: list[list[object]] = [list(column) for column in zip(*batch)]
+    columns += _parsed_columns(batch, header)
+    return pa.Table.from_arrays(columns, schema=schema)  # type: ignore[arg-type]  # pyarrow converts Python columns; its stubs want Arrays
+
+
+def _parsed_columns(batch: list[_Row], header: TableRecord) -> list[list[object]]:
+    """``deal_cards``, ``order_cards``, ``shuffle_ops`` per row: null for other rows, and for fields not in the
+    usual form (the auditor then reads the raw JSON, as it would the line's)."""
+    empty: list[list[object]] = [[None] * len(batch) for _ in range(3)]
+    try:
+        pattern = get_pattern(header.deal_pattern)
+        lists = deal_lists(pattern.name, len(header.players))
+    except DealError:
+        return empty  # the auditor names the unknown pattern
+    at = [k for k, row in enumerate(batch) if row[1] == HAND]
+    parsed = parse_hands(
+        [batch[k][7] or b"" for k in at],
+        [batch[k][6] or b"" for k in at],
+        [batch[k][5] for k in at],
+        np.array([batch[k][3] for k in at], dtype=np.int64),
+        lists,
+        pattern.deck.size,
+    )
+    packed = (
+        pack_cards(parsed.deal_ok, parsed.deals),
+        pack_cards(parsed.order_ok, parsed.orders),
+        pack_ops(parsed.simple, parsed.ops),
+    )
+    for column, values in zip(empty, packed):
+        for k, value in zip(at, values):
+            column[k] = value
+    return empty
 
 
 class _LineCounter:
