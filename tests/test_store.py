@@ -218,3 +218,17 @@ def test_the_store_keeps_each_hand_read_as_the_auditor_reads_it(tmp_path):
     for name in ("deal_ok", "deals", "order_ok", "orders", "simple"):
         assert np.array_equal(getattr(kept, name), getattr(fresh, name))
     assert np.array_equal(kept.ops.rows(np.arange(len(hands))).kinds, fresh.ops.rows(np.arange(len(hands))).kinds)
+
+
+def test_a_version_1_store_takes_new_logs_and_answers_queries_over_both(tmp_path):
+    table = SynthTable(players=("A", "B", "C"), system="sochi", pattern_name="russian")
+    first = synth_log(tmp_path / "first.jsonl", table, 10, 1, deal_hand)
+    store = stored(tmp_path, first)
+    for file in (store.root / "hands").rglob("*.parquet"):
+        pq.write_table(pq.read_table(file).drop_columns(["deal_cards", "order_cards", "shuffle_ops"]), file)
+    (store.root / "fairdeal-store.json").write_text(json.dumps({"format": "fairdeal-store", "version": 1}))
+    other = SynthTable(players=("D", "E", "F"), system="sochi", pattern_name="russian")
+    Store(store.root).append(expand([str(synth_log(tmp_path / "second.jsonl", other, 10, 2, deal_hand))])[0])
+    _, rows = run_query(store.root, "SELECT count(*) FROM hands WHERE kind = 'hand'")
+    assert rows == [(20,)]
+    assert json.loads((store.root / "fairdeal-store.json").read_text())["version"] == 1

@@ -38,7 +38,7 @@ def connect(root: str | Path) -> duckdb.DuckDBPyConnection:
     connection.execute(
         'CREATE VIEW hands AS SELECT "table" AS table_id, day, line, kind, hand, dealer, dealer_name, shuffle, '
         f"try(decode(raw)) AS text, CASE WHEN json_valid(try(decode(raw))) THEN try(decode(raw))::JSON END AS record "
-        f"FROM read_parquet({_quoted(hands)}, hive_partitioning = true)"
+        f"FROM read_parquet({_quoted(hands)}, hive_partitioning = true, union_by_name = true)"
     )
     return connection
 
