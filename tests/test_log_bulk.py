@@ -67,7 +67,8 @@ def test_rows_keep_the_longest_shuffle_of_the_rows_taken():
     compiled = compile_batch([compile_simple("3 4 5 cut 7", N) or [], compile_simple("2", N) or []])
     assert compiled.rows(np.array([1])).steps == 1
     assert compiled.rows(np.array([0, 1])).steps == 4
-    assert CompiledShuffle(compiled.kinds[:0], compiled.args[:0], compiled.actors[:0]).rows(np.array([], int)).steps == 0
+    none = CompiledShuffle(compiled.kinds[:0], compiled.args[:0], compiled.actors[:0])
+    assert none.rows(np.array([], int)).steps == 0
 
 
 def test_parse_hands_reads_the_usual_form_and_leaves_the_rest():

@@ -188,8 +188,10 @@ def test_a_version_1_store_without_parsed_columns_audits_alike(tmp_path):
         old = pq.read_table(file).drop_columns(["deal_cards", "order_cards", "shuffle_ops"])
         pq.write_table(old, file)
     (store.root / "fairdeal-store.json").write_text(json.dumps({"format": "fairdeal-store", "version": 1}))
-    assert comparable(run_stored_audit(Store(store.root).root, table_id, options)) == current == comparable(
-        run_audit(log, options)
+    assert (
+        comparable(run_stored_audit(Store(store.root).root, table_id, options))
+        == current
+        == comparable(run_audit(log, options))
     )
 
 
@@ -232,3 +234,19 @@ def test_a_version_1_store_takes_new_logs_and_answers_queries_over_both(tmp_path
     _, rows = run_query(store.root, "SELECT count(*) FROM hands WHERE kind = 'hand'")
     assert rows == [(20,)]
     assert json.loads((store.root / "fairdeal-store.json").read_text())["version"] == 1
+
+
+def test_a_valid_hand_without_a_deal_is_counted_apart_not_malformed(tmp_path):
+    table = SynthTable(players=("A", "B", "C"), system="sochi", pattern_name="russian")
+    log = synth_log(tmp_path / "evening.jsonl", table, 30, 5, deal_hand)
+    lines = log.read_bytes().splitlines()
+    for k in (3, 7):  # hands 3 and 7: only the hand number and the dealer remain
+        record = json.loads(lines[k])
+        lines[k] = json.dumps({"type": "hand", "hand": record["hand"], "dealer": record["dealer"]}).encode()
+    log.write_bytes(b"\n".join(lines) + b"\n")
+    store = stored(tmp_path, log)
+    (table_id,) = store.tables()
+    options = RunOptions(workers=1, legality=False)
+    for result in (run_audit(log, options), run_stored_audit(store.root, table_id, options)):
+        summary = result.to_json()["summary"]
+        assert (summary["hands"], summary["hands_without_deal"], summary["malformed_lines"]) == (28, 2, 0)

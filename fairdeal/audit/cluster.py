@@ -64,6 +64,7 @@ def merge_pair(a: Merged, b: Merged) -> Merged:
     for name, tables in b.tables.items():
         a.tables.setdefault(name, []).extend(tables)
     a.malformed_count += b.malformed_count
+    a.undealt += b.undealt
     a.malformed += b.malformed[: max(0, a.keep - len(a.malformed))]
     a.lines = b.lines
     return a

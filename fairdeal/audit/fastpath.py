@@ -278,6 +278,7 @@ Hands = list[tuple[int, RawHand]]
 _RAW_LINE = msgspec.json.Decoder(RawRecord)
 _RAW_BLOCK = msgspec.json.Decoder(list[RawRecord])
 
+
 def decode_raw_block(lines: list[bytes], first_line: int) -> tuple[list[tuple[int, RawRecord]], list[tuple[int, str]]]:
     """Like ``decode_block`` but hands keep their card lists raw. Line-exact: a line that does not hold exactly one
     record within the input limits (``bounded``) is an error of that line, and no other line moves."""

@@ -96,6 +96,7 @@ class AuditResult:
                 "clean": v.clean,
                 "exit_code": self.exit_code,
                 "malformed_lines": v.malformed_count,
+                "hands_without_deal": v.undealt,
                 "generator_flagged": v.generator_flagged(),
                 "findings_by_kind": dict(sorted(v.finding_counts.items())),
                 "tests": len(v.tests),

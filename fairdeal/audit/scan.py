@@ -66,6 +66,7 @@ class Merged:
     finding_counts: dict[str, int] = field(default_factory=dict)
     malformed: list[str] = field(default_factory=list)
     malformed_count: int = 0
+    undealt: int = 0
     keep: int = 1000
     kept: dict[str, int] = field(default_factory=dict)
     tables: dict[str, list[HandTable]] = field(default_factory=dict)  # per-hand rows by pass, lines shifted
@@ -96,6 +97,7 @@ class Merged:
         for name, table in block.tables.items():
             self.tables.setdefault(name, []).append(table.shifted(base))
         self.malformed_count += block.malformed_count
+        self.undealt += block.undealt
         for line, message in block.malformed:
             if len(self.malformed) < self.keep:
                 self.malformed.append(_renumber(message, line, base + line))

@@ -156,6 +156,7 @@ class BlockSummary:
     malformed: list[tuple[int, str]] = field(default_factory=list)
     malformed_count: int = 0
     headers: int = 0  # table lines met inside the block
+    undealt: int = 0  # valid hand lines that log no deal: nothing to audit, and nothing malformed
     notes: list[str] = field(default_factory=list)
     tables: dict[str, HandTable] = field(default_factory=dict)  # per-hand rows by pass ("targeting", "quality")
 

@@ -167,6 +167,7 @@ class Verdict:
     quality_dealers: tuple[DealerQuality, ...] = ()
     evidence: tuple[DealerEvidence, ...] = ()  # per dealer and source: the e-process and the hands that carry it
     log_quality: tuple[LogQuality, ...] = ()  # per dealer: mismatching deals and the log errors that explain them
+    undealt: int = 0  # valid hand lines without a deal (a log may record only the play): not audited, not malformed
 
     def flagged(self) -> tuple[TestResult, ...]:
         return tuple(t for t in self.tests if t.holm <= self.alpha and t.explained_by is None)
@@ -340,6 +341,7 @@ def build_verdict(
         _dealer_quality(merged, players),
         evidence,
         _log_quality(merged),
+        merged.undealt,
     )
 
 

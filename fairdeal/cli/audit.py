@@ -309,7 +309,8 @@ def _print(out: Console, result: AuditResult, lang: str) -> None:
     out.print(
         f"[bold]Audited {v.hands:,} hands[/bold] of {', '.join(v.players)} (pattern {v.pattern}, "
         f"{v.dealing} dealing) in {result.seconds:.1f} s; {v.malformed_count} malformed line(s); "
-        f"{len(v.tests)} tests, Holm family-wise alpha {v.alpha:g}.",
+        f"{len(v.tests)} tests, Holm family-wise alpha {v.alpha:g}."
+        + (f" {v.undealt:,} hand(s) log no deal: nothing to audit there." if v.undealt else ""),
         highlight=False,
     )
     _print_verdict(out, result, lang)
