@@ -10,9 +10,11 @@ Run: .venv/bin/python benchmarks/bench_audit_cluster.py [--hands 10000000] [--ma
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +30,12 @@ from fairdeal.log.store import Store
 
 def _peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _cpu_seconds() -> float:
+    """CPU seconds of this process and its finished children (the pool is joined before this is read)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def _warm() -> None:
@@ -66,9 +74,22 @@ def main() -> None:
         store = Store(Path(folder) / "store", create=True)
         _timed("store (append to Parquet)", lambda: store.append(expand([str(log)])[0]))
         (table,) = store.tables()
+        load = os.getloadavg()[0]
         file_s, file_result = _timed("baseline: audit the .jsonl, 1 process", lambda: run_audit(log, options))
         local_s, local = _timed(
             "baseline: audit the store in-process, 1 process", lambda: run_stored_audit(store.root, table, options)
+        )
+        pool = replace(options, workers=2)
+        cpu_before = _cpu_seconds()
+        pool_s, pooled = _timed(
+            "the store with 2 local processes (one machine)", lambda: run_stored_audit(store.root, table, pool)
+        )
+        pool_cpu = _cpu_seconds() - cpu_before
+        print(
+            f"  {args.hands / pool_s:,.0f} hands/s; CPU of all processes {pool_cpu:.1f} s "
+            f"({pool_cpu / args.hands * 1e6:.1f} us/hand: {pool_cpu / 2 * 1e6 / args.hands:.1f} s a million hands on 2 "
+            f"idle cores); load before {load:.1f} on {os.cpu_count()} cores; verdict equal: "
+            f"{_verdict(pooled) == _verdict(local)}"
         )
         times = {}
         for workers in (1, 2):

@@ -10,7 +10,8 @@ _MESSAGE_CHARS = 400
 
 def one_line(text: str, limit: int = _MESSAGE_CHARS) -> str:
     """``text`` as one line of at most ``limit`` characters: control characters escaped, the middle cut."""
-    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+    if not text.isprintable():
+        text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
     if len(text) <= limit:
         return text
     half = (limit - 20) // 2

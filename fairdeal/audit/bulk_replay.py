@@ -174,14 +174,18 @@ def _replay_simple(
         line, record = hands[idx[j]]
         window = kinds[j, start:stop]
         kind = ("false-cut" if (window == CUT).any() else "cancelling-actions") if identity else "no-op-shuffle"
+        worded = summary.finding_counts.get(kind, 0) < context.keep  # the report keeps only the first ones
+        if not worded and kind != "false-cut":
+            summary.finding_counts[kind] += 1
+            continue
         text = " ".join(step_notation(kinds[j, s], args[j, s], actors[j, s]) for s in range(start, stop))
         where = f"actions {start + 1}-{stop} ({text})"
         if kind == "false-cut":
             # Weighed, whether worded or only counted: its likelihood ratio enters the dealer's evidence.
             finding = false_cut(parse_notation(record.shuffle), start, stop, where, n, context.min_each_side)
             weights.finding(line, record.hand, record.dealer, finding)
-        if summary.finding_counts.get(kind, 0) >= context.keep:
-            summary.finding_counts[kind] += 1  # counted, not worded: the report keeps only the first ones
+        if not worded:
+            summary.finding_counts[kind] += 1
             continue
         if kind != "false-cut":
             message = (

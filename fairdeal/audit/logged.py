@@ -55,9 +55,10 @@ def read_logged(
     is_simple = np.zeros(m, dtype=bool)
     is_simple[simple] = True
     other = []
-    for k, (_, record) in enumerate(hands):
+    for k in np.flatnonzero(~is_simple):
+        record = hands[k][1]
         shuffle = record.logged_shuffle
-        if is_simple[k] or shuffle is None:
+        if shuffle is None:
             continue
         try:
             sequence = parse_notation(shuffle)

@@ -67,20 +67,28 @@ def audit_row_group(task: StoreTask) -> tuple[int, BlockSummary]:
     base = lines[0] - 1 if lines else 0
     records: list[tuple[int, RawRecord]] = []
     errors: list[tuple[int, str]] = []
-    for k, line in enumerate(lines):
+    absent = msgspec.Raw()
+    rows = zip(
+        lines,
+        columns["kind"],
+        columns["hand"],
+        columns["dealer"],
+        columns["shuffle"],
+        columns["order_before"],
+        columns["deal"],
+    )
+    for k, (line, kind, hand, dealer, shuffle, order, deal) in enumerate(rows):
         local = line - base
-        if columns["kind"][k] == HAND:
-            order, deal = columns["order_before"][k], columns["deal"][k]
-            shuffle = columns["shuffle"][k]
+        if kind == HAND:
             records.append(
                 (
                     local,
                     RawHand(
-                        columns["hand"][k],
-                        columns["dealer"][k],
-                        msgspec.Raw(order) if order is not None else msgspec.Raw(),
+                        hand,
+                        dealer,
+                        msgspec.Raw(order) if order is not None else absent,
                         shuffle if shuffle is not None else msgspec.UNSET,
-                        msgspec.Raw(deal) if deal is not None else msgspec.Raw(),
+                        msgspec.Raw(deal) if deal is not None else absent,
                     ),
                 )
             )

@@ -139,7 +139,8 @@ def tail_scores(below: np.ndarray, ties: np.ndarray) -> np.ndarray:
     """``-log`` of each depth's mid-rank tail p-value among the depths of its cut, high tail then low (a last
     axis of 2): a depth that gives the most scores highest on the first, as Fisher's method weighs it."""
     k = below.shape[1]
-    returned: np.ndarray = _score_table(k)[below, ties]
+    # One flat take, not a two-array fancy index: several times faster on a block's counts.
+    returned: np.ndarray = np.take(_score_table(k).reshape(-1, 2), below * (k + 1) + ties, axis=0)
     return returned
 
 
@@ -169,10 +170,10 @@ def cut_cases(
         parts.append(_simple_cases(simple, compiled, orders, layout.num_seats, untested))
     is_simple = np.zeros(len(hands), dtype=bool)
     is_simple[simple] = True
-    for row, (_, record) in enumerate(hands):
-        shuffle = record.logged_shuffle
-        if shuffle is not None and not is_simple[row]:
-            parts += _parsed_cases(row, shuffle, orders[row], n, layout.num_seats, untested)
+    for row in np.flatnonzero(~is_simple):
+        shuffle = hands[row][1].logged_shuffle
+        if shuffle is not None:
+            parts += _parsed_cases(int(row), shuffle, orders[row], n, layout.num_seats, untested)
     return CutCases.concat(parts, n)
 
 

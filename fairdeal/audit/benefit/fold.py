@@ -159,9 +159,9 @@ def cutters_of(hands: Hands, simple: np.ndarray, compiled: CompiledShuffle | Non
         out[simple[ok]] = actor[ok]
     done = np.zeros(len(hands), dtype=bool)
     done[simple] = True
-    for k, (_, record) in enumerate(hands):
-        shuffle = record.logged_shuffle
-        if done[k] or shuffle is None:
+    for k in np.flatnonzero(~done):
+        shuffle = hands[k][1].logged_shuffle
+        if shuffle is None:
             continue
         try:
             actions = parse_notation(shuffle).actions
