@@ -63,6 +63,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--hands", type=int, default=1_000_000, help="the issue's figure: --hands 10000000")
     parser.add_argument("--machines", type=int, default=100, help="N for the 10^9-hand estimate")
+    parser.add_argument("--skip-file", action="store_true", help="leave out the .jsonl baseline (long at 10M)")
     args = parser.parse_args()
     options = RunOptions(workers=1, legality=False, tells=False, targeting=False)
     with tempfile.TemporaryDirectory(prefix="fairdeal-cluster-") as folder:
@@ -75,7 +76,12 @@ def main() -> None:
         _timed("store (append to Parquet)", lambda: store.append(expand([str(log)])[0]))
         (table,) = store.tables()
         load = os.getloadavg()[0]
-        file_s, file_result = _timed("baseline: audit the .jsonl, 1 process", lambda: run_audit(log, options))
+        file_s, file_result = (
+            (None, None)
+            if args.skip_file
+            else _timed("baseline: audit the .jsonl, 1 process", lambda: run_audit(log, options))
+        )
+        log.unlink()  # the store is the input from here on (a 10M-hand log is ~5 GB)
         local_s, local = _timed(
             "baseline: audit the store in-process, 1 process", lambda: run_stored_audit(store.root, table, options)
         )
@@ -98,21 +104,26 @@ def main() -> None:
                 Client(c) as client,
             ):
                 client.run(_warm)  # long-lived workers import the auditor once, not per audit
+                before = sum(client.run(time.process_time).values())
                 times[workers], result = _timed(
                     f"store on a LocalCluster of {workers} worker(s)",
                     lambda: run_stored_audit(store.root, table, options, runner=dask_runner(client)),
                 )
+                worker_cpu = sum(client.run(time.process_time).values()) - before
                 peaks = client.run(_peak_rss_mb)
                 same = _verdict(result) == _verdict(local)
                 print(
-                    f"  peak memory per worker: {', '.join(f'{v:,.0f} MB' for v in peaks.values())}; "
-                    f"verdict JSON equal to the in-process run: {same}"
+                    f"  workers' CPU {worker_cpu:.1f} s ({worker_cpu / args.hands * 1e6:.1f} us/hand); peak memory "
+                    f"per worker: {', '.join(f'{v:,.0f} MB' for v in peaks.values())}; verdict JSON equal to the "
+                    f"in-process run: {same}"
                 )
         per_hand = times[1] / args.hands
-        print(
-            f"scaling 1 -> 2 workers: {times[1] / times[2]:.2f}x; store in-process vs .jsonl: "
-            f"{file_s / local_s:.2f}x; same suspects: {file_result.verdict.suspects() == local.verdict.suspects()}"
-        )
+        print(f"scaling 1 -> 2 workers: {times[1] / times[2]:.2f}x (load before the runs {load:.1f})")
+        if file_s is not None and file_result is not None:
+            print(
+                f"store in-process vs .jsonl: {file_s / local_s:.2f}x; same suspects: "
+                f"{file_result.verdict.suspects() == local.verdict.suspects()}"
+            )
         print(f"measured cost: {per_hand * 1e6:.1f} worker-us per hand (1 worker, including the scheduler)")
         machines = args.machines
         estimate = 1e9 * per_hand / (2 * machines)
