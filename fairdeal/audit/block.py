@@ -97,7 +97,8 @@ def audit_block(
     recv = np.full((len(hands), NUM_CODES), -1, dtype=np.int8)
     recv[np.arange(len(hands))[:, None], codes] = layout.template[dealers]
     orders = gathered_orders(hands, parsed, layout, summary, context)
-    valid = np.array([orders[k, 0] >= 0 or not len(record.order_before) for k, (_, record) in enumerate(hands)])
+    logged_order = np.fromiter((len(record.order_before) > 0 for _, record in hands), dtype=bool, count=len(hands))
+    valid = (orders[:, 0] >= 0) | ~logged_order
     hands = [h for h, v in zip(hands, valid) if v]
     orders, recv, dealers, numbers = orders[valid], recv[valid], dealers[valid], numbers[valid]
     simple, compiled = replay_block(
