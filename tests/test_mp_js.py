@@ -493,3 +493,50 @@ def test_a_sample_of_the_mutation_suite_is_rejected_with_checkpoints(page: Path,
         holder[where[-1]] = value
         lines = _python_lines(paths[which], changed)[1]
         assert result["first"][number] == lines[0]
+
+
+ODD_VALUES: list[Any] = [None, True, 0, -1, 1, 7, 2**62, "", "x", "ann", "ff" * 32, [], {}, ["AS"], {"a": 1}]
+
+
+def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [path]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _paths(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += _paths(item, (*path, index))
+    return found
+
+
+def _replace(doc: Any, path: tuple[Any, ...], value: Any) -> Any:
+    if not path:
+        return value
+    head, *rest = path
+    copy = dict(doc) if isinstance(doc, dict) else list(doc)
+    copy[head] = _replace(doc[head], tuple(rest), value)
+    return copy
+
+
+def test_fuzzed_transcripts_never_break_the_verifier_and_agree(page: Path, tmp_path: Path) -> None:
+    """Any field of a transcript replaced by a value of another type or range (a hostile publisher; the file
+    still canonical): the JS verifier always finishes, rejects, and names what Python names first."""
+    rng = random.Random(SEED)
+    doc = _hand("rostov", 3).transcripts[0]
+    paths = _paths(doc)[1:]
+    cases = []
+    for number in range(150):
+        path = rng.choice(paths)
+        target = tmp_path / f"fuzz-{number}.json"
+        changed = _replace(doc, path, rng.choice(ODD_VALUES))
+        target.write_bytes(encode(changed))
+        cases.append((target, path, changed))
+    reports = node(page, tmp_path, "--batch", [[str(target)] for target, _, _ in cases])
+    problems = []
+    for (target, path, changed), report in zip(cases, reports, strict=True):
+        ok, lines = _python_lines(target, changed)
+        if "crash" in report:
+            problems.append(f"{path}: the verifier could not finish: {report['crash']}")
+        elif report["ok"] != ok or report["lines"][:1] != lines[:1]:
+            problems.append(f"{path}: JS {report['ok']} {report['lines'][:1]}, Python {ok} {lines[:1]}")
+    assert not problems, "\n".join(problems)

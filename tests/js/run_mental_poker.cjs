@@ -65,7 +65,12 @@ function cpu() {
 function report(files) {
   const docs = files.map((file) => ({ source: file, doc: V.decode(new Uint8Array(fs.readFileSync(file))) }));
   const start = cpu();
-  const result = MP.verify.verifyTranscripts(docs);
+  let result;
+  try {
+    result = MP.verify.verifyTranscripts(docs);
+  } catch (error) {
+    return { ok: false, crash: `${error.name}: ${error.message}`, lines: [] }; // what the page shows as "could not finish"
+  }
   return { ok: result.ok, lines: result.failures.map(MP.verify.line), notes: result.notes, seconds: cpu() - start };
 }
 

@@ -163,7 +163,8 @@
 
   // The v3 form of a signed envelope (signing.open_message).
   function openMessage(doc, roster, hand, prev, where) {
-    const envelope = openChecked(doc, roster, hand, prev, where);
+    // signing.open_message names the place only of an object (anything else is read as a bare 'message').
+    const envelope = openChecked(doc, roster, hand, prev, isObject(doc) ? where : 'message');
     const signer = roster.seats[envelope.sender].name;
     const message = { ...envelope.body, step: envelope.kind, player: signer, prev: envelope.prev };
     if (envelope.kind === 'abandon') {
