@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from test_mental_poker_v4_aborts import Cheat, Paranoid, StopsPlaying, refused_doc
+from test_mental_poker_v4_aborts import evening as aborted_evening
 
 from fairdeal.cli import cli
 from fairdeal.engine.bots import HeuristicBot
@@ -34,13 +36,15 @@ from fairdeal.protocols.mental_poker.elgamal import (
 from fairdeal.protocols.mental_poker.fiat_shamir import HandContext
 from fairdeal.protocols.mental_poker.group import ORDER, Point, Scalar, base_mult, hash_to_point
 from fairdeal.protocols.mental_poker.messages import read_key, read_shares, read_shuffle, shuffle_message
+from fairdeal.protocols.mental_poker.player import HandAbandoned, Player
 from fairdeal.protocols.mental_poker.proofs import prove_equal_logs
-from fairdeal.protocols.mental_poker.protocol import discard_commitment
+from fairdeal.protocols.mental_poker.protocol import TableSetup, discard_commitment
 from fairdeal.protocols.mental_poker.shuffle import shuffle_deck, verify_shuffle
 from fairdeal.protocols.mental_poker.source import MentalPokerSource
 from fairdeal.protocols.mental_poker.tamper import leaves, mutate, with_field_changed
 from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.verify import Failure, verify_documents, verify_log
+from fairdeal.rules import SOCHI
 from fairdeal.systems import get_convention
 from fairdeal.web.verifier_page import page_bytes
 
@@ -540,3 +544,45 @@ def test_fuzzed_transcripts_never_break_the_verifier_and_agree(page: Path, tmp_p
         elif report["ok"] != ok or report["lines"][:1] != lines[:1]:
             problems.append(f"{path}: JS {report['ok']} {report['lines'][:1]}, Python {ok} {lines[:1]}")
     assert not problems, "\n".join(problems)
+
+
+def test_refused_redealt_and_abandoned_hands_get_the_verdicts_of_fairdeal_verify(page: Path, tmp_path: Path) -> None:
+    """The v4 abort and refusal documents (tests/test_mental_poker_v4_aborts.py's parties): a refusal with cause
+    and one without, a filed refusal swapped, forged or missing, a re-dealt hand after a walk-away, a hand
+    abandoned during play (whose due player only Python's replay checks: JS says so)."""
+    cases: list[tuple[str, dict[str, Any]]] = []
+    _, honest_refusal, _ = refused_doc(Cheat, "ann")
+    cases.append(("a refusal with cause", honest_refusal))
+    cases.append(("a refusal without cause", refused_doc(Paranoid, "cyd")[1]))
+    swapped = copy.deepcopy(honest_refusal)
+    swapped["refusal"]["shown"] = honest_refusal["messages"][-1]
+    forged = copy.deepcopy(honest_refusal)
+    forged["refusal"]["statement"]["body"]["reason"] = "ann is innocent"
+    missing = copy.deepcopy(honest_refusal)
+    del missing["refusal"]
+    cases += [("a swapped refusal", swapped), ("a forged refusal", forged), ("no refusal", missing)]
+    redealt = aborted_evening(("ann", "bob", "cyd", "dan"), "bob", get_convention("leningrad"))[-1]
+    cases.append(("a re-dealt hand", redealt))
+    second = copy.deepcopy(redealt)
+    second["aborts"] = []
+    cases.append(("a re-deal without its abandoned attempt", second))
+
+    def make(setup: TableSetup, name: str) -> Player:
+        return StopsPlaying(setup, name) if name == "bob" else Player(setup, name)
+
+    names = ("ann", "bob", "cyd")
+    source = MentalPokerSource(TableSpec("club", "night", 8, names, SOCHI), make_player=make)
+    with pytest.raises(HandAbandoned):
+        play_match(SOCHI, names, [HeuristicBot() for _ in names], source=source, max_hands=8)
+    cases.append(("abandoned during play", source.transcripts[-1]))
+    paths = []
+    for number, (_, doc) in enumerate(cases):
+        paths.append(tmp_path / f"case-{number}.json")
+        paths[-1].write_bytes(encode(doc))
+    reports = node(page, tmp_path, "--batch", [[str(p)] for p in paths])
+    for (label, doc), path, report in zip(cases, paths, reports, strict=True):
+        ok, lines = _python_lines(path, doc)
+        assert (report["ok"], report["lines"][:1]) == (ok, lines[:1]), label
+    assert [r["ok"] for r in reports] == [False, False, False, False, False, True, False, True]
+    assert any("whose card was due" in text for text in reports[-1]["caveats"])
+    assert any("player bob stopped answering at step play" in text for text in reports[-1]["notes"])

@@ -71,7 +71,8 @@ function report(files) {
   } catch (error) {
     return { ok: false, crash: `${error.name}: ${error.message}`, lines: [] }; // what the page shows as "could not finish"
   }
-  return { ok: result.ok, lines: result.failures.map(MP.verify.line), notes: result.notes, seconds: cpu() - start };
+  return { ok: result.ok, lines: result.failures.map(MP.verify.line), notes: result.notes, caveats: result.caveats,
+    seconds: cpu() - start };
 }
 
 // A copy of ``doc`` with the leaf at ``path`` set to ``value``, copying only the containers along the path (the

@@ -19,6 +19,8 @@
   const V4_FIELDS = [['roster', 'dict'], ['attempt', 'int'], ['aborts', 'list']];
   const DEAL_RULES = ['players', 'table.deck', 'table.deal_pattern', 'table.hand_players', 'table.dummy',
     'table.patterns_by_players'];
+  const PLAY_ABANDON = 'an abandon during play must name the player whose card the record awaits: this verifier does not '
+    + 'replay the record to check whose card was due; fairdeal verify does';
   const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
   const isInt = (v) => (typeof v === 'number' && Number.isInteger(v)) || typeof v === 'bigint';
   const KINDS = { str: (v) => typeof v === 'string', list: Array.isArray, int: isInt, dict: isObject };
@@ -284,6 +286,7 @@
     if (verified.abandoned !== null) {
       const [player, step] = verified.abandoned;
       if (doc.state !== 'abandoned') c.findings.push(new Finding(TRANSCRIPT, 'state', 'the messages end with an abandonment, the transcript says complete'));
+      if (step === 'play') c.caveats.push(PLAY_ABANDON);
       c.notes.push(`abandoned: player ${player} stopped answering at step ${step}`);
       return;
     }
@@ -301,7 +304,7 @@
   // One transcript: {source, doc, findings, notes, verified}.
   // ``checkpoints`` (MP.hand.Checkpoints): many variants of one hand each cost only their new suffix.
   function checkDocument(source, doc, pins, checkpoints = null) {
-    const c = { source, doc, findings: [], notes: [], verified: null, hand: isInt(doc && doc.hand) ? doc.hand : null };
+    const c = { source, doc, findings: [], notes: [], caveats: [], verified: null, hand: isInt(doc && doc.hand) ? doc.hand : null };
     try {
       if (!isObject(doc)) throw new Finding(TRANSCRIPT, 'transcript shape', 'a transcript is a JSON object');
       checkShape(doc);
@@ -362,8 +365,9 @@
     for (const group of sessions.values()) failures.push(...checkSequence(group).map(([c, f]) => failure(c, f)));
     const notes = checks.flatMap((c) => c.notes.map((n) => `${c.source}: hand ${c.hand}: ${n}`));
     const pinned = Boolean(pins.roster) || pins.keys.length > 0;
-    return { ok: failures.length === 0 && checks.length > 0, failures, notes,
-      caveats: checks.length && !pinned ? [`mental poker: ${UNPINNED}`] : [] };
+    const caveats = checks.length && !pinned ? [`mental poker: ${UNPINNED}`] : [];
+    for (const c of checks) caveats.push(...c.caveats.map((text) => `${c.source}: hand ${c.hand}: ${text}`));
+    return { ok: failures.length === 0 && checks.length > 0, failures, notes, caveats };
   }
 
   // ---- the settlement (statements.check_settlement, verify.check_settlement_file) ------------------------------
