@@ -26,6 +26,7 @@ from fairdeal.engine.system import conventions
 from fairdeal.errors import MentalPokerError
 from fairdeal.protocols import signed
 from fairdeal.protocols.canonical import encode
+from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.mental_poker.elgamal import (
     Ciphertext,
     check_key_share,
@@ -38,9 +39,10 @@ from fairdeal.protocols.mental_poker.group import ORDER, Point, Scalar, base_mul
 from fairdeal.protocols.mental_poker.messages import read_key, read_shares, read_shuffle, shuffle_message
 from fairdeal.protocols.mental_poker.player import HandAbandoned, Player
 from fairdeal.protocols.mental_poker.proofs import prove_equal_logs
-from fairdeal.protocols.mental_poker.protocol import TableSetup, discard_commitment
+from fairdeal.protocols.mental_poker.protocol import TableSetup, discard_commitment, verify_hand
 from fairdeal.protocols.mental_poker.shuffle import shuffle_deck, verify_shuffle
-from fairdeal.protocols.mental_poker.source import MentalPokerSource
+from fairdeal.protocols.mental_poker.signing import Seating, open_message
+from fairdeal.protocols.mental_poker.source import MentalPokerSource, hand_setup, signed_roster
 from fairdeal.protocols.mental_poker.tamper import leaves, mutate, with_field_changed
 from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.verify import Failure, verify_documents, verify_log
@@ -586,3 +588,45 @@ def test_refused_redealt_and_abandoned_hands_get_the_verdicts_of_fairdeal_verify
     assert [r["ok"] for r in reports] == [False, False, False, False, False, True, False, True]
     assert any("whose card was due" in text for text in reports[-1]["caveats"])
     assert any("player bob stopped answering at step play" in text for text in reports[-1]["notes"])
+
+
+@pytest.mark.parametrize(
+    ("system", "players"),
+    [("sochi", 3), ("leningrad", 4), ("rostov", 5), ("hussar", 2), ("gusarik-sochi", 2), ("preferans-1800s", 2)],
+)
+def test_python_verifies_an_opening_signed_by_javascript_parties(tmp_path: Path, system: str, players: int) -> None:
+    """Every party of a hand in JS, each with its own identity seed and secrets: the signed keys, shuffles and deal
+    messages, which Python opens under the roster and runs through its state machine (who sits out at four and
+    five holds no key; Hussar's two talons; Gusarik's dummy; the hand laid aside at the 19th century's two)."""
+    page = tmp_path / "verifier.html"
+    page.write_bytes(page_bytes())
+    names = NAMES[:players]
+    convention = get_convention(system)
+    spec = TableSpec("club", "js-night", 1, names, convention)
+    seeds = {name: os.urandom(32) for name in names}
+    identities = {name: IdentityKey.from_seed(seed, name) for name, seed in seeds.items()}
+    seating = Seating(signed_roster(spec, identities, IdentityKey.generate("service")))
+    setup = hand_setup(spec, 1, 0, seating, 1)
+    given = {"table": "club", "session": "js-night", "roster": seating.roster.hash, "hand": 1, "attempt": 1}
+    given["pattern"] = spec.pattern.name
+    given["players"] = [{"name": n, "seat": seating.seat_of(n), "seed": seeds[n].hex()} for n in setup.players]
+    (envelopes,) = node(page, tmp_path, "--opening", [given])
+    head, messages, digests = setup.genesis(), [], []
+    for envelope in envelopes:
+        opened = open_message(envelope, seating, 1, head, "transcript")
+        messages.append(opened.message)
+        digests.append(opened.digest)
+        head = opened.digest
+    state = verify_hand(setup, messages, digests=digests, partial=True).state
+    assert state.dealt and len(messages) == 3 * len(setup.players)
+    lie = copy.deepcopy(envelopes)
+    body = lie[-1]["body"]
+    body["shares"][0]["share"], body["shares"][1]["share"] = body["shares"][1]["share"], body["shares"][0]["share"]
+    sender = setup.players[-1]
+    resealed = signed.seal(identities[sender], seating.context(1), lie[-1]["sender"], "deal", body, lie[-1]["prev"])
+    opened_lie = open_message(resealed.to_json(), seating, 1, digests[-2], "transcript")
+    with pytest.raises(MentalPokerError) as caught:
+        verify_hand(
+            setup, [*messages[:-1], opened_lie.message], digests=[*digests[:-1], opened_lie.digest], partial=True
+        )
+    assert (caught.value.player, caught.value.step) == (sender, "decrypt")

@@ -3,6 +3,7 @@
 //   node run_mental_poker.cjs PAGE --batch FILE     (a list of transcript-file lists: a report for each)
 //   node run_mental_poker.cjs PAGE --mutations FILE ({files, changes}: the first finding of each changed hand)
 //   node run_mental_poker.cjs PAGE --prove FILE     (a player's key share, shuffle and shares, made in JS)
+//   node run_mental_poker.cjs PAGE --opening FILE   (the signed opening of a hand, every party in JS)
 'use strict';
 const fs = require('fs');
 const vm = require('vm');
@@ -115,8 +116,42 @@ function prove(v) {
   return { seconds: cpu() - start, keys: key.message, shuffle: shuffled, deal: shares };
 }
 
+// {table, session, roster, hand, attempt, pattern, players: [{name, seat, seed}] in hand order}: the signed opening
+// (keys, shuffles, deal) of three or more JS parties, each with its own secrets, chained from the genesis.
+function opening(v) {
+  const bound = V.context(MP.verify.PROTOCOL_V4, v.table, v.session, v.roster, v.attempt);
+  const context = MP.fiatShamir.handContext(G.toHex(bound), v.hand);
+  const setup = MP.hand.tableSetup(context, v.pattern, v.players.map((p) => p.name), 4);
+  let head = setup.genesis();
+  const envelopes = [];
+  const send = (player, kind, body) => {
+    const sealed = MP.party.seal(G.fromHex(player.seed), v, v.hand, player.seat, kind, body, head);
+    envelopes.push(sealed.envelope);
+    head = sealed.digest;
+  };
+  const keys = v.players.map((player) => {
+    const key = MP.party.keyShare(context, player.name);
+    send(player, 'keys', key.message);
+    return key;
+  });
+  const joint = G.pointSum(keys.map((k) => k.publicKey));
+  let deck = setup.deck.map((card) => [G.BASE, G.multiMult([1n, 1n], [G.hashToPoint('card/' + card), joint])]);
+  for (const player of v.players) {
+    const shuffled = MP.party.shuffle(context, player.name, joint, deck);
+    send(player, 'shuffle', shuffled);
+    deck = shuffled.deck;
+  }
+  v.players.forEach((player, i) => {
+    const positions = setup.dealPositions(player.name);
+    send(player, 'deal', MP.party.decryptionShares(context, player.name, keys[i].secret, keys[i].publicKey, deck, positions));
+  });
+  return envelopes;
+}
+
 let out;
-if (mode === '--prove') {
+if (mode === '--opening') {
+  out = data.map(opening);
+} else if (mode === '--prove') {
   out = data.map(prove);
 } else if (mode === '--mutations') {
   out = mutations(data);

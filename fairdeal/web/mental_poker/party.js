@@ -128,5 +128,16 @@
     };
   }
 
-  MP.party = { keyShare, decryptionShares, shuffle, randomPermutation };
+  // The signed envelope of a message (signed.seal): ``seed`` is the sender's 32-byte Ed25519 identity seed,
+  // ``where`` {table, session, roster} with the roster's hash; returns the envelope and its digest (the next prev).
+  function seal(seed, where, hand, sender, kind, body, prev) {
+    const V = root.FairdealVerifier;
+    const content = V.encode({ sender, kind, hand, body, prev });
+    const prefix = V.context('fairdeal-signed/4', where.table, where.session, hand, where.roster);
+    const signature = root.fairdealNoble.ed25519.sign(G.concat([prefix, content]), seed);
+    return { envelope: { sender, kind, hand, body, prev, signature: G.toHex(signature) },
+      digest: V.sha256Hex(G.concat([content, signature])) };
+  }
+
+  MP.party = { keyShare, decryptionShares, shuffle, randomPermutation, seal };
 })(globalThis);
