@@ -45,7 +45,7 @@ from fairdeal.protocols.mental_poker.signing import Seating, open_message
 from fairdeal.protocols.mental_poker.source import MentalPokerSource, hand_setup, signed_roster
 from fairdeal.protocols.mental_poker.tamper import leaves, mutate, with_field_changed
 from fairdeal.protocols.table import TableSpec
-from fairdeal.protocols.verify import Failure, verify_documents, verify_log
+from fairdeal.protocols.verify import Failure, verify_documents, verify_log, verify_paths
 from fairdeal.rules import SOCHI
 from fairdeal.systems import get_convention
 from fairdeal.web.verifier_page import page_bytes
@@ -332,6 +332,14 @@ def test_the_command_line_verifier(tmp_path: Path) -> None:
     failures = [line for line in done.stdout.splitlines() if not line.startswith("note: ")]
     assert done.returncode == 1
     assert failures[:1] == _python_lines(bad, lie)[1][:1]
+    pretty = tmp_path / "pretty.json"
+    pretty.write_text(json.dumps(source.transcripts[0], indent=1))
+    done = run(pretty)
+    expected = [f.line() for f in verify_paths([pretty]).failures]
+    assert (
+        done.returncode == 1
+        and [line for line in done.stdout.splitlines() if not line.startswith("note: ")] == expected
+    )
     (tmp_path / "broken.json").write_bytes(b'{"protocol": ')
     done = run(tmp_path / "broken.json")
     assert done.returncode == 2 and done.stderr.startswith("Error: ") and len(done.stderr.splitlines()) == 1

@@ -30,6 +30,14 @@ function load(page) {
   }
 }
 
+function loose(bytes) {
+  try {
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch (error) {
+    return null;
+  }
+}
+
 function main(argv) {
   let page = PAGE;
   const files = [];
@@ -44,27 +52,34 @@ function main(argv) {
   load(page);
   const V = globalThis.FairdealVerifier;
   const MP = globalThis.FairdealMP;
-  const docs = files.map((file) => {
+  // A JSON transcript that is not canonical is a finding, as `fairdeal verify` reports it; what is not a JSON
+  // mental-poker transcript at all is unreadable input.
+  const refused = [];
+  const docs = [];
+  for (const file of files) {
     let bytes;
     try {
       bytes = new Uint8Array(fs.readFileSync(file));
     } catch (error) {
       usage(`${file}: cannot read: ${error.code || error.message}`);
     }
+    let doc;
     try {
-      return { source: file, doc: V.decode(bytes) };
+      doc = V.decode(bytes);
     } catch (error) {
-      if (error instanceof V.CanonicalError) usage(`${file}: not canonical JSON: ${error.message}`);
-      throw error;
+      if (!(error instanceof V.CanonicalError)) throw error;
+      doc = loose(bytes);
+      if (doc === null) usage(`${file}: not a JSON transcript: ${error.message}`);
+      refused.push({ source: file, hand: null, party: 'service', check: 'transcript file', detail: `${file}: not canonical JSON: ${error.message}` });
     }
-  });
-  for (const { source, doc } of docs) {
     if (doc === null || typeof doc !== 'object' || doc.protocol !== MP.verify.PROTOCOL_V4) {
-      usage(`${source}: not a ${MP.verify.PROTOCOL_V4} transcript`);
+      usage(`${file}: not a ${MP.verify.PROTOCOL_V4} transcript`);
     }
+    if (!refused.some((f) => f.source === file)) docs.push({ source: file, doc });
   }
-  const report = MP.verify.verifyTranscripts(docs);
-  for (const failure of report.failures) process.stdout.write(MP.verify.line(failure) + '\n');
+  const report = docs.length ? MP.verify.verifyTranscripts(docs) : { ok: false, failures: [], notes: [], caveats: [] };
+  report.ok = report.ok && !refused.length;
+  for (const failure of [...refused, ...report.failures]) process.stdout.write(MP.verify.line(failure) + '\n');
   if (report.ok) process.stdout.write(`verified ${docs.length} mental-poker transcript(s)\n`);
   for (const note of [...report.notes, ...report.caveats]) process.stdout.write(`note: ${note}\n`);
   return report.ok ? 0 : 1;

@@ -425,7 +425,7 @@
     return found;
   }
 
-  const line = (f) => `${f.source}: hand ${f.hand === null ? '-' : f.hand}: ${f.party}: ${f.check}: ${f.detail}`;
+  const line = (f) => `${f.source}: hand ${f.hand === null ? '?' : f.hand}: ${f.party}: ${f.check}: ${f.detail}`;
 
   MP.verify = { checkDocument, verifyTranscripts, checkSettlementFile, line, PROTOCOL_V4 };
 })(globalThis);
