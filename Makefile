@@ -43,7 +43,7 @@ $(WEB_BUILT): $(WEB)/package.json $(WEB)/package-lock.json $(WEB)/verifier/noble
 # The offline verifier page (package data): the bundle, the verifier and the registry's decks and deal patterns
 # inline in one HTML file; rebuilt when any of them changes.
 VERIFIER_PAGE := $(WEB)/static/vendor/verifier.html
-$(VERIFIER_PAGE): $(STAMP) $(wildcard $(WEB)/verifier/*) fairdeal/web/verifier_page.py fairdeal/deal.py \
+$(VERIFIER_PAGE): $(STAMP) $(wildcard $(WEB)/verifier/*) $(wildcard $(WEB)/mental_poker/*.js) fairdeal/web/verifier_page.py fairdeal/deal.py \
 		fairdeal/cards.py fairdeal/engine/system.py $(wildcard fairdeal/rules/*.py fairdeal/systems/*.py)
 	$(BIN)/python -m fairdeal.web.verifier_page
 

@@ -109,7 +109,7 @@ SHORT_HELP: dict[str, str] = {
     "serve": "Serve tables on HTTP and WebSockets; every message, transcript and sheet is kept in the database.",
     "keys": "Identity keys: make one (`keys new`) or show its public key (`keys show`).",
     "verifier-page": (
-        "Write the offline verifier page: one HTML file that checks v4 commit-reveal transcripts in a browser."
+        "Write the offline verifier page: one HTML file that checks v4 transcripts of both protocols in a browser."
     ),
     "store": (
         "Append game logs (files, directories, globs, '-', .gz/.zst) to a Parquet store partitioned by table and day; "

@@ -19,7 +19,7 @@ from fairdeal.files import write_file
 )
 @click.option("--force", is_flag=True, help="Replace an existing file.")
 def verifier_page_command(out_path: Path, force: bool) -> None:
-    """Write the offline verifier page: one HTML file that checks v4 commit-reveal transcripts in a browser."""
+    """Write the offline verifier page: one HTML file that checks v4 transcripts of both protocols in a browser."""
     from fairdeal.web.verifier_page import page_bytes
 
     write_file(out_path, page_bytes(), force=force)

@@ -21,11 +21,23 @@ from fairdeal.errors import FairdealError
 from fairdeal.rules.overrides import parameter_types
 
 SOURCES = Path(__file__).with_name("verifier")
+MENTAL_POKER = Path(__file__).with_name("mental_poker")
+# The mental-poker verifier's classic scripts, each after the ones it uses.
+MENTAL_POKER_SCRIPTS = (
+    "group.js",
+    "fiat_shamir.js",
+    "proofs.js",
+    "shuffle.js",
+    "messages.js",
+    "hand.js",
+    "verify.js",
+    "party.js",
+)
 VENDOR = Path(__file__).with_name("static") / "vendor"
 BUNDLE = VENDOR / "noble-verifier.js"
 PAGE_NAME = "verifier.html"
 REGISTRY_MARK = "/*REGISTRY*/"
-SLOTS = ("/*NOBLE*/", "/*VERIFIER*/", "/*PAGE*/", REGISTRY_MARK)
+SLOTS = ("/*NOBLE*/", "/*VERIFIER*/", "/*MENTAL_POKER*/", "/*PAGE*/", REGISTRY_MARK)
 
 
 class PageMissingError(FairdealError):
@@ -78,6 +90,9 @@ def build_page(bundle: str) -> str:
     parts = {
         "/*NOBLE*/": bundle,
         "/*VERIFIER*/": (SOURCES / "verifier.js").read_text(encoding="utf-8"),
+        "/*MENTAL_POKER*/": "\n".join(
+            (MENTAL_POKER / name).read_text(encoding="utf-8") for name in MENTAL_POKER_SCRIPTS
+        ),
         "/*PAGE*/": (SOURCES / "page.js").read_text(encoding="utf-8"),
         REGISTRY_MARK: "globalThis.FAIRDEAL_REGISTRY = " + json.dumps(registry_data(), sort_keys=True) + ";",
     }

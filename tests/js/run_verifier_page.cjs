@@ -10,7 +10,7 @@ const vm = require('vm');
 
 const [page, ...rest] = process.argv.slice(2);
 const html = fs.readFileSync(page, 'utf8');
-for (const id of ['noble', 'registry', 'verifier']) {
+for (const id of ['noble', 'registry', 'verifier', 'mental-poker']) {
   const match = new RegExp(`<script id="${id}">([\\s\\S]*?)</script>`).exec(html);
   if (!match) throw new Error(`the page has no script ${id}`);
   vm.runInThisContext(match[1], { filename: `${id}.js` });
@@ -77,5 +77,6 @@ function run(names, pinLines, rosterName) {
     return { ok: false, crash: `${error.name}: ${error.message}` }; // what the page would show as "could not finish"
   }
   return { ok: report.ok, usage: report.usage || null, failures: report.failures, notes: report.notes,
-    caveats: report.caveats, unverified: report.unverified, transcripts: report.transcripts };
+    caveats: report.caveats, unverified: report.unverified, transcripts: report.transcripts,
+    mentalPoker: report.mentalPoker || 0 };
 }

@@ -58,6 +58,11 @@
     }
   }
 
+  function pokerLines(list, count) {
+    both(list, `Mental poker (${count} hand(s)): every message is signed by its sender under the roster and chained to the one before; each key share carries its proof of possession; each player's shuffle carries a Terelius–Wikström proof that it permutes and re-encrypts the deck; every card opened carries Chaum–Pedersen proofs that each decryption share used its player's key; the published deal is what the messages decrypt to, and every seated player signed the record.`,
+      `Mental poker (раздач: ${count}): каждое сообщение подписано отправителем по списку участников и сцеплено с предыдущим; у каждой доли ключа есть доказательство владения; каждая тасовка игрока доказана (Терелиус–Викстрём): колода переставлена и перешифрована; каждая открытая карта снабжена доказательствами Чаума–Педерсена, что каждая доля расшифровки сделана ключом её игрока; опубликованная сдача — та, что дают сообщения, и каждый игрок подписал запись.`);
+  }
+
   function limits(list, report) {
     if (!report.pinned) {
       both(list, 'Identities are NOT pinned: the keys checked are the ones the files state, so one program could have played every seat. Give your own copy of the roster you signed, or paste each seat\'s public key, to know who took part.',
@@ -67,8 +72,10 @@
       'Эта страница не проверяет: кто какой картой ходил, обязанность ходить в масть и козырять, торговлю, контракт, результат, записи и суммы расчёта. Их покрывают подписи всех игроков; `fairdeal verify` переигрывает их.');
     both(list, 'The commit-reveal service sees every card as it deals: the protocol proves the deck was not chosen, not that the service kept the cards secret.',
       'Сервис commit-reveal видит все карты при сдаче: протокол доказывает, что колоду не выбирали, но не то, что сервис хранил карты в тайне.');
-    both(list, 'Mental-poker transcripts are not verified by this page; use `fairdeal verify`.',
-      'Протоколы mental poker эта страница не проверяет; используйте `fairdeal verify`.');
+    if (report.mentalPoker) {
+      both(list, 'Mental poker: this page does not replay the game record through the rules (who played which card, the talon and discard the record names, an abort penalty\'s amount); every player\'s signature on the record covers them, and `fairdeal verify` replays them.',
+        'Mental poker: эта страница не переигрывает запись раздачи по правилам (кто какой картой ходил, прикуп и снос в записи, размер штрафа за уход); их покрывают подписи всех игроков на записи, `fairdeal verify` их переигрывает.');
+    }
   }
 
   function show(report) {
@@ -108,6 +115,7 @@
       out.append(element('h2', '', 'What this proves / Что доказано'));
       const list = element('ul');
       report.proved.forEach((s) => sessionLines(list, s));
+      if (report.mentalPoker) pokerLines(list, report.mentalPoker);
       out.append(list);
     }
     out.append(element('h2', '', 'What this does not prove / Что не доказано'));

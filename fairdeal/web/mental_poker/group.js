@@ -1,0 +1,183 @@
+// The prime-order group ristretto255 for the mental-poker verifier (fairdeal/protocols/mental_poker/group.py):
+// scalars modulo the group order as BigInt, points as @noble/curves' RistrettoPoint, strict decoding of received
+// bytes, hashing to the group exactly as the Python does, and Combination (weighted verification equations summed
+// by one multi-scalar multiplication). A classic script: it needs globalThis.fairdealNoble.
+(function (root) {
+  'use strict';
+  const MP = (root.FairdealMP = root.FairdealMP || {});
+  const noble = () => root.fairdealNoble;
+  const utf8 = new TextEncoder();
+
+  const ORDER = 2n ** 252n + 27742317777372353535851937790883648493n;
+  const DOMAIN = utf8.encode('fairdeal/mental-poker/v2/');
+
+  // A failure of a message: ``player`` and ``step`` name who broke which step (MentalPokerError).
+  class MentalPokerError extends Error {
+    constructor(message, player = null, step = null) {
+      super(message);
+      this.detail = message;
+      this.player = player;
+      this.step = step;
+    }
+  }
+
+  // Attribute a failure that names nobody to ``player`` at ``step`` (group.blame).
+  function blame(player, step, work) {
+    try {
+      return work();
+    } catch (error) {
+      if (error instanceof MentalPokerError && error.player === null) {
+        throw new MentalPokerError(error.detail, player, step);
+      }
+      throw error;
+    }
+  }
+
+  const mod = (x) => ((x % ORDER) + ORDER) % ORDER;
+
+  function littleEndian(bytes) {
+    let value = 0n;
+    for (let i = bytes.length - 1; i >= 0; i--) value = (value << 8n) | BigInt(bytes[i]);
+    return value;
+  }
+
+  function scalarBytes(value) {
+    const out = new Uint8Array(32);
+    let x = mod(value);
+    for (let i = 0; i < 32; i++) { out[i] = Number(x & 0xffn); x >>= 8n; }
+    return out;
+  }
+
+  // A received scalar: 32 bytes encoding an integer below the order (Scalar.decode).
+  function decodeScalar(bytes) {
+    const value = littleEndian(bytes);
+    if (value >= ORDER) throw new MentalPokerError('a scalar is not reduced modulo the group order');
+    return value;
+  }
+
+  const fromDigest = (digest64) => mod(littleEndian(digest64));
+
+  // Cryptographic randomness for the verifier's secret weights (128 bits suffice for a batch's soundness, but the
+  // weights are full scalars like the Python's).
+  function randomScalar() {
+    const bytes = new Uint8Array(64);
+    root.crypto.getRandomValues(bytes);
+    return fromDigest(bytes);
+  }
+
+  function isZeroBytes(bytes) {
+    for (const b of bytes) if (b) return false;
+    return true;
+  }
+
+  // A point known only by its bytes until it is decoded (decoding is the expensive part of validation).
+  const decoded = new Map();
+  const MAX_REMEMBERED = 1 << 15;
+
+  // The point a canonical non-identity encoding stands for, or null (the top bit and every non-canonical form are
+  // refused by the RFC 9496 decoding @noble implements).
+  function decodePoint(hex) {
+    let point = decoded.get(hex);
+    if (point === undefined) {
+      point = null;
+      if (hex.length === 64 && hex !== '0'.repeat(64)) {
+        try { point = noble().RistrettoPoint.fromHex(hex); } catch (error) { point = null; }
+      }
+      if (decoded.size >= MAX_REMEMBERED) decoded.clear();
+      decoded.set(hex, point);
+    }
+    return point;
+  }
+
+  // Strictly validate received points, each a hex string (group.validate).
+  function validate(points, what) {
+    points.forEach((hex, index) => {
+      if (decodePoint(hex) === null) throw new MentalPokerError(`${what} [${index}] is not a valid non-identity group element`);
+    });
+  }
+
+  const IDENTITY = '0'.repeat(64);
+  const encodePoint = (point) => (point.equals(noble().RistrettoPoint.ZERO) ? IDENTITY : point.toHex());
+
+  // Σ scalars[i]·points[i] for public scalars, gathered by point; every point must be a valid non-identity element
+  // (multi_mult_vartime: its failure names the merged term, as _msm.c does). Terms ±1 (decryptions, sums of
+  // points) are additions; the bucket method pays only for many other terms.
+  const FEW = 4;
+  function sumOf(terms) {
+    const R = noble().RistrettoPoint;
+    const points = [], scalars = [];
+    let total = R.ZERO;
+    let index = 0;
+    for (const [hex, scalar] of terms) {
+      const point = decodePoint(hex);
+      if (point === null) {
+        throw new MentalPokerError(`a sum of multiples cannot be formed: point ${index} is not a valid non-identity ristretto255 encoding`);
+      }
+      index += 1;
+      const s = mod(scalar);
+      if (s === 1n) total = total.add(point);
+      else if (s === ORDER - 1n) total = total.subtract(point);
+      else if (s !== 0n) { points.push(point); scalars.push(s); }
+    }
+    if (points.length > FEW) return total.add(R.msm(points, scalars));
+    points.forEach((point, i) => { total = total.add(point.multiplyUnsafe(scalars[i])); });
+    return total;
+  }
+
+  function merged(scalars, points) {
+    if (scalars.length !== points.length) throw new MentalPokerError(`${scalars.length} scalars for ${points.length} points`);
+    const out = new Map();
+    scalars.forEach((s, i) => out.set(points[i], out.has(points[i]) ? mod(out.get(points[i]) + s) : s));
+    return out;
+  }
+
+  const sum = (scalars, points) => sumOf(merged(scalars, points));
+  const multiMult = (scalars, points) => encodePoint(sum(scalars, points));
+  const pointSum = (points) => (points.length ? multiMult(points.map(() => 1n), points) : IDENTITY);
+
+  // The verification equations of many proofs, each times a secret random weight, by point.
+  class Combination {
+    constructor() { this.terms = new Map(); }
+    add(coefficient, point) {
+      this.terms.set(point, this.terms.has(point) ? mod(this.terms.get(point) + coefficient) : mod(coefficient));
+    }
+    addAll(coefficients, points) { coefficients.forEach((c, i) => this.add(c, points[i])); }
+    isIdentity() { return this.terms.size === 0 || sumOf(this.terms).equals(noble().RistrettoPoint.ZERO); }
+  }
+
+  const BASE = '' + 'e2f2ae0a6abc4e71a884a961c500515f58e30b6aa582dd8db6a65945e08d2d76';
+
+  // A group element nobody knows the logarithm of: SHA-512 of the domain tag and label, then ristretto255's
+  // hash-to-group (group.hash_to_point, libsodium's crypto_core_ristretto255_from_hash).
+  const hashed = new Map();
+  function hashToPoint(label) {
+    if (!hashed.has(label)) {
+      const digest = noble().sha512(concat([DOMAIN, utf8.encode(label)]));
+      hashed.set(label, encodePoint(noble().RistrettoPoint.hashToCurve(digest)));
+    }
+    return hashed.get(label);
+  }
+
+  function concat(parts) {
+    let size = 0;
+    for (const p of parts) size += p.length;
+    const out = new Uint8Array(size);
+    let at = 0;
+    for (const p of parts) { out.set(p, at); at += p.length; }
+    return out;
+  }
+
+  const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+  function toHex(bytes) { let s = ''; for (const b of bytes) s += HEX[b]; return s; }
+  function fromHex(text) {
+    const out = new Uint8Array(text.length / 2);
+    for (let i = 0; i < out.length; i++) out[i] = parseInt(text.substr(2 * i, 2), 16);
+    return out;
+  }
+
+  MP.group = {
+    ORDER, DOMAIN, BASE, IDENTITY, MentalPokerError, blame, mod, littleEndian, scalarBytes, decodeScalar, fromDigest,
+    randomScalar, decodePoint, validate, sum, multiMult, pointSum, Combination, hashToPoint, concat, toHex, fromHex,
+    isZeroBytes, encodePoint,
+  };
+})(globalThis);

@@ -1,0 +1,431 @@
+// The mental-poker v4 transcript verifier (fairdeal/protocols/mental_poker/verify.py): the document's shape, the
+// roster, earlier abandoned attempts, every signed envelope and the hand's state machine, a refusal's cause, the
+// outcome (state, published deal, the record's signed statements) and the chain between a session's hands. Each
+// finding is {party, check, detail}, the same as `fairdeal verify` reports. Needs FairdealVerifier (canonical
+// JSON, roster, Ed25519) and FAIRDEAL_REGISTRY.
+(function (root) {
+  'use strict';
+  const MP = (root.FairdealMP = root.FairdealMP || {});
+  const G = MP.group;
+  const { MentalPokerError } = G;
+  const V = () => root.FairdealVerifier;
+  const TRANSCRIPT = 'transcript', RECORD = 'record';
+  const PROTOCOL_V4 = 'fairdeal-mental-poker/4', PROTOCOL_V3 = 'fairdeal-mental-poker/3';
+  const STATES = ['complete', 'abandoned', 'refused'];
+  const UNPINNED = 'identities are unpinned: the keys come from the transcripts themselves, so this proves only that some holders '
+    + 'of those keys played (one program could have played every seat); pin them with --roster, --key or --me';
+  const FIELDS = [['table', 'str'], ['session', 'str'], ['system', 'str'], ['deck', 'str'], ['deal_pattern', 'str'],
+    ['players', 'list'], ['hand', 'int'], ['dealer', 'int'], ['messages', 'list'], ['state', 'str']];
+  const V4_FIELDS = [['roster', 'dict'], ['attempt', 'int'], ['aborts', 'list']];
+  const DEAL_RULES = ['players', 'table.deck', 'table.deal_pattern', 'table.hand_players', 'table.dummy',
+    'table.patterns_by_players'];
+  const PLAY_ABANDON = 'an abandon during play must name the player whose card the record awaits: this verifier does not '
+    + 'replay the record to check whose card was due; fairdeal verify does';
+  const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+  const isInt = (v) => (typeof v === 'number' && Number.isInteger(v)) || typeof v === 'bigint';
+  const KINDS = { str: (v) => typeof v === 'string', list: Array.isArray, int: isInt, dict: isObject };
+  const has = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+  const pyRepr = (v) => (typeof v === 'string' ? `'${v}'` : String(v));
+
+  class Finding extends Error {
+    constructor(party, check, detail) { super(detail); this.party = party; this.check = check; this.detail = detail; }
+  }
+
+  // A MentalPokerError's finding: the player named, or the transcript (the detail as `_bare` leaves it).
+  function fromMentalPoker(error) {
+    if (error.player !== null) return new Finding(`player ${error.player}`, error.step || 'messages', error.detail);
+    return new Finding(TRANSCRIPT, error.step || 'messages', error.step ? `step ${error.step}: ${error.detail}` : error.detail);
+  }
+
+  function asFinding(error) {
+    if (error instanceof Finding) return error;
+    if (error instanceof MentalPokerError) return fromMentalPoker(error);
+    if (error instanceof V().CanonicalError) return new Finding(TRANSCRIPT, 'messages', error.message);
+    throw error;
+  }
+
+  // ---- shape, roster, table -----------------------------------------------------------------------------------
+  function checkShape(doc) {
+    const bad = (detail) => new Finding(TRANSCRIPT, 'transcript shape', detail);
+    for (const [name, kind] of FIELDS) {
+      if (!has(doc, name) || !KINDS[kind](doc[name])) throw bad(`field '${name}' is missing or not a ${kind}`);
+    }
+    const states = doc.protocol === PROTOCOL_V4 ? STATES : STATES.slice(0, 2);
+    if (!states.includes(doc.state)) throw bad(`state '${doc.state}' is none of ${states.join(', ')}`);
+    if (doc.protocol !== PROTOCOL_V4) {
+      throw bad(`protocol ${pyRepr(doc.protocol)} is not the ${PROTOCOL_V4} this verifier reads (${PROTOCOL_V3} is read by fairdeal verify)`);
+    }
+    for (const [name, kind] of V4_FIELDS) {
+      if (!has(doc, name) || !KINDS[kind](doc[name])) throw bad(`field '${name}' is missing or not a ${kind}`);
+    }
+    if (doc.format !== 'fairdeal-transcript' || doc.version !== 1) throw bad('not a fairdeal-transcript version 1 document');
+  }
+
+  // The convention's table facts, from the registry (stated_convention for what the registry knows).
+  function tableOf(doc) {
+    const bad = (detail) => new Finding(TRANSCRIPT, 'table', detail);
+    const system = root.FAIRDEAL_REGISTRY.systems[doc.system];
+    const overrides = has(doc, 'convention') ? doc.convention : {};
+    if (!system || !isObject(overrides)) throw bad(`unknown system ${pyRepr(doc.system)}, or its house rules are not an object`);
+    for (const path of Object.keys(overrides)) {
+      if (DEAL_RULES.includes(path)) throw bad(`the house rule ${path} changes the deal, and this verifier does not apply it: use fairdeal verify`);
+    }
+    const n = doc.players.length;
+    const pattern = system.patterns[String(n)] || system.deal_pattern;
+    for (const [name, value] of [['deck', system.deck], ['deal_pattern', pattern]]) {
+      if (has(doc, name) && doc[name] !== value) {
+        throw bad(`the statement's ${name} ${pyRepr(doc[name])} is not '${value}', the ${name} of ${doc.system}`);
+      }
+    }
+    if (!system.players.includes(n)) throw bad(`cannot set the hand up: ${doc.system} is played by ${system.players.join(', ')} players, not ${n}`);
+    return pattern;
+  }
+
+  function checkRoster(doc, pins) {
+    let roster;
+    try {
+      roster = V().readRoster(doc.roster, '$.roster');
+      V().checkRosterSignatures(roster);
+    } catch (error) {
+      if (error instanceof V().Refused) throw new Finding(TRANSCRIPT, 'roster', error.message);
+      throw error;
+    }
+    const same = (a, b) => V().encodeText(a) === V().encodeText(b);
+    const stated = [roster.table, roster.session, roster.seats.map((s) => s.name), roster.body.protocol];
+    if (!same(stated, [doc.table, doc.session, doc.players, PROTOCOL_V4])) {
+      throw new Finding(TRANSCRIPT, 'roster', 'the roster is for another table, session, protocol or seating than the hand');
+    }
+    const header = { system: roster.system, convention: roster.convention, pulya: roster.pulya };
+    const convention = has(doc, 'convention') ? doc.convention : {};
+    if (!same(header, { system: doc.system, convention, pulya: has(doc, 'pulya') ? doc.pulya : null })) {
+      throw new Finding(TRANSCRIPT, 'roster', 'the roster signs another convention than the hand states');
+    }
+    const problems = pinProblems(pins, roster);
+    if (problems.length) throw problems;
+    return roster;
+  }
+
+  // Each way the roster departs from the identities pinned ({roster, keys: [[who, key]]}) (pin_problems).
+  function pinProblems(pins, roster) {
+    const found = [];
+    if (pins.roster && pins.roster.hash !== roster.hash) {
+      found.push(new Finding(TRANSCRIPT, 'roster pin', "the transcript's roster is not the pinned roster"));
+    }
+    for (const [who, key] of pins.keys) {
+      const seats = roster.seats.filter((seat, i) => who === String(i) || who === seat.name);
+      const held = who === 'service' ? roster.service : seats.length ? seats[0].key : null;
+      if (held === null) found.push(new Finding(TRANSCRIPT, 'identity pin', `'${who}' is not a seat, a name or 'service' of this roster`));
+      else if (held !== key) found.push(new Finding(TRANSCRIPT, 'identity pin', `${who} holds key ${held.slice(0, 16)}…, pinned ${key.slice(0, 16)}…`));
+    }
+    return found;
+  }
+
+  // The dealt seats' names in hand order: the pattern's player hands from the dealer's left.
+  function handSetup(doc, roster, patternName, attempt) {
+    const p = root.FAIRDEAL_REGISTRY.patterns[patternName];
+    const n = doc.players.length;
+    const playerHands = [...Array(p.hands).keys()].filter((h) => h !== p.dummy_hand && h !== p.aside_hand);
+    if (!(doc.dealer >= 0 && doc.dealer < n)) throw new Finding(TRANSCRIPT, 'table', `cannot set the hand up: dealer seat ${doc.dealer} is outside 0..${n - 1}`);
+    const names = playerHands.map((_, i) => doc.players[(Number(doc.dealer) + 1 + i) % n]);
+    const bound = V().context(PROTOCOL_V4, roster.table, roster.session, roster.hash, attempt);
+    const context = MP.fiatShamir.handContext(G.toHex(bound), Number(doc.hand));
+    return MP.hand.tableSetup(context, patternName, names, 4);
+  }
+
+  // ---- envelopes ----------------------------------------------------------------------------------------------
+  function describe(sender, roster) {
+    if (sender === 'service') return 'service';
+    return roster.seats[sender] ? `player ${roster.seats[sender].name}` : `seat ${sender}`;
+  }
+
+  // ``formParty``: whom a malformed envelope is charged to (check_record_statements leaves it the relay's).
+  function openChecked(doc, roster, hand, prev, where, kind = null, formParty = TRANSCRIPT) {
+    let envelope;
+    try {
+      envelope = V().parseEnvelope(doc, where);
+    } catch (error) {
+      if (error instanceof V().Refused) throw new Finding(formParty, 'message form', error.message);
+      throw error;
+    }
+    const who = describe(envelope.sender, roster);
+    const refuse = (check, what) => new Finding(TRANSCRIPT, check, `${envelope.kind} from ${who} (hand ${envelope.hand}): ${what}`);
+    const seat = envelope.sender === 'service' ? undefined : roster.seats[envelope.sender];
+    if (seat === undefined) throw refuse('sender', 'the sender is not on the roster');
+    const signedBytes = G.concat([V().context('fairdeal-signed/4', roster.table, roster.session, envelope.hand, roster.hash), envelope.content]);
+    if (!V().verifySignature(seat.key, signedBytes, envelope.signature)) {
+      throw refuse('signature', `the signature does not verify under ${who}'s identity key for this table, session and roster: not their statement`);
+    }
+    if (envelope.hand !== hand) throw refuse('context', `signed for hand ${envelope.hand}, presented in hand ${hand}: a replay`);
+    if (kind !== null && envelope.kind !== kind) throw refuse('kind', `expected ${kind}`);
+    if (prev !== null && envelope.prev !== prev) {
+      throw refuse('chain link', 'it does not follow the message before it (dropped, reordered or spliced)');
+    }
+    return envelope;
+  }
+
+  // The v3 form of a signed envelope (signing.open_message).
+  function openMessage(doc, roster, hand, prev, where) {
+    // signing.open_message names the place only of an object (anything else is read as a bare 'message').
+    const envelope = openChecked(doc, roster, hand, prev, isObject(doc) ? where : 'message');
+    const signer = roster.seats[envelope.sender].name;
+    const message = { ...envelope.body, step: envelope.kind, player: signer, prev: envelope.prev };
+    if (envelope.kind === 'abandon') {
+      if (typeof envelope.body.player !== 'string') throw new MentalPokerError('an abandon names the absent player', signer, 'abandon');
+      Object.assign(message, { player: envelope.body.player, witness: signer });
+    } else if (has(envelope.body, 'player')) {
+      throw new MentalPokerError('only an abandon names a player in its body', signer, envelope.kind);
+    }
+    return { message, digest: envelope.digest };
+  }
+
+  // The messages through the state machine; an envelope that does not open is reported after the signed
+  // messages before it are checked, so a sender who re-signed his own lie is still named (_first_fault).
+  function verifyMessages(setup, roster, envelopes, where, partial = false, checkpoints = null) {
+    let head = setup.genesis();
+    const messages = [], digests = [];
+    for (let index = 0; index < envelopes.length; index++) {
+      let opened;
+      try {
+        opened = openMessage(envelopes[index], roster, setup.context.hand, head, `${where}[${index}]`);
+      } catch (error) {
+        const fault = asFinding(error);
+        const [state, start] = checkpoints === null ? [new MP.hand.HandState(setup), 0] : checkpoints.resume(setup, messages, digests);
+        try {
+          for (let i = start; i < messages.length; i++) state.apply(messages[i], digests[i]);
+        } catch (inner) {
+          throw asFinding(inner);
+        }
+        throw fault;
+      }
+      messages.push(opened.message);
+      digests.push(opened.digest);
+      head = opened.digest;
+    }
+    try {
+      return MP.hand.verifyHand(setup, messages, digests, partial, checkpoints);
+    } catch (error) {
+      throw asFinding(error);
+    }
+  }
+
+  // ---- the parts of a document --------------------------------------------------------------------------------
+  function checkAborts(c, roster, patternName) {
+    const doc = c.doc;
+    if (doc.attempt !== doc.aborts.length + 1 || doc.attempt < 1) {
+      throw new Finding(TRANSCRIPT, 'abort', `attempt ${doc.attempt} must follow ${doc.aborts.length} abandoned attempt(s)`);
+    }
+    doc.aborts.forEach((abort, i) => {
+      const number = i + 1;
+      if (!isObject(abort) || abort.attempt !== number || !Array.isArray(abort.messages)) {
+        throw new Finding(TRANSCRIPT, 'abort', `aborts[${i}] is not attempt ${number}'s messages`);
+      }
+      const verified = verifyMessages(handSetup(doc, roster, patternName, number), roster, abort.messages, `aborts[${i}].messages`);
+      if (verified.abandoned === null) throw new Finding(TRANSCRIPT, 'abort', `attempt ${number} is not abandoned, yet the hand was dealt again`);
+      const [player, step] = verified.abandoned;
+      c.notes.push(`attempt ${number}: player ${player} walked away at step ${step}; the hand was dealt again`);
+    });
+  }
+
+  function checkRefusal(c, roster, setup, verified) {
+    const filed = c.doc.refusal;
+    if (!isObject(filed) || Object.keys(filed).sort().join() !== 'shown,statement') {
+      throw new Finding(TRANSCRIPT, 'refusal', 'a refused hand files {shown, statement}: the refused message and the refusal');
+    }
+    let refusal;
+    try {
+      refusal = openChecked(filed.statement, roster, Number(c.doc.hand), verified.state.head, 'refusal.statement', 'refuse');
+    } catch (error) {
+      const f = asFinding(error);
+      throw new Finding(f.party, 'refusal', f.detail);
+    }
+    const refuser = roster.seats[refusal.sender].name;
+    const reason = refusal.body.reason;
+    let shown = '';
+    try { shown = V().parseEnvelope(filed.shown, 'refusal.shown').digest; } catch (error) { shown = ''; }
+    if (refusal.body.refused !== shown) throw new Finding(TRANSCRIPT, 'refusal', `the filed message is not the one player ${refuser} refused`);
+    try {
+      verifyMessages(setup, roster, [...c.doc.messages, filed.shown], 'messages', true);
+    } catch (error) {
+      c.findings.push(asFinding(error));
+      c.notes.push(`player ${refuser} refused the faulty message and signed why: ${reason}`);
+      return;
+    }
+    throw new Finding(`player ${refuser}`, 'refusal', `refused a message that verifies (${reason})`);
+  }
+
+  function recordStatements(c, roster, head) {
+    const doc = c.doc;
+    if (!Array.isArray(doc.statements)) {
+      c.findings.push(new Finding(TRANSCRIPT, 'record statement', "'statements' must list the players' signed statements"));
+      return;
+    }
+    const digest = V().sha256Hex(V().encode(V().signedRecord(doc.record)));
+    const signers = new Map();
+    doc.statements.forEach((statement, index) => {
+      let envelope;
+      try {
+        envelope = openChecked(statement, roster, Number(doc.hand), head, `statements[${index}]`, 'record', 'relay');
+      } catch (error) {
+        const f = asFinding(error);
+        c.findings.push(new Finding(f.party, 'record statement', f.detail));
+        return;
+      }
+      if (signers.has(envelope.sender)) c.findings.push(new Finding(TRANSCRIPT, 'record statement', `two statements from seat ${envelope.sender}`));
+      signers.set(envelope.sender, envelope.body);
+    });
+    roster.seats.forEach((seat, index) => {
+      const body = signers.get(index);
+      if (body === undefined) c.findings.push(new Finding(TRANSCRIPT, 'record statement', `no signed statement of the record from player ${seat.name}`));
+      else if (body.record !== digest) c.findings.push(new Finding(TRANSCRIPT, 'record statement', `player ${seat.name} signed another record than this one`));
+      else if (body.agrees !== true) c.findings.push(new Finding(RECORD, 'record statement', `player ${seat.name} refuses the record: ${body.reason}`));
+    });
+  }
+
+  function checkOutcome(c, roster, patternName, verified) {
+    const doc = c.doc;
+    if (verified.abandoned !== null) {
+      const [player, step] = verified.abandoned;
+      if (doc.state !== 'abandoned') c.findings.push(new Finding(TRANSCRIPT, 'state', 'the messages end with an abandonment, the transcript says complete'));
+      if (step === 'play') c.caveats.push(PLAY_ABANDON);
+      c.notes.push(`abandoned: player ${player} stopped answering at step ${step}`);
+      return;
+    }
+    if (doc.state !== 'complete' || verified.order === null || !verified.state.finished) {
+      c.findings.push(new Finding(TRANSCRIPT, 'state', 'the messages stop before every share is revealed and the discard opened'));
+      return;
+    }
+    const deal = V().seatDeal(verified.order, patternName, Number(doc.dealer), doc.players.length);
+    if (!has(doc, 'deal') || V().encodeText(doc.deal) !== V().encodeText(deal)) {
+      c.findings.push(new Finding(TRANSCRIPT, 'deal', 'the published deal is not the one the messages decrypt to'));
+    }
+    if (has(doc, 'record')) recordStatements(c, roster, verified.state.head);
+  }
+
+  // One transcript: {source, doc, findings, notes, verified}.
+  // ``checkpoints`` (MP.hand.Checkpoints): many variants of one hand each cost only their new suffix.
+  function checkDocument(source, doc, pins, checkpoints = null) {
+    const c = { source, doc, findings: [], notes: [], caveats: [], verified: null, hand: isInt(doc && doc.hand) ? doc.hand : null };
+    try {
+      if (!isObject(doc)) throw new Finding(TRANSCRIPT, 'transcript shape', 'a transcript is a JSON object');
+      checkShape(doc);
+      const roster = checkRoster(doc, pins);
+      const patternName = tableOf(doc);
+      const setup = handSetup(doc, roster, patternName, Number(doc.attempt));
+      checkAborts(c, roster, patternName);
+      const refused = doc.state === 'refused';
+      const verified = verifyMessages(setup, roster, doc.messages, 'messages', refused, checkpoints);
+      c.verified = verified;
+      if (refused) checkRefusal(c, roster, setup, verified);
+      else checkOutcome(c, roster, patternName, verified);
+    } catch (error) {
+      if (Array.isArray(error)) c.findings.push(...error);
+      else c.findings.push(asFinding(error));
+    }
+    return c;
+  }
+
+  // Across one session: hands 1, 2, ... each once, each citing the previous transcript's hash (check_sequence).
+  function checkSequence(checks) {
+    const found = [];
+    const ordered = [...checks].sort((a, b) => (a.hand || 0) - (b.hand || 0));
+    const first = V().encodeText([ordered[0].doc.protocol, ordered[0].doc.roster]);
+    for (const c of ordered.slice(1)) {
+      if (V().encodeText([c.doc.protocol, c.doc.roster]) !== first) {
+        found.push([c, new Finding(TRANSCRIPT, 'transcript chain', "signed under another roster or protocol than the session's first hand (two sessions spliced)")]);
+      }
+    }
+    ordered.forEach((current, i) => {
+      const previous = i ? ordered[i - 1] : null;
+      if (previous !== null && previous.hand === current.hand) {
+        found.push([current, new Finding(TRANSCRIPT, 'hand sequence', `hand ${current.hand} appears twice`)]);
+        return;
+      }
+      const expected = previous !== null && previous.hand === current.hand - 1 ? V().sha256Hex(V().encode(previous.doc)) : null;
+      if (previous !== null && previous.hand !== current.hand - 1) {
+        found.push([current, new Finding(TRANSCRIPT, 'hand sequence', `hands before ${current.hand} are missing`)]);
+      } else if ((previous !== null || current.hand === 1) && (has(current.doc, 'previous') ? current.doc.previous : undefined) !== expected) {
+        found.push([current, new Finding(TRANSCRIPT, 'transcript chain', "'previous' is not the hash of the previous hand's transcript")]);
+      }
+    });
+    return found;
+  }
+
+  // Every transcript given ({source, doc}): failures as `fairdeal verify` lists them, notes and caveats.
+  function verifyTranscripts(docs, pins = { roster: null, keys: [] }, checkpoints = null) {
+    const checks = docs.map(({ source, doc }) => checkDocument(source, doc, pins, checkpoints));
+    const failure = (c, f) => ({ source: c.source, hand: c.hand, party: f.party, check: f.check, detail: f.detail });
+    const failures = checks.flatMap((c) => c.findings.map((f) => failure(c, f)));
+    const sessions = new Map();
+    for (const c of checks) {
+      if (c.verified === null && c.findings.length) continue;
+      const key = V().encodeText([c.doc.table, c.doc.session]);
+      if (!sessions.has(key)) sessions.set(key, []);
+      sessions.get(key).push(c);
+    }
+    for (const group of sessions.values()) failures.push(...checkSequence(group).map(([c, f]) => failure(c, f)));
+    const notes = checks.flatMap((c) => c.notes.map((n) => `${c.source}: hand ${c.hand}: ${n}`));
+    const pinned = Boolean(pins.roster) || pins.keys.length > 0;
+    const caveats = checks.length && !pinned ? [`mental poker: ${UNPINNED}`] : [];
+    for (const c of checks) caveats.push(...c.caveats.map((text) => `${c.source}: hand ${c.hand}: ${text}`));
+    return { ok: failures.length === 0 && checks.length > 0, failures, notes, caveats };
+  }
+
+  // ---- the settlement (statements.check_settlement, verify.check_settlement_file) ------------------------------
+  const FRACTION = /^(-?\d+)(?:\/([1-9]\d*))?$/;
+  function sameAmount(text, value) {
+    const match = FRACTION.exec(String(text));
+    if (!match || typeof value !== 'number') return false;
+    const p = Number(match[1]), q = Number(match[2] || 1);
+    return q === 1 ? value === p : value === p / q;
+  }
+
+  // The evening's log closes with the settlement every seated player signed: ``cited`` are the log's
+  // [file, line, where] of mental-poker transcripts, ``end`` its [where, line] settlement line.
+  function checkSettlementFile(settlementFile, cited, end) {
+    const last = cited[cited.length - 1][0];
+    if (!end) return [];
+    const fail = (party, detail) => ({ source: settlementFile ? settlementFile.name : 'settlement.json', hand: null, party, check: 'settlement', detail });
+    if (!settlementFile) return [fail(RECORD, 'no signed settlement beside the transcripts (settlement.json)')];
+    let roster;
+    try {
+      roster = V().readRoster(last.doc.roster, '$.roster');
+    } catch (error) {
+      if (error instanceof V().Refused) return [fail(RECORD, `settlement.json: ${error.message}`)];
+      throw error;
+    }
+    const doc = settlementFile.doc;
+    if (doc.format !== 'fairdeal-settlement' || doc.protocol !== PROTOCOL_V4) return [fail(RECORD, `not a fairdeal-settlement document of ${PROTOCOL_V4}`)];
+    if (V().encodeText(doc.roster) !== V().encodeText(last.doc.roster)) return [fail(RECORD, "the settlement is signed for another roster than the transcripts'")];
+    const found = [], signedBy = new Set();
+    const amounts = isObject(end[1].settlement) ? end[1].settlement : null;
+    (Array.isArray(doc.statements) ? doc.statements : []).forEach((entry, index) => {
+      let envelope;
+      try {
+        envelope = openChecked(entry, roster, 0, null, `statements[${index}]`, 'settlement', 'relay');
+      } catch (error) {
+        const f = asFinding(error);
+        found.push(fail(f.party === TRANSCRIPT ? RECORD : f.party, f.detail));
+        return;
+      }
+      const who = roster.seats[envelope.sender].name, body = envelope.body;
+      if (body.hands !== cited.length || body.last !== last.sha256 || envelope.prev !== last.sha256) {
+        found.push(fail(RECORD, `player ${who} signed a session of ${body.hands} hand(s) ending elsewhere; the log cites ${cited.length} ending at the transcript it cites last (hands dropped or spliced)`));
+      } else if (amounts !== null) {
+        const stated = isObject(body.settlement) ? body.settlement : {};
+        const names = Object.keys(stated);
+        if (names.length !== Object.keys(amounts).length || !names.every((name) => sameAmount(stated[name], amounts[name]))) {
+          found.push(fail(RECORD, `the log's settlement line is not the one player ${who} signed`));
+        }
+      }
+      signedBy.add(envelope.sender);
+    });
+    roster.seats.forEach((seat, index) => {
+      if (!signedBy.has(index)) found.push(fail(RECORD, `player ${seat.name} did not sign the settlement`));
+    });
+    return found;
+  }
+
+  const line = (f) => `${f.source}: hand ${f.hand === null ? '?' : f.hand}: ${f.party}: ${f.check}: ${f.detail}`;
+
+  MP.verify = { checkDocument, verifyTranscripts, checkSettlementFile, line, PROTOCOL_V4 };
+})(globalThis);

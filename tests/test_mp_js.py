@@ -1,0 +1,640 @@
+"""The JavaScript mental-poker v4 verifier (fairdeal/web/mental_poker/), run under Node from the built verifier
+page: the group, hash and proof vectors Python makes, checked byte for byte; then honest and mutated transcripts
+of every registered system and table size, where JS must give `fairdeal verify`'s verdict and first line."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import random
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from test_mental_poker_v4_aborts import Cheat, Paranoid, StopsPlaying, refused_doc
+from test_mental_poker_v4_aborts import evening as aborted_evening
+
+from fairdeal.cli import cli
+from fairdeal.engine.bots import HeuristicBot
+from fairdeal.engine.match import play_match
+from fairdeal.engine.system import conventions
+from fairdeal.errors import MentalPokerError
+from fairdeal.protocols import signed
+from fairdeal.protocols.canonical import encode
+from fairdeal.protocols.identity import IdentityKey
+from fairdeal.protocols.mental_poker.elgamal import (
+    Ciphertext,
+    check_key_share,
+    encrypt,
+    make_key_share,
+    verify_decryption_shares,
+)
+from fairdeal.protocols.mental_poker.fiat_shamir import HandContext
+from fairdeal.protocols.mental_poker.group import ORDER, Point, Scalar, base_mult, hash_to_point
+from fairdeal.protocols.mental_poker.messages import read_key, read_shares, read_shuffle, shuffle_message
+from fairdeal.protocols.mental_poker.player import HandAbandoned, Player
+from fairdeal.protocols.mental_poker.proofs import prove_equal_logs
+from fairdeal.protocols.mental_poker.protocol import TableSetup, discard_commitment, verify_hand
+from fairdeal.protocols.mental_poker.shuffle import shuffle_deck, verify_shuffle
+from fairdeal.protocols.mental_poker.signing import Seating, open_message
+from fairdeal.protocols.mental_poker.source import MentalPokerSource, hand_setup, signed_roster
+from fairdeal.protocols.mental_poker.tamper import leaves, mutate, with_field_changed
+from fairdeal.protocols.table import TableSpec
+from fairdeal.protocols.verify import Failure, verify_documents, verify_log, verify_paths
+from fairdeal.rules import SOCHI
+from fairdeal.systems import get_convention
+from fairdeal.web.verifier_page import page_bytes
+
+RUNNER = Path(__file__).parent / "js" / "run_mental_poker.cjs"
+BIN = Path(__file__).parent.parent / "fairdeal" / "web" / "bin" / "verify-mental-poker.cjs"
+NODE = shutil.which("node")
+SEED = 15
+# What the JS verifier leaves to `fairdeal verify`: the record replayed through the engine and compared with the
+# messages (who played which card, the talon and discard the record names, the abort penalty's amounts).
+ENGINE_CHECKS = {"events", "talon card", "discard", "abort penalty", "legality", "result", "score"}
+
+pytestmark = pytest.mark.skipif(NODE is None, reason="node is needed to run the verifier's JavaScript")
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("page") / "verifier.html"
+    path.write_bytes(page_bytes())
+    return path
+
+
+def node(page: Path, tmp: Path, mode: str, data: Any) -> Any:
+    assert NODE is not None
+    source = tmp / "input.json"
+    source.write_text(json.dumps(data))
+    done = subprocess.run(
+        [NODE, str(RUNNER), str(page), mode, str(source)], capture_output=True, text=True, timeout=900
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+# ---- vectors ----------------------------------------------------------------------------------------------------
+
+SPEC_POINTS = {  # protocols/mental-poker.md section 10
+    "card/7S": "becfc402f3e6d3a115254d80f8a99d330ae4ae61e531219ed65841a42d2e024d",
+    "card/10H": "e86fe560319b8bfda9c516b9571a23c0a25742838b5f2fa08c95ea8a7e171d6c",
+    "card/AH": "6298877bac9f19988408156f5de77549eddffc4946ba371a94f8296035396910",
+    "generator/h": "6afe36d64b8f2756f35ec23c34631a955fa035703f43cd058499cd48662a012a",
+    "generator/h/1": "8c4e55dcb6aa15ba6e6cea97f8c76e07dacfca472afc6ad7f4037c8e0c4b7e43",
+    "generator/h/32": "ac74079ed5bedc3e7555cf990411ae2e432d29b89a9e08c8aa593ebcf228651a",
+}
+
+
+def _context(rng: random.Random) -> HandContext:
+    return HandContext(f"vectors/{rng.randrange(10**6)}/ночь", rng.randrange(1, 2**40))
+
+
+def _flip(hex_text: str, rng: random.Random) -> str:
+    return str(mutate(hex_text, rng))
+
+
+def _possession_vectors(rng: random.Random) -> list[tuple[dict[str, Any], bool]]:
+    out = []
+    for _ in range(6):
+        context, player = _context(rng), rng.choice(["north", "Вера", "a b"])
+        _, share = make_key_share(context, player)
+        honest: dict[str, Any] = {
+            "table_id": context.table_id,
+            "hand": context.hand,
+            "player": player,
+            "public": share.public.hex(),
+        }
+        honest.update(c=share.proof.challenge.hex(), s=share.proof.response.hex())
+        out.append((honest, True))
+        for field in ("public", "c", "s", "player", "hand"):
+            bad = dict(honest)
+            bad[field] = bad[field] + 1 if field == "hand" else bad[field] + "x" if field == "player" else ""
+            if field in ("public", "c", "s"):
+                bad[field] = _flip(honest[field], rng)
+                if field != "public" and int.from_bytes(bytes.fromhex(bad[field]), "little") >= ORDER:
+                    continue
+            out.append((bad, False))
+    return out
+
+
+def _equal_logs_vectors(rng: random.Random) -> list[tuple[dict[str, Any], bool]]:
+    out = []
+    for size in (1, 2, 5, 10):
+        context, secret = _context(rng), Scalar.random()
+        bases = [base_mult(Scalar.random()) for _ in range(size)]
+        label = bytes(rng.randrange(256) for _ in range(2 * size))
+        images, proof = prove_equal_logs(context, "east", label, secret, base_mult(secret), bases)
+        honest: dict[str, Any] = {
+            "table_id": context.table_id,
+            "hand": context.hand,
+            "player": "east",
+            "label": label.hex(),
+            "public": base_mult(secret).hex(),
+            "bases": [b.hex() for b in bases],
+            "images": [i.hex() for i in images],
+            "proof": {"a": proof.a.hex(), "b": proof.b.hex(), "s": proof.response.hex()},
+        }
+        out.append((honest, True))
+        wrong_image = copy.deepcopy(honest)
+        wrong_image["images"][-1] = (images[-1] + bases[0]).hex()
+        other_label = dict(honest, label=honest["label"][:-2] + f"{(label[-1] ^ 1):02x}")
+        other_key = dict(honest, public=base_mult(Scalar.random()).hex())
+        out += [(wrong_image, False), (other_label, False), (other_key, False)]
+    return out
+
+
+def _shuffle_vectors(rng: random.Random) -> list[tuple[dict[str, Any], bool]]:
+    out = []
+    for size in (2, 8, 32):
+        context, key = _context(rng), base_mult(Scalar.random())
+        deck = tuple(encrypt(hash_to_point(f"card/{i}"), key, Scalar.random()) for i in range(size))
+        shuffled, proof = shuffle_deck(context, "west", key, deck)
+        honest: dict[str, Any] = {
+            "table_id": context.table_id,
+            "hand": context.hand,
+            "player": "west",
+            "joint_key": key.hex(),
+            "deck_in": [[ct.c1.hex(), ct.c2.hex()] for ct in deck],
+            "message": shuffle_message("west", shuffled, proof),
+        }
+        out.append((honest, True))
+        swapped = copy.deepcopy(honest)
+        cards = swapped["message"]["deck"]
+        cards[0][1], cards[1][1] = cards[1][1], cards[0][1]  # two second halves exchanged: not a re-encryption
+        out.append((swapped, False))
+        for field in ("u", "chain", "t", "t_chain", "k", "k_chain", "k_open"):
+            bad = copy.deepcopy(honest)
+            row = bad["message"]["proof"][field]
+            at = rng.randrange(len(row))
+            if field.startswith("k"):
+                row[at] = Scalar.from_int(int.from_bytes(bytes.fromhex(row[at]), "little") + 1).hex()
+            else:
+                row[at] = (hash_to_point(f"other/{at}")).hex()
+            out.append((bad, False))
+        out.append((dict(honest, player="east"), False))
+    return out
+
+
+def test_group_and_proof_vectors(page: Path, tmp_path: Path) -> None:
+    rng = random.Random(SEED)
+    labels = [*SPEC_POINTS, *[f"card/{c}" for c in ("7S", "QD", "10C")], *[f"generator/h/{j}" for j in range(1, 33)]]
+    labels.append("другое/label")
+    cases = {"possession": _possession_vectors(rng), "equal_logs": _equal_logs_vectors(rng)}
+    cases["shuffles"] = _shuffle_vectors(rng)
+    commitments: list[dict[str, Any]] = []
+    for _ in range(8):
+        context = _context(rng)
+        positions = rng.sample(range(32), rng.choice([1, 2]))
+        commitments.append(
+            {
+                "table_id": context.table_id,
+                "hand": context.hand,
+                "player": "север",
+                "positions": positions,
+                "nonce": os.urandom(32).hex(),
+            }
+        )
+    spec_commitment = {"table_id": "vectors/night", "hand": 1, "player": "north", "positions": [12, 7]}
+    commitments.append({**spec_commitment, "nonce": bytes(range(32)).hex()})
+    data = {"labels": labels, "commitments": commitments, **{k: [v for v, _ in c] for k, c in cases.items()}}
+    got = node(page, tmp_path, "--vectors", data)
+    assert got["points"] == [hash_to_point(label).hex() for label in labels]
+    assert got["points"][: len(SPEC_POINTS)] == list(SPEC_POINTS.values())
+    for kind, expected in cases.items():
+        assert got[kind] == [ok for _, ok in expected], kind
+    made = [
+        discard_commitment(
+            HandContext(c["table_id"], c["hand"]), c["player"], c["positions"], bytes.fromhex(c["nonce"])
+        )
+        for c in commitments
+    ]
+    assert got["commitments"] == [m.hex() for m in made]
+    assert got["commitments"][-1] == "a296528a281fc54b7c5088c38dc36a4c1bef6b2b19ac0df7a7a9d74b3afd1b00"
+
+
+# ---- transcripts ------------------------------------------------------------------------------------------------
+
+TABLES = [(name, players) for name, convention in sorted(conventions().items()) for players in convention.players]
+NAMES = ("ann", "bob", "cyd", "dan", "eve")
+
+
+def _hand(system: str, players: int, hands: int = 1) -> MentalPokerSource:
+    names = NAMES[:players]
+    convention = get_convention(system)
+    source = MentalPokerSource(TableSpec("club", f"{system}-{players}", hands, names, convention))
+    play_match(convention, names, [HeuristicBot() for _ in names], source=source, max_hands=hands)
+    return source
+
+
+def _resigned(source: MentalPokerSource, doc: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+    """One body field of one message changed and signed again by its own sender: a sender who lies."""
+    doc = copy.deepcopy(doc)
+    candidates = [i for i, m in enumerate(doc["messages"]) if list(leaves(m["body"]))]
+    index = rng.choice(candidates)
+    envelope = doc["messages"][index]
+    path = rng.choice(list(leaves(envelope["body"])))
+    envelope["body"] = with_field_changed([envelope["body"]], 0, path, lambda old: mutate(old, rng))[0]
+    assert source.seating is not None
+    key = source.identities[source.seating.names[envelope["sender"]]]
+    ctx = source.seating.context(doc["hand"])
+    sealed = signed.seal(key, ctx, envelope["sender"], envelope["kind"], envelope["body"], envelope["prev"])
+    doc["messages"][index] = sealed.to_json()
+    return doc
+
+
+def _unsigned(doc: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """One leaf of the document changed (an envelope's, the record's, a statement's, a header field), nobody
+    re-signing it."""
+    doc = copy.deepcopy(doc)
+    target = rng.choice(["messages"] * 6 + ["record", "statements", "dealer", "attempt"])
+    target = target if target in doc else "messages"
+    if target in ("messages", "statements"):
+        index = rng.randrange(len(doc[target]))
+        path = rng.choice(list(leaves(doc[target][index])))
+        doc[target] = with_field_changed(doc[target], index, path, lambda old: mutate(old, rng))
+    elif target == "record":
+        path = rng.choice(list(leaves(doc["record"])))
+        doc["record"] = with_field_changed([doc["record"]], 0, path, lambda old: mutate(old, rng))[0]
+    else:
+        doc[target] = mutate(doc[target], rng)
+    return doc
+
+
+def _python_lines(path: Path, doc: dict[str, Any]) -> tuple[bool, list[str]]:
+    report = verify_documents([(str(path), doc)])
+    kept: list[Failure] = [f for f in report.failures if not (f.party == "record" and f.check in ENGINE_CHECKS)]
+    return report.ok, [f.line() for f in kept]
+
+
+def _cases(tmp: Path) -> list[tuple[str, Path, dict[str, Any]]]:
+    rng = random.Random(SEED)
+    cases = []
+    mutations: list[tuple[str, Callable[..., dict[str, Any] | None]]] = [
+        ("re-signed", lambda source, doc: _resigned(source, doc, rng)),
+        ("unsigned", lambda source, doc: _unsigned(doc, rng)),
+    ]
+    for number, (system, players) in enumerate(TABLES):
+        source = _hand(system, players)
+        doc = source.transcripts[0]
+        cases.append((f"{system}/{players}: honest", tmp / f"{number}-honest.json", doc))
+        for round_ in range(2):
+            name, make = mutations[(number + round_) % 2]
+            changed = make(source, doc)
+            if changed is not None:
+                cases.append((f"{system}/{players}: {name}", tmp / f"{number}-{name}-{round_}.json", changed))
+    for _, path, doc in cases:
+        path.write_bytes(encode(doc))
+    return cases
+
+
+def test_js_gives_the_verdicts_of_fairdeal_verify_on_every_system(page: Path, tmp_path: Path) -> None:
+    cases = _cases(tmp_path)
+    reports = node(page, tmp_path, "--batch", [[str(path)] for _, path, _ in cases])
+    disagreements = []
+    for (label, path, doc), report in zip(cases, reports, strict=True):
+        ok, lines = _python_lines(path, doc)
+        if "honest" in label and not (ok and report["ok"]):
+            disagreements.append(f"{label}: refused: JS {report['lines'][:1]}, Python {lines[:1]}")
+        elif report["ok"] != ok or report["lines"][:1] != lines[:1]:
+            disagreements.append(f"{label}: JS {report['ok']} {report['lines'][:1]}, Python {ok} {lines[:1]}")
+    assert not disagreements, "\n".join(disagreements)
+    assert sum(r["ok"] for r in reports) == len(TABLES)  # the honest hands, nothing else
+
+
+def test_the_command_line_verifier(tmp_path: Path) -> None:
+    source = _hand("sochi", 3, hands=2)
+    paths = []
+    for doc in source.transcripts:
+        paths.append(tmp_path / f"hand-{doc['hand']}.json")
+        paths[-1].write_bytes(encode(doc))
+    assert NODE is not None
+    page = tmp_path / "verifier.html"
+    page.write_bytes(page_bytes())
+
+    def run(*files: Path) -> subprocess.CompletedProcess[str]:
+        args = [NODE, str(BIN), "--page", str(page), *map(str, files)]
+        return subprocess.run(args, capture_output=True, text=True, timeout=300)
+
+    done = run(*paths)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "verified 2 mental-poker transcript(s)" in done.stdout
+    lie = _resigned(source, source.transcripts[1], random.Random(3))
+    assert lie is not None
+    bad = tmp_path / "lie.json"
+    bad.write_bytes(encode(lie))
+    done = run(paths[0], bad)
+    failures = [line for line in done.stdout.splitlines() if not line.startswith("note: ")]
+    assert done.returncode == 1
+    assert failures[:1] == _python_lines(bad, lie)[1][:1]
+    pretty = tmp_path / "pretty.json"
+    pretty.write_text(json.dumps(source.transcripts[0], indent=1))
+    done = run(pretty)
+    expected = [f.line() for f in verify_paths([pretty]).failures]
+    assert (
+        done.returncode == 1
+        and [line for line in done.stdout.splitlines() if not line.startswith("note: ")] == expected
+    )
+    (tmp_path / "broken.json").write_bytes(b'{"protocol": ')
+    done = run(tmp_path / "broken.json")
+    assert done.returncode == 2 and done.stderr.startswith("Error: ") and len(done.stderr.splitlines()) == 1
+    done = run(tmp_path / "missing.json")
+    assert done.returncode == 2 and done.stderr.startswith("Error: ")
+
+
+# ---- the offline verifier page ----------------------------------------------------------------------------------
+
+PAGE_RUNNER = Path(__file__).parent / "js" / "run_verifier_page.cjs"
+CHROMIUM = "/usr/bin/chromium"
+
+
+def _evening(out: Path, system: str = "sochi", players: int = 3, hands: int = 2) -> list[str]:
+    """``fairdeal deal --protocol mental-poker``: the log, every transcript and the settlement, as the page is given
+    them."""
+    args = ["deal", "--protocol", "mental-poker", "--system", system, "--players", str(players)]
+    result = CliRunner().invoke(cli, [*args, "--hands", str(hands), "--seed", str(SEED), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    folder = out / "evening.log.transcripts"
+    return [
+        str(out / "evening.log"),
+        *sorted(str(p) for p in folder.glob("hand-*.json")),
+        str(folder / "settlement.json"),
+    ]
+
+
+def _page(page: Path, *args: str) -> Any:
+    assert NODE is not None
+    done = subprocess.run([NODE, str(PAGE_RUNNER), str(page), *args], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_the_page_verifies_mental_poker_evenings_as_fairdeal_verify_does(page: Path, tmp_path: Path) -> None:
+    files = _evening(tmp_path / "evening", "leningrad", 4)
+    log, hands, settlement = Path(files[0]), [Path(f) for f in files[1:-1]], Path(files[-1])
+    report = _page(page, *files)
+    assert report["ok"] and report["mentalPoker"] == len(hands) and report["transcripts"] == len(hands)
+    assert verify_log(log).ok
+    roster = tmp_path / "evening" / "roster.json"
+    assert _page(page, "--roster", str(roster), *files)["ok"]
+    # The settlement left out, a hand left out, the log's settlement line changed: each fails, as in Python.
+    assert not _page(page, *files[:-1])["ok"]
+    assert not _page(page, str(log), str(hands[0]), str(settlement))["ok"]
+    lines = log.read_text().splitlines()
+    end = json.loads(lines[-1])
+    first = next(iter(end["settlement"]))
+    end["settlement"][first] += 1
+    log.write_text("\n".join([*lines[:-1], json.dumps(end)]) + "\n")
+    changed = _page(page, *files)
+    assert not changed["ok"] and not verify_log(log).ok
+    assert {(f["party"], f["check"]) for f in changed["failures"]} >= {("record", "settlement")}
+    wrong = "ab" * 32
+    pinned = _page(page, "--pin", f"0={wrong}", str(hands[0]))
+    assert [f["check"] for f in pinned["failures"]] == ["identity pin"]
+
+
+def test_chromium_verifies_a_mental_poker_evening_from_file_url(page: Path, tmp_path: Path) -> None:
+    """Debian's headless Chromium opens the page from file://, is given a mental-poker evening and shows the
+    verdict; one hand with a lying re-signed message turns it; nothing is requested beyond the page itself."""
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Debian's chromium is needed (make installs it as root)")
+    source = _hand("sochi", 3, hands=2)
+    good = []
+    for doc in source.transcripts:
+        good.append(tmp_path / f"hand-{doc['hand']}.json")
+        good[-1].write_bytes(encode(doc))
+    lie = _resigned(source, source.transcripts[1], random.Random(5))
+    assert lie is not None
+    forged = tmp_path / "forged" / "hand-2.json"
+    forged.parent.mkdir()
+    forged.write_bytes(encode(lie))
+    expected = _python_lines(forged, lie)[1][0].split(": ", 3)[-1]  # party: check: detail, after source and hand
+    requests: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
+        errors: list[str] = []
+        verdicts = []
+        for files in ([good[0], good[1]], [good[0], forged]):
+            view = browser.new_context().new_page()
+            view.on("request", lambda r: requests.append(r.url))
+            view.on("pageerror", lambda e: errors.append(str(e)))
+            view.goto(page.resolve().as_uri())
+            view.set_input_files("#pick", [str(f) for f in files])
+            view.wait_for_selector("#verdict[data-ok]", timeout=120_000)
+            verdicts.append((view.inner_text("#verdict"), view.inner_text("#report")))
+        browser.close()
+    assert not errors, errors
+    (verdict, report), (forged_verdict, forged_report) = verdicts
+    assert verdict.startswith("VERIFIED: 2 document(s)"), report
+    assert "Mental poker (2 hand(s))" in report and "Terelius" in report
+    assert forged_verdict.startswith("NOT VERIFIED") and expected in forged_report
+    assert all(url.startswith("file://") for url in requests), requests
+
+
+# ---- a JavaScript party ------------------------------------------------------------------------------------------
+
+
+def test_python_verifies_a_javascript_players_key_shuffle_and_shares(tmp_path: Path) -> None:
+    """A player's part of a deal made in JS (fairdeal/web/mental_poker/party.js) and checked by the Python
+    verifier: his key share's proof of possession, his shuffle's proof, his decryption shares' proof; each
+    changed, it fails."""
+    page = tmp_path / "verifier.html"
+    page.write_bytes(page_bytes())
+    rng = random.Random(SEED)
+    inputs: list[dict[str, Any]] = []
+    for size, positions in ((32, [p for p in range(32) if p % 3]), (8, [0, 5]), (2, [1])):
+        context, key = _context(rng), base_mult(Scalar.random())
+        deck = [encrypt(hash_to_point(f"card/{i}"), key, Scalar.random()) for i in range(size)]
+        item = {"table_id": context.table_id, "hand": context.hand, "player": "Вера", "joint_key": key.hex()}
+        inputs.append({**item, "deck": [[ct.c1.hex(), ct.c2.hex()] for ct in deck], "positions": positions})
+    made = node(page, tmp_path, "--prove", inputs)
+    for given, result in zip(inputs, made, strict=True):
+        context, player = HandContext(given["table_id"], given["hand"]), given["player"]
+        share = read_key({"step": "keys", "player": player, **result["keys"]})
+        check_key_share(context, share)
+        deck_in = tuple(Ciphertext(Point(bytes.fromhex(a)), Point(bytes.fromhex(b))) for a, b in given["deck"])
+        deck_out, proof = read_shuffle({"step": "shuffle", "player": player, **result["shuffle"]})
+        verify_shuffle(context, player, Point(bytes.fromhex(given["joint_key"])), deck_in, deck_out, proof)
+        shares = read_shares({"step": "deal", "player": player, **result["deal"]})
+        assert list(shares.positions) == given["positions"]
+        verify_decryption_shares(context, share, deck_out, shares)
+        with pytest.raises(MentalPokerError):
+            verify_shuffle(context, "west", Point(bytes.fromhex(given["joint_key"])), deck_in, deck_out, proof)
+        with pytest.raises(MentalPokerError):
+            verify_decryption_shares(context, share, deck_in, shares)  # shares of the deck before the shuffle
+        with pytest.raises(MentalPokerError):
+            check_key_share(context, read_key({"step": "keys", "player": "west", **result["keys"]}))
+
+
+def test_a_sample_of_the_mutation_suite_is_rejected_with_checkpoints(page: Path, tmp_path: Path) -> None:
+    """``bench_mp_js.py``'s mutations (10,000 there): the JS verifier with checkpoints rejects every one, and
+    names what Python names first."""
+    source = _hand("sochi", 3, hands=2)
+    docs = source.transcripts
+    paths = [tmp_path / f"hand-{doc['hand']}.json" for doc in docs]
+    for path, doc in zip(paths, docs):
+        path.write_bytes(encode(doc))
+    rng = random.Random(SEED)
+    plan: list[tuple[int, list[Any], Any]] = []
+    for _ in range(150):
+        which = rng.randrange(len(docs))
+        target = rng.choice(["messages"] * 8 + ["record", "statements"])
+        if target == "record":
+            where: list[Any] = ["record", *rng.choice(list(leaves(docs[which]["record"])))]
+        else:
+            index = rng.randrange(len(docs[which][target]))
+            where = [target, index, *rng.choice(list(leaves(docs[which][target][index])))]
+        holder: Any = docs[which]
+        for key in where:
+            holder = holder[key]
+        plan.append((which, where, mutate(holder, rng)))
+    result = node(page, tmp_path, "--mutations", {"files": [str(p) for p in paths], "changes": plan})
+    assert result["honest"] == [True, True]
+    assert None not in result["first"]
+    for number in range(0, len(plan), 10):
+        which, where, value = plan[number]
+        changed = json.loads(json.dumps(docs[which]))
+        holder = changed
+        for key in where[:-1]:
+            holder = holder[key]
+        holder[where[-1]] = value
+        lines = _python_lines(paths[which], changed)[1]
+        assert result["first"][number] == lines[0]
+
+
+ODD_VALUES: list[Any] = [None, True, 0, -1, 1, 7, 2**62, "", "x", "ann", "ff" * 32, [], {}, ["AS"], {"a": 1}]
+
+
+def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [path]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _paths(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += _paths(item, (*path, index))
+    return found
+
+
+def _replace(doc: Any, path: tuple[Any, ...], value: Any) -> Any:
+    if not path:
+        return value
+    head, *rest = path
+    copy = dict(doc) if isinstance(doc, dict) else list(doc)
+    copy[head] = _replace(doc[head], tuple(rest), value)
+    return copy
+
+
+def test_fuzzed_transcripts_never_break_the_verifier_and_agree(page: Path, tmp_path: Path) -> None:
+    """Any field of a transcript replaced by a value of another type or range (a hostile publisher; the file
+    still canonical): the JS verifier always finishes, rejects, and names what Python names first."""
+    rng = random.Random(SEED)
+    doc = _hand("rostov", 3).transcripts[0]
+    paths = _paths(doc)[1:]
+    cases = []
+    for number in range(90):
+        path = rng.choice(paths)
+        target = tmp_path / f"fuzz-{number}.json"
+        changed = _replace(doc, path, rng.choice(ODD_VALUES))
+        target.write_bytes(encode(changed))
+        cases.append((target, path, changed))
+    reports = node(page, tmp_path, "--batch", [[str(target)] for target, _, _ in cases])
+    problems = []
+    for (target, path, changed), report in zip(cases, reports, strict=True):
+        ok, lines = _python_lines(target, changed)
+        if "crash" in report:
+            problems.append(f"{path}: the verifier could not finish: {report['crash']}")
+        elif report["ok"] != ok or report["lines"][:1] != lines[:1]:
+            problems.append(f"{path}: JS {report['ok']} {report['lines'][:1]}, Python {ok} {lines[:1]}")
+    assert not problems, "\n".join(problems)
+
+
+def test_refused_redealt_and_abandoned_hands_get_the_verdicts_of_fairdeal_verify(page: Path, tmp_path: Path) -> None:
+    """The v4 abort and refusal documents (tests/test_mental_poker_v4_aborts.py's parties): a refusal with cause
+    and one without, a filed refusal swapped, forged or missing, a re-dealt hand after a walk-away, a hand
+    abandoned during play (whose due player only Python's replay checks: JS says so)."""
+    cases: list[tuple[str, dict[str, Any]]] = []
+    _, honest_refusal, _ = refused_doc(Cheat, "ann")
+    cases.append(("a refusal with cause", honest_refusal))
+    cases.append(("a refusal without cause", refused_doc(Paranoid, "cyd")[1]))
+    swapped = copy.deepcopy(honest_refusal)
+    swapped["refusal"]["shown"] = honest_refusal["messages"][-1]
+    forged = copy.deepcopy(honest_refusal)
+    forged["refusal"]["statement"]["body"]["reason"] = "ann is innocent"
+    missing = copy.deepcopy(honest_refusal)
+    del missing["refusal"]
+    cases += [("a swapped refusal", swapped), ("a forged refusal", forged), ("no refusal", missing)]
+    redealt = aborted_evening(("ann", "bob", "cyd", "dan"), "bob", get_convention("leningrad"))[-1]
+    cases.append(("a re-dealt hand", redealt))
+    second = copy.deepcopy(redealt)
+    second["aborts"] = []
+    cases.append(("a re-deal without its abandoned attempt", second))
+
+    def make(setup: TableSetup, name: str) -> Player:
+        return StopsPlaying(setup, name) if name == "bob" else Player(setup, name)
+
+    names = ("ann", "bob", "cyd")
+    source = MentalPokerSource(TableSpec("club", "night", 8, names, SOCHI), make_player=make)
+    with pytest.raises(HandAbandoned):
+        play_match(SOCHI, names, [HeuristicBot() for _ in names], source=source, max_hands=8)
+    cases.append(("abandoned during play", source.transcripts[-1]))
+    paths = []
+    for number, (_, doc) in enumerate(cases):
+        paths.append(tmp_path / f"case-{number}.json")
+        paths[-1].write_bytes(encode(doc))
+    reports = node(page, tmp_path, "--batch", [[str(p)] for p in paths])
+    for (label, doc), path, report in zip(cases, paths, reports, strict=True):
+        ok, lines = _python_lines(path, doc)
+        assert (report["ok"], report["lines"][:1]) == (ok, lines[:1]), label
+    assert [r["ok"] for r in reports] == [False, False, False, False, False, True, False, True]
+    assert any("whose card was due" in text for text in reports[-1]["caveats"])
+    assert any("player bob stopped answering at step play" in text for text in reports[-1]["notes"])
+
+
+@pytest.mark.parametrize(
+    ("system", "players"),
+    [("sochi", 3), ("leningrad", 4), ("rostov", 5), ("hussar", 2), ("gusarik-sochi", 2), ("preferans-1800s", 2)],
+)
+def test_python_verifies_an_opening_signed_by_javascript_parties(tmp_path: Path, system: str, players: int) -> None:
+    """Every party of a hand in JS, each with its own identity seed and secrets: the signed keys, shuffles and deal
+    messages, which Python opens under the roster and runs through its state machine (who sits out at four and
+    five holds no key; Hussar's two talons; Gusarik's dummy; the hand laid aside at the 19th century's two)."""
+    page = tmp_path / "verifier.html"
+    page.write_bytes(page_bytes())
+    names = NAMES[:players]
+    convention = get_convention(system)
+    spec = TableSpec("club", "js-night", 1, names, convention)
+    seeds = {name: os.urandom(32) for name in names}
+    identities = {name: IdentityKey.from_seed(seed, name) for name, seed in seeds.items()}
+    seating = Seating(signed_roster(spec, identities, IdentityKey.generate("service")))
+    setup = hand_setup(spec, 1, 0, seating, 1)
+    given = {"table": "club", "session": "js-night", "roster": seating.roster.hash, "hand": 1, "attempt": 1}
+    given["pattern"] = spec.pattern.name
+    given["players"] = [{"name": n, "seat": seating.seat_of(n), "seed": seeds[n].hex()} for n in setup.players]
+    (envelopes,) = node(page, tmp_path, "--opening", [given])
+    head, messages, digests = setup.genesis(), [], []
+    for envelope in envelopes:
+        opened = open_message(envelope, seating, 1, head, "transcript")
+        messages.append(opened.message)
+        digests.append(opened.digest)
+        head = opened.digest
+    state = verify_hand(setup, messages, digests=digests, partial=True).state
+    assert state.dealt and len(messages) == 3 * len(setup.players)
+    lie = copy.deepcopy(envelopes)
+    body = lie[-1]["body"]
+    body["shares"][0]["share"], body["shares"][1]["share"] = body["shares"][1]["share"], body["shares"][0]["share"]
+    sender = setup.players[-1]
+    resealed = signed.seal(identities[sender], seating.context(1), lie[-1]["sender"], "deal", body, lie[-1]["prev"])
+    opened_lie = open_message(resealed.to_json(), seating, 1, digests[-2], "transcript")
+    with pytest.raises(MentalPokerError) as caught:
+        verify_hand(
+            setup, [*messages[:-1], opened_lie.message], digests=[*digests[:-1], opened_lie.digest], partial=True
+        )
+    assert (caught.value.player, caught.value.step) == (sender, "decrypt")
