@@ -16,8 +16,7 @@ from fairdeal.engine.actions import Bid, Declare, Defend, Discard, Phase, Play
 from fairdeal.engine.bots import RandomBot
 from fairdeal.engine.driver import random_deal
 from fairdeal.engine.evaluate import best_strain, ranks_by_suit, stopped, strain_tricks, top_tricks, trump_tricks
-from fairdeal.engine.hand import apply, is_over, legal_actions, new_hand, to_move
-from fairdeal.engine.play import legal_cards
+from fairdeal.engine.hand import apply, is_over, legal_actions, legal_tuple, new_hand, to_move
 from fairdeal.engine.state import HandState, make_state, per_state
 from fairdeal.engine.view import PlayerView, view_for
 from fairdeal.errors import CardError
@@ -57,7 +56,7 @@ def test_remembered_rules_over_random_auctions(table, seed):
     name, seats = table
     for state in random_states(name, seats, seed, hands=2):
         if state.phase is Phase.PLAY:
-            assert legal_cards(state) == legal_cards.__wrapped__(state)
+            assert legal_tuple(state) == legal_tuple.__wrapped__(state)
         if state.phase is Phase.AUCTION and state.convention.bidding.ladder == "russian":
             assert auction._game_bids(state) == auction._game_bids.__wrapped__(state)
 

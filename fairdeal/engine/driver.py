@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from fairdeal.cards import parse_cards
-from fairdeal.deal import Deal, deal_order, get_pattern
+from fairdeal.cards import DeckKind, parse_cards
+from fairdeal.deal import Deal, get_pattern
 from fairdeal.engine.bots import Bot
 from fairdeal.engine.hand import apply, is_over, new_hand, to_move
 from fairdeal.engine.state import HandState
@@ -27,7 +28,18 @@ def random_deal(rng: np.random.Generator, convention: Convention | None = None, 
     """A uniformly shuffled deck dealt by the convention's pattern for ``num_seats`` (default: piquet, Russian,
     talon = positions 7-8)."""
     pattern = get_pattern(convention.table.pattern_name(num_seats) if convention is not None else "russian")
-    return deal_order(rng.permutation(pattern.deck.codes()).astype(np.uint8), pattern)
+    order = rng.permutation(_deck_codes(pattern.deck))  # a shuffled copy: the deck's codes stay as they were
+    return Deal(
+        hands=tuple(order[row] for row in pattern.hand_positions),
+        talons=tuple(order[row] for row in pattern.talon_positions),
+    )  # ``deal_order`` without its check of the order: a permutation of the deck is one, and ``new_hand`` checks
+
+
+@cache
+def _deck_codes(deck: DeckKind) -> np.ndarray:
+    codes = deck.codes()
+    codes.flags.writeable = False
+    return codes
 
 
 def deal_from_text(first: str, second: str, third: str, talon: str) -> Deal:

@@ -11,7 +11,7 @@ import importlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from functools import cache, lru_cache
-from itertools import combinations
+from itertools import chain, combinations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -75,8 +75,7 @@ def new_hand(
     table = convention.table
     if opening_round and not 0 < opening_round <= table.opening_raspasy_rounds:
         raise IllegalAction(f"opening raspasy round {opening_round} is outside 1..{table.opening_raspasy_rounds}")
-    pattern = get_pattern(table.pattern_name(num_seats))
-    holders = seats_of_hands(pattern, dealer, num_seats)
+    pattern, holders = _layout(table.pattern_name(num_seats), dealer, num_seats)
     dummy = num_seats if table.dummy else None
     hands = [_codes(h) for h in deal.hands]
     talons = tuple(_codes(t) for t in deal.talons)
@@ -124,25 +123,27 @@ def _codes(cards: np.ndarray | Iterable[int]) -> tuple[int, ...]:
     return tuple(int(c) for c in cards)
 
 
+@lru_cache(maxsize=256)
+def _layout(pattern_name: str, dealer: int, num_seats: int) -> tuple[DealPattern, tuple[int | None, ...]]:
+    """The deal pattern of a table and the seat holding each of its hands (a few per convention)."""
+    pattern = get_pattern(pattern_name)
+    return pattern, seats_of_hands(pattern, dealer, num_seats)
+
+
 @cache
 def _deck_in_order(deck: DeckKind) -> tuple[int, ...]:
     return tuple(int(c) for c in deck.codes())
 
 
 def _check_deal(pattern: DealPattern, hands: Sequence[tuple[int, ...]], talons: tuple[tuple[int, ...], ...]) -> None:
-    if (
-        len(hands) != pattern.hands
-        or any(len(h) != pattern.cards_per_hand for h in hands)
-        or len(talons) != pattern.talons
-        or any(len(t) != pattern.talon_size for t in talons)
-    ):
+    shape = (pattern.cards_per_hand,) * pattern.hands, (pattern.talon_size,) * pattern.talons
+    if (tuple(map(len, hands)), tuple(map(len, talons))) != shape:
         raise IllegalAction(
             f"a {pattern.name} deal is {pattern.hands} hands of {pattern.cards_per_hand} and {pattern.talons} "
             f"talon(s) of {pattern.talon_size}, got hands of {[len(h) for h in hands]} and talons of "
             f"{[len(t) for t in talons]}"
         )
-    cards = [c for h in hands for c in h] + [c for t in talons for c in t]
-    if tuple(sorted(cards)) != _deck_in_order(pattern.deck):
+    if tuple(sorted(chain(*hands, *talons))) != _deck_in_order(pattern.deck):
         raise IllegalAction(
             f"the deal does not hold each of the {pattern.deck.size} cards of the "
             f"{pattern.deck.value} deck exactly once"
@@ -192,24 +193,24 @@ def legal_tuple(state: HandState) -> tuple[Action, ...]:
 
 def _legal_plays(state: HandState) -> tuple[Action, ...]:
     turn = state.turn
-    actor = to_move(state)
+    actor = turn if turn != state.dummy and not state.defence_open else to_move(state)  # ``to_move``'s commonest
     plays = _plays(turn, None if actor == turn else actor)
     return tuple(map(plays.__getitem__, play_rules.legal_cards(state)))
 
 
-def _legal_bids(state: HandState) -> list[Action]:
+def _legal_bids(state: HandState) -> tuple[Action, ...]:
     bids = _seat_actions(Bid, state.turn)
-    return [bids[t] for t in _auction(state).legal_tokens(state)]
+    return tuple(map(bids.__getitem__, _auction(state).legal_tokens(state)))
 
 
 def _legal_talon(state: HandState) -> list[Action]:
     return [TakeTalon(state.turn), Bid(state.turn, auction_rules.MISERE_TOKEN)]
 
 
-def _legal_discards(state: HandState) -> list[Action]:
+def _legal_discards(state: HandState) -> tuple[Action, ...]:
     hand = state.hands[state.turn]
     discards = _seat_actions(Discard, state.turn)
-    return [discards[cards] for cards in combinations(hand, _excess(state, state.turn))]
+    return tuple(map(discards.__getitem__, combinations(hand, _excess(state, state.turn))))
 
 
 def _legal_contracts(state: HandState) -> list[Action]:
@@ -323,14 +324,22 @@ def _half_whist_allowed(state: HandState) -> bool:
 
 def apply(state: HandState, action: Action) -> HandState:
     """The state after ``action``; raises ``IllegalAction`` naming the rule that forbids it."""
-    if state.phase is Phase.PLAY and action in legal_tuple(state):
-        # A card among the legal actions (the very objects the bot's view offered, so usually an identity hit)
-        # is the right seat's legal card: the checks below would only repeat that.
+    if state.phase is Phase.PLAY and _offered(action, legal_tuple(state)):
+        # A card among the legal actions is the right seat's legal card: the checks below would only repeat that.
         after = play_rules.play_legal_card(state, action.card)  # type: ignore[union-attr]
     else:
         after = _checked_apply(state, action)
     after.__dict__["steps"] = state.steps + 1  # a state the handler made for this step: not yet seen by anyone
     return after
+
+
+def _offered(action: Action, legal: tuple[Action, ...]) -> bool:
+    """``action in legal``, asking identity first: a bot returns one of the very objects its view offered, and the
+    actions' dataclass equality is a Python call per action passed over."""
+    for offered in legal:
+        if offered is action:
+            return True
+    return action in legal
 
 
 def _checked_apply(state: HandState, action: Action) -> HandState:

@@ -86,12 +86,15 @@ class HandState:
         """Active seats other than the declarer, from the declarer's left."""
         if self.declarer is None:
             return ()
-        at = self.active.index(self.declarer)
-        return tuple(self.active[(at + k) % len(self.active)] for k in range(1, len(self.active)))
+        active = self.active
+        at = active.index(self.declarer)
+        return active[at + 1 :] + active[:at]
 
     @property
     def callers(self) -> tuple[int, ...]:
         """Defenders who say pass or whist: every defender but the dummy (who always passes)."""
+        if self.dummy is None:
+            return self.defenders
         return tuple(s for s in self.defenders if s != self.dummy)
 
     @property
@@ -132,6 +135,15 @@ def evolve(state: HandState, **changes: Any) -> HandState:
     new = object.__new__(HandState)
     new.__dict__.update(state.__dict__)
     new.__dict__.update(changes)
+    return new
+
+
+def derive(state: HandState, changes: dict[str, object]) -> HandState:
+    """``evolve`` for the engine's own hot transitions, whose field names are fixed in the code (unchecked)."""
+    new = object.__new__(HandState)
+    kept = new.__dict__
+    kept.update(state.__dict__)
+    kept.update(changes)
     return new
 
 
