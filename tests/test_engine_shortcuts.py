@@ -46,6 +46,8 @@ def test_remembered_auction_rules_answer_as_the_rules(name, seats):
         if state.phase is Phase.AUCTION:
             assert auction._game_bids(state) == auction._game_bids.__wrapped__(state)
             assert auction.legal_tokens(state) == auction.legal_tokens.__wrapped__(state)
+            if state.turn not in state.misere_bidders:
+                assert auction._open_tokens(state) == auction._open_tokens.__wrapped__(state)
         if state.final_bid is not None and not state.final_bid.misere:
             assert auction.legal_contracts(state) == auction.legal_contracts.__wrapped__(state)
 
@@ -59,6 +61,8 @@ def test_remembered_rules_over_random_auctions(table, seed):
             assert legal_tuple(state) == legal_tuple.__wrapped__(state)
         if state.phase is Phase.AUCTION and state.convention.bidding.ladder == "russian":
             assert auction._game_bids(state) == auction._game_bids.__wrapped__(state)
+            if state.turn not in state.misere_bidders:
+                assert auction._open_tokens(state) == auction._open_tokens.__wrapped__(state)
 
 
 def test_remembered_answers_are_fresh_lists():

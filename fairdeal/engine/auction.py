@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from functools import wraps
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from fairdeal.engine.actions import Phase
 from fairdeal.engine.bids import (
@@ -45,19 +45,22 @@ MISERE_TOKEN = "misere"
 # (tests/test_engine_shortcuts.py compares them over random auctions of every convention). Whoever makes such a
 # rule read another field adds that field to its key.
 _REMEMBERED_LIMIT = 1 << 14  # house rules made on the fly (as the tests do) must not grow a memory unbounded
-_Rule = Callable[[HandState], list[ContractBid]]
+T = TypeVar("T")
+_Memory = dict[tuple[object, ...], tuple[T, ...]]
 
 
-def _remembered(key: Callable[[HandState], tuple[object, ...]]) -> Callable[[_Rule], _Rule]:
+def _remembered(
+    key: Callable[[HandState], tuple[object, ...]],
+) -> Callable[[Callable[[HandState], list[T]]], Callable[[HandState], list[T]]]:
     """Remember ``rule(state)`` by the bidding rules and ``key(state)``; every call returns a fresh list, as the
     rule itself does. The last rules' memory is kept at hand: a rules value hashes by all its fields."""
 
-    def decorate(rule: _Rule) -> _Rule:
-        memories: dict[BiddingRules, dict[tuple[object, ...], tuple[ContractBid, ...]]] = {}
-        last: list[tuple[BiddingRules | None, dict[tuple[object, ...], tuple[ContractBid, ...]]]] = [(None, {})]
+    def decorate(rule: Callable[[HandState], list[T]]) -> Callable[[HandState], list[T]]:
+        memories: dict[BiddingRules, _Memory[T]] = {}
+        last: list[tuple[BiddingRules | None, _Memory[T]]] = [(None, {})]
 
         @wraps(rule)
-        def remembered(state: HandState) -> list[ContractBid]:
+        def remembered(state: HandState) -> list[T]:
             rules = state.convention.bidding
             seen, memory = last[0]
             if seen is not rules:
@@ -195,10 +198,33 @@ def _dark_tokens(state: HandState, seat: int, open_bids: list[ContractBid]) -> l
 def legal_tokens(state: HandState) -> list[str]:
     if state.phase is Phase.TALON:
         return [MISERE_TOKEN]
+    # A misère bidder may not turn to a game («мизер можно объявить только сразу»).
+    if state.turn in state.misere_bidders:
+        return [PASS]
+    return _open_tokens(state)
+
+
+def _call_facts(state: HandState) -> tuple[object, ...]:
+    """Everything ``_open_tokens`` reads from the state besides the bidding rules."""
+    seat = state.turn
+    third = state.convention.bidding.third_hand_no_misere_after_two_passes and _third_after_two_passes(state, seat)
+    return (
+        _may_hold(state, seat),
+        seat in state.bidders,
+        third,
+        exit_level(state),
+        state.high,
+        state.dark,
+        _first_call(state, seat),
+        russian(state.extra).dark_pass_rounds,
+    )
+
+
+@_remembered(_call_facts)
+def _open_tokens(state: HandState) -> list[str]:
+    """The calls of a seat that has not bid a misère."""
     seat = state.turn
     tokens = [PASS]
-    if seat in state.misere_bidders:  # a misère bidder may not turn to a game («мизер можно объявить только сразу»)
-        return tokens
     if _may_hold(state, seat):
         tokens.append(MINE)
     bids = _misere_bids(state, seat) + _game_bids(state)

@@ -10,14 +10,17 @@ import numpy as np
 
 from fairdeal.cards import DeckKind, parse_cards
 from fairdeal.deal import Deal, get_pattern
+from fairdeal.engine.actions import Phase
 from fairdeal.engine.bots import Bot
-from fairdeal.engine.hand import apply, is_over, new_hand, to_move
+from fairdeal.engine.hand import apply, new_hand, to_move
 from fairdeal.engine.state import HandState
 from fairdeal.engine.view import view_for
 from fairdeal.errors import IllegalAction
 
 if TYPE_CHECKING:
     from fairdeal.rules.convention import Convention
+
+_DONE = Phase.DONE
 
 # A hand takes at most: auction (each bid raises the ladder or passes), discard, contract, two defence calls,
 # the open choice, 30 cards. 200 is far above any legal hand.
@@ -70,7 +73,7 @@ def play_hand(
     if len(bots) != num_seats:
         raise IllegalAction(f"play_hand needs one bot per seat ({num_seats}), got {len(bots)}")
     state = new_hand(convention, num_seats, dealer, deal, raspasy_streak, opening_round, refe_seats)
-    while not is_over(state):
+    while state.phase is not _DONE:  # ``is_over``, read once per action
         if state.steps >= MAX_STEPS:
             raise IllegalAction(f"the hand did not finish within {MAX_STEPS} actions")
         seat = to_move(state)

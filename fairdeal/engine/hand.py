@@ -49,6 +49,9 @@ if TYPE_CHECKING:
     from fairdeal.rules.convention import Convention
 
 PASS_CALL = "pass"
+# The phases the per-action paths test, as module globals: reading a class attribute (``Phase.PLAY``) costs
+# several times a global's in Python 3.11, and these are read a few times per card.
+_PLAY, _DONE = Phase.PLAY, Phase.DONE
 ACE = 7  # rank index of the ace in a card code (suit * 8 + rank)
 
 
@@ -156,18 +159,18 @@ def _check_deal(pattern: DealPattern, hands: Sequence[tuple[int, ...]], talons: 
 def to_move(state: HandState) -> int | None:
     """The seat that must act now (the open lone whister acts for the passer), ``None`` when the hand is over."""
     phase = state.phase
-    if phase is Phase.PLAY:
+    if phase is _PLAY:
         if state.turn == state.dummy:  # the dummy is played by the declarer's opponent
             return next(s for s in state.players if s != state.declarer)
         if state.defence_open and (state.turn, DefenceCall.PASS) in state.defence:
             return _lone_whister(state)  # the passer's cards
-    elif phase is Phase.DONE:
+    elif phase is _DONE:
         return None
     return state.turn
 
 
 def is_over(state: HandState) -> bool:
-    return state.phase is Phase.DONE
+    return state.phase is _DONE
 
 
 def _lone_whister(state: HandState) -> int:
@@ -185,7 +188,7 @@ def legal_actions(state: HandState) -> list[Action]:
 @last_state
 def legal_tuple(state: HandState) -> tuple[Action, ...]:
     """``legal_actions`` as a tuple, remembered for the last state asked (the bot's view, then ``apply``)."""
-    if state.phase is Phase.PLAY:  # the commonest phase first
+    if state.phase is _PLAY:  # the commonest phase first
         return _legal_plays(state)
     rule = state.mechanics.phases.get(state.phase)
     return () if rule is None else tuple(rule.legal(state))
@@ -324,7 +327,7 @@ def _half_whist_allowed(state: HandState) -> bool:
 
 def apply(state: HandState, action: Action) -> HandState:
     """The state after ``action``; raises ``IllegalAction`` naming the rule that forbids it."""
-    if state.phase is Phase.PLAY and _offered(action, legal_tuple(state)):
+    if state.phase is _PLAY and _offered(action, legal_tuple(state)):
         # A card among the legal actions is the right seat's legal card: the checks below would only repeat that.
         after = play_rules.play_legal_card(state, action.card)  # type: ignore[union-attr]
     else:

@@ -20,6 +20,8 @@ from fairdeal.engine.state import HandState, Trick, derive, evolve
 from fairdeal.errors import IllegalAction
 
 TRICKS_PER_HAND = 10
+# Read on every card: module globals are cheaper than class attributes (``HandKind.GAME``) in Python 3.11.
+_GAME, _PLAY, _DONE = HandKind.GAME, Phase.PLAY, Phase.DONE
 
 
 def start_play(state: HandState, kind: HandKind, seats: tuple[int, ...] | None = None) -> HandState:
@@ -62,7 +64,7 @@ def _first_leader(state: HandState, seats: tuple[int, ...]) -> int:
 
 
 def trump_of(state: HandState) -> int | None:
-    if state.kind is not HandKind.GAME or state.contract is None or state.contract.strain == NO_TRUMP:
+    if state.kind is not _GAME or state.contract is None or state.contract.strain == NO_TRUMP:
         return None
     return state.contract.strain
 
@@ -191,7 +193,7 @@ def _finished_trick(state: HandState, current: tuple[tuple[int, int], ...]) -> d
     trick = object.__new__(Trick)  # a frozen value made without its per-field ``object.__setattr__``
     trick.__dict__.update(plays=current, winner=winner, talon_card=talon_card)
     tricks = state.tricks + (trick,)
-    phase = Phase.DONE if len(tricks) == TRICKS_PER_HAND or _defence_capped(state, won) else Phase.PLAY
+    phase = _DONE if len(tricks) == TRICKS_PER_HAND or _defence_capped(state, won) else _PLAY
     return {
         "tricks": tricks,
         "current": (),
