@@ -32,7 +32,7 @@ from fairdeal.engine.bids import (
 from fairdeal.engine.extra import russian
 from fairdeal.engine.outcome import HandKind
 from fairdeal.engine.play import start_play
-from fairdeal.engine.state import HandState, evolve, per_state
+from fairdeal.engine.state import HandState, amend_fresh, evolve, per_state
 from fairdeal.errors import IllegalAction
 
 if TYPE_CHECKING:
@@ -367,8 +367,7 @@ def _advance(state: HandState) -> HandState:
         return start_play(evolve(state, declarer=None), HandKind.RASPASY)
     if len(left) == 1 and state.high_seat == left[0]:
         return _win(state, left[0])
-    state.__dict__["turn"] = _next_bidder(state)  # the state ``apply_bid`` made for this bid: no one has seen it
-    return state
+    return amend_fresh(state, turn=_next_bidder(state))  # the state ``apply_bid`` made for this bid
 
 
 def _next_bidder(state: HandState) -> int:

@@ -42,7 +42,7 @@ from fairdeal.engine.bids import BidError, ContractBid, parse_bid
 from fairdeal.engine.extra import CentralState, FamilyState, RussianState, central, russian
 from fairdeal.engine.mechanics import Auction, Mechanics, PhaseRule
 from fairdeal.engine.outcome import DefenceCall, HandKind, HandOutcome
-from fairdeal.engine.state import HandState, evolve, last_state, make_state
+from fairdeal.engine.state import HandState, amend_fresh, evolve, last_state, make_state
 from fairdeal.errors import ConventionError, IllegalAction
 
 if TYPE_CHECKING:
@@ -506,10 +506,10 @@ def _apply_defend(state: HandState, action: Defend) -> HandState:
     if call is DefenceCall.WHIST_TALON:  # «с приглашением своей прикупки»: the whister buys his own talon
         return _whister_takes_talon(state, action.seat)
     if len(defence) < len(state.callers):
-        return evolve(state, turn=state.callers[len(defence)])
+        return amend_fresh(state, turn=state.callers[len(defence)])
     whists = [s for s, c in defence if c is DefenceCall.WHIST]
     if not whists:  # both passed, or pass + half-whist: the contract is written without play
-        return evolve(state, phase=Phase.DONE)
+        return amend_fresh(state, phase=Phase.DONE)
     if len(whists) == 1 and state.convention.defence.lone_whister_invites and len(state.callers) > 1:
         return evolve(state, phase=Phase.INVITE, turn=whists[0])
     rules = state.convention.defence

@@ -16,7 +16,7 @@ from fairdeal.cards import CARDS_PER_SUIT, Card, Suit, suit_of
 from fairdeal.engine.actions import Phase
 from fairdeal.engine.bids import NO_TRUMP
 from fairdeal.engine.outcome import DefenceCall, HandKind
-from fairdeal.engine.state import HandState, Trick, derive, evolve
+from fairdeal.engine.state import HandState, Trick, amend_fresh, derive, evolve
 from fairdeal.errors import IllegalAction
 
 TRICKS_PER_HAND = 10
@@ -43,8 +43,8 @@ def start_play(state: HandState, kind: HandKind, seats: tuple[int, ...] | None =
         and not (state.dark and defence.dark_misere_closed)
     ):
         # Codex: «если ход должны сделать вистующие - они же и открывают карты ещё до первого хода»
-        state = evolve(state, open_seats=frozenset(state.defenders), defence_open=True)
-    return evolve(state, phase=Phase.PLAY, leader=first, turn=first)
+        amend_fresh(state, open_seats=frozenset(state.defenders), defence_open=True)
+    return amend_fresh(state, phase=_PLAY, leader=first, turn=first)
 
 
 def _first_leader(state: HandState, seats: tuple[int, ...]) -> int:

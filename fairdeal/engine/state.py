@@ -150,6 +150,13 @@ def derive(state: HandState, changes: dict[str, object]) -> HandState:
     return new
 
 
+def amend_fresh(state: HandState, **changes: Any) -> HandState:
+    """``state`` with ``changes`` written into it: only for a state the current action's handler has just made,
+    which nobody has seen yet (one object per action instead of a chain of copies)."""
+    state.__dict__.update(changes)
+    return state
+
+
 T = TypeVar("T")
 
 
