@@ -17,6 +17,7 @@ from fairdeal.engine.bots import RandomBot
 from fairdeal.engine.driver import random_deal
 from fairdeal.engine.evaluate import best_strain, ranks_by_suit, stopped, strain_tricks, top_tricks, trump_tricks
 from fairdeal.engine.hand import apply, is_over, legal_actions, legal_tuple, new_hand, to_move
+from fairdeal.engine.play import suit_cards, trick_winner
 from fairdeal.engine.state import HandState, make_state, per_state
 from fairdeal.engine.view import PlayerView, view_for
 from fairdeal.errors import CardError
@@ -196,3 +197,27 @@ def test_strain_tricks_from_suit_shares_are_the_rule_of_thumb(cards):
     by_book = [_strain_tricks_by_the_book(cards, strain) for strain in range(5)]
     assert [strain_tricks(cards, strain) for strain in range(5)] == by_book
     assert best_strain(cards) == max(enumerate(by_book), key=lambda item: (item[1], item[0]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 31), min_size=0, max_size=12, unique=True), st.integers(0, 3))
+def test_suit_slice_is_the_suit_filter(cards, suit):
+    assert suit_cards(tuple(sorted(cards)), suit) == tuple(c for c in sorted(cards) if c // 8 == suit)
+
+
+def _trick_winner_by_the_book(plays, trump):
+    """The winner as the rule reads: the highest trump if any was played, else the highest card of the led suit."""
+    trumps = [(c, s) for s, c in plays if trump is not None and c // 8 == trump]
+    if trumps:
+        return max(trumps)[1]
+    return max((c, s) for s, c in plays if c // 8 == plays[0][1] // 8)[1]
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(st.integers(0, 31), min_size=2, max_size=4, unique=True),
+    st.one_of(st.none(), st.integers(0, 3)),
+)
+def test_one_pass_trick_winner_is_the_rule(cards, trump):
+    plays = tuple(enumerate(cards))
+    assert trick_winner(plays, None, trump) == _trick_winner_by_the_book(plays, trump)
