@@ -19,7 +19,7 @@ from fairdeal.engine.evaluate import best_strain, ranks_by_suit, stopped, strain
 from fairdeal.engine.hand import apply, is_over, legal_actions, legal_tuple, new_hand, to_move
 from fairdeal.engine.play import suit_cards, trick_winner
 from fairdeal.engine.state import HandState, make_state, per_state
-from fairdeal.engine.view import PlayerView, view_for
+from fairdeal.engine.view import PlayerView, actor_view, view_for
 from fairdeal.errors import CardError
 from fairdeal.systems import conventions
 
@@ -221,3 +221,14 @@ def _trick_winner_by_the_book(plays, trump):
 def test_one_pass_trick_winner_is_the_rule(cards, trump):
     plays = tuple(enumerate(cards))
     assert trick_winner(plays, None, trump) == _trick_winner_by_the_book(plays, trump)
+
+
+@pytest.mark.parametrize("name,seats", TABLES)
+def test_the_drivers_view_is_the_seats_view(name, seats):
+    names = [f.name for f in dataclasses.fields(PlayerView)]
+    for state in random_states(name, seats, seed=seats * 7 + len(name), hands=2):
+        seat = to_move(state)
+        if seat is None:
+            continue
+        driven, plain = actor_view(state, seat), view_for(state, seat)
+        assert [getattr(driven, n) for n in names] == [getattr(plain, n) for n in names]

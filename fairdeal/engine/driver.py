@@ -14,7 +14,7 @@ from fairdeal.engine.actions import Phase
 from fairdeal.engine.bots import Bot
 from fairdeal.engine.hand import apply, new_hand, to_move
 from fairdeal.engine.state import HandState
-from fairdeal.engine.view import view_for
+from fairdeal.engine.view import actor_view
 from fairdeal.errors import IllegalAction
 
 if TYPE_CHECKING:
@@ -78,5 +78,5 @@ def play_hand(
             raise IllegalAction(f"the hand did not finish within {MAX_STEPS} actions")
         seat = to_move(state)
         assert seat is not None  # a hand that is not over has a seat to act
-        state = apply(state, bots[seat].act(view_for(state, seat)))
+        state = apply(state, bots[seat].act(actor_view(state, seat)))
     return state

@@ -182,7 +182,8 @@ def _opened_at_first_lead(state: HandState) -> dict[str, object]:
 def _finished_trick(state: HandState, current: tuple[tuple[int, int], ...]) -> dict[str, object]:
     """The fields a full trick changes: the trick is kept, its winner counted and leading."""
     talon_card = state.current_talon_card
-    winner = trick_winner(current, talon_card, trump_of(state), talon_owner=_talon_owner(state))
+    owner = None if talon_card is None else _talon_owner(state)
+    winner = trick_winner(current, talon_card, trump_of(state), talon_owner=owner)
     won = list(state.won)
     talon_won = state.talon_won
     if winner in state.active:

@@ -81,6 +81,14 @@ def view_for(state: HandState, seat: int) -> PlayerView:
     return view
 
 
+def actor_view(state: HandState, seat: int) -> PlayerView:
+    """``view_for`` the seat ``to_move(state)`` names, as a driver that has just asked it makes: the view's
+    ``to_move`` is that seat, not worked out again."""
+    view = view_for(state, seat)
+    view.__dict__["to_move"] = seat
+    return view
+
+
 # How ``seat`` sees each field of ``state``: the view's definition, one line per field.
 _SEEN: dict[str, Callable[[HandState, int], object]] = {
     "num_seats": lambda state, seat: state.num_seats,
@@ -138,7 +146,9 @@ class _SeenLegal(_Seen):
         if view is None:
             return self
         kept = view.__dict__
-        value = kept["legal"] = _legal(kept["_state"], kept["seat"])
+        state = kept["_state"]
+        actor = kept["to_move"] if "to_move" in kept else to_move(state)
+        value = kept["legal"] = legal_tuple(state) if actor == kept["seat"] else ()
         return value
 
 
