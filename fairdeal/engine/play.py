@@ -90,14 +90,17 @@ def legal_cards(state: HandState) -> tuple[int, ...]:
     suit = led_suit(state)
     if suit is None:
         return hand
-    trump = trump_of(state)
     follow = suit_cards(hand, suit)
+    overtake = state.convention.play.must_overtake and state.current
+    if follow and not overtake:  # the commonest case: no trump to look up
+        return follow
+    trump = trump_of(state)
     if follow:
         allowed = follow
     else:
         allowed = suit_cards(hand, trump) if trump is not None else ()
         allowed = allowed or hand
-    if state.convention.play.must_overtake and state.current:
+    if overtake:
         best = _best_card(state.current, trump)
         heading = tuple(c for c in allowed if _beats(c, best, trump))
         return heading or allowed
