@@ -346,7 +346,7 @@ def _offered(action: Action, legal: tuple[Action, ...]) -> bool:
 
 
 def _checked_apply(state: HandState, action: Action) -> HandState:
-    if state.phase is Phase.DONE:
+    if state.phase is _DONE:
         raise IllegalAction(f"{action}: the hand is over")
     rule = state.mechanics.phases.get(state.phase)
     handler = None if rule is None else rule.handlers.get(type(action))
@@ -718,12 +718,17 @@ def mechanics_for(convention: Convention) -> Mechanics:
     """The registered system's mechanics for ``convention`` (a house rule keeps its system's name); a convention
     of no registered system plays its ladder family's. The registry sits above the engine's modules (it knows the
     bots), so it is looked up when a hand is dealt."""
-    registry = importlib.import_module("fairdeal.engine.system")
     try:
-        mechanics: Mechanics = registry.get_system(convention.name).mechanics
+        mechanics: Mechanics = _registry().get_system(convention.name).mechanics
         return mechanics
     except ConventionError:
         return _BY_LADDER[convention.bidding.ladder]
+
+
+@cache
+def _registry() -> Any:
+    """``fairdeal.engine.system``, imported once it is first needed (not at this module's import: it imports us)."""
+    return importlib.import_module("fairdeal.engine.system")
 
 
 # ---- result -----------------------------------------------------------------------------------------------------
