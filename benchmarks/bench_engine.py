@@ -7,12 +7,19 @@ figure that says how much the full rules (auction ladder, views, legality checks
 loops, so machine load hits both alike. Then random-legal play at every table of every convention, against the same
 baseline.
 
+Every figure is hands per CPU-second (``time.process_time``), so the neighbours' load on a shared machine slows
+both loops alike instead of the wall clock's.
+
 Run: .venv/bin/python benchmarks/bench_engine.py   (about two minutes)
+     .venv/bin/python benchmarks/bench_engine.py --profile   (only: where a random-legal Sochi hand's time goes)
 """
 
 from __future__ import annotations
 
 import collections
+import cProfile
+import pstats
+import sys
 import time
 
 import numpy as np
@@ -59,27 +66,27 @@ def minimal_hand(rng: np.random.Generator) -> list[int]:
 
 def minimal_hands_per_second(hands: int, seed: int) -> float:
     rng = np.random.default_rng(seed)
-    start = time.perf_counter()
+    start = time.process_time()
     for _ in range(hands):
         minimal_hand(rng)
-    return hands / (time.perf_counter() - start)
+    return hands / (time.process_time() - start)
 
 
 def hands_per_second(make_bots, hands: int, seed: int, convention=SOCHI, seats: int = 3) -> float:
     rng = np.random.default_rng(seed)
-    start = time.perf_counter()
+    start = time.process_time()
     for number in range(hands):
         play_hand(convention, seats, number % seats, None, make_bots(rng), rng=rng)
-    return hands / (time.perf_counter() - start)
+    return hands / (time.process_time() - start)
 
 
 def replays_per_second(hands: int, seed: int) -> float:
     rng = np.random.default_rng(seed)
     records = [to_record(play_hand(SOCHI, 3, n % 3, None, [HeuristicBot()] * 3, rng=rng)) for n in range(hands)]
-    start = time.perf_counter()
+    start = time.process_time()
     for record in records:
         replay_record(record, SOCHI, 3)
-    return hands / (time.perf_counter() - start)
+    return hands / (time.process_time() - start)
 
 
 def evening_rates(convention, hands: int, seed: int) -> dict[str, float]:
@@ -121,7 +128,28 @@ def table_rates(hands: int, minimal_rate: float) -> None:
         print(f"{name:<34}" + "   ".join(cells))
 
 
+def profile(hands: int = 2000, top: int = 25) -> None:
+    """cProfile's top functions by own time over random-legal Sochi hands, each with its share of the total."""
+    rng = np.random.default_rng(4)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for number in range(hands):
+        play_hand(SOCHI, 3, number % 3, None, [RandomBot(rng)] * 3, rng=rng)
+    profiler.disable()
+    stats = pstats.Stats(profiler)
+    rows = stats.stats  # type: ignore[attr-defined]  # {(file, line, name): (calls, primitive, own, cumulative, callers)}
+    total = sum(own for _, _, own, _, _ in rows.values())
+    print(f"random-legal Sochi, {hands} hands under cProfile: the top {top} functions by own time")
+    print(f"{'share':>6} {'calls/hand':>10}  function")
+    for (path, line, name), (calls, _, own, _, _) in sorted(rows.items(), key=lambda row: -row[1][2])[:top]:
+        where = f"{path.split('fairdeal/')[-1]}:{line}" if path != "~" else ""
+        print(f"{own / total:6.1%} {calls / hands:10.1f}  {name} {where}")
+
+
 def main() -> None:
+    if "--profile" in sys.argv[1:]:
+        profile()
+        return
     # Rounds alternate the loops so that both see the same machine load; each figure is its best round.
     minimal_rate = random_rate = 0.0
     for round_ in range(ROUNDS):

@@ -16,10 +16,10 @@ from fairdeal.engine.actions import Bid, Declare, Defend, Discard, Phase, Play
 from fairdeal.engine.bots import RandomBot
 from fairdeal.engine.driver import random_deal
 from fairdeal.engine.evaluate import best_strain, ranks_by_suit, stopped, strain_tricks, top_tricks, trump_tricks
-from fairdeal.engine.hand import apply, is_over, legal_actions, new_hand, to_move
-from fairdeal.engine.play import legal_cards
+from fairdeal.engine.hand import apply, is_over, legal_actions, legal_tuple, new_hand, to_move
+from fairdeal.engine.play import suit_cards, trick_winner
 from fairdeal.engine.state import HandState, make_state, per_state
-from fairdeal.engine.view import PlayerView, view_for
+from fairdeal.engine.view import PlayerView, actor_view, view_for
 from fairdeal.errors import CardError
 from fairdeal.systems import conventions
 
@@ -47,6 +47,8 @@ def test_remembered_auction_rules_answer_as_the_rules(name, seats):
         if state.phase is Phase.AUCTION:
             assert auction._game_bids(state) == auction._game_bids.__wrapped__(state)
             assert auction.legal_tokens(state) == auction.legal_tokens.__wrapped__(state)
+            if state.turn not in state.misere_bidders:
+                assert auction._open_tokens(state) == auction._open_tokens.__wrapped__(state)
         if state.final_bid is not None and not state.final_bid.misere:
             assert auction.legal_contracts(state) == auction.legal_contracts.__wrapped__(state)
 
@@ -57,9 +59,11 @@ def test_remembered_rules_over_random_auctions(table, seed):
     name, seats = table
     for state in random_states(name, seats, seed, hands=2):
         if state.phase is Phase.PLAY:
-            assert legal_cards(state) == legal_cards.__wrapped__(state)
+            assert legal_tuple(state) == legal_tuple.__wrapped__(state)
         if state.phase is Phase.AUCTION and state.convention.bidding.ladder == "russian":
             assert auction._game_bids(state) == auction._game_bids.__wrapped__(state)
+            if state.turn not in state.misere_bidders:
+                assert auction._open_tokens(state) == auction._open_tokens.__wrapped__(state)
 
 
 def test_remembered_answers_are_fresh_lists():
@@ -193,3 +197,38 @@ def test_strain_tricks_from_suit_shares_are_the_rule_of_thumb(cards):
     by_book = [_strain_tricks_by_the_book(cards, strain) for strain in range(5)]
     assert [strain_tricks(cards, strain) for strain in range(5)] == by_book
     assert best_strain(cards) == max(enumerate(by_book), key=lambda item: (item[1], item[0]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 31), min_size=0, max_size=12, unique=True), st.integers(0, 3))
+def test_suit_slice_is_the_suit_filter(cards, suit):
+    assert suit_cards(tuple(sorted(cards)), suit) == tuple(c for c in sorted(cards) if c // 8 == suit)
+
+
+def _trick_winner_by_the_book(plays, trump):
+    """The winner as the rule reads: the highest trump if any was played, else the highest card of the led suit."""
+    trumps = [(c, s) for s, c in plays if trump is not None and c // 8 == trump]
+    if trumps:
+        return max(trumps)[1]
+    return max((c, s) for s, c in plays if c // 8 == plays[0][1] // 8)[1]
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(st.integers(0, 31), min_size=2, max_size=4, unique=True),
+    st.one_of(st.none(), st.integers(0, 3)),
+)
+def test_one_pass_trick_winner_is_the_rule(cards, trump):
+    plays = tuple(enumerate(cards))
+    assert trick_winner(plays, None, trump) == _trick_winner_by_the_book(plays, trump)
+
+
+@pytest.mark.parametrize("name,seats", TABLES)
+def test_the_drivers_view_is_the_seats_view(name, seats):
+    names = [f.name for f in dataclasses.fields(PlayerView)]
+    for state in random_states(name, seats, seed=seats * 7 + len(name), hands=2):
+        seat = to_move(state)
+        if seat is None:
+            continue
+        driven, plain = actor_view(state, seat), view_for(state, seat)
+        assert [getattr(driven, n) for n in names] == [getattr(plain, n) for n in names]

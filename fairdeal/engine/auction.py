@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from functools import wraps
+from typing import TYPE_CHECKING, TypeVar
 
 from fairdeal.engine.actions import Phase
 from fairdeal.engine.bids import (
@@ -31,26 +32,42 @@ from fairdeal.engine.bids import (
 from fairdeal.engine.extra import russian
 from fairdeal.engine.outcome import HandKind
 from fairdeal.engine.play import start_play
-from fairdeal.engine.state import HandState, evolve, per_state
+from fairdeal.engine.state import HandState, amend_fresh, evolve, per_state
 from fairdeal.errors import IllegalAction
+
+if TYPE_CHECKING:
+    from fairdeal.rules.convention import BiddingRules
 
 MISERE_TOKEN = "misere"
 
-# Speed: a rule function that enumerates bids is remembered by a key of everything it reads from the state, so a
-# remembered answer is the rule's own answer (tests/test_engine_shortcuts.py compares them over random auctions of
-# every convention). Whoever makes such a rule read another field adds that field to its key.
+# Speed: a rule function that enumerates bids is remembered by the convention's bidding rules and a key of
+# everything else it reads from the state, so a remembered answer is the rule's own answer
+# (tests/test_engine_shortcuts.py compares them over random auctions of every convention). Whoever makes such a
+# rule read another field adds that field to its key.
 _REMEMBERED_LIMIT = 1 << 14  # house rules made on the fly (as the tests do) must not grow a memory unbounded
-_Rule = Callable[[HandState], list[ContractBid]]
+T = TypeVar("T")
+_Memory = dict[tuple[object, ...], tuple[T, ...]]
 
 
-def _remembered(key: Callable[[HandState], tuple[object, ...]]) -> Callable[[_Rule], _Rule]:
-    """Remember ``rule(state)`` by ``key(state)``; every call returns a fresh list, as the rule itself does."""
+def _remembered(
+    key: Callable[[HandState], tuple[object, ...]],
+) -> Callable[[Callable[[HandState], list[T]]], Callable[[HandState], list[T]]]:
+    """Remember ``rule(state)`` by the bidding rules and ``key(state)``; every call returns a fresh list, as the
+    rule itself does. The last rules' memory is kept at hand: a rules value hashes by all its fields."""
 
-    def decorate(rule: _Rule) -> _Rule:
-        memory: dict[tuple[object, ...], tuple[ContractBid, ...]] = {}
+    def decorate(rule: Callable[[HandState], list[T]]) -> Callable[[HandState], list[T]]:
+        memories: dict[BiddingRules, _Memory[T]] = {}
+        last: list[tuple[BiddingRules | None, _Memory[T]]] = [(None, {})]
 
         @wraps(rule)
-        def remembered(state: HandState) -> list[ContractBid]:
+        def remembered(state: HandState) -> list[T]:
+            rules = state.convention.bidding
+            seen, memory = last[0]
+            if seen is not rules:
+                if len(memories) >= _REMEMBERED_LIMIT:
+                    memories.clear()
+                memory = memories.setdefault(rules, {})
+                last[0] = (rules, memory)
             k = key(state)
             answer = memory.get(k)
             if answer is None:
@@ -96,7 +113,7 @@ def _outbids(state: HandState, bid: ContractBid, dark: bool = False) -> bool:
     return beats(bid, state.high, _misere_level(state), rules.misere_bp_plain_overcall_level)
 
 
-@_remembered(lambda state: (state.convention.bidding, exit_level(state), state.high, state.dark))
+@_remembered(lambda state: (exit_level(state), state.high, state.dark))
 def _game_bids(state: HandState) -> list[ContractBid]:
     """Game bids this seat may make now: above the last bid, at or above the exit level, one step if no jumps."""
     rules = state.convention.bidding
@@ -181,10 +198,33 @@ def _dark_tokens(state: HandState, seat: int, open_bids: list[ContractBid]) -> l
 def legal_tokens(state: HandState) -> list[str]:
     if state.phase is Phase.TALON:
         return [MISERE_TOKEN]
+    # A misère bidder may not turn to a game («мизер можно объявить только сразу»).
+    if state.turn in state.misere_bidders:
+        return [PASS]
+    return _open_tokens(state)
+
+
+def _call_facts(state: HandState) -> tuple[object, ...]:
+    """Everything ``_open_tokens`` reads from the state besides the bidding rules."""
+    seat = state.turn
+    third = state.convention.bidding.third_hand_no_misere_after_two_passes and _third_after_two_passes(state, seat)
+    return (
+        _may_hold(state, seat),
+        seat in state.bidders,
+        third,
+        exit_level(state),
+        state.high,
+        state.dark,
+        _first_call(state, seat),
+        russian(state.extra).dark_pass_rounds,
+    )
+
+
+@_remembered(_call_facts)
+def _open_tokens(state: HandState) -> list[str]:
+    """The calls of a seat that has not bid a misère."""
     seat = state.turn
     tokens = [PASS]
-    if seat in state.misere_bidders:  # a misère bidder may not turn to a game («мизер можно объявить только сразу»)
-        return tokens
     if _may_hold(state, seat):
         tokens.append(MINE)
     bids = _misere_bids(state, seat) + _game_bids(state)
@@ -264,22 +304,28 @@ def apply_bid(state: HandState, token: str) -> HandState:
     seat = state.turn
     if token not in legal_tokens(state):
         raise IllegalAction(f"seat {seat} bids {token}: {_explain(state, token)}")
-    state = evolve(state, auction=state.auction + ((seat, token),))
+    auction = state.auction + ((seat, token),)
     if state.phase is Phase.TALON:  # «может сменить заявку и заказать мизер ... как обычный мизер»
         misere = ContractBid(None, None)
-        return _take_talon(evolve(state, high=misere, final_bid=misere, dark=False), seat)
+        return _take_talon(evolve(state, auction=auction, high=misere, final_bid=misere, dark=False), seat)
     dark, core = split_dark(token)
     if core == PASS and dark:
-        state = _dark_pass(state, seat)
+        state = _dark_pass(evolve(state, auction=auction), seat)
     elif core == PASS:
-        state = evolve(state, passed=state.passed | {seat})
+        state = evolve(state, auction=auction, passed=state.passed | {seat})
     elif core == MINE:
-        state = evolve(state, high_seat=seat, bidders=state.bidders | {seat})
+        state = evolve(state, auction=auction, high_seat=seat, bidders=state.bidders | {seat})
     else:
         bid = parse_bid(core)
         misere_bidders = state.misere_bidders | {seat} if bid.misere else state.misere_bidders
         state = evolve(
-            state, high=bid, high_seat=seat, bidders=state.bidders | {seat}, misere_bidders=misere_bidders, dark=dark
+            state,
+            auction=auction,
+            high=bid,
+            high_seat=seat,
+            bidders=state.bidders | {seat},
+            misere_bidders=misere_bidders,
+            dark=dark,
         )
     return _advance(state)
 
@@ -321,7 +367,7 @@ def _advance(state: HandState) -> HandState:
         return start_play(evolve(state, declarer=None), HandKind.RASPASY)
     if len(left) == 1 and state.high_seat == left[0]:
         return _win(state, left[0])
-    return evolve(state, turn=_next_bidder(state))
+    return amend_fresh(state, turn=_next_bidder(state))  # the state ``apply_bid`` made for this bid
 
 
 def _next_bidder(state: HandState) -> int:
@@ -369,7 +415,7 @@ def own_talon_index(state: HandState, seat: int) -> int | None:
     return state.convention.table.own_talon(state.players.index(seat))
 
 
-@_remembered(lambda state: (state.convention.bidding, state.final_bid))
+@_remembered(lambda state: (state.final_bid,))
 def legal_contracts(state: HandState) -> list[ContractBid]:
     """Contracts the declarer may name: not below the final bid; a misère only if bid; no-talon only if bid."""
     final = state.final_bid

@@ -51,7 +51,8 @@ class RandomBot:
         self.rng = rng
 
     def act(self, view: PlayerView) -> Action:
-        return view.legal[int(self.rng.integers(len(view.legal)))]
+        legal = view.legal
+        return legal[int(self.rng.integers(len(legal)))]
 
 
 class HeuristicBot:

@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from fairdeal.cards import parse_cards
-from fairdeal.deal import Deal, deal_order, get_pattern
+from fairdeal.cards import DeckKind, parse_cards
+from fairdeal.deal import Deal, get_pattern
+from fairdeal.engine.actions import Phase
 from fairdeal.engine.bots import Bot
-from fairdeal.engine.hand import apply, is_over, new_hand, to_move
+from fairdeal.engine.hand import apply, new_hand, to_move
 from fairdeal.engine.state import HandState
-from fairdeal.engine.view import view_for
+from fairdeal.engine.view import actor_view
 from fairdeal.errors import IllegalAction
 
 if TYPE_CHECKING:
     from fairdeal.rules.convention import Convention
+
+_DONE = Phase.DONE
 
 # A hand takes at most: auction (each bid raises the ladder or passes), discard, contract, two defence calls,
 # the open choice, 30 cards. 200 is far above any legal hand.
@@ -27,7 +31,18 @@ def random_deal(rng: np.random.Generator, convention: Convention | None = None, 
     """A uniformly shuffled deck dealt by the convention's pattern for ``num_seats`` (default: piquet, Russian,
     talon = positions 7-8)."""
     pattern = get_pattern(convention.table.pattern_name(num_seats) if convention is not None else "russian")
-    return deal_order(rng.permutation(pattern.deck.codes()).astype(np.uint8), pattern)
+    order = rng.permutation(_deck_codes(pattern.deck))  # a shuffled copy: the deck's codes stay as they were
+    return Deal(
+        hands=tuple(order[row] for row in pattern.hand_positions),
+        talons=tuple(order[row] for row in pattern.talon_positions),
+    )  # ``deal_order`` without its check of the order: a permutation of the deck is one, and ``new_hand`` checks
+
+
+@cache
+def _deck_codes(deck: DeckKind) -> np.ndarray:
+    codes = deck.codes()
+    codes.flags.writeable = False
+    return codes
 
 
 def deal_from_text(first: str, second: str, third: str, talon: str) -> Deal:
@@ -58,10 +73,10 @@ def play_hand(
     if len(bots) != num_seats:
         raise IllegalAction(f"play_hand needs one bot per seat ({num_seats}), got {len(bots)}")
     state = new_hand(convention, num_seats, dealer, deal, raspasy_streak, opening_round, refe_seats)
-    while not is_over(state):
+    while state.phase is not _DONE:  # ``is_over``, read once per action
         if state.steps >= MAX_STEPS:
             raise IllegalAction(f"the hand did not finish within {MAX_STEPS} actions")
         seat = to_move(state)
         assert seat is not None  # a hand that is not over has a seat to act
-        state = apply(state, bots[seat].act(view_for(state, seat)))
+        state = apply(state, bots[seat].act(actor_view(state, seat)))
     return state

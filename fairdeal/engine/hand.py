@@ -11,7 +11,7 @@ import importlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from functools import cache, lru_cache
-from itertools import combinations
+from itertools import chain, combinations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -42,13 +42,16 @@ from fairdeal.engine.bids import BidError, ContractBid, parse_bid
 from fairdeal.engine.extra import CentralState, FamilyState, RussianState, central, russian
 from fairdeal.engine.mechanics import Auction, Mechanics, PhaseRule
 from fairdeal.engine.outcome import DefenceCall, HandKind, HandOutcome
-from fairdeal.engine.state import HandState, evolve, last_state, make_state
+from fairdeal.engine.state import HandState, amend_fresh, evolve, last_state, make_state
 from fairdeal.errors import ConventionError, IllegalAction
 
 if TYPE_CHECKING:
     from fairdeal.rules.convention import Convention
 
 PASS_CALL = "pass"
+# The phases the per-action paths test, as module globals: reading a class attribute (``Phase.PLAY``) costs
+# several times a global's in Python 3.11, and these are read a few times per card.
+_PLAY, _DONE = Phase.PLAY, Phase.DONE
 ACE = 7  # rank index of the ace in a card code (suit * 8 + rank)
 
 
@@ -75,8 +78,7 @@ def new_hand(
     table = convention.table
     if opening_round and not 0 < opening_round <= table.opening_raspasy_rounds:
         raise IllegalAction(f"opening raspasy round {opening_round} is outside 1..{table.opening_raspasy_rounds}")
-    pattern = get_pattern(table.pattern_name(num_seats))
-    holders = seats_of_hands(pattern, dealer, num_seats)
+    pattern, holders = _layout(table.pattern_name(num_seats), dealer, num_seats)
     dummy = num_seats if table.dummy else None
     hands = [_codes(h) for h in deal.hands]
     talons = tuple(_codes(t) for t in deal.talons)
@@ -124,25 +126,27 @@ def _codes(cards: np.ndarray | Iterable[int]) -> tuple[int, ...]:
     return tuple(int(c) for c in cards)
 
 
+@lru_cache(maxsize=256)
+def _layout(pattern_name: str, dealer: int, num_seats: int) -> tuple[DealPattern, tuple[int | None, ...]]:
+    """The deal pattern of a table and the seat holding each of its hands (a few per convention)."""
+    pattern = get_pattern(pattern_name)
+    return pattern, seats_of_hands(pattern, dealer, num_seats)
+
+
 @cache
 def _deck_in_order(deck: DeckKind) -> tuple[int, ...]:
     return tuple(int(c) for c in deck.codes())
 
 
 def _check_deal(pattern: DealPattern, hands: Sequence[tuple[int, ...]], talons: tuple[tuple[int, ...], ...]) -> None:
-    if (
-        len(hands) != pattern.hands
-        or any(len(h) != pattern.cards_per_hand for h in hands)
-        or len(talons) != pattern.talons
-        or any(len(t) != pattern.talon_size for t in talons)
-    ):
+    shape = (pattern.cards_per_hand,) * pattern.hands, (pattern.talon_size,) * pattern.talons
+    if (tuple(map(len, hands)), tuple(map(len, talons))) != shape:
         raise IllegalAction(
             f"a {pattern.name} deal is {pattern.hands} hands of {pattern.cards_per_hand} and {pattern.talons} "
             f"talon(s) of {pattern.talon_size}, got hands of {[len(h) for h in hands]} and talons of "
             f"{[len(t) for t in talons]}"
         )
-    cards = [c for h in hands for c in h] + [c for t in talons for c in t]
-    if tuple(sorted(cards)) != _deck_in_order(pattern.deck):
+    if tuple(sorted(chain(*hands, *talons))) != _deck_in_order(pattern.deck):
         raise IllegalAction(
             f"the deal does not hold each of the {pattern.deck.size} cards of the "
             f"{pattern.deck.value} deck exactly once"
@@ -155,18 +159,18 @@ def _check_deal(pattern: DealPattern, hands: Sequence[tuple[int, ...]], talons: 
 def to_move(state: HandState) -> int | None:
     """The seat that must act now (the open lone whister acts for the passer), ``None`` when the hand is over."""
     phase = state.phase
-    if phase is Phase.PLAY:
+    if phase is _PLAY:
         if state.turn == state.dummy:  # the dummy is played by the declarer's opponent
             return next(s for s in state.players if s != state.declarer)
         if state.defence_open and (state.turn, DefenceCall.PASS) in state.defence:
             return _lone_whister(state)  # the passer's cards
-    elif phase is Phase.DONE:
+    elif phase is _DONE:
         return None
     return state.turn
 
 
 def is_over(state: HandState) -> bool:
-    return state.phase is Phase.DONE
+    return state.phase is _DONE
 
 
 def _lone_whister(state: HandState) -> int:
@@ -184,7 +188,7 @@ def legal_actions(state: HandState) -> list[Action]:
 @last_state
 def legal_tuple(state: HandState) -> tuple[Action, ...]:
     """``legal_actions`` as a tuple, remembered for the last state asked (the bot's view, then ``apply``)."""
-    if state.phase is Phase.PLAY:  # the commonest phase first
+    if state.phase is _PLAY:  # the commonest phase first
         return _legal_plays(state)
     rule = state.mechanics.phases.get(state.phase)
     return () if rule is None else tuple(rule.legal(state))
@@ -192,24 +196,24 @@ def legal_tuple(state: HandState) -> tuple[Action, ...]:
 
 def _legal_plays(state: HandState) -> tuple[Action, ...]:
     turn = state.turn
-    actor = to_move(state)
+    actor = turn if turn != state.dummy and not state.defence_open else to_move(state)  # ``to_move``'s commonest
     plays = _plays(turn, None if actor == turn else actor)
     return tuple(map(plays.__getitem__, play_rules.legal_cards(state)))
 
 
-def _legal_bids(state: HandState) -> list[Action]:
+def _legal_bids(state: HandState) -> tuple[Action, ...]:
     bids = _seat_actions(Bid, state.turn)
-    return [bids[t] for t in _auction(state).legal_tokens(state)]
+    return tuple(map(bids.__getitem__, _auction(state).legal_tokens(state)))
 
 
 def _legal_talon(state: HandState) -> list[Action]:
     return [TakeTalon(state.turn), Bid(state.turn, auction_rules.MISERE_TOKEN)]
 
 
-def _legal_discards(state: HandState) -> list[Action]:
+def _legal_discards(state: HandState) -> tuple[Action, ...]:
     hand = state.hands[state.turn]
     discards = _seat_actions(Discard, state.turn)
-    return [discards[cards] for cards in combinations(hand, _excess(state, state.turn))]
+    return tuple(map(discards.__getitem__, combinations(hand, _excess(state, state.turn))))
 
 
 def _legal_contracts(state: HandState) -> list[Action]:
@@ -323,9 +327,8 @@ def _half_whist_allowed(state: HandState) -> bool:
 
 def apply(state: HandState, action: Action) -> HandState:
     """The state after ``action``; raises ``IllegalAction`` naming the rule that forbids it."""
-    if state.phase is Phase.PLAY and action in legal_tuple(state):
-        # A card among the legal actions (the very objects the bot's view offered, so usually an identity hit)
-        # is the right seat's legal card: the checks below would only repeat that.
+    if state.phase is _PLAY and _offered(action, legal_tuple(state)):
+        # A card among the legal actions is the right seat's legal card: the checks below would only repeat that.
         after = play_rules.play_legal_card(state, action.card)  # type: ignore[union-attr]
     else:
         after = _checked_apply(state, action)
@@ -333,8 +336,17 @@ def apply(state: HandState, action: Action) -> HandState:
     return after
 
 
+def _offered(action: Action, legal: tuple[Action, ...]) -> bool:
+    """``action in legal``, asking identity first: a bot returns one of the very objects its view offered, and the
+    actions' dataclass equality is a Python call per action passed over."""
+    for offered in legal:
+        if offered is action:
+            return True
+    return action in legal
+
+
 def _checked_apply(state: HandState, action: Action) -> HandState:
-    if state.phase is Phase.DONE:
+    if state.phase is _DONE:
         raise IllegalAction(f"{action}: the hand is over")
     rule = state.mechanics.phases.get(state.phase)
     handler = None if rule is None else rule.handlers.get(type(action))
@@ -494,10 +506,10 @@ def _apply_defend(state: HandState, action: Defend) -> HandState:
     if call is DefenceCall.WHIST_TALON:  # «с приглашением своей прикупки»: the whister buys his own talon
         return _whister_takes_talon(state, action.seat)
     if len(defence) < len(state.callers):
-        return evolve(state, turn=state.callers[len(defence)])
+        return amend_fresh(state, turn=state.callers[len(defence)])
     whists = [s for s, c in defence if c is DefenceCall.WHIST]
     if not whists:  # both passed, or pass + half-whist: the contract is written without play
-        return evolve(state, phase=Phase.DONE)
+        return amend_fresh(state, phase=Phase.DONE)
     if len(whists) == 1 and state.convention.defence.lone_whister_invites and len(state.callers) > 1:
         return evolve(state, phase=Phase.INVITE, turn=whists[0])
     rules = state.convention.defence
@@ -706,12 +718,17 @@ def mechanics_for(convention: Convention) -> Mechanics:
     """The registered system's mechanics for ``convention`` (a house rule keeps its system's name); a convention
     of no registered system plays its ladder family's. The registry sits above the engine's modules (it knows the
     bots), so it is looked up when a hand is dealt."""
-    registry = importlib.import_module("fairdeal.engine.system")
     try:
-        mechanics: Mechanics = registry.get_system(convention.name).mechanics
+        mechanics: Mechanics = _registry().get_system(convention.name).mechanics
         return mechanics
     except ConventionError:
         return _BY_LADDER[convention.bidding.ladder]
+
+
+@cache
+def _registry() -> Any:
+    """``fairdeal.engine.system``, imported once it is first needed (not at this module's import: it imports us)."""
+    return importlib.import_module("fairdeal.engine.system")
 
 
 # ---- result -----------------------------------------------------------------------------------------------------

@@ -10,14 +10,18 @@ trick the talon card wins is his. After the talon tricks the first hand leads (�
 
 from __future__ import annotations
 
-from fairdeal.cards import Card, Suit, suit_of
+from bisect import bisect_left
+
+from fairdeal.cards import CARDS_PER_SUIT, Card, Suit, suit_of
 from fairdeal.engine.actions import Phase
 from fairdeal.engine.bids import NO_TRUMP
 from fairdeal.engine.outcome import DefenceCall, HandKind
-from fairdeal.engine.state import HandState, Trick, evolve, last_state
+from fairdeal.engine.state import HandState, Trick, amend_fresh, derive, evolve
 from fairdeal.errors import IllegalAction
 
 TRICKS_PER_HAND = 10
+# Read on every card: module globals are cheaper than class attributes (``HandKind.GAME``) in Python 3.11.
+_GAME, _PLAY, _DONE = HandKind.GAME, Phase.PLAY, Phase.DONE
 
 
 def start_play(state: HandState, kind: HandKind, seats: tuple[int, ...] | None = None) -> HandState:
@@ -39,8 +43,8 @@ def start_play(state: HandState, kind: HandKind, seats: tuple[int, ...] | None =
         and not (state.dark and defence.dark_misere_closed)
     ):
         # Codex: «если ход должны сделать вистующие - они же и открывают карты ещё до первого хода»
-        state = evolve(state, open_seats=frozenset(state.defenders), defence_open=True)
-    return evolve(state, phase=Phase.PLAY, leader=first, turn=first)
+        amend_fresh(state, open_seats=frozenset(state.defenders), defence_open=True)
+    return amend_fresh(state, phase=_PLAY, leader=first, turn=first)
 
 
 def _first_leader(state: HandState, seats: tuple[int, ...]) -> int:
@@ -60,7 +64,7 @@ def _first_leader(state: HandState, seats: tuple[int, ...]) -> int:
 
 
 def trump_of(state: HandState) -> int | None:
-    if state.kind is not HandKind.GAME or state.contract is None or state.contract.strain == NO_TRUMP:
+    if state.kind is not _GAME or state.contract is None or state.contract.strain == NO_TRUMP:
         return None
     return state.contract.strain
 
@@ -69,26 +73,34 @@ def led_suit(state: HandState) -> int | None:
     """The suit the trick in progress must be followed in, ``None`` when the seat to play leads freely."""
     talon_card = state.current_talon_card
     if talon_card is not None:
-        return suit_of(talon_card)
+        return talon_card // CARDS_PER_SUIT
     if state.current:
-        return suit_of(state.current[0][1])
+        return state.current[0][1] // CARDS_PER_SUIT
     return None
 
 
-@last_state
+def suit_cards(hand: tuple[int, ...], suit: int) -> tuple[int, ...]:
+    """The cards of ``suit`` in a sorted hand: a suit's codes are consecutive, so they are one slice of it."""
+    low = bisect_left(hand, suit * CARDS_PER_SUIT)
+    return hand[low : bisect_left(hand, (suit + 1) * CARDS_PER_SUIT, low)]
+
+
 def legal_cards(state: HandState) -> tuple[int, ...]:
     hand = state.hands[state.turn]
     suit = led_suit(state)
     if suit is None:
         return hand
+    follow = suit_cards(hand, suit)
+    overtake = state.convention.play.must_overtake and state.current
+    if follow and not overtake:  # the commonest case: no trump to look up
+        return follow
     trump = trump_of(state)
-    follow = tuple(c for c in hand if c // 8 == suit)
     if follow:
         allowed = follow
     else:
-        allowed = tuple(c for c in hand if c // 8 == trump) if trump is not None else ()
+        allowed = suit_cards(hand, trump) if trump is not None else ()
         allowed = allowed or hand
-    if state.convention.play.must_overtake and state.current:
+    if overtake:
         best = _best_card(state.current, trump)
         heading = tuple(c for c in allowed if _beats(c, best, trump))
         return heading or allowed
@@ -142,12 +154,14 @@ def play_legal_card(state: HandState, card: int) -> HandState:
     hands = list(state.hands)
     hands[seat] = hand[:at] + hand[at + 1 :]
     current = state.current + ((seat, card),)
-    changes: dict[str, object] = {"hands": tuple(hands), "current": current, "turn": _next_seat(state, seat)}
+    seats = state.trick_seats
+    turn = seats[(seats.index(seat) + 1) % len(seats)]
+    changes: dict[str, object] = {"hands": tuple(hands), "current": current, "turn": turn}
     if not state.tricks and len(current) == 1:
         changes.update(_opened_at_first_lead(state))
-    if len(current) == len(state.trick_seats):
+    if len(current) == len(seats):
         changes.update(_finished_trick(state, current))
-    return evolve(state, **changes)
+    return derive(state, changes)
 
 
 def _opened_at_first_lead(state: HandState) -> dict[str, object]:
@@ -168,15 +182,11 @@ def _opened_at_first_lead(state: HandState) -> dict[str, object]:
     return changes
 
 
-def _next_seat(state: HandState, seat: int) -> int:
-    at = state.trick_seats.index(seat)
-    return state.trick_seats[(at + 1) % len(state.trick_seats)]
-
-
 def _finished_trick(state: HandState, current: tuple[tuple[int, int], ...]) -> dict[str, object]:
     """The fields a full trick changes: the trick is kept, its winner counted and leading."""
     talon_card = state.current_talon_card
-    winner = trick_winner(current, talon_card, trump_of(state), talon_owner=_talon_owner(state))
+    owner = None if talon_card is None else _talon_owner(state)
+    winner = trick_winner(current, talon_card, trump_of(state), talon_owner=owner)
     won = list(state.won)
     talon_won = state.talon_won
     if winner in state.active:
@@ -187,7 +197,7 @@ def _finished_trick(state: HandState, current: tuple[tuple[int, int], ...]) -> d
     trick = object.__new__(Trick)  # a frozen value made without its per-field ``object.__setattr__``
     trick.__dict__.update(plays=current, winner=winner, talon_card=talon_card)
     tricks = state.tricks + (trick,)
-    phase = Phase.DONE if len(tricks) == TRICKS_PER_HAND or _defence_capped(state, won) else Phase.PLAY
+    phase = _DONE if len(tricks) == TRICKS_PER_HAND or _defence_capped(state, won) else _PLAY
     return {
         "tricks": tricks,
         "current": (),
@@ -228,9 +238,9 @@ def trick_winner(
         if of_suit:
             return max(of_suit)[1]
         return max((c, s) for s, c in plays if suit_of(c) == suit_of(plays[0][1]))[1]
-    if trump is not None:
-        trumps = [(c, s) for s, c in plays if suit_of(c) == trump]
-        if trumps:
-            return max(trumps)[1]
-    suit = suit_of(plays[0][1])
-    return max((c, s) for s, c in plays if suit_of(c) == suit)[1]
+    winner, best = plays[0]
+    for seat, card in plays[1:]:
+        suit = card // CARDS_PER_SUIT
+        if (card > best) if suit == best // CARDS_PER_SUIT else suit == trump:  # higher in suit, or a first trump
+            winner, best = seat, card
+    return winner

@@ -17,6 +17,9 @@ if TYPE_CHECKING:
     from fairdeal.rules.convention import Convention
 
 
+_RASPASY = HandKind.RASPASY  # read on every card: a module global is cheaper than a class attribute (3.11)
+
+
 @dataclass(frozen=True)
 class Trick:
     """A finished trick. ``plays`` are (seat, card) from the first seat to play a card from hand."""
@@ -86,12 +89,15 @@ class HandState:
         """Active seats other than the declarer, from the declarer's left."""
         if self.declarer is None:
             return ()
-        at = self.active.index(self.declarer)
-        return tuple(self.active[(at + k) % len(self.active)] for k in range(1, len(self.active)))
+        active = self.active
+        at = active.index(self.declarer)
+        return active[at + 1 :] + active[:at]
 
     @property
     def callers(self) -> tuple[int, ...]:
         """Defenders who say pass or whist: every defender but the dummy (who always passes)."""
+        if self.dummy is None:
+            return self.defenders
         return tuple(s for s in self.defenders if s != self.dummy)
 
     @property
@@ -102,7 +108,7 @@ class HandState:
     @property
     def current_talon_card(self) -> int | None:
         """The raspasy talon card that sets the suit of the trick being played, if any."""
-        if self.kind is not HandKind.RASPASY or not getattr(self.convention.raspasy, "talon_leads", False):
+        if self.kind is not _RASPASY or not getattr(self.convention.raspasy, "talon_leads", False):
             return None
         index = len(self.tricks)
         if index < min(self.convention.raspasy.talon_tricks, len(self.dealt_talon)):
@@ -133,6 +139,22 @@ def evolve(state: HandState, **changes: Any) -> HandState:
     new.__dict__.update(state.__dict__)
     new.__dict__.update(changes)
     return new
+
+
+def derive(state: HandState, changes: dict[str, object]) -> HandState:
+    """``evolve`` for the engine's own hot transitions, whose field names are fixed in the code (unchecked)."""
+    new = object.__new__(HandState)
+    kept = new.__dict__
+    kept.update(state.__dict__)
+    kept.update(changes)
+    return new
+
+
+def amend_fresh(state: HandState, **changes: Any) -> HandState:
+    """``state`` with ``changes`` written into it: only for a state the current action's handler has just made,
+    which nobody has seen yet (one object per action instead of a chain of copies)."""
+    state.__dict__.update(changes)
+    return state
 
 
 T = TypeVar("T")

@@ -74,7 +74,19 @@ class PlayerView:
 def view_for(state: HandState, seat: int) -> PlayerView:
     """What ``seat`` sees of ``state``. Each field is worked out the first time it is read (a random bot reads only
     ``legal``), so a view costs what its bot looks at."""
-    return _SeenView(state, seat)
+    view = object.__new__(_SeenView)  # a view is made for every decision: no ``__init__`` call
+    kept = view.__dict__
+    kept["_state"] = state
+    kept["seat"] = seat
+    return view
+
+
+def actor_view(state: HandState, seat: int) -> PlayerView:
+    """``view_for`` the seat ``to_move(state)`` names, as a driver that has just asked it makes: the view's
+    ``to_move`` is that seat, not worked out again."""
+    view = view_for(state, seat)
+    view.__dict__["to_move"] = seat
+    return view
 
 
 # How ``seat`` sees each field of ``state``: the view's definition, one line per field.
@@ -103,7 +115,7 @@ _SEEN: dict[str, Callable[[HandState, int], object]] = {
     "led_suit": lambda state, seat: led_suit(state) if state.phase is Phase.PLAY else None,
     "trump": lambda state, seat: trump_of(state),
     "won": lambda state, seat: state.won,
-    "legal": lambda state, seat: legal_tuple(state) if to_move(state) == seat else (),
+    "legal": lambda state, seat: _legal(state, seat),
     "convention": lambda state, seat: state.convention,
     "trick_seats": lambda state, seat: state.trick_seats,
     "deck": lambda state, seat: _deck(state),
@@ -127,21 +139,34 @@ class _Seen:
         return value
 
 
+class _SeenLegal(_Seen):
+    """``legal``, the one field every bot reads, without the indirection of a ``_SEEN`` entry."""
+
+    def __get__(self, view: PlayerView | None, owner: type[PlayerView] | None = None) -> object:
+        if view is None:
+            return self
+        kept = view.__dict__
+        state = kept["_state"]
+        actor = kept["to_move"] if "to_move" in kept else to_move(state)
+        value = kept["legal"] = legal_tuple(state) if actor == kept["seat"] else ()
+        return value
+
+
 class _SeenView(PlayerView):
     """The ``PlayerView`` that ``view_for`` makes: the same fields, read from the hand's state on demand. The state
-    stays inside; what a bot gets from the view is only what ``_SEEN`` lets ``seat`` see."""
+    stays inside; what a bot gets from the view is only what ``_SEEN`` lets ``seat`` see. Only ``view_for`` makes
+    one (it fills ``_state`` and ``seat``; the dataclass's ``__init__`` is not used)."""
 
-    def __init__(self, state: HandState, seat: int):  # not the dataclass's: the fields come from _SEEN
-        kept = self.__dict__
-        kept["_state"] = state
-        kept["seat"] = seat
+
+def _legal(state: HandState, seat: int) -> tuple[Action, ...]:
+    return legal_tuple(state) if to_move(state) == seat else ()
 
 
 def _install_fields() -> None:
     if set(_SEEN) | {"seat"} != {f.name for f in fields(PlayerView)}:
         raise TypeError("view._SEEN must say how a seat sees every PlayerView field")
     for name, see in _SEEN.items():
-        setattr(_SeenView, name, _Seen(name, see))
+        setattr(_SeenView, name, (_SeenLegal if name == "legal" else _Seen)(name, see))
 
 
 _install_fields()
