@@ -345,6 +345,9 @@ def _deal_evening(
 
         folder = out_dir / f"{LOG_NAME}.transcripts"
         folder.mkdir(exist_ok=True)
+        ended = getattr(source, "ended", None)
+        if ended is not None:  # the hand a party's fault voided: the evidence the settlement's end cites
+            source.write_transcript(ended, folder / f"hand-{ended['hand']:04d}.json")
         source.write_transcript(source.close(result.settlement.amounts), folder / SETTLEMENT_FILE)
     amounts = ", ".join(f"{name} {float(a):+g}" for name, a in zip(spec.players, result.settlement.amounts))
     text = (
