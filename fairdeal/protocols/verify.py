@@ -349,10 +349,14 @@ V3_CAVEAT = (
 
 
 def verify_documents(
-    docs: Iterable[tuple[str, Mapping[str, Any]]], replay_records: bool = True, pins: Pins | None = None
+    docs: Iterable[tuple[str, Mapping[str, Any]]],
+    replay_records: bool = True,
+    pins: Pins | None = None,
+    workers: int = 1,
 ) -> Report:
     """Verify transcripts given as ``(source, document)``: commit-reveal v3 sessions are grouped by (table,
-    session, anchor), v4 ones by roster, mental-poker ones by (table, session)."""
+    session, anchor), v4 ones by roster, mental-poker ones by (table, session); ``workers`` processes check a long
+    run of commit-reveal v4 documents."""
     docs = list(docs)
     poker = [(source, doc) for source, doc in docs if is_mental_poker(doc)]
     v4 = [(source, doc) for source, doc in docs if is_v4(doc)]
@@ -361,7 +365,7 @@ def verify_documents(
     if v3:
         report = Report(report.transcripts, report.failures, report.notes, (V3_CAVEAT,))
     if v4:
-        found = _verify_v4(v4, pins or Pins(), replay_records)
+        found = _verify_v4(v4, pins or Pins(), replay_records, workers)
         report = Report(
             report.transcripts + found.transcripts,
             report.failures + found.failures,
@@ -379,8 +383,10 @@ def verify_documents(
     )
 
 
-def _verify_v4(docs: Sequence[tuple[str, Mapping[str, Any]]], pins: Pins, replay_records: bool) -> Report:
-    findings, notes, _ = verify_v4(docs, pins, replay_records)
+def _verify_v4(
+    docs: Sequence[tuple[str, Mapping[str, Any]]], pins: Pins, replay_records: bool, workers: int = 1
+) -> Report:
+    findings, notes, _ = verify_v4(docs, pins, replay_records, workers)
     caveats = tuple(n for n in notes if n.startswith("identities are unpinned"))
     kept = tuple(n for n in notes if n not in caveats)
     return Report(len(docs), tuple(Failure(*finding) for finding in findings), kept, caveats)
@@ -476,7 +482,9 @@ def read_document(path: Path) -> dict[str, Any]:
     return doc
 
 
-def verify_paths(paths: Sequence[Path], replay_records: bool = True, pins: Pins | None = None) -> Report:
+def verify_paths(
+    paths: Sequence[Path], replay_records: bool = True, pins: Pins | None = None, workers: int = 1
+) -> Report:
     """Verify transcript files; a file that cannot be read is itself a failure of the service that published it."""
     docs, unreadable = [], []
     for path in paths:
@@ -484,13 +492,13 @@ def verify_paths(paths: Sequence[Path], replay_records: bool = True, pins: Pins 
             docs.append((str(path), read_document(path)))
         except FairdealError as exc:
             unreadable.append(Failure(str(path), None, SERVICE, "transcript file", str(exc)))
-    report = verify_documents(docs, replay_records, pins)
+    report = verify_documents(docs, replay_records, pins, workers)
     return Report(
         report.transcripts + len(unreadable), tuple(unreadable) + report.failures, report.notes, report.caveats
     )
 
 
-def verify_log(log_path: Path, replay_records: bool = True, pins: Pins | None = None) -> Report:
+def verify_log(log_path: Path, replay_records: bool = True, pins: Pins | None = None, workers: int = 1) -> Report:
     """Verify every transcript a game log cites, and that the log cites each by its true hash and copies its record.
 
     The log is JSON lines (``protocols/game-log.md``); hand lines cite ``"transcript": {"file", "sha256"}`` with
@@ -535,7 +543,7 @@ def verify_log(log_path: Path, replay_records: bool = True, pins: Pins | None = 
     settlement = _settlement_of(log_path, cited, kinds, failures)
     ended = _ended_hand(settlement, len(cited))
     extra = [p for p in (ended, settlement) if p is not None]
-    report = verify_paths(paths + extra, replay_records, pins)
+    report = verify_paths(paths + extra, replay_records, pins, workers)
     failures += _check_copies(cited)
     end = kinds.get("end")
     closing = check_settlement_file(log_path, paths, end[1] if end else None)

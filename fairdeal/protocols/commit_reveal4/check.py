@@ -41,6 +41,7 @@ from fairdeal.protocols.record_form import played_record
 from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.signed import SERVICE, Context, Envelope, Sender, open_checked, parse
 from fairdeal.protocols.transcript import seat_deal
+from fairdeal.protocols.workers import in_chunks
 from fairdeal.rules.convention import Convention
 
 TOP_FIELDS = frozenset({"format", "version", "protocol", "roster", "opening", "hand", "messages"})
@@ -730,15 +731,55 @@ def me_notes(group: Sequence[Checked], me: IdentityKey) -> list[str]:
 Finding = tuple[str, int | None, str, str, str]  # source, hand, party, check, detail
 
 
-def verify_v4(
-    docs: Sequence[tuple[str, Mapping[str, Any]]], pins: Pins, replay: bool
-) -> tuple[list[Finding], list[str], list[Checked]]:
-    """Check v4 documents, grouped into sessions by roster; findings, notes and the checked documents."""
+def check_documents(docs: Sequence[tuple[str, Mapping[str, Any]]], pins: Pins) -> list[Checked]:
+    """Each document on its own (in hand order, so each chain link costs one step) and the decks in one batch."""
     chains: Chains = {}
     openings = Openings()  # the same pins for every document, so a checked opening holds for its copies
-    ordered = sorted(docs, key=lambda item: _hand_of(item[1]))
-    checks = [check_document(source, doc, pins, chains, openings) for source, doc in ordered]
+    checks = [check_document(source, doc, pins, chains, openings) for source, doc in docs]
     check_decks(checks)
+    return checks
+
+
+def _portable(checks: list[Checked]) -> list[Checked]:
+    """A worker's results, small to pickle: without what the parent has already (the document, and in it the
+    record and deal) or rebuilds (roster, convention), and of the messages only the seeds' senders (``--me``)."""
+    for c in checks:
+        c.doc = {"roster": c.roster is not None, "record": c.close is not None}
+        c.roster = c.convention = c.record = c.deal = c.close = None
+        c.messages = [Envelope(e.sender, e.kind, e.hand, {}, e.prev, b"") for e in c.messages if e.kind == m.REVEAL]
+    return checks
+
+
+def _restored(checks: list[Checked], docs: Sequence[tuple[str, Mapping[str, Any]]]) -> list[Checked]:
+    """The parent's side of ``_portable``: the roster and convention rebuilt once per session, the record and
+    deal taken from the document's hand-close (the worker checked that very message)."""
+    last: tuple[Any, Roster, Convention] | None = None
+    for c, (_, doc) in zip(checks, docs):
+        had_roster, had_close = c.doc["roster"], c.doc["record"]
+        c.doc = doc
+        if had_close:
+            body = next(e["body"] for e in reversed(doc["messages"]) if e["kind"] == m.CLOSE)
+            c.record, c.deal = played_record(body["record"]), body["deal"]
+        if not had_roster:
+            continue
+        if last is None or last[0] != doc["roster"]:
+            roster = Roster.from_json(doc["roster"], "$.roster")
+            last = (doc["roster"], roster, roster_convention(roster))
+        c.roster, c.convention = last[1], last[2]
+    return checks
+
+
+def verify_v4(
+    docs: Sequence[tuple[str, Mapping[str, Any]]], pins: Pins, replay: bool, workers: int = 1
+) -> tuple[list[Finding], list[str], list[Checked]]:
+    """Check v4 documents, grouped into sessions by roster; findings, notes and the checked documents. With
+    ``workers`` > 1 a long run of documents is checked on that many processes (the session checks after them
+    stay in this one)."""
+    ordered = sorted(docs, key=lambda item: _hand_of(item[1]))
+    if workers > 1:
+        checks = _restored(in_chunks(lambda part: _portable(check_documents(part, pins)), ordered, workers), ordered)
+    else:
+        checks = check_documents(ordered, pins)
     sessions: dict[str, list[Checked]] = {}
     for c in checks:
         if c.roster is not None:
