@@ -349,6 +349,9 @@ def _deal_evening(
         max_hands=spec.hands,
         log=log,
     )
+    if getattr(source, "end", None) is not None:  # mental poker v4: the hand that ended the evening, its evidence
+        stopped = source.transcripts[-1]
+        source.write_transcript(stopped, log.with_name(f"{log.name}.transcripts") / f"hand-{stopped['hand']:04d}.json")
     if hasattr(source, "close"):  # v4: the settlement is signed by the service and countersigned by every player
         from fairdeal.protocols.commit_reveal4.source import SETTLEMENT_FILE
 

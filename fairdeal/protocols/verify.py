@@ -34,6 +34,7 @@ from fairdeal.protocols.mental_poker.verify import (
     V3_NOTE,
     MpCheck,
     check_settlement_file,
+    ended_transcript,
     is_mental_poker,
     is_mental_poker_v4,
 )
@@ -541,7 +542,7 @@ def verify_log(log_path: Path, replay_records: bool = True, pins: Pins | None = 
     failures += evening
     paths = [path for path, _ in cited]
     settlement = _settlement_of(log_path, cited, kinds, failures)
-    ended = _ended_hand(settlement, len(cited))
+    ended = _ended_hand(settlement, len(cited)) or ended_transcript(log_path, paths)
     extra = [p for p in (ended, settlement) if p is not None]
     report = verify_paths(paths + extra, replay_records, pins, workers)
     failures += _check_copies(cited)
@@ -581,6 +582,8 @@ def _settlement_of(
     if "end" not in kinds or not (v4 or (not cited and kinds["end"][1].get("penalty"))):
         return None
     path = folder / SETTLEMENT_FILE
+    if not v4 and not (path.exists() and _is_v4_file(path)):  # an evening ended in its first hand, not this protocol's
+        return None
     try:
         doc = read_document(path)
         settlement = next(e["body"] for e in doc["messages"] if e["kind"] == "settlement")
