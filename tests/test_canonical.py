@@ -130,3 +130,20 @@ def test_context_separates_joined_names() -> None:
     assert context("club/night", "s1") != context("club", "night/s1")
     assert context("7") != context(7)
     assert context(b"ab", b"c") != context(b"a", b"bc")
+
+
+def test_every_code_point_is_written_as_python_writes_it() -> None:
+    chars = "".join(chr(c) for c in [*range(0xD800), *range(0xE000, 0x10000), *range(0x10000, 0x110000, 97)])
+    pieces = [chars[i : i + 8000] for i in range(0, len(chars), 8000)]  # each within the string limit
+    value = {**{p: [p, -(2**63) + 1, 2**63 - 1, True, None, {}, []] for p in pieces}, "\uffff": 1, "\U0001f600": 2}
+    assert encode(value) == json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+@pytest.mark.parametrize("text", ["]]]]", "[[[[{{", '\\"]]', 'a\\\\"[', "}"])
+def test_the_depth_limit_skips_brackets_inside_strings(text: str) -> None:
+    deep: object = text
+    for _ in range(MAX_DEPTH - 1):  # the innermost object is the 64th level
+        deep = [text, deep, {"k" + text: text}]
+    assert decode(encode(deep)) == deep
+    with pytest.raises(CanonicalError, match="nesting deeper"):
+        decode(encode(deep).replace(b"[", b"[[", 1).replace(b"]", b"]]", 1) + b"")

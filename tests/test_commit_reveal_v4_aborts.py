@@ -136,10 +136,15 @@ def test_verify_refuses_an_abort_that_goes_uncharged(monkeypatch: pytest.MonkeyP
 
 def test_an_honest_player_refuses_to_countersign_a_misplaced_charge(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(source, "abort_penalty", lambda convention, absent, num_seats: abort_penalty(convention, 0, 3))
+    src = table(get_convention("sochi"), 3, 1, m.REVEAL)
     with pytest.raises(RefusedHand) as refused:
-        evening(table(get_convention("sochi"), 3, 1, m.REVEAL))
-    refusal = refused.value.document["messages"][-1]
+        evening(src)
+    assert src.ended is not None
+    refusal = src.ended["messages"][-1]
     assert refusal["kind"] == m.REFUSAL and refusal["body"]["check"] == "abort penalty"
+    # The service then charges the refuser, whose refusal was founded: the next honest player will not sign that.
+    last = refused.value.document["messages"][-1]
+    assert last["kind"] == m.REFUSAL and last["sender"] == 1 and last["body"]["check"] == "end"
 
 
 def test_a_house_rule_sets_the_charge_and_zero_charges_nothing() -> None:
@@ -296,7 +301,7 @@ class NoCountersign(Player):
         return super().countersign(hand, shown, deadline)
 
 
-def test_a_countersignature_past_its_time_stops_the_session_and_names_the_seat() -> None:
+def test_a_countersignature_past_its_time_ends_the_evening_and_charges_the_seat() -> None:
     names = ("p0", "p1", "p2")
     spec = TableSpec("club", "night", 2, names, get_convention("sochi"))
     timeouts = dict(STEP_TIMEOUTS, **{m.RECORD_SIGN: 0.1})
@@ -304,10 +309,11 @@ def test_a_countersignature_past_its_time_stops_the_session_and_names_the_seat()
     late = NoCountersign.__new__(NoCountersign)
     late.__dict__.update(src.players[2].__dict__)
     src.players[2] = late
-    with pytest.raises(RefusedHand) as stopped:
-        evening(src, hands=2)
-    report = verify([stopped.value.document])
-    assert [(f.party, f.check) for f in report.failures] == [("player p2", "missing record-sign")]
+    docs = evening(src, hands=2)
+    assert src.ended is not None and docs[-1]["messages"][0]["body"]["charged"] == [2]
+    assert [(f.party, f.check) for f in verify([src.ended]).failures] == [("player p2", "missing record-sign")]
+    ended = verify([src.ended, docs[-1]])
+    assert ended.ok and any("player p2 charged" in note for note in ended.notes)
 
 
 def test_a_truncated_session_cannot_be_healed_by_the_service() -> None:

@@ -18,7 +18,7 @@ from fairdeal.engine.sheet import ScoreLine
 from fairdeal.errors import MentalPokerError
 from fairdeal.protocols import signed
 from fairdeal.protocols.mental_poker import source as mp_source
-from fairdeal.protocols.mental_poker.player import HandAbandoned, HandRefused, Player, Unresponsive
+from fairdeal.protocols.mental_poker.player import HandRefused, Player, Unresponsive
 from fairdeal.protocols.mental_poker.protocol import TableSetup
 from fairdeal.protocols.mental_poker.source import MentalPokerSource
 from fairdeal.protocols.table import TableSpec
@@ -165,9 +165,9 @@ def test_an_abandon_during_play_ends_the_evening_with_the_hand_filed() -> None:
 
     source = MentalPokerSource(spec(hands=8), make_player=make)
     bots = [HeuristicBot() for _ in PLAYERS]
-    with pytest.raises(HandAbandoned) as caught:  # at the first hand with cards played (a hand may have none)
-        play_match(SOCHI, PLAYERS, bots, source=source, max_hands=8)
-    assert (caught.value.player, caught.value.step) == ("bob", "play")
+    result = play_match(SOCHI, PLAYERS, bots, source=source, max_hands=8)  # ends at the first hand with play
+    assert not result.finished and "abandoned" in str(result.stopped)
+    assert source.end == {"hand": source.transcripts[-1]["hand"], "charged": ["bob"]}
     doc = source.transcripts[-1]
     assert doc["state"] == "abandoned" and "penalty" not in doc.get("record", {})
     report = verify(source.transcripts)

@@ -59,6 +59,19 @@ def test_scalar_arithmetic_is_arithmetic_modulo_the_order(a, b):
     assert int(-x) == (-a) % ORDER
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.integers(-(2**300), 2**300), st.integers(-(2**300), 2**300))
+def test_scalar_arithmetic_gives_libsodiums_bytes(a, b):
+    x, y = Scalar.from_int(a), Scalar.from_int(b)
+    assert (x + y).data == rbcl.crypto_core_ristretto255_scalar_add(x.data, y.data)
+    assert (x - y).data == rbcl.crypto_core_ristretto255_scalar_sub(x.data, y.data)
+    assert (x * y).data == rbcl.crypto_core_ristretto255_scalar_mul(x.data, y.data)
+    assert (-x).data == rbcl.crypto_core_ristretto255_scalar_negate(x.data)
+    assert (x + Scalar.from_int(ORDER - 1)).data == rbcl.crypto_core_ristretto255_scalar_add(
+        x.data, (ORDER - 1).to_bytes(32, "little")
+    )
+
+
 @settings(max_examples=20, deadline=None)
 @given(nonzero)
 def test_inverse_times_scalar_is_one(a):

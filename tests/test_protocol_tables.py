@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.match import play_match
 from fairdeal.errors import FairdealError, ProtocolError
-from fairdeal.protocols.mental_poker.player import HandAbandoned, Player, Unresponsive
+from fairdeal.protocols.mental_poker.player import Player, Unresponsive
 from fairdeal.protocols.mental_poker.source import MentalPokerSource
 from fairdeal.protocols.table import TableSpec, stated_convention
 from fairdeal.protocols.verify import verify_documents, verify_log, verify_paths
@@ -133,20 +133,23 @@ class _SilentAtHand(Player):
         return super().shuffle()
 
 
-@pytest.mark.parametrize(
-    "hand,missing", [(2, "ends after 1 hand(s) without its settlement line"), (1, "the log holds no hand")]
-)
-def test_an_evening_that_fails_midway_leaves_a_log_verify_calls_incomplete(tmp_path, hand, missing):
+@pytest.mark.parametrize("hand", [2, 1])
+def test_an_evening_whose_hand_is_abandoned_for_good_ends_with_the_absent_player_charged(tmp_path, hand):
     players = ("ann", "bob", "cyd")
     spec = TableSpec("t", "s", 3, players, SOCHI)
     silent = type("Silent", (_SilentAtHand,), {"silent_hand": hand})
     source = MentalPokerSource(spec, lambda setup, name: (silent if name == "bob" else Player)(setup, name))
     log = tmp_path / "evening.log"
-    with pytest.raises(HandAbandoned):
-        play_match(SOCHI, players, [HeuristicBot() for _ in players], source=source, max_hands=3, log=log)
-    assert json.loads(log.read_text(encoding="utf-8").splitlines()[0])["dealing"] == "mental-poker"
+    result = play_match(SOCHI, players, [HeuristicBot() for _ in players], source=source, max_hands=3, log=log)
+    assert not result.finished and source.end == {"hand": hand, "charged": ["bob"]}
+    lines = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert lines[0]["dealing"] == "mental-poker" and lines[-1]["type"] == "end" and lines[-1]["penalty"]
+    # Without the stopped hand's transcript beside it (the CLI files it) the end is unproved.
+    assert not verify_log(log).ok
+    stopped = source.transcripts[-1]
+    source.write_transcript(stopped, tmp_path / "evening.log.transcripts" / f"hand-{hand:04d}.json")
     report = verify_log(log)
-    assert not report.ok and missing in report.failures[0].detail
+    assert report.ok, [f.line() for f in report.failures]
 
 
 JSON = st.recursive(

@@ -133,7 +133,14 @@ def _replay_block(task: ReplayTask) -> tuple[int, list[Replayed], list[int], lis
         elif isinstance(record, EndRecord):
             out.append(
                 Replayed(
-                    index, -1, -1, None, None, None, None, {"settlement": msgspec.to_builtins(record).get("settlement")}
+                    index,
+                    -1,
+                    -1,
+                    None,
+                    None,
+                    None,
+                    None,
+                    {k: v for k, v in msgspec.to_builtins(record).items() if k != "type"},
                 )
             )
     return data.count(b"\n"), out, bare, unreadable, facts
@@ -281,6 +288,7 @@ class _Sheet:
         line = base + item.line
         if item.hand < 0:
             assert item.fields is not None  # a trailer's item carries its settlement
+            self._end_penalty(line, item.fields.get("penalty"))
             self._settlement(line, item.fields.get("settlement") or {})
             return
         self.hands += 1
@@ -372,6 +380,17 @@ class _Sheet:
                     f"hand {item.hand}, seat {seat} ({name}): the log scores {_show(logged)}, the replayed "
                     f"hand scores {_show(true)}",
                 )
+
+    def _end_penalty(self, line: int, penalty: Any) -> None:
+        """A dealing protocol's charge to the party whose fault ended the evening, on the sheet before settling."""
+        if not penalty:
+            return
+        try:
+            lines = penalty_lines(penalty, len(self.players))
+        except FairdealError as exc:
+            self.notes.append(f"line {line}: the trailer's penalty is not applied: {exc}")
+            return
+        self.sheet, self.written = self.sheet.apply(lines), self.written.apply(lines)
 
     def _settlement(self, line: int, logged: dict[str, Any]) -> None:
         if not logged:

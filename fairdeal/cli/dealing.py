@@ -21,6 +21,7 @@ from fairdeal.protocols.commit_reveal4.source import CommitRevealSource4
 from fairdeal.protocols.pins import Pins
 from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.verify import verify_log, verify_paths
+from fairdeal.protocols.workers import default_workers
 
 if TYPE_CHECKING:
     from fairdeal.protocols.identity import IdentityKey
@@ -64,6 +65,12 @@ LOG_NAME = "evening.log"
     default=None,
     help="Pin the public beacon value (64 hex digits) every commit-reveal hand must mix in.",
 )
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Processes that check a long run of commit-reveal v4 transcripts (default: the machine's cores).",
+)
 def verify_command(
     transcripts: tuple[Path, ...],
     log_path: Path | None,
@@ -73,6 +80,7 @@ def verify_command(
     keys: tuple[str, ...],
     me_path: Path | None,
     beacon: str | None,
+    workers: int | None,
 ) -> None:
     """Re-check hand transcripts: commitments, chain, deck, deal and the game record. Exit 0 only if all hold."""
     if bool(transcripts) == (log_path is not None):
@@ -81,10 +89,11 @@ def verify_command(
         pins = replace(_pins(roster_path, keys, me_path), beacon=beacon_bytes(beacon))
     except FairdealError as exc:
         raise click.UsageError(str(exc)) from None
+    processes = default_workers() if workers is None else workers
     if log_path is not None:
-        report = verify_log(log_path, replay_records=not no_replay, pins=pins)
+        report = verify_log(log_path, replay_records=not no_replay, pins=pins, workers=processes)
     else:
-        report = verify_paths(list(transcripts), replay_records=not no_replay, pins=pins)
+        report = verify_paths(list(transcripts), replay_records=not no_replay, pins=pins, workers=processes)
     if as_json:
         click.echo(json.dumps(_shortened(report.to_json()), ensure_ascii=False, indent=1))
     else:
@@ -340,11 +349,17 @@ def _deal_evening(
         max_hands=spec.hands,
         log=log,
     )
+    if getattr(source, "end", None) is not None:  # mental poker v4: the hand that ended the evening, its evidence
+        stopped = source.transcripts[-1]
+        source.write_transcript(stopped, log.with_name(f"{log.name}.transcripts") / f"hand-{stopped['hand']:04d}.json")
     if hasattr(source, "close"):  # v4: the settlement is signed by the service and countersigned by every player
         from fairdeal.protocols.commit_reveal4.source import SETTLEMENT_FILE
 
         folder = out_dir / f"{LOG_NAME}.transcripts"
         folder.mkdir(exist_ok=True)
+        ended = getattr(source, "ended", None)
+        if ended is not None:  # the hand a party's fault voided: the evidence the settlement's end cites
+            source.write_transcript(ended, folder / f"hand-{ended['hand']:04d}.json")
         source.write_transcript(source.close(result.settlement.amounts), folder / SETTLEMENT_FILE)
     amounts = ", ".join(f"{name} {float(a):+g}" for name, a in zip(spec.players, result.settlement.amounts))
     text = (

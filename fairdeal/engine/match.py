@@ -33,7 +33,13 @@ from fairdeal.rules.convention import Convention
 
 
 class StopMatch(Exception):
-    """Raised by a player (a person at the terminal closing the input) to end the pulya after the last full hand."""
+    """Raised by a player (a person at the terminal closing the input) to end the pulya after the last full hand;
+    a dealing protocol that ends the evening over a party's fault raises it with that party's ``penalty``, written
+    on the sheet (and on the log's settlement line) before the evening is settled."""
+
+    def __init__(self, reason: str = "", penalty: tuple[ScoreLine, ...] = ()):
+        super().__init__(reason)
+        self.penalty = penalty
 
 
 @dataclass(frozen=True)
@@ -109,6 +115,7 @@ def play_match(
     writer = MatchLog(log, convention, players, filer, dealing) if log is not None else None
     hands: list[HandSummary] = []
     sheet, stopped = new_sheet(convention, len(players)), None
+    penalty: tuple[ScoreLine, ...] = ()
     try:
         while not is_finished(sheet, convention):
             if max_hands is not None and len(hands) >= max_hands:
@@ -118,7 +125,8 @@ def play_match(
             try:
                 sheet, summary = _play_one(convention, bots, source, sheet, len(hands) + 1, dealer, writer, opening)
             except StopMatch as stop:
-                stopped = str(stop) or "stopped by a player"
+                stopped, penalty = str(stop) or "stopped by a player", stop.penalty
+                sheet = sheet.apply(penalty)
                 break
             hands.append(summary)
             if on_hand is not None:
@@ -131,7 +139,7 @@ def play_match(
     if writer is not None:
         # A source whose sessions close with a signed settlement (mental poker v4) hands it to the log.
         closing = getattr(source, "close_session", None)
-        writer.close(settlement.amounts, closing(settlement.amounts) if closing is not None else None)
+        writer.close(settlement.amounts, closing(settlement.amounts) if closing is not None else None, penalty)
     return MatchResult(convention, players, sheet, settlement, tuple(hands), stopped is None, stopped)
 
 

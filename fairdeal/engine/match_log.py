@@ -109,8 +109,13 @@ def _column_extras(sheet: Sheet, convention: Convention) -> dict[str, Any]:
     return {}
 
 
-def end_record(players: Sequence[str], amounts: Sequence[Fraction]) -> EndRecord:
-    return EndRecord(settlement={name: number(a) for name, a in zip(players, amounts)})
+def end_record(players: Sequence[str], amounts: Sequence[Fraction], penalty: Sequence[ScoreLine] = ()) -> EndRecord:
+    settlement = {name: number(a) for name, a in zip(players, amounts)}
+    if not penalty:
+        return EndRecord(settlement=settlement)
+    return msgspec.convert(
+        {"type": "end", "penalty": [line.to_record() for line in penalty], "settlement": settlement}, EndRecord
+    )
 
 
 # Writes a proof document to a path and returns the SHA-256 of the bytes written (a ``ProvingSource``'s method).
@@ -148,16 +153,22 @@ class MatchLog:
             fields = dict(fields, transcript=self._write_transcript(fields["hand"], document))
         self._write(msgspec.convert(fields, HandRecord))
 
-    def close(self, amounts: Sequence[Fraction] | None, closing: Mapping[str, Any] | None = None) -> None:
+    def close(
+        self,
+        amounts: Sequence[Fraction] | None,
+        closing: Mapping[str, Any] | None = None,
+        penalty: Sequence[ScoreLine] = (),
+    ) -> None:
         """Finish the log: the trailer with the settlement (``None``: no trailer), then close the file;
-        ``closing`` (the deal source's signed settlement) is filed beside the transcripts."""
+        ``closing`` (the deal source's signed settlement) is filed beside the transcripts; ``penalty`` is what the
+        dealing protocol charged the party whose fault ended the evening (in the settlement already)."""
         try:
             self._ensure_header(self._dealing)
             if amounts is not None:
                 if closing is not None and self._write_document is not None:
                     self.transcripts.mkdir(parents=True, exist_ok=True)
                     self._write_document(closing, self.transcripts / "settlement.json")
-                self._write(end_record(self.players, amounts))
+                self._write(end_record(self.players, amounts, penalty))
         finally:
             # Also a pulya cut short: the hands played so far are a valid log.
             self._out.commit()

@@ -97,9 +97,19 @@ class _Recount:
             self.problems.extend(str(error) for error in item.errors)  # LogError names its line
         elif isinstance(item.record, HandRecord):
             self._hand(item.record, item.line)
-        elif isinstance(item.record, EndRecord) and item.record.settlement is not msgspec.UNSET:
-            self.logged_settlement = dict(item.record.settlement)
-            self.settlement_line = item.line
+        elif isinstance(item.record, EndRecord):
+            self._end(item.record, item.line)
+
+    def _end(self, record: EndRecord, line: int) -> None:
+        if record.penalty is not msgspec.UNSET:  # the charge of a dealing protocol that ended the evening
+            try:
+                penalty = penalty_lines(msgspec.to_builtins(record.penalty), len(self.players))
+                self.sheet = self.sheet.apply(penalty)
+            except FairdealError as exc:
+                self.problems.append(f"line {line}: penalty: {exc}")
+        if record.settlement is not msgspec.UNSET:
+            self.logged_settlement = dict(record.settlement)
+            self.settlement_line = line
 
     def finish(self) -> LogSheet:
         settlement = settle(self.sheet, self.convention)

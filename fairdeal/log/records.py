@@ -108,8 +108,10 @@ class HandRecord(_Record, tag_field="type", tag="hand", frozen=True):
 
 
 class EndRecord(_Record, tag_field="type", tag="end", frozen=True):
-    """The optional trailer: the final settlement per player name."""
+    """The optional trailer: the final settlement per player name; ``penalty``, what a dealing protocol charged the
+    party whose fault ended the evening, is on the sheet before it is settled."""
 
+    penalty: list[ScoreRecord] | UnsetType = UNSET
     settlement: dict[str, int | float] | UnsetType = UNSET
 
 

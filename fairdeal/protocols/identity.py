@@ -52,6 +52,9 @@ class PublicKey:
         except ValueError:
             raise ProtocolError("not an Ed25519 public key") from None
 
+    def __reduce__(self) -> tuple[type[PublicKey], tuple[bytes]]:
+        return (PublicKey, (self.raw,))  # the OpenSSL key object is rebuilt, not pickled
+
     @property
     def hex(self) -> str:
         return self.raw.hex()

@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from fairdeal.errors import SignedMessageError
@@ -41,7 +41,12 @@ class Context:
         return Context(self.table, self.session, hand, self.roster)
 
     def prefix(self) -> bytes:
-        return context(DOMAIN, self.table, self.session, self.hand, self.roster)
+        return _prefix(self.table, self.session, self.hand, self.roster)
+
+
+@lru_cache(maxsize=1024)  # every message of a hand is signed under the same context
+def _prefix(table: str, session: str, hand: int, roster: str) -> bytes:
+    return context(DOMAIN, table, session, hand, roster)
 
 
 @dataclass(frozen=True)
@@ -64,7 +69,7 @@ class Envelope:
         return encode(self.content())
 
     def signed_bytes(self, ctx: Context) -> bytes:
-        return ctx.at(self.hand).prefix() + self.content_bytes
+        return _prefix(ctx.table, ctx.session, self.hand, ctx.roster) + self.content_bytes
 
     @cached_property
     def digest(self) -> str:

@@ -25,6 +25,7 @@ from fairdeal.errors import CanonicalError, FairdealError, ProtocolError, one_li
 from fairdeal.protocols.canonical import decode
 from fairdeal.protocols.commit_reveal import seed_statement, signature_holds
 from fairdeal.protocols.commit_reveal4.check import is_v4, verify_v4
+from fairdeal.protocols.commit_reveal4.parties import end_penalty, roster_convention
 from fairdeal.protocols.commit_reveal4.source import SETTLEMENT_FILE
 from fairdeal.protocols.deck import derive_orders
 from fairdeal.protocols.derive import chain_step, deck_input, seed_commitment
@@ -33,6 +34,7 @@ from fairdeal.protocols.mental_poker.verify import (
     V3_NOTE,
     MpCheck,
     check_settlement_file,
+    ended_transcript,
     is_mental_poker,
     is_mental_poker_v4,
 )
@@ -42,6 +44,7 @@ from fairdeal.protocols.mental_poker.verify import check_sequence as check_mp_se
 from fairdeal.protocols.pins import Pins
 from fairdeal.protocols.record_check import check_session_records
 from fairdeal.protocols.record_form import played_record
+from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.table import stated_convention, states_house_rules
 from fairdeal.protocols.transcript import REVEALED, parse_transcript, read_raw, seat_deal, transcript_hash
 from fairdeal.resources import protocol_file
@@ -347,10 +350,14 @@ V3_CAVEAT = (
 
 
 def verify_documents(
-    docs: Iterable[tuple[str, Mapping[str, Any]]], replay_records: bool = True, pins: Pins | None = None
+    docs: Iterable[tuple[str, Mapping[str, Any]]],
+    replay_records: bool = True,
+    pins: Pins | None = None,
+    workers: int = 1,
 ) -> Report:
     """Verify transcripts given as ``(source, document)``: commit-reveal v3 sessions are grouped by (table,
-    session, anchor), v4 ones by roster, mental-poker ones by (table, session)."""
+    session, anchor), v4 ones by roster, mental-poker ones by (table, session); ``workers`` processes check a long
+    run of commit-reveal v4 documents."""
     docs = list(docs)
     poker = [(source, doc) for source, doc in docs if is_mental_poker(doc)]
     v4 = [(source, doc) for source, doc in docs if is_v4(doc)]
@@ -359,7 +366,7 @@ def verify_documents(
     if v3:
         report = Report(report.transcripts, report.failures, report.notes, (V3_CAVEAT,))
     if v4:
-        found = _verify_v4(v4, pins or Pins(), replay_records)
+        found = _verify_v4(v4, pins or Pins(), replay_records, workers)
         report = Report(
             report.transcripts + found.transcripts,
             report.failures + found.failures,
@@ -377,8 +384,10 @@ def verify_documents(
     )
 
 
-def _verify_v4(docs: Sequence[tuple[str, Mapping[str, Any]]], pins: Pins, replay_records: bool) -> Report:
-    findings, notes, _ = verify_v4(docs, pins, replay_records)
+def _verify_v4(
+    docs: Sequence[tuple[str, Mapping[str, Any]]], pins: Pins, replay_records: bool, workers: int = 1
+) -> Report:
+    findings, notes, _ = verify_v4(docs, pins, replay_records, workers)
     caveats = tuple(n for n in notes if n.startswith("identities are unpinned"))
     kept = tuple(n for n in notes if n not in caveats)
     return Report(len(docs), tuple(Failure(*finding) for finding in findings), kept, caveats)
@@ -474,7 +483,9 @@ def read_document(path: Path) -> dict[str, Any]:
     return doc
 
 
-def verify_paths(paths: Sequence[Path], replay_records: bool = True, pins: Pins | None = None) -> Report:
+def verify_paths(
+    paths: Sequence[Path], replay_records: bool = True, pins: Pins | None = None, workers: int = 1
+) -> Report:
     """Verify transcript files; a file that cannot be read is itself a failure of the service that published it."""
     docs, unreadable = [], []
     for path in paths:
@@ -482,13 +493,13 @@ def verify_paths(paths: Sequence[Path], replay_records: bool = True, pins: Pins 
             docs.append((str(path), read_document(path)))
         except FairdealError as exc:
             unreadable.append(Failure(str(path), None, SERVICE, "transcript file", str(exc)))
-    report = verify_documents(docs, replay_records, pins)
+    report = verify_documents(docs, replay_records, pins, workers)
     return Report(
         report.transcripts + len(unreadable), tuple(unreadable) + report.failures, report.notes, report.caveats
     )
 
 
-def verify_log(log_path: Path, replay_records: bool = True, pins: Pins | None = None) -> Report:
+def verify_log(log_path: Path, replay_records: bool = True, pins: Pins | None = None, workers: int = 1) -> Report:
     """Verify every transcript a game log cites, and that the log cites each by its true hash and copies its record.
 
     The log is JSON lines (``protocols/game-log.md``); hand lines cite ``"transcript": {"file", "sha256"}`` with
@@ -531,15 +542,32 @@ def verify_log(log_path: Path, replay_records: bool = True, pins: Pins | None = 
     failures += evening
     paths = [path for path, _ in cited]
     settlement = _settlement_of(log_path, cited, kinds, failures)
-    report = verify_paths(paths + ([settlement] if settlement is not None else []), replay_records, pins)
+    ended = _ended_hand(settlement, len(cited)) or ended_transcript(log_path, paths)
+    extra = [p for p in (ended, settlement) if p is not None]
+    report = verify_paths(paths + extra, replay_records, pins, workers)
     failures += _check_copies(cited)
     end = kinds.get("end")
     closing = check_settlement_file(log_path, paths, end[1] if end else None)
     failures += [Failure(str(log_path), None, party, check, detail) for party, check, detail in closing]
     if "table" in kinds:
         failures += _check_conventions(*kinds["table"], cited)
-    transcripts = report.transcripts - (settlement is not None)
+    transcripts = report.transcripts - len(extra)
     return Report(transcripts, tuple(failures) + report.failures, report.notes, report.caveats)
+
+
+def _ended_hand(settlement: Path | None, hands: int) -> Path | None:
+    """The transcript of the hand an evening's end voided (the log has no line for it): the one after the last
+    hand the log cites, beside the settlement whose signed ``end`` cites it."""
+    if settlement is None:
+        return None
+    try:
+        doc = read_document(settlement)
+    except FairdealError:
+        return None
+    first = doc.get("messages", [None])[0] if isinstance(doc.get("messages"), list) and doc["messages"] else None
+    if not isinstance(first, dict) or first.get("kind") != "end":
+        return None
+    return settlement.parent / f"hand-{hands + 1:04d}.json"
 
 
 def _settlement_of(
@@ -550,13 +578,26 @@ def _settlement_of(
 ) -> Path | None:
     """A v4 evening closes with the signed settlement beside its transcripts; the log's last line must state it."""
     v4 = [path for path, _ in cited if _is_v4_file(path)]
-    if not v4 or "end" not in kinds:
+    folder = v4[0].parent if v4 else log_path.with_name(log_path.name + ".transcripts")
+    if "end" not in kinds or not (v4 or (not cited and kinds["end"][1].get("penalty"))):
         return None
-    path = v4[0].parent / SETTLEMENT_FILE
+    path = folder / SETTLEMENT_FILE
+    if not v4 and not (path.exists() and _is_v4_file(path)):  # an evening ended in its first hand, not this protocol's
+        return None
     try:
         doc = read_document(path)
-        signed = {name: Fraction(text) for name, text in doc["messages"][0]["body"]["amounts"].items()}
-    except (FairdealError, KeyError, IndexError, TypeError, AttributeError, ValueError, ZeroDivisionError):
+        settlement = next(e["body"] for e in doc["messages"] if e["kind"] == "settlement")
+        signed = {name: Fraction(text) for name, text in settlement["amounts"].items()}
+    except (
+        FairdealError,
+        KeyError,
+        IndexError,
+        TypeError,
+        AttributeError,
+        ValueError,
+        ZeroDivisionError,
+        StopIteration,
+    ):
         failures.append(
             Failure(str(path), None, SERVICE, "settlement", "the evening's signed settlement is missing or unreadable")
         )
@@ -567,7 +608,33 @@ def _settlement_of(
         failures.append(
             Failure(where, None, RECORD, "settlement line", f"the log's settlement is not the signed one {signed}")
         )
+    charge = _signed_end_penalty(doc)
+    if charge is not None and end.get("penalty", []) != charge:
+        failures.append(
+            Failure(
+                where,
+                None,
+                RECORD,
+                "end penalty",
+                f"the log's end charges {end.get('penalty', [])}, the signed end {charge}",
+            )
+        )
     return path
+
+
+def _signed_end_penalty(doc: Mapping[str, Any]) -> list[dict[str, Any]] | None:
+    """The score items the settlement's signed end charges (``None`` when the evening did not end so): the log's
+    end line must carry exactly these."""
+    first = doc["messages"][0]
+    if first.get("kind") != "end":
+        return [] if is_v4(doc) else None
+    try:
+        roster = Roster.from_json(doc["roster"], "$.roster")
+        convention = roster_convention(roster)
+        lines = end_penalty(convention, len(roster.seats), [int(s) for s in first["body"]["charged"]])
+    except (FairdealError, KeyError, TypeError, ValueError):
+        return None  # the settlement's own checks name it
+    return [line.to_record() for line in lines]
 
 
 def _as_fraction(value: Any) -> Fraction | None:
@@ -599,7 +666,7 @@ def _check_evening(source: str, kinds: Mapping[str, tuple[str, Mapping[str, Any]
                 f"the header says the cards were dealt by {dealing!r}, not by a protocol with transcripts",
             )
         ]
-    if hands == 0:
+    if hands == 0 and not kinds.get("end", ("", {}))[1].get("penalty"):  # an evening may end in its first hand
         return [
             Failure(
                 source,

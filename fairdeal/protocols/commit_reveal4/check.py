@@ -18,11 +18,15 @@ from typing import Any
 from fairdeal.cards import DeckKind, to_ascii_list
 from fairdeal.engine.scoring import abort_penalty
 from fairdeal.engine.settlement import settle
+from fairdeal.engine.sheet import Sheet, new_sheet
 from fairdeal.errors import FairdealError, ProtocolError, SignedMessageError
 from fairdeal.protocols.commit_reveal4 import messages as m
 from fairdeal.protocols.commit_reveal4.derive import MAX_SESSION_HANDS, PROTOCOL, Session
 from fairdeal.protocols.commit_reveal4.parties import (
     deck_input_of,
+    end_charge,
+    end_penalty,
+    end_step,
     expected_penalty,
     fraction_text,
     record_hash,
@@ -32,11 +36,12 @@ from fairdeal.protocols.commit_reveal4.source import FORMAT, SETTLEMENT_FORMAT, 
 from fairdeal.protocols.deck import derive_orders
 from fairdeal.protocols.identity import IdentityKey, PublicKey
 from fairdeal.protocols.pins import Pins as Pins  # shared by both protocols; still importable from here
-from fairdeal.protocols.record_check import replay_session
+from fairdeal.protocols.record_check import RecordProblem, check_hand_record, replay_session
 from fairdeal.protocols.record_form import played_record
 from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.signed import SERVICE, Context, Envelope, Sender, open_checked, parse
 from fairdeal.protocols.transcript import seat_deal
+from fairdeal.protocols.workers import in_chunks
 from fairdeal.rules.convention import Convention
 
 TOP_FIELDS = frozenset({"format", "version", "protocol", "roster", "opening", "hand", "messages"})
@@ -67,6 +72,11 @@ class Checked:
     messages: list[Envelope] = field(default_factory=list)
     aborts: list[str] = field(default_factory=list)
     absent: list[int] = field(default_factory=list)  # the seats the valid aborts prove absent
+    # Where the hand stopped short (a missing countersignature, a refusal): its messages so far and the finding
+    # an evening's end may settle (the settlement's signed ``end`` citing the last of them).
+    partial: list[Envelope] = field(default_factory=list)
+    stop: tuple[str, str, str] | None = None
+    end: Envelope | None = None
 
     def fail(self, party: str, check: str, detail: str) -> None:
         self.failures.append((party, check, detail))
@@ -83,12 +93,40 @@ def is_v4(doc: Any) -> bool:
 Chains = dict[tuple[str, str], dict[int, str]]  # (roster, anchor) -> index -> link proven in this run
 
 
+@dataclass
+class Openings:
+    """The roster and opening last checked without a fault: every transcript of a session repeats them, so an
+    identical copy (compared as values) takes the checked result instead of being checked again."""
+
+    roster: Any = None
+    opening: Any = None
+    checked: Checked | None = None
+
+    def take(self, c: Checked) -> bool:
+        done = self.checked
+        if done is None or c.doc["roster"] != self.roster or c.doc["opening"] != self.opening:
+            return False
+        c.roster, c.convention, c.anchor, c.hands, c.opening_last = (
+            done.roster,
+            done.convention,
+            done.anchor,
+            done.hands,
+            done.opening_last,
+        )
+        return True
+
+    def keep(self, c: Checked) -> None:
+        self.roster, self.opening, self.checked = c.doc["roster"], c.doc["opening"], c
+
+
 def _hand_of(doc: Mapping[str, Any]) -> int:
     hand = doc.get("hand")
     return hand if isinstance(hand, int) else 0
 
 
-def check_document(source: str, doc: Mapping[str, Any], pins: Pins, chains: Chains | None = None) -> Checked:
+def check_document(
+    source: str, doc: Mapping[str, Any], pins: Pins, chains: Chains | None = None, openings: Openings | None = None
+) -> Checked:
     c = Checked(source, doc)
     settlement = doc.get("format") == SETTLEMENT_FORMAT
     expected = TOP_FIELDS - {"hand"} if settlement else TOP_FIELDS
@@ -101,8 +139,11 @@ def check_document(source: str, doc: Mapping[str, Any], pins: Pins, chains: Chai
         c.fail(SERVICE, "transcript form", "$.hand: a hand number is expected")
         return c
     c.hand = None if settlement else hand
-    if not _check_roster(c, pins) or not _check_opening(c):
-        return c
+    if openings is None or not openings.take(c):
+        if not _check_roster(c, pins) or not _check_opening(c):
+            return c
+        if openings is not None:
+            openings.keep(c)
     if settlement:
         _check_settlement_messages(c)
     else:
@@ -199,11 +240,13 @@ def _walk(
             c.fail(party, exc.check, f"{where}[{index}]: {exc}")
             return None
         if envelope.kind == m.REFUSAL:
-            c.fail(
+            c.partial = [*opened, envelope]
+            c.stop = (
                 _refusal_party(c, opened, envelope),
                 "refusal",
                 f"{roster.party(envelope.sender)} refused at {envelope.body['step']}: {envelope.body['reason']}",
             )
+            c.failures.append(c.stop)
             return None
         if index >= len(grammar) or (envelope.sender, envelope.kind) != grammar[index]:
             c.fail(
@@ -218,13 +261,17 @@ def _walk(
     c.messages = opened
     if len(opened) < len(grammar):
         sender, kind = grammar[len(opened)]
-        c.fail(
+        c.partial = opened
+        c.stop = (
             roster.party(sender),
             f"missing {kind}",
-            "the transcript ends where this party's message belongs, "
-            "after the signed message asking for it (absent, or dropped by the relay: its own signed copy, "
-            "chained to that request, would show which)",
+            (
+                "the transcript ends where this party's message belongs, "
+                "after the signed message asking for it (absent, or dropped by the relay: its own signed copy, "
+                "chained to that request, would show which)"
+            ),
         )
+        c.failures.append(c.stop)
         return None
     return opened
 
@@ -360,8 +407,29 @@ def _check_hand_messages(c: Checked, hand: int, chains: Chains) -> None:
     every = _walk(c, items, "$.messages", hand, _attempts_grammar(items, n), None)
     if every is None:
         _void_after_bad_abort(c, n)
+        if c.stop is not None and c.partial:
+            c.last = c.partial[-1].digest
+        if c.stop is not None and c.stop in c.failures and any(e.kind == m.CLOSE for e in c.partial):
+            _judge_stopped_close(c, hand, chains, n)
         return
     c.messages, c.last = every, every[-1].digest
+    _check_attempt(c, hand, chains, every, n)
+
+
+def _judge_stopped_close(c: Checked, hand: int, chains: Chains, n: int) -> None:
+    """A hand stopped after its hand-close (a countersignature missing, or refused): what the close states is
+    checked as in a whole hand, so an evening's end can tell a founded refusal from one without cause."""
+    assert c.stop is not None
+    c.failures.remove(c.stop)
+    stopped = [e for e in c.partial if e.kind != m.REFUSAL]
+    c.messages, c.last = stopped, c.partial[-1].digest
+    _check_attempt(c, hand, chains, stopped, n)
+    c.failures.append(c.stop)
+
+
+def _check_attempt(c: Checked, hand: int, chains: Chains, every: list[Envelope], n: int) -> None:
+    roster = c.roster
+    assert roster is not None and c.convention is not None
     opened = _check_aborts(c, every, n)
     attempt = opened[0].body["attempt"]
     session = Session(roster.table, roster.session, roster.hash)
@@ -382,13 +450,16 @@ def _check_hand_messages(c: Checked, hand: int, chains: Chains) -> None:
         seeds.append(seed)
     if session.chain_step(hand, bytes.fromhex(close.body["seed"])).hex() != head.body["commitment"]:
         c.fail(SERVICE, "reveal", "the revealed seed does not open the service's commitment")
-    c.record, c.deal, c.close = played_record(close.body["record"]), close.body["deal"], close
+    # A record with no "/" in the signed bytes holds no rational text to convert (most hands have no half whist).
+    record = close.body["record"]
+    c.record = played_record(record) if b"/" in close.content_bytes else record
+    c.deal, c.close = close.body["deal"], close
     _check_penalty(c, c.record)
     signed_record = record_hash(close.body["record"])
     for sign in signs:
         if sign.body["record"] != signed_record:
             c.fail(roster.party(sign.sender), "record countersignature", "countersigns another record")
-    if not c.failures:
+    if not [f for f in c.failures if f != c.stop]:
         c.deck_input = deck_input_of(session, c.convention, hand, head, close.body["seed"], seeds)
 
 
@@ -423,14 +494,29 @@ def _check_settlement_messages(c: Checked) -> None:
     items = c.doc["messages"]
     if isinstance(items, list) and items and isinstance(items[0], dict):
         c.first_prev = items[0].get("prev")
-    grammar = [(SERVICE, m.SETTLEMENT)] + [(s, m.SETTLEMENT_SIGN) for s in range(len(roster.seats))]
+    charged = _stated_charge(items)
+    grammar: list[tuple[Sender, str]] = [(SERVICE, m.END)] if charged is not None else []
+    grammar += [(SERVICE, m.SETTLEMENT)]
+    grammar += [(s, m.SETTLEMENT_SIGN) for s in range(len(roster.seats)) if s not in (charged or [])]
     opened = _walk(c, items, "$.messages", 0, grammar, None)
     if opened is None:
         return
+    if charged is not None:
+        c.end, opened = opened[0], opened[1:]
     c.settlement, c.last = opened[0], opened[-1].digest
     for sign in opened[1:]:
         if sign.body["settlement"] != opened[0].digest:
             c.fail(roster.party(sign.sender), "settlement countersignature", "countersigns another settlement")
+
+
+def _stated_charge(items: Any) -> list[int] | None:
+    """The seats an evening's end (the settlement document's first message) says it charges, read unverified to
+    shape the grammar: the charged party does not countersign its own end; every message is checked after."""
+    if not isinstance(items, list) or not items or not isinstance(items[0], dict) or items[0].get("kind") != m.END:
+        return None
+    body = items[0].get("body")
+    charged = body.get("charged") if isinstance(body, dict) else None
+    return [s for s in charged if isinstance(s, int)] if isinstance(charged, list) else []
 
 
 def check_decks(checks: Iterable[Checked]) -> None:
@@ -480,6 +566,8 @@ def check_session(group: Sequence[Checked], replay: bool) -> tuple[list[tuple[Ch
         notes.append(f"{group[0].source}: no signed settlement given: the session may go on after its last hand here")
     if replay:
         _check_records(hands, settlements, failures, notes)
+    else:
+        _check_ends_unreplayed(hands, settlements, failures, notes)
     return failures, notes
 
 
@@ -490,7 +578,7 @@ def _check_settlement_place(
         return
     stated = s.settlement.body["hands"]
     numbers = [c.hand for c in hands]
-    if numbers != list(range(1, stated + 1)):
+    if numbers != list(range(1, stated + 1 + (s.end is not None))):  # an end cites the hand it voids
         failures.append(
             (
                 s,
@@ -499,6 +587,8 @@ def _check_settlement_place(
                 f"the settlement closes {stated} hands; hands given: {_ranges(numbers)} (spliced or truncated)",
             )
         )
+    elif s.end is not None and (s.end.body["hand"], s.end.body["evidence"]) != (hands[-1].hand, hands[-1].last):
+        failures.append((s, SERVICE, "end", "the end does not cite the last message of the last hand given"))
     elif hands and hands[-1].last is not None and s.first_prev != hands[-1].last:
         failures.append((s, SERVICE, "chain link", "the settlement does not follow the last hand's messages"))
     elif not hands and s.first_prev != s.opening_last:
@@ -518,21 +608,103 @@ def _check_records(
     if not hands or hands[0].convention is None or hands[0].roster is None:
         return
     convention, roster = hands[0].convention, hands[0].roster
-    docs = [
-        {"hand": c.hand, "dealer": c.dealer, "deal": c.deal} | ({} if c.record is None else {"record": c.record})
-        for c in hands
-    ]
-    trusted = [c.deck_input is not None and not c.failures for c in hands]
-    problems, record_notes, sheet = replay_session(docs, trusted, convention, len(roster.seats))
-    for problem in problems:
-        failures.append((hands[problem.index], RECORD, problem.check, problem.detail))
-    notes += [f"{hands[i].source}: hand {hands[i].hand}: {text}" for i, text in record_notes]
+    ending = next((s for s in settlements if s.end is not None), None)
+    ended = hands[-1] if hands[-1].stop is not None and hands[-1].partial else None
+    played = list(hands[:-1]) if ended is not None else list(hands)
+    problems: list[RecordProblem] = []
+    sheet: Sheet | None = new_sheet(convention, len(roster.seats))
+    if played:
+        docs = [_record_doc(c) for c in played]
+        trusted = [c.deck_input is not None and not c.failures for c in played]
+        problems, record_notes, sheet = replay_session(docs, trusted, convention, len(roster.seats))
+        for problem in problems:
+            failures.append((played[problem.index], RECORD, problem.check, problem.detail))
+        notes += [f"{played[i].source}: hand {played[i].hand}: {text}" for i, text in record_notes]
+    charged: list[int] = []
+    faults = [] if ended is None else _judge_refusal(ended, sheet, failures, notes)
+    if ending is not None:
+        charged = _check_end(ending, ended, faults, failures, notes)
     for s in settlements:
         if s.settlement is None or sheet is None or problems:
             continue
-        expected = {seat.name: fraction_text(a) for seat, a in zip(roster.seats, settle(sheet, convention).amounts)}
+        final = sheet.apply(end_penalty(convention, len(roster.seats), charged))
+        expected = {seat.name: fraction_text(a) for seat, a in zip(roster.seats, settle(final, convention).amounts)}
         if s.settlement.body["amounts"] != expected:
             failures.append((s, SERVICE, "settlement", f"the replayed sheet settles to {expected}"))
+        elif sum(Fraction(text) for text in expected.values()) != 0:
+            failures.append((s, SERVICE, "settlement", "the settlement does not sum to zero"))
+
+
+def _check_ends_unreplayed(
+    hands: Sequence[Checked],
+    settlements: Sequence[Checked],
+    failures: list[tuple[Checked, str, str, str]],
+    notes: list[str],
+) -> None:
+    """Without the records replayed, an end is judged on the deal and messages alone."""
+    ended = hands[-1] if hands and hands[-1].stop is not None and hands[-1].partial else None
+    for s in settlements:
+        if s.end is not None:
+            faults = [] if ended is None else [f for f in ended.failures if f != ended.stop]
+            _check_end(s, ended, faults, failures, notes)
+
+
+def _record_doc(c: Checked) -> dict[str, Any]:
+    return {"hand": c.hand, "dealer": c.dealer, "deal": c.deal} | ({} if c.record is None else {"record": c.record})
+
+
+def _judge_refusal(
+    ended: Checked, sheet: Sheet | None, failures: list[tuple[Checked, str, str, str]], notes: list[str]
+) -> list[tuple[str, str, str]]:
+    """The faults in what a hand that stopped short had published (its deal, and for a refused record, that record
+    replayed on the sheet before it). A refusal with such a fault was founded: it is a note, not the refuser's."""
+    faults = [f for f in ended.failures if f != ended.stop]
+    refused = ended.partial[-1].kind == m.REFUSAL
+    if refused and not faults and ended.record is not None and sheet is not None and ended.convention is not None:
+        found, _ = check_hand_record(
+            _record_doc(ended), ended.convention, len(ended.roster.seats) if ended.roster else 0, sheet
+        )
+        faults = [(RECORD, check, detail) for check, detail in found]
+        failures += [(ended, *f) for f in faults]
+    if refused and faults and ended.stop in ended.failures:
+        assert ended.stop is not None
+        ended.failures.remove(ended.stop)
+        notes.append(f"{ended.source}: hand {ended.hand}: a founded refusal ({ended.stop[2]})")
+    return faults
+
+
+def _check_end(
+    s: Checked,
+    ended: Checked | None,
+    faults: Sequence[tuple[str, str, str]],
+    failures: list[tuple[Checked, str, str, str]],
+    notes: list[str],
+) -> list[int]:
+    """An evening's end: it must cite the hand that stopped short and charge exactly the party verify proves at
+    fault (the first seat without a countersignature after the signed hand-close; for a refusal, the party at fault
+    in what it refused, or the refuser when all of it holds). The hand is then void and its stop a note."""
+    assert s.end is not None and s.roster is not None and s.convention is not None
+    roster, body = s.roster, s.end.body
+    if ended is None or ended.stop is None or not ended.partial:
+        failures.append((s, SERVICE, "end", f"hand {body['hand']} did not stop short: nothing ends the evening"))
+        return []
+    opens = [i for i, e in enumerate(ended.partial) if e.kind == m.HAND_OPEN]
+    segment = ended.partial[opens[-1] :] if opens else ended.partial
+    if segment[-1].kind != m.REFUSAL and ended.stop[1] != f"missing {m.RECORD_SIGN}":
+        failures.append((s, SERVICE, "end", f"a hand stopped at {ended.stop[1]} is aborted and dealt again, not ended"))
+        return []
+    charged = end_charge(roster, segment, lambda refusal: faults[0][0] if faults else None)
+    expected = {"hand": ended.hand, "step": end_step(segment), "charged": charged, "evidence": ended.last}
+    if dict(body) != expected:
+        who = ", ".join(roster.party(seat) for seat in charged) or "no one on the sheet"
+        failures.append((s, SERVICE, "end", f"the evidence proves {who} at fault; the end states {dict(body)}"))
+        return charged
+    if ended.stop in ended.failures:
+        ended.failures.remove(ended.stop)
+    who = ", ".join(f"{roster.party(seat)} charged {_charge(s, seat)}" for seat in charged) or "no one charged"
+    why = f"{ended.stop[0]}: {ended.stop[1]}" if segment[-1].kind != m.REFUSAL else ended.stop[2]
+    notes.append(f"{ended.source}: hand {ended.hand}: the evening ends here ({why}); the hand is void; {who}")
+    return charged
 
 
 def settlement_amounts(s: Checked) -> dict[str, Fraction] | None:
@@ -559,14 +731,55 @@ def me_notes(group: Sequence[Checked], me: IdentityKey) -> list[str]:
 Finding = tuple[str, int | None, str, str, str]  # source, hand, party, check, detail
 
 
-def verify_v4(
-    docs: Sequence[tuple[str, Mapping[str, Any]]], pins: Pins, replay: bool
-) -> tuple[list[Finding], list[str], list[Checked]]:
-    """Check v4 documents, grouped into sessions by roster; findings, notes and the checked documents."""
+def check_documents(docs: Sequence[tuple[str, Mapping[str, Any]]], pins: Pins) -> list[Checked]:
+    """Each document on its own (in hand order, so each chain link costs one step) and the decks in one batch."""
     chains: Chains = {}
-    ordered = sorted(docs, key=lambda item: _hand_of(item[1]))
-    checks = [check_document(source, doc, pins, chains) for source, doc in ordered]
+    openings = Openings()  # the same pins for every document, so a checked opening holds for its copies
+    checks = [check_document(source, doc, pins, chains, openings) for source, doc in docs]
     check_decks(checks)
+    return checks
+
+
+def _portable(checks: list[Checked]) -> list[Checked]:
+    """A worker's results, small to pickle: without what the parent has already (the document, and in it the
+    record and deal) or rebuilds (roster, convention), and of the messages only the seeds' senders (``--me``)."""
+    for c in checks:
+        c.doc = {"roster": c.roster is not None, "record": c.close is not None}
+        c.roster = c.convention = c.record = c.deal = c.close = None
+        c.messages = [Envelope(e.sender, e.kind, e.hand, {}, e.prev, b"") for e in c.messages if e.kind == m.REVEAL]
+    return checks
+
+
+def _restored(checks: list[Checked], docs: Sequence[tuple[str, Mapping[str, Any]]]) -> list[Checked]:
+    """The parent's side of ``_portable``: the roster and convention rebuilt once per session, the record and
+    deal taken from the document's hand-close (the worker checked that very message)."""
+    last: tuple[Any, Roster, Convention] | None = None
+    for c, (_, doc) in zip(checks, docs):
+        had_roster, had_close = c.doc["roster"], c.doc["record"]
+        c.doc = doc
+        if had_close:
+            body = next(e["body"] for e in reversed(doc["messages"]) if e["kind"] == m.CLOSE)
+            c.record, c.deal = played_record(body["record"]), body["deal"]
+        if not had_roster:
+            continue
+        if last is None or last[0] != doc["roster"]:
+            roster = Roster.from_json(doc["roster"], "$.roster")
+            last = (doc["roster"], roster, roster_convention(roster))
+        c.roster, c.convention = last[1], last[2]
+    return checks
+
+
+def verify_v4(
+    docs: Sequence[tuple[str, Mapping[str, Any]]], pins: Pins, replay: bool, workers: int = 1
+) -> tuple[list[Finding], list[str], list[Checked]]:
+    """Check v4 documents, grouped into sessions by roster; findings, notes and the checked documents. With
+    ``workers`` > 1 a long run of documents is checked on that many processes (the session checks after them
+    stay in this one)."""
+    ordered = sorted(docs, key=lambda item: _hand_of(item[1]))
+    if workers > 1:
+        checks = _restored(in_chunks(lambda part: _portable(check_documents(part, pins)), ordered, workers), ordered)
+    else:
+        checks = check_documents(ordered, pins)
     sessions: dict[str, list[Checked]] = {}
     for c in checks:
         if c.roster is not None:

@@ -15,7 +15,7 @@ from fairdeal.protocols.signed import Envelope, describe
 OPEN, ACCEPT = "session-open", "session-accept"
 HAND_OPEN, COMMIT, REVEAL_REQUEST, REVEAL = "hand-open", "seed-commit", "reveal-request", "seed-reveal"
 CLOSE, RECORD_SIGN, REFUSAL, ABORT = "hand-close", "record-sign", "refusal", "abort"
-SETTLEMENT, SETTLEMENT_SIGN = "settlement", "settlement-sign"
+SETTLEMENT, SETTLEMENT_SIGN, END = "settlement", "settlement-sign", "end"
 
 
 def _is_int(value: Any) -> bool:
@@ -68,8 +68,9 @@ BODIES: dict[str, dict[str, Check]] = {
     ABORT: {"attempt": _is_int, "step": _is_text, "missing": _is_seats, "request": _is_hex32},
     SETTLEMENT: {"hands": _is_int, "amounts": _is_amounts},
     SETTLEMENT_SIGN: {"settlement": _is_hex32},
+    END: {"hand": _is_int, "step": _is_text, "charged": _is_seats, "evidence": _is_hex32},
 }
-FROM_SERVICE = frozenset({OPEN, HAND_OPEN, REVEAL_REQUEST, CLOSE, ABORT, SETTLEMENT})
+FROM_SERVICE = frozenset({OPEN, HAND_OPEN, REVEAL_REQUEST, CLOSE, ABORT, SETTLEMENT, END})
 
 
 def checked_body(envelope: Envelope, names: Mapping[Any, str] | None = None) -> dict[str, Any]:

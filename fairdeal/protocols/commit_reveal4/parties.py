@@ -24,7 +24,7 @@ import numpy as np
 from fairdeal.cards import DeckKind, to_ascii_list
 from fairdeal.engine.scoring import abort_penalty
 from fairdeal.engine.settlement import settle
-from fairdeal.engine.sheet import Sheet, new_sheet
+from fairdeal.engine.sheet import ScoreLine, Sheet, new_sheet
 from fairdeal.errors import ProtocolError, SignedMessageError
 from fairdeal.protocols.canonical import encode
 from fairdeal.protocols.commit_reveal4 import messages as m
@@ -48,6 +48,33 @@ def record_hash(record: Mapping[str, Any] | None) -> str:
 def expected_penalty(convention: Convention, num_seats: int, absent: Sequence[int]) -> list[dict[str, Any]]:
     """The hand line's ``penalty``: the convention's charge for each seat proved absent, in the aborts' order."""
     return [line.to_record() for seat in absent for line in abort_penalty(convention, seat, num_seats)]
+
+
+def end_penalty(convention: Convention, num_seats: int, charged: Sequence[int]) -> tuple[ScoreLine, ...]:
+    """What an evening's end charges: the convention's abort penalty for each seat at fault."""
+    return tuple(line for seat in charged for line in abort_penalty(convention, seat, num_seats))
+
+
+def end_charge(roster: Roster, segment: Sequence[Envelope], judge: Callable[[Envelope], str | None]) -> list[int]:
+    """Whom an evening's end over hand ``segment`` (its messages since its last hand-open) charges: the first seat
+    without a countersignature after the signed hand-close; for a refusal, the party ``judge`` finds at fault in
+    what the refuser was shown (``None``: nothing, so the refuser broke off without cause), a seat only (the
+    service is not on the sheet)."""
+    last = segment[-1]
+    if last.kind == m.REFUSAL:
+        party = judge(last)
+        if party is None:
+            return [int(last.sender)]
+        seats = [seat for seat in range(len(roster.seats)) if roster.party(seat) == party]
+        return seats[:1]
+    closes = [i for i, e in enumerate(segment) if e.kind == m.CLOSE]
+    if not closes:
+        return []
+    return [len(segment) - 1 - closes[-1]]
+
+
+def end_step(segment: Sequence[Envelope]) -> str:
+    return m.REFUSAL if segment[-1].kind == m.REFUSAL else m.RECORD_SIGN
 
 
 def fraction_text(amount: Fraction) -> str:
@@ -134,6 +161,8 @@ class Player(Party):
         self.sheet: Sheet = new_sheet(self.convention, len(roster.seats))
         self.expected_commitment: str | None = None  # the service's next chain link
         self.done = 0  # hands countersigned
+        # The sheet, hand count and next service link before my last countersignature (an end may void that hand).
+        self._before: tuple[Sheet, int, str | None] = (self.sheet, 0, None)
         self._seed = b""
         self._pending_record: str | None = None
 
@@ -191,22 +220,23 @@ class Player(Party):
             close = self.chain[-1 - self._countersigned_since_close()]
             if close.kind != m.CLOSE:
                 raise SignedMessageError("no hand-close to countersign", SERVICE, "hand close")
-            self.sheet = self._judge_close(hand, close)
+            sheet = self._judge_close(hand, close)
         except (SignedMessageError, ProtocolError) as error:
             return self._refuse(hand, m.RECORD_SIGN, error)
-        self.done = hand
-        self.expected_commitment = close.body["seed"]
+        self._before = (self.sheet, self.done, self.expected_commitment)
+        self.sheet, self.done, self.expected_commitment = sheet, hand, close.body["seed"]
         return self.send(hand, m.RECORD_SIGN, {"record": record_hash(close.body["record"])})
 
     def sign_settlement(self, shown: Sequence[Envelope], deadline: float | None = None) -> Envelope:
         """Countersign the settlement if it is what my own sheet settles to, after the hands I countersigned."""
         _on_time(deadline)
         try:
-            accepted = self._accept_all(shown, 0)
+            accepted = self._accept_all(shown, 0, self.done + 1)
             settlement = next(e for e in reversed(accepted) if e.kind == m.SETTLEMENT)
-            amounts = settle(self.sheet, self.convention).amounts
+            sheet, done = self._ended() if any(e.kind == m.END for e in accepted) else (self.sheet, self.done)
+            amounts = settle(sheet, self.convention).amounts
             expected = {s.name: fraction_text(a) for s, a in zip(self.roster.seats, amounts)}
-            if settlement.body != {"hands": self.done, "amounts": expected}:
+            if settlement.body != {"hands": done, "amounts": expected}:
                 raise SignedMessageError(f"the settlement is not my sheet's {expected}", SERVICE, "settlement")
         except StopIteration:
             return self._refuse(0, m.SETTLEMENT_SIGN, SignedMessageError("no settlement", SERVICE, "settlement"))
@@ -214,13 +244,48 @@ class Player(Party):
             return self._refuse(0, m.SETTLEMENT_SIGN, error)
         return self.send(0, m.SETTLEMENT_SIGN, {"settlement": settlement.digest})
 
-    def _accept_all(self, shown: Sequence[Envelope], hand: int) -> list[Envelope]:
+    def _ended(self) -> tuple[Sheet, int]:
+        """The sheet and hand count an evening's end leaves, checked against my own chain: the end follows the last
+        message of the hand it ends and charges the party that chain proves at fault, and that hand is void."""
+        index = max(i for i, e in enumerate(self.chain) if e.kind == m.END)
+        end = self.chain[index]
+        opens = [i for i, e in enumerate(self.chain[:index]) if e.kind == m.HAND_OPEN]
+        segment = self.chain[opens[-1] : index] if opens else []
+        hand = segment[0].hand if segment else 0
+        now = (self.sheet, self.done, self.expected_commitment)
+        sheet, done, link = self._before if hand == self.done else now
+        if not segment or hand != done + 1 or segment[-1].digest != end.body["evidence"]:
+            raise SignedMessageError("the end does not follow the hand in progress", SERVICE, "end")
+        self.sheet, self.done, self.expected_commitment = sheet, done, link
+        try:
+            charged = end_charge(self.roster, segment, lambda refusal: self._fault_before(hand, segment))
+        finally:
+            self.sheet, self.done, self.expected_commitment = now
+        expected = {"hand": hand, "step": end_step(segment), "charged": charged, "evidence": segment[-1].digest}
+        if end.body != expected:
+            raise SignedMessageError(f"the end should be {expected}", SERVICE, "end")
+        return sheet.apply(end_penalty(self.convention, len(self.roster.seats), charged)), done
+
+    def _fault_before(self, hand: int, segment: Sequence[Envelope]) -> str | None:
+        """The party at fault in what a refusal answered, by my own checks (``None``: everything holds)."""
+        try:
+            self._attempt(hand)
+            closes = [e for e in segment if e.kind == m.CLOSE]
+            if closes:
+                self._judge_close(hand, closes[-1])
+        except SignedMessageError as error:
+            return error.party
+        return None
+
+    def _accept_all(self, shown: Sequence[Envelope], hand: int, ending: int | None = None) -> list[Envelope]:
         accepted = []
         for envelope in shown:
             if envelope.digest in self._known:
                 continue
-            # Others' answers to the step before may still arrive (of the last hand, or of the opening).
-            at = envelope.hand if envelope.hand in (self.done, hand) and envelope.kind != m.HAND_OPEN else hand
+            # Others' answers to the step before may still arrive (of the last hand, or of the opening); an
+            # evening's end shows the rest of the hand it ends.
+            steps = (self.done, hand, ending)
+            at = envelope.hand if envelope.hand in steps and envelope.kind != m.HAND_OPEN else hand
             accepted.append(self.accept(envelope, at))
         return accepted
 
@@ -375,6 +440,8 @@ class Service(Party):
         party = self.roster.party(envelope.sender)
         if envelope.kind == m.REFUSAL:  # it answers what the player was shown, which may not be this chain
             refusal = open_checked(envelope, self.ctx(hand), self.keys, presenter=party, names=self.names)
+            if refusal.prev == self.last:  # a refusal of this chain: the evidence the evening's end cites
+                self._append(refusal)
             raise ProtocolError(f"{party} refused at {refusal.body['step']}: {refusal.body['reason']}")
         accepted = self.accept(envelope, hand, presenter=party)
         if accepted.kind != kind:
@@ -423,6 +490,12 @@ class Service(Party):
         }
         self.attempt = 0
         return self.send(hand, m.CLOSE, body)
+
+    def end(self, hand: int, step: str, charged: Sequence[int]) -> Envelope:
+        """End the evening in ``hand``: the party at fault (``charged``) left a signed request unanswered or refused
+        without cause; the hand is void, the charge goes on the sheet and the settlement follows."""
+        body = {"hand": hand, "step": step, "charged": list(charged), "evidence": self.last}
+        return self.send(0, m.END, body)
 
     def settle(self, hands: int, amounts: Sequence[Fraction]) -> Envelope:
         body = {"hands": hands, "amounts": {s.name: fraction_text(a) for s, a in zip(self.roster.seats, amounts)}}

@@ -22,11 +22,12 @@ from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
 from fairdeal.engine.deal_source import DealEvidence, Plays
+from fairdeal.engine.match import StopMatch
 from fairdeal.engine.scoring import abort_penalty
 from fairdeal.engine.sheet import ScoreLine
 from fairdeal.errors import ProtocolError
@@ -34,7 +35,7 @@ from fairdeal.files import write_file
 from fairdeal.protocols.canonical import encode
 from fairdeal.protocols.commit_reveal4 import messages as m
 from fairdeal.protocols.commit_reveal4.derive import PROTOCOL
-from fairdeal.protocols.commit_reveal4.parties import LateAnswer, Player, Service
+from fairdeal.protocols.commit_reveal4.parties import LateAnswer, Player, Service, end_charge, end_penalty, end_step
 from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.signed import Envelope
@@ -74,6 +75,15 @@ class RefusedHand(ProtocolError):
         self.document = document
 
 
+class EveningEnded(RefusedHand, StopMatch):
+    """A party's fault ended the evening in a hand (a countersignature not sent in time, a refusal): the hand is
+    void, ``penalty`` charges the party at fault, and the match settles the hands before it (``close``)."""
+
+    def __init__(self, message: str, document: Mapping[str, Any], penalty: tuple[ScoreLine, ...]):
+        Exception.__init__(self, message)
+        self.document, self.penalty = document, penalty
+
+
 class CommitRevealSource4:
     """Deals every hand by ``fairdeal-commit-reveal/4`` between a ``Service`` and one ``Player`` per seat."""
 
@@ -110,6 +120,8 @@ class CommitRevealSource4:
         self._order: np.ndarray | None = None
         self._dealer = 0
         self._hands = 0
+        self.ended: dict[str, Any] | None = None  # the hand an evening's end voided, as far as it went
+        self._end: Envelope | None = None
 
     def deal(self, hand: int, dealer: int) -> DealEvidence:
         """The hand's deck order; a player that does not answer a signed request aborts the attempt, is charged
@@ -152,9 +164,10 @@ class CommitRevealSource4:
         for player in self.players:
             news = self._news(player)
             answer = self._timed(m.RECORD_SIGN, player.countersign, hand, news)
-            self._take(
-                self._answered(answer, player, m.RECORD_SIGN, self._messages), hand, m.RECORD_SIGN, self._messages
-            )
+            if answer is None:
+                self._shown[player.seat] = len(self._log)
+                self._end_evening(hand, f"{player.party} sent no {m.RECORD_SIGN} in time")
+            self._take(answer, hand, m.RECORD_SIGN, self._messages)
         doc = self.document(hand)
         self.transcripts.append(doc)
         self._hands, self._order = hand, None
@@ -162,8 +175,12 @@ class CommitRevealSource4:
 
     def close(self, amounts: Sequence[Fraction]) -> dict[str, Any]:
         """The signed settlement of the hands played, countersigned by every player."""
-        messages = [self._relay(self.service.settle(self._hands, amounts))]
+        messages = [] if self._end is None else [self._end]
+        messages.append(self._relay(self.service.settle(self._hands, amounts)))
+        charged = [] if self._end is None else self._end.body["charged"]
         for player in self.players:
+            if player.seat in charged:  # the party whose fault ended the evening does not sign its end
+                continue
             news = self._news(player)
             answer = self._timed(m.SETTLEMENT_SIGN, player.sign_settlement, news)
             self._take(self._answered(answer, player, m.SETTLEMENT_SIGN, messages), 0, m.SETTLEMENT_SIGN, messages)
@@ -222,8 +239,23 @@ class CommitRevealSource4:
         try:
             self.service.take(envelope, hand, kind)
         except ProtocolError as exc:
+            if hand and messages is self._messages and self.service.last == envelope.digest:
+                self._end_evening(hand, str(exc))  # a signed refusal of this chain: the evidence of the end
             doc = self._base(FORMAT) | {"hand": hand, "messages": [e.to_json() for e in messages]}
             raise RefusedHand(str(exc), doc) from None
+
+    def _end_evening(self, hand: int, why: str) -> NoReturn:
+        """End the evening in ``hand``: the service signs the end charging the party at fault (the seat whose
+        countersignature is missing after its signed hand-close, or the refuser: the service's own messages and
+        every answer it took hold), the hand is void and ``close`` settles the hands before it."""
+        opens = [i for i, e in enumerate(self._messages) if e.kind == m.HAND_OPEN]
+        segment = self._messages[opens[-1] :]
+        charged = end_charge(self.roster, segment, lambda refusal: None)
+        self.ended = self.document(hand)
+        self._end = self._relay(self.service.end(hand, end_step(segment), charged))
+        who = ", ".join(self.roster.party(seat) for seat in charged) or "no one"
+        penalty = end_penalty(self.service.convention, len(self.players), charged)
+        raise EveningEnded(f"hand {hand}: {why}; the evening ends, {who} charged", self.ended, penalty)
 
     def write_transcript(self, document: Mapping[str, Any], path: Path) -> str:
         return write_document(document, path)

@@ -95,17 +95,19 @@ class Scalar:
     def is_zero(self) -> bool:
         return self.data == bytes(32)
 
+    # Arithmetic modulo ℓ in Python integers: the same canonical bytes as libsodium's scalar functions, without a
+    # foreign call per operation (a whole-hand verification sums thousands of weighted terms).
     def __add__(self, other: Scalar) -> Scalar:
-        return Scalar(rbcl.crypto_core_ristretto255_scalar_add(self.data, other.data))
+        return Scalar(((_int(self.data) + _int(other.data)) % ORDER).to_bytes(32, "little"))
 
     def __sub__(self, other: Scalar) -> Scalar:
-        return Scalar(rbcl.crypto_core_ristretto255_scalar_sub(self.data, other.data))
+        return Scalar(((_int(self.data) - _int(other.data)) % ORDER).to_bytes(32, "little"))
 
     def __mul__(self, other: Scalar) -> Scalar:
-        return Scalar(rbcl.crypto_core_ristretto255_scalar_mul(self.data, other.data))
+        return Scalar((_int(self.data) * _int(other.data) % ORDER).to_bytes(32, "little"))
 
     def __neg__(self) -> Scalar:
-        return Scalar(rbcl.crypto_core_ristretto255_scalar_negate(self.data))
+        return Scalar((-_int(self.data) % ORDER).to_bytes(32, "little"))
 
     def invert(self) -> Scalar:
         if self.is_zero():
@@ -114,6 +116,10 @@ class Scalar:
 
     def hex(self) -> str:
         return self.data.hex()
+
+
+def _int(data: bytes) -> int:
+    return int.from_bytes(data, "little")
 
 
 ZERO = Scalar(bytes(32))

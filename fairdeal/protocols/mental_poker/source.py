@@ -26,10 +26,11 @@ import numpy as np
 from fairdeal.cards import parse_card
 from fairdeal.deal import seats_of_hands
 from fairdeal.engine.deal_source import DealEvidence, Plays
+from fairdeal.engine.match import StopMatch
 from fairdeal.engine.record import replay_record
 from fairdeal.engine.scoring import abort_penalty
 from fairdeal.engine.sheet import ScoreLine
-from fairdeal.errors import FairdealError, MentalPokerError, ProtocolError
+from fairdeal.errors import FairdealError, MentalPokerError, ProtocolError, SignedMessageError
 from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.mental_poker.elgamal import decrypt
 from fairdeal.protocols.mental_poker.fiat_shamir import HandContext
@@ -46,6 +47,23 @@ PROTOCOL_V3 = "fairdeal-mental-poker/3"
 PROTOCOL = PROTOCOL_V4
 COMPLETE, ABANDONED, REFUSED = "complete", "abandoned", "refused"
 MAX_ATTEMPTS = 3  # deals of one hand: a player who walks away from the opening gets the hand re-dealt twice
+
+
+def _at_fault(stopped: MentalPokerError, players: Sequence[str]) -> list[str]:
+    """Who a stopped hand proves at fault: the player a witnessed abandon names; for a refusal, the signer of the
+    refused message its check names (``SignedMessageError.party``, ``MentalPokerError.player``), else the refuser
+    (a refusal that names no faulty signer is without cause); a player of the table only."""
+    if isinstance(stopped, HandAbandoned):
+        named: str | None = stopped.player
+    else:
+        error = getattr(stopped, "error", None)
+        if isinstance(error, SignedMessageError):
+            named = error.party.removeprefix("player ") if error.party.startswith("player ") else None
+        else:
+            named = getattr(error, "player", None)
+        if named not in players:
+            named = getattr(stopped, "refuser", None)
+    return [named] if named is not None and named in players else []
 
 
 def dealt_seats(spec: TableSpec, dealer: int) -> tuple[int, ...]:
@@ -180,6 +198,24 @@ def play_out(table: Table, events: Sequence[tuple[Any, ...]], discards: Mapping[
             table.say(table.by_name(event[1]), step, methodcaller("open_discard"))
 
 
+class AbandonedEnd(HandAbandoned, StopMatch):
+    """v4: a hand abandoned for good ends the evening: the hand (filed as the source's last transcript) is void,
+    ``penalty`` charges the party at fault and the settlement says so (``close_session``). Still the
+    ``HandAbandoned`` it was for a caller that deals by hand; the match loop stops on it as on a ``StopMatch``."""
+
+    def __init__(self, stopped: HandAbandoned, penalty: tuple[ScoreLine, ...]):
+        HandAbandoned.__init__(self, stopped.player or "", stopped.step or "", stopped.messages)
+        self.penalty = penalty
+
+
+class RefusedEnd(HandRefused, StopMatch):
+    """The same for a refused hand."""
+
+    def __init__(self, stopped: HandRefused, penalty: tuple[ScoreLine, ...]):
+        HandRefused.__init__(self, stopped.refuser, stopped.error, stopped.refusal, stopped.messages, stopped.shown)
+        self.penalty = penalty
+
+
 class MentalPokerSource:
     """Deals every hand by mental poker between player objects; ``finish`` returns the hand's transcript."""
 
@@ -203,6 +239,7 @@ class MentalPokerSource:
         self._attempt = 1
         self._aborts: list[dict[str, Any]] = []
         self.transcripts: list[dict[str, Any]] = []
+        self.end: dict[str, Any] | None = None  # v4: the settlement's ``end`` once a hand ended the evening
         self.seating: Seating | None = None
         if version >= 4:
             self.identities = dict(identities or {name: IdentityKey.generate(name) for name in spec.players})
@@ -225,7 +262,8 @@ class MentalPokerSource:
             table = self._table(hand, dealer, attempt)
             self._hand = (hand, dealer, table)
             try:
-                with self._abandoning(final=self.seating is None or attempt == MAX_ATTEMPTS), self._refusing():
+                final = self.seating is None or attempt == MAX_ATTEMPTS
+                with self._ending(hand), self._abandoning(final=final), self._refusing():
                     table.deal()
                 break
             except HandAbandoned as abandoned:
@@ -270,7 +308,7 @@ class MentalPokerSource:
             name: [parse_card(c).code for c in cards]
             for name, cards in discards_of(record or {}, self.spec.players).items()
         }
-        with self._abandoning(record), self._refusing(record):
+        with self._ending(hand), self._abandoning(record), self._refusing(record):
             play_out(table, events, discards)
         doc = self.document(hand, dealer, table.messages, record, self._assemble(table), self._statements(record))
         self._hand = None
@@ -294,9 +332,32 @@ class MentalPokerSource:
         """v4: the settlement every seated player signs when the session closes (``None`` in v3)."""
         if self.seating is None:
             return None
-        keys = [self.identities[name] for name in self.spec.players]
+        charged = [] if self.end is None else self.end["charged"]
+        keys = [self.identities[name] for name in self.spec.players if name not in charged]
         hands = sum(1 for doc in self.transcripts if doc["state"] == COMPLETE)
-        return settlement_document(keys, self.seating, hands, self._previous or "", amounts)
+        return settlement_document(keys, self.seating, hands, self._previous or "", amounts, self.end)
+
+    @contextmanager
+    def _ending(self, hand: int) -> Iterator[None]:
+        """v4: a hand that stops for good (abandoned during play or after the last attempt, or refused) ends the
+        evening: the party at fault — the player the witnessed abandon names, or for a refusal the signer of the
+        refused message (no one on the sheet when nobody signed it) — is charged the convention's abort
+        penalty."""
+        try:
+            yield
+        except (HandAbandoned, HandRefused) as stopped:
+            if self.seating is None or self._hand is not None:  # v3, or an opening dealt again
+                raise
+            charged = _at_fault(stopped, self.spec.players)
+            self.end = {"hand": hand, "charged": charged}
+            penalty = tuple(
+                line
+                for name in charged
+                for line in abort_penalty(self.spec.convention, self._seat(name), len(self.spec.players))
+            )
+            if isinstance(stopped, HandAbandoned):
+                raise AbandonedEnd(stopped, penalty) from None
+            raise RefusedEnd(stopped, penalty) from None
 
     @contextmanager
     def _abandoning(self, record: Mapping[str, Any] | None = None, final: bool = True) -> Iterator[None]:

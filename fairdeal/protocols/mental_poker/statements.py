@@ -96,10 +96,18 @@ def settlement_body(players: Sequence[str], hands: int, last: str, amounts: Sequ
 
 
 def settlement_document(
-    keys: Sequence[IdentityKey], seating: Seating, hands: int, last: str, amounts: Sequence[Fraction]
+    keys: Sequence[IdentityKey],
+    seating: Seating,
+    hands: int,
+    last: str,
+    amounts: Sequence[Fraction],
+    end: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The session's closing statement, signed by every seated player (``keys`` in seat order)."""
+    """The session's closing statement, signed by every seated player (``keys`` in seat order); after an evening's
+    ``end`` (``{"hand", "charged"}``: the hand that stopped, the players at fault) by every player but the charged."""
     body = settlement_body([s.name for s in seating.roster.seats], hands, last, amounts)
+    if end is not None:
+        body["end"] = {"hand": end["hand"], "charged": list(end["charged"])}
     statements = [
         signed.seal(key, seating.context(0), _seat(seating, key), SETTLEMENT, body, last).to_json() for key in keys
     ]
@@ -113,9 +121,15 @@ def settlement_document(
 
 
 def check_settlement(
-    doc: Any, seating: Seating, hands: int, last: str, amounts: Mapping[str, int | float] | None
+    doc: Any,
+    seating: Seating,
+    hands: int,
+    last: str,
+    amounts: Mapping[str, int | float] | None,
+    end: Mapping[str, Any] | None = None,
 ) -> list[Finding]:
-    """The closing statement: every seat signed this session's hand count, last transcript and settlement."""
+    """The closing statement: every seat signed this session's hand count, last transcript and settlement; after
+    an evening's ``end`` (what the stopped hand proves), every seat but the charged signed exactly that end."""
     if not isinstance(doc, dict) or doc.get("format") != SETTLEMENT_FORMAT or doc.get("protocol") != PROTOCOL_V4:
         return [("record", "settlement", f"not a {SETTLEMENT_FORMAT} document of {PROTOCOL_V4}")]
     if doc.get("roster") != seating.roster.to_json():
@@ -137,10 +151,16 @@ def check_settlement(
             continue
         who = seating.names[envelope.sender]
         found += _check_settlement_body(who, envelope.body, envelope.prev, hands, last, amounts)
+        if envelope.body.get("end") != (None if end is None else dict(end)):
+            detail = f"player {who} signed the end {envelope.body.get('end')}; the stopped hand proves {end}"
+            found.append(("record", "settlement end", detail))
         signed_by.add(int(envelope.sender))
+    charged = [] if end is None else list(end["charged"])
     for seat, name in seating.names.items():
-        if int(seat) not in signed_by:
+        if int(seat) not in signed_by and name not in charged:
             found.append(("record", "settlement", f"player {name} did not sign the settlement"))
+        if int(seat) in signed_by and name in charged:
+            found.append(("record", "settlement end", f"player {name}, charged, signed his own end"))
     return found
 
 

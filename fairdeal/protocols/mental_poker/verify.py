@@ -578,6 +578,14 @@ def check_settlement_file(
         last_doc = decode(last_bytes) if cited else None
     except (OSError, CanonicalError):
         return []  # the transcript's own checks report it
+    ended = ended_transcript(log_path, cited)
+    if ended is None and not cited and end is not None and end.get("penalty"):
+        return [(RECORD, "settlement", "the log charges an evening's end, but the hand that ended it is missing")]
+    proved: dict[str, Any] | None = None
+    if ended is not None:
+        last_bytes = ended.read_bytes()
+        last_doc = decode(last_bytes)
+        proved = proved_end(str(ended), last_doc)
     if not isinstance(last_doc, dict) or last_doc.get("protocol") != PROTOCOL_V4 or end is None:
         return []
     path = log_path.with_name(log_path.name + ".transcripts") / SETTLEMENT_FILE
@@ -592,4 +600,43 @@ def check_settlement_file(
     amounts = None
     if isinstance(settlement, dict):
         amounts = dict(settlement)
-    return check_settlement(doc, seating, len(cited), hashlib.sha256(last_bytes).hexdigest(), amounts)
+    found = check_settlement(doc, seating, len(cited), hashlib.sha256(last_bytes).hexdigest(), amounts, proved)
+    charged = [] if proved is None else proved["charged"]
+    names = [s.name for s in seating.roster.seats]
+    convention = stated_convention(last_doc)
+    charge = [line.to_record() for name in charged for line in abort_penalty(convention, names.index(name), len(names))]
+    if end.get("penalty", []) != charge:
+        found.append(
+            (RECORD, "end penalty", f"the log's end charges {end.get('penalty', [])}, the stopped hand {charge}")
+        )
+    return found
+
+
+def ended_transcript(log_path: Path, cited: Sequence[Path]) -> Path | None:
+    """The transcript of the hand that ended a v4 evening (abandoned during play, or refused): the one after the
+    last hand the log cites, chained to it; the log has no line for it."""
+    path = log_path.with_name(log_path.name + ".transcripts") / f"hand-{len(cited) + 1:04d}.json"
+    try:
+        doc = decode(path.read_bytes())
+        previous = transcript_hash(decode(Path(cited[-1]).read_bytes())) if cited else None
+    except (OSError, CanonicalError):
+        return None
+    if not is_mental_poker_v4(doc) or doc.get("state") not in (ABANDONED, REFUSED) or doc.get("previous") != previous:
+        return None
+    return path
+
+
+def proved_end(source: str, doc: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The ``end`` a stopped hand proves: the player its witnessed abandon names, or for a refusal the party at
+    fault (the signer of the refused message, or the refuser when that message verifies); ``None`` when the hand's
+    own messages fail."""
+    c = check_document(source, doc)
+    if doc.get("state") == ABANDONED:
+        if c.verified is None or c.verified.abandoned is None:
+            return None
+        return {"hand": doc["hand"], "charged": [c.verified.abandoned[0]]}
+    players = [f"player {name}" for name in doc.get("players", [])]
+    refusers = [party for party, check, _ in c.findings if check == "refusal" and party in players]
+    signers = [party for party, check, _ in c.findings if check != "refusal" and party in players]
+    fault = (refusers or signers)[:1]
+    return {"hand": doc["hand"], "charged": [party.removeprefix("player ") for party in fault]}
