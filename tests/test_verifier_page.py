@@ -30,8 +30,9 @@ from fairdeal.protocols.commit_reveal4.parties import record_hash
 from fairdeal.protocols.identity import IdentityKey, PublicKey
 from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.signed import Context, parse, seal
-from fairdeal.protocols.verify import verify_log, verify_paths
+from fairdeal.protocols.verify import verify_documents, verify_log, verify_paths
 from fairdeal.resources import protocol_file
+from fairdeal.systems import get_convention
 from fairdeal.web.verifier_page import embedded_registry, page_bytes, registry_data
 
 RUNNER = Path(__file__).parent / "js" / "run_verifier_page.cjs"
@@ -611,3 +612,20 @@ def test_an_evening_with_half_whists_verifies_in_both(page: Path, tmp_path: Path
     [report] = run_batch(page, tmp_path, [{"files": _files(evening, True), "pins": []}])
     assert report["ok"], report["failures"][:2]
     assert _python(evening, True, Pins())
+
+
+def test_an_evening_that_ended_early_is_left_to_fairdeal_verify(page: Path, tmp_path: Path) -> None:
+    """A seat walked away: Python verify judges the charge; the page says it does not, instead of blaming anyone."""
+    from test_commit_reveal_v4_end import WalksAway, evening, table
+
+    src = table(get_convention("sochi"), 3, 2, WalksAway)
+    docs, _ = evening(src)
+    assert verify_documents([(f"doc{i}", d) for i, d in enumerate(docs)]).ok
+    files = []
+    for i, doc in enumerate(docs):
+        path = tmp_path / f"doc{i}.json"
+        path.write_bytes(encode(doc))
+        files.append(str(path))
+    (report,) = run_batch(page, tmp_path, [{"files": files, "pins": []}])
+    assert report["ok"] is False and not report["failures"]
+    assert "ended early" in report["usage"] and "fairdeal verify" in report["usage"]

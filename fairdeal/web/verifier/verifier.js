@@ -1137,6 +1137,10 @@
         failures.push({ source: name, hand: null, party: SERVICE, check: 'transcript file', detail: file.reason });
       }
     }
+    const ended = [...files.values()].find(endsEarly);
+    if (ended) {
+      return refusedUsage(`${ended.name}: this evening ended early under the abort policy (a seat was charged); the page does not judge an evening's end yet: use fairdeal verify, which checks the charge against the evidence / вечер закончился досрочно по правилу об обрыве (с игрока взыскан штраф); страница пока не проверяет такое окончание: проверьте его командой fairdeal verify`);
+    }
     const pins = { roster: null, keys: [] };
     if (pinRoster) {
       const file = readFile(pinRoster.name, pinRoster.bytes);
@@ -1187,6 +1191,14 @@
     const ok = failures.length === 0 && (given > 0 || log !== null);
     return { ok, failures, notes, caveats, unverified, transcripts: given, mentalPoker: poker.length,
       pinned: Boolean(pins.roster) || pins.keys.length > 0, proved: ok ? proved(result, pins, log) : [], log: log !== null };
+  }
+
+  // A settlement that ends the evening early: commit-reveal opens it with an 'end' message, mental poker names
+  // the end in the settlement's body. Judging who is charged needs the records replayed, which only Python does.
+  function endsEarly(file) {
+    const messages = isObject(file.doc) && file.doc.format === SETTLEMENT_FORMAT ? file.doc.messages : null;
+    if (!Array.isArray(messages)) return false;
+    return messages.some((e) => isObject(e) && (e.kind === 'end' || (isObject(e.body) && 'end' in e.body)));
   }
 
   // What an accepted run proves, and what it does not, in plain words (English; the page adds Russian).
