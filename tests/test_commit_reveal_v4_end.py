@@ -272,3 +272,38 @@ def test_a_refusal_with_cause_charges_no_honest_seat() -> None:
         src.close([Fraction(0)] * 3)
     last = refused.value.document["messages"][-1]
     assert last["kind"] == m.REFUSAL and last["sender"] == 1 and last["body"]["check"] == "end"
+
+
+class AskedTwice(Player):
+    """Every request comes twice with the same messages shown, as after a relay lost the answer (a restart): the
+    second answer must be the first envelope again, never a refusal or a second, different signature."""
+
+    def _twice(self, answer: Callable[[], Envelope]) -> Envelope:
+        first, again = answer(), answer()
+        assert again == first and again.kind != m.REFUSAL
+        return again
+
+    def accept_session(self, shown: Sequence[Envelope]) -> Envelope:
+        return self._twice(lambda: super(AskedTwice, self).accept_session(shown))
+
+    def commit(self, hand: int, shown: Sequence[Envelope], deadline: float | None = None) -> Envelope:
+        return self._twice(lambda: super(AskedTwice, self).commit(hand, shown, deadline))
+
+    def reveal(self, hand: int, shown: Sequence[Envelope], deadline: float | None = None) -> Envelope:
+        return self._twice(lambda: super(AskedTwice, self).reveal(hand, shown, deadline))
+
+    def countersign(self, hand: int, shown: Sequence[Envelope], deadline: float | None = None) -> Envelope:
+        return self._twice(lambda: super(AskedTwice, self).countersign(hand, shown, deadline))
+
+    def sign_settlement(self, shown: Sequence[Envelope], deadline: float | None = None) -> Envelope:
+        return self._twice(lambda: super(AskedTwice, self).sign_settlement(shown, deadline))
+
+
+@pytest.mark.parametrize("cell", TABLES, ids=lambda cell: f"{cell[0]}-{cell[1]}p")
+def test_a_request_asked_again_gets_the_same_answer(cell: tuple[str, int]) -> None:
+    name, players = cell
+    src = table(get_convention(name), players, players - 1, AskedTwice)
+    docs, _ = evening(src)
+    assert src.ended is None
+    report = verify(docs)
+    assert report.ok, [f.line() for f in report.failures]

@@ -171,6 +171,8 @@ class Player(Party):
 
     def accept_session(self, shown: Sequence[Envelope]) -> Envelope:
         """Check the service's signed opening (and the roster) before anything else; answer with an acceptance."""
+        if (again := self._again(0, m.ACCEPT, shown)) is not None:
+            return again
         try:
             self.roster.check()
             opening = self._accept_all(shown, 0)
@@ -184,6 +186,8 @@ class Player(Party):
     def commit(self, hand: int, shown: Sequence[Envelope], deadline: float | None = None) -> Envelope:
         """A commitment to a fresh seed, once the service's signed hand-open names the chain's next link."""
         _on_time(deadline)
+        if (again := self._again(hand, m.COMMIT, shown)) is not None:
+            return again
         try:
             self._accept_all(shown, hand)
             opened, commits = self._attempt(hand)
@@ -201,6 +205,8 @@ class Player(Party):
     def reveal(self, hand: int, shown: Sequence[Envelope], deadline: float | None = None) -> Envelope:
         """The seed, only after a signed commitment from every seat, in order, and the service's signed request."""
         _on_time(deadline)
+        if (again := self._again(hand, m.REVEAL, shown)) is not None:
+            return again
         try:
             self._accept_all(shown, hand)
             opened, commits = self._attempt(hand)
@@ -215,6 +221,8 @@ class Player(Party):
     def countersign(self, hand: int, shown: Sequence[Envelope], deadline: float | None = None) -> Envelope:
         """Countersign the hand's record once the service's reveal, the deck, the deal and the record all hold."""
         _on_time(deadline)
+        if (again := self._again(hand, m.RECORD_SIGN, shown)) is not None:
+            return again
         try:
             self._accept_all(shown, hand)
             close = self.chain[-1 - self._countersigned_since_close()]
@@ -230,6 +238,8 @@ class Player(Party):
     def sign_settlement(self, shown: Sequence[Envelope], deadline: float | None = None) -> Envelope:
         """Countersign the settlement if it is what my own sheet settles to, after the hands I countersigned."""
         _on_time(deadline)
+        if (again := self._again(0, m.SETTLEMENT_SIGN, shown)) is not None:
+            return again
         try:
             accepted = self._accept_all(shown, 0, self.done + 1)
             settlement = next(e for e in reversed(accepted) if e.kind == m.SETTLEMENT)
@@ -243,6 +253,14 @@ class Player(Party):
         except (SignedMessageError, ProtocolError) as error:
             return self._refuse(0, m.SETTLEMENT_SIGN, error)
         return self.send(0, m.SETTLEMENT_SIGN, {"settlement": settlement.digest})
+
+    def _again(self, hand: int, kind: str, shown: Sequence[Envelope]) -> Envelope | None:
+        """The answer I gave already, when the service asks again and shows nothing new (it lost mine, say in a
+        restart): the same envelope once more, so one request never gets two different signed answers."""
+        last = self.chain[-1] if self.chain else None
+        if last is None or (last.sender, last.kind, last.hand) != (self.sender, kind, hand):
+            return None
+        return last if all(e.digest in self._known for e in shown) else None
 
     def _ended(self) -> tuple[Sheet, int]:
         """The sheet and hand count an evening's end leaves, checked against my own chain: the end follows the last
