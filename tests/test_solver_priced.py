@@ -210,3 +210,33 @@ def test_a_view_rebuilt_from_the_log_alone_gives_the_same_decisions(
             replay_record(entry, conv, seats)
     assert asked.get(Bid, 0) >= 4
     assert asked.get(Declare, 0) + asked.get(Defend, 0) + asked.get(Invite, 0) + asked.get(ChooseOpen, 0) >= 1
+
+
+def _swap_others(state: HandState, seat: int) -> HandState:
+    """The two hands ``seat`` cannot see exchanged, as dealt and as held (the talon kept)."""
+    a, b = [s for s in state.active if s != seat][:2]
+    hands, dealt = list(state.hands), list(state.dealt_hands)
+    hands[a], hands[b] = hands[b], hands[a]
+    dealt[a], dealt[b] = dealt[b], dealt[a]
+    return evolve(state, hands=tuple(hands), dealt_hands=tuple(dealt))
+
+
+@pytest.mark.parametrize("name", ["croatian", "austrian-illustrated", "preferans-1800s"])
+def test_priced_bids_contracts_and_whists_never_peek(name: str) -> None:
+    """Exchanging the hands the bot cannot see leaves its view, and so each priced decision, unchanged."""
+    conv = get_convention(name)
+    checked: dict[Phase, int] = {}
+    for seed in range(15):
+        for state in _decisions(conv, seed):
+            seat = to_move(state)
+            assert seat is not None
+            if checked.get(state.phase, 0) >= 2 or len(state.active) < 3:
+                continue
+            other = _swap_others(state, seat)
+            if other.hands == state.hands or view_for(other, seat) != view_for(state, seat):
+                continue  # a hand the view shows (the open whist) is not hidden
+            bot = SamplingBot("medium", seed=3)
+            assert bot.act(view_for(other, seat)) == bot.act(view_for(state, seat))
+            if bot.priced:
+                checked[state.phase] = checked.get(state.phase, 0) + 1
+    assert checked.get(Phase.AUCTION, 0) >= 2 and checked.get(Phase.DEFENCE, 0) >= 1
