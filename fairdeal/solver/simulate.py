@@ -184,7 +184,8 @@ def bid(view: PlayerView, rng: np.random.Generator, samples: int, budget: Budget
     def reach(floor: ContractBid) -> float | None:
         if floor.misere:
             return misere_score
-        floor = ContractBid(floor.level, floor.strain)
+        if not floor.rung:  # a no-talon rung (Mail.Ru «9БП») is ranked as it stands
+            floor = ContractBid(floor.level, floor.strain)
         return max((v for v, c in priced if c == floor or beats(c, floor, level)), default=None)
 
     if MINE in tokens:
