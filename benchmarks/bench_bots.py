@@ -14,6 +14,11 @@ running line per system follows every ``--report`` deals, so a run cut short sti
     python benchmarks/bench_bots.py --deals 2000 --workers 2     # the issue's figure
     python benchmarks/bench_bots.py                              # 50 deals a system, a quick look
     python benchmarks/bench_bots.py --worst --deals 100           # every system and table size: slowest decisions
+    python benchmarks/bench_bots.py --deals 200 --before main     # this tree against the bots of another commit
+
+``--before REF`` also plays the same deals with the bots of git commit ``REF`` (its tree exported to a temporary
+folder, this tree's compiled solver copied in, the same script run there in a subprocess) and prints both results
+and the paired difference per deal, after minus before, with its 95% interval.
 
 ``--worst`` plays hands with the sampling bot at every seat of every registered system and table size (or
 ``--systems``) and prints, per kind of decision (bid, discard, contract, whist, card of a game, misère or
@@ -23,13 +28,21 @@ raspasy, ...), the count, mean, p99 and max CPU time with the system, table size
 from __future__ import annotations
 
 import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
 import time
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 import numpy as np
 
+from fairdeal.deal import Deal
 from fairdeal.engine.actions import Action, Phase
-from fairdeal.engine.bots import HeuristicBot
+from fairdeal.engine.bots import Bot, HeuristicBot
 from fairdeal.engine.driver import random_deal
 from fairdeal.engine.hand import apply, is_over, new_hand, result, to_move
 from fairdeal.engine.view import PlayerView, view_for
@@ -51,7 +64,7 @@ class TimedBot:
         self.bot = bot
         self.times: list[float] = []
 
-    def act(self, view):
+    def act(self, view: PlayerView) -> Action:
         started = time.process_time()
         action = self.bot.act(view)
         if len(view.legal) > 1:
@@ -130,10 +143,11 @@ def worst_main(args: argparse.Namespace) -> None:
     print(f"  {'all':18s} {len(every):7d} moves: max {every.max() * 1e3:.0f} ms; {time.perf_counter() - started:.0f} s")
 
 
-def play(conv, deal, dealer: int, bots) -> tuple[float, ...]:
+def play(conv: Convention, deal: Deal, dealer: int, bots: Sequence[Bot]) -> tuple[float, ...]:
     state = new_hand(conv, len(bots), dealer, deal)
     while not is_over(state):
         seat = to_move(state)
+        assert seat is not None  # a hand not over has a seat to move
         state = apply(state, bots[seat].act(view_for(state, seat)))
     return hand_worth(conv, result(state))
 
@@ -169,6 +183,28 @@ def summary(system: str, level: str, gains: list[float], times: list[float]) -> 
     )
 
 
+def interval(values: list[float]) -> str:
+    array = np.array(values)
+    half = 1.96 * array.std(ddof=1) / np.sqrt(len(array))
+    return f"{array.mean():+.2f} [{array.mean() - half:+.2f}, {array.mean() + half:+.2f}]"
+
+
+def run_before(ref: str, argv: list[str]) -> dict[str, tuple[list[float], list[float]]]:
+    """The same run with the bots of commit ``ref``: its tree exported, this tree's compiled solver copied in."""
+    root = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory() as folder:
+        archive = subprocess.run(["git", "-C", str(root), "archive", ref], check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", folder], input=archive, check=True)
+        for built in (root / "fairdeal" / "solver").glob("_dds*.so"):
+            shutil.copy(built, Path(folder) / "fairdeal" / "solver" / built.name)
+        env = {"PYTHONPATH": folder, "PATH": "/usr/bin:/bin"}
+        out = subprocess.run(
+            [sys.executable, __file__, *argv, "--json"], check=True, capture_output=True, text=True, env=env
+        ).stdout
+    rows = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    return {row["system"]: (row["gains"], row["times"]) for row in rows}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=50, help="deals per system")
@@ -178,6 +214,8 @@ def main() -> None:
     parser.add_argument("--chunk", type=int, default=25, help="deals a job")
     parser.add_argument("--report", type=int, default=250, help="deals between running lines")
     parser.add_argument("--worst", action="store_true", help="the slowest decisions of every kind (see above)")
+    parser.add_argument("--before", metavar="REF", help="also the bots of this git commit, on the same deals")
+    parser.add_argument("--json", action="store_true", help="one JSON line per system: per-deal gains and times")
     args = parser.parse_args()
     if args.worst:
         if args.systems == parser.get_default("systems"):
@@ -185,29 +223,39 @@ def main() -> None:
         worst_main(args)
         return
     systems = args.systems.split(",")
+    started = time.perf_counter()
+    before = None
+    if args.before:
+        same = ["--deals", str(args.deals), "--workers", str(args.workers), "--level", args.level]
+        before = run_before(args.before, [*same, "--systems", args.systems, "--chunk", str(args.chunk)])
+        print(f"before ({args.before}), {time.perf_counter() - started:.0f} s:", flush=True)
+        for system in systems:
+            print("  ", summary(system, args.level, *before[system]), flush=True)
     chunk = max(1, min(args.chunk, args.deals))
     jobs = [
         (system, s, min(chunk, args.deals - s), args.level) for s in range(0, args.deals, chunk) for system in systems
     ]
-    gains = {s: [] for s in systems}
-    times = {s: [] for s in systems}
-    started = time.perf_counter()
+    gains: dict[str, list[float]] = {s: [] for s in systems}
+    times: dict[str, list[float]] = {s: [] for s in systems}
     with ProcessPoolExecutor(args.workers) as pool:
         for job, (g, t) in zip(jobs, pool.map(run_deals, jobs)):
             system = job[0]
-            before = len(gains[system])
+            done = len(gains[system])
             gains[system].extend(g)
             times[system].extend(t)
-            if len(gains[system]) // args.report > before // args.report and len(gains[system]) < args.deals:
-                print(
-                    "running:",
-                    summary(system, args.level, gains[system], times[system]),
-                    f"{time.perf_counter() - started:.0f} s",
-                    flush=True,
-                )
+            running = len(gains[system]) // args.report > done // args.report and len(gains[system]) < args.deals
+            if running and not args.json:
+                print("running:", summary(system, args.level, gains[system], times[system]), flush=True)
     for system in systems:
-        print(summary(system, args.level, gains[system], times[system]), flush=True)
-    print(f"{time.perf_counter() - started:.0f} s in all", flush=True)
+        if args.json:
+            print(json.dumps({"system": system, "gains": gains[system], "times": times[system]}), flush=True)
+        else:
+            print(("after:  " if before else "") + summary(system, args.level, gains[system], times[system]))
+        if before is not None:
+            paired = [a - b for a, b in zip(gains[system], before[system][0])]
+            print(f"   {system}: after - before = {interval(paired)} whists a deal (paired over the same deals)")
+    if not args.json:
+        print(f"{time.perf_counter() - started:.0f} s in all", flush=True)
 
 
 if __name__ == "__main__":

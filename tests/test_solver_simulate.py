@@ -9,10 +9,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from priced_bots import Checked
 
 from fairdeal.cards import parse_card
 from fairdeal.engine.actions import Bid, Declare, Defend, Discard, Phase
-from fairdeal.engine.bids import ContractBid
+from fairdeal.engine.bids import parse_bid
 from fairdeal.engine.driver import random_deal
 from fairdeal.engine.hand import apply, is_over, new_hand, to_move
 from fairdeal.engine.match import play_match, seeded_source
@@ -21,7 +22,7 @@ from fairdeal.engine.record import replay_record
 from fairdeal.engine.state import HandState, evolve
 from fairdeal.engine.view import view_for
 from fairdeal.rules.convention import Convention
-from fairdeal.solver import simulate
+from fairdeal.solver import ladders, pricing, simulate
 from fairdeal.solver.bots import SamplingBot
 from fairdeal.solver.budget import Budget
 from fairdeal.solver.dds import Position, solve
@@ -193,25 +194,37 @@ def test_every_table_bids_by_simulation(conv: Convention, seats: int) -> None:
 
 
 @pytest.mark.parametrize("name", ["croatian", "austrian", "slovenian", "preferans-1800s"])
-def test_number_ladder_tricks_are_the_solver_s(name: str) -> None:
-    """The number ladders' simulated tricks are the double-dummy mean over the sampled layouts."""
+def test_number_ladder_prices_are_the_solver_s_tricks_priced(name: str) -> None:
+    """The number ladders' simulated tricks are the double-dummy values of the sampled layouts, and a
+    contract's price is the mean of its prices at those tricks."""
     conv = get_convention(name)
-    state = next(s for seed in range(20) for s in _decisions(conv, seed) if s.phase is Phase.AUCTION)
-    view = view_for(state, _mover(state))
-    tricks = simulate.NumberTricks(view, np.random.default_rng(3), 5, Budget(10**9))
-    for strain in (0, 4):
-        direct = []
-        for others, _ in tricks.layouts:
-            hands = dict(others)
-            hands[view.seat] = view.hand
-            order = tuple(view.active)
-            trump = None if strain == 4 else strain
-            position = Position(tuple(hands[s] for s in order), 0, (), trump, conv.play.must_overtake)
-            bit = 1 << order.index(view.seat)
-            direct.append(solve(position, bit, bit).value)
-        assert tricks.mean(strain, True) == pytest.approx(np.mean(direct))
-        margin = tricks(ContractBid(6, strain, no_talon=True))
-        assert margin is None or margin == pytest.approx(np.mean(direct) - 6)
+    rules = conv.bidding
+    numbers = range(rules.first_number, rules.last_number + 1)
+    games = [b for n in numbers for t in rules.number_tokens(n, True) if not (b := parse_bid(t)).misere]
+    checked = 0
+    for state in (s for seed in range(20) for s in _decisions(conv, seed) if s.phase is Phase.AUCTION):
+        view = view_for(state, _mover(state))
+        prices = ladders.LadderPrices(view, np.random.default_rng(3), 5, Budget(10**9))
+        for bid in games:
+            price = prices.price(bid)
+            if price is None:
+                continue
+            direct = []
+            for others, _ in prices.layouts:
+                hands = dict(others)
+                hands[view.seat] = view.hand
+                order = tuple(view.active)
+                trump = None if bid.strain == 4 else bid.strain
+                position = Position(tuple(hands[s] for s in order), 0, (), trump, conv.play.must_overtake)
+                bit = 1 << order.index(view.seat)
+                direct.append(solve(position, bit, bit).value)
+            assert prices.tricks(bid.strain, True) == tuple(direct)
+            by_tricks = pricing.contract_prices(view, bid.contract())
+            assert price == pytest.approx(np.mean([by_tricks[t] for t in direct]))
+            checked += 1
+        if checked >= 2:
+            return
+    pytest.fail("no contract priced")
 
 
 def test_a_strong_hand_bids_on_a_number_ladder() -> None:
@@ -238,15 +251,18 @@ def test_a_strong_hand_bids_on_a_number_ladder() -> None:
 
 @pytest.mark.parametrize("level", ["medium", "hard"])
 @pytest.mark.parametrize("conv,seats", TABLES, ids=[f"{c.name}-{s}" for c, s in TABLES])
-def test_evenings_of_every_table_are_deterministic(conv: Convention, seats: int, level: str, tmp_path: Path) -> None:
-    """A short evening of sampling bots at every table plays to its cap, and replaying it with the same seeds
-    writes the same log."""
+def test_evenings_of_every_table_are_deterministic_legal_and_the_argmax_of_their_prices(
+    conv: Convention, seats: int, level: str, tmp_path: Path
+) -> None:
+    """A short evening of sampling bots at every table plays to its cap, every decision legal and every priced
+    one the argmax of its prices, and replaying it with the same seeds writes the same log."""
     logs = []
     for run in range(2):
         log = tmp_path / f"{run}.jsonl"
-        bots = [SamplingBot(level, seed=s, samples=3) for s in range(seats)]
+        bots = [Checked(SamplingBot(level, seed=s, samples=3)) for s in range(seats)]
         players = [f"P{s}" for s in range(seats)]
         hands = 2 if level == "medium" else 1
         play_match(conv, players, bots, source=seeded_source(7, conv), max_hands=hands, log=log)
         logs.append(log.read_text())
+        assert sum(n for bot in bots for n in bot.priced.values()) >= 1
     assert logs[0] == logs[1] and '"type":"hand"' in logs[0]

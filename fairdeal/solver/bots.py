@@ -1,44 +1,47 @@
-"""The sampling bot: deal the cards it cannot see in ways consistent with its view, solve each layout double
-dummy, and play the card with the best expected score.
+"""The sampling bot: deal the cards it cannot see in ways consistent with its view, solve each layout double dummy, and
+play the card with the best expected score.
 
 What the view has seen constrains the layouts: cards played, hands lying face up, the talon shown (those cards are
 with the declarer or in his discard), and voids (a seat that did not follow the led suit holds none of it, and none
 of the trumps either when it did not trump). The score of a layout's outcome is its worth in whists to the seat to
 play, scored and settled by the table's own rules (``pricing``), and in raspasy the tricks taken. Levels: "easy" is
-the heuristic bot; "medium" and "hard" play the cards by sampling (8 and 24 layouts a decision) and whist by
-simulation (8 and 16 layouts): they deal the declarer's and the partner's hands (shown talon cards with the
-declarer or in his discard) and whist when the double-dummy defence reaches the whist quota with half a trick to
-spare (table defence is weaker than double dummy), at two- and three-seat tables, with the hands fitting the calls
-made (``inference.py``). They also bid, discard and name the contract by simulation (``simulate.py``: 10 and 16
-layouts) where that module models the table; elsewhere those phases, and all the others, are the heuristic's. The
-choice depends only on the view and the seed: each decision's generator is seeded from both. Each decision also has
-a budget of solver nodes (``BUDGETS``, about a third of a second of one core): once it is spent the decision stands
-on the layouts solved so far, so no move thinks for more than a second, deterministically.
+the heuristic bot; "medium" and "hard" play the cards by sampling (8 and 24 layouts a decision) and answer the
+declared game by simulation (8 and 16 layouts): they deal the declarer's and the partner's hands (shown talon cards
+with the declarer or in his discard), fitting the calls made (``inference.py``), and pass, whist or half-whist, and
+play a lone whist open or closed (or invite), by the expected price of each answer (``whist.py``), at two- and
+three-seat tables. They also bid, discard and name the contract by simulation (``simulate.py``, on the number and
+suit ladders ``ladders.py``: 10 and 16 layouts) where that module models the table; elsewhere those phases, and all
+the others, are the heuristic's. Every priced decision is the argmax of its prices, kept in ``SamplingBot.priced``.
+The choice depends only on the view and the seed: each decision's generator is seeded from both. Each decision also
+has a budget of solver nodes (``BUDGETS``, about a third of a second of one core): once it is spent the decision
+stands on the layouts solved so far, so no move thinks for more than a second, deterministically.
 """
 
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
-from fairdeal.engine.actions import Action, Defend, Phase, Play
+from fairdeal.engine.actions import Action, Concede, Defend, Phase, Play
 from fairdeal.engine.bids import NO_TRUMP
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.outcome import DefenceCall, HandKind
 from fairdeal.engine.view import PlayerView
-from fairdeal.solver import inference, pricing, simulate
+from fairdeal.solver import inference, ladders, pricing, simulate, whist
 from fairdeal.solver.budget import Budget
 from fairdeal.solver.dds import Position
+from fairdeal.solver.pricing import Prices
 
 # (play, whist, bidding/discard/contract) samples
 LEVELS: dict[str, tuple[int, int, int]] = {"easy": (0, 0, 0), "medium": (8, 8, 10), "hard": (24, 16, 16)}
 # solver nodes a decision may search (about 15 million a second on one core of the bench machine)
 BUDGETS: dict[str, int] = {"easy": 0, "medium": 4_000_000, "hard": 6_000_000}
 TRICKS = 10
-WHIST_MARGIN = 0.5
 SIMULATED = (Phase.AUCTION, Phase.DISCARD, Phase.CONTRACT, Phase.DEFENCE_DISCARD)
+WHIST_PHASES = (Phase.DEFENCE, Phase.OPEN_CHOICE, Phase.INVITE)
 
 
 @dataclass(frozen=True)
@@ -69,10 +72,12 @@ class SamplingBot:
         self.seed = seed
         self.budget = BUDGETS[level]
         self.fallback = HeuristicBot()
+        self.priced: Prices = {}  # the prices the last decision was the argmax of (empty: the heuristic's)
 
     def act(self, view: PlayerView) -> Action:
-        if view.phase is Phase.DEFENCE and self.whist_samples and _plain_table(view):
-            return self.defend(view)
+        self.priced = {}
+        if view.phase in WHIST_PHASES and self.whist_samples and _plain_table(view) and len(view.legal) > 1:
+            return self.defend(view) if view.phase is Phase.DEFENCE else self.lone_whister(view)
         if view.phase in SIMULATED and self.auction_samples and len(view.legal) > 1 and simulate.models(view):
             return self.simulate(view)
         if view.phase is not Phase.PLAY or self.samples == 0 or len(view.legal) == 1:
@@ -80,12 +85,22 @@ class SamplingBot:
         return self.play(view)
 
     def defend(self, view: PlayerView) -> Action:
-        """Whist when the sampled double-dummy defence makes the quota with a margin, else as the heuristic
-        would, short of a whist."""
-        calls = {a.call: a for a in view.legal if isinstance(a, Defend)}
+        """Pass, whist or half-whist by the expected price of each answer over sampled layouts (``whist``);
+        the heuristic where the call is forced, or is its whist with the whister's own talon (Hussar)."""
+        calls = {a.call for a in view.legal if isinstance(a, Defend)}
         heuristic = self.fallback.act(view)
-        if DefenceCall.PASS not in calls or DefenceCall.WHIST not in calls:
+        talon_whist = heuristic == Defend(view.seat, DefenceCall.WHIST_TALON)
+        if not {DefenceCall.PASS, DefenceCall.WHIST} <= calls or talon_whist:
             return heuristic
+        return self._by_price(view, whist.defence_prices, heuristic)
+
+    def lone_whister(self, view: PlayerView) -> Action:
+        """Open or closed play, or the invitation, by the expected price of each over sampled layouts."""
+        return self._by_price(view, whist.help_prices, self.fallback.act(view))
+
+    def _by_price(
+        self, view: PlayerView, price: Callable[[PlayerView, list[int]], Prices], heuristic: Action
+    ) -> Action:
         rng = np.random.default_rng([self.seed, _view_digest(view)])
         budget = Budget(self.budget)
         made = []
@@ -94,14 +109,15 @@ class SamplingBot:
             if tricks is None:
                 break
             made.append(tricks)
-        if not made:
+        values = price(view, made) if made else {}
+        if len(values) < 2:
             return heuristic
-        defence = TRICKS - float(np.mean(made))
-        assert view.contract is not None and view.contract.level is not None  # a game contract (_plain_table)
-        if defence >= view.convention.defence.quota(view.contract.level) + WHIST_MARGIN:
-            return calls[DefenceCall.WHIST]
-        assert isinstance(heuristic, Defend)  # the defence phase's only actions
-        return calls[DefenceCall.PASS] if heuristic.call is DefenceCall.WHIST else heuristic
+        return self._chosen(values)
+
+    def _chosen(self, values: Prices) -> Action:
+        """The argmax of the prices (the first in legal order on a tie), kept as the decision's record."""
+        self.priced = dict(values)
+        return max(values, key=lambda a: values[a])
 
     def _declarer_tricks(self, view: PlayerView, rng: np.random.Generator, budget: Budget) -> int | None:
         said = inference.claims(view)
@@ -131,28 +147,23 @@ class SamplingBot:
         return None if solution is None else solution.value
 
     def simulate(self, view: PlayerView) -> Action:
-        """Bid, discard or name the contract by simulation; the heuristic where the simulation declines."""
+        """Bid, discard or name the contract by simulation; the heuristic where the simulation declines, and
+        its concession «без трёх» stands."""
         rng = np.random.default_rng([self.seed, _view_digest(view)])
         heuristic = self.fallback.act(view)
         budget = Budget(self.budget)
         samples = self.auction_samples
-        risk = self.fallback.misere_risk
         if view.phase is Phase.DEFENCE_DISCARD:
             action = simulate.defence_discard(view, rng, samples, budget)
-        elif not simulate.russian(view):
-            if view.phase is Phase.AUCTION:
-                action = simulate.number_bid(view, rng, samples, budget, risk)
-            elif view.phase is Phase.DISCARD:
-                action = simulate.number_discard(view, rng, samples, budget)
-            else:
-                action = simulate.number_declare(view, rng, samples, budget, risk)
-        elif view.phase is Phase.AUCTION:
-            action = simulate.bid(view, rng, samples, budget)
-        elif view.phase is Phase.DISCARD:
-            action = simulate.discard(view, rng, samples, budget)
+            return heuristic if action is None else action
+        if isinstance(heuristic, Concede):
+            return heuristic
+        if not simulate.russian(view):
+            decide = ladders.discard if view.phase is Phase.DISCARD else ladders.decide
         else:
-            action = simulate.declare(view, rng, samples, heuristic, budget)
-        return heuristic if action is None else action
+            decide = {Phase.AUCTION: simulate.bid, Phase.DISCARD: simulate.discard}.get(view.phase, simulate.declare)
+        decided = decide(view, rng, samples, budget)
+        return heuristic if decided is None else self._chosen(decided[1])
 
     def play(self, view: PlayerView) -> Action:
         table = read_table(view)
@@ -173,8 +184,7 @@ class SamplingBot:
             done += 1
         if done == 0:
             return self.fallback.act(view)
-        best = max(sorted(totals), key=lambda c: totals[c])
-        return legal[best]
+        return self._chosen({legal[c]: totals[c] / done for c in sorted(totals)})
 
 
 def _plain_table(view: PlayerView) -> bool:

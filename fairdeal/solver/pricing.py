@@ -18,6 +18,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from fairdeal.cards import Rank
+from fairdeal.engine.actions import Action
 from fairdeal.engine.outcome import Contract, DefenceCall, HandKind, HandOutcome
 from fairdeal.engine.settlement import gora_parts, moves_pulya_differences, pulya_adjustments
 from fairdeal.engine.sheet import new_sheet
@@ -28,6 +29,7 @@ from fairdeal.rules.convention import Convention
 
 TRICKS = 10
 Calls = tuple[tuple[int, DefenceCall], ...]
+Prices = dict[Action, float]  # a decision's priced actions, in whists, in legal order
 
 
 def play_prices(view: PlayerView) -> tuple[float | None, ...]:
@@ -97,7 +99,8 @@ def contract_prices(view: PlayerView, contract: Contract) -> tuple[float | None,
         )
         for calls in answers
     ]
-    unplayed = _unplayed(view.convention, view.num_seats, view.dealer, people, view.seat, contract)[view.seat]
+    passes = tuple((s, DefenceCall.PASS) for s in defenders)
+    unplayed = _unplayed(view.convention, view.num_seats, view.dealer, people, view.seat, contract, passes)[view.seat]
     return tuple(min([unplayed, *(v for p in played if (v := p[t]) is not None)]) for t in range(TRICKS + 1))
 
 
@@ -107,12 +110,32 @@ def _whister_sets(defenders: list[int]) -> list[tuple[int, ...]]:
     return alone if len(defenders) == 1 else [*alone, tuple(defenders)]
 
 
+def answer_prices(view: PlayerView, calls: Calls, invited: bool, seat: int) -> tuple[float, ...]:
+    """The worth to ``seat`` of the defence answering the declared game with ``calls`` (the lone whister playing
+    with help when ``invited``) and the declarer taking 0..10 tricks; a game nobody whists is written unplayed."""
+    assert view.declarer is not None and view.contract is not None and view.kind is HandKind.GAME
+    people = _people(view)
+    contract = view.contract.contract()
+    if not any(c in (DefenceCall.WHIST, DefenceCall.WHIST_TALON) for _, c in calls):
+        worth = _unplayed(view.convention, view.num_seats, view.dealer, people, view.declarer, contract, calls)
+        return (worth[seat],) * (TRICKS + 1)
+    won = (0,) * view.num_seats
+    args = (view.num_seats, view.dealer, people, HandKind.GAME, view.declarer, contract, calls, invited, won)
+    prices = _prices(view.convention, *args, seat, _facts(view))
+    return tuple(p for p in prices if p is not None)  # nothing is out of reach before the first trick
+
+
 @lru_cache(maxsize=1024)
 def _unplayed(
-    convention: Convention, num_seats: int, dealer: int, active: tuple[int, ...], declarer: int, contract: Contract
+    convention: Convention,
+    num_seats: int,
+    dealer: int,
+    active: tuple[int, ...],
+    declarer: int,
+    contract: Contract,
+    calls: Calls,
 ) -> tuple[float, ...]:
-    """Every defender passed: the game is written as made without play."""
-    calls = tuple((s, DefenceCall.PASS) for s in active if s != declarer)
+    """No defender whisted (both passed, or a pass and a half-whist): the game is written without play."""
     outcome = HandOutcome(
         num_seats, dealer, active, HandKind.GAME, (0,) * num_seats, declarer, contract, calls, played=False
     )

@@ -6,9 +6,9 @@ on the same layouts.
 
 The model: two or three seats at the tricks (Hussar, Gusarik's dummy among them), ten cards each, the first hand
 (``active[0]``) leading; the other seats' hands fit what their calls said (``inference``). On the Russian ladder
-the bids are priced by expected worth; on the number and suit ladders (the Central-European and the 19th-century
-systems) the heuristic's own bidding and contract rules run on simulated tricks instead of counted ones
-(``NumberTricks``). Hussar's whister, having taken his talon, discards by simulation too.
+the bids are priced by expected worth; the number and suit ladders (the Central-European and the 19th-century
+systems) price their calls and contracts in ``ladders`` on this module's layouts. Hussar's whister, having taken
+his talon, discards by simulation too.
 """
 
 from __future__ import annotations
@@ -19,13 +19,14 @@ from itertools import combinations
 
 import numpy as np
 
-from fairdeal.engine import evaluate, number_bot
-from fairdeal.engine.actions import Action, Bid, Concede, Declare, Discard, Phase
+from fairdeal.engine import evaluate
+from fairdeal.engine.actions import Action, Bid, Declare, Discard
 from fairdeal.engine.bids import DARK_PREFIX, MINE, NO_TRUMP, PASS, ContractBid, beats, misere_level_of, parse_bid
 from fairdeal.engine.view import PlayerView
 from fairdeal.solver import inference, pricing
 from fairdeal.solver.budget import Budget
 from fairdeal.solver.dds import Position
+from fairdeal.solver.pricing import Prices
 
 TRICKS = 10
 TALON = 2
@@ -37,6 +38,14 @@ MIN_SAMPLES = 4
 ACE = 7
 HOPELESS = 3.5  # counted tricks below which no talon makes a six: pass unsimulated
 MISERE_RISK = 3.0  # the most misère danger worth simulating a misère for
+
+
+Priced = tuple[Action, Prices]  # a decision and the prices it is the argmax of
+
+
+def argmax(values: Prices) -> Priced:
+    """The action of the highest price (the first on a tie) with the prices."""
+    return max(values, key=lambda a: values[a]), values
 
 
 @dataclass(frozen=True)
@@ -63,9 +72,7 @@ def models(view: PlayerView) -> bool:
     )
 
 
-def _solve_tricks(
-    view: PlayerView, hands: dict[int, tuple[int, ...]], strain: int | None, budget: Budget
-) -> int | None:
+def solve(view: PlayerView, hands: dict[int, tuple[int, ...]], strain: int | None, budget: Budget) -> int | None:
     """The bot's tricks as declarer in ``strain`` (``None``: misère, the others loading him); ``None`` when the
     budget is spent."""
     order = tuple(view.active)
@@ -80,7 +87,7 @@ def _solve_tricks(
 Hands = dict[int, tuple[int, ...]]
 
 
-def _deal_others(view: PlayerView, hidden: list[int], rng: np.random.Generator) -> tuple[Hands, list[int]]:
+def deal_others(view: PlayerView, hidden: list[int], rng: np.random.Generator) -> tuple[Hands, list[int]]:
     """The other seats' hands from the cards the bot cannot place, fitting the calls made (``inference``), and
     the talon from what is left over."""
     shown = dict(view.open_hands)
@@ -101,7 +108,7 @@ def _deal_others(view: PlayerView, hidden: list[int], rng: np.random.Generator) 
     return best[1], best[2]
 
 
-def _hidden(view: PlayerView, mine: tuple[int, ...]) -> list[int]:
+def hidden_cards(view: PlayerView, mine: tuple[int, ...]) -> list[int]:
     shown = {c for _, cards in view.open_hands for c in cards}
     return sorted(view.deck - set(mine) - set(view.discard) - set(view.talon_seen) - shown)
 
@@ -125,14 +132,14 @@ def auction_estimates(
     and the strain's quick discard puts two cards away. Empty when the budget solves no layout."""
     strains = list(STRAINS) + ([None] if misere else [])
     tricks: dict[int | None, list[int]] = {s: [] for s in strains}
-    hidden = _hidden(view, view.hand)
+    hidden = hidden_cards(view, view.hand)
     for _ in range(samples):
-        others, talon = _deal_others(view, hidden, rng)
+        others, talon = deal_others(view, hidden, rng)
         layout: dict[int | None, int | None] = {}
         for strain in strains:
             hands = dict(others)
             hands[view.seat] = quick_discard(tuple(view.hand) + tuple(talon), strain)
-            layout[strain] = _solve_tricks(view, hands, strain, budget)
+            layout[strain] = solve(view, hands, strain, budget)
         solved = {s: v for s, v in layout.items() if v is not None}
         if len(solved) < len(layout):
             break
@@ -143,9 +150,10 @@ def auction_estimates(
     return [Estimate(s, tuple(t)) for s, t in tricks.items()]
 
 
-def bid(view: PlayerView, rng: np.random.Generator, samples: int, budget: Budget) -> Action | None:
-    """The lowest legal bid up to the highest contract whose expected score beats passing (scored 0), misère
-    when it prices higher; ``None`` when no plain game bid is open (dark and no-talon bids: the heuristic)."""
+def bid(view: PlayerView, rng: np.random.Generator, samples: int, budget: Budget) -> Priced | None:
+    """The call of best price: a pass nothing, a game bid (or «мой») the best contract at or above it, a misère
+    its own; ``None`` when no plain game bid is open (dark and no-talon bids: the heuristic). A hand no talon
+    makes a six on prices nothing but the pass."""
     tokens = [a.token for a in view.legal if isinstance(a, Bid)]  # the auction's only actions
     games = [
         parse_bid(t)
@@ -157,10 +165,10 @@ def bid(view: PlayerView, rng: np.random.Generator, samples: int, budget: Budget
     ]
     if PASS not in tokens or not (games or "misere" in tokens or MINE in tokens):
         return None
-    conv = view.convention
+    values: Prices = {Bid(view.seat, PASS): 0.0}
     misere = "misere" in tokens and evaluate.misere_risk(view.hand) <= MISERE_RISK
     if evaluate.best_strain(view.hand)[1] < HOPELESS and not misere:
-        return Bid(view.seat, PASS)
+        return argmax(values)
     estimates = auction_estimates(view, rng, samples, misere, budget)
     if not estimates:
         return None
@@ -170,26 +178,26 @@ def bid(view: PlayerView, rng: np.random.Generator, samples: int, budget: Budget
         if e.strain is not None
         for level in range(6, TRICKS + 1)
     ]
-    worth = [b for v, b in priced if v > 0]
-    level = misere_level_of(conv.bidding.misere_beats_up_to)
+    level = misere_level_of(view.convention.bidding.misere_beats_up_to)
     misere_score = next((e.value(view, None) for e in estimates if e.strain is None), None)
-    best_game = max((v for v, _ in priced), default=0.0)
-    if misere_score is not None and misere_score > max(0.0, best_game):
-        return Bid(view.seat, "misere")
-    if not worth:
-        return Bid(view.seat, PASS)
 
-    def ladder_rank(b: ContractBid) -> int:
-        assert b.level is not None and b.strain is not None  # a game bid in a strain
-        return (b.level - 6) * 10 + b.strain
+    def reach(floor: ContractBid) -> float | None:
+        if floor.misere:
+            return misere_score
+        if not floor.rung:  # a no-talon rung (Mail.Ru «9БП») is ranked as it stands
+            floor = ContractBid(floor.level, floor.strain)
+        return max((v for v, c in priced if c == floor or beats(c, floor, level)), default=None)
 
-    limit = max(worth, key=ladder_rank)
     if MINE in tokens:
         assert view.high is not None  # «мой» answers a bid
-        if not beats(view.high, limit, level):
-            return Bid(view.seat, MINE)
-    affordable = [b for b in games if not beats(b, limit, level)]
-    return Bid(view.seat, affordable[0].token) if affordable else Bid(view.seat, PASS)
+        if (value := reach(view.high)) is not None:
+            values[Bid(view.seat, MINE)] = value
+    if "misere" in tokens and misere_score is not None:
+        values[Bid(view.seat, "misere")] = misere_score
+    for game in games:
+        if (value := reach(game)) is not None:
+            values[Bid(view.seat, game.token)] = value
+    return argmax(values)
 
 
 def _open_contracts(view: PlayerView) -> list[ContractBid]:
@@ -207,7 +215,7 @@ def _open_contracts(view: PlayerView) -> list[ContractBid]:
     ]
 
 
-def _kept_estimates(
+def kept_estimates(
     view: PlayerView,
     kepts: list[tuple[int, ...]],
     layouts: list[Hands],
@@ -222,7 +230,7 @@ def _kept_estimates(
         for kept in kepts:
             hands = dict(others)
             hands[view.seat] = kept
-            solved = {s: _solve_tricks(view, hands, s, budget) for s in strains}
+            solved = {s: solve(view, hands, s, budget) for s in strains}
             row.append({s: v for s, v in solved.items() if v is not None})
         if any(len(r) < len(strains) for r in row):
             break
@@ -247,138 +255,53 @@ def _best_contract(
     return max(priced, key=order)
 
 
-def discard(view: PlayerView, rng: np.random.Generator, samples: int, budget: Budget) -> Action | None:
+def discard(view: PlayerView, rng: np.random.Generator, samples: int, budget: Budget) -> Priced | None:
     """The discard (and so the contract) of best expected score, among the few the heuristic counts best."""
-    setup = _discard_setup(view)
+    setup = discard_setup(view)
     if setup is None:
         return None
     misere, candidates = setup
     if misere:
         samples = max(MIN_SAMPLES, int(samples * MISERE_SAMPLE_SHARE))
-    hidden = _hidden(view, view.hand)
-    layouts = [_deal_others(view, hidden, rng)[0] for _ in range(samples)]
+    hidden = hidden_cards(view, view.hand)
+    layouts = [deal_others(view, hidden, rng)[0] for _ in range(samples)]
     contracts = [] if misere else _open_contracts(view)
     strains = [None] if misere else sorted({b.strain for b in contracts if b.strain is not None})
     if not misere and not contracts:
         return None
     kepts = [tuple(c for c in view.hand if c not in pair) for pair in candidates]
-    per_kept = _kept_estimates(view, kepts, layouts, strains, budget)
+    per_kept = kept_estimates(view, kepts, layouts, strains, budget)
     if not per_kept[0]:
         return None
-    best = None
+    values: Prices = {}
     for pair, estimates in zip(candidates, per_kept):
         score = estimates[0].value(view, None) if misere else _best_contract(view, estimates, contracts)[0]
-        if best is None or score > best[0]:
-            best = (score, pair)
-    assert best is not None  # at least one candidate
-    return Discard(view.seat, tuple(best[1]))
+        values[Discard(view.seat, tuple(pair))] = score
+    return argmax(values)
 
 
-def declare(
-    view: PlayerView, rng: np.random.Generator, samples: int, heuristic: Action, budget: Budget
-) -> Action | None:
-    """The legal contract of best expected score for the hand kept; the heuristic's concession stands."""
-    if isinstance(heuristic, Concede):
-        return heuristic
+def declare(view: PlayerView, rng: np.random.Generator, samples: int, budget: Budget) -> Priced | None:
+    """The legal contract of best expected score for the hand kept."""
     declares = {parse_bid(a.token): a for a in view.legal if isinstance(a, Declare)}
     contracts = [b for b in declares if not b.misere and not b.no_talon and not b.rung]
     if len(view.hand) != TRICKS or not contracts or len(contracts) != len(declares):
         return None
-    hidden = _hidden(view, view.hand)
-    layouts = [_deal_others(view, hidden, rng)[0] for _ in range(samples)]
-    estimates = _kept_estimates(
+    hidden = hidden_cards(view, view.hand)
+    layouts = [deal_others(view, hidden, rng)[0] for _ in range(samples)]
+    estimates = kept_estimates(
         view, [tuple(view.hand)], layouts, sorted({b.strain for b in contracts if b.strain is not None}), budget
     )[0]
     if not estimates:
         return None
-    return declares[_best_contract(view, estimates, contracts)[1]]
+    by_strain = {e.strain: e for e in estimates}
+    return argmax({declares[b]: by_strain[b.strain].value(view, b.level) for b in contracts})
 
 
 def russian(view: PlayerView) -> bool:
     return bool(view.convention.bidding.ladder == "russian")
 
 
-class NumberTricks:
-    """The bot's tricks to spare in a contract for the number ladders' rules (``number_bot``): double-dummy
-    tricks over sampled layouts, strain by strain, with the talon (a random one joins the hand and the quick
-    discard puts two away) or on the hand as it is, solved when first asked while the budget lasts. Contracts
-    the count already calls hopeless, and misères on hands of many takers, keep the count's margin."""
-
-    HOPELESS = -2.5
-
-    def __init__(self, view: PlayerView, rng: np.random.Generator, samples: int, budget: Budget):
-        self.view = view
-        hidden = _hidden(view, view.hand)
-        self.layouts = [_deal_others(view, hidden, rng) for _ in range(samples)]
-        self.budget = budget
-        self.means: dict[tuple[int | None, bool], float | None] = {}
-        self.talon = view.phase is Phase.AUCTION
-
-    def __call__(self, bid: ContractBid) -> float | None:
-        if not bid.misere and (bid.strain is None or bid.level is None):
-            return None
-        count = number_bot.margin(self.view.hand, bid, MISERE_RISK)
-        if count < self.HOPELESS:
-            return None
-        mean = self.mean(bid.strain, bid.no_talon or not self.talon)
-        if mean is None:
-            return None
-        if bid.level is None:
-            return 1.0 - 4.0 * mean  # clean almost always: 1; a trick taken one time in four: 0
-        return mean - bid.level
-
-    def mean(self, strain: int | None, as_dealt: bool) -> float | None:
-        key = (strain, as_dealt)
-        if key not in self.means:
-            values = []
-            for others, talon in self.layouts:
-                hands = dict(others)
-                mine = tuple(self.view.hand)
-                hands[self.view.seat] = mine if as_dealt else quick_discard(mine + tuple(talon), strain)
-                value = _solve_tricks(self.view, hands, strain, self.budget)
-                if value is None:
-                    break
-                values.append(value)
-            self.means[key] = float(np.mean(values)) if len(values) >= MIN_SAMPLES else None
-        return self.means[key]
-
-
-def number_bid(view: PlayerView, rng: np.random.Generator, samples: int, budget: Budget, risk: float) -> Action:
-    return number_bot.bid(view, 0.0, risk, NumberTricks(view, rng, samples, budget))
-
-
-def number_declare(view: PlayerView, rng: np.random.Generator, samples: int, budget: Budget, risk: float) -> Action:
-    return number_bot.declare(view, risk, NumberTricks(view, rng, samples, budget))
-
-
-def number_discard(view: PlayerView, rng: np.random.Generator, samples: int, budget: Budget) -> Action | None:
-    """The discard keeping the most double-dummy tricks in the kept hand's best strains (a misère: the fewest),
-    among the few the heuristic counts best."""
-    setup = _discard_setup(view)
-    if setup is None:
-        return None
-    misere, candidates = setup
-    kepts = [tuple(c for c in view.hand if c not in pair) for pair in candidates]
-    if misere:
-        strains: list[int | None] = [None]
-    else:
-        counts = {st: max(evaluate.strain_tricks(k, st) for k in kepts) for st in STRAINS}
-        top = max(counts.values())
-        strains = [st for st in STRAINS if counts[st] >= top - 1.0]
-    layouts = [_deal_others(view, _hidden(view, view.hand), rng)[0] for _ in range(samples)]
-    per_kept = _kept_estimates(view, kepts, layouts, strains, budget)
-    if not per_kept[0]:
-        return None
-
-    def score(estimates: list[Estimate]) -> float:
-        means = [float(np.mean(e.tricks)) for e in estimates]
-        return -means[0] if misere else max(means)
-
-    best = max(range(len(candidates)), key=lambda i: (score(per_kept[i]), -i))
-    return Discard(view.seat, tuple(candidates[best]))
-
-
-def _discard_setup(view: PlayerView) -> tuple[bool, list[tuple[int, ...]]] | None:
+def discard_setup(view: PlayerView) -> tuple[bool, list[tuple[int, ...]]] | None:
     """Whether the discard is for a misère, and the few discards the heuristic counts best; None when the hand
     is not the ten cards plus the talon the simulation expects."""
     first = view.legal[0]
@@ -412,7 +335,7 @@ def defence_discard(view: PlayerView, rng: np.random.Generator, samples: int, bu
 
     pairs = sorted(combinations(view.hand, TALON), key=kept_count)[:DISCARD_CANDIDATES]
     shown = [c for c in view.talon_seen if c not in view.hand]
-    pool = [c for c in _hidden(view, view.hand) if c not in shown]
+    pool = [c for c in hidden_cards(view, view.hand) if c not in shown]
     strain = None if contract.strain in (None, NO_TRUMP) else contract.strain
     order = tuple(view.active)
     totals = [0] * len(pairs)
