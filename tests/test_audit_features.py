@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 from scipy import stats as sps
 
 from fairdeal.audit import verdict as verdicts
+from fairdeal.audit.benefit.family import upper_tail
+from fairdeal.audit.benefit.fold import Lattice
 from fairdeal.audit.exact import DealDraws, hand_pvalues, laws_for
 from fairdeal.audit.fastpath import layout_for
 from fairdeal.audit.features.fold import fold_features, target_cards
@@ -30,6 +32,7 @@ from fairdeal.audit.report import templates
 from fairdeal.audit.report.narrative import sentence_of_test
 from fairdeal.audit.scan import scan_log
 from fairdeal.audit.simulate import Evening, fast_evening_lines
+from fairdeal.audit.stats import hypergeometric_null
 from fairdeal.audit.summary import BlockContext, Sums
 from fairdeal.audit.verdict import ALPHA_SPLIT, FEATURE_FAMILY, OTHER_FAMILY, build_verdict
 from fairdeal.cards import DeckKind
@@ -186,3 +189,16 @@ def test_deal_draws_are_uniform_and_do_not_depend_on_the_block_split():
     assert (halves == first).all()
     for name, p in hand_pvalues(recv, layout, laws_for(layout), DealDraws(recv)).items():
         assert sps.kstest(p, "uniform").pvalue > 0.001, name
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 12), st.sampled_from([(32, 4), (24, 4), (32, 3)]), st.data())
+def test_the_talon_aces_total_law_is_the_convolution_of_its_deals(deals, deck_talon, data):
+    """The exact total used for talons of more than two cards: ``upper_tail`` against repeated convolution."""
+    size, talon = deck_talon
+    pmf = hypergeometric_null(size, 4, talon).pmf
+    law = np.array([1.0])
+    for _ in range(deals):
+        law = np.convolve(law, pmf)
+    total = data.draw(st.integers(0, len(law) - 1))
+    assert upper_tail([(deals, Lattice(0, pmf))], total) == pytest.approx(law[total:].sum(), rel=1e-9, abs=1e-12)
