@@ -113,7 +113,7 @@ TESTS: dict[str, dict[str, str]] = {
             "In {observed} of {dealer}'s {deals} {player} was dealt {bound} aces or more, where {expected} are "
             "expected."
         ),
-        "ru": "В {observed} из {deals} при сдаче {dealer} игроку {player} пришло не меньше {bound} тузов, тогда как "
+        "ru": "Из {deals} игрока {dealer} в {observed} игроку {player} пришло не меньше {bound} тузов, тогда как "
         "ожидается {expected}.",
     },
     "seat-aces-low": {
@@ -121,7 +121,7 @@ TESTS: dict[str, dict[str, str]] = {
             "In {observed} of {dealer}'s {deals} {player} was dealt at most {bound} aces, where {expected} are "
             "expected."
         ),
-        "ru": "В {observed} из {deals} при сдаче {dealer} игроку {player} пришло не больше {bound} тузов, тогда как "
+        "ru": "Из {deals} игрока {dealer} в {observed} игроку {player} пришло не больше {bound} тузов, тогда как "
         "ожидается {expected}.",
     },
     "seat-longest-high": {
@@ -129,7 +129,7 @@ TESTS: dict[str, dict[str, str]] = {
             "In {observed} of {dealer}'s {deals} {player} was dealt a suit of {bound} cards or more, where {expected} "
             "are expected."
         ),
-        "ru": "В {observed} из {deals} при сдаче {dealer} игроку {player} пришла масть не короче {bound} карт, тогда "
+        "ru": "Из {deals} игрока {dealer} в {observed} игроку {player} пришла масть не короче {bound} карт, тогда "
         "как ожидается {expected}.",
     },
     "seat-longest-low": {
@@ -137,7 +137,7 @@ TESTS: dict[str, dict[str, str]] = {
             "In {observed} of {dealer}'s {deals} {player}'s longest suit had at most {bound} cards, where {expected} "
             "are expected."
         ),
-        "ru": "В {observed} из {deals} при сдаче {dealer} самая длинная масть игрока {player} была не длиннее {bound} "
+        "ru": "Из {deals} игрока {dealer} в {observed} самая длинная масть игрока {player} была не длиннее {bound} "
         "карт, тогда как ожидается {expected}.",
     },
     "talon-points-high": {
@@ -145,7 +145,7 @@ TESTS: dict[str, dict[str, str]] = {
             "In {observed} of {dealer}'s {deals} the talon held {bound} high-card points or more (ace 4, king 3, "
             "queen 2, jack 1), where {expected} are expected."
         ),
-        "ru": "В {observed} из {deals} при сдаче {dealer} в прикупе было не меньше {bound} очков старших карт (туз 4, "
+        "ru": "Из {deals} игрока {dealer} в {observed} в прикупе было не меньше {bound} очков старших карт (туз 4, "
         "король 3, дама 2, валет 1), тогда как ожидается {expected}.",
     },
     "talon-points-low": {
@@ -153,7 +153,7 @@ TESTS: dict[str, dict[str, str]] = {
             "In {observed} of {dealer}'s {deals} the talon held at most {bound} high-card points (ace 4, king 3, "
             "queen 2, jack 1), where {expected} are expected."
         ),
-        "ru": "В {observed} из {deals} при сдаче {dealer} в прикупе было не больше {bound} очков старших карт (туз 4, "
+        "ru": "Из {deals} игрока {dealer} в {observed} в прикупе было не больше {bound} очков старших карт (туз 4, "
         "король 3, дама 2, валет 1), тогда как ожидается {expected}.",
     },
     "talon-low-high": {
@@ -161,7 +161,7 @@ TESTS: dict[str, dict[str, str]] = {
             "In {observed} of {dealer}'s {deals} the talon held {bound} or more cards of the deck's two lowest ranks, "
             "where {expected} are expected."
         ),
-        "ru": "В {observed} из {deals} при сдаче {dealer} в прикупе было не меньше {bound} карт двух младших "
+        "ru": "Из {deals} игрока {dealer} в {observed} в прикупе было не меньше {bound} карт двух младших "
         "достоинств колоды, тогда как ожидается {expected}.",
     },
     "talon-low-low": {
@@ -169,7 +169,7 @@ TESTS: dict[str, dict[str, str]] = {
             "In {observed} of {dealer}'s {deals} the talon held at most {bound} cards of the deck's two lowest ranks, "
             "where {expected} are expected."
         ),
-        "ru": "В {observed} из {deals} при сдаче {dealer} в прикупе было не больше {bound} карт двух младших "
+        "ru": "Из {deals} игрока {dealer} в {observed} в прикупе было не больше {bound} карт двух младших "
         "достоинств колоды, тогда как ожидается {expected}.",
     },
 }
