@@ -22,9 +22,12 @@ import time
 import numpy as np
 
 from fairdeal.audit.benefit.family import TALON
+from fairdeal.audit.benefit.fold import fold_benefit
+from fairdeal.audit.fastpath import layout_for
+from fairdeal.audit.features.fold import fold_features
 from fairdeal.audit.scan import scan_log
 from fairdeal.audit.simulate import Evening, fast_evening_lines, simulated_records
-from fairdeal.audit.summary import BlockContext
+from fairdeal.audit.summary import BlockContext, Sums
 from fairdeal.audit.verdict import Verdict, build_verdict
 from fairdeal.log.writer import encode_record
 
@@ -71,6 +74,29 @@ def named_alone(verdict: Verdict, cheat: str) -> bool:
     return right and verdict.suspects() == (cheater,)
 
 
+def fold_cost(deals: int = 100_000) -> None:
+    """CPU seconds of the steered-feature fold against the whole benefit fold (which includes it), same deals."""
+    layout = layout_for("russian", 3)
+    rng = np.random.default_rng(0)
+    dealers = rng.integers(0, 3, deals)
+    order = np.argsort(rng.random((deals, 32)), axis=1)
+    recv = np.full((deals, 32), -1, dtype=np.int64)
+    codes = layout.pattern.deck.codes()[order].astype(np.int64)
+    np.put_along_axis(recv, codes, layout.template[dealers].astype(np.int64), axis=1)
+    cutters = np.full(deals, 3)
+    fold_benefit(Sums.empty(3, 2, 32), recv[:10], dealers[:10], cutters[:10], layout, "sochi")  # the honest null
+    started = time.process_time()
+    fold_features(Sums.empty(3, 2, 32), recv, dealers, layout)
+    features = time.process_time() - started
+    started = time.process_time()
+    fold_benefit(Sums.empty(3, 2, 32), recv, dealers, cutters, layout, "sochi")
+    whole = time.process_time() - started
+    print(
+        f"fold of {deals:,} deals: steered features {features:.2f} s CPU, the whole benefit fold (baseline, "
+        f"including them) {whole:.2f} s CPU: {features / whole:.0%} of it"
+    )
+
+
 def rate(count: int, n: int) -> str:
     return f"{count}/{n} = {count / n:.3f} (se {np.sqrt(max(count, 1) * (n - count) / n) / n:.3f})"
 
@@ -84,6 +110,7 @@ def main() -> None:
     parser.add_argument("--misses", type=float, default=0.02, help="share of hands missing an action (0: skip)")
     parser.add_argument("--cheats", nargs="*", default=list(EXPECTED), choices=list(EXPECTED))
     args = parser.parse_args()
+    fold_cost()
     print(f"{args.evenings} evenings of {args.hands} hands per scenario, alpha = {ALPHA}, cheat rate {args.rate}")
     se = np.sqrt(ALPHA * (1 - ALPHA) / args.evenings)
     total = 0

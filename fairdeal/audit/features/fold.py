@@ -36,7 +36,6 @@ def fold_features(sums: Sums, recv: np.ndarray, dealers: np.ndarray, layout: Lay
         rows = recv[dealers == dealer]
         for target, receiver, _ in target_cards(layout, int(dealer)):
             held = rows >= pattern.hands if receiver < 0 else rows == receiver
-            values = np.minimum(feature_values(held, pattern.deck), WIDTH - 1)
-            counts = np.zeros((len(features), WIDTH), dtype=np.int64)
-            np.add.at(counts, (np.broadcast_to(features, values.shape), values), 1)
-            sums.feature_counts[dealer, target] += counts
+            cells = features * WIDTH + np.minimum(feature_values(held, pattern.deck), WIDTH - 1)
+            counts = np.bincount(cells.reshape(-1), minlength=len(features) * WIDTH)
+            sums.feature_counts[dealer, target] += counts.reshape(len(features), WIDTH)
