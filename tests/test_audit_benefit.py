@@ -18,7 +18,7 @@ from fairdeal.audit.fastpath import layout_for
 from fairdeal.audit.scan import scan_log
 from fairdeal.audit.simulate import Evening, fast_evening_lines
 from fairdeal.audit.summary import BlockContext, Sums
-from fairdeal.audit.verdict import Verdict, build_verdict
+from fairdeal.audit.verdict import FEATURE_FAMILY, Verdict, build_verdict
 from fairdeal.cards import NUM_CODES, from_ascii_list
 from fairdeal.deal import get_pattern
 from fairdeal.engine.system import registered
@@ -120,8 +120,11 @@ def _verdict(evening: Evening, seed: int, hands: int = 300) -> Verdict:
 def test_an_honest_evening_has_no_finding():
     verdict = _verdict(Evening(), 1)
     assert verdict.clean
-    benefit = [t for t in verdict.tests if t.direction is not None]  # per dealer: three seats, the talon, its value
-    assert len(benefit) == 15 and all(t.direction in ("fed", "sunk") for t in benefit)
+    # per dealer: three seats, the talon, its value; and the steered features (two per seat, two of the talon)
+    benefit = [t for t in verdict.tests if t.direction is not None and t.family != FEATURE_FAMILY]
+    steered = [t for t in verdict.tests if t.family == FEATURE_FAMILY and t.kind != "talon-aces"]
+    assert len(benefit) == 15 and all(t.direction in ("fed", "sunk") for t in benefit + steered)
+    assert len(steered) == 24
 
 
 @pytest.mark.parametrize(
@@ -137,7 +140,9 @@ def test_a_cheating_dealer_is_named_with_his_beneficiary_and_direction(cheat, be
     assert named and all(t.actor == "Boris" for t in named)
     top = min(named, key=lambda t: t.holm)
     assert (top.beneficiary, top.direction) == (beneficiary, direction)
-    assert (top.observed > top.expected) == (direction == "fed")
+    # A value test's mean moves with the direction; a steered feature's count is of deals in its extreme tail.
+    value = min((t for t in named if t.family != FEATURE_FAMILY), key=lambda t: t.holm)
+    assert (value.observed > value.expected) == (value.direction == "fed")
 
 
 def test_an_unknown_cheat_is_refused():

@@ -3,14 +3,17 @@
 Null models (stated in the report): an honest deal is a uniformly random deal of the deck, so the talon's aces
 are hypergeometric, its value and each hand's value follow the exact subset-sum laws, and the talon is a uniform
 pair of the cards outside any one seat's hand. Per-hand p-values break ties with a uniform draw, so they are
-exactly uniform under the null and Fisher's combination of them is exact.
+exactly uniform under the null and Fisher's combination of them is exact. The tie-breaking draws come from the
+deal itself (``DealDraws``): a fixed-seed stream would give every log the same draws, and conditionally on fixed
+draws a discrete p-value is not uniform, so each log's Fisher test would have its own real level, not alpha; the
+deal's own draws also make the verdict independent of how the log is split into blocks.
 """
 
 from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -26,6 +29,34 @@ if TYPE_CHECKING:
 
 ACE = int(Rank.ACE)
 TINY = np.finfo(float).tiny
+_MIX = np.random.default_rng(20261202).integers(1, 2**63, size=NUM_CODES, dtype=np.uint64) | np.uint64(1)
+
+
+class Uniforms(Protocol):
+    def random(self, size: int) -> np.ndarray: ...
+
+
+class DealDraws:
+    """Uniform draws that are a pseudo-random function of each deal (a 64-bit mix of its receivers): the same in
+    every worker and block split, different from log to log."""
+
+    def __init__(self, recv: np.ndarray) -> None:
+        with np.errstate(over="ignore"):
+            self._key = ((recv.astype(np.uint64) + np.uint64(1)) * _MIX[None, : recv.shape[1]]).sum(
+                axis=1, dtype=np.uint64
+            )
+        self._drawn = 0
+
+    def random(self, size: int) -> np.ndarray:
+        assert size == len(self._key)  # one draw per deal each time
+        self._drawn += 1
+        with np.errstate(over="ignore"):
+            x = self._key + np.uint64(self._drawn) * np.uint64(0x9E3779B97F4A7C15)
+            x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+            x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+            x ^= x >> np.uint64(31)
+        returned: np.ndarray = (x >> np.uint64(11)).astype(np.float64) / float(1 << 53)
+        return returned
 
 
 @dataclass(frozen=True)
@@ -88,9 +119,10 @@ def fold_deals(
     context: BlockContext,
     rng: np.random.Generator,
 ) -> None:
-    """Fold deals (``(m, codes)`` receivers, in log order) into a summary: sums, sequences, battery."""
+    """Fold deals (``(m, codes)`` receivers, in log order) into a summary: sums, sequences, battery. ``rng`` is
+    not drawn from: the tie-breaking draws are the deals' own (``DealDraws``)."""
     laws = laws_for(layout)
-    pvalues = hand_pvalues(recv, layout, laws, rng)
+    pvalues = hand_pvalues(recv, layout, laws, DealDraws(recv))
     sums = summary.sums
     talon = recv >= layout.pattern.hands
     aces = np.count_nonzero(talon & laws.aces[None, :], axis=1)
@@ -116,9 +148,7 @@ def fold_deals(
         summary.battery = join(summary.battery, part)
 
 
-def hand_pvalues(
-    recv: np.ndarray, layout: Layout, laws: Laws, rng: np.random.Generator
-) -> dict[tuple[str, int], np.ndarray]:
+def hand_pvalues(recv: np.ndarray, layout: Layout, laws: Laws, rng: Uniforms) -> dict[tuple[str, int], np.ndarray]:
     """Per-hand randomized p-values, exactly uniform for honest deals: ``{("hand value" | "talon rank", hand): p}``.
 
     Also ``("talon aces", -1)`` and ``("talon value", -1)`` (not folded: their totals are tested exactly).

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from fairdeal.audit.battery import BatteryPart
+from fairdeal.audit.features.laws import FEATURES, WIDTH
 from fairdeal.audit.quality import MEASURES
 from fairdeal.audit.replay import Finding
 from fairdeal.errors import one_line
@@ -74,6 +75,8 @@ class Sums:
     cutter_untested: np.ndarray  # (cutters,): cuts by the seat whose order before the cut is not logged
     actor_actions: np.ndarray  # (dealers,): logged actions naming their actor (the log records who acts)
     gathered: np.ndarray  # (dealers,): hands with a logged gathered order (``order_before``)
+    # (dealers, seats + the talon, features, values): deals giving the target each feature value (``features``)
+    feature_counts: np.ndarray
     uniform_pvalues: int = 0  # per-hand p-values folded in (for the report)
 
     @staticmethod
@@ -117,6 +120,7 @@ class Sums:
             z(seats, np.int64),
             z(seats, np.int64),
             z(seats, np.int64),
+            z((seats, seats + 1, len(FEATURES), WIDTH), np.int64),
         )
 
     def add(self, other: Sums) -> Sums:

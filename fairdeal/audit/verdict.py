@@ -19,7 +19,15 @@ finding. Findings no honest hand shows (a deal with a card too many or too few, 
 wrong player or one naming no actor in a log that names actors (``actors.cuts``), a rules breach, a cooked score
 line) flag without statistics. The CUSUM and the e-process say after which of his deals a dealer first became
 suspicious. The tests of benefit (``benefit``) ask per (dealer | cutter -> seat, talon) whether the target was
-fed or sunk, two-sided; they name the actor, the beneficiary and the direction, and the actor is a suspect.
+fed or sunk, two-sided; they name the actor, the beneficiary and the direction, and the actor is a suspect. The
+tests of steered features (``features``: a seat's aces and longest suit, the talon's points and low cards, per
+dealer and target, exact binomial counts of each extreme tail) name the same; with the talon's aces total they
+make the family of steered features.
+
+The alpha budget is split (``ALPHA_SPLIT``) between the steered features and every other test: Holm (and
+Benjamini-Hochberg) run within each family at its share of alpha, and each adjusted p-value is divided by its
+share, so "adjusted p <= alpha" means significant at the family-wise level alpha over both (Bonferroni across
+the families). A family with no test in a log gives its share to the others.
 """
 
 from __future__ import annotations
@@ -35,13 +43,16 @@ from fairdeal.audit.actors.cuts import UNATTRIBUTED, WRONG
 from fairdeal.audit.actors.cutter import TALON as CUT_TALON
 from fairdeal.audit.actors.cutter import habit_pvalue
 from fairdeal.audit.battery import battery_tests
-from fairdeal.audit.benefit.family import HAND_TEST, TALON, TALON_TEST, benefit_tests
+from fairdeal.audit.benefit.family import EXACT_DEALS, HAND_TEST, TALON, TALON_TEST, benefit_tests, upper_tail
 from fairdeal.audit.benefit.family import NULL as BENEFIT_NULL
 from fairdeal.audit.benefit.family import subject as benefit_subject
+from fairdeal.audit.benefit.fold import Lattice
 from fairdeal.audit.benign import LOG_ERROR_NAMES
 from fairdeal.audit.bulk_replay import DEAL_SOURCE, EVIDENCE_TABLE, FALSE_CUT_SOURCE
 from fairdeal.audit.evidence import REPLAY, TARGETING, DealerEvidence, dealer_evidence
 from fairdeal.audit.exact import laws_for
+from fairdeal.audit.features.tests import NULL as FEATURE_NULL
+from fairdeal.audit.features.tests import feature_tests
 from fairdeal.audit.quality import MEASURES, guessing_null
 from fairdeal.audit.replay import CutDepthTally, Finding
 from fairdeal.audit.scan import Merged
@@ -69,6 +80,10 @@ RULE_FINDINGS = frozenset(
 CERTAIN_FINDINGS = DEALER_FINDINGS | RULE_FINDINGS | {"repeated-deal", "weak-seed"}
 MAX_CALIBRATED_HORIZON = 20_000
 PATH_POINTS = 1500
+FEATURE_FAMILY = "steered features"
+OTHER_FAMILY = "other tests"
+# Shares of alpha: the steered features are few tests, each exact; the others many, some conservative.
+ALPHA_SPLIT = ((FEATURE_FAMILY, 0.5), (OTHER_FAMILY, 0.5))
 
 
 @dataclass(frozen=True)
@@ -95,6 +110,9 @@ class TestResult:
     expected: float | None = None
     # A dealer's benefit test whose excess a flagged cutter's chosen depths account for: it does not flag.
     explained_by: str | None = None
+    # The bound of the counted tail (steered-feature tests): "3 or more aces".
+    bound: int | None = None
+    family: str = OTHER_FAMILY  # the share of alpha the test is adjusted in (``ALPHA_SPLIT``)
 
 
 @dataclass(frozen=True)
@@ -287,6 +305,7 @@ def build_verdict(
         tests += _dealer_tests(name, d, merged, laws, pattern, float(log_e.max()), min_each_side)
     tests += _seat_tests(merged, players)
     tests += _benefit_tests(merged, players)
+    tests += _feature_tests(merged, players)
 
     tests += _cutter_tests(merged, players)
     notes += _cutter_notes(merged, players)
@@ -316,8 +335,7 @@ def build_verdict(
     tests += [_evidence_test(e) for e in evidence]
     if talon_cards != 2:
         notes.append(
-            f"pattern {pattern.name} has {talon_cards} talon cards: the talon-rank test (231 pairs) does "
-            "not apply; the talon-aces total uses a normal approximation"
+            f"pattern {pattern.name} has {talon_cards} talon cards: the talon-rank test (231 pairs) does not apply"
         )
     return Verdict(
         players,
@@ -495,10 +513,11 @@ def _dealer_tests(
         p_aces = talon_aces_total_pvalue(counts, laws.talon_aces.pmf)
         aces_null = "honest talons: two of 32 cards, aces hypergeometric (P(2 aces) = 6/496), exact total"
     else:
-        law = laws.talon_aces
-        z = (total - 0.5 - hands * law.mean) / np.sqrt(hands * law.variance)
-        p_aces = float(sps.norm.sf(z))
-        aces_null = f"honest talons: aces hypergeometric, {talon_cards} cards; normal approximation of the total"
+        p_aces = upper_tail([(hands, Lattice(0, laws.talon_aces.pmf))], total)
+        aces_null = (
+            f"honest talons: aces hypergeometric, {talon_cards} cards; the total's law by convolution (exact up to "
+            f"{EXACT_DEALS:,} deals, normal beyond)"
+        )
     value_law = laws.talon_value
     z = (merged.sums.talon_value[d] - hands * value_law.mean) / np.sqrt(hands * value_law.variance)
     tests = [
@@ -513,6 +532,7 @@ def _dealer_tests(
             kind="talon-aces",
             observed=float(total),
             expected=float(hands * laws.talon_aces.mean),
+            family=FEATURE_FAMILY,  # the talon's aces are a feature a dealer steers, tested exactly
         ),
         TestResult(
             subject,
@@ -688,6 +708,36 @@ def _benefit_tests(merged: Merged, players: Sequence[str]) -> list[TestResult]:
     ]
 
 
+def _feature_tests(merged: Merged, players: Sequence[str]) -> list[TestResult]:
+    """The steered features, per (dealer, target): the tail that stands out, named by dealer, target, direction."""
+    out = []
+    for f in feature_tests(merged.sums, merged.layout):
+        dealer = players[f.dealer]
+        player = players[f.target] if f.target < len(players) else None
+        to = TALON if player is None else ("himself" if player == dealer else f"player {player}")
+        out.append(
+            TestResult(
+                f"dealer {dealer} -> {to}",
+                f"steered: {f.label}",
+                float(f.observed),
+                f.pvalue,
+                f.deals,
+                FEATURE_NULL,
+                dealer=dealer,
+                player=player,
+                actor=dealer,
+                beneficiary=TALON if player is None else player,
+                direction=f.direction,
+                kind=f.kind,
+                observed=float(f.observed),
+                expected=f.expected,
+                bound=f.bound,
+                family=FEATURE_FAMILY,
+            )
+        )
+    return out
+
+
 CUTTER_NULL = (
     "an honest cutter: depth uniform over the legal depths, so the chosen depth's rank among them (ties broken at "
     "random) is uniform, Fisher on each tail; and, so that a dealer stacking for a habitual depth does not make "
@@ -808,8 +858,19 @@ def _some(hands: list[int], most: int = 10) -> str:
     return shown if len(hands) <= most else f"{shown} and {len(hands) - most:,} more"
 
 
+def alpha_shares(tests: Sequence[TestResult]) -> dict[str, float]:
+    """Each family's share of alpha in this log: ``ALPHA_SPLIT`` renormalised over the families with a test."""
+    present = {t.family for t in tests}
+    split = {name: share for name, share in ALPHA_SPLIT if name in present}
+    total = sum(split.values())
+    return {name: share / total for name, share in split.items()}
+
+
 def _adjusted(tests: list[TestResult]) -> list[TestResult]:
-    if not tests:
-        return tests
-    p = np.array([max(t.pvalue, np.finfo(float).tiny) for t in tests])
-    return [replace(t, holm=float(h), bh=float(b)) for t, h, b in zip(tests, holm(p), benjamini_hochberg(p))]
+    out = list(tests)
+    for family, share in alpha_shares(tests).items():
+        rows = [i for i, t in enumerate(tests) if t.family == family]
+        p = np.array([max(tests[i].pvalue, np.finfo(float).tiny) for i in rows])
+        for i, h, b in zip(rows, holm(p), benjamini_hochberg(p)):
+            out[i] = replace(tests[i], holm=float(min(1.0, h / share)), bh=float(min(1.0, b / share)))
+    return out

@@ -27,6 +27,7 @@ from fairdeal.audit.benefit.model import (
     value_model,
 )
 from fairdeal.audit.fastpath import CUT
+from fairdeal.audit.features.fold import fold_features
 from fairdeal.cards import NUM_CODES
 from fairdeal.deal import get_pattern
 from fairdeal.errors import FairdealError
@@ -176,7 +177,9 @@ def cutters_of(hands: Hands, simple: np.ndarray, compiled: CompiledShuffle | Non
 def fold_benefit(
     sums: Sums, recv: np.ndarray, dealers: np.ndarray, cutters: np.ndarray, layout: Layout, system: str
 ) -> None:
-    """Add a block's deals to ``benefit_*`` sums ``(dealer, cutter, target)``: target = seat, or seats (the talon)."""
+    """Add a block's deals to ``benefit_*`` sums ``(dealer, cutter, target)``: target = seat, or seats (the talon);
+    and their steerable features (``features``)."""
+    fold_features(sums, recv.astype(np.int64), dealers, layout)
     pattern = layout.pattern
     scoring = Scoring.of_system(system)
     model = model_of(pattern, scoring)

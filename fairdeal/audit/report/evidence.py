@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from fairdeal.audit.features import tests as features
 from fairdeal.audit.verdict import DEALER_FINDINGS, Verdict
 from fairdeal.cards import Rank, parse_card
 from fairdeal.deal import get_pattern
@@ -27,10 +28,11 @@ from fairdeal.shuffle.notation import parse_notation
 from fairdeal.shuffle.ops import Action, Cut
 
 HANDS_PER_DEALER = 6  # hands drawn per suspect dealer (the rest are in the tables and the JSON)
-TALON_KINDS = frozenset(
-    {"talon-aces", "talon-aces-eprocess", "talon-value", "talon-same-effort", "talon-rank", "aces-together"}
+TALON_KINDS = (
+    frozenset({"talon-aces", "talon-aces-eprocess", "talon-value", "talon-same-effort", "talon-rank", "aces-together"})
+    | features.TALON_KINDS
 )
-SEAT_KINDS = frozenset({"hand-value", "hand-same-effort"})
+SEAT_KINDS = frozenset({"hand-value", "hand-same-effort"}) | features.SEAT_KINDS
 Step = Callable[[int, int], None]
 _DEALER = re.compile(rb'"dealer"\s*:\s*(\d+)')
 _LAST_CUT = re.compile(r"^.*(?:^|\s)(cut[@\s].*)$", re.DOTALL)  # greedy: the group starts at the last cut token

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from fairdeal.audit.features import tests as features
 from fairdeal.audit.report import templates as words
 from fairdeal.audit.report.evidence import SEAT_KINDS, TALON_KINDS, DrawnHand, Evidence
 from fairdeal.audit.report.numbers import about_one_in, check_language, counted, number, one_in
@@ -39,6 +40,8 @@ FAMILY_OF_KIND = {
     "lazy-shuffle": "shuffle",
     "aces-together": "shuffle",
     "battery": "generator",
+    **dict.fromkeys(features.SEAT_KINDS, "hand"),
+    **dict.fromkeys(features.TALON_KINDS, "talon"),
 }
 
 
@@ -117,7 +120,7 @@ def fields_of_test(t: TestResult, lang: str) -> dict[str, object]:
     for key, value in (("dealer", t.dealer), ("player", t.player)):
         if value is not None:
             fields[key] = who(value)
-    for key, x in (("observed", t.observed), ("expected", t.expected)):
+    for key, x in (("observed", t.observed), ("expected", t.expected), ("bound", t.bound)):
         if x is not None:
             fields[key] = _figure(x, lang)
     return fields

@@ -108,6 +108,70 @@ TESTS: dict[str, dict[str, str]] = {
         "en": "The deal generator failed the test '{test}' over {deals}.",
         "ru": "Генератор раздач не прошёл тест «{test}» за {deals}.",
     },
+    "seat-aces-high": {
+        "en": (
+            "In {observed} of {dealer}'s {deals} {player} was dealt {bound} aces or more, where {expected} are "
+            "expected."
+        ),
+        "ru": "Из {deals} игрока {dealer} в {observed} игроку {player} пришло не меньше {bound} тузов, тогда как "
+        "ожидается {expected}.",
+    },
+    "seat-aces-low": {
+        "en": (
+            "In {observed} of {dealer}'s {deals} {player} was dealt at most {bound} aces, where {expected} are "
+            "expected."
+        ),
+        "ru": "Из {deals} игрока {dealer} в {observed} игроку {player} пришло не больше {bound} тузов, тогда как "
+        "ожидается {expected}.",
+    },
+    "seat-longest-high": {
+        "en": (
+            "In {observed} of {dealer}'s {deals} {player} was dealt a suit of {bound} cards or more, where {expected} "
+            "are expected."
+        ),
+        "ru": "Из {deals} игрока {dealer} в {observed} игроку {player} пришла масть не короче {bound} карт, тогда "
+        "как ожидается {expected}.",
+    },
+    "seat-longest-low": {
+        "en": (
+            "In {observed} of {dealer}'s {deals} {player}'s longest suit had at most {bound} cards, where {expected} "
+            "are expected."
+        ),
+        "ru": "Из {deals} игрока {dealer} в {observed} самая длинная масть игрока {player} была не длиннее {bound} "
+        "карт, тогда как ожидается {expected}.",
+    },
+    "talon-points-high": {
+        "en": (
+            "In {observed} of {dealer}'s {deals} the talon held {bound} high-card points or more (ace 4, king 3, "
+            "queen 2, jack 1), where {expected} are expected."
+        ),
+        "ru": "Из {deals} игрока {dealer} в {observed} в прикупе было не меньше {bound} очков старших карт (туз 4, "
+        "король 3, дама 2, валет 1), тогда как ожидается {expected}.",
+    },
+    "talon-points-low": {
+        "en": (
+            "In {observed} of {dealer}'s {deals} the talon held at most {bound} high-card points (ace 4, king 3, "
+            "queen 2, jack 1), where {expected} are expected."
+        ),
+        "ru": "Из {deals} игрока {dealer} в {observed} в прикупе было не больше {bound} очков старших карт (туз 4, "
+        "король 3, дама 2, валет 1), тогда как ожидается {expected}.",
+    },
+    "talon-low-high": {
+        "en": (
+            "In {observed} of {dealer}'s {deals} the talon held {bound} or more cards of the deck's two lowest ranks, "
+            "where {expected} are expected."
+        ),
+        "ru": "Из {deals} игрока {dealer} в {observed} в прикупе было не меньше {bound} карт двух младших "
+        "достоинств колоды, тогда как ожидается {expected}.",
+    },
+    "talon-low-low": {
+        "en": (
+            "In {observed} of {dealer}'s {deals} the talon held at most {bound} cards of the deck's two lowest ranks, "
+            "where {expected} are expected."
+        ),
+        "ru": "Из {deals} игрока {dealer} в {observed} в прикупе было не больше {bound} карт двух младших "
+        "достоинств колоды, тогда как ожидается {expected}.",
+    },
 }
 
 GENERIC = {

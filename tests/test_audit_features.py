@@ -1,0 +1,204 @@
+"""The steered-feature tests (``audit.features``), the alpha split across test families, and the deal-derived
+tie-breaking draws: exact laws against brute force, mergeable histograms, every registered table, the report."""
+
+from __future__ import annotations
+
+import io
+from itertools import combinations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats as sps
+
+from fairdeal.audit import verdict as verdicts
+from fairdeal.audit.benefit.family import upper_tail
+from fairdeal.audit.benefit.fold import Lattice
+from fairdeal.audit.exact import DealDraws, hand_pvalues, laws_for
+from fairdeal.audit.fastpath import layout_for
+from fairdeal.audit.features.fold import fold_features, target_cards
+from fairdeal.audit.features.laws import (
+    FEATURES,
+    TAIL,
+    WIDTH,
+    feature_law,
+    feature_values,
+    longest_suit_pmf,
+    tails,
+)
+from fairdeal.audit.features.tests import SEAT_KINDS, TALON_KINDS, feature_tests, tail_test
+from fairdeal.audit.report import templates
+from fairdeal.audit.report.narrative import sentence_of_test
+from fairdeal.audit.scan import scan_log
+from fairdeal.audit.simulate import Evening, fast_evening_lines
+from fairdeal.audit.stats import hypergeometric_null
+from fairdeal.audit.summary import BlockContext, Sums
+from fairdeal.audit.verdict import ALPHA_SPLIT, FEATURE_FAMILY, OTHER_FAMILY, build_verdict
+from fairdeal.cards import DeckKind
+from fairdeal.systems import registered
+
+TABLES = sorted({(system.pattern(n).name, n) for system in registered() for n in system.players})
+
+
+def _verdict(evening: Evening, hands: int, seed: int):
+    data = b"".join(fast_evening_lines(np.random.default_rng(seed), evening, hands))
+    merged = scan_log(io.BytesIO(data), lambda h: BlockContext(h.pattern_name, len(h.players), False))
+    return build_verdict(merged, 0.01)
+
+
+def _uniform_receivers(rng: np.random.Generator, layout, dealers: np.ndarray) -> np.ndarray:
+    deck = layout.pattern.deck.codes()
+    recv = np.full((len(dealers), 32), -1, dtype=np.int64)
+    for k, d in enumerate(dealers):
+        recv[k, rng.permutation(deck)] = layout.template[d]
+    return recv
+
+
+@pytest.mark.parametrize("deck", list(DeckKind))
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_feature_laws_match_brute_force_over_every_small_subset(deck, k):
+    codes = deck.codes()
+    held = np.zeros((0, 32), dtype=bool)
+    rows = []
+    for subset in combinations(codes, k):
+        row = np.zeros(32, dtype=bool)
+        row[list(subset)] = True
+        rows.append(row)
+    held = np.array(rows)
+    values = feature_values(held, deck)
+    for f in range(len(FEATURES)):
+        brute = np.bincount(values[:, f], minlength=WIDTH)[:WIDTH] / len(held)
+        assert np.allclose(feature_law(deck, k, f).pmf, brute), FEATURES[f]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 4), st.integers(1, 4), st.data())
+def test_the_longest_suit_law_sums_to_one_and_matches_enumeration(suit_size, suits, data):
+    k = data.draw(st.integers(0, suit_size * suits))
+    pmf = longest_suit_pmf(suit_size, suits, k)
+    assert pmf.sum() == pytest.approx(1.0)
+    counts = np.zeros(suit_size + 1)
+    cards = [(s, r) for s in range(suits) for r in range(suit_size)]
+    for subset in combinations(cards, k):
+        lengths = [sum(1 for s, _ in subset if s == suit) for suit in range(suits)]
+        counts[max(lengths)] += 1
+    assert np.allclose(pmf, counts / counts.sum())
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(list(DeckKind)), st.integers(0, len(FEATURES) - 1), st.data())
+def test_each_law_sums_to_one_and_its_tails_are_the_most_extreme_with_chance_at_least_tail(deck, f, data):
+    k = data.draw(st.integers(1, deck.size))
+    law = feature_law(deck, k, f)
+    assert law.pmf.sum() == pytest.approx(1.0) and (law.pmf >= 0).all()
+    assert law.p_high >= TAIL - 1e-12 and law.p_low >= TAIL - 1e-12
+    assert law.pmf[law.high + 1 :].sum() < TAIL or law.high == WIDTH - 1
+    assert law.pmf[: law.low].sum() < TAIL
+    assert tails(law.pmf) == (law.high, law.low)
+
+
+def test_the_tail_count_is_exactly_binomial_and_two_sided():
+    law = feature_law(DeckKind.PIQUET32, 10, 0)  # aces in a hand of ten: 3 or more, or none
+    counts = np.zeros(WIDTH, dtype=np.int64)
+    counts[[0, 1, 2, 3]] = [20, 40, 30, 10]
+    test = tail_test(0, 1, 0, counts, law)
+    p_high = sps.binom.sf(9, 100, law.p_high)
+    p_low = sps.binom.sf(19, 100, law.p_low)
+    assert test.pvalue == pytest.approx(min(1.0, 2 * min(p_high, p_low)))
+    assert test.direction == ("fed" if p_high <= p_low else "sunk")
+
+
+def test_honest_tail_tests_keep_their_level():
+    """Calibration by simulation: honest counts of 100 deals reject at most at their nominal level."""
+    rng = np.random.default_rng(3)
+    law = feature_law(DeckKind.PIQUET32, 10, 1)
+    values = rng.choice(WIDTH, size=(4000, 100), p=law.pmf)
+    p = np.array([tail_test(0, 0, 1, np.bincount(v, minlength=WIDTH), law).pvalue for v in values])
+    for level in (0.05, 0.01):
+        assert np.mean(p <= level) <= level + 3 * np.sqrt(level / len(p))
+
+
+@pytest.mark.parametrize(("pattern", "seats"), TABLES, ids=[f"{p}-{n}" for p, n in TABLES])
+def test_histograms_merge_over_any_split_and_test_every_target_of_every_table(pattern, seats):
+    layout = layout_for(pattern, seats)
+    rng = np.random.default_rng(seats)
+    dealers = rng.integers(0, seats, 90)
+    recv = _uniform_receivers(rng, layout, dealers)
+    whole = Sums.empty(seats, 4, layout.pattern.deck.size)
+    parts = [Sums.empty(seats, 4, layout.pattern.deck.size) for _ in range(2)]
+    fold_features(whole, recv, dealers, layout)
+    fold_features(parts[0], recv[:37], dealers[:37], layout)
+    fold_features(parts[1], recv[37:], dealers[37:], layout)
+    assert (parts[0].add(parts[1]).feature_counts == whole.feature_counts).all()
+    tests = feature_tests(whole, layout)
+    expected = sum(2 for d in set(dealers.tolist()) for _ in target_cards(layout, int(d)))
+    assert len(tests) == expected
+    assert all(0.0 < t.pvalue <= 1.0 for t in tests)
+    for d in set(dealers.tolist()):
+        assert whole.feature_counts[d, :, 0].sum() == len(target_cards(layout, d)) * np.count_nonzero(dealers == d)
+
+
+def test_the_alpha_split_is_stated_and_each_family_spends_only_its_share():
+    assert dict(ALPHA_SPLIT) == {FEATURE_FAMILY: 0.5, OTHER_FAMILY: 0.5}
+    tests = [verdicts.TestResult("s", "t", 0.0, p, 1, "", family=FEATURE_FAMILY) for p in (0.001, 0.2)]
+    tests += [verdicts.TestResult("s", "t", 0.0, p, 1, "", family=OTHER_FAMILY) for p in (0.004, 0.5, 0.9)]
+    holm = [t.holm for t in verdicts._adjusted(tests)]
+    # Holm within each family, divided by its share: 0.001 * 2 / 0.5, 0.004 * 3 / 0.5.
+    assert holm[0] == pytest.approx(0.004) and holm[2] == pytest.approx(0.024)
+    alone = verdicts._adjusted([verdicts.TestResult("s", "t", 0.0, 0.001, 1, "")])
+    assert alone[0].holm == pytest.approx(0.001)  # a family with no test gives its share away
+
+
+@pytest.mark.parametrize(
+    ("cheat", "beneficiary", "direction", "kind"),
+    [
+        ("aces", "Vera", "fed", "seat-aces-high"),
+        ("long-suit", "Vera", "fed", "seat-longest-high"),
+        ("junk-talon", "the buyer's talon", "sunk", "talon-low-high"),
+    ],
+)
+def test_a_dealer_steering_a_feature_is_named_with_his_beneficiary(cheat, beneficiary, direction, kind):
+    verdict = _verdict(Evening(cheater=1, rate=0.25, cheat=cheat), 300, 7)
+    steered = [t for t in verdict.flagged() if t.family == FEATURE_FAMILY]
+    assert any(
+        t.actor == "Boris" and t.beneficiary == beneficiary and t.direction == direction and t.kind == kind
+        for t in steered
+    )
+    assert verdict.suspects() == ("Boris",)
+    for lang in ("en", "ru"):
+        text = sentence_of_test(next(t for t in steered if t.kind == kind), len(verdict.tests), lang)
+        assert "Boris" in text and str(next(t for t in steered if t.kind == kind).bound) in text
+
+
+def test_every_feature_kind_has_its_sentence_in_every_language():
+    for kind in SEAT_KINDS | TALON_KINDS:
+        assert set(templates.TESTS[kind]) == {"en", "ru"}
+        for text in templates.TESTS[kind].values():
+            assert "{bound}" in text and "{observed}" in text and "{expected}" in text
+
+
+def test_deal_draws_are_uniform_and_do_not_depend_on_the_block_split():
+    rng = np.random.default_rng(5)
+    layout = layout_for("russian", 3)
+    recv = _uniform_receivers(rng, layout, np.zeros(4000, dtype=np.int64))
+    draws = DealDraws(recv)
+    first, second = draws.random(len(recv)), draws.random(len(recv))
+    assert sps.kstest(first, "uniform").pvalue > 0.001 and abs(np.corrcoef(first, second)[0, 1]) < 0.1
+    halves = np.concatenate([DealDraws(recv[:1500]).random(1500), DealDraws(recv[1500:]).random(2500)])
+    assert (halves == first).all()
+    for name, p in hand_pvalues(recv, layout, laws_for(layout), DealDraws(recv)).items():
+        assert sps.kstest(p, "uniform").pvalue > 0.001, name
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 12), st.sampled_from([(32, 4), (24, 4), (32, 3)]), st.data())
+def test_the_talon_aces_total_law_is_the_convolution_of_its_deals(deals, deck_talon, data):
+    """The exact total used for talons of more than two cards: ``upper_tail`` against repeated convolution."""
+    size, talon = deck_talon
+    pmf = hypergeometric_null(size, 4, talon).pmf
+    law = np.array([1.0])
+    for _ in range(deals):
+        law = np.convolve(law, pmf)
+    total = data.draw(st.integers(0, len(law) - 1))
+    assert upper_tail([(deals, Lattice(0, pmf))], total) == pytest.approx(law[total:].sum(), rel=1e-9, abs=1e-12)
