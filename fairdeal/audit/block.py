@@ -113,7 +113,6 @@ def audit_block(
         layout,
         context,
         summary,
-        np.random.default_rng([context.seed, block_index, 3]),
     )
     logged = read_logged(hands, simple, compiled, pattern, context.min_each_side)
     fold_quality(hands, dealers, logged, context, summary)
@@ -134,7 +133,7 @@ def audit_block(
         fold_tells(
             hands, orders, dealers, laws.aces, context, summary, np.random.default_rng([context.seed, block_index, 1])
         )
-    fold_deals(summary, recv, dealers, numbers, layout, context, np.random.default_rng([context.seed, block_index]))
+    fold_deals(summary, recv, dealers, numbers, layout, context)
     cutters = cutters_of(hands, simple, compiled, seats)
     fold_benefit(summary.sums, recv, dealers, cutters, layout, context.system)
     return summary

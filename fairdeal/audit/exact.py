@@ -117,10 +117,9 @@ def fold_deals(
     numbers: np.ndarray,
     layout: Layout,
     context: BlockContext,
-    rng: np.random.Generator,
 ) -> None:
-    """Fold deals (``(m, codes)`` receivers, in log order) into a summary: sums, sequences, battery. ``rng`` is
-    not drawn from: the tie-breaking draws are the deals' own (``DealDraws``)."""
+    """Fold deals (``(m, codes)`` receivers, in log order) into a summary: sums, sequences, battery. The
+    tie-breaking draws are the deals' own (``DealDraws``)."""
     laws = laws_for(layout)
     pvalues = hand_pvalues(recv, layout, laws, DealDraws(recv))
     sums = summary.sums

@@ -168,7 +168,7 @@ def undone_windows(compiled: CompiledShuffle, targets: np.ndarray) -> list[tuple
         found += [
             (row, start, stop, inverse_at[start] == inverse_at[stop]) for start, stop in _shortest_repeats(labels_at)
         ]
-    found.sort(key=lambda item: (item[2] - item[1], item[1], item[0]))
+    found.sort(key=lambda item: (item[0], item[1], item[2]))  # log order: the first kept are the first logged
     return found
 
 

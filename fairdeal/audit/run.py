@@ -385,7 +385,7 @@ def audit_input(source: ScanInput, options: RunOptions = RunOptions(), progress:
             header.dealing != "physical",
             options.min_each_side,
             options.seed,
-            min(options.keep, 200),
+            options.keep,  # each block keeps as many as the report: its first ones per kind, however split
             tells,
             targeting,
             targeting or estimate <= TARGETING_AUTO_HANDS,

@@ -25,7 +25,7 @@ class BlockContext:
     digital: bool
     min_each_side: int = 4
     seed: int = 0
-    keep: int = 200  # findings and malformed lines kept per block (all are counted)
+    keep: int = 1000  # findings and malformed lines kept per block (all are counted); the run gives its own
     tells: bool = False  # the shuffle's own tells (``tells``): per-hand Monte Carlo, so only when asked
     targeting: bool = False  # per-hand same-effort Monte Carlo (``targeting``)
     per_hand: bool = False  # keep per-hand rows (shuffle quality) for the report

@@ -22,6 +22,7 @@ import numpy as np
 from scipy import stats as sps
 
 from fairdeal.audit.actors.value import depth_values
+from fairdeal.audit.exact import DealDraws
 from fairdeal.audit.fastpath import CUT, NO_OP, CompiledShuffle, apply_compiled
 from fairdeal.deal import DealPattern, seats_of_hands
 from fairdeal.errors import FairdealError
@@ -238,7 +239,6 @@ def fold_cutter(
     layout: Layout,
     context: BlockContext,
     summary: BlockSummary,
-    rng: np.random.Generator,
 ) -> None:
     """Add each readable cut's two rank p-values, and the scores the habit test needs, to its (cutter,
     beneficiary) sums; count the gathered orders (the verdict says the gatherer, whom the log does not name, is
@@ -261,7 +261,11 @@ def fold_cutter(
         for r, b in zip(*np.nonzero(maps[dealer])):
             values[at, :, b] += raw[at, :, r]
     below, ties = rank_counts(values)
-    high, low = _tails(below, ties, index, rng.random((len(own), maps.shape[2])))
+    # Tie-breaking draws keyed by each cut's deck, like the deals' own (``exact.DealDraws``): the same however the
+    # log is split into blocks or workers, so a log and its store give one verdict at any size.
+    draws = DealDraws(cases.pre[legal])
+    uniform = np.stack([draws.random(len(own)) for _ in range(maps.shape[2])], axis=1)
+    high, low = _tails(below, ties, index, uniform)
     scores = tail_scores(below, ties)
     counted = active[own]
     for seat in np.unique(cutter):
