@@ -154,6 +154,21 @@ def _walk(node: Json, path: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...],
     return found
 
 
+def document_paths(node: Json) -> list[tuple[Any, ...]]:
+    """Every path inside a document, the document's own (empty) first."""
+    return [path for path, _ in _walk(node)]
+
+
+def replaced(document: Json, path: tuple[Any, ...], value: Json) -> Json:
+    """A copy of the document with the value at ``path`` replaced (only the nodes along the path are copied)."""
+    if not path:
+        return value
+    head, *rest = path
+    copy = dict(document) if isinstance(document, dict) else list(document)
+    copy[head] = replaced(document[head], tuple(rest), value)
+    return copy
+
+
 def _replace(document: Json, path: tuple[Any, ...], value: Json) -> Json:
     if not path:
         return value

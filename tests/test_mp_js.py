@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from fuzz_mutators import document_paths, replaced
 from test_mental_poker_v4_aborts import Cheat, Paranoid, StopsPlaying, refused_doc
 from test_mental_poker_v4_aborts import evening as aborted_evening
 
@@ -512,37 +513,17 @@ def test_a_sample_of_the_mutation_suite_is_rejected_with_checkpoints(page: Path,
 ODD_VALUES: list[Any] = [None, True, 0, -1, 1, 7, 2**62, "", "x", "ann", "ff" * 32, [], {}, ["AS"], {"a": 1}]
 
 
-def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [path]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found += _paths(item, (*path, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found += _paths(item, (*path, index))
-    return found
-
-
-def _replace(doc: Any, path: tuple[Any, ...], value: Any) -> Any:
-    if not path:
-        return value
-    head, *rest = path
-    copy = dict(doc) if isinstance(doc, dict) else list(doc)
-    copy[head] = _replace(doc[head], tuple(rest), value)
-    return copy
-
-
 def test_fuzzed_transcripts_never_break_the_verifier_and_agree(page: Path, tmp_path: Path) -> None:
     """Any field of a transcript replaced by a value of another type or range (a hostile publisher; the file
     still canonical): the JS verifier always finishes, rejects, and names what Python names first."""
     rng = random.Random(SEED)
     doc = _hand("rostov", 3).transcripts[0]
-    paths = _paths(doc)[1:]
+    paths = document_paths(doc)[1:]
     cases = []
     for number in range(90):
         path = rng.choice(paths)
         target = tmp_path / f"fuzz-{number}.json"
-        changed = _replace(doc, path, rng.choice(ODD_VALUES))
+        changed = replaced(doc, path, rng.choice(ODD_VALUES))
         target.write_bytes(encode(changed))
         cases.append((target, path, changed))
     reports = node(page, tmp_path, "--batch", [[str(target)] for target, _, _ in cases])

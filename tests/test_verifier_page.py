@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from fuzz_mutators import document_paths, replaced
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -558,26 +559,6 @@ def test_chromium_verifies_an_evening_from_file_url(page: Path, tmp_path: Path) 
 ODD_VALUES: list[Any] = [None, True, 0, -1, 1, 7, 2**62, "", "x", "service", "ff" * 32, [], {}, ["AS"], {"a": 1}]
 
 
-def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [path]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found += _paths(item, (*path, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found += _paths(item, (*path, index))
-    return found
-
-
-def _replace(doc: Any, path: tuple[Any, ...], value: Any) -> Any:
-    if not path:
-        return value
-    head, *rest = path
-    copy = dict(doc) if isinstance(doc, dict) else list(doc)
-    copy[head] = _replace(doc[head], tuple(rest), value)
-    return copy
-
-
 def test_fuzzed_documents_never_break_the_page_and_agree(page: Path, tmp_path: Path) -> None:
     """Any field of a transcript replaced by a value of another type or range (as a hostile publisher would, the
     file still canonical): the page never fails to finish, and it accepts exactly what fairdeal verify accepts."""
@@ -589,8 +570,8 @@ def test_fuzzed_documents_never_break_the_page_and_agree(page: Path, tmp_path: P
         target = _copy(evening, tmp_path, f"fuzz-{number}")
         victim = target / originals[number % len(originals)].relative_to(evening)
         doc = _read(victim)
-        path = rng.choice(_paths(doc)[1:])
-        _write(victim, _replace(doc, path, rng.choice(ODD_VALUES)))
+        path = rng.choice(document_paths(doc)[1:])
+        _write(victim, replaced(doc, path, rng.choice(ODD_VALUES)))
         cases.append((target, path))
     reports = run_batch(page, tmp_path, [{"files": _files(t, False), "pins": []} for t, _ in cases])
     problems = []
