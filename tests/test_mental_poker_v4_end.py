@@ -49,7 +49,9 @@ class Paranoid(Player):
 
 def ended(tmp_path: Path, system: str, players: int, who: str, kind: type[Player]) -> tuple[Path, MentalPokerSource]:
     names = NAMES[:players]
-    spec = TableSpec("club", "friday", 8, names, get_convention(system))
+    # Room for 40 hands: the deals are random, and at five a walker may sit out or see passed-out hands for a while;
+    # the evening ends at his first card anyway.
+    spec = TableSpec("club", "friday", 40, names, get_convention(system))
     source = MentalPokerSource(spec, make_player=lambda setup, name: (kind if name == who else Player)(setup, name))
     _deal_evening(source, spec, "mental-poker", tmp_path)
     return tmp_path / "evening.log", source
