@@ -63,8 +63,8 @@ def audit_block(
     )
     for line, message in errors:
         summary.problem(line, message, context.keep)
-    every_hand: Hands = [(line, record) for line, record in records if isinstance(record, RawHand)]
-    parsed = parsed or _parse(every_hand, layout)
+    if parsed is None:
+        parsed = _parse([(line, record) for line, record in records if isinstance(record, RawHand)], layout)
     hands, kept = [], []
     position = -1  # the record's row in ``parsed``
     for line, record in records:
