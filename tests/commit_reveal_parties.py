@@ -1,12 +1,44 @@
-"""Hostile and unreliable commit-reveal v4 parties shared by the protocol's test files."""
+"""Hostile and unreliable commit-reveal v4 parties, and the tables' fixed keys and seeds, shared by the protocol's
+test files."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
+from collections.abc import Callable, Mapping, Sequence
 
+from fairdeal.engine.system import registered
 from fairdeal.protocols.commit_reveal4 import messages as m
 from fairdeal.protocols.commit_reveal4.parties import Player
+from fairdeal.protocols.commit_reveal4.source import STEP_TIMEOUTS, CommitRevealSource4
+from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.signed import Envelope
+from fairdeal.protocols.table import TableSpec
+
+TABLES = [(s.name, n) for s in registered() for n in s.players]
+TIME = "2026-12-01T18:00:00Z"
+
+
+def key(label: str) -> IdentityKey:
+    return IdentityKey.from_seed(hashlib.sha256(label.encode()).digest(), label)
+
+
+def seeds(names: Sequence[str], prefix: str) -> list[Callable[[int, int], bytes]]:
+    """Each seat's fixed seed per hand and attempt; ``prefix`` keeps one test file's deals apart from another's."""
+
+    def one(name: str) -> Callable[[int, int], bytes]:
+        return lambda hand, attempt: hashlib.sha256(f"{prefix}/{name}/{hand}/{attempt}".encode()).digest()
+
+    return [one(name) for name in names]
+
+
+def fixed_source(
+    spec: TableSpec, tail: bytes, prefix: str, timeouts: Mapping[str, float] | None = STEP_TIMEOUTS
+) -> CommitRevealSource4:
+    """The table's source with fixed keys (``key``), service tail and seeds (``seeds``): reproducible evenings."""
+    names = spec.players
+    return CommitRevealSource4(
+        spec, key("s"), [key(n) for n in names], tail, seeds(names, prefix), TIME, None, timeouts
+    )
 
 
 class Silent(Player):

@@ -6,17 +6,16 @@ countersign any other."""
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from commit_reveal_parties import Silent
+from commit_reveal_parties import TABLES, Silent, fixed_source, key
 
 from fairdeal.audit.legality import check_legality
 from fairdeal.cli import cli
@@ -25,38 +24,22 @@ from fairdeal.engine.match import play_match
 from fairdeal.engine.recount import sheet_from_log
 from fairdeal.engine.scoring import abort_penalty, penalty_lines
 from fairdeal.engine.sheet import ScoreLine
-from fairdeal.engine.system import registered
 from fairdeal.errors import ScoringError
 from fairdeal.protocols.commit_reveal4 import messages as m
 from fairdeal.protocols.commit_reveal4 import parties, source
 from fairdeal.protocols.commit_reveal4.parties import Player
 from fairdeal.protocols.commit_reveal4.source import STEP_TIMEOUTS, CommitRevealSource4, RefusedHand
-from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.signed import SERVICE, Context, Envelope, parse, seal
 from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.verify import Report, verify_documents, verify_log
 from fairdeal.rules.convention import Convention
 from fairdeal.systems import get_convention, rebuild_convention
 
-TABLES = [(s.name, n) for s in registered() for n in s.players]
-TIME = "2026-12-01T18:00:00Z"
-
-
-def key(label: str) -> IdentityKey:
-    return IdentityKey.from_seed(hashlib.sha256(label.encode()).digest(), label)
-
-
-def seeds(names: Sequence[str]) -> list[Callable[[int, int], bytes]]:
-    def one(name: str) -> Callable[[int, int], bytes]:
-        return lambda hand, attempt: hashlib.sha256(f"ab/{name}/{hand}/{attempt}".encode()).digest()
-
-    return [one(name) for name in names]
-
 
 def table(convention: Convention, players: int, silent: int, step: str, hands: int = 2) -> CommitRevealSource4:
     names = tuple(f"p{i}" for i in range(players))
     spec = TableSpec("club", "night", hands, names, convention)
-    src = CommitRevealSource4(spec, key("s"), [key(n) for n in names], b"\x09" * 32, seeds(names), TIME)
+    src = fixed_source(spec, b"\x09" * 32, "ab")
     src.players[silent] = Silent(src.players[silent], 1, step)
     return src
 
@@ -279,7 +262,7 @@ def test_a_seat_past_its_step_time_is_absent_and_charged() -> None:
     names = ("p0", "p1", "p2")
     spec = TableSpec("club", "night", 1, names, get_convention("sochi"))
     timeouts = dict(STEP_TIMEOUTS, **{m.COMMIT: 0.2})
-    src = CommitRevealSource4(spec, key("s"), [key(n) for n in names], b"\x09" * 32, seeds(names), TIME, None, timeouts)
+    src = fixed_source(spec, b"\x09" * 32, "ab", timeouts)
     src.players[1] = Slow(src.players[1])
     docs = evening(src, hands=1)
     aborts = [e for e in docs[0]["messages"] if e["kind"] == m.ABORT]
@@ -305,7 +288,7 @@ def test_a_countersignature_past_its_time_ends_the_evening_and_charges_the_seat(
     names = ("p0", "p1", "p2")
     spec = TableSpec("club", "night", 2, names, get_convention("sochi"))
     timeouts = dict(STEP_TIMEOUTS, **{m.RECORD_SIGN: 0.1})
-    src = CommitRevealSource4(spec, key("s"), [key(n) for n in names], b"\x09" * 32, seeds(names), TIME, None, timeouts)
+    src = fixed_source(spec, b"\x09" * 32, "ab", timeouts)
     late = NoCountersign.__new__(NoCountersign)
     late.__dict__.update(src.players[2].__dict__)
     src.players[2] = late

@@ -5,7 +5,6 @@ the log's settlement line; verify accepts the charge only on the party the evide
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
 from collections.abc import Callable, Sequence
 from fractions import Fraction
@@ -13,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from commit_reveal_parties import TABLES, fixed_source, key
 
 from fairdeal.audit.legality import check_legality
 from fairdeal.cli.dealing import _deal_evening
@@ -20,7 +20,6 @@ from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.match import play_match
 from fairdeal.engine.recount import sheet_from_log
 from fairdeal.engine.scoring import abort_penalty
-from fairdeal.engine.system import registered
 from fairdeal.protocols.commit_reveal4 import messages as m
 from fairdeal.protocols.commit_reveal4.parties import Player, end_charge
 from fairdeal.protocols.commit_reveal4.source import CommitRevealSource4, RefusedHand
@@ -31,20 +30,6 @@ from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.verify import Report, verify_documents, verify_log
 from fairdeal.rules.convention import Convention
 from fairdeal.systems import get_convention
-
-TABLES = [(s.name, n) for s in registered() for n in s.players]
-TIME = "2026-12-01T18:00:00Z"
-
-
-def key(label: str) -> IdentityKey:
-    return IdentityKey.from_seed(hashlib.sha256(label.encode()).digest(), label)
-
-
-def seeds(names: Sequence[str]) -> list[Callable[[int, int], bytes]]:
-    def one(name: str) -> Callable[[int, int], bytes]:
-        return lambda hand, attempt: hashlib.sha256(f"end/{name}/{hand}/{attempt}".encode()).digest()
-
-    return [one(name) for name in names]
 
 
 class WalksAway(Player):
@@ -73,7 +58,7 @@ class Framer(Player):
 def table(convention: Convention, players: int, seat: int, kind: type[Player], hands: int = 3) -> CommitRevealSource4:
     names = tuple(f"p{i}" for i in range(players))
     spec = TableSpec("club", "night", hands, names, convention)
-    src = CommitRevealSource4(spec, key("s"), [key(n) for n in names], b"\x07" * 32, seeds(names), TIME, None, None)
+    src = fixed_source(spec, b"\x07" * 32, "end", None)
     hostile = kind.__new__(kind)
     hostile.__dict__.update(src.players[seat].__dict__)
     src.players[seat] = hostile
@@ -256,9 +241,9 @@ def test_a_refusal_with_cause_charges_no_honest_seat() -> None:
     convention = get_convention("sochi")
     names = ("p0", "p1", "p2")
     spec = TableSpec("club", "night", 2, names, convention)
-    src = CommitRevealSource4(spec, key("s"), [key(n) for n in names], b"\x07" * 32, seeds(names), TIME, None, None)
+    src = fixed_source(spec, b"\x07" * 32, "end", None)
     bots = [HeuristicBot() for _ in names]
-    honest = CommitRevealSource4(spec, key("s"), [key(n) for n in names], b"\x07" * 32, seeds(names), TIME, None, None)
+    honest = fixed_source(spec, b"\x07" * 32, "end", None)
     play_match(convention, names, bots, source=honest, max_hands=1)
     record = next(e["body"]["record"] for e in honest.transcripts[0]["messages"] if e["kind"] == m.CLOSE)
     src.deal(1, 0)
