@@ -49,7 +49,6 @@ from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.verify import Failure, verify_documents, verify_log, verify_paths
 from fairdeal.rules import SOCHI
 from fairdeal.systems import get_convention
-from fairdeal.web.verifier_page import page_bytes
 
 RUNNER = Path(__file__).parent / "js" / "run_mental_poker.cjs"
 BIN = Path(__file__).parent.parent / "fairdeal" / "web" / "bin" / "verify-mental-poker.cjs"
@@ -60,13 +59,6 @@ SEED = 15
 ENGINE_CHECKS = {"events", "talon card", "discard", "abort penalty", "legality", "result", "score"}
 
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is needed to run the verifier's JavaScript")
-
-
-@pytest.fixture(scope="module")
-def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("page") / "verifier.html"
-    path.write_bytes(page_bytes())
-    return path
 
 
 def node(page: Path, tmp: Path, mode: str, data: Any) -> Any:
@@ -308,15 +300,13 @@ def test_js_gives_the_verdicts_of_fairdeal_verify_on_every_system(page: Path, tm
     assert sum(r["ok"] for r in reports) == len(TABLES)  # the honest hands, nothing else
 
 
-def test_the_command_line_verifier(tmp_path: Path) -> None:
+def test_the_command_line_verifier(page: Path, tmp_path: Path) -> None:
     source = _hand("sochi", 3, hands=2)
     paths = []
     for doc in source.transcripts:
         paths.append(tmp_path / f"hand-{doc['hand']}.json")
         paths[-1].write_bytes(encode(doc))
     assert NODE is not None
-    page = tmp_path / "verifier.html"
-    page.write_bytes(page_bytes())
 
     def run(*files: Path) -> subprocess.CompletedProcess[str]:
         args = [NODE, str(BIN), "--page", str(page), *map(str, files)]
@@ -442,12 +432,10 @@ def test_chromium_verifies_a_mental_poker_evening_from_file_url(page: Path, tmp_
 # ---- a JavaScript party ------------------------------------------------------------------------------------------
 
 
-def test_python_verifies_a_javascript_players_key_shuffle_and_shares(tmp_path: Path) -> None:
+def test_python_verifies_a_javascript_players_key_shuffle_and_shares(page: Path, tmp_path: Path) -> None:
     """A player's part of a deal made in JS (fairdeal/web/mental_poker/party.js) and checked by the Python
     verifier: his key share's proof of possession, his shuffle's proof, his decryption shares' proof; each
     changed, it fails."""
-    page = tmp_path / "verifier.html"
-    page.write_bytes(page_bytes())
     rng = random.Random(SEED)
     inputs: list[dict[str, Any]] = []
     for size, positions in ((32, [p for p in range(32) if p % 3]), (8, [0, 5]), (2, [1])):
@@ -583,12 +571,12 @@ def test_refused_redealt_and_abandoned_hands_get_the_verdicts_of_fairdeal_verify
     ("system", "players"),
     [("sochi", 3), ("leningrad", 4), ("rostov", 5), ("hussar", 2), ("gusarik-sochi", 2), ("preferans-1800s", 2)],
 )
-def test_python_verifies_an_opening_signed_by_javascript_parties(tmp_path: Path, system: str, players: int) -> None:
+def test_python_verifies_an_opening_signed_by_javascript_parties(
+    page: Path, tmp_path: Path, system: str, players: int
+) -> None:
     """Every party of a hand in JS, each with its own identity seed and secrets: the signed keys, shuffles and deal
     messages, which Python opens under the roster and runs through its state machine (who sits out at four and
     five holds no key; Hussar's two talons; Gusarik's dummy; the hand laid aside at the 19th century's two)."""
-    page = tmp_path / "verifier.html"
-    page.write_bytes(page_bytes())
     names = NAMES[:players]
     convention = get_convention(system)
     spec = TableSpec("club", "js-night", 1, names, convention)

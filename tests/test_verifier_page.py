@@ -43,13 +43,6 @@ SEED = 11
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is needed to run the page's JavaScript")
 
 
-@pytest.fixture(scope="module")
-def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("page") / "verifier.html"
-    path.write_bytes(page_bytes())
-    return path
-
-
 def node(page: Path, *args: str) -> Any:
     assert NODE is not None
     done = subprocess.run([NODE, str(RUNNER), str(page), *args], capture_output=True, text=True, timeout=600)
