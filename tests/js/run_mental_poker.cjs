@@ -6,15 +6,12 @@
 //   node run_mental_poker.cjs PAGE --opening FILE   (the signed opening of a hand, every party in JS)
 'use strict';
 const fs = require('fs');
-const vm = require('vm');
+const { loadPage } = require('../../fairdeal/web/bin/load_page.cjs');
 
 const [page, mode, input] = process.argv.slice(2);
-const html = fs.readFileSync(page, 'utf8');
-for (const id of ['noble', 'registry', 'verifier', 'mental-poker']) {
-  const match = new RegExp(`<script id="${id}">([\\s\\S]*?)</script>`).exec(html);
-  if (!match) throw new Error(`the page has no script ${id}`);
-  vm.runInThisContext(match[1], { filename: `${id}.js` });
-}
+loadPage(page, (reason) => {
+  throw new Error(reason);
+});
 const V = globalThis.FairdealVerifier;
 const MP = globalThis.FairdealMP;
 const G = MP.group;

@@ -6,28 +6,13 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const vm = require('vm');
+const { loadPage } = require('./load_page.cjs');
 
 const PAGE = path.join(__dirname, '..', 'static', 'vendor', 'verifier.html');
-const SCRIPTS = ['noble', 'registry', 'verifier', 'mental-poker'];
 
 function usage(text) {
   process.stderr.write(`Error: ${text}\n`);
   process.exit(2);
-}
-
-function load(page) {
-  let html;
-  try {
-    html = fs.readFileSync(page, 'utf8');
-  } catch (error) {
-    usage(`${page}: cannot read the verifier page (run make: it is built there): ${error.code || error.message}`);
-  }
-  for (const id of SCRIPTS) {
-    const match = new RegExp(`<script id="${id}">([\\s\\S]*?)</script>`).exec(html);
-    if (!match) usage(`${page}: the page has no script ${id} (an older build: run make)`);
-    vm.runInThisContext(match[1], { filename: `${id}.js` });
-  }
 }
 
 function loose(bytes) {
@@ -49,7 +34,7 @@ function main(argv) {
     } else files.push(argv[i]);
   }
   if (!files.length || page === undefined) usage('give one or more mental-poker transcript files');
-  load(page);
+  loadPage(page, usage);
   const V = globalThis.FairdealVerifier;
   const MP = globalThis.FairdealMP;
   // A JSON transcript that is not canonical is a finding, as `fairdeal verify` reports it; what is not a JSON
