@@ -6,6 +6,8 @@
   'use strict';
   const MP = (root.FairdealMP = root.FairdealMP || {});
   const noble = () => root.fairdealNoble;
+  // The byte helpers are the commit-reveal verifier's (loaded first on the page and in every Node loader).
+  const { concat, toHex, fromHex } = root.FairdealVerifier;
   const utf8 = new TextEncoder();
 
   const ORDER = 2n ** 252n + 27742317777372353535851937790883648493n;
@@ -156,23 +158,6 @@
       hashed.set(label, encodePoint(noble().RistrettoPoint.hashToCurve(digest)));
     }
     return hashed.get(label);
-  }
-
-  function concat(parts) {
-    let size = 0;
-    for (const p of parts) size += p.length;
-    const out = new Uint8Array(size);
-    let at = 0;
-    for (const p of parts) { out.set(p, at); at += p.length; }
-    return out;
-  }
-
-  const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-  function toHex(bytes) { let s = ''; for (const b of bytes) s += HEX[b]; return s; }
-  function fromHex(text) {
-    const out = new Uint8Array(text.length / 2);
-    for (let i = 0; i < out.length; i++) out[i] = parseInt(text.substr(2 * i, 2), 16);
-    return out;
   }
 
   MP.group = {

@@ -1215,6 +1215,6 @@
   }
 
   root.FairdealVerifier = { decode, encode, context, ed25519Verify, drawsFromStream, deriveOrder, seatDeal, verifyDocuments, verifyFiles, readFile,
-    CanonicalError, sha256Hex, toHex, fromHex, readRoster, checkRosterSignatures, parseEnvelope, Refused, encodeText,
+    CanonicalError, sha256Hex, concat, toHex, fromHex, readRoster, checkRosterSignatures, parseEnvelope, Refused, encodeText,
     signedRecord, verifySignature };
 })(globalThis);
