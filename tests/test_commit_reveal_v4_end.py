@@ -25,7 +25,7 @@ from fairdeal.protocols.commit_reveal4.parties import Player, end_charge
 from fairdeal.protocols.commit_reveal4.source import CommitRevealSource4, RefusedHand
 from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.roster import Roster
-from fairdeal.protocols.signed import SERVICE, Context, Envelope, seal
+from fairdeal.protocols.signed import SERVICE, Context, Envelope, parse, seal
 from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.verify import Report, verify_documents, verify_log
 from fairdeal.rules.convention import Convention
@@ -292,3 +292,180 @@ def test_a_request_asked_again_gets_the_same_answer(cell: tuple[str, int]) -> No
     assert src.ended is None
     report = verify(docs)
     assert report.ok, [f.line() for f in report.failures]
+
+
+class NeverCommits(Player):
+    """Reads every message of hand ``at`` but commits to no seed in any attempt (walks away from the opening)."""
+
+    at = 2
+
+    def commit(self, hand: int, shown: Sequence[Envelope], deadline: float | None = None) -> Envelope | None:  # type: ignore[override]
+        if hand != self.at:
+            return super().commit(hand, shown, deadline)
+        self._accept_all(shown, hand)
+        return None
+
+
+class NoSettlementSign(Player):
+    """Plays every hand, then never countersigns the settlement (gone at the last step)."""
+
+    def sign_settlement(self, shown: Sequence[Envelope], deadline: float | None = None) -> Envelope | None:  # type: ignore[override]
+        return None
+
+
+def signers(doc: dict[str, Any]) -> list[int]:
+    return [e["sender"] for e in doc["messages"] if e["kind"] == m.SETTLEMENT_SIGN]
+
+
+@pytest.mark.parametrize("cell", TABLES, ids=lambda cell: f"{cell[0]}-{cell[1]}p")
+def test_an_opening_aborted_to_the_last_attempt_ends_the_evening_on_every_system(cell: tuple[str, int]) -> None:
+    name, players = cell
+    convention = get_convention(name)
+    src = table(convention, players, 0, NeverCommits)  # seat 0: the others never commit in that hand either
+    docs, result = evening(src)
+    assert len(src.transcripts) == 1 and src.ended is not None and src.ended["hand"] == 2
+    aborts = [e for e in src.ended["messages"] if e["kind"] == m.ABORT]
+    assert [(a["body"]["attempt"], a["body"]["missing"]) for a in aborts] == [(0, [0]), (1, [0]), (2, [0])]
+    end, settlement, *_ = docs[-1]["messages"]
+    assert end["body"] == {"hand": 2, "step": m.ABORT, "charged": [0, 0, 0], "evidence": parse(aborts[-1]).digest}
+    assert signers(docs[-1]) == list(range(1, players))
+    # Every abort is charged, as the hand's penalty would have charged it, after the countersigned hand.
+    charge = abort_penalty(convention, 0, players) * 3
+    assert result.sheet == src.players[1].sheet.apply(charge)
+    assert [amounts(docs[-1])[n] for n in src.spec.players] == list(result.settlement.amounts)
+    assert settlement["body"]["hands"] == 1 and sum(amounts(docs[-1]).values()) == 0
+    report = verify(docs)
+    assert report.ok, [f.line() for f in report.failures]
+    assert any("aborted 3 times" in note and "void" in note and "player p0 charged" in note for note in report.notes)
+
+
+def test_aborts_of_different_seats_charge_each_and_neither_signs() -> None:
+    class Flaky(Player):
+        def commit(self, hand: int, shown: Sequence[Envelope], deadline: float | None = None) -> Envelope | None:  # type: ignore[override]
+            self._accept_all(shown, hand)
+            attempt = sum(1 for e in self.chain if e.kind == m.ABORT and e.hand == hand)
+            return None if (hand, attempt, self.seat) in {(1, 0, 2), (1, 2, 2)} else super().commit(hand, [], deadline)
+
+        def reveal(self, hand: int, shown: Sequence[Envelope], deadline: float | None = None) -> Envelope | None:  # type: ignore[override]
+            self._accept_all(shown, hand)
+            attempt = sum(1 for e in self.chain if e.kind == m.ABORT and e.hand == hand)
+            return None if (hand, attempt, self.seat) == (1, 1, 0) else super().reveal(hand, [], deadline)
+
+    convention = get_convention("leningrad")
+    src = table(convention, 4, 0, Flaky)
+    src.players[2] = table(convention, 4, 2, Flaky).players[2]
+    docs, result = evening(src)
+    end = docs[-1]["messages"][0]["body"]
+    assert (end["hand"], end["step"], end["charged"]) == (1, m.ABORT, [2, 0, 2]) and src.transcripts == []
+    assert signers(docs[-1]) == [1, 3]
+    charge = [*abort_penalty(convention, 2, 4), *abort_penalty(convention, 0, 4), *abort_penalty(convention, 2, 4)]
+    assert result.sheet == src.players[1].sheet.apply(charge)
+    report = verify(docs)
+    assert report.ok, [f.line() for f in report.failures]
+
+
+def test_an_end_before_the_last_attempt_or_charging_another_seat_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    import fairdeal.protocols.commit_reveal4.source as source
+
+    monkeypatch.setattr(source, "MAX_ATTEMPTS", 1)  # the service ends after one abort: the walker's escape
+    with pytest.raises(RefusedHand) as refused:
+        evening(table(get_convention("sochi"), 3, 2, NeverCommits))
+    refusal = refused.value.document["messages"][-1]
+    assert (refusal["kind"], refusal["sender"], refusal["body"]["check"]) == (m.REFUSAL, 0, "end")
+    assert "dealt again" in refusal["body"]["reason"]
+    monkeypatch.undo()
+    monkeypatch.setattr(source, "end_charge", lambda roster, messages, judge: [1, 1, 1])
+    with pytest.raises(RefusedHand) as refused:
+        evening(table(get_convention("sochi"), 3, 2, NeverCommits))
+    refusal = refused.value.document["messages"][-1]
+    assert (refusal["kind"], refusal["sender"], refusal["body"]["check"]) == (m.REFUSAL, 0, "end")
+
+
+def test_verify_holds_an_abort_end_to_the_aborts_even_if_every_signer_agrees() -> None:
+    docs, _ = evening(table(get_convention("sochi"), 3, 2, NeverCommits))
+    assert verify(docs).ok
+    body = docs[-1]["messages"][0]["body"]
+    for charged in ([], [2], [0, 0, 0], [2, 2, 2, 2]):
+        forged = copy.deepcopy(docs)
+        forge_settlement(forged[-1], dict(body, charged=charged), [s for s in range(3) if s not in charged])
+        report = verify(forged)
+        assert ("service", "end") in blamed(report), charged
+        assert all(f.party in ("service", "player p2") for f in report.failures), charged
+    # An end cut after the first abort: the hand is dealt again, not ended, whoever signs.
+    cut = copy.deepcopy(docs)
+    messages = cut[1]["messages"]
+    first = next(i for i, e in enumerate(messages) if e["kind"] == m.ABORT)
+    cut[1]["messages"] = messages[: first + 1]
+    forge_settlement(cut[-1], dict(body, charged=[2], evidence=parse(messages[first]).digest), [0, 1])
+    assert ("service", "end") in blamed(verify(cut))
+
+
+def test_the_log_of_an_evening_aborted_in_its_first_hand_verifies(tmp_path: Path) -> None:
+    src = table(get_convention("sochi"), 3, 1, NeverCommits)
+    NeverCommits.at = 1
+    try:
+        _deal_evening(src, src.spec, "commit-reveal", tmp_path)
+    finally:
+        NeverCommits.at = 2
+    log = tmp_path / "evening.log"
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [line["type"] for line in lines] == ["table", "end"]
+    assert lines[-1]["penalty"] == [line.to_record() for line in abort_penalty(get_convention("sochi"), 1, 3) * 3]
+    report = verify_log(log)
+    assert report.ok, [f.line() for f in report.failures]
+    assert [float(a) for a in sheet_from_log(log).settlement.amounts] == list(lines[-1]["settlement"].values())
+
+
+@pytest.mark.parametrize("cell", TABLES, ids=lambda cell: f"{cell[0]}-{cell[1]}p")
+def test_a_seat_gone_at_the_settlement_leaves_it_standing_on_every_system(cell: tuple[str, int]) -> None:
+    name, players = cell
+    gone = players - 1 if players % 2 else 0
+    src = table(get_convention(name), players, gone, NoSettlementSign, hands=2)
+    docs, result = evening(src, hands=2)
+    assert src.ended is None and src.unsigned == [gone]
+    assert signers(docs[-1]) == [s for s in range(players) if s != gone]
+    assert [amounts(docs[-1])[n] for n in src.spec.players] == list(result.settlement.amounts)
+    report = verify(docs)
+    assert report.ok, [f.line() for f in report.failures]
+    assert any(f"player p{gone} did not countersign the settlement" in note for note in report.notes)
+
+
+def test_a_seat_gone_at_the_settlement_after_an_end(tmp_path: Path) -> None:
+    src = table(get_convention("sochi"), 3, 1, WalksAway)
+    gone = NoSettlementSign.__new__(NoSettlementSign)
+    gone.__dict__.update(src.players[2].__dict__)
+    src.players[2] = gone
+    _deal_evening(src, src.spec, "commit-reveal", tmp_path)
+    settlement = json.loads((tmp_path / "evening.log.transcripts" / "settlement.json").read_text())
+    assert settlement["messages"][0]["body"]["charged"] == [1] and signers(settlement) == [0]
+    report = verify_log(tmp_path / "evening.log")
+    assert report.ok, [f.line() for f in report.failures]
+    assert any("player p2 did not countersign the settlement" in note for note in report.notes)
+
+
+def test_a_dropped_settlement_countersignature_is_the_relay_s_and_costs_no_one() -> None:
+    docs, _ = evening(table(get_convention("sochi"), 3, 0, Player))
+    # A countersignature dropped before another: the later one chains to it, and the relay is named.
+    middle = copy.deepcopy(docs)
+    middle[-1]["messages"] = [
+        e for e in middle[-1]["messages"] if not (e["kind"] == m.SETTLEMENT_SIGN and e["sender"] == 1)
+    ]
+    report = verify(middle)
+    assert blamed(report) == {("service", "chain link")}
+    # The last one dropped: indistinguishable from an absent seat (the spec's relay limit), so it must cost nothing:
+    # the amounts stand as the replayed sheet, and the seat is named only as absent-or-dropped.
+    last = copy.deepcopy(docs)
+    last[-1]["messages"] = last[-1]["messages"][:-1]
+    report = verify(last)
+    assert report.ok and any("player p2 did not countersign" in n and "dropped by the relay" in n for n in report.notes)
+    assert amounts(last[-1]) == amounts(docs[-1])
+    # Out of seat order, twice, or a charged seat's: the grammar names the service.
+    swapped = copy.deepcopy(docs)
+    head, *signs = swapped[-1]["messages"]
+    swapped[-1]["messages"] = [head, signs[1], signs[0], signs[2]]
+    assert ("service", "message order") in blamed(verify(swapped)) or ("service", "chain link") in blamed(
+        verify(swapped)
+    )
+    twice = copy.deepcopy(docs)
+    twice[-1]["messages"].append(twice[-1]["messages"][-1])
+    assert not verify(twice).ok

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -71,7 +72,7 @@ def test_a_player_who_walks_away_mid_play_is_charged_and_the_others_sign(
     tmp_path: Path, system: str, players: int
 ) -> None:
     log, source = ended(tmp_path, system, players, "bob", StopsPlaying)
-    assert source.end is not None and source.end["charged"] == ["bob"]
+    assert source.end is not None and source.end["charged"] == ["bob"] and source.refusals == []
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     assert lines[-1]["type"] == "end"
     convention = get_convention(system)
@@ -133,3 +134,60 @@ def test_a_truncated_or_altered_log_after_the_end_fails(tmp_path: Path) -> None:
     stopped = sorted((log.parent / "evening.log.transcripts").glob("hand-*.json"))[-1]
     stopped.unlink()  # the end's evidence dropped
     assert not verify_log(log).ok
+
+
+def statements(log: Path) -> list[Any]:
+    return [signed.parse(s) for s in settlement(log)["statements"]]
+
+
+def test_honest_players_refuse_a_settlement_after_a_false_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import fairdeal.protocols.mental_poker.source as mp_source
+
+    # The service charges ann for bob's walk-away: every player asked checks the end against the stopped hand and
+    # signs a refusal instead of the settlement; verify names the publisher, never a player.
+    monkeypatch.setattr(mp_source, "_at_fault", lambda stopped, players: ["ann"])
+    log, source = ended(tmp_path, "sochi", 3, "bob", StopsPlaying)
+    assert source.end is not None and source.end["charged"] == ["ann"] and source.refusals == ["bob", "cyd"]
+    signed_ = statements(log)
+    assert [(e.sender, e.body["agrees"]) for e in signed_] == [(1, False), (2, False)]
+    assert all("the stopped hand proves {'hand'" in e.body["reason"] and "'bob'" in e.body["reason"] for e in signed_)
+    report = verify_log(log)
+    assert ("record", "settlement end") in blamed(report)
+    assert not any(f.party.startswith("player ") for f in report.failures), [f.line() for f in report.failures]
+
+
+def test_honest_players_refuse_an_end_that_charges_no_one_or_amounts_off_the_sheet(tmp_path: Path) -> None:
+    from fairdeal.protocols.mental_poker.statements import settlement_proposal
+
+    log, source = ended(tmp_path, "sochi", 3, "bob", StopsPlaying)
+    assert source.refusals == []
+    seating = source.seating
+    assert seating is not None and source.end is not None
+    honest = statements(log)[0].body
+    amounts = [Fraction(honest["settlement"][name]) for name in NAMES[:3]]
+    for end, paid in (
+        ({"hand": source.end["hand"], "charged": []}, amounts),
+        (source.end, [amounts[1], amounts[0], amounts[2]]),
+    ):
+        source.end = end
+        proposal = settlement_proposal(seating, honest["hands"], honest["last"], paid, end)
+        assert proposal != honest
+        doc = source.close_session(paid)
+        assert doc is not None and source.refusals == [n for n in NAMES[:3] if n not in end["charged"]]
+        assert all(signed.parse(s).body["agrees"] is False for s in doc["statements"])
+
+
+def test_a_player_who_refuses_an_honest_settlement_is_named(tmp_path: Path) -> None:
+    from fairdeal.protocols.mental_poker.statements import sign_settlement
+
+    log, source = ended(tmp_path, "sochi", 3, "bob", StopsPlaying)
+    assert verify_log(log).ok
+    seating = source.seating
+    assert seating is not None
+    path = log.parent / "evening.log.transcripts" / "settlement.json"
+    doc = decode(path.read_bytes())
+    proposal = dict(signed.parse(doc["statements"][1]).body)
+    doc["statements"][1] = sign_settlement(source.identities["cyd"], seating, proposal, "I do not like the end")
+    path.write_bytes(encode(doc))
+    report = verify_log(log)
+    assert blamed(report) == {("player cyd", "settlement refusal")}

@@ -26,6 +26,7 @@ from fairdeal.protocols.commit_reveal4.parties import (
     deck_input_of,
     end_charge,
     end_penalty,
+    end_problem,
     end_step,
     expected_penalty,
     fraction_text,
@@ -77,6 +78,7 @@ class Checked:
     partial: list[Envelope] = field(default_factory=list)
     stop: tuple[str, str, str] | None = None
     end: Envelope | None = None
+    notes: list[str] = field(default_factory=list)
 
     def fail(self, party: str, check: str, detail: str) -> None:
         self.failures.append((party, check, detail))
@@ -497,7 +499,10 @@ def _check_settlement_messages(c: Checked) -> None:
     charged = _stated_charge(items)
     grammar: list[tuple[Sender, str]] = [(SERVICE, m.END)] if charged is not None else []
     grammar += [(SERVICE, m.SETTLEMENT)]
-    grammar += [(s, m.SETTLEMENT_SIGN) for s in range(len(roster.seats)) if s not in (charged or [])]
+    expected = [s for s in range(len(roster.seats)) if s not in (charged or [])]
+    grammar += [
+        (s, m.SETTLEMENT_SIGN) for s in _signers(items[len(grammar) :] if isinstance(items, list) else [], expected)
+    ]
     opened = _walk(c, items, "$.messages", 0, grammar, None)
     if opened is None:
         return
@@ -507,6 +512,29 @@ def _check_settlement_messages(c: Checked) -> None:
     for sign in opened[1:]:
         if sign.body["settlement"] != opened[0].digest:
             c.fail(roster.party(sign.sender), "settlement countersignature", "countersigns another settlement")
+    signed = {sign.sender for sign in opened[1:]}
+    c.notes += [
+        f"{roster.party(seat)} did not countersign the settlement (absent, or dropped by the relay: its own signed "
+        "copy, chained to the service's signed settlement, would show which); the settlement stands: its amounts "
+        "are the replayed sheet of the records every seat countersigned"
+        for seat in expected
+        if seat not in signed
+    ]
+
+
+def _signers(items: Sequence[Any], expected: Sequence[int]) -> list[int]:
+    """The seats whose countersignatures the settlement's grammar expects, read from the unverified senders: the
+    seats that sign, in seat order, each once, a seat left out where it sent none (every message is checked
+    after); a sender out of that order is expected as the next seat, so the walk names it."""
+    seats: list[int] = []
+    for item in items:
+        sender = item.get("sender") if isinstance(item, dict) else None
+        later = [s for s in expected if not seats or s > seats[-1]]
+        if sender in later:
+            seats.append(sender)
+        elif later:
+            seats.append(later[0])
+    return seats
 
 
 def _stated_charge(items: Any) -> list[int] | None:
@@ -688,13 +716,15 @@ def _check_end(
     if ended is None or ended.stop is None or not ended.partial:
         failures.append((s, SERVICE, "end", f"hand {body['hand']} did not stop short: nothing ends the evening"))
         return []
-    opens = [i for i, e in enumerate(ended.partial) if e.kind == m.HAND_OPEN]
-    segment = ended.partial[opens[-1] :] if opens else ended.partial
-    if segment[-1].kind != m.REFUSAL and ended.stop[1] != f"missing {m.RECORD_SIGN}":
+    messages, last = ended.partial, ended.partial[-1].kind
+    if last not in (m.REFUSAL, m.ABORT) and ended.stop[1] != f"missing {m.RECORD_SIGN}":
         failures.append((s, SERVICE, "end", f"a hand stopped at {ended.stop[1]} is aborted and dealt again, not ended"))
         return []
-    charged = end_charge(roster, segment, lambda refusal: faults[0][0] if faults else None)
-    expected = {"hand": ended.hand, "step": end_step(segment), "charged": charged, "evidence": ended.last}
+    if (problem := end_problem(messages)) is not None:
+        failures.append((s, SERVICE, "end", problem))
+        return []
+    charged = end_charge(roster, messages, lambda refusal: faults[0][0] if faults else None)
+    expected = {"hand": ended.hand, "step": end_step(messages), "charged": charged, "evidence": ended.last}
     if dict(body) != expected:
         who = ", ".join(roster.party(seat) for seat in charged) or "no one on the sheet"
         failures.append((s, SERVICE, "end", f"the evidence proves {who} at fault; the end states {dict(body)}"))
@@ -702,7 +732,11 @@ def _check_end(
     if ended.stop in ended.failures:
         ended.failures.remove(ended.stop)
     who = ", ".join(f"{roster.party(seat)} charged {_charge(s, seat)}" for seat in charged) or "no one charged"
-    why = f"{ended.stop[0]}: {ended.stop[1]}" if segment[-1].kind != m.REFUSAL else ended.stop[2]
+    why = f"{ended.stop[0]}: {ended.stop[1]}"
+    if last == m.REFUSAL:
+        why = ended.stop[2]
+    elif last == m.ABORT:
+        why = f"aborted {sum(1 for e in messages if e.kind == m.ABORT)} times"
     notes.append(f"{ended.source}: hand {ended.hand}: the evening ends here ({why}); the hand is void; {who}")
     return charged
 
@@ -797,7 +831,7 @@ def verify_v4(
             "identities are unpinned: the keys checked are the ones the documents state; pin them with "
             "--roster FILE or --key SEAT=PUBKEY to know who took part"
         )
-    notes += [f"{c.source}: {text}" for c in checks for text in c.aborts]
+    notes += [f"{c.source}: {text}" for c in checks for text in [*c.aborts, *c.notes]]
     findings = [(c.source, c.hand, *f) for c in checks for f in c.failures]
     findings += [(c.source, c.hand, party, check, detail) for c, party, check, detail in late]
     return findings, notes, checks

@@ -55,26 +55,61 @@ def end_penalty(convention: Convention, num_seats: int, charged: Sequence[int]) 
     return tuple(line for seat in charged for line in abort_penalty(convention, seat, num_seats))
 
 
-def end_charge(roster: Roster, segment: Sequence[Envelope], judge: Callable[[Envelope], str | None]) -> list[int]:
-    """Whom an evening's end over hand ``segment`` (its messages since its last hand-open) charges: the first seat
-    without a countersignature after the signed hand-close; for a refusal, the party ``judge`` finds at fault in
-    what the refuser was shown (``None``: nothing, so the refuser broke off without cause), a seat only (the
-    service is not on the sheet)."""
-    last = segment[-1]
+MAX_ATTEMPTS = 3  # deals of one hand: after the third abort the evening ends
+
+
+def proven_absent(messages: Sequence[Envelope], num_seats: int) -> list[int]:
+    """The seats the hand's valid aborts prove absent, one per abort in order: an abort is valid when it names the
+    first seat without an answer to the signed request it cites (the hand-open, or the reveal-request once sent)."""
+    absent: list[int] = []
+    start = 0
+    for index, envelope in enumerate(messages):
+        if envelope.kind != m.ABORT:
+            continue
+        attempt = messages[start:index]
+        start = index + 1
+        asked = [e for e in attempt if e.kind == m.REVEAL_REQUEST]
+        step, answer, request = (m.REVEAL, m.REVEAL, asked[0]) if asked else (m.COMMIT, m.COMMIT, attempt[0])
+        answered = sum(1 for e in attempt if e.kind == answer)
+        cited = (envelope.body["step"], envelope.body["missing"], envelope.body["request"])
+        if answered < num_seats and cited == (step, [answered], request.digest):
+            absent.append(answered)
+    return absent
+
+
+def end_charge(roster: Roster, messages: Sequence[Envelope], judge: Callable[[Envelope], str | None]) -> list[int]:
+    """Whom an evening's end over a hand's ``messages`` (every attempt) charges: after its last abort (the
+    ``MAX_ATTEMPTS``-th), every seat the valid aborts prove absent, once per abort; after a signed hand-close, the
+    first seat without a countersignature; for a refusal, the party ``judge`` finds at fault in what the refuser
+    was shown (``None``: nothing, so the refuser broke off without cause), a seat only (the service is not on the
+    sheet)."""
+    last = messages[-1]
+    if last.kind == m.ABORT:
+        return proven_absent(messages, len(roster.seats))
     if last.kind == m.REFUSAL:
         party = judge(last)
         if party is None:
             return [int(last.sender)]
         seats = [seat for seat in range(len(roster.seats)) if roster.party(seat) == party]
         return seats[:1]
-    closes = [i for i, e in enumerate(segment) if e.kind == m.CLOSE]
+    closes = [i for i, e in enumerate(messages) if e.kind == m.CLOSE]
     if not closes:
         return []
-    return [len(segment) - 1 - closes[-1]]
+    return [len(messages) - 1 - closes[-1]]
 
 
-def end_step(segment: Sequence[Envelope]) -> str:
-    return m.REFUSAL if segment[-1].kind == m.REFUSAL else m.RECORD_SIGN
+def end_step(messages: Sequence[Envelope]) -> str:
+    kind = messages[-1].kind
+    return kind if kind in (m.REFUSAL, m.ABORT) else m.RECORD_SIGN
+
+
+def end_problem(messages: Sequence[Envelope]) -> str | None:
+    """Why a hand's ``messages`` cannot end the evening (``None``: they can): an aborted hand is dealt again until
+    its ``MAX_ATTEMPTS``-th abort."""
+    aborts = sum(1 for e in messages if e.kind == m.ABORT)
+    if messages and messages[-1].kind == m.ABORT and aborts < MAX_ATTEMPTS:
+        return f"a hand aborted {aborts} time(s) is dealt again (up to {MAX_ATTEMPTS} attempts), not ended"
+    return None
 
 
 def fraction_text(amount: Fraction) -> str:
@@ -267,28 +302,40 @@ class Player(Party):
         message of the hand it ends and charges the party that chain proves at fault, and that hand is void."""
         index = max(i for i, e in enumerate(self.chain) if e.kind == m.END)
         end = self.chain[index]
-        opens = [i for i, e in enumerate(self.chain[:index]) if e.kind == m.HAND_OPEN]
-        segment = self.chain[opens[-1] : index] if opens else []
-        hand = segment[0].hand if segment else 0
+        messages = self._hand_messages(index)
+        hand = messages[0].hand if messages else 0
         now = (self.sheet, self.done, self.expected_commitment)
         sheet, done, link = self._before if hand == self.done else now
-        if not segment or hand != done + 1 or segment[-1].digest != end.body["evidence"]:
+        if not messages or hand != done + 1 or messages[-1].digest != end.body["evidence"]:
             raise SignedMessageError("the end does not follow the hand in progress", SERVICE, "end")
+        if (problem := end_problem(messages)) is not None:
+            raise SignedMessageError(problem, SERVICE, "end")
         self.sheet, self.done, self.expected_commitment = sheet, done, link
         try:
-            charged = end_charge(self.roster, segment, lambda refusal: self._fault_before(hand, segment))
+            self._check_aborts(hand, index)
+            charged = end_charge(self.roster, messages, lambda refusal: self._fault_before(hand, messages))
         finally:
             self.sheet, self.done, self.expected_commitment = now
-        expected = {"hand": hand, "step": end_step(segment), "charged": charged, "evidence": segment[-1].digest}
+        expected = {"hand": hand, "step": end_step(messages), "charged": charged, "evidence": messages[-1].digest}
         if end.body != expected:
             raise SignedMessageError(f"the end should be {expected}", SERVICE, "end")
         return sheet.apply(end_penalty(self.convention, len(self.roster.seats), charged)), done
 
-    def _fault_before(self, hand: int, segment: Sequence[Envelope]) -> str | None:
+    def _hand_messages(self, index: int) -> list[Envelope]:
+        """The messages of the last hand begun before ``index`` in my chain, every attempt from its first
+        hand-open."""
+        opens = [i for i, e in enumerate(self.chain[:index]) if e.kind == m.HAND_OPEN]
+        if not opens:
+            return []
+        hand = self.chain[opens[-1]].hand
+        first = min(i for i in opens if self.chain[i].hand == hand)
+        return self.chain[first:index]
+
+    def _fault_before(self, hand: int, messages: Sequence[Envelope]) -> str | None:
         """The party at fault in what a refusal answered, by my own checks (``None``: everything holds)."""
         try:
             self._attempt(hand)
-            closes = [e for e in segment if e.kind == m.CLOSE]
+            closes = [e for e in messages if e.kind == m.CLOSE]
             if closes:
                 self._judge_close(hand, closes[-1])
         except SignedMessageError as error:
@@ -303,7 +350,8 @@ class Player(Party):
             # Others' answers to the step before may still arrive (of the last hand, or of the opening); an
             # evening's end shows the rest of the hand it ends.
             steps = (self.done, hand, ending)
-            at = envelope.hand if envelope.hand in steps and envelope.kind != m.HAND_OPEN else hand
+            opens_ended = envelope.kind == m.HAND_OPEN and envelope.hand == ending  # an end after aborted openings
+            at = envelope.hand if envelope.hand in steps and (envelope.kind != m.HAND_OPEN or opens_ended) else hand
             accepted.append(self.accept(envelope, at))
         return accepted
 

@@ -35,7 +35,15 @@ from fairdeal.files import write_file
 from fairdeal.protocols.canonical import encode
 from fairdeal.protocols.commit_reveal4 import messages as m
 from fairdeal.protocols.commit_reveal4.derive import PROTOCOL
-from fairdeal.protocols.commit_reveal4.parties import LateAnswer, Player, Service, end_charge, end_penalty, end_step
+from fairdeal.protocols.commit_reveal4.parties import MAX_ATTEMPTS as MAX_ATTEMPTS
+from fairdeal.protocols.commit_reveal4.parties import (
+    LateAnswer,
+    Player,
+    Service,
+    end_charge,
+    end_penalty,
+    end_step,
+)
 from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.signed import Envelope
@@ -45,9 +53,9 @@ from fairdeal.systems import house_rules
 
 FORMAT, SETTLEMENT_FORMAT, VERSION = "fairdeal-transcript", "fairdeal-settlement", 4
 SETTLEMENT_FILE = "settlement.json"
-MAX_ATTEMPTS = 3
 # Seconds a seat may take to answer each signed request (``timeouts=``): a commitment or seed not in by then
-# aborts the attempt; a countersignature not in by then stops the session at the unanswered request.
+# aborts the attempt; a record countersignature not in by then ends the evening; a settlement countersignature
+# not in by then is left out (the settlement stands on the records every seat countersigned).
 STEP_TIMEOUTS = {m.COMMIT: 30.0, m.REVEAL: 30.0, m.RECORD_SIGN: 60.0, m.SETTLEMENT_SIGN: 60.0}
 DEFAULT_TIMEOUT = 60.0
 GRACE = 0.1  # seconds the relay waits past a deadline for an answer sent just in time
@@ -122,11 +130,12 @@ class CommitRevealSource4:
         self._hands = 0
         self.ended: dict[str, Any] | None = None  # the hand an evening's end voided, as far as it went
         self._end: Envelope | None = None
+        self.unsigned: list[int] = []  # the seats that sent no settlement countersignature in time
 
     def deal(self, hand: int, dealer: int) -> DealEvidence:
         """The hand's deck order; a player that does not answer a signed request aborts the attempt, is charged
         the convention's ``abort_penalty`` (the hand line's ``penalty``), and the hand is dealt again from fresh
-        seeds (at most ``MAX_ATTEMPTS`` times)."""
+        seeds (at most ``MAX_ATTEMPTS`` times; after the last abort the evening ends, every abort charged)."""
         self._messages, self._dealer, self._penalty = [], dealer, []
         for _ in range(MAX_ATTEMPTS):
             self._messages.append(self._relay(self.service.open_hand(hand, dealer, self.beacon)))
@@ -134,7 +143,7 @@ class CommitRevealSource4:
                 self._order = self.service.deal(hand)
                 evidence = self.document(hand)
                 return DealEvidence(hand, dealer, self._order.copy(), evidence, "commit-reveal", tuple(self._penalty))
-        raise RefusedHand(f"hand {hand}: aborted {MAX_ATTEMPTS} times, the table stops", self.document(hand))
+        self._end_evening(hand, f"aborted {MAX_ATTEMPTS} times")
 
     def _ask_reveals(self, hand: int) -> bool:
         self._messages.append(self._relay(self.service.request_reveals(hand)))
@@ -174,16 +183,22 @@ class CommitRevealSource4:
         return doc
 
     def close(self, amounts: Sequence[Fraction]) -> dict[str, Any]:
-        """The signed settlement of the hands played, countersigned by every player."""
+        """The signed settlement of the hands played, countersigned by every player who answers in time; a seat
+        that does not is left out (``unsigned``): every amount follows from the records it countersigned."""
         messages = [] if self._end is None else [self._end]
         messages.append(self._relay(self.service.settle(self._hands, amounts)))
         charged = [] if self._end is None else self._end.body["charged"]
+        self.unsigned = []
         for player in self.players:
             if player.seat in charged:  # the party whose fault ended the evening does not sign its end
                 continue
             news = self._news(player)
             answer = self._timed(m.SETTLEMENT_SIGN, player.sign_settlement, news)
-            self._take(self._answered(answer, player, m.SETTLEMENT_SIGN, messages), 0, m.SETTLEMENT_SIGN, messages)
+            if answer is None:
+                self._shown[player.seat] = len(self._log)
+                self.unsigned.append(player.seat)
+                continue
+            self._take(answer, 0, m.SETTLEMENT_SIGN, messages)
         return self._base(SETTLEMENT_FORMAT) | {"messages": [e.to_json() for e in messages]}
 
     def _timed(self, kind: str, ask: Callable[..., Envelope | None], *args: Any) -> Envelope | None:
@@ -200,17 +215,6 @@ class CommitRevealSource4:
             return None
         finally:
             pool.shutdown(wait=False)
-
-    def _answered(self, answer: Envelope | None, player: Player, kind: str, messages: list[Envelope]) -> Envelope:
-        """A countersignature, or the session stops at the signed request it leaves unanswered."""
-        if answer is not None:
-            return answer
-        self._shown[player.seat] = len(self._log)
-        hand = messages[0].hand
-        doc = self._base(FORMAT if hand else SETTLEMENT_FORMAT) | {"messages": [e.to_json() for e in messages]}
-        if hand:
-            doc["hand"] = hand
-        raise RefusedHand(f"{player.party} sent no {kind} in time; the session stops here", doc)
 
     def document(self, hand: int) -> dict[str, Any]:
         return self._base(FORMAT) | {"hand": hand, "messages": [e.to_json() for e in self._messages]}
@@ -245,14 +249,13 @@ class CommitRevealSource4:
             raise RefusedHand(str(exc), doc) from None
 
     def _end_evening(self, hand: int, why: str) -> NoReturn:
-        """End the evening in ``hand``: the service signs the end charging the party at fault (the seat whose
-        countersignature is missing after its signed hand-close, or the refuser: the service's own messages and
-        every answer it took hold), the hand is void and ``close`` settles the hands before it."""
-        opens = [i for i, e in enumerate(self._messages) if e.kind == m.HAND_OPEN]
-        segment = self._messages[opens[-1] :]
-        charged = end_charge(self.roster, segment, lambda refusal: None)
+        """End the evening in ``hand``: the service signs the end charging the party at fault (every seat its
+        aborts name, the seat whose countersignature is missing after its signed hand-close, or the refuser: the
+        service's own messages and every answer it took hold), the hand is void and ``close`` settles the hands
+        before it."""
+        charged = end_charge(self.roster, self._messages, lambda refusal: None)
         self.ended = self.document(hand)
-        self._end = self._relay(self.service.end(hand, end_step(segment), charged))
+        self._end = self._relay(self.service.end(hand, end_step(self._messages), charged))
         who = ", ".join(self.roster.party(seat) for seat in charged) or "no one"
         penalty = end_penalty(self.service.convention, len(self.players), charged)
         raise EveningEnded(f"hand {hand}: {why}; the evening ends, {who} charged", self.ended, penalty)

@@ -37,7 +37,12 @@ from fairdeal.protocols.mental_poker.fiat_shamir import HandContext
 from fairdeal.protocols.mental_poker.player import STEP_TIMEOUTS, HandAbandoned, HandRefused, Player, Table
 from fairdeal.protocols.mental_poker.protocol import TableSetup
 from fairdeal.protocols.mental_poker.signing import PROTOCOL_V4, Seating
-from fairdeal.protocols.mental_poker.statements import settlement_document, sign_record
+from fairdeal.protocols.mental_poker.statements import (
+    settlement_document,
+    settlement_proposal,
+    sign_record,
+    sign_settlement,
+)
 from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.transcript import FORMAT, VERSION, seat_deal, transcript_hash, write_transcript
@@ -240,6 +245,7 @@ class MentalPokerSource:
         self._aborts: list[dict[str, Any]] = []
         self.transcripts: list[dict[str, Any]] = []
         self.end: dict[str, Any] | None = None  # v4: the settlement's ``end`` once a hand ended the evening
+        self.refusals: list[str] = []  # v4: the players who refused the settlement put to them
         self.seating: Seating | None = None
         if version >= 4:
             self.identities = dict(identities or {name: IdentityKey.generate(name) for name in spec.players})
@@ -329,13 +335,27 @@ class MentalPokerSource:
         return statements
 
     def close_session(self, amounts: Sequence[Any]) -> dict[str, Any] | None:
-        """v4: the settlement every seated player signs when the session closes (``None`` in v3)."""
+        """v4: the settlement put to every seated player (after an end, every player but the charged) when the
+        session closes (``None`` in v3). Each checks it against the hands it signed and the end the stopped hand
+        proves, and signs it or signs a refusal (``refusals``: the players who did)."""
+        # Imported here: the verifier's checks import this module.
+        from fairdeal.protocols.mental_poker.settling import settlement_objection
+
         if self.seating is None:
             return None
         charged = [] if self.end is None else self.end["charged"]
-        keys = [self.identities[name] for name in self.spec.players if name not in charged]
-        hands = sum(1 for doc in self.transcripts if doc["state"] == COMPLETE)
-        return settlement_document(keys, self.seating, hands, self._previous or "", amounts, self.end)
+        complete = [doc for doc in self.transcripts if doc["state"] == COMPLETE]
+        stopped = self.transcripts[-1] if self.end is not None else None
+        proposal = settlement_proposal(self.seating, len(complete), self._previous or "", amounts, self.end)
+        statements, self.refusals = [], []
+        for name in self.spec.players:
+            if name in charged:
+                continue
+            objection = settlement_objection(self.spec.convention, self.spec.players, complete, stopped, proposal)
+            statements.append(sign_settlement(self.identities[name], self.seating, proposal, objection))
+            if objection is not None:
+                self.refusals.append(name)
+        return settlement_document(statements, self.seating)
 
     @contextmanager
     def _ending(self, hand: int) -> Iterator[None]:

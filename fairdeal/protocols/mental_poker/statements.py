@@ -95,28 +95,35 @@ def settlement_body(players: Sequence[str], hands: int, last: str, amounts: Sequ
     return {"hands": hands, "last": last, "settlement": {name: str(a) for name, a in zip(players, amounts)}}
 
 
-def settlement_document(
-    keys: Sequence[IdentityKey],
-    seating: Seating,
-    hands: int,
-    last: str,
-    amounts: Sequence[Fraction],
-    end: Mapping[str, Any] | None = None,
+def settlement_proposal(
+    seating: Seating, hands: int, last: str, amounts: Sequence[Fraction], end: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
-    """The session's closing statement, signed by every seated player (``keys`` in seat order); after an evening's
-    ``end`` (``{"hand", "charged"}``: the hand that stopped, the players at fault) by every player but the charged."""
+    """The body every seated player is asked to sign; after an evening's ``end`` (``{"hand", "charged"}``: the hand
+    that stopped, the players at fault) it says so."""
     body = settlement_body([s.name for s in seating.roster.seats], hands, last, amounts)
     if end is not None:
         body["end"] = {"hand": end["hand"], "charged": list(end["charged"])}
-    statements = [
-        signed.seal(key, seating.context(0), _seat(seating, key), SETTLEMENT, body, last).to_json() for key in keys
-    ]
+    return body
+
+
+def sign_settlement(
+    key: IdentityKey, seating: Seating, proposal: Mapping[str, Any], refusal: str | None = None
+) -> dict[str, Any]:
+    """``key``'s holder signs the settlement ``proposal`` (or, with ``refusal``, signs that he will not, and why:
+    the proposal itself with ``agrees: false`` and the ``reason``)."""
+    body = dict(proposal) if refusal is None else dict(proposal, agrees=False, reason=refusal)
+    return signed.seal(key, seating.context(0), _seat(seating, key), SETTLEMENT, body, proposal["last"]).to_json()
+
+
+def settlement_document(statements: Sequence[Mapping[str, Any]], seating: Seating) -> dict[str, Any]:
+    """The session's closing document: every seated player's signed statement (after an evening's end, every
+    player's but the charged), in seat order."""
     return {
         "format": SETTLEMENT_FORMAT,
         "version": 1,
         "protocol": PROTOCOL_V4,
         "roster": seating.roster.to_json(),
-        "statements": statements,
+        "statements": [dict(statement) for statement in statements],
     }
 
 
@@ -136,6 +143,7 @@ def check_settlement(
         return [("record", "settlement", "the settlement is signed for another roster than the transcripts'")]
     found: list[Finding] = []
     signed_by: set[int] = set()
+    refused_by: set[int] = set()
     for index, entry in enumerate(doc.get("statements") or []):
         try:
             envelope = signed.open_checked(
@@ -150,6 +158,10 @@ def check_settlement(
             found.append((error.party, "settlement", _detail(error)))
             continue
         who = seating.names[envelope.sender]
+        if envelope.body.get("agrees") is False:
+            found += _judge_refusal(who, envelope.body, envelope.prev, hands, last, amounts, end)
+            refused_by.add(int(envelope.sender))
+            continue
         found += _check_settlement_body(who, envelope.body, envelope.prev, hands, last, amounts)
         if envelope.body.get("end") != (None if end is None else dict(end)):
             detail = f"player {who} signed the end {envelope.body.get('end')}; the stopped hand proves {end}"
@@ -157,11 +169,32 @@ def check_settlement(
         signed_by.add(int(envelope.sender))
     charged = [] if end is None else list(end["charged"])
     for seat, name in seating.names.items():
-        if int(seat) not in signed_by and name not in charged:
+        if int(seat) not in signed_by | refused_by and name not in charged:
             found.append(("record", "settlement", f"player {name} did not sign the settlement"))
         if int(seat) in signed_by and name in charged:
             found.append(("record", "settlement end", f"player {name}, charged, signed his own end"))
     return found
+
+
+def _judge_refusal(
+    who: str,
+    body: Mapping[str, Any],
+    prev: str,
+    hands: int,
+    last: str,
+    amounts: Mapping[str, int | float] | None,
+    end: Mapping[str, Any] | None,
+) -> list[Finding]:
+    """A signed refusal of the settlement put to a player: founded when what it refuses is not this session's
+    settlement (another end than the stopped hand proves, another count, last transcript or amounts), and then
+    the publisher's fault; else the refuser broke off without cause."""
+    reason = body.get("reason")
+    refused = {k: v for k, v in body.items() if k not in ("agrees", "reason")}
+    wrong = _check_settlement_body(who, refused, prev, hands, last, amounts)
+    if wrong or refused.get("end") != (None if end is None else dict(end)):
+        detail = f"player {who} refused, with cause, the settlement put to him ({reason})"
+        return [("record", "settlement end" if not wrong else "settlement", detail)]
+    return [(f"player {who}", "settlement refusal", f"refused a settlement that holds ({reason})")]
 
 
 def _check_settlement_body(

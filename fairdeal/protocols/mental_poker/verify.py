@@ -579,7 +579,7 @@ def check_settlement_file(
     except (OSError, CanonicalError):
         return []  # the transcript's own checks report it
     ended = ended_transcript(log_path, cited)
-    if ended is None and not cited and end is not None and end.get("penalty"):
+    if ended is None and not cited and end is not None and end.get("penalty") and not _other_protocol(log_path):
         return [(RECORD, "settlement", "the log charges an evening's end, but the hand that ended it is missing")]
     proved: dict[str, Any] | None = None
     if ended is not None:
@@ -610,6 +610,17 @@ def check_settlement_file(
             (RECORD, "end penalty", f"the log's end charges {end.get('penalty', [])}, the stopped hand {charge}")
         )
     return found
+
+
+def _other_protocol(log_path: Path) -> bool:
+    """Whether the settlement beside the log is another protocol's (an evening that ended in its first hand
+    cites no transcript to tell by)."""
+    path = log_path.with_name(log_path.name + ".transcripts") / SETTLEMENT_FILE
+    try:
+        doc = decode(path.read_bytes())
+    except (OSError, CanonicalError):
+        return False
+    return isinstance(doc, Mapping) and doc.get("protocol") != PROTOCOL_V4
 
 
 def ended_transcript(log_path: Path, cited: Sequence[Path]) -> Path | None:
