@@ -567,3 +567,16 @@ def test_any_single_leaf_change_is_rejected_without_a_crash(evening: Evening, da
     report = verify(docs)
     assert not report.ok, path
     assert all(f.party == "service" or f.party.startswith("player ") or f.party == "record" for f in report.failures)
+
+
+@pytest.mark.parametrize(("path", "new"), [(("opening", 1, "sender"), False), (("opening", 0, "hand"), False)])
+def test_a_copied_opening_is_compared_type_by_type(evening: Evening, path: tuple[Any, ...], new: Any) -> None:
+    # The settlement (hand 0) is checked first and its opening kept; a later copy equal only as ``False == 0`` is
+    # another document, checked on its own, and its signature fails.
+    docs = evening.all_docs()
+    target: Any = docs[0]
+    for step in path[:-1]:
+        target = target[step]
+    target[path[-1]] = new
+    report = verify(docs)
+    assert not report.ok and all(f.party == "service" for f in report.failures)

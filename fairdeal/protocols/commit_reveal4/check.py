@@ -98,7 +98,8 @@ Chains = dict[tuple[str, str], dict[int, str]]  # (roster, anchor) -> index -> l
 @dataclass
 class Openings:
     """The roster and opening last checked without a fault: every transcript of a session repeats them, so an
-    identical copy (compared as values) takes the checked result instead of being checked again."""
+    identical copy (compared value by value and type by type) takes the checked result instead of being checked
+    again."""
 
     roster: Any = None
     opening: Any = None
@@ -106,7 +107,7 @@ class Openings:
 
     def take(self, c: Checked) -> bool:
         done = self.checked
-        if done is None or c.doc["roster"] != self.roster or c.doc["opening"] != self.opening:
+        if done is None or not _same(c.doc["roster"], self.roster) or not _same(c.doc["opening"], self.opening):
             return False
         c.roster, c.convention, c.anchor, c.hands, c.opening_last = (
             done.roster,
@@ -119,6 +120,17 @@ class Openings:
 
     def keep(self, c: Checked) -> None:
         self.roster, self.opening, self.checked = c.doc["roster"], c.doc["opening"], c
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal values of the same JSON types throughout (``==`` alone takes ``false`` for ``0``)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(map(_same, a, b))
+    return bool(a == b)
 
 
 def _hand_of(doc: Mapping[str, Any]) -> int:

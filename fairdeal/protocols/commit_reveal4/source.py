@@ -2,7 +2,7 @@
 
 The roster is signed by every party before the first message; ``deal`` runs a hand up to the private deal,
 ``finish`` closes it (reveal, deck, deal and record, countersigned by every player) and returns the hand's
-transcript; ``close`` writes the signed settlement, countersigned by every player.
+transcript; ``close`` writes the signed settlement, countersigned by every player who answers in time.
 
 A transcript (``protocols/commit-reveal.md``, §10)::
 
