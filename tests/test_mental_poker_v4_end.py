@@ -140,16 +140,20 @@ def statements(log: Path) -> list[Any]:
     return [signed.parse(s) for s in settlement(log)["statements"]]
 
 
-def test_honest_players_refuse_a_settlement_after_a_false_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("system", "players"), [("sochi", 3), ("leningrad", 4), ("hussar", 2)], ids=str)
+def test_honest_players_refuse_a_settlement_after_a_false_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, system: str, players: int
+) -> None:
     import fairdeal.protocols.mental_poker.source as mp_source
 
     # The service charges ann for bob's walk-away: every player asked checks the end against the stopped hand and
     # signs a refusal instead of the settlement; verify names the publisher, never a player.
     monkeypatch.setattr(mp_source, "_at_fault", lambda stopped, players: ["ann"])
-    log, source = ended(tmp_path, "sochi", 3, "bob", StopsPlaying)
-    assert source.end is not None and source.end["charged"] == ["ann"] and source.refusals == ["bob", "cyd"]
+    log, source = ended(tmp_path, system, players, "bob", StopsPlaying)
+    asked = list(NAMES[1:players])
+    assert source.end is not None and source.end["charged"] == ["ann"] and source.refusals == asked
     signed_ = statements(log)
-    assert [(e.sender, e.body["agrees"]) for e in signed_] == [(1, False), (2, False)]
+    assert [(e.sender, e.body["agrees"]) for e in signed_] == [(seat, False) for seat in range(1, players)]
     assert all("the stopped hand proves {'hand'" in e.body["reason"] and "'bob'" in e.body["reason"] for e in signed_)
     report = verify_log(log)
     assert ("record", "settlement end") in blamed(report)
