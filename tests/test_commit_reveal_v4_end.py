@@ -136,8 +136,8 @@ def test_a_service_that_charges_the_framed_seat_is_refused_and_named(monkeypatch
 def forge_settlement(doc: dict[str, Any], end: dict[str, Any], signers: Sequence[int]) -> None:
     """Replace a settlement document's messages with ``end``, the same settlement and ``signers``' countersignatures,
     every one validly signed: what a service colluding with those seats could publish."""
-    keys: dict[Any, IdentityKey] = {SERVICE: key("s"), **{i: key(f"p{i}") for i in range(3)}}
     roster = Roster.from_json(doc["roster"], "$.roster")
+    keys: dict[Any, IdentityKey] = {SERVICE: key("s"), **{i: key(f"p{i}") for i in range(len(roster.seats))}}
     ctx = Context(roster.table, roster.session, 0, roster.hash)
     settlement = next(e for e in doc["messages"] if e["kind"] == m.SETTLEMENT)
     sealed = [seal(keys[SERVICE], ctx, SERVICE, m.END, end, doc["messages"][0]["prev"])]
@@ -364,39 +364,48 @@ def test_aborts_of_different_seats_charge_each_and_neither_signs() -> None:
     assert report.ok, [f.line() for f in report.failures]
 
 
-def test_an_end_before_the_last_attempt_or_charging_another_seat_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("cell", TABLES, ids=lambda cell: f"{cell[0]}-{cell[1]}p")
+def test_an_end_before_the_last_attempt_or_charging_another_seat_is_refused(
+    monkeypatch: pytest.MonkeyPatch, cell: tuple[str, int]
+) -> None:
     import fairdeal.protocols.commit_reveal4.source as source
 
+    name, players = cell
+    walker = players - 1
     monkeypatch.setattr(source, "MAX_ATTEMPTS", 1)  # the service ends after one abort: the walker's escape
     with pytest.raises(RefusedHand) as refused:
-        evening(table(get_convention("sochi"), 3, 2, NeverCommits))
+        evening(table(get_convention(name), players, walker, NeverCommits))
     refusal = refused.value.document["messages"][-1]
     assert (refusal["kind"], refusal["sender"], refusal["body"]["check"]) == (m.REFUSAL, 0, "end")
     assert "dealt again" in refusal["body"]["reason"]
     monkeypatch.undo()
-    monkeypatch.setattr(source, "end_charge", lambda roster, messages, judge: [1, 1, 1])
+    monkeypatch.setattr(source, "end_charge", lambda roster, messages, judge: [0, 0, 0])  # seat 0 framed
     with pytest.raises(RefusedHand) as refused:
-        evening(table(get_convention("sochi"), 3, 2, NeverCommits))
+        evening(table(get_convention(name), players, walker, NeverCommits))
     refusal = refused.value.document["messages"][-1]
-    assert (refusal["kind"], refusal["sender"], refusal["body"]["check"]) == (m.REFUSAL, 0, "end")
+    assert (refusal["kind"], refusal["sender"], refusal["body"]["check"]) == (m.REFUSAL, 1, "end")
 
 
-def test_verify_holds_an_abort_end_to_the_aborts_even_if_every_signer_agrees() -> None:
-    docs, _ = evening(table(get_convention("sochi"), 3, 2, NeverCommits))
+@pytest.mark.parametrize("cell", TABLES, ids=lambda cell: f"{cell[0]}-{cell[1]}p")
+def test_verify_holds_an_abort_end_to_the_aborts_even_if_every_signer_agrees(cell: tuple[str, int]) -> None:
+    name, players = cell
+    walker = players - 1
+    docs, _ = evening(table(get_convention(name), players, walker, NeverCommits))
     assert verify(docs).ok
     body = docs[-1]["messages"][0]["body"]
-    for charged in ([], [2], [0, 0, 0], [2, 2, 2, 2]):
+    for charged in ([], [walker], [0, 0, 0], [walker] * 4):
         forged = copy.deepcopy(docs)
-        forge_settlement(forged[-1], dict(body, charged=charged), [s for s in range(3) if s not in charged])
+        forge_settlement(forged[-1], dict(body, charged=charged), [s for s in range(players) if s not in charged])
         report = verify(forged)
         assert ("service", "end") in blamed(report), charged
-        assert all(f.party in ("service", "player p2") for f in report.failures), charged
+        assert all(f.party in ("service", f"player p{walker}") for f in report.failures), charged
     # An end cut after the first abort: the hand is dealt again, not ended, whoever signs.
     cut = copy.deepcopy(docs)
     messages = cut[1]["messages"]
     first = next(i for i, e in enumerate(messages) if e["kind"] == m.ABORT)
     cut[1]["messages"] = messages[: first + 1]
-    forge_settlement(cut[-1], dict(body, charged=[2], evidence=parse(messages[first]).digest), [0, 1])
+    others = [s for s in range(players) if s != walker]
+    forge_settlement(cut[-1], dict(body, charged=[walker], evidence=parse(messages[first]).digest), others)
     assert ("service", "end") in blamed(verify(cut))
 
 
@@ -443,29 +452,30 @@ def test_a_seat_gone_at_the_settlement_after_an_end(tmp_path: Path) -> None:
     assert any("player p2 did not countersign the settlement" in note for note in report.notes)
 
 
-def test_a_dropped_settlement_countersignature_is_the_relay_s_and_costs_no_one() -> None:
-    docs, _ = evening(table(get_convention("sochi"), 3, 0, Player))
+@pytest.mark.parametrize("cell", TABLES, ids=lambda cell: f"{cell[0]}-{cell[1]}p")
+def test_a_dropped_settlement_countersignature_is_the_relay_s_and_costs_no_one(cell: tuple[str, int]) -> None:
+    name, players = cell
+    docs, _ = evening(table(get_convention(name), players, 0, Player), hands=2)
     # A countersignature dropped before another: the later one chains to it, and the relay is named.
-    middle = copy.deepcopy(docs)
-    middle[-1]["messages"] = [
-        e for e in middle[-1]["messages"] if not (e["kind"] == m.SETTLEMENT_SIGN and e["sender"] == 1)
+    first = copy.deepcopy(docs)
+    first[-1]["messages"] = [
+        e for e in first[-1]["messages"] if not (e["kind"] == m.SETTLEMENT_SIGN and e["sender"] == 0)
     ]
-    report = verify(middle)
-    assert blamed(report) == {("service", "chain link")}
+    assert blamed(verify(first)) == {("service", "chain link")}
     # The last one dropped: indistinguishable from an absent seat (the spec's relay limit), so it must cost nothing:
     # the amounts stand as the replayed sheet, and the seat is named only as absent-or-dropped.
     last = copy.deepcopy(docs)
     last[-1]["messages"] = last[-1]["messages"][:-1]
     report = verify(last)
-    assert report.ok and any("player p2 did not countersign" in n and "dropped by the relay" in n for n in report.notes)
+    gone = f"player p{players - 1} did not countersign"
+    assert report.ok and any(gone in n and "dropped by the relay" in n for n in report.notes)
     assert amounts(last[-1]) == amounts(docs[-1])
-    # Out of seat order, twice, or a charged seat's: the grammar names the service.
+    # Out of seat order or twice: the grammar or the chain names the service.
     swapped = copy.deepcopy(docs)
-    head, *signs = swapped[-1]["messages"]
-    swapped[-1]["messages"] = [head, signs[1], signs[0], signs[2]]
-    assert ("service", "message order") in blamed(verify(swapped)) or ("service", "chain link") in blamed(
-        verify(swapped)
-    )
+    head, one, two, *rest = swapped[-1]["messages"]
+    swapped[-1]["messages"] = [head, two, one, *rest]
     twice = copy.deepcopy(docs)
     twice[-1]["messages"].append(twice[-1]["messages"][-1])
-    assert not verify(twice).ok
+    for mutated in (swapped, twice):
+        report = verify(mutated)
+        assert report.failures and {f.party for f in report.failures} == {"service"}
