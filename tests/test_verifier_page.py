@@ -31,7 +31,7 @@ from fairdeal.protocols.commit_reveal4.parties import record_hash
 from fairdeal.protocols.identity import IdentityKey, PublicKey
 from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.signed import Context, parse, seal
-from fairdeal.protocols.verify import verify_documents, verify_log, verify_paths
+from fairdeal.protocols.verify import verify_log, verify_paths
 from fairdeal.resources import protocol_file
 from fairdeal.systems import get_convention
 from fairdeal.web.verifier_page import embedded_registry, page_bytes, registry_data
@@ -588,18 +588,95 @@ def test_an_evening_with_half_whists_verifies_in_both(page: Path, tmp_path: Path
     assert _python(evening, True, Pins())
 
 
-def test_an_evening_that_ended_early_is_left_to_fairdeal_verify(page: Path, tmp_path: Path) -> None:
-    """A seat walked away: Python verify judges the charge; the page says it does not, instead of blaming anyone."""
-    from test_commit_reveal_v4_end import WalksAway, evening, table
+def _ended_cases(tmp: Path, system: str, players: int) -> list[tuple[str, list[dict[str, Any]]]]:
+    """Ended evenings of one table: a seat that walks away, a refusal without cause, and what a service colluding
+    with the signers could publish instead: the framed seat charged, no one charged, the end re-signed citing
+    another message as its evidence."""
+    from commit_reveal_parties import key
+    from test_commit_reveal_v4_end import Framer, WalksAway, evening, table
 
-    src = table(get_convention("sochi"), 3, 2, WalksAway)
-    docs, _ = evening(src)
-    assert verify_documents([(f"doc{i}", d) for i, d in enumerate(docs)]).ok
-    files = []
-    for i, doc in enumerate(docs):
-        path = tmp_path / f"doc{i}.json"
+    convention = get_convention(system)
+    last = players - 1
+    walked, _ = evening(table(convention, players, last, WalksAway))
+    framed, _ = evening(table(convention, players, last, Framer))
+    keys: dict[Any, IdentityKey] = {"service": key("s"), **{i: key(f"p{i}") for i in range(players)}}
+
+    def forged(docs: list[dict[str, Any]], change: dict[str, Any]) -> list[dict[str, Any]]:
+        docs = [dict(d) for d in docs]
+        settlement = docs[-1]
+        roster = Roster.from_json(settlement["roster"], "$.roster")
+        ctx = Context(roster.table, roster.session, 0, roster.hash)
+        end, closing = settlement["messages"][0], parse(settlement["messages"][1])
+        body = dict(end["body"], **change)
+        sealed = [seal(keys["service"], ctx, "service", "end", body, end["prev"])]
+        sealed.append(seal(keys["service"], ctx, "service", "settlement", dict(closing.body), sealed[-1].digest))
+        digest = sealed[-1].digest
+        for seat in (s for s in range(players) if s not in body["charged"]):
+            sealed.append(seal(keys[seat], ctx, seat, "settlement-sign", {"settlement": digest}, sealed[-1].digest))
+        docs[-1] = dict(settlement, messages=[e.to_json() for e in sealed])
+        return docs
+
+    other = walked[-2]["messages"][-2]
+    return [
+        ("honest walk-away", walked),
+        ("honest refusal without cause", framed),
+        ("the framed seat charged", forged(framed, {"charged": [0]})),
+        ("no one charged", forged(walked, {"charged": []})),
+        ("re-signed on other evidence", forged(walked, {"evidence": parse(other).digest})),
+    ]
+
+
+def _written(tmp: Path, docs: list[dict[str, Any]]) -> list[Path]:
+    tmp.mkdir(parents=True)
+    paths = []
+    for doc in docs:
+        path = tmp / (f"hand-{doc['hand']:04d}.json" if "hand" in doc else "settlement.json")
         path.write_bytes(encode(doc))
-        files.append(str(path))
+        paths.append(path)
+    return paths
+
+
+def test_js_and_python_judge_ended_evenings_alike_on_every_system(page: Path, tmp_path: Path) -> None:
+    """An honest end (walk-away, refusal without cause) is accepted by both with the same note; a false end (the
+    framed seat charged, no one charged, re-signed on other evidence) is refused by both with the same verdict
+    lines (party: check) -- on every registered system and table size."""
+    cases = []
+    for system, players in TABLES:
+        for label, docs in _ended_cases(tmp_path, system, players):
+            folder = tmp_path / f"{system}-{players}-{label.replace(' ', '-')}"
+            cases.append((f"{system}/{players}: {label}", _written(folder, docs)))
+    reports = run_batch(page, tmp_path, [{"files": [str(p) for p in paths], "pins": []} for _, paths in cases])
+    disagreements = []
+    for (label, paths), report in zip(cases, reports, strict=True):
+        python = verify_paths(paths)
+        lines = {(f.party, f.check) for f in python.failures}
+        js = {(f["party"], f["check"]) for f in report.get("failures", [])}
+        if report["ok"] != python.ok or js != lines:
+            disagreements.append(f"{label}: JS {report['ok']} {sorted(js)}, Python {python.ok} {sorted(lines)}")
+        if "honest" in label:
+            ends = [n for n in report["notes"] if "the evening ends here" in n]
+            if not report["ok"] or len(ends) != 1 or " charged" not in ends[0]:
+                disagreements.append(f"{label}: the page did not accept the end: {report}")
+        elif ("service", "end") not in js:
+            disagreements.append(f"{label}: the page did not name the service's end: {sorted(js)}")
+    assert not disagreements, "\n".join(disagreements)
+
+
+def test_the_log_of_an_ended_evening_verifies_in_the_page(page: Path, tmp_path: Path) -> None:
+    """``fairdeal deal``'s files of an ended evening (the log without a line for the voided hand, its transcript
+    beside the settlement): the page finds the voided hand as verify does; without it both refuse."""
+    from test_commit_reveal_v4_end import WalksAway, table
+
+    from fairdeal.cli.dealing import _deal_evening
+
+    src = table(get_convention("sochi"), 3, 1, WalksAway)
+    _deal_evening(src, src.spec, "commit-reveal", tmp_path)
+    files = [str(p) for p in sorted((tmp_path / "evening.log.transcripts").iterdir())] + [str(tmp_path / "evening.log")]
+    assert verify_log(tmp_path / "evening.log").ok
     (report,) = run_batch(page, tmp_path, [{"files": files, "pins": []}])
-    assert report["ok"] is False and not report["failures"]
-    assert "ended early" in report["usage"] and "fairdeal verify" in report["usage"]
+    assert report["ok"], report["failures"]
+    (tmp_path / "evening.log.transcripts" / "hand-0002.json").unlink()
+    python = verify_log(tmp_path / "evening.log")
+    (report,) = run_batch(page, tmp_path, [{"files": [f for f in files if "hand-0002" not in f], "pins": []}])
+    assert not python.ok and not report["ok"]
+    assert ("service", "session length") in {(f["party"], f["check"]) for f in report["failures"]}
