@@ -268,7 +268,7 @@ def test_a_seat_that_stops_countersigning_ends_the_evening_charged_on_every_syst
     assert [e["sender"] for e in signs] == [s for s in range(seats) if s != walker]
     assert [h.hand for h in table.history] == [1]
     charge = abort_penalty(table.convention, walker, seats)
-    assert table.end_charge == charge and table.log_trailer()["penalty"] == [line.to_record() for line in charge]
+    assert table.charge == charge and table.log_trailer()["penalty"] == [line.to_record() for line in charge]
     report = verify_documents(
         [(f"hand {d.hand}", d.transcript) for d in docs], replay_records=not table.convention.table.dummy
     )

@@ -199,7 +199,7 @@ class Table:
     previous: str | None = None  # the last closed hand's transcript hash
     settlement: dict[str, Any] | None = None
     ended: dict[str, Any] | None = None  # the signed end's body, when a seat's fault ended the evening
-    end_charge: tuple[ScoreLine, ...] = ()  # what the end charged (on the sheet already)
+    charge: tuple[ScoreLine, ...] = ()  # what the end charged (on the sheet already)
     outbox: list[Message] = field(default_factory=list)  # the service's envelopes of the step just taken
     _opening_round: int = 0
     _relayed: int = 0  # the service's envelopes so far
@@ -641,9 +641,9 @@ class Table:
         if self.history and self.history[-1].hand == hand:  # closed, but never countersigned by all: void
             self.history.pop()
             self.reveals.pop(hand, None)
-        self.end_charge = end_penalty(self.convention, self.num_seats, charged)
+        self.charge = end_penalty(self.convention, self.num_seats, charged)
         assert self._sheet_before is not None  # set when the hand opened
-        self.sheet = self._sheet_before.apply(self.end_charge)
+        self.sheet = self._sheet_before.apply(self.charge)
         self.state, self.order, self.answered = None, None, 0
         self.stage = Stage.SETTLE
         end = self._live_service.end(hand, end_step(segment), charged)
@@ -798,7 +798,7 @@ class Table:
             "step": self.ended["step"],
             "charged": charged,
             "names": [self.seats[seat].name for seat in charged],
-            "penalty": [line.to_record() for line in self.end_charge],
+            "penalty": [line.to_record() for line in self.charge],
         }
 
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -871,7 +871,7 @@ class Table:
 
         names = [self.seats[s].name for s in range(self.num_seats)]
         trailer: dict[str, Any] = msgspec.to_builtins(
-            end_record(names, settle(self._live_sheet, self.convention).amounts, self.end_charge)
+            end_record(names, settle(self._live_sheet, self.convention).amounts, self.charge)
         )
         return trailer
 
