@@ -535,6 +535,11 @@ def test_chromium_verifies_an_evening_from_file_url(page: Path, tmp_path: Path) 
         fresh.set_input_files("#pick", _files(forged, False))
         fresh.wait_for_selector("#verdict[data-ok]", timeout=30_000)
         forged_verdict, forged_report = fresh.inner_text("#verdict"), fresh.inner_text("#report")
+        ended = browser.new_context().new_page()
+        ended.goto(page.resolve().as_uri())
+        ended.set_input_files("#pick", _ended_files(tmp_path / "ended"))
+        ended.wait_for_selector("#verdict[data-ok]", timeout=30_000)
+        ended_verdict, ended_report = ended.inner_text("#verdict"), ended.inner_text("#report")
         browser.close()
     assert not errors, errors
     assert verdict.startswith("VERIFIED: 3 document(s)") and "ПРОВЕРЕНО" in verdict
@@ -545,6 +550,9 @@ def test_chromium_verifies_an_evening_from_file_url(page: Path, tmp_path: Path) 
     assert forged_verdict.startswith("NOT VERIFIED") and "service: signature" in forged_report
     assert "Identities are NOT pinned" in forged_report
     assert all(url.startswith("file://") for url in requests), requests
+    assert ended_verdict.startswith("VERIFIED: 3 document(s)"), ended_report
+    assert "The evening ended early at hand 2" in ended_report and "charges exactly p1" in ended_report
+    assert "Вечер окончен досрочно на раздаче 2" in ended_report
 
 
 # ---- structural fuzz: any value anywhere ------------------------------------------------------------------
@@ -666,16 +674,22 @@ def test_js_and_python_judge_ended_evenings_alike_on_every_system(page: Path, tm
     assert not disagreements, "\n".join(disagreements)
 
 
-def test_the_log_of_an_ended_evening_verifies_in_the_page(page: Path, tmp_path: Path) -> None:
-    """``fairdeal deal``'s files of an ended evening (the log without a line for the voided hand, its transcript
-    beside the settlement): the page finds the voided hand as verify does; without it both refuse."""
+def _ended_files(folder: Path) -> list[str]:
+    """``fairdeal deal``'s files of an evening p1 walks away from in hand 2 (the log has no line for the voided
+    hand; its transcript lies beside the settlement)."""
     from test_commit_reveal_v4_end import WalksAway, table
 
     from fairdeal.cli.dealing import _deal_evening
 
+    folder.mkdir(parents=True, exist_ok=True)
     src = table(get_convention("sochi"), 3, 1, WalksAway)
-    _deal_evening(src, src.spec, "commit-reveal", tmp_path)
-    files = [str(p) for p in sorted((tmp_path / "evening.log.transcripts").iterdir())] + [str(tmp_path / "evening.log")]
+    _deal_evening(src, src.spec, "commit-reveal", folder)
+    return [str(p) for p in sorted((folder / "evening.log.transcripts").iterdir())] + [str(folder / "evening.log")]
+
+
+def test_the_log_of_an_ended_evening_verifies_in_the_page(page: Path, tmp_path: Path) -> None:
+    """An ended evening's log: the page finds the voided hand as verify does; without it both refuse."""
+    files = _ended_files(tmp_path)
     assert verify_log(tmp_path / "evening.log").ok
     (report,) = run_batch(page, tmp_path, [{"files": files, "pins": []}])
     assert report["ok"], report["failures"]

@@ -1325,8 +1325,11 @@
       const roster = group[0].roster;
       const hands = group.filter((c) => c.hand !== null).map((c) => c.hand);
       const settled = group.some((c) => c.hand === null);
+      const ending = group.find((c) => c.hand === null && c.end !== null);
+      const ended = ending ? { hand: ending.end.body.hand, step: ending.end.body.step,
+        charged: ending.end.body.charged.map((seat) => roster.seats[seat].name) } : null;
       out.push({ table: roster.table, session: roster.session, system: roster.system, seats: roster.seats.map((s) => s.name),
-        hands, settled, pinned: Boolean(pins.roster) || pins.keys.length > 0, log });
+        hands, settled, ended, pinned: Boolean(pins.roster) || pins.keys.length > 0, log });
     }
     return out;
   }
