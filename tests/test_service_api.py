@@ -3,6 +3,10 @@ transcripts verify, and a restarted server resumes the hand in progress (SQLite 
 
 from __future__ import annotations
 
+import json
+import subprocess
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 from service_helpers import PostgresCluster, ScriptedPlayer, Server, create_table, hands_done
@@ -12,8 +16,10 @@ from fairdeal.cli import cli
 from fairdeal.protocols.canonical import encode
 from fairdeal.protocols.commit_reveal4.check import Pins
 from fairdeal.protocols.roster import Roster
-from fairdeal.protocols.verify import verify_documents
+from fairdeal.protocols.verify import verify_documents, verify_log
 from fairdeal.service import db
+
+RUNNER = Path(__file__).parent / "js" / "run_verifier_page.cjs"
 
 
 @pytest.fixture(scope="module")
@@ -161,3 +167,51 @@ def test_serve_with_a_database_it_cannot_open_says_so_in_one_line(tmp_path):
             [sys.executable, "-m", "fairdeal", "serve", "--db", url], capture_output=True, text=True, timeout=60
         )
         assert done.returncode == 2 and text in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_seat_that_stops_countersigning_ends_the_evening_by_the_policy(db_url, tmp_path, page):
+    """Dan countersigns hand 1, then never hand 2: at the turn timeout the service voids hand 2, charges Dan,
+    signs the end and the settlement, the bots countersign it, the table shows as ended, and what it offers for
+    download (log, transcripts) verifies in fairdeal verify and in the offline page."""
+    with Server(db_url, turn_timeout=2) as server:
+        table = create_table(server, max_hands=3)
+        _seat_bots(server, table, [1, 2])
+        dan = ScriptedPlayer(server, table, "Dan", 0)
+        dan.connect()
+
+        def walked(view: dict) -> bool:
+            if view["stage"] == "ended":
+                return True
+            need, hand = view["protocol"]["need"], view["protocol"]["hand"]
+            if need == "record-sign" and hand == 2:
+                dan.done.add((need, hand, view["protocol"]["chain"]))  # Dan reads it and sends nothing
+            return False
+
+        final = dan.play_until(walked, limit=120)
+        dan.close()
+        rows = server.http.get(f"/api/tables/{table}/transcripts").json()
+        voided = server.http.get(f"/api/tables/{table}/hands/2/transcript")
+        log = server.http.get(f"/api/tables/{table}/log").text
+        listing = server.http.get("/api/tables").json()
+    assert final["ended"]["charged"] == [0] and final["ended"]["names"] == ["Dan"] and final["ended"]["hand"] == 2
+    assert "the evening ends, player Dan charged" in final["reason"]
+    assert [t["stage"] for t in listing if t["table"] == table] == ["ended"]
+    assert [h["hand"] for h in final["history"]] == [1] and voided.status_code == 200
+    lines = [json.loads(line) for line in log.splitlines()]
+    assert [line["type"] for line in lines] == ["table", "hand", "end"]
+    assert lines[-1]["penalty"] == final["ended"]["penalty"]
+    folder = tmp_path / f"{table}.transcripts"
+    folder.mkdir()
+    for doc in rows:
+        name = f"hand-{doc['hand']:04d}.json" if "hand" in doc else "settlement.json"
+        (folder / name).write_bytes(encode(doc))
+    (tmp_path / f"{table}.jsonl").write_text(log, encoding="utf-8")
+    report = verify_log(tmp_path / f"{table}.jsonl")
+    assert report.ok, [f.line() for f in report.failures]
+    assert any("the evening ends here" in note and "player Dan charged" in note for note in report.notes)
+    files = [str(p) for p in sorted(folder.iterdir())] + [str(tmp_path / f"{table}.jsonl")]
+    shown = subprocess.run(["node", str(RUNNER), str(page), *files], capture_output=True, text=True, timeout=300)
+    assert shown.returncode == 0, shown.stderr
+    verdict = json.loads(shown.stdout)
+    assert verdict["ok"], verdict
+    assert any("the evening ends here" in note and "player Dan charged" in note for note in verdict["notes"])

@@ -165,3 +165,59 @@ def test_three_browsers_play_two_hands_one_reconnecting(browser, tmp_path):
         2,
     }
     assert view["stage"] == "finished" and len(view["history"]) == 2
+
+
+def test_a_browser_checks_an_evenings_end_shows_the_charge_and_signs_the_settlement(browser, tmp_path):
+    """Dan (a scripted seat) countersigns hand 1 and walks away in hand 2: the browser at seat 0 checks the
+    service's signed end against its own chain, countersigns the settlement, and shows the end and the charge."""
+    import threading
+
+    from service_helpers import ScriptedPlayer
+
+    with Server(str(tmp_path / "fairdeal.db"), turn_timeout=6) as server:
+        table = create_table(server, max_hands=3)
+        page = browser.new_context(viewport={"width": 1280, "height": 820}).new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"http://127.0.0.1:{server.port}/")
+        page.fill("#name", "Анна")
+        page.press("#name", "Tab")
+        page.goto(f"http://127.0.0.1:{server.port}/#{table}")
+        page.click("button.sit[data-seat='0']")
+        _wait(lambda: len(server.http.get(f"/api/tables/{table}").json()["roster"]) == 1)
+        assert server.http.post(f"/api/tables/{table}/bots", json={"seat": 1}).status_code == 200
+        dan = ScriptedPlayer(server, table, "Dan", 2)
+        dan.connect()
+
+        def walked(view: dict) -> bool:
+            need, hand = view["protocol"]["need"], view["protocol"]["hand"]
+            if need == "record-sign" and hand == 2:
+                dan.done.add((need, hand, view["protocol"]["chain"]))
+            return view["stage"] in ("ended", "aborted")
+
+        walker = threading.Thread(target=lambda: dan.play_until(walked, limit=170), daemon=True)
+        walker.start()
+        rng = np.random.default_rng(3)
+        deadline = time.monotonic() + 180
+        while server.http.get(f"/api/tables/{table}").json()["stage"] not in ("ended", "aborted"):
+            assert time.monotonic() < deadline, "the evening did not end in time"
+            _click_something(page, rng)
+            time.sleep(0.05)
+        walker.join(timeout=30)
+        page.wait_for_selector("#ended", timeout=20_000)
+        shown = page.inner_text("#ended")
+        view = server.http.get(f"/api/tables/{table}").json()
+        docs = server.http.get(f"/api/tables/{table}/transcripts").json()
+        roster = server.http.get(f"/api/tables/{table}/roster").json()
+        key = _export_key(page, tmp_path / "anna.key")
+        dan.close()
+    assert not errors, errors
+    assert view["stage"] == "ended" and view["ended"]["charged"] == [2], view["reason"]
+    assert "Вечер окончен досрочно" in shown and "Dan" in shown and "2" in shown
+    signs = [e["sender"] for e in docs[-1]["messages"] if e["kind"] == "settlement-sign"]
+    assert signs == [0, 1]  # the browser, then the bot; never the charged seat
+    report = verify_documents(
+        [(f"doc {i}", d) for i, d in enumerate(docs)], pins=Pins(Roster.from_json(roster), (), IdentityKey.load(key))
+    )
+    assert report.failures == (), [f.line() for f in report.failures]
+    assert any("player Dan charged" in note for note in report.notes)

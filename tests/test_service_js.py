@@ -277,3 +277,82 @@ def test_canonical_json_is_byte_identical_to_python(node, value):
 def test_context_tuples_are_byte_identical_to_python(node, parts):
     wire = [{"b": p.hex()} if isinstance(p, bytes) else p for p in parts]
     assert node({"op": "context", "parts": wire})["hex"] == context(*parts).hex()
+
+
+def _walk_away(source: CommitRevealSource4, twins: list[Twin], walker: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hand 1 countersigned by all; in hand 2 seat ``walker`` never countersigns, so the evening ends."""
+    answer = twins[walker].countersign
+    monkeypatch.setattr(
+        twins[walker], "countersign", lambda hand, shown, deadline=None: answer(hand, shown) if hand == 1 else None
+    )
+    source.deal(1, 0)
+    source.finish(1)
+    source.deal(2, 1)
+    with pytest.raises(source_module.EveningEnded):
+        source.finish(2)
+
+
+def _charged_settlement(system: str, seats: int, charged: Sequence[int]) -> list[Fraction]:
+    from fairdeal.engine.settlement import settle
+    from fairdeal.engine.sheet import new_sheet
+    from fairdeal.protocols.commit_reveal4.parties import end_penalty
+
+    convention = get_system(system).convention
+    return list(settle(new_sheet(convention, seats).apply(end_penalty(convention, seats, charged)), convention).amounts)
+
+
+@pytest.mark.parametrize("cell", CELLS, ids=[f"{n}-{p}p" for n, p in CELLS])
+def test_the_browser_checks_an_evenings_end_and_signs_its_settlement_as_python_does(node, monkeypatch, cell):
+    """A seat walks away in hand 2: every other browser seat re-derives the end (the walker charged) from its own
+    chain, its countersignature of hand 2 undone, and signs the settlement byte for byte as the Python player."""
+    system, seats = cell
+    source, twins = _session(node, monkeypatch, system, seats, hands=3)
+    walker = seats - 1
+    _walk_away(source, twins, walker, monkeypatch)
+    assert source.ended is not None
+    closing = source.close(_charged_settlement(system, seats, [walker]))
+    kinds = [(e["sender"], e["kind"]) for e in closing["messages"]]
+    assert kinds[:2] == [("service", m.END), ("service", m.SETTLEMENT)]
+    assert kinds[2:] == [(s, m.SETTLEMENT_SIGN) for s in range(seats) if s != walker]
+    assert all(t.answers[-1]["kind"] == m.SETTLEMENT_SIGN for t in twins if t.seat != walker)
+    docs = [("hand 1", source.transcripts[0]), ("hand 2", source.ended), ("settlement", closing)]
+    report = verify_documents(docs, replay_records=False, pins=Pins(source.roster, (), None))
+    assert report.failures == (), [f.line() for f in report.failures]
+
+
+def test_the_browser_refuses_an_end_that_charges_another_seat_as_python_does(node, monkeypatch):
+    """The service charges seat 0 for seat 2's walk-away: the first seat asked (seat 1) refuses the end, naming the
+    end it expected; the refusal is byte-identical to the Python player's."""
+    source, twins = _session(node, monkeypatch, "sochi", 3, hands=3)
+    monkeypatch.setattr(source_module, "end_charge", lambda roster, segment, judge: [0])
+    _walk_away(source, twins, 2, monkeypatch)
+    with pytest.raises(source_module.RefusedHand) as refused:
+        source.close(_charged_settlement("sochi", 3, [0]))
+    refusal = refused.value.document["messages"][-1]
+    assert refusal["kind"] == m.REFUSAL and refusal["sender"] == 1 and refusal["body"]["check"] == "end"
+    assert "the end should be {'hand': 2, 'step': 'record-sign', 'charged': [2]" in refusal["body"]["reason"]
+    assert twins[1].answers[-1] == refusal
+
+
+def test_the_browser_charges_a_refuser_without_cause_as_python_does(node, monkeypatch):
+    """Seat 2 refuses hand 2's honest record with a false claim against seat 0: the other browser seats find
+    nothing wrong in what it was shown, so they accept an end that charges the refuser, and sign."""
+    source, twins = _session(node, monkeypatch, "sochi", 3, hands=3)
+    framer = twins[2]
+
+    def framing(hand: int, shown: Sequence[Envelope], deadline: float | None = None) -> Envelope:
+        if hand == 1:
+            return Twin.countersign(framer, hand, shown)
+        Player._accept_all(framer, shown, hand)
+        reason = "player player 0: seed opening: the seed does not open the commitment"
+        return Player.send(framer, hand, m.REFUSAL, {"step": m.RECORD_SIGN, "check": "seed opening", "reason": reason})
+
+    monkeypatch.setattr(framer, "countersign", framing)
+    source.deal(1, 0)
+    source.finish(1)
+    source.deal(2, 1)
+    with pytest.raises(source_module.EveningEnded):
+        source.finish(2)
+    closing = source.close(_charged_settlement("sochi", 3, [2]))
+    assert closing["messages"][0]["body"]["charged"] == [2] and closing["messages"][0]["body"]["step"] == m.REFUSAL
+    assert [t.answers[-1]["kind"] for t in twins[:2]] == [m.SETTLEMENT_SIGN, m.SETTLEMENT_SIGN]

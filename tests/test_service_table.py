@@ -4,13 +4,16 @@ seat's view holds only what the rules let it see, a reloaded table equals the li
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 
 import pytest
 
 from fairdeal.engine.hand import to_move
 from fairdeal.engine.scoring import abort_penalty
 from fairdeal.engine.system import registered
+from fairdeal.protocols.commit_reveal4.parties import Player
 from fairdeal.protocols.identity import IdentityKey
+from fairdeal.protocols.signed import Envelope
 from fairdeal.protocols.verify import verify_documents
 from fairdeal.service.table import RELAY_SEAT, Message, Refused, Seat, Stage, Table
 
@@ -195,3 +198,115 @@ def test_an_aborted_attempt_is_charged_to_the_absent_seat_and_every_party_counte
     assert close.body["record"]["penalty"] == [line.to_record() for line in abort_penalty(table.convention, 0, 3)]
     assert len([e for e in table.chain if e.kind == "record-sign"]) == 3
     assert [e.body["missing"] for e in table.chain if e.kind == "abort"] == [[0]]
+
+
+def _with_person(name: str, seats: int, hands: int, seat: int) -> tuple[Table, IdentityKey]:
+    table = _bot_table(name, seats, hands)
+    person = IdentityKey.generate("person")
+    table.seats[seat] = Seat(seat, "person", person.public.hex)
+    return table, person
+
+
+def _run(table: Table, seat: int, person: IdentityKey, answer: Callable[[Table, Player], Envelope | None]) -> list:
+    """Play the table to its end; the person at ``seat`` is an honest v4 ``Player`` whose signed answers pass
+    through ``answer`` (``None``: it sends nothing, and the service records the timeout). Returns every row."""
+    from fairdeal.protocols.roster import Roster
+
+    party: Player | None = None
+    rows, seq, docs = [], 0, []
+    while not table.stage.over:
+        seq += 1
+        message = table.bot_message()
+        if message is None and table.stage is Stage.ROSTER:
+            message = Message(seat, seq, "roster-sign", {"signature": person.sign(table.roster.message()).hex()})
+        elif message is None and table.stage is Stage.PLAY:
+            message = table.timeout_message(seat)  # the system's bot moves for the person
+        elif message is None:
+            if party is None:
+                party = Player(seat, person, Roster.from_json(table.roster.to_json()))
+            envelope = answer(table, party)
+            signed = None if envelope is None else Message(seat, seq, "signed", envelope.to_json())
+            message = signed or table.timeout_message(seat)
+        assert message is not None
+        docs += table.submit(message)
+        rows.append(message)
+    return rows, docs
+
+
+STEPS: dict[Stage, Callable[[Table, Player], Envelope]] = {
+    Stage.ACCEPT: lambda t, p: p.accept_session(t.chain),
+    Stage.COMMIT: lambda t, p: p.commit(t.hand, t.chain),
+    Stage.SEED: lambda t, p: p.reveal(t.hand, t.chain),
+    Stage.RECORD: lambda t, p: p.countersign(t.hand, t.chain),
+    Stage.SETTLE: lambda t, p: p.sign_settlement(t.chain),
+}
+
+
+def _reloaded(table: Table, rows: list) -> Table:
+    row = {"id": table.id, "system": table.convention.name, "seats": table.num_seats, "max_hands": table.max_hands}
+    row |= {"service_key": table.service_public, "chain_tail": table.chain_tail, "status": "playing", "reason": None}
+    return Table.load(row, [vars(s) for s in table.seats.values()], rows, SERVICE_KEY)
+
+
+@pytest.mark.parametrize("cell", CELLS, ids=[f"{n}-{p}p" for n, p in CELLS])
+def test_a_seat_that_stops_countersigning_ends_the_evening_charged_on_every_system(cell):
+    """The person countersigns hand 1, never hand 2: the hand is void, the person charged the abort penalty on the
+    sheet after hand 1, the signed end and settlement follow, every bot countersigns it, and verify agrees."""
+    name, seats = cell
+    walker = seats - 1
+    table, person = _with_person(name, seats, 3, walker)
+
+    def answer(t: Table, p: Player) -> Envelope | None:
+        return None if t.stage is Stage.RECORD and t.hand == 2 else STEPS[t.stage](t, p)
+
+    rows, docs = _run(table, walker, person, answer)
+    assert table.stage is Stage.ENDED, table.reason
+    assert table.ended == {"hand": 2, "step": "record-sign", "charged": [walker], "evidence": table.ended["evidence"]}
+    assert [d.hand for d in docs] == [1, 2, 0] and docs[1].line is None  # the voided hand: a transcript, no line
+    end, settlement, *signs = docs[-1].transcript["messages"]
+    assert end["kind"] == "end" and settlement["body"]["hands"] == 1
+    assert [e["sender"] for e in signs] == [s for s in range(seats) if s != walker]
+    assert [h.hand for h in table.history] == [1]
+    charge = abort_penalty(table.convention, walker, seats)
+    assert table.charge == charge and table.log_trailer()["penalty"] == [line.to_record() for line in charge]
+    report = verify_documents(
+        [(f"hand {d.hand}", d.transcript) for d in docs], replay_records=not table.convention.table.dummy
+    )
+    assert report.ok, [f.line() for f in report.failures]
+    assert any("player person charged" in note for note in report.notes)
+    again = _reloaded(table, rows)
+    assert again.stage is Stage.ENDED and again.sheet == table.sheet and again.ended == table.ended
+    assert [e.digest for e in again.chain] == [e.digest for e in table.chain]
+
+
+def test_a_refusal_without_cause_ends_the_evening_charging_the_refuser():
+    """The person refuses hand 2's honest record (a false claim against seat 0): the refuser is charged, and the
+    bots, re-deriving the charge from their own chains, countersign that settlement."""
+    table, person = _with_person("sochi", 3, 3, 2)
+
+    def answer(t: Table, p: Player) -> Envelope | None:
+        if t.stage is Stage.RECORD and t.hand == 2:
+            p._accept_all(t.chain, t.hand)
+            reason = "player bot 0: seed opening: the seed does not open the commitment"
+            return p.send(2, "refusal", {"step": "record-sign", "check": "seed opening", "reason": reason})
+        return STEPS[t.stage](t, p)
+
+    rows, docs = _run(table, 2, person, answer)
+    assert table.stage is Stage.ENDED and table.ended["charged"] == [2] and table.ended["step"] == "refusal"
+    assert "person refused" in table.reason and "player person charged" in table.reason
+    assert verify_documents([(f"hand {d.hand}", d.transcript) for d in docs]).ok
+    assert _reloaded(table, rows).stage is Stage.ENDED
+
+
+def test_a_refusal_at_the_session_opening_or_a_lapsed_settlement_still_stops_the_table():
+    """Only a hand ends the evening: a refused session and an unsigned settlement stop the table, as v4 says."""
+    table, person = _with_person("sochi", 3, 1, 0)
+
+    def refuse_opening(t: Table, p: Player) -> Envelope | None:
+        return p.send(0, "refusal", {"step": "session-accept", "check": "roster", "reason": "no"})
+
+    _run(table, 0, person, refuse_opening)
+    assert table.stage is Stage.ABORTED and "refused at session-accept" in table.reason
+    table, person = _with_person("sochi", 3, 1, 0)
+    _run(table, 0, person, lambda t, p: None if t.stage is Stage.SETTLE else STEPS[t.stage](t, p))
+    assert table.stage is Stage.ABORTED and "settlement-sign" in table.reason

@@ -31,7 +31,7 @@ from fairdeal.protocols.commit_reveal4.parties import record_hash
 from fairdeal.protocols.identity import IdentityKey, PublicKey
 from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.signed import Context, parse, seal
-from fairdeal.protocols.verify import verify_documents, verify_log, verify_paths
+from fairdeal.protocols.verify import verify_log, verify_paths
 from fairdeal.resources import protocol_file
 from fairdeal.systems import get_convention
 from fairdeal.web.verifier_page import embedded_registry, page_bytes, registry_data
@@ -535,6 +535,11 @@ def test_chromium_verifies_an_evening_from_file_url(page: Path, tmp_path: Path) 
         fresh.set_input_files("#pick", _files(forged, False))
         fresh.wait_for_selector("#verdict[data-ok]", timeout=30_000)
         forged_verdict, forged_report = fresh.inner_text("#verdict"), fresh.inner_text("#report")
+        ended = browser.new_context().new_page()
+        ended.goto(page.resolve().as_uri())
+        ended.set_input_files("#pick", _ended_files(tmp_path / "ended"))
+        ended.wait_for_selector("#verdict[data-ok]", timeout=30_000)
+        ended_verdict, ended_report = ended.inner_text("#verdict"), ended.inner_text("#report")
         browser.close()
     assert not errors, errors
     assert verdict.startswith("VERIFIED: 3 document(s)") and "ПРОВЕРЕНО" in verdict
@@ -545,6 +550,9 @@ def test_chromium_verifies_an_evening_from_file_url(page: Path, tmp_path: Path) 
     assert forged_verdict.startswith("NOT VERIFIED") and "service: signature" in forged_report
     assert "Identities are NOT pinned" in forged_report
     assert all(url.startswith("file://") for url in requests), requests
+    assert ended_verdict.startswith("VERIFIED: 3 document(s)"), ended_report
+    assert "The evening ended early at hand 2" in ended_report and "charges exactly p1" in ended_report
+    assert "Вечер окончен досрочно на раздаче 2" in ended_report
 
 
 # ---- structural fuzz: any value anywhere ------------------------------------------------------------------
@@ -588,18 +596,105 @@ def test_an_evening_with_half_whists_verifies_in_both(page: Path, tmp_path: Path
     assert _python(evening, True, Pins())
 
 
-def test_an_evening_that_ended_early_is_left_to_fairdeal_verify(page: Path, tmp_path: Path) -> None:
-    """A seat walked away: Python verify judges the charge; the page says it does not, instead of blaming anyone."""
-    from test_commit_reveal_v4_end import WalksAway, evening, table
+def _ended_cases(tmp: Path, system: str, players: int) -> list[tuple[str, list[dict[str, Any]]]]:
+    """Ended evenings of one table: a seat that walks away, a refusal without cause, and what a service colluding
+    with the signers could publish instead: the framed seat charged, no one charged, the end re-signed citing
+    another message as its evidence."""
+    from commit_reveal_parties import key
+    from test_commit_reveal_v4_end import Framer, WalksAway, evening, table
 
-    src = table(get_convention("sochi"), 3, 2, WalksAway)
-    docs, _ = evening(src)
-    assert verify_documents([(f"doc{i}", d) for i, d in enumerate(docs)]).ok
-    files = []
-    for i, doc in enumerate(docs):
-        path = tmp_path / f"doc{i}.json"
+    convention = get_convention(system)
+    last = players - 1
+    walked, _ = evening(table(convention, players, last, WalksAway))
+    framed, _ = evening(table(convention, players, last, Framer))
+    keys: dict[Any, IdentityKey] = {"service": key("s"), **{i: key(f"p{i}") for i in range(players)}}
+
+    def forged(docs: list[dict[str, Any]], change: dict[str, Any]) -> list[dict[str, Any]]:
+        docs = [dict(d) for d in docs]
+        settlement = docs[-1]
+        roster = Roster.from_json(settlement["roster"], "$.roster")
+        ctx = Context(roster.table, roster.session, 0, roster.hash)
+        end, closing = settlement["messages"][0], parse(settlement["messages"][1])
+        body = dict(end["body"], **change)
+        sealed = [seal(keys["service"], ctx, "service", "end", body, end["prev"])]
+        sealed.append(seal(keys["service"], ctx, "service", "settlement", dict(closing.body), sealed[-1].digest))
+        digest = sealed[-1].digest
+        for seat in (s for s in range(players) if s not in body["charged"]):
+            sealed.append(seal(keys[seat], ctx, seat, "settlement-sign", {"settlement": digest}, sealed[-1].digest))
+        docs[-1] = dict(settlement, messages=[e.to_json() for e in sealed])
+        return docs
+
+    other = walked[-2]["messages"][-2]
+    unsigned = [dict(d) for d in walked]
+    end = dict(unsigned[-1]["messages"][0], signature=_key("forger").sign(b"end").hex())  # not the service's
+    unsigned[-1] = dict(unsigned[-1], messages=[end, *unsigned[-1]["messages"][1:]])
+    return [
+        ("honest walk-away", walked),
+        ("honest refusal without cause", framed),
+        ("the framed seat charged", forged(framed, {"charged": [0]})),
+        ("no one charged", forged(walked, {"charged": []})),
+        ("re-signed on other evidence", forged(walked, {"evidence": parse(other).digest})),
+        ("an end signed by another key", unsigned),
+    ]
+
+
+def _written(tmp: Path, docs: list[dict[str, Any]]) -> list[Path]:
+    tmp.mkdir(parents=True)
+    paths = []
+    for doc in docs:
+        path = tmp / (f"hand-{doc['hand']:04d}.json" if "hand" in doc else "settlement.json")
         path.write_bytes(encode(doc))
-        files.append(str(path))
+        paths.append(path)
+    return paths
+
+
+def test_js_and_python_judge_ended_evenings_alike_on_every_system(page: Path, tmp_path: Path) -> None:
+    """An honest end (walk-away, refusal without cause) is accepted by both with the same note; a false end (the
+    framed seat charged, no one charged, re-signed on other evidence, signed by another key) is refused by both
+    with the same verdict lines (party: check) -- on every registered system and table size."""
+    cases = []
+    for system, players in TABLES:
+        for label, docs in _ended_cases(tmp_path, system, players):
+            folder = tmp_path / f"{system}-{players}-{label.replace(' ', '-')}"
+            cases.append((f"{system}/{players}: {label}", _written(folder, docs)))
+    reports = run_batch(page, tmp_path, [{"files": [str(p) for p in paths], "pins": []} for _, paths in cases])
+    disagreements = []
+    for (label, paths), report in zip(cases, reports, strict=True):
+        python = verify_paths(paths)
+        lines = {(f.party, f.check) for f in python.failures}
+        js = {(f["party"], f["check"]) for f in report.get("failures", [])}
+        if report["ok"] != python.ok or js != lines:
+            disagreements.append(f"{label}: JS {report['ok']} {sorted(js)}, Python {python.ok} {sorted(lines)}")
+        if "honest" in label:
+            ends = [n for n in report["notes"] if "the evening ends here" in n]
+            if not report["ok"] or len(ends) != 1 or " charged" not in ends[0]:
+                disagreements.append(f"{label}: the page did not accept the end: {report}")
+        elif not {("service", "end"), ("service", "signature")} & js:
+            disagreements.append(f"{label}: the page did not name the service's end: {sorted(js)}")
+    assert not disagreements, "\n".join(disagreements)
+
+
+def _ended_files(folder: Path) -> list[str]:
+    """``fairdeal deal``'s files of an evening p1 walks away from in hand 2 (the log has no line for the voided
+    hand; its transcript lies beside the settlement)."""
+    from test_commit_reveal_v4_end import WalksAway, table
+
+    from fairdeal.cli.dealing import _deal_evening
+
+    folder.mkdir(parents=True, exist_ok=True)
+    src = table(get_convention("sochi"), 3, 1, WalksAway)
+    _deal_evening(src, src.spec, "commit-reveal", folder)
+    return [str(p) for p in sorted((folder / "evening.log.transcripts").iterdir())] + [str(folder / "evening.log")]
+
+
+def test_the_log_of_an_ended_evening_verifies_in_the_page(page: Path, tmp_path: Path) -> None:
+    """An ended evening's log: the page finds the voided hand as verify does; without it both refuse."""
+    files = _ended_files(tmp_path)
+    assert verify_log(tmp_path / "evening.log").ok
     (report,) = run_batch(page, tmp_path, [{"files": files, "pins": []}])
-    assert report["ok"] is False and not report["failures"]
-    assert "ended early" in report["usage"] and "fairdeal verify" in report["usage"]
+    assert report["ok"], report["failures"]
+    (tmp_path / "evening.log.transcripts" / "hand-0002.json").unlink()
+    python = verify_log(tmp_path / "evening.log")
+    (report,) = run_batch(page, tmp_path, [{"files": [f for f in files if "hand-0002" not in f], "pins": []}])
+    assert not python.ok and not report["ok"]
+    assert ("service", "session length") in {(f["party"], f["check"]) for f in report["failures"]}

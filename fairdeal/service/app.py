@@ -305,7 +305,7 @@ def create_app(
         if not isinstance(reason, str) or len(reason) > 200:
             raise BadInput("reason: at most 200 characters")
         async with slot.lock:
-            if slot.table.stage in (Stage.FINISHED, Stage.ABORTED):
+            if slot.table.stage.over:
                 raise Refused(f"table {slot.table.id} is already {slot.table.stage.value}")
             slot.table.stage, slot.table.reason = Stage.ABORTED, reason
             store.set_status(slot.table.id, Stage.ABORTED, reason)

@@ -51,8 +51,8 @@ tables = Table(
     Column("system", String(40), nullable=False),
     Column("seats", Integer, nullable=False),
     Column("max_hands", Integer, nullable=False),
-    Column("status", String(16), nullable=False),  # open, playing, finished, aborted
-    Column("reason", Text, nullable=True),  # why it was aborted
+    Column("status", String(16), nullable=False),  # a Stage value: seating ... finished, ended, aborted
+    Column("reason", Text, nullable=True),  # why it ended early or was aborted
     Column("service_key", String(64), nullable=False),  # the service's signing-key seed (server secret)
     Column("chain_tail", String(64), nullable=False),  # the secret tail of the service's seed chain
     Column("created", DateTime(timezone=True), server_default=func.now(), nullable=False),

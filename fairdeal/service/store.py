@@ -96,7 +96,7 @@ class Store:
     def table_ids(self, live_only: bool = False) -> list[str]:
         query = select(db.tables.c.id).order_by(db.tables.c.created, db.tables.c.id)
         if live_only:
-            query = query.where(db.tables.c.status.notin_([Stage.FINISHED.value, Stage.ABORTED.value]))
+            query = query.where(db.tables.c.status.notin_([s.value for s in Stage if s.over]))
         with self.engine.connect() as c:
             return [row.id for row in c.execute(query)]
 

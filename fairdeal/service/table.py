@@ -12,13 +12,17 @@ time and signs it; every seat signs the roster; the service opens the session an
 accepts it. Each hand: the service's hand-open, every seat's seed commitment (in seat order), the service's
 reveal request, every seat's seed (in seat order); the deck is derived and the hand is played through the engine;
 the service's hand-close (its seed, the deck, the deal and the record) is countersigned by every seat. The
-session ends with the service's settlement, countersigned by every seat. Each message must be the one the
+session ends with the service's settlement, countersigned by every seat. A countersignature not sent in time or a
+signed refusal of a hand ends the evening instead (v4's end policy): the hand is void, the seat at fault is
+charged the convention's abort penalty, the service signs an ``end`` and a settlement, and every other seat
+countersigns it. Each message must be the one the
 protocol expects next — from the seat whose turn it is, of the kind due, following the last message of the chain,
 signed for this table, session, hand and roster — or it is refused and nothing changes.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import hashlib
 import json
@@ -46,7 +50,14 @@ from fairdeal.errors import FairdealError, ProtocolError, SignedMessageError
 from fairdeal.protocols.canonical import encode
 from fairdeal.protocols.commit_reveal4 import messages as m
 from fairdeal.protocols.commit_reveal4.derive import PROTOCOL
-from fairdeal.protocols.commit_reveal4.parties import Player, Service, record_hash
+from fairdeal.protocols.commit_reveal4.parties import (
+    Player,
+    Service,
+    end_charge,
+    end_penalty,
+    end_step,
+    record_hash,
+)
 from fairdeal.protocols.commit_reveal4.source import FORMAT, MAX_ATTEMPTS, SETTLEMENT_FORMAT, VERSION
 from fairdeal.protocols.encoding import frame, u64
 from fairdeal.protocols.identity import SIGNATURE_BYTES, IdentityKey, PublicKey
@@ -77,7 +88,12 @@ class Stage(Enum):
     RECORD = "record"  # the hand-close awaits every seat's countersignature
     SETTLE = "settle"  # the settlement awaits every seat's countersignature
     FINISHED = "finished"  # the pulya closed (or reached the table's hand cap), the settlement signed
+    ENDED = "ended"  # a seat's fault ended the evening (v4's end policy), the settlement signed
     ABORTED = "aborted"
+
+    @property
+    def over(self) -> bool:
+        return self in (Stage.FINISHED, Stage.ENDED, Stage.ABORTED)
 
 
 # What each protocol stage asks of the seats, in seat order.
@@ -182,11 +198,15 @@ class Table:
     reveals: dict[int, str] = field(default_factory=dict)
     previous: str | None = None  # the last closed hand's transcript hash
     settlement: dict[str, Any] | None = None
+    ended: dict[str, Any] | None = None  # the signed end's body, when a seat's fault ended the evening
+    charge: tuple[ScoreLine, ...] = ()  # what the end charged (on the sheet already)
     outbox: list[Message] = field(default_factory=list)  # the service's envelopes of the step just taken
     _opening_round: int = 0
     _relayed: int = 0  # the service's envelopes so far
     _fields: dict[str, Any] = field(default_factory=dict)  # the closed hand's log line, less its transcript
     _penalty: list[ScoreLine] = field(default_factory=list)  # this hand's charges for its aborted attempts
+    _sheet_before: Sheet | None = None  # the sheet before the hand in progress (an end voids that hand)
+    _derived: list[Derived] = field(default_factory=list)  # rows a handler produced, handed out by ``_advance``
     _players: dict[int, Player] = field(default_factory=dict)  # the bots' v4 parties
     _shown: dict[int, int] = field(default_factory=dict)  # how much of the chain each bot has been shown
     _bots: dict[int, Bot] = field(default_factory=dict)
@@ -289,7 +309,7 @@ class Table:
         handler = _HANDLERS.get(message.type)
         if handler is None:
             raise Refused(f"unknown message type {message.type!r}")
-        if self.stage in (Stage.FINISHED, Stage.ABORTED):
+        if self.stage.over:
             raise Refused(f"table {self.id} is {self.stage.value}")
         handler(self, message.seat, message.body)
         self.last_seq[message.seat] = message.seq
@@ -357,7 +377,7 @@ class Table:
             raise Refused(str(exc)) from None
         if envelope.sender != seat:
             raise Refused(f"sender: this seat is {seat}; it cannot send a message signed as sender {envelope.sender}")
-        due = self.answered
+        due = self._answering()[self.answered]
         if seat != due:
             raise Refused(f"turn: seat {due} answers the {self.stage.value} step now, not seat {seat}")
         hand = 0 if kind in (m.ACCEPT, m.SETTLEMENT_SIGN) else self.hand
@@ -413,7 +433,9 @@ class Table:
         )
 
     def _refusal(self, seat: int, envelope: Envelope, hand: int) -> None:
-        """A validly signed refusal is the player's statement: it goes on the record and the table stops."""
+        """A validly signed refusal is the player's statement: it goes on the record. A refusal of a hand that
+        follows the chain ends the evening (the refuser charged: every answer the table took was checked, and its
+        own messages hold); any other stops the table."""
         service = self._live_service
         party = self._live_roster.party(seat)
         try:
@@ -421,9 +443,16 @@ class Table:
             body = m.checked_body(opened, service.names)
         except SignedMessageError as exc:
             raise Refused(str(exc)) from None
+        chained = opened.prev == service.last
+        if chained:
+            with contextlib.suppress(ProtocolError):  # the service takes a refusal into its chain, then stops
+                service.take(opened, hand, m.REFUSAL)
         self._relay(opened)
-        self.stage = Stage.ABORTED
-        self.reason = f"{party} refused at {body['step']} ({body['check']}): {body['reason']}"
+        why = f"{party} refused at {body['step']} ({body['check']}): {body['reason']}"
+        if chained and self.stage in (Stage.COMMIT, Stage.SEED, Stage.RECORD):
+            self._end_evening(why)
+            return
+        self.stage, self.reason = Stage.ABORTED, why
 
     def _act(self, seat: int, body: dict[str, Any]) -> None:
         if self.stage is not Stage.PLAY:
@@ -439,7 +468,8 @@ class Table:
     def _timeout(self, seat: int, body: dict[str, Any]) -> None:
         """The service's record that ``body.seat`` did not answer a signed request in time: in the seed steps the
         attempt is aborted (signed, naming the absent seat) and the hand dealt again from fresh seeds, at most
-        ``MAX_ATTEMPTS`` times; anywhere else the table ends."""
+        ``MAX_ATTEMPTS`` times; a missing countersignature of a hand's record ends the evening; anywhere else the
+        table stops."""
         if seat != SERVICE_SEAT:
             raise Refused(f"seat {seat}: only the service records a timeout")
         late = body.get("seat")
@@ -447,6 +477,9 @@ class Table:
             raise Refused(f"timeout: seat {late!r} is not awaited")
         assert isinstance(late, int)  # it is one of the awaited seats
         kind = DUE_KIND.get(self.stage)
+        if kind == m.RECORD_SIGN:
+            self._end_evening(f"seat {late} sent no {kind} for hand {self.hand} in time")
+            return
         if kind in (m.COMMIT, m.REVEAL) and self._live_service.attempt + 1 < MAX_ATTEMPTS:
             self._relay(self._live_service.abort(self.hand, kind, late))
             # The v4 abort policy: the absent seat pays the convention's charge, written with the hand's record.
@@ -460,11 +493,11 @@ class Table:
 
     def _advance(self) -> list[Derived]:
         """Take every step that needs no seat: open the session, open, deal and close hands, settle."""
-        derived: list[Derived] = []
+        derived, self._derived = self._derived, []
         while True:
             if self.stage is Stage.ROSTER and all(self._live_roster.seat_signatures or [b""]):
                 self._open_session()
-            elif self.stage in DUE_KIND and self.answered == self.num_seats:
+            elif self.stage in DUE_KIND and self.answered == len(self._answering()):
                 derived += self._step_done()
             elif self.stage is Stage.PLAY and is_over(self._live_state):
                 self._close_hand()
@@ -515,7 +548,7 @@ class Table:
             return []
         self.hand += 1
         self.dealer, self._opening_round = dealer_of(self.convention, self.hand - 1, 0, self.num_seats)
-        self.hand_messages, self._penalty = [], []
+        self.hand_messages, self._penalty, self._sheet_before = [], [], self.sheet
         self._open_hand()
         return []
 
@@ -587,11 +620,43 @@ class Table:
         return Derived(self.hand, doc, digest, line, self.sheet_json())
 
     def _settlement_document(self) -> Derived:
-        start = max(i for i, e in enumerate(self.chain) if e.kind == m.SETTLEMENT)
+        first = m.END if self.ended is not None else m.SETTLEMENT
+        start = max(i for i, e in enumerate(self.chain) if e.kind == first)
         doc = self.document_base(SETTLEMENT_FORMAT) | {"messages": [e.to_json() for e in self.chain[start:]]}
         self.settlement = doc
-        self.stage = Stage.FINISHED
+        self.stage = Stage.FINISHED if self.ended is None else Stage.ENDED
         return Derived(0, doc, document_hash(doc), None, self.sheet_json())
+
+    def _end_evening(self, why: str) -> None:
+        """v4's end policy: the hand in progress is void (its transcript filed as the evidence), the seat at fault
+        (the first without a countersignature after the signed hand-close, or the refuser) is charged the
+        convention's abort penalty on the sheet before the hand, the service signs the end and the settlement,
+        and every other seat countersigns it."""
+        hand = self.hand
+        opens = [i for i, e in enumerate(self.hand_messages) if e.kind == m.HAND_OPEN]
+        segment = self.hand_messages[opens[-1] :]
+        charged = end_charge(self._live_roster, segment, lambda refusal: None)
+        doc = self.document_base(FORMAT) | {"hand": hand, "messages": [e.to_json() for e in self.hand_messages]}
+        self._derived.append(Derived(hand, doc, document_hash(doc), None, self.sheet_json()))
+        if self.history and self.history[-1].hand == hand:  # closed, but never countersigned by all: void
+            self.history.pop()
+            self.reveals.pop(hand, None)
+        self.charge = end_penalty(self.convention, self.num_seats, charged)
+        assert self._sheet_before is not None  # set when the hand opened
+        self.sheet = self._sheet_before.apply(self.charge)
+        self.state, self.order, self.answered = None, None, 0
+        self.stage = Stage.SETTLE
+        end = self._live_service.end(hand, end_step(segment), charged)
+        self._relay(end)
+        self.ended = dict(end.body)
+        who = ", ".join(self._live_roster.party(seat) for seat in charged) or "no one"
+        self.reason = f"hand {hand}: {why}; the evening ends, {who} charged"
+        self._relay(self._live_service.settle(hand - 1, settle(self._live_sheet, self.convention).amounts))
+
+    def _answering(self) -> list[int]:
+        """The seats that answer the step, in order: every seat, but the one an end charges for its settlement."""
+        charged = self.ended["charged"] if self.ended is not None and self.stage is Stage.SETTLE else []
+        return [seat for seat in range(self.num_seats) if seat not in charged]
 
     # ---- server-side bots ------------------------------------------------------------------------------------
 
@@ -657,7 +722,8 @@ class Table:
             slots = self._live_roster.seat_signatures or (b"",) * self.num_seats
             due = [s for s in range(self.num_seats) if not slots[s]]
         elif self.stage in DUE_KIND:
-            due = [self.answered] if self.answered < self.num_seats else []
+            answering = self._answering()
+            due = [answering[self.answered]] if self.answered < len(answering) else []
         else:
             due = []
         return [s for s in due if not (people_only and self.seats[s].is_bot)]
@@ -712,6 +778,7 @@ class Table:
             "deck": self.convention.table.deck,
             "stage": self.stage.value,
             "reason": self.reason,
+            "ended": self._end_view(),
             "hand": self.hand,
             "dealer": self.dealer,
             "service_key": self.service_public,
@@ -719,6 +786,19 @@ class Table:
                 {"seat": s.seat, "name": s.name, "key": s.key, "bot": s.is_bot}
                 for s in sorted(self.seats.values(), key=lambda s: s.seat)
             ],
+        }
+
+    def _end_view(self) -> dict[str, Any] | None:
+        """The signed end as the tables show it: the voided hand, the step, the seats charged and the charge."""
+        if self.ended is None:
+            return None
+        charged = self.ended["charged"]
+        return {
+            "hand": self.ended["hand"],
+            "step": self.ended["step"],
+            "charged": charged,
+            "names": [self.seats[seat].name for seat in charged],
+            "penalty": [line.to_record() for line in self.charge],
         }
 
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -785,13 +865,13 @@ class Table:
         return header
 
     def log_trailer(self) -> dict[str, Any] | None:
-        if self.stage is not Stage.FINISHED:
+        if self.stage not in (Stage.FINISHED, Stage.ENDED):
             return None
         import msgspec
 
         names = [self.seats[s].name for s in range(self.num_seats)]
         trailer: dict[str, Any] = msgspec.to_builtins(
-            end_record(names, settle(self._live_sheet, self.convention).amounts)
+            end_record(names, settle(self._live_sheet, self.convention).amounts, self.charge)
         )
         return trailer
 

@@ -32,6 +32,9 @@ const WORDS = {
     roster: 'подписываем состав стола', accept: 'принимаем сессию', record: 'подписываем запись сдачи',
     settle: 'подписываем расчёт', rosterfile: 'состав стола', refused: 'отказ подписать',
     dealcheck: 'колода пересчитана в этом браузере', keybad: 'файл ключа не подходит',
+    ended: 'вечер окончен досрочно', endtitle: 'Вечер окончен досрочно', voided: 'аннулирована',
+    charged: 'штраф', nocharge: 'штрафа нет', on: 'на', 'record-sign': 'не подписана вовремя запись сдачи',
+    refusal: 'отказ подписать', evidence: 'доказательство',
   },
   en: {
     lobby: 'Tables', create: 'Create table', system: 'System', seats: 'Players', name: 'Name', join: 'Sit here',
@@ -50,6 +53,9 @@ const WORDS = {
     roster: 'signing the roster', accept: 'accepting the session', record: "countersigning the hand's record",
     settle: 'countersigning the settlement', rosterfile: 'roster', refused: 'refused to sign',
     keybad: 'the key file does not fit',
+    ended: 'the evening ended early', endtitle: 'The evening ended early', voided: 'void', charged: 'charged',
+    nocharge: 'no one charged', on: 'on', 'record-sign': "the hand's record was not countersigned in time",
+    refusal: 'a refusal to sign', evidence: 'evidence',
   },
 };
 let lang = localStorage.getItem('fairdeal-lang') || 'ru';
@@ -362,7 +368,21 @@ class TableClient {
       }
     }
     if (v.stage === 'finished') kids.push(h('div', { class: 'final' }, t('finished')));
+    if (v.ended) kids.push(this.renderEnd(v.ended));
     return h('div', { class: 'centre' }, kids);
+  }
+
+  // The signed end: the hand it voids, why, whom it charges and the charge (the convention's abort penalty), and
+  // the voided hand's transcript, the end's evidence.
+  renderEnd(end) {
+    const v = this.view;
+    const lines = end.penalty.map((p) => `${this.name(p.seat)}: ${p.points} ${t(p.column)}` +
+      (p.on === undefined || p.on === null ? '' : ` ${t('on')} ${this.name(p.on)}`));
+    const who = end.names.length ? `${t('charged')}: ${end.names.join(', ')}` : t('nocharge');
+    return h('div', { class: 'final ended', id: 'ended' }, h('strong', {}, t('endtitle')),
+      h('div', {}, `${t('hand')} ${end.hand}: ${t('voided')} · ${t(end.step)}`),
+      h('div', { class: 'charge' }, who, lines.length ? ` (${lines.join('; ')})` : ''),
+      h('a', { href: `/api/tables/${v.table}/hands/${end.hand}/transcript`, download: true }, `${t('transcript')} · ${t('evidence')}`));
   }
 
   renderMine() {
@@ -399,7 +419,7 @@ class TableClient {
       h('div', {}, v.roster.map((r) => h('div', {}, `${r.seat + 1}. ${r.name}${r.bot ? ` (${t('bot')})` : ''} `, h('code', { title: r.key }, r.key.slice(0, 8))))),
       h('a', { href: `/api/tables/${v.table}/log`, download: true }, t('log')), ' · ',
       v.protocol.roster ? h('a', { href: `/api/tables/${v.table}/roster`, download: true, id: 'roster-link' }, t('rosterfile')) : '',
-      v.stage === 'finished' ? [' · ', h('a', { href: `/api/tables/${v.table}/hands/0/transcript`, download: true }, t('settlement'))] : '');
+      ['finished', 'ended'].includes(v.stage) ? [' · ', h('a', { href: `/api/tables/${v.table}/hands/0/transcript`, download: true }, t('settlement'))] : '');
   }
 
   renderSheet() {

@@ -17,9 +17,9 @@ const MAX_INT = 2n ** 63n;
 export const K = {
   OPEN: 'session-open', ACCEPT: 'session-accept', HAND_OPEN: 'hand-open', COMMIT: 'seed-commit',
   REVEAL_REQUEST: 'reveal-request', REVEAL: 'seed-reveal', CLOSE: 'hand-close', RECORD_SIGN: 'record-sign',
-  REFUSAL: 'refusal', ABORT: 'abort', SETTLEMENT: 'settlement', SETTLEMENT_SIGN: 'settlement-sign',
+  REFUSAL: 'refusal', ABORT: 'abort', SETTLEMENT: 'settlement', SETTLEMENT_SIGN: 'settlement-sign', END: 'end',
 };
-const FROM_SERVICE = new Set([K.OPEN, K.HAND_OPEN, K.REVEAL_REQUEST, K.CLOSE, K.ABORT, K.SETTLEMENT]);
+const FROM_SERVICE = new Set([K.OPEN, K.HAND_OPEN, K.REVEAL_REQUEST, K.CLOSE, K.ABORT, K.SETTLEMENT, K.END]);
 
 // Sorted keys (by code point), no whitespace, integers only, only '"', '\' and control characters escaped:
 // fairdeal/protocols/canonical.py's encode.
@@ -195,12 +195,22 @@ function fractionSum(texts) {
   return num === 0n ? 0 : 1;
 }
 
+// A flat dict as Python writes it (the refusal of an end names the end expected, byte for byte as Python's).
+function pyRepr(value) {
+  if (Array.isArray(value)) return '[' + value.map(pyRepr).join(', ') + ']';
+  if (value !== null && typeof value === 'object') {
+    return '{' + Object.entries(value).map(([k, v]) => `'${k}': ${pyRepr(v)}`).join(', ') + '}';
+  }
+  return typeof value === 'string' ? `'${value}'` : String(value);
+}
+
 // ---- the player -----------------------------------------------------------------------------------------------
 // A failed check, worded as the Python SignedMessageError is ("PARTY: CHECK: what"), so refusals match byte for byte.
 export class Refusal extends Error {
   constructor(check, reason, party = 'service') {
     super(`${party}: ${check}: ${reason}`);
     this.check = check;
+    this.party = party;
   }
 }
 
@@ -220,6 +230,8 @@ export class Player {
     this.keys = { service: body.service };
     body.seats.forEach((x, i) => { this.keys[i] = x.key; });
     this.chain = []; this.last = this.s.roster; this.done = 0; this.expected = null;
+    // The hands countersigned and the service's next link before my last countersignature (an end voids that hand).
+    this.before = { done: 0, expected: null };
   }
 
   party(sender) {
@@ -249,8 +261,9 @@ export class Player {
   // the relay's chain (after a reload) knows again the hands it countersigned and the service's next chain link.
   ownAnswer(e) {
     if (e.kind === K.ACCEPT) this.expected = this.chain[0].body.anchor;
-    if (e.kind === K.RECORD_SIGN) {
+    if (e.kind === K.RECORD_SIGN && e.hand !== this.done) {  // not yet taken in by countersign() itself
       const close = [...this.chain].reverse().find((x) => x.kind === K.CLOSE);
+      this.before = { done: this.done, expected: this.expected };
       this.done = e.hand;
       this.expected = close.body.seed;
     }
@@ -371,33 +384,38 @@ export class Player {
     return this.answer(K.RECORD_SIGN, hand, () => {
       const close = this.chain[this.chain.length - 1 - this.signedSinceClose()];
       if (!close || close.kind !== K.CLOSE || close.hand !== hand) throw new Refusal('hand close', 'no hand-close to countersign');
-      const { opened, index, commits } = this.attempt(hand);
-      const body = close.body, attempt = opened.body.attempt;
-      if (chainStep(this.s, hand, body.seed) !== opened.body.commitment) {
-        throw new Refusal('reveal', "the service's seed does not open its commitment");
-      }
-      const seeds = [];
-      for (const e of this.chain.slice(index)) {
-        if (e.kind !== K.REVEAL) continue;
-        if (seedCommitment(this.s, hand, attempt, e.sender, e.body.seed) !== commits[e.sender]?.body.commitment) {
-          throw new Refusal('seed opening', 'the seed does not open the commitment', this.party(e.sender));
-        }
-        seeds[e.sender] = e.body.seed;
-      }
-      if (seeds.filter(Boolean).length !== this.n) throw new Refusal('seed opening', "not every seat's seed is revealed");
-      const input = deckInput(this.s, hand, attempt, this.deck, body.seed, opened.body.beacon, seeds);
-      const order = deriveOrder(input, this.deck).map(cardAscii);
-      if (order.join(' ') !== body.deck_order.join(' ')) {
-        throw new Refusal('deck derivation', 'the deck order is not the one the seeds derive');
-      }
-      const mine = (body.deal.hands[this.seat] || []).slice().sort().join(' ');
-      if (myCards && mine !== myCards.map(cardAscii).sort().join(' ')) {
-        throw new Refusal('deal pattern', 'the cards I was dealt are not the ones the deal gives my seat');
-      }
+      this.judgeClose(hand, close, myCards);
+      this.before = { done: this.done, expected: this.expected };
       this.done = hand;
-      this.expected = body.seed;
-      return this.send(hand, K.RECORD_SIGN, { record: recordHash(body.record) });
+      this.expected = close.body.seed;
+      return this.send(hand, K.RECORD_SIGN, { record: recordHash(close.body.record) });
     });
+  }
+
+  judgeClose(hand, close, myCards) {
+    const { opened, index, commits } = this.attempt(hand);
+    const body = close.body, attempt = opened.body.attempt;
+    if (chainStep(this.s, hand, body.seed) !== opened.body.commitment) {
+      throw new Refusal('reveal', "the service's seed does not open its commitment");
+    }
+    const seeds = [];
+    for (const e of this.chain.slice(index)) {
+      if (e.kind !== K.REVEAL) continue;
+      if (seedCommitment(this.s, hand, attempt, e.sender, e.body.seed) !== commits[e.sender]?.body.commitment) {
+        throw new Refusal('seed opening', 'the seed does not open the commitment', this.party(e.sender));
+      }
+      seeds[e.sender] = e.body.seed;
+    }
+    if (seeds.filter(Boolean).length !== this.n) throw new Refusal('seed opening', "not every seat's seed is revealed");
+    const input = deckInput(this.s, hand, attempt, this.deck, body.seed, opened.body.beacon, seeds);
+    const order = deriveOrder(input, this.deck).map(cardAscii);
+    if (order.join(' ') !== body.deck_order.join(' ')) {
+      throw new Refusal('deck derivation', 'the deck order is not the one the seeds derive');
+    }
+    const mine = (body.deal.hands[this.seat] || []).slice().sort().join(' ');
+    if (myCards && mine !== myCards.map(cardAscii).sort().join(' ')) {
+      throw new Refusal('deal pattern', 'the cards I was dealt are not the ones the deal gives my seat');
+    }
   }
 
   signedSinceClose() {
@@ -406,18 +424,73 @@ export class Player {
     return count;
   }
 
-  // The settlement closes the hands I countersigned, names every seat and sums to zero.
+  // The settlement closes the hands I countersigned (after an evening's end, those before the hand it voids, the
+  // end checked against my own chain first), names every seat and sums to zero.
   signSettlement() {
     return this.answer(K.SETTLEMENT_SIGN, 0, () => {
       const settlement = [...this.chain].reverse().find((e) => e.kind === K.SETTLEMENT);
       if (!settlement) throw new Refusal('settlement', 'no settlement');
+      const done = this.chain.some((e) => e.kind === K.END) ? this.ended() : this.done;
       const names = this.rosterDoc.roster.seats.map((x) => x.name).sort().join('\u0000');
       const amounts = settlement.body.amounts;
-      if (settlement.body.hands !== this.done || Object.keys(amounts).sort().join('\u0000') !== names ||
+      if (settlement.body.hands !== done || Object.keys(amounts).sort().join('\u0000') !== names ||
           fractionSum(Object.values(amounts)) !== 0) {
-        throw new Refusal('settlement', `the settlement does not close the ${this.done} hands I countersigned`);
+        throw new Refusal('settlement', `the settlement does not close the ${done} hands I countersigned`);
       }
       return this.send(0, K.SETTLEMENT_SIGN, { settlement: digest(settlement) });
     });
+  }
+
+  // The hands an evening's end leaves countersigned, its every field re-derived from my own chain as the Python
+  // player does (parties.py: _ended): it follows the last message of the hand it voids, and charges the first seat
+  // without a countersignature after the signed hand-close, or for a refusal the party at fault in what the refuser
+  // was shown by my own checks (none when that is the service), else the refuser.
+  ended() {
+    const index = this.chain.findLastIndex((e) => e.kind === K.END);
+    const end = this.chain[index];
+    const start = this.chain.slice(0, index).findLastIndex((e) => e.kind === K.HAND_OPEN);
+    const segment = start < 0 ? [] : this.chain.slice(start, index);
+    const hand = segment.length ? segment[0].hand : 0;
+    const now = { done: this.done, expected: this.expected };
+    const base = hand === this.done ? this.before : now;
+    const last = segment[segment.length - 1];
+    if (!segment.length || hand !== base.done + 1 || digest(last) !== end.body.evidence) {
+      throw new Refusal('end', 'the end does not follow the hand in progress');
+    }
+    Object.assign(this, base);
+    let charged;
+    try {
+      charged = this.endCharge(hand, segment);
+    } finally {
+      Object.assign(this, now);
+    }
+    const step = last.kind === K.REFUSAL ? K.REFUSAL : K.RECORD_SIGN;
+    const expected = { hand, step, charged, evidence: digest(last) };
+    if (canonicalJson(end.body) !== canonicalJson(expected)) throw new Refusal('end', `the end should be ${pyRepr(expected)}`);
+    return base.done;
+  }
+
+  endCharge(hand, segment) {
+    const last = segment[segment.length - 1];
+    if (last.kind === K.REFUSAL) {
+      const party = this.faultBefore(hand, segment);
+      if (party === null) return [last.sender];
+      return this.rosterDoc.roster.seats.map((_, i) => i).filter((i) => this.party(i) === party).slice(0, 1);
+    }
+    const close = segment.findLastIndex((e) => e.kind === K.CLOSE);
+    return close < 0 ? [] : [segment.length - 1 - close];
+  }
+
+  // The party at fault in what a refusal answered, by my own checks (null: everything I check holds).
+  faultBefore(hand, segment) {
+    try {
+      this.attempt(hand);
+      const close = segment.findLast((e) => e.kind === K.CLOSE);
+      if (close) this.judgeClose(hand, close, null);
+    } catch (error) {
+      if (!(error instanceof Refusal)) throw error;
+      return error.party;
+    }
+    return null;
   }
 }

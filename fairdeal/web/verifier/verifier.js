@@ -482,8 +482,9 @@
     abort: { attempt: isNatural, step: (v) => typeof v === 'string', missing: (v) => Array.isArray(v) && v.every(isNatural), request: hex32 },
     settlement: { hands: isNatural, amounts: (v) => isObject(v) && Object.values(v).every((a) => typeof a === 'string') },
     'settlement-sign': { settlement: hex32 },
+    end: { hand: isNatural, step: (v) => typeof v === 'string', charged: (v) => Array.isArray(v) && v.every(isNatural), evidence: hex32 },
   };
-  const FROM_SERVICE = ['session-open', 'hand-open', 'reveal-request', 'hand-close', 'abort', 'settlement'];
+  const FROM_SERVICE = ['session-open', 'hand-open', 'reveal-request', 'hand-close', 'abort', 'settlement', 'end'];
 
   function checkBody(envelope, roster) {
     const who = describe(envelope.sender, roster);
@@ -625,7 +626,9 @@
       }
       if (envelope.kind === 'refusal') {
         const party = c.failures.length ? SERVICE : roster.party(envelope.sender);
-        c.fail(party, 'refusal', `${roster.party(envelope.sender)} refused at ${envelope.body.step}: ${envelope.body.reason}`);
+        c.partial = [...opened, envelope];
+        c.stop = { party, check: 'refusal', detail: `${roster.party(envelope.sender)} refused at ${envelope.body.step}: ${envelope.body.reason}` };
+        c.failures.push(c.stop);
         return null;
       }
       const expected = grammar[index];
@@ -639,7 +642,9 @@
     c.messages = opened;
     if (opened.length < grammar.length) {
       const [sender, kind] = grammar[opened.length];
-      c.fail(roster.party(sender), `missing ${kind}`, "the transcript ends where this party's message belongs, after the signed message asking for it");
+      c.partial = opened;
+      c.stop = { party: roster.party(sender), check: `missing ${kind}`, detail: "the transcript ends where this party's message belongs, after the signed message asking for it" };
+      c.failures.push(c.stop);
       return null;
     }
     return opened;
@@ -648,7 +653,7 @@
   function newChecked(source, doc) {
     const c = { source, doc, hand: null, roster: null, table: null, failures: [], firstPrev: null, openingLast: null,
       last: null, anchor: null, hands: null, dealer: null, record: null, deal: null, close: null, deckInput: null,
-      settlement: null, messages: [], aborts: [] };
+      settlement: null, messages: [], aborts: [], partial: [], stop: null, end: null };
     c.fail = (party, check, detail) => c.failures.push({ party, check, detail });
     return c;
   }
@@ -763,10 +768,30 @@
       const before = c.failures.length;
       checkAborts(c, c.messages, n);
       if (c.failures.length > before) c.failures = c.failures.filter((f) => f.party === SERVICE || !f.check.startsWith('missing '));
+      if (c.stop !== null && c.partial.length) c.last = c.partial[c.partial.length - 1].digest;
+      if (c.stop !== null && c.failures.includes(c.stop) && c.partial.some((e) => e.kind === 'hand-close')) {
+        judgeStoppedClose(c, hand, chains, n);
+      }
       return;
     }
     c.messages = every;
     c.last = every[every.length - 1].digest;
+    checkAttempt(c, hand, chains, every, n);
+  }
+
+  // A hand stopped after its hand-close (a countersignature missing, or refused): what the close states is checked
+  // as in a whole hand, so an evening's end can tell a founded refusal from one without cause.
+  function judgeStoppedClose(c, hand, chains, n) {
+    c.failures = c.failures.filter((f) => f !== c.stop);
+    const stopped = c.partial.filter((e) => e.kind !== 'refusal');
+    c.messages = stopped;
+    c.last = c.partial[c.partial.length - 1].digest;
+    checkAttempt(c, hand, chains, stopped, n);
+    c.failures.push(c.stop);
+  }
+
+  function checkAttempt(c, hand, chains, every, n) {
+    const roster = c.roster;
     const opened = checkAborts(c, every, n);
     const attempt = opened[0].body.attempt;
     const s = session(roster);
@@ -801,7 +826,7 @@
     for (const sign of signs) {
       if (sign.body.record !== recordHash) c.fail(roster.party(sign.sender), 'record countersignature', 'countersigns another record');
     }
-    if (!c.failures.length) {
+    if (!c.failures.some((f) => f !== c.stop)) {
       c.deckInput = s.deckInput(hand, attempt, c.table.deck, close.body.seed, head.body.beacon, seeds);
     }
   }
@@ -827,9 +852,12 @@
     const roster = c.roster;
     const items = c.doc.messages;
     if (Array.isArray(items) && items.length && isObject(items[0])) c.firstPrev = items[0].prev;
-    const grammar = [[SERVICE, 'settlement'], ...roster.seats.map((_, s) => [s, 'settlement-sign'])];
-    const opened = walk(c, items, '$.messages', 0, grammar, null);
+    const charged = statedCharge(items);
+    const grammar = (charged !== null ? [[SERVICE, 'end']] : []).concat([[SERVICE, 'settlement']],
+      roster.seats.map((_, s) => [s, 'settlement-sign']).filter(([s]) => !(charged || []).includes(s)));
+    let opened = walk(c, items, '$.messages', 0, grammar, null);
     if (opened === null) return;
+    if (charged !== null) { c.end = opened[0]; opened = opened.slice(1); }
     c.settlement = opened[0];
     c.last = opened[opened.length - 1].digest;
     for (const sign of opened.slice(1)) {
@@ -837,6 +865,14 @@
         c.fail(roster.party(sign.sender), 'settlement countersignature', 'countersigns another settlement');
       }
     }
+  }
+
+  // The seats an evening's end (the settlement document's first message) says it charges, read unverified to shape
+  // the grammar: the charged party does not countersign its own end; every message is checked after.
+  function statedCharge(items) {
+    if (!Array.isArray(items) || !items.length || !isObject(items[0]) || items[0].kind !== 'end') return null;
+    const charged = isObject(items[0].body) ? items[0].body.charged : null;
+    return Array.isArray(charged) ? charged.filter(isInt) : [];
   }
 
   function checkDeck(c) {
@@ -879,9 +915,12 @@
       if (s.settlement === null) continue;
       const stated = s.settlement.body.hands;
       const numbers = hands.map((c) => c.hand);
-      const full = numbers.length === Number(stated) && numbers.every((h, i) => h === i + 1);
+      const last = hands[hands.length - 1];
+      const full = numbers.length === Number(stated) + (s.end !== null ? 1 : 0) && numbers.every((h, i) => h === i + 1);
       if (!full) {
         late.push([s, SERVICE, 'session length', `the settlement closes ${stated} hands; hands given: ${numbers.slice(0, 12).join(', ') || 'none'} (spliced or truncated)`]);
+      } else if (s.end !== null && (s.end.body.hand !== last.hand || s.end.body.evidence !== last.last)) {
+        late.push([s, SERVICE, 'end', 'the end does not cite the last message of the last hand given']);
       } else if (hands.length && hands[hands.length - 1].last !== null && s.firstPrev !== hands[hands.length - 1].last) {
         late.push([s, SERVICE, 'chain link', "the settlement does not follow the last hand's messages"]);
       } else if (!hands.length && s.firstPrev !== s.openingLast) {
@@ -889,7 +928,74 @@
       }
     }
     if (!settlements.length) notes.push(`${group[0].source}: no signed settlement given: the session may go on after its last hand here`);
-    for (const c of hands) checkRecordCards(c, late, notes);
+    const last = hands[hands.length - 1];
+    const ended = last && last.stop !== null && last.partial.length ? last : null;
+    const faults = ended === null ? [] : judgeRefusal(ended, notes);
+    const ending = settlements.find((s) => s.end !== null);
+    if (ending) checkEnd(ending, ended, faults, late, notes);
+    for (const c of hands) if (c !== ended) checkRecordCards(c, late, notes);
+  }
+
+  // The faults in what a hand that stopped short had published (its deal): a refusal with such a fault was founded,
+  // a note, not the refuser's fault. The page does not replay a refused record (fairdeal verify does).
+  function judgeRefusal(ended, notes) {
+    const faults = ended.failures.filter((f) => f !== ended.stop);
+    const refused = ended.partial[ended.partial.length - 1].kind === 'refusal';
+    if (refused && faults.length && ended.failures.includes(ended.stop)) {
+      ended.failures = ended.failures.filter((f) => f !== ended.stop);
+      notes.push(`${ended.source}: hand ${ended.hand}: a founded refusal (${ended.stop.detail})`);
+    }
+    return faults;
+  }
+
+  // commit_reveal4/parties.py's end_charge: the first seat without a countersignature after the signed hand-close;
+  // for a refusal, the seat at fault in what it refused (none when that is the service), else the refuser.
+  function endCharge(roster, segment, faultParty) {
+    const last = segment[segment.length - 1];
+    if (last.kind === 'refusal') {
+      if (faultParty === null) return [last.sender];
+      const seats = roster.seats.map((_, i) => i).filter((i) => roster.party(i) === faultParty);
+      return seats.slice(0, 1);
+    }
+    let close = -1;
+    segment.forEach((e, i) => { if (e.kind === 'hand-close') close = i; });
+    return close < 0 ? [] : [segment.length - 1 - close];
+  }
+
+  // A flat dict as Python writes it in the verdict's detail ({'hand': 2, 'charged': [1]}).
+  function pyRepr(value) {
+    if (Array.isArray(value)) return '[' + value.map(pyRepr).join(', ') + ']';
+    if (isObject(value)) return '{' + Object.entries(value).map(([k, v]) => `'${k}': ${pyRepr(v)}`).join(', ') + '}';
+    return typeof value === 'string' ? `'${value}'` : String(value);
+  }
+
+  // An evening's end (check.py: _check_end): it must cite the hand that stopped short and charge exactly the party
+  // the evidence proves at fault. The hand is then void and its stop a note.
+  function checkEnd(s, ended, faults, late, notes) {
+    const roster = s.roster, body = s.end.body;
+    if (ended === null || ended.stop === null || !ended.partial.length) {
+      late.push([s, SERVICE, 'end', `hand ${body.hand} did not stop short: nothing ends the evening`]);
+      return;
+    }
+    let start = 0;
+    ended.partial.forEach((e, i) => { if (e.kind === 'hand-open') start = i; });
+    const segment = ended.partial.slice(start);
+    const refused = segment[segment.length - 1].kind === 'refusal';
+    if (!refused && ended.stop.check !== 'missing record-sign') {
+      late.push([s, SERVICE, 'end', `a hand stopped at ${ended.stop.check} is aborted and dealt again, not ended`]);
+      return;
+    }
+    const charged = endCharge(roster, segment, faults.length ? faults[0].party : null);
+    const expected = { hand: ended.hand, step: refused ? 'refusal' : 'record-sign', charged, evidence: ended.last };
+    if (!same(body, expected)) {
+      const who = charged.map((seat) => roster.party(seat)).join(', ') || 'no one on the sheet';
+      late.push([s, SERVICE, 'end', `the evidence proves ${who} at fault; the end states ${pyRepr(body)}`]);
+      return;
+    }
+    ended.failures = ended.failures.filter((f) => f !== ended.stop);
+    const who = charged.map((seat) => `${roster.party(seat)} charged`).join(', ') || 'no one charged';
+    const why = refused ? ended.stop.detail : `${ended.stop.party}: ${ended.stop.check}`;
+    notes.push(`${ended.source}: hand ${ended.hand}: the evening ends here (${why}); the hand is void; ${who} (the convention's abort penalty)`);
   }
 
   // What the page checks of a record: it is the verified deal's (hand, dealer, hands, talons, the dummy listed
@@ -1093,8 +1199,8 @@
       return;
     }
     const messages = settlementFile.doc.messages;
-    const first = Array.isArray(messages) && isObject(messages[0]) && isObject(messages[0].body) ? messages[0].body : null;
-    const amounts = first === null ? null : first.amounts;
+    const signed = Array.isArray(messages) ? messages.find((e) => isObject(e) && e.kind === 'settlement') : null;
+    const amounts = signed && isObject(signed.body) ? signed.body.amounts : null;
     if (!isObject(amounts) || !Object.values(amounts).every((text) => typeof text === 'string' && FRACTION.test(text))) {
       failures.push({ source: settlementFile.name, hand: null, party: SERVICE, check: 'settlement', detail: "the evening's signed settlement is missing or unreadable" });
       return;
@@ -1139,7 +1245,7 @@
     }
     const ended = [...files.values()].find(endsEarly);
     if (ended) {
-      return refusedUsage(`${ended.name}: this evening ended early under the abort policy (a seat was charged); the page does not judge an evening's end yet: use fairdeal verify, which checks the charge against the evidence / вечер закончился досрочно по правилу об обрыве (с игрока взыскан штраф); страница пока не проверяет такое окончание: проверьте его командой fairdeal verify`);
+      return refusedUsage(`${ended.name}: this mental-poker evening ended early under the abort policy (a seat was charged); the page does not judge a mental-poker end yet: use fairdeal verify, which checks the charge against the evidence / вечер ментального покера закончился досрочно по правилу об обрыве (с игрока взыскан штраф); страница пока не проверяет такое окончание: проверьте его командой fairdeal verify`);
     }
     const pins = { roster: null, keys: [] };
     if (pinRoster) {
@@ -1169,7 +1275,8 @@
       logInfo = checkLog(log, files, failures);
       const citedNames = new Set(logInfo.cited.map(([f]) => f.name));
       const settlement = docs.find((f) => f.doc.format === SETTLEMENT_FORMAT);
-      docs = docs.filter((f) => citedNames.has(f.name) || f === settlement);
+      const voided = settlement ? voidedHand(files, settlement, logInfo.cited.length) : null;
+      docs = docs.filter((f) => citedNames.has(f.name) || f === settlement || f === voided);
       poker = poker.filter((f) => citedNames.has(f.name));
       const mp = logInfo.cited.filter(([f]) => f.kind === 'mp');
       if (mp.length) failures.push(...root.FairdealMP.verify.checkSettlementFile(pokerSettlement, mp, logInfo.kinds.end));
@@ -1193,12 +1300,22 @@
       pinned: Boolean(pins.roster) || pins.keys.length > 0, proved: ok ? proved(result, pins, log) : [], log: log !== null };
   }
 
-  // A settlement that ends the evening early: commit-reveal opens it with an 'end' message, mental poker names
-  // the end in the settlement's body. Judging who is charged needs the records replayed, which only Python does.
+  // A mental-poker settlement that ends the evening early names the end in its body (commit-reveal's 'end' message
+  // is judged here, checkEnd).
   function endsEarly(file) {
     const messages = isObject(file.doc) && file.doc.format === SETTLEMENT_FORMAT ? file.doc.messages : null;
     if (!Array.isArray(messages)) return false;
-    return messages.some((e) => isObject(e) && (e.kind === 'end' || (isObject(e.body) && 'end' in e.body)));
+    return messages.some((e) => isObject(e) && e.kind !== 'end' && isObject(e.body) && 'end' in e.body);
+  }
+
+  // The transcript of the hand an evening's end voided (the log has no line for it): the one after the last hand the
+  // log cites, beside the settlement whose signed end cites it (verify.py: _ended_hand).
+  function voidedHand(files, settlement, hands) {
+    const messages = settlement.doc.messages;
+    if (!Array.isArray(messages) || !isObject(messages[0]) || messages[0].kind !== 'end') return null;
+    const name = `hand-${String(hands + 1).padStart(4, '0')}.json`;
+    const folder = settlement.name.replace(/\\/g, '/').split('/').slice(0, -1).join('/');
+    return citedFile(files, folder ? `${folder}/${name}` : name);
   }
 
   // What an accepted run proves, and what it does not, in plain words (English; the page adds Russian).
@@ -1208,8 +1325,11 @@
       const roster = group[0].roster;
       const hands = group.filter((c) => c.hand !== null).map((c) => c.hand);
       const settled = group.some((c) => c.hand === null);
+      const ending = group.find((c) => c.hand === null && c.end !== null);
+      const ended = ending ? { hand: ending.end.body.hand, step: ending.end.body.step,
+        charged: ending.end.body.charged.map((seat) => roster.seats[seat].name) } : null;
       out.push({ table: roster.table, session: roster.session, system: roster.system, seats: roster.seats.map((s) => s.name),
-        hands, settled, pinned: Boolean(pins.roster) || pins.keys.length > 0, log });
+        hands, settled, ended, pinned: Boolean(pins.roster) || pins.keys.length > 0, log });
     }
     return out;
   }
