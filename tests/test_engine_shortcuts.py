@@ -1,5 +1,6 @@
 """The engine's speed shortcuts give the rules' own answers: remembered auction rules, the per-state memo, shared
-action objects, the lazily filled view, the deck check's fast path and the bots' per-suit hand shares."""
+action objects, the lazily filled view, the deck check's fast path, states that store only the fields a hand set,
+the random deal's single index and the bots' per-suit hand shares."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairdeal.cards import DeckKind, check_order
+from fairdeal.deal import get_pattern
 from fairdeal.engine import auction
 from fairdeal.engine.actions import Bid, Declare, Defend, Discard, Phase, Play
 from fairdeal.engine.bots import RandomBot
@@ -169,6 +171,28 @@ def test_make_state_is_the_dataclass_constructor():
         make_state(**{k: v for k, v in values.items() if k != "turn"})
     with pytest.raises(TypeError, match="needs"):
         make_state(**values, colour="red")
+
+
+def test_a_state_stores_only_what_was_set_and_reads_the_rest_as_defaults():
+    state = new_hand(conventions()["sochi"], 3, 1, random_deal(np.random.default_rng(8)))
+    defaults = {f.name: f.default for f in dataclasses.fields(HandState) if f.default is not dataclasses.MISSING}
+    unset = set(defaults) - set(vars(state))
+    assert {"tricks", "current", "declarer", "contract", "kind"} <= unset
+    assert all(getattr(state, name) is defaults[name] for name in unset)
+    rebuilt = HandState(**{f.name: getattr(state, f.name) for f in dataclasses.fields(HandState)})
+    assert rebuilt == state and repr(rebuilt) == repr(state)
+
+
+@pytest.mark.parametrize("name,seats", TABLES)
+def test_random_deal_is_the_shuffled_deck_dealt_row_by_row(name, seats):
+    convention = conventions()[name]
+    pattern = get_pattern(convention.table.pattern_name(seats))
+    for seed in range(4):
+        order = np.random.default_rng(seed).permutation(pattern.deck.codes())
+        deal = random_deal(np.random.default_rng(seed), convention, seats)
+        assert [cards.tolist() for cards in deal.hands] == [order[row].tolist() for row in pattern.hand_positions]
+        assert [cards.tolist() for cards in deal.talons] == [order[row].tolist() for row in pattern.talon_positions]
+        assert all(cards.dtype == np.uint8 for cards in deal.hands + deal.talons)
 
 
 def _strain_tricks_by_the_book(cards, strain: int) -> float:

@@ -52,7 +52,7 @@ class RandomBot:
 
     def act(self, view: PlayerView) -> Action:
         legal = view.legal
-        return legal[int(self.rng.integers(len(legal)))]
+        return legal[self.rng.integers(len(legal))]  # a NumPy integer indexes a tuple as it is
 
 
 class HeuristicBot:

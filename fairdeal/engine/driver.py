@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from fairdeal.cards import DeckKind, parse_cards
+from fairdeal.cards import parse_cards
 from fairdeal.deal import Deal, get_pattern
 from fairdeal.engine.actions import Phase
 from fairdeal.engine.bots import Bot
@@ -30,19 +31,25 @@ MAX_STEPS = 200
 def random_deal(rng: np.random.Generator, convention: Convention | None = None, num_seats: int = 3) -> Deal:
     """A uniformly shuffled deck dealt by the convention's pattern for ``num_seats`` (default: piquet, Russian,
     talon = positions 7-8)."""
-    pattern = get_pattern(convention.table.pattern_name(num_seats) if convention is not None else "russian")
-    order = rng.permutation(_deck_codes(pattern.deck))  # a shuffled copy: the deck's codes stay as they were
-    return Deal(
-        hands=tuple(order[row] for row in pattern.hand_positions),
-        talons=tuple(order[row] for row in pattern.talon_positions),
-    )  # ``deal_order`` without its check of the order: a permutation of the deck is one, and ``new_hand`` checks
+    name = convention.table.pattern_name(num_seats) if convention is not None else "russian"
+    codes, positions, hands, talons = _dealing(name)
+    dealt = rng.permutation(codes)[positions]  # a shuffled copy, read once in hand-then-talon order
+    # ``deal_order`` without its check of the order: a permutation of the deck is one, and ``new_hand`` checks.
+    return Deal(hands=tuple(dealt[cut] for cut in hands), talons=tuple(dealt[cut] for cut in talons))
 
 
 @cache
-def _deck_codes(deck: DeckKind) -> np.ndarray:
-    codes = deck.codes()
+def _dealing(pattern_name: str) -> tuple[np.ndarray, np.ndarray, tuple[slice, ...], tuple[slice, ...]]:
+    """A pattern's deck codes, its hands' then talons' deck positions end to end, and where each hand and each
+    talon lies in that row."""
+    pattern = get_pattern(pattern_name)
+    codes = pattern.deck.codes()
     codes.flags.writeable = False
-    return codes
+    rows = [*pattern.hand_positions, *pattern.talon_positions]
+    ends = np.cumsum([0, *map(len, rows)]).tolist()
+    cuts = tuple(slice(start, end) for start, end in pairwise(ends))
+    positions = np.concatenate(rows) if rows else np.zeros(0, dtype=np.intp)
+    return codes, positions, cuts[: pattern.hands], cuts[pattern.hands :]
 
 
 def deal_from_text(first: str, second: str, third: str, talon: str) -> Deal:

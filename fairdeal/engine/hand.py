@@ -78,18 +78,15 @@ def new_hand(
     table = convention.table
     if opening_round and not 0 < opening_round <= table.opening_raspasy_rounds:
         raise IllegalAction(f"opening raspasy round {opening_round} is outside 1..{table.opening_raspasy_rounds}")
-    pattern, holders = _layout(table.pattern_name(num_seats), dealer, num_seats)
     dummy = num_seats if table.dummy else None
+    pattern, active, slots = _layout(table.pattern_name(num_seats), dealer, num_seats, dummy)
     hands = [_codes(h) for h in deal.hands]
     talons = tuple(_codes(t) for t in deal.talons)
     _check_deal(pattern, hands, talons)
-    # Rule 6: the hand laid aside «не вскрываются до окончания игры» — no seat holds it and no view shows it.
-    held = [(seat, cards) for index, (seat, cards) in enumerate(zip(holders, hands)) if index != pattern.aside_hand]
-    active = tuple(dummy if seat is None else seat for seat, _ in held)
-    by_seat: list[tuple[int, ...]] = [() for _ in range(num_seats + (dummy is not None))]
-    for seat, (_, cards) in zip(active, held):
-        assert seat is not None  # a hand without a seat is the dummy's, which then exists
-        by_seat[seat] = cards
+    by_seat: list[tuple[int, ...]] = [()] * (num_seats + (dummy is not None))
+    for cards, slot in zip(hands, slots):
+        if slot is not None:
+            by_seat[slot] = cards
     plays_by = mechanics or mechanics_for(convention)
     state = make_state(
         convention=convention,
@@ -127,10 +124,19 @@ def _codes(cards: np.ndarray | Iterable[int]) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=256)
-def _layout(pattern_name: str, dealer: int, num_seats: int) -> tuple[DealPattern, tuple[int | None, ...]]:
-    """The deal pattern of a table and the seat holding each of its hands (a few per convention)."""
+def _layout(
+    pattern_name: str, dealer: int, num_seats: int, dummy: int | None
+) -> tuple[DealPattern, tuple[int, ...], tuple[int | None, ...]]:
+    """The deal pattern of a table, its active seats (first hand first) and the seat holding each of its hands
+    (``None`` for the hand laid aside; a hand without a seat is the dummy's, which then exists)."""
     pattern = get_pattern(pattern_name)
-    return pattern, seats_of_hands(pattern, dealer, num_seats)
+    # Rule 6: the hand laid aside «не вскрываются до окончания игры» — no seat holds it and no view shows it.
+    slots = tuple(
+        None if index == pattern.aside_hand else (dummy if seat is None else seat)
+        for index, seat in enumerate(seats_of_hands(pattern, dealer, num_seats))
+    )
+    active = tuple(slot for slot in slots if slot is not None)
+    return pattern, active, slots
 
 
 @cache
@@ -198,7 +204,7 @@ def _legal_plays(state: HandState) -> tuple[Action, ...]:
     turn = state.turn
     actor = turn if turn != state.dummy and not state.defence_open else to_move(state)  # ``to_move``'s commonest
     plays = _plays(turn, None if actor == turn else actor)
-    return tuple(map(plays.__getitem__, play_rules.legal_cards(state)))
+    return tuple([plays[card] for card in play_rules.legal_cards(state)])
 
 
 def _legal_bids(state: HandState) -> tuple[Action, ...]:

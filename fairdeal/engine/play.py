@@ -16,12 +16,12 @@ from fairdeal.cards import CARDS_PER_SUIT, Card, Suit, suit_of
 from fairdeal.engine.actions import Phase
 from fairdeal.engine.bids import NO_TRUMP
 from fairdeal.engine.outcome import DefenceCall, HandKind
-from fairdeal.engine.state import HandState, Trick, amend_fresh, derive, evolve
+from fairdeal.engine.state import HandState, Trick, amend_fresh, evolve, successor
 from fairdeal.errors import IllegalAction
 
 TRICKS_PER_HAND = 10
 # Read on every card: module globals are cheaper than class attributes (``HandKind.GAME``) in Python 3.11.
-_GAME, _PLAY, _DONE = HandKind.GAME, Phase.PLAY, Phase.DONE
+_GAME, _RASPASY, _PLAY, _DONE = HandKind.GAME, HandKind.RASPASY, Phase.PLAY, Phase.DONE
 
 
 def start_play(state: HandState, kind: HandKind, seats: tuple[int, ...] | None = None) -> HandState:
@@ -71,7 +71,7 @@ def trump_of(state: HandState) -> int | None:
 
 def led_suit(state: HandState) -> int | None:
     """The suit the trick in progress must be followed in, ``None`` when the seat to play leads freely."""
-    talon_card = state.current_talon_card
+    talon_card = state.current_talon_card if state.kind is _RASPASY else None
     if talon_card is not None:
         return talon_card // CARDS_PER_SUIT
     if state.current:
@@ -87,11 +87,18 @@ def suit_cards(hand: tuple[int, ...], suit: int) -> tuple[int, ...]:
 
 def legal_cards(state: HandState) -> tuple[int, ...]:
     hand = state.hands[state.turn]
-    suit = led_suit(state)
-    if suit is None:
+    current = state.current
+    # ``led_suit`` inline: it is asked once per card, and only raspasy has talon cards that set the suit.
+    talon_card = state.current_talon_card if state.kind is _RASPASY else None
+    if talon_card is not None:
+        suit = talon_card // CARDS_PER_SUIT
+    elif current:
+        suit = current[0][1] // CARDS_PER_SUIT
+    else:
         return hand
-    follow = suit_cards(hand, suit)
-    overtake = state.convention.play.must_overtake and state.current
+    low = bisect_left(hand, suit * CARDS_PER_SUIT)
+    follow = hand[low : bisect_left(hand, (suit + 1) * CARDS_PER_SUIT, low)]
+    overtake = current and state.convention.play.must_overtake
     if follow and not overtake:  # the commonest case: no trump to look up
         return follow
     trump = trump_of(state)
@@ -101,7 +108,7 @@ def legal_cards(state: HandState) -> tuple[int, ...]:
         allowed = suit_cards(hand, trump) if trump is not None else ()
         allowed = allowed or hand
     if overtake:
-        best = _best_card(state.current, trump)
+        best = _best_card(current, trump)
         heading = tuple(c for c in allowed if _beats(c, best, trump))
         return heading or allowed
     return allowed
@@ -149,19 +156,22 @@ def play_card(state: HandState, card: int, what: object) -> HandState:
 def play_legal_card(state: HandState, card: int) -> HandState:
     """``play_card`` of a card known to be legal; the next state is built once (the commonest transition)."""
     seat = state.turn
-    hand = state.hands[seat]
-    at = hand.index(card)
     hands = list(state.hands)
+    hand = hands[seat]
+    at = hand.index(card)
     hands[seat] = hand[:at] + hand[at + 1 :]
     current = state.current + ((seat, card),)
     seats = state.trick_seats
-    turn = seats[(seats.index(seat) + 1) % len(seats)]
-    changes: dict[str, object] = {"hands": tuple(hands), "current": current, "turn": turn}
-    if not state.tricks and len(current) == 1:
-        changes.update(_opened_at_first_lead(state))
+    after = successor(state)
+    kept = after.__dict__
+    kept["hands"] = tuple(hands)
+    kept["current"] = current
+    kept["turn"] = seats[(seats.index(seat) + 1) % len(seats)]
+    if len(current) == 1 and not state.tricks:
+        kept.update(_opened_at_first_lead(state))
     if len(current) == len(seats):
-        changes.update(_finished_trick(state, current))
-    return derive(state, changes)
+        kept.update(_finished_trick(state, current))
+    return after
 
 
 def _opened_at_first_lead(state: HandState) -> dict[str, object]:
@@ -184,9 +194,11 @@ def _opened_at_first_lead(state: HandState) -> dict[str, object]:
 
 def _finished_trick(state: HandState, current: tuple[tuple[int, int], ...]) -> dict[str, object]:
     """The fields a full trick changes: the trick is kept, its winner counted and leading."""
-    talon_card = state.current_talon_card
-    owner = None if talon_card is None else _talon_owner(state)
-    winner = trick_winner(current, talon_card, trump_of(state), talon_owner=owner)
+    talon_card = state.current_talon_card if state.kind is _RASPASY else None
+    if talon_card is None:
+        winner = trick_winner(current, None, trump_of(state))
+    else:
+        winner = trick_winner(current, talon_card, None, talon_owner=_talon_owner(state))
     won = list(state.won)
     talon_won = state.talon_won
     if winner in state.active:
@@ -197,7 +209,8 @@ def _finished_trick(state: HandState, current: tuple[tuple[int, int], ...]) -> d
     trick = object.__new__(Trick)  # a frozen value made without its per-field ``object.__setattr__``
     trick.__dict__.update(plays=current, winner=winner, talon_card=talon_card)
     tricks = state.tricks + (trick,)
-    phase = _DONE if len(tricks) == TRICKS_PER_HAND or _defence_capped(state, won) else _PLAY
+    cap = state.convention.play.defence_trick_cap
+    done = len(tricks) == TRICKS_PER_HAND or (cap is not None and _defence_capped(state, won))
     return {
         "tricks": tricks,
         "current": (),
@@ -205,7 +218,7 @@ def _finished_trick(state: HandState, current: tuple[tuple[int, int], ...]) -> d
         "talon_won": talon_won,
         "leader": leader,
         "turn": leader,
-        "phase": phase,
+        "phase": _DONE if done else _PLAY,
     }
 
 

@@ -117,16 +117,18 @@ class HandState:
 
 
 _FIELD_NAMES = frozenset(f.name for f in fields(HandState))
-_DEFAULTS = {f.name: f.default for f in fields(HandState) if f.default is not MISSING}  # immutable values only
-_REQUIRED = _FIELD_NAMES - set(_DEFAULTS)
+_REQUIRED = frozenset(f.name for f in fields(HandState) if f.default is MISSING)
+if any(getattr(HandState, f.name, MISSING) is not f.default for f in fields(HandState) if f.name not in _REQUIRED):
+    raise TypeError("every HandState default must be a class attribute (make_state leaves defaults out)")
 
 
 def make_state(**values: Any) -> HandState:
-    """``HandState(**values)`` without the frozen dataclass's ``object.__setattr__`` per field (one per hand)."""
+    """``HandState(**values)`` without the frozen dataclass's ``object.__setattr__`` per field (one per hand).
+    A field left at its default is not stored: the class attribute answers for it, so each copy of a state
+    (one per action) copies only the fields the hand has set."""
     if not values.keys() >= _REQUIRED or not _FIELD_NAMES.issuperset(values):
         raise TypeError(f"a HandState needs {sorted(_REQUIRED)} and takes only its fields, got {sorted(values)}")
     state = object.__new__(HandState)
-    state.__dict__.update(_DEFAULTS)
     state.__dict__.update(values)
     return state
 
@@ -141,12 +143,11 @@ def evolve(state: HandState, **changes: Any) -> HandState:
     return new
 
 
-def derive(state: HandState, changes: dict[str, object]) -> HandState:
-    """``evolve`` for the engine's own hot transitions, whose field names are fixed in the code (unchecked)."""
+def successor(state: HandState) -> HandState:
+    """A copy of ``state`` for the engine's own hot transitions to write their changes into, as ``amend_fresh``
+    does (unchecked: their field names are fixed in the code)."""
     new = object.__new__(HandState)
-    kept = new.__dict__
-    kept.update(state.__dict__)
-    kept.update(changes)
+    new.__dict__.update(state.__dict__)
     return new
 
 

@@ -84,8 +84,10 @@ def view_for(state: HandState, seat: int) -> PlayerView:
 def actor_view(state: HandState, seat: int) -> PlayerView:
     """``view_for`` the seat ``to_move(state)`` names, as a driver that has just asked it makes: the view's
     ``to_move`` is that seat, not worked out again."""
-    view = view_for(state, seat)
-    view.__dict__["to_move"] = seat
+    view = object.__new__(_SeenView)
+    kept = view.__dict__
+    kept["_state"] = state
+    kept["seat"] = kept["to_move"] = seat
     return view
 
 
