@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import random
 import shutil
 import subprocess
 from collections.abc import Callable, Iterator, Sequence
@@ -19,14 +20,14 @@ from typing import Any
 import pytest
 
 from fairdeal.engine.bots import HeuristicBot
-from fairdeal.engine.match import play_match
+from fairdeal.engine.match import MatchResult, play_match
 from fairdeal.errors import MentalPokerError, SignedMessageError
 from fairdeal.protocols import signed
 from fairdeal.protocols.identity import IdentityKey
-from fairdeal.protocols.mental_poker.player import HandRefused, Player
+from fairdeal.protocols.mental_poker.player import HandRefused, Player, Unresponsive
 from fairdeal.protocols.mental_poker.protocol import TableSetup
 from fairdeal.protocols.mental_poker.signing import seal_message
-from fairdeal.protocols.mental_poker.source import MentalPokerSource, dealt_seats, hand_setup
+from fairdeal.protocols.mental_poker.source import MentalPokerSource, dealt_seats, engine_plays, hand_setup
 from fairdeal.protocols.mental_poker.statements import sign_record
 from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.verify import verify_documents, verify_log
@@ -41,14 +42,30 @@ NAMES = ("ann", "bob", "cyd", "dan", "eve")
 
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is needed to run the JavaScript player")
 
-# Sochi at three; Croatian, whose passer sits the hand out; two players (Hussar: two talons, each defender's own);
-# four and five, where the dealer (and one more) sit out and hold no key.
+# Sochi at three; Croatian, whose passer sits the hand out (a deal where he does: below); two players (Hussar:
+# two talons, each defender's own); four and five, where the dealer (and one more) sit out and hold no key.
 TABLES = [("sochi", 3), ("croatian", 3), ("hussar", 2), ("leningrad", 4), ("rostov", 5)]
+# The other two-player deals, with one JS seat: Gusarik's dummy, and the hand the 19th century lays aside.
+CASES = [
+    *[(system, players, everyone) for system, players in TABLES for everyone in (False, True)],
+    ("gusarik-sochi", 2, False),
+    ("preferans-1800s", 2, False),
+]
+# Croatian's first hand with the shuffles these seeds choose: bob declares, cyd whists, ann passes and sits out.
+PASSER_SEED, PASSER = 23, "ann"
+
+
+def chosen_shuffles(seed: int, names: Sequence[str]) -> dict[str, Callable[[int], list[int]]]:
+    """Each seat's shuffles drawn from its own seeded generator: the deal is fixed, the secrets are not."""
+    drawn = {name: random.Random(f"{seed}/{name}") for name in names}
+    return {name: (lambda size, rng=drawn[name]: rng.sample(range(size), size)) for name in names}
 
 
 @contextmanager
-def seats(page: Path, names: Sequence[str]) -> Iterator[list[NodeSeat]]:
-    made = [NodeSeat(name, os.urandom(32), page) for name in names]
+def seats(
+    page: Path, names: Sequence[str], shuffles: dict[str, Callable[[int], list[int]]] | None = None
+) -> Iterator[list[NodeSeat]]:
+    made = [NodeSeat(name, os.urandom(32), page, permutation=(shuffles or {}).get(name)) for name in names]
     try:
         yield made
     finally:
@@ -59,11 +76,25 @@ def seats(page: Path, names: Sequence[str]) -> Iterator[list[NodeSeat]]:
 def evening(
     system: str, names: Sequence[str], js: Sequence[NodeSeat], out: Path, hands: int = 1
 ) -> tuple[NodeSeatedSource, Path]:
-    convention = get_convention(system)
-    source = NodeSeatedSource(TableSpec("club", f"{system}-js", hands, tuple(names), convention), js)
-    log = out / "evening.log"
-    play_match(convention, tuple(names), [HeuristicBot() for _ in names], source=source, max_hands=hands, log=log)
+    source, log, _ = played(system, names, js, out, hands)
     return source, log
+
+
+def played(
+    system: str,
+    names: Sequence[str],
+    js: Sequence[NodeSeat],
+    out: Path,
+    hands: int = 1,
+    shuffles: dict[str, Callable[[int], list[int]]] | None = None,
+) -> tuple[NodeSeatedSource, Path, MatchResult]:
+    convention = get_convention(system)
+    spec = TableSpec("club", f"{system}-js", hands, tuple(names), convention)
+    source = NodeSeatedSource(spec, js, permutations=shuffles)
+    log = out / "evening.log"
+    bots = [HeuristicBot() for _ in names]
+    result = play_match(convention, tuple(names), bots, source=source, max_hands=hands, log=log)
+    return source, log, result
 
 
 def node_verdict(page: Path, files: Sequence[Path]) -> subprocess.CompletedProcess[str]:
@@ -86,8 +117,9 @@ def senders(doc: dict[str, Any], name: str) -> list[dict[str, Any]]:
     return [m for m in doc["messages"] if m["sender"] == seat]
 
 
-@pytest.mark.parametrize("everyone", [False, True], ids=["one-js", "all-js"])
-@pytest.mark.parametrize(("system", "players"), TABLES)
+@pytest.mark.parametrize(
+    ("system", "players", "everyone"), CASES, ids=[f"{s}-{n}-{'all' if e else 'one'}-js" for s, n, e in CASES]
+)
 def test_javascript_seats_play_whole_hands_that_both_verifiers_accept(
     page: Path, tmp_path: Path, system: str, players: int, everyone: bool
 ) -> None:
@@ -112,11 +144,30 @@ def test_javascript_seats_play_whole_hands_that_both_verifiers_accept(
     assert head == signed.parse(doc["messages"][-1]).digest
 
 
+@pytest.mark.parametrize("everyone", [False, True], ids=["passer-js", "all-js"])
+def test_a_croatian_passer_who_sits_out_is_a_javascript_seat(page: Path, tmp_path: Path, everyone: bool) -> None:
+    """The passer holds a key share, shuffles, deals and reveals, plays no card, and signs the record."""
+    names = NAMES[:3]
+    shuffles = chosen_shuffles(PASSER_SEED, names)
+    with seats(page, names if everyone else [PASSER], shuffles) as js:
+        source, log, _ = played("croatian", names, js, tmp_path, shuffles=shuffles)
+    (doc,) = source.transcripts
+    plays = engine_plays(doc["record"], get_convention("croatian"), 3)
+    assert plays is not None and {seat for trick in plays for seat, _ in trick} == {1, 2}
+    kinds = [m["kind"] for m in senders(doc, PASSER)]
+    assert "play" not in kinds and {"keys", "shuffle", "deal", "reveal"} <= set(kinds)
+    assert signed.parse(doc["statements"][names.index(PASSER)]).body["agrees"] is True
+    report = verify_log(log)
+    assert report.ok, [f.line() for f in report.failures]
+    files = sorted((tmp_path / "evening.log.transcripts").glob("hand-*.json"))
+    assert node_verdict(page, files).returncode == 0
+
+
 def test_the_javascript_statements_are_the_python_ones_byte_for_byte(page: Path, tmp_path: Path) -> None:
     """Ed25519 is deterministic: the record statement and the settlement the JS seat signs are exactly what the
     Python code signs with the same key, so either side can make them."""
     with seats(page, ["bob"]) as js:
-        source, log = evening("sochi", NAMES[:3], js, tmp_path, hands=2)
+        source, _, result = played("sochi", NAMES[:3], js, tmp_path, hands=2)
         key = js[0].identity
     assert source.seating is not None
     for doc in source.transcripts:
@@ -126,9 +177,8 @@ def test_the_javascript_statements_are_the_python_ones_byte_for_byte(page: Path,
         assert signed.parse(mine).body["agrees"] is True
     settlement = json.loads((tmp_path / "evening.log.transcripts" / "settlement.json").read_text())
     python = MentalPokerSource(source.spec, identities=source.identities)
-    python.transcripts, python._previous = source.transcripts, source._previous
-    amounts = json.loads(log.read_text().splitlines()[-1])["settlement"]
-    expected = python.close_session([amounts[name] for name in NAMES[:3]])
+    python.seating, python.transcripts, python._previous = source.seating, source.transcripts, source._previous
+    expected = python.close_session(result.settlement.amounts)
     assert expected is not None
     assert settlement["statements"][1] == expected["statements"][1]
 
@@ -289,3 +339,54 @@ def test_the_bridge_reports_bad_requests_without_a_traceback(page: Path) -> None
         assert other.seating is not None
         with pytest.raises(MentalPokerError, match="roster's key"):
             seat.sit(other.seating)
+
+
+class WalksAway(Player):
+    """Leaves the first attempt at his deal step; each evening's leaver is a fresh subclass."""
+
+    walked = False
+
+    def deal(self) -> dict[str, Any]:
+        if not type(self).walked:
+            type(self).walked = True
+            raise Unresponsive()
+        return super().deal()
+
+
+def test_the_javascript_seat_witnesses_a_walk_away_and_plays_the_hand_dealt_again(page: Path, tmp_path: Path) -> None:
+    """bob walks away from his deal; cyd, the next seat and a JS player, signs the abandon; the hand is dealt again
+    (attempt 2, with new secrets on both sides) and both verifiers accept the evening, bob charged."""
+    leaver = type("Leaver", (WalksAway,), {})
+    with seats(page, ["cyd"]) as js:
+        convention = get_convention("sochi")
+        source = NodeSeatedSource(TableSpec("club", "walk", 1, NAMES[:3], convention), js)
+        base = source._make_player
+        source._make_player = lambda setup, name: leaver(setup, name) if name == "bob" else base(setup, name)
+        log = tmp_path / "evening.log"
+        play_match(convention, NAMES[:3], [HeuristicBot() for _ in NAMES[:3]], source=source, max_hands=1, log=log)
+    (doc,) = source.transcripts
+    assert doc["attempt"] == 2 and doc["state"] == "complete"
+    (abandon,) = [m for m in doc["aborts"][0]["messages"] if m["kind"] == "abandon"]
+    assert abandon["sender"] == NAMES.index("cyd") and abandon["body"] == {"at": "deal", "player": "bob"}
+    report = verify_log(log)
+    assert report.ok, [f.line() for f in report.failures]
+    files = sorted((tmp_path / "evening.log.transcripts").glob("hand-*.json"))
+    assert node_verdict(page, files).returncode == 0
+
+
+def test_the_javascript_seat_refuses_to_sign_a_record_of_other_cards(page: Path, tmp_path: Path) -> None:
+    with seats(page, ["bob"]) as js:
+        source, _ = evening("sochi", NAMES[:3], js, tmp_path)
+        (doc,) = source.transcripts
+        record = copy.deepcopy(doc["record"])
+        head = signed.parse(doc["messages"][-1]).digest
+        tricks = [trick for trick in record["tricks"] if len(trick["cards"]) > 1]
+        if not tricks:
+            pytest.skip("a hand without a trick of two cards")
+        tricks[0]["cards"].reverse()
+        body = signed.parse(js[0].sign_record(1, record, head)).body
+        assert body["agrees"] is False
+        assert body["reason"] == "the record's cards are not the cards the messages proved, in the order played"
+        tricks[0]["cards"][0] = "ZZ"
+        body = signed.parse(js[0].sign_record(1, record, head)).body
+        assert body["agrees"] is False and body["reason"].startswith("the record's tricks do not read: ")

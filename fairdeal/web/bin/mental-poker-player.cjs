@@ -56,7 +56,7 @@ const OPS = {
   },
   receive: (r) => { seated().receive(r.message); return null; },
   keys: () => seated().keys(),
-  shuffle: () => seated().shuffle(),
+  shuffle: (r) => seated().shuffle(r.permutation === undefined ? null : r.permutation),
   deal: () => seated().deal(),
   talon: (r) => seated().openTalon(r.talon),
   take: (r) => seated().take(r.to, r.talon),

@@ -17,7 +17,7 @@ import json
 import shutil
 import subprocess
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -53,7 +53,16 @@ def _error(found: Mapping[str, Any]) -> Exception:
 class NodeSeat:
     """One seat's JavaScript player for a whole session: its process, its identity (from ``seed``)."""
 
-    def __init__(self, name: str, seed: bytes, page: Path = PAGE, node: str | None = None):
+    def __init__(
+        self,
+        name: str,
+        seed: bytes,
+        page: Path = PAGE,
+        node: str | None = None,
+        permutation: Callable[[int], Sequence[int]] | None = None,
+    ):
+        """``permutation(size)`` replaces the random shuffle only for reproducible evenings, as ``Player``'s."""
+        self.permutation = permutation
         executable = node or shutil.which("node")
         if executable is None:
             raise NodePlayerError("node is needed to run the JavaScript player")
@@ -206,7 +215,10 @@ class NodePlayer(Player):
         return self._act("keys")
 
     def shuffle(self) -> Message:
-        return self._act("shuffle")
+        chosen = self._seat.permutation
+        if chosen is None:
+            return self._act("shuffle")
+        return self._act("shuffle", permutation=list(chosen(self.setup.size)))
 
     def deal(self) -> Message:
         return self._act("deal")
@@ -257,8 +269,11 @@ class NodeSeatedSource(MentalPokerSource):
         seats: Sequence[NodeSeat],
         identities: Mapping[str, IdentityKey] | None = None,
         service: IdentityKey | None = None,
+        permutations: Mapping[str, Callable[[int], Sequence[int]]] | None = None,
     ):
+        """``permutations`` by name: the Python seats' chosen shuffles, for reproducible evenings only."""
         self.seats = {seat.name: seat for seat in seats}
+        self._permutations = dict(permutations or {})
         keys = {name: IdentityKey.generate(name) for name in spec.players}
         keys.update(identities or {})
         keys.update({name: seat.identity for name, seat in self.seats.items()})
@@ -268,7 +283,9 @@ class NodeSeatedSource(MentalPokerSource):
             seat.sit(self.seating)
 
     def _player(self, setup: TableSetup, name: str) -> Player:
-        return self.seats[name].player(setup) if name in self.seats else Player(setup, name)
+        if name in self.seats:
+            return self.seats[name].player(setup)
+        return Player(setup, name, self._permutations.get(name))
 
     def _statements(self, record: Mapping[str, Any] | None) -> list[dict[str, Any]] | None:
         statements = super()._statements(record)

@@ -134,8 +134,8 @@
       return this.send({ step: 'keys', player: this.name, ...share.message });
     }
 
-    shuffle() {
-      const made = MP.party.shuffle(this.setup.context, this.name, this.state.jointKey, this.state.deck);
+    shuffle(permutation = null) {
+      const made = MP.party.shuffle(this.setup.context, this.name, this.state.jointKey, this.state.deck, permutation);
       return this.send({ step: 'shuffle', player: this.name, ...made });
     }
 
