@@ -26,9 +26,10 @@ from fairdeal.protocols import signed
 from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.mental_poker.player import HandRefused, Player, Unresponsive
 from fairdeal.protocols.mental_poker.protocol import TableSetup
-from fairdeal.protocols.mental_poker.signing import seal_message
+from fairdeal.protocols.mental_poker.signing import Seating, seal_message
 from fairdeal.protocols.mental_poker.source import MentalPokerSource, dealt_seats, engine_plays, hand_setup
 from fairdeal.protocols.mental_poker.statements import sign_record
+from fairdeal.protocols.mental_poker.tamper import leaves, mutate, with_field_changed
 from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.verify import verify_documents, verify_log
 from fairdeal.systems import get_convention
@@ -390,3 +391,68 @@ def test_the_javascript_seat_refuses_to_sign_a_record_of_other_cards(page: Path,
         tricks[0]["cards"][0] = "ZZ"
         body = signed.parse(js[0].sign_record(1, record, head)).body
         assert body["agrees"] is False and body["reason"].startswith("the record's tricks do not read: ")
+
+
+def _lie(
+    doc: dict[str, Any], index: int, keys: dict[str, IdentityKey], seating: Seating, rng: random.Random
+) -> dict[str, Any]:
+    """Message ``index`` with one body field changed and signed again by its own sender."""
+    envelope = copy.deepcopy(doc["messages"][index])
+    path = rng.choice(list(leaves(envelope["body"])))
+    envelope["body"] = with_field_changed([envelope["body"]], 0, path, lambda old: mutate(old, rng))[0]
+    key = keys[doc["players"][envelope["sender"]]]
+    ctx = seating.context(doc["hand"])
+    return signed.seal(key, ctx, envelope["sender"], envelope["kind"], envelope["body"], envelope["prev"]).to_json()
+
+
+def _first_refusal(shown: Sequence[dict[str, Any]], receive: Callable[[dict[str, Any]], None]) -> Any:
+    for index, message in enumerate(shown):
+        try:
+            receive(message)
+        except (MentalPokerError, SignedMessageError) as error:
+            check = getattr(error, "check", None) or getattr(error, "step", None)
+            return index, type(error).__name__, str(error), check
+    return None
+
+
+def test_the_javascript_seat_refuses_every_tampered_message_as_a_python_seat_does(page: Path) -> None:
+    """A Python-dealt hand shown to a JS seat and to a Python seat, one message tampered with each time — a lie
+    its sender re-signed, a field changed under the old signature, a message left out, one shown twice: both
+    refuse at the same message, with the same error and check."""
+    names = NAMES[:3]
+    seeds = {name: os.urandom(32) for name in names}
+    keys = {name: IdentityKey.from_seed(seed, name) for name, seed in seeds.items()}
+    source = MentalPokerSource(TableSpec("club", "tamper", 1, names, get_convention("sochi")), identities=keys)
+    play_match(source.spec.convention, names, [HeuristicBot() for _ in names], source=source, max_hands=1)
+    (doc,) = source.transcripts
+    assert source.seating is not None
+    setup = hand_setup(source.spec, 1, doc["dealer"], source.seating, 1)
+    messages = doc["messages"]
+    rng = random.Random(15)
+    cases: list[list[dict[str, Any]]] = []
+    for number in range(16):
+        index = rng.randrange(1, len(messages))
+        kind = number % 4
+        if kind == 0:
+            changed = _lie(doc, index, keys, source.seating, rng)
+        elif kind == 1:
+            changed = copy.deepcopy(messages[index])
+            path = rng.choice(list(leaves(changed)))
+            changed = with_field_changed([changed], 0, path, lambda old: mutate(old, rng))[0]
+        elif kind == 2:
+            cases.append([*messages[:index], *messages[index + 1 :]])
+            continue
+        else:
+            changed = messages[rng.randrange(index)]
+        cases.append([*messages[:index], changed, *messages[index + 1 :]])
+    with NodeSeat("cyd", seeds["cyd"], page) as seat:
+        seat.sit(source.seating)
+        verdicts = []
+        for shown in cases:
+            js = seat.player(setup)
+            js.sign_with(keys["cyd"], source.seating)
+            python = Player(setup, "cyd").sign_with(keys["cyd"], source.seating)
+            verdicts.append((_first_refusal(shown, js.receive), _first_refusal(shown, python.receive)))
+    assert all(js == python for js, python in verdicts), [v for v in verdicts if v[0] != v[1]]
+    assert all(js is not None for js, _ in verdicts)  # every tampered hand is refused
+    assert {name for (_, name, _, _), _ in verdicts} == {"MentalPokerError", "SignedMessageError"}
