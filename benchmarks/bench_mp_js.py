@@ -245,7 +245,7 @@ def player_figures(page: Path, hands: int) -> None:
             spec = TableSpec("player-bench", f"{kind}-{round_}", hands, PLAYERS, convention)
             bots = [HeuristicBot() for _ in PLAYERS]
             if kind == "js":
-                with NodeSeat(seat_name, os.urandom(32), page) as seat:
+                with NodeSeat(seat_name, os.urandom(32), page, engine_host=True) as seat:
                     source: MentalPokerSource = NodeSeatedSource(spec, [seat])
                     node_start, python_start = seat.cpu_seconds(), time.process_time()
                     play_match(convention, PLAYERS, bots, source=source, max_hands=hands)

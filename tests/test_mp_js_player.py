@@ -14,6 +14,7 @@ import shutil
 import subprocess
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ from fairdeal.engine.match import MatchResult, play_match
 from fairdeal.errors import MentalPokerError, SignedMessageError
 from fairdeal.protocols import signed
 from fairdeal.protocols.identity import IdentityKey
-from fairdeal.protocols.mental_poker.player import HandRefused, Player, Unresponsive
+from fairdeal.protocols.mental_poker.player import HandRefused, Player, Table, Unresponsive
 from fairdeal.protocols.mental_poker.protocol import TableSetup
 from fairdeal.protocols.mental_poker.signing import Seating, seal_message
 from fairdeal.protocols.mental_poker.source import MentalPokerSource, dealt_seats, engine_plays, hand_setup
@@ -33,7 +34,7 @@ from fairdeal.protocols.mental_poker.tamper import leaves, mutate, with_field_ch
 from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.verify import verify_documents, verify_log
 from fairdeal.systems import get_convention
-from fairdeal.web.mental_poker.node_player import NodePlayer, NodeSeat, NodeSeatedSource
+from fairdeal.web.mental_poker.node_player import NodePlayer, NodePlayerError, NodeSeat, NodeSeatedSource
 
 NODE = shutil.which("node")
 ROOT = Path(__file__).parent.parent
@@ -66,7 +67,8 @@ def chosen_shuffles(seed: int, names: Sequence[str]) -> dict[str, Callable[[int]
 def seats(
     page: Path, names: Sequence[str], shuffles: dict[str, Callable[[int], list[int]]] | None = None
 ) -> Iterator[list[NodeSeat]]:
-    made = [NodeSeat(name, os.urandom(32), page, permutation=(shuffles or {}).get(name)) for name in names]
+    chosen = shuffles or {}
+    made = [NodeSeat(name, os.urandom(32), page, chosen.get(name), engine_host=True) for name in names]
     try:
         yield made
     finally:
@@ -327,6 +329,40 @@ def test_the_javascript_seat_refuses_where_a_python_seat_refuses(
     py_found = [(f.party, f.check) for f in verify_documents([("hand", py_doc)]).failures]
     assert js_found == py_found and js_found
     assert all(party != f"player {js.refuser}" for party, _ in js_found)
+
+
+def test_the_javascript_settlement_after_an_end_is_pythons(page: Path) -> None:
+    names = NAMES[:3]
+    seeds = {name: os.urandom(32) for name in names}
+    keys = {name: IdentityKey.from_seed(seed, name) for name, seed in seeds.items()}
+    source = MentalPokerSource(TableSpec("club", "end", 2, names, get_convention("sochi")), identities=keys)
+    assert source.seating is not None
+    source._previous, source.end = "ab" * 32, {"hand": 2, "charged": ["ann"]}
+    amounts = [Fraction(-40, 3), Fraction(20, 3), Fraction(20, 3)]
+    expected = source.close_session(amounts)
+    assert expected is not None
+    body = signed.parse(expected["statements"][0]).body
+    assert body["end"] == {"hand": 2, "charged": ["ann"]}
+    with NodeSeat("bob", seeds["bob"], page) as seat:
+        seat.sit(source.seating)
+        assert seat.sign_settlement(body) == expected["statements"][0]
+
+
+def test_a_seat_at_a_real_table_never_gives_out_its_shares_of_the_hidden_cards(page: Path) -> None:
+    names = NAMES[:3]
+    seeds = {name: os.urandom(32) for name in names}
+    keys = {name: IdentityKey.from_seed(seed, name) for name, seed in seeds.items()}
+    source = MentalPokerSource(TableSpec("club", "real", 1, names, get_convention("sochi")), identities=keys)
+    assert source.seating is not None
+    with NodeSeat("ann", seeds["ann"], page) as seat:
+        seat.sit(source.seating)
+        setup = hand_setup(source.spec, 1, 0, source.seating, 1)
+        players = [seat.player(setup) if n == "ann" else Player(setup, n) for n in setup.players]
+        table = Table([p.sign_with(keys[p.name], source.seating) for p in players])
+        table.deal()
+        with pytest.raises(NodePlayerError, match="engine host"):
+            table.by_name("ann").hidden_share_points()
+        assert len(table.by_name("ann").hand()) == len(setup.hand_positions("ann"))
 
 
 def test_the_bridge_reports_bad_requests_without_a_traceback(page: Path) -> None:

@@ -3,7 +3,9 @@
 // on standard input is a request {op, ...}, each line on standard output its answer, {ok: value} or {error:
 // {kind, detail, ...}} (kind 'mental-poker' or 'signed' for a message it refuses, 'usage' for a request it cannot
 // read). The seat holds its secrets here; what it answers is only what the protocol lets it send.
-//   mental-poker-player [--page PAGE]
+//   mental-poker-player [--page PAGE] [--engine-host]
+// --engine-host: a simulation's engine host (fairdeal/protocols/mental_poker/source.py) may ask for the seat's raw
+// shares of the cards nobody holds, to assemble the whole deal; without it the seat never gives them out.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -20,8 +22,10 @@ function fail(text) {
 }
 
 const argv = process.argv.slice(2);
-const page = argv[0] === '--page' ? argv[1] : PAGE;
-if (page === undefined || (argv.length && argv[0] !== '--page') || argv.length > 2) fail('usage: mental-poker-player [--page PAGE]');
+const engineHost = argv.includes('--engine-host');
+const rest = argv.filter((a) => a !== '--engine-host');
+const page = rest[0] === '--page' ? rest[1] : PAGE;
+if (page === undefined || (rest.length && rest[0] !== '--page') || rest.length > 2) fail('usage: mental-poker-player [--page PAGE] [--engine-host]');
 loadPage(page, fail);
 vm.runInThisContext(fs.readFileSync(PLAYER, 'utf8'), { filename: 'player.js' });
 const MP = globalThis.FairdealMP;
@@ -75,7 +79,10 @@ const OPS = {
     : MP.player.signRecord(signer, r.record, r.head, null, r.hand)),
   settlement: (r) => signer.signSettlement(r.hands, r.last, r.settlement, r.end),
   cards: () => seated().handCards(),
-  hidden: () => seated().hiddenShares(),
+  hidden: () => {
+    if (!engineHost) throw new Usage('the shares of the cards nobody holds go only to a simulation\'s engine host (--engine-host)');
+    return seated().hiddenShares();
+  },
   head: () => seated().head,
   cpu: () => cpu(),
 };

@@ -60,8 +60,11 @@ class NodeSeat:
         page: Path = PAGE,
         node: str | None = None,
         permutation: Callable[[int], Sequence[int]] | None = None,
+        engine_host: bool = False,
     ):
-        """``permutation(size)`` replaces the random shuffle only for reproducible evenings, as ``Player``'s."""
+        """``permutation(size)`` replaces the random shuffle only for reproducible evenings, as ``Player``'s;
+        ``engine_host`` lets a simulation's engine host have the seat's shares of the cards nobody holds
+        (``hidden_share_points``), which a seat at a real table never gives out."""
         self.permutation = permutation
         executable = node or shutil.which("node")
         if executable is None:
@@ -71,7 +74,7 @@ class NodeSeat:
         self._seed = seed
         self._lock = threading.Lock()
         self._process = subprocess.Popen(
-            [executable, str(BIN), "--page", str(page)],
+            [executable, str(BIN), "--page", str(page), *(["--engine-host"] if engine_host else [])],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -261,7 +264,8 @@ class NodePlayer(Player):
 
 class NodeSeatedSource(MentalPokerSource):
     """A v4 mental-poker evening where the ``seats`` given are JavaScript players (the rest Python ones): they
-    play every hand, and sign each record and the settlement themselves."""
+    play every hand, and sign each record and the settlement themselves. A simulation: the engine host assembles
+    each deal, so the seats must be started with ``engine_host``."""
 
     def __init__(
         self,
