@@ -68,7 +68,7 @@ def seats(
     page: Path, names: Sequence[str], shuffles: dict[str, Callable[[int], list[int]]] | None = None
 ) -> Iterator[list[NodeSeat]]:
     chosen = shuffles or {}
-    made = [NodeSeat(name, os.urandom(32), page, chosen.get(name), engine_host=True) for name in names]
+    made = [NodeSeat(name, os.urandom(32), page, permutation=chosen.get(name), engine_host=True) for name in names]
     try:
         yield made
     finally:
