@@ -8,15 +8,22 @@
    the record and its score lines, 10% in the signed record statements) run through the JS verifier with
    checkpoints: how many it rejects; a sample also through Python, whose first finding JS must repeat.
 
+3. The JavaScript player (fairdeal/web/mental_poker/player.js, under Node behind node_player.py) playing whole
+   hands of Sochi in one seat, against a Python player in the same seat of the same table, evenings alternated:
+   the seat's own CPU time per hand (every step it sends and every message it checks; for JS the Node
+   process's, startup excluded), and the Python side's bridge cost (JSON lines and the table's public view).
+
 Python and Node are timed in CPU time of their process; the browser has no CPU clock, so its figures are
 ``performance.now()`` (wall) medians of repeated runs in one page.
 
 Run: .venv/bin/python benchmarks/bench_mp_js.py [count]   (several minutes for 10,000; needs node, chromium)
+     .venv/bin/python benchmarks/bench_mp_js.py --player [hands]   (part 3 alone)
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -33,6 +40,8 @@ from fairdeal.protocols.mental_poker.elgamal import card_point, encrypt, make_de
 from fairdeal.protocols.mental_poker.fiat_shamir import HandContext
 from fairdeal.protocols.mental_poker.group import Scalar, base_mult
 from fairdeal.protocols.mental_poker.messages import read_shuffle
+from fairdeal.protocols.mental_poker.player import Player
+from fairdeal.protocols.mental_poker.protocol import TableSetup
 from fairdeal.protocols.mental_poker.shuffle import shuffle_deck, verify_shuffle
 from fairdeal.protocols.mental_poker.source import MentalPokerSource
 from fairdeal.protocols.mental_poker.tamper import leaves, mutate
@@ -40,6 +49,7 @@ from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.verify import verify_documents
 from fairdeal.rules import SOCHI
 from fairdeal.systems import get_convention
+from fairdeal.web.mental_poker.node_player import NodeSeat, NodeSeatedSource
 from fairdeal.web.verifier_page import page_bytes
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -185,6 +195,83 @@ def changed(doc: dict[str, Any], path: list[Any], value: Any) -> dict[str, Any]:
     return copy
 
 
+# Every method through which a seat sends or checks a message, or reads its own cards.
+SEAT_WORK = (
+    "receive",
+    "keys",
+    "shuffle",
+    "deal",
+    "open_talon",
+    "take",
+    "turn",
+    "open_dummy",
+    "discard",
+    "play",
+    "reveal",
+    "open_discard",
+    "record_refusal",
+    "hand",
+    "hidden_share_points",
+)
+
+
+def timed_player_class() -> tuple[type[Player], list[float]]:
+    """A Python ``Player`` whose own work is added up in CPU seconds (the table waits while a seat works)."""
+    spent = [0.0]
+
+    def timed(name: str) -> Any:
+        work = getattr(Player, name)
+
+        def run(self: Player, *args: Any, **kwargs: Any) -> Any:
+            start = time.process_time()
+            try:
+                return work(self, *args, **kwargs)
+            finally:
+                spent[0] += time.process_time() - start
+
+        return run
+
+    return type("TimedPlayer", (Player,), {name: timed(name) for name in SEAT_WORK}), spent
+
+
+def player_figures(page: Path, hands: int) -> None:
+    """Part 3: one seat's CPU per hand, JS under Node and Python, the two evenings alternated in one run."""
+    convention = get_convention("sochi")
+    seat_name = PLAYERS[1]
+    figures: dict[str, list[float]] = {"js": [], "python": [], "bridge": [], "plain": []}
+    counted = {"js": 0, "python": 0}
+    for round_ in range(2):
+        for kind in ("python", "js"):
+            spec = TableSpec("player-bench", f"{kind}-{round_}", hands, PLAYERS, convention)
+            bots = [HeuristicBot() for _ in PLAYERS]
+            if kind == "js":
+                with NodeSeat(seat_name, os.urandom(32), page, engine_host=True) as seat:
+                    source: MentalPokerSource = NodeSeatedSource(spec, [seat])
+                    node_start, python_start = seat.cpu_seconds(), time.process_time()
+                    play_match(convention, PLAYERS, bots, source=source, max_hands=hands)
+                    figures["js"].append(seat.cpu_seconds() - node_start)
+                    figures["bridge"].append(time.process_time() - python_start)
+            else:
+                timed, spent = timed_player_class()
+
+                def make(setup: TableSetup, name: str, timed: type[Player] = timed) -> Player:
+                    return (timed if name == seat_name else Player)(setup, name)
+
+                source = MentalPokerSource(spec, make_player=make)
+                python_start = time.process_time()
+                play_match(convention, PLAYERS, bots, source=source, max_hands=hands)
+                figures["python"].append(spent[0])
+                figures["plain"].append(time.process_time() - python_start - spent[0])
+            counted[kind] += len(source.transcripts)
+            plays = sum(1 for doc in source.transcripts for m in doc["messages"] if m["kind"] == "play")
+            print(f"  {kind} evening {round_ + 1}: {len(source.transcripts)} hands, {plays} cards played")
+    js, python = sum(figures["js"]) / counted["js"], sum(figures["python"]) / counted["python"]
+    print(f"one seat's own work per hand of Sochi ({counted['js']} JS hands, {counted['python']} Python hands; CPU):")
+    print(f"  JavaScript under Node: {js * 1e3:.0f} ms; Python: {python * 1e3:.0f} ms (x{js / python:.2f} of Python)")
+    bridge = (sum(figures["bridge"]) / counted["js"]) - sum(figures["plain"]) / counted["python"]
+    print(f"  the Python process's extra per JS hand (bridge, public view): {bridge * 1e3:.0f} ms")
+
+
 def main(count: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
@@ -216,6 +303,7 @@ def main(count: int) -> None:
             print(f"  Chromium: not measured ({type(error).__name__}: {error})")
 
         party_figures(page, tmp, 3)
+        player_figures(page, 4)
 
         rng = random.Random(2026)
         plan = changes(docs, count, rng)
@@ -253,4 +341,10 @@ def main(count: int) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 10_000)
+    if sys.argv[1:2] == ["--player"]:
+        with tempfile.TemporaryDirectory() as folder:
+            built = Path(folder) / "verifier.html"
+            built.write_bytes(page_bytes())
+            player_figures(built, int(sys.argv[2]) if len(sys.argv) > 2 else 4)
+    else:
+        main(int(sys.argv[1]) if len(sys.argv) > 1 else 10_000)

@@ -76,10 +76,14 @@
   const dot = (a, b) => a.reduce((total, x, i) => G.mod(total + x * b[i]), 0n);
 
   // Output card i is input card pi[i] re-randomised, with the proof of section 5 (shuffle_deck, prove_shuffle):
-  // the `deck` and `proof` fields of a shuffle message.
-  function shuffle(context, player, jointKey, deckIn) {
+  // the `deck` and `proof` fields of a shuffle message. ``chosen`` replaces the random permutation only for
+  // reproducible evenings (as Python's ``permutation``); re-encryption and the proof stay random.
+  function shuffle(context, player, jointKey, deckIn, chosen = null) {
     const size = deckIn.length;
-    const pi = randomPermutation(size);
+    const pi = chosen === null ? randomPermutation(size) : [...chosen];
+    if (pi.length !== size || new Set(pi).size !== size || !pi.every((i) => Number.isInteger(i) && i >= 0 && i < size)) {
+      throw new G.MentalPokerError(`a shuffle's permutation must order the ${size} positions 0..${size - 1}`, player, 'shuffle');
+    }
     const Y = point(jointKey);
     const rerand = deckIn.map(() => secretScalar());
     const deckOut = pi.map((source, i) => [

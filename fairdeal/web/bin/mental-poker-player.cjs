@@ -1,0 +1,115 @@
+#!/usr/bin/env node
+// One mental-poker seat (fairdeal/web/mental_poker/player.js) as a child process speaking JSON lines: each line
+// on standard input is a request {op, ...}, each line on standard output its answer, {ok: value} or {error:
+// {kind, detail, ...}} (kind 'mental-poker' or 'signed' for a message it refuses, 'usage' for a request it cannot
+// read). The seat holds its secrets here; what it answers is only what the protocol lets it send.
+//   mental-poker-player [--page PAGE] [--engine-host]
+// --engine-host: a simulation's engine host (fairdeal/protocols/mental_poker/source.py) may ask for the seat's raw
+// shares of the cards nobody holds, to assemble the whole deal; without it the seat never gives them out.
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const readline = require('readline');
+const vm = require('vm');
+const { loadPage } = require('./load_page.cjs');
+
+const PAGE = path.join(__dirname, '..', 'static', 'vendor', 'verifier.html');
+const PLAYER = path.join(__dirname, '..', 'mental_poker', 'player.js');
+
+function fail(text) {
+  process.stderr.write(`Error: ${text}\n`);
+  process.exit(2);
+}
+
+const argv = process.argv.slice(2);
+const engineHost = argv.includes('--engine-host');
+const rest = argv.filter((a) => a !== '--engine-host');
+const page = rest[0] === '--page' ? rest[1] : PAGE;
+if (page === undefined || (rest.length && rest[0] !== '--page') || rest.length > 2) fail('usage: mental-poker-player [--page PAGE] [--engine-host]');
+loadPage(page, fail);
+vm.runInThisContext(fs.readFileSync(PLAYER, 'utf8'), { filename: 'player.js' });
+const MP = globalThis.FairdealMP;
+
+class Usage extends Error {}
+
+let player = null;
+let signer = null;
+let seat = null; // {roster, name, seed}: who this process is, for every hand of the session
+const seated = () => {
+  if (player === null) throw new Usage('no hand is set up: send {op: "hand", ...} first');
+  return player;
+};
+
+const cpu = () => {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1e6;
+};
+
+const OPS = {
+  seat: (r) => {
+    signer = new MP.player.Signer(r);
+    seat = { roster: r.roster, name: r.name, seed: r.seed };
+    player = null;
+    return { public: signer.roster.seats[signer.seat].key };
+  },
+  // A new hand (or a new attempt at one) forgets the last one's secrets.
+  hand: (r) => {
+    player = null;
+    player = new MP.player.Player({ ...seat, hand: r.hand, attempt: r.attempt, pattern: r.pattern, players: r.players });
+    return { table_id: player.setup.context.tableId, head: player.head };
+  },
+  receive: (r) => { seated().receive(r.message); return null; },
+  keys: () => seated().keys(),
+  shuffle: (r) => seated().shuffle(r.permutation === undefined ? null : r.permutation),
+  deal: () => seated().deal(),
+  talon: (r) => seated().openTalon(r.talon),
+  take: (r) => seated().take(r.to, r.talon),
+  turn: () => seated().turn(),
+  dummy: () => seated().openDummy(),
+  discard: (r) => seated().discard(r.cards),
+  play: (r) => seated().play(r.card),
+  reveal: () => seated().reveal(),
+  'discard-open': () => seated().openDiscard(),
+  abandon: (r) => seated().witnessAbandon(r.absent, r.at),
+  refuse: (r) => seated().refuse(r.message, r.error),
+  'record-refusal': (r) => seated().recordRefusal(r.record),
+  // A seat dealt the hand checks the record against the cards proved; one that sat it out has nothing to check.
+  record: (r) => (player !== null && player.hand === r.hand
+    ? player.signRecord(r.record)
+    : MP.player.signRecord(signer, r.record, r.head, null, r.hand)),
+  settlement: (r) => signer.signSettlement(r.hands, r.last, r.settlement, r.end),
+  cards: () => seated().handCards(),
+  hidden: () => {
+    if (!engineHost) throw new Usage('the shares of the cards nobody holds go only to a simulation\'s engine host (--engine-host)');
+    return seated().hiddenShares();
+  },
+  head: () => seated().head,
+  cpu: () => cpu(),
+};
+
+function answer(line) {
+  let request;
+  try {
+    request = JSON.parse(line);
+  } catch (error) {
+    return { error: { kind: 'usage', detail: `a request is one JSON object a line: ${error.message}` } };
+  }
+  const op = request && typeof request === 'object' ? request.op : undefined;
+  if (!Object.prototype.hasOwnProperty.call(OPS, op)) return { error: { kind: 'usage', detail: `unknown op ${JSON.stringify(op)}` } };
+  if (op !== 'seat' && op !== 'cpu' && signer === null) return { error: { kind: 'usage', detail: 'no seat: send {op: "seat", ...} first' } };
+  try {
+    const value = OPS[op](request);
+    return { ok: value === undefined ? null : value };
+  } catch (error) {
+    if (error instanceof Usage) return { error: { kind: 'usage', detail: error.message } };
+    if (error instanceof MP.player.SignedMessageError || error instanceof MP.group.MentalPokerError) {
+      return { error: MP.player.errorJson(error) };
+    }
+    return { error: { kind: 'crash', detail: String(error && error.stack ? error.stack : error) } };
+  }
+}
+
+const lines = readline.createInterface({ input: process.stdin, terminal: false });
+lines.on('line', (line) => {
+  process.stdout.write(JSON.stringify(answer(line)) + '\n');
+});

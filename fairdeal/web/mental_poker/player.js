@@ -1,0 +1,303 @@
+// One seat of a mentally dealt hand in JavaScript (fairdeal/protocols/mental_poker/player.py): it holds its own
+// key share, shuffle secrets and discard nonce, signs every message it sends with its identity seed, and checks
+// every message it is shown (signature, hand, chain link, then the hand's state machine) before answering; what
+// fails is returned as the error a Python seat raises, so that the seat refuses with the same check named.
+(function (root) {
+  'use strict';
+  const MP = (root.FairdealMP = root.FairdealMP || {});
+  const G = MP.group;
+  const { MentalPokerError } = G;
+  const V = () => root.FairdealVerifier;
+  const has = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+  const ENVELOPE_ONLY = ['step', 'player', 'prev', 'witness'];
+
+  // A signed message that fails a check (SignedMessageError): ``party`` is whom it is evidence against.
+  class SignedMessageError extends Error {
+    constructor(detail, party, check) {
+      super(`${party}: ${check}: ${detail}`);
+      Object.assign(this, { detail, party, check });
+    }
+  }
+
+  // What Python's str() of the error says: a refusal's reason.
+  function reasonOf(error) {
+    if (error instanceof SignedMessageError) return error.message;
+    const where = [['player', error.player], ['step', error.step]].filter(([, v]) => v !== null && v !== '');
+    return where.length ? `${where.map(([k, v]) => `${k} ${v}`).join(', ')}: ${error.detail}` : error.detail;
+  }
+
+  // An error as the bridge carries it; anything that is not a protocol finding stays a crash.
+  function errorJson(error) {
+    if (error instanceof SignedMessageError) {
+      return { kind: 'signed', detail: error.detail, party: error.party, check: error.check, reason: reasonOf(error) };
+    }
+    if (error instanceof MentalPokerError) {
+      return { kind: 'mental-poker', detail: error.detail, player: error.player, step: error.step, reason: reasonOf(error) };
+    }
+    throw error;
+  }
+
+  // Proofs of one's own messages are not checked again (HandState.apply(check_proofs=False)): they go to a sink.
+  const SINK = { add() {}, addAll() {}, isIdentity: () => true };
+
+  const RANKS = { A: 'A', K: 'K', Q: 'Q', J: 'J', 10: '10', X: '10', T: '10', 9: '9', 8: '8', 7: '7', Т: 'A', К: 'K', Д: 'Q', В: 'J' };
+  const SUITS = { '♠': 'S', '♣': 'C', '♦': 'D', '♥': 'H', '♤': 'S', '♧': 'C', '♢': 'D', '♡': 'H', S: 'S', C: 'C', D: 'D', H: 'H', П: 'S', Т: 'C', Б: 'D', Ч: 'H' };
+
+  // A card of a record in its ASCII form (cards.parse_card's notations).
+  function readCard(text) {
+    if (typeof text !== 'string') throw new TypeError(`a card is a string, not ${JSON.stringify(text)}`);
+    const token = text.trim();
+    const rank = RANKS[token.slice(0, -1).toUpperCase()], suit = SUITS[token.slice(-1).toUpperCase()];
+    if (token.length < 2 || rank === undefined || suit === undefined) throw new TypeError(`cannot read card '${text}'`);
+    return rank + suit;
+  }
+
+  class Player {
+    // ``roster``: the session's signed roster document; ``players``: the dealt seats' names in hand order;
+    // ``seed``: this seat's 32-byte Ed25519 identity seed (hex), which must be the roster's key for ``name``.
+    constructor({ roster, hand, attempt, pattern, players, name, seed }) {
+      const read = V().readRoster(roster, '$.roster');
+      V().checkRosterSignatures(read);
+      const seat = read.seats.findIndex((s) => s.name === name);
+      if (seat < 0 || !players.includes(name)) throw new MentalPokerError(`'${name}' is not at this table`);
+      const seedBytes = G.fromHex(seed);
+      if (G.toHex(root.fairdealNoble.ed25519.getPublicKey(seedBytes)) !== read.seats[seat].key) {
+        throw new MentalPokerError("the identity key is not the roster's key for this seat", name);
+      }
+      const bound = V().context(MP.verify.PROTOCOL_V4, read.table, read.session, read.hash, attempt);
+      const context = MP.fiatShamir.handContext(G.toHex(bound), hand);
+      Object.assign(this, { roster: read, hand, name, seat, seedBytes, secret: null, publicKey: null, discarded: null, cards: new Map() });
+      this.where = { table: read.table, session: read.session, roster: read.hash };
+      this.setup = MP.hand.tableSetup(context, pattern, players, 4);
+      this.state = new MP.hand.HandState(this.setup);
+    }
+
+    get head() { return this.state.head; }
+
+    // The v3 form of an envelope shown to this seat (signing.open_message, charged to the relay).
+    open(doc) {
+      let envelope;
+      try {
+        envelope = V().parseEnvelope(doc, 'message');
+      } catch (error) {
+        if (error instanceof V().Refused) throw new SignedMessageError(error.message, 'relay', 'message form');
+        throw error;
+      }
+      const seat = this.roster.seats[envelope.sender];
+      const who = envelope.sender === 'service' ? 'service' : seat ? `player ${seat.name}` : `seat ${envelope.sender}`;
+      const refuse = (check, what) => new SignedMessageError(`${envelope.kind} from ${who} (hand ${envelope.hand}): ${what}`, 'relay', check);
+      if (seat === undefined) throw refuse('sender', 'the sender is not on the roster');
+      const prefix = V().context('fairdeal-signed/4', this.roster.table, this.roster.session, envelope.hand, this.roster.hash);
+      if (!V().verifySignature(seat.key, G.concat([prefix, envelope.content]), envelope.signature)) {
+        throw refuse('signature', `the signature does not verify under ${who}'s identity key for this table, session and roster: not their statement`);
+      }
+      if (envelope.hand !== this.hand) throw refuse('context', `signed for hand ${envelope.hand}, presented in hand ${this.hand}: a replay`);
+      if (envelope.prev !== this.state.head) throw refuse('chain link', 'it does not follow the message before it (dropped, reordered or spliced)');
+      const message = { ...envelope.body, step: envelope.kind, player: seat.name, prev: envelope.prev };
+      if (envelope.kind === 'abandon') {
+        if (typeof envelope.body.player !== 'string') throw new MentalPokerError('an abandon names the absent player', seat.name, 'abandon');
+        Object.assign(message, { player: envelope.body.player, witness: seat.name });
+      } else if (has(envelope.body, 'player')) {
+        throw new MentalPokerError('only an abandon names a player in its body', seat.name, envelope.kind);
+      }
+      return { message, digest: envelope.digest };
+    }
+
+    // Check a message before acting on it; throws what the Python seat raises.
+    receive(doc) {
+      const { message, digest } = this.open(doc);
+      this.state.apply(message, digest);
+    }
+
+    send(fields) {
+      const message = { ...fields, prev: this.state.head };
+      const body = Object.fromEntries(Object.entries(message).filter(([k]) => !ENVELOPE_ONLY.includes(k)));
+      if (message.step === 'abandon') body.player = message.player;
+      const sealed = MP.party.seal(this.seedBytes, this.where, this.hand, this.seat, message.step, body, message.prev);
+      this.state.batch = SINK;
+      try {
+        this.state.apply(message, sealed.digest);
+      } finally {
+        this.state.batch = null;
+      }
+      return sealed.envelope;
+    }
+
+    sign(kind, body, prev, hand = this.hand) {
+      return MP.party.seal(this.seedBytes, this.where, hand, this.seat, kind, body, prev).envelope;
+    }
+
+    // ---- the opening ----------------------------------------------------------------------------------------
+    keys() {
+      const share = MP.party.keyShare(this.setup.context, this.name);
+      [this.secret, this.publicKey] = [share.secret, share.publicKey];
+      return this.send({ step: 'keys', player: this.name, ...share.message });
+    }
+
+    shuffle(permutation = null) {
+      const made = MP.party.shuffle(this.setup.context, this.name, this.state.jointKey, this.state.deck, permutation);
+      return this.send({ step: 'shuffle', player: this.name, ...made });
+    }
+
+    deal() { return this.sendShares('deal', this.setup.dealPositions(this.name)); }
+
+    // ---- the talon ------------------------------------------------------------------------------------------
+    talonFields(step, talon) {
+      const fields = this.shareFields(step, this.setup.talonRows[talon]);
+      return this.setup.talonRows.length > 1 ? { ...fields, talon } : fields;
+    }
+    openTalon(talon = 0) { return this.send(this.talonFields('talon', talon)); }
+    take(recipient, talon = 0) { return this.send({ ...this.talonFields('take', talon), to: recipient }); }
+    turn() { return this.sendShares('turn', [this.setup.talonRows[0][this.state.turned]]); }
+    openDummy() { return this.sendShares('dummy', this.setup.dummyPositions); }
+
+    // ---- play -----------------------------------------------------------------------------------------------
+    ownShare(position) { return G.encodePoint(G.decodePoint(this.state.deck[position][0]).multiply(this.secret)); }
+
+    cardAt(position) {
+      if (!this.cards.has(position)) {
+        const known = this.state.shares.get(position) || new Map();
+        const shares = [...known.values()];
+        if (!known.has(this.name)) shares.push(this.ownShare(position));
+        if (shares.length !== this.setup.players.length) {
+          throw new MentalPokerError(`position ${position} has ${shares.length} of ${this.setup.players.length} shares`);
+        }
+        const c2 = this.state.deck[position][1];
+        this.cards.set(position, MP.hand.cardOfPoint(G.sum([1n, ...shares.map(() => G.ORDER - 1n)], [c2, ...shares])));
+      }
+      return this.cards.get(position);
+    }
+
+    // This seat's cards in the order received; only this seat can compute them.
+    handCards() { return this.setup.handPositions(this.name).map((p) => this.cardAt(p)); }
+
+    // Raw shares of the cards nobody holds (talons, the dummy): for a simulation's engine host only
+    // (source.py's stated shortcut), never a position of a player's hand.
+    hiddenShares() {
+      const hidden = [...this.setup.talonRows.flat(), ...this.setup.dummyPositions, ...this.asidePositions()];
+      return Object.fromEntries(hidden.map((p) => [p, this.ownShare(p)]));
+    }
+
+    asidePositions() {
+      const p = root.FAIRDEAL_REGISTRY.patterns[this.setup.patternName];
+      if (p.aside_hand === null || p.aside_hand === undefined) return [];
+      return p.targets.flatMap((target, position) => (target === p.aside_hand ? [position] : []));
+    }
+
+    positionOf(card, positions) {
+      const position = positions.find((p) => this.cardAt(p) === card);
+      if (position === undefined) throw new MentalPokerError(`${card} is not among my cards`, this.name);
+      return position;
+    }
+
+    heldPositions(taking = false) {
+      const played = new Set(this.state.plays.map(([, p]) => p));
+      const discarded = new Set(this.discarded ? this.discarded[0] : []);
+      const talon = taking ? this.state.waitingTalons(this.name).flatMap((t) => this.setup.talonRows[t]) : [];
+      return [...this.state.holdings(this.name), ...talon].filter((p) => !played.has(p) && !discarded.has(p));
+    }
+
+    // Commit to the discarded cards' positions without showing them.
+    discard(cards) {
+      const positions = this.heldPositions(true);
+      const chosen = cards.map((card) => this.positionOf(card, positions)).sort((a, b) => a - b);
+      const nonce = new Uint8Array(32);
+      root.crypto.getRandomValues(nonce);
+      this.discarded = [chosen, G.toHex(nonce)];
+      const commitment = MP.hand.discardCommitment(this.setup.context, this.name, chosen, this.discarded[1]);
+      return this.send({ step: 'discard', player: this.name, commitment });
+    }
+
+    // Prove ``card`` comes from my holdings: its position and my decryption share of it.
+    play(card) {
+      const position = this.positionOf(card, this.heldPositions());
+      const made = this.makeShares([position]);
+      return this.send({ step: 'play', player: this.name, position, share: made.shares[0].share, proof: made.proof });
+    }
+
+    // ---- the end --------------------------------------------------------------------------------------------
+    reveal() {
+      const missing = [];
+      for (let p = 0; p < this.setup.size; p++) if (!(this.state.shares.get(p) || new Map()).has(this.name)) missing.push(p);
+      return this.sendShares('reveal', missing);
+    }
+
+    openDiscard() {
+      if (this.discarded === null) throw new MentalPokerError('has committed no discard', this.name, 'discard-open');
+      const [positions, nonce] = this.discarded;
+      return this.send({ step: 'discard-open', player: this.name, positions, nonce });
+    }
+
+    // Why this seat will not sign ``record`` (its cards are not the ones the messages proved), or null.
+    recordRefusal(record) {
+      let recorded;
+      try {
+        recorded = (has(record, 'tricks') ? record.tricks : []).flatMap((trick) => trick.cards.map(readCard));
+      } catch (error) {
+        return `the record's tricks do not read: ${error.message}`;
+      }
+      const proven = this.state.plays.map(([, , card]) => card);
+      if (recorded.join() !== proven.join() || recorded.length !== proven.length) {
+        return "the record's cards are not the cards the messages proved, in the order played";
+      }
+      return null;
+    }
+
+    // The signed statement of the hand's record after its last message (statements.sign_record).
+    signRecord(record) {
+      const refusal = this.recordRefusal(record);
+      return signRecord(this, record, this.state.head, refusal);
+    }
+
+    // Sign that ``absent`` did not send ``step`` after the request this seat last received (v4).
+    witnessAbandon(absent, step) { return this.send({ step: 'abandon', player: absent, at: step, witness: this.name }); }
+
+    // A signed refusal of the message shown (v4): ``error`` is what receive threw.
+    refuse(shown, error) {
+      let refused = '';
+      try { refused = V().parseEnvelope(shown, 'message').digest; } catch (ignored) { refused = ''; }
+      const reason = typeof error.reason === 'string' ? error.reason : reasonOf(error);
+      const body = { check: error.check || error.step || 'message', reason, refused };
+      return this.sign('refuse', body, this.state.head);
+    }
+
+    shareFields(step, positions) {
+      const made = this.makeShares([...positions].sort((a, b) => a - b));
+      return { step, player: this.name, shares: made.shares, proof: made.proof };
+    }
+    sendShares(step, positions) { return this.send(this.shareFields(step, positions)); }
+    makeShares(positions) {
+      return MP.party.decryptionShares(this.setup.context, this.name, this.secret, this.publicKey, this.state.deck, positions);
+    }
+  }
+
+  // A seat's identity outside any hand: it signs the record of a hand it sat out, and the session's settlement.
+  class Signer {
+    constructor({ roster, name, seed }) {
+      const read = V().readRoster(roster, '$.roster');
+      const seat = read.seats.findIndex((s) => s.name === name);
+      const seedBytes = G.fromHex(seed);
+      if (seat < 0 || G.toHex(root.fairdealNoble.ed25519.getPublicKey(seedBytes)) !== read.seats[seat].key) {
+        throw new MentalPokerError("the identity key is not the roster's key for this seat", name);
+      }
+      Object.assign(this, { roster: read, name, seat, seedBytes, where: { table: read.table, session: read.session, roster: read.hash } });
+    }
+    sign(kind, body, prev, hand) { return MP.party.seal(this.seedBytes, this.where, hand, this.seat, kind, body, prev).envelope; }
+
+    // The session's closing statement (statements.settlement_document): ``settlement`` maps each seat to its
+    // amount as an exact fraction's text; ``end`` the stopped hand and who is charged, or null.
+    signSettlement(hands, last, settlement, end) {
+      const body = { hands, last, settlement };
+      if (end !== null && end !== undefined) body.end = { hand: end.hand, charged: [...end.charged] };
+      return this.sign('settlement', body, last, 0);
+    }
+  }
+
+  function signRecord(signer, record, head, refusal, hand = signer.hand) {
+    const body = { record: V().sha256Hex(V().encode(V().signedRecord(record))), agrees: refusal === null };
+    if (refusal !== null) body.reason = refusal;
+    return signer.sign('record', body, head, hand);
+  }
+
+  MP.player = { Player, Signer, SignedMessageError, errorJson, reasonOf, readCard, signRecord };
+})(globalThis);
