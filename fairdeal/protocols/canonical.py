@@ -372,11 +372,26 @@ class _Parser:
         return char
 
 
+_EIGHT = (8).to_bytes(4, "big")
+
+
 def context(*parts: str | int | bytes) -> bytes:
     """A domain-separation tuple: each part tagged by type and prefixed by its length, so the tuple is recoverable
     from the bytes and no two different tuples share them."""
     out = [len(parts).to_bytes(4, "big")]
     for part in parts:
+        # The exact types first, without the checks a subclass needs: a context is built for every seed and
+        # chain link checked.
+        if type(part) is str:
+            data = part.encode("utf-8")
+            out += [b"s", len(data).to_bytes(4, "big"), data]
+            continue
+        if type(part) is bytes:
+            out += [b"b", len(part).to_bytes(4, "big"), part]
+            continue
+        if type(part) is int and -MAX_INT <= part < MAX_INT:
+            out += [b"i", _EIGHT, part.to_bytes(8, "big", signed=True)]
+            continue
         if isinstance(part, bool) or not isinstance(part, (str, int, bytes)):
             raise CanonicalError(f"a context part is str, int or bytes, not {type(part).__name__}")
         if isinstance(part, str):
