@@ -7,7 +7,8 @@ Goals from issue 6: a verified 3-player 32-card deal (keys, three proven shuffle
 every envelope's Ed25519 signature, the proofs, the record and its signed statements) still <= 25 ms. Baselines in
 the same run: libsodium's and the bucket method's unit costs, every verification again with libsodium alone (one
 multiplication per distinct point, the path taken where libdecaf is not installed), so the ratio shows what the
-multi-scalar multiplication buys, and a v3 evening's hands (unsigned) verified the same way.
+multi-scalar multiplication buys, a v4 hand again with OpenSSL's Ed25519 (the signature path before issue
+13's second pass), and a v3 evening's hands (unsigned) verified the same way.
 
 Run: .venv/bin/python benchmarks/bench_mental_poker.py   (about 10 s)
 """
@@ -21,10 +22,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import rbcl
+from bench_commit_reveal_v4 import openssl_signatures
 
 from fairdeal.deal import get_pattern
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.match import play_match
+from fairdeal.protocols import identity
 from fairdeal.protocols.identity import _verified as verified_signatures
 from fairdeal.protocols.mental_poker import group as mp_group
 from fairdeal.protocols.mental_poker.fiat_shamir import HandContext
@@ -160,7 +163,7 @@ def main() -> None:
     t_play, w_play, _ = measure(lambda: play_hand(setup), 3)
     row("same deal, each of 3 players verifying the others", t_play, w_play)
 
-    ratios, v4_times, v3_times, old_times = [], [], [], []
+    ratios, v4_times, v3_times, old_times, ssl_times = [], [], [], [], []
     for doc in played_hands(4, version=3).transcripts:
         hand_table = hand_setup(
             TableSpec("bench", "night", 4, PLAYERS, get_convention("sochi")), doc["hand"], doc["dealer"]
@@ -194,6 +197,10 @@ def main() -> None:
             t_old, w_old, _ = measure(lambda d=doc: verified_signatures.cache_clear() or check_document("bench", d))
         row("    baseline: the same with libsodium's scalar calls", t_old, w_old)
         old_times.append(t_old)
+        with openssl_signatures():
+            t_ssl, w_ssl, _ = measure(lambda d=doc: identity._verified.cache_clear() or check_document("bench", d))
+        row("    baseline: the same with OpenSSL's Ed25519", t_ssl, w_ssl)
+        ssl_times.append(t_ssl)
     print(
         f"whole-hand verification, {MSM_BACKEND} vs libsodium alone: x{statistics.median(ratios):.1f} faster "
         f"(median of {len(ratios)} hands)"
@@ -205,6 +212,8 @@ def main() -> None:
     )
     old = statistics.median(old_times)
     print(f"v4 with libsodium's scalar calls (before) {old * 1e3:.1f} ms in this run: now x{old / v4:.2f} faster")
+    ssl = statistics.median(ssl_times)
+    print(f"v4 with OpenSSL's Ed25519 (before) {ssl * 1e3:.1f} ms in this run: now x{ssl / v4:.2f} faster")
 
 
 if __name__ == "__main__":

@@ -3,6 +3,8 @@ small-order forgeries OpenSSL lets through."""
 
 from __future__ import annotations
 
+import hashlib
+
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from hypothesis import given, settings
@@ -74,3 +76,19 @@ def test_refuses_malformed_signatures():
     assert not verdict(key.public, b"m", signature[:63])
     assert not verdict(key.public, b"m", signature + b"\0")
     assert not verdict(key.public, b"m", bytes(64))
+
+
+def test_refuses_a_key_holders_signature_with_a_small_order_commitment():
+    """A key holder can sign with R the neutral element (s = k·a makes [s]B − [k]A vanish): OpenSSL accepts it; no
+    honest signer produces one (R = [r]B for a hashed r), and libsodium refuses it."""
+    seed = bytes(range(32, 64))
+    key = IdentityKey.from_seed(seed)
+    digest = bytearray(hashlib.sha512(seed).digest()[:32])
+    digest[0] &= 248
+    digest[31] = (digest[31] & 127) | 64
+    secret = int.from_bytes(digest, "little")
+    message = b"settlement"
+    k = int.from_bytes(hashlib.sha512(IDENTITY + key.public.raw + message).digest(), "little") % ORDER
+    crafted = IDENTITY + (k * secret % ORDER).to_bytes(32, "little")
+    assert openssl_accepts(key.public.raw, message, crafted)
+    assert not verdict(key.public, message, crafted)
