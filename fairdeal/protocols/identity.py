@@ -70,7 +70,7 @@ class PublicKey:
 def _verified(key: PublicKey, message: bytes, signature: bytes) -> bool:
     # libsodium verifies in about 60% of OpenSSL's time here (a v4 hand carries a dozen signatures) and accepts no
     # signature OpenSSL refuses: both check s < L and compare R cofactorless, and libsodium also refuses
-    # non-canonical and small-order keys and R (tests/test_identity.py holds them to the same answers).
+    # non-canonical and small-order keys and R (tests/test_identity_verify.py holds the two to that).
     try:
         crypto_sign_open(signature + message, key.raw)
     except (BadSignatureError, ValueError, TypeError):
