@@ -7,24 +7,36 @@ Goals from issue 6: a verified 3-player 32-card deal (keys, three proven shuffle
 every envelope's Ed25519 signature, the proofs, the record and its signed statements) still <= 25 ms. Baselines in
 the same run: libsodium's and the bucket method's unit costs, every verification again with libsodium alone (one
 multiplication per distinct point, the path taken where libdecaf is not installed), so the ratio shows what the
-multi-scalar multiplication buys, and a v3 evening's hands (unsigned) verified the same way.
+multi-scalar multiplication buys, a v4 hand again with OpenSSL's Ed25519 (the signature path before issue
+13's second pass), and a v3 evening's hands (unsigned) verified the same way.
 
 Run: .venv/bin/python benchmarks/bench_mental_poker.py   (about 10 s)
+     .venv/bin/python benchmarks/bench_mental_poker.py --before REF   (v4 hands against commit REF's verifier)
 """
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
 
 import rbcl
+from bench_commit_reveal_v4 import openssl_signatures
 
 from fairdeal.deal import get_pattern
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.match import play_match
+from fairdeal.protocols import identity
+from fairdeal.protocols.canonical import decode, encode
 from fairdeal.protocols.identity import _verified as verified_signatures
 from fairdeal.protocols.mental_poker import group as mp_group
 from fairdeal.protocols.mental_poker.fiat_shamir import HandContext
@@ -141,9 +153,58 @@ def row(label: str, seconds: float, work: tuple[int, int, int, int], goal: str =
     )
 
 
+def hand_times(docs: list[dict[str, Any]]) -> list[float]:
+    """Median CPU seconds of each v4 hand's whole verification, every signature checked again each run."""
+    times = []
+    for doc in docs:
+        t_doc, _, checked = measure(lambda d=doc: verified_signatures.cache_clear() or check_document("bench", d))
+        assert not checked.findings, checked.findings
+        times.append(t_doc)
+    return times
+
+
+def times_before(ref: str, docs: list[dict[str, Any]]) -> list[float]:
+    """``hand_times`` of the same documents under the verifier of git commit ``ref`` (its tree exported, this
+    tree's compiled multi-scalar multiplication copied in), in a child process on the same core."""
+    root = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory() as folder:
+        archive = subprocess.run(["git", "-C", str(root), "archive", ref], check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", folder], input=archive, check=True)
+        for built in (root / "fairdeal" / "protocols").glob("_msm*.so"):
+            shutil.copy(built, Path(folder) / "fairdeal" / "protocols" / built.name)
+        given = Path(folder) / "hands.json"
+        given.write_bytes(encode(docs))
+        env = {**os.environ, "PYTHONPATH": folder}
+        out = subprocess.run(
+            [sys.executable, __file__, "--measure", str(given)], check=True, capture_output=True, text=True, env=env
+        ).stdout
+    return [float(t) for t in json.loads(out.splitlines()[-1])]
+
+
+def compare_before(ref: str) -> None:
+    """This tree's v4 whole-hand verification against commit ``ref``'s on the same hands, alternating twice (the
+    load on a shared machine drifts), each side's best of its two medians."""
+    docs = played_hands(4, version=4).transcripts
+    now, before = [float("inf")] * len(docs), [float("inf")] * len(docs)
+    for _ in range(2):
+        now = [min(a, b) for a, b in zip(now, hand_times(docs))]
+        before = [min(a, b) for a, b in zip(before, times_before(ref, docs))]
+    for doc, a, b in zip(docs, now, before):
+        label = f"v4 hand {doc['hand']} ({len(doc['messages'])} signed messages)"
+        print(f"{label:<40} {a * 1e3:6.1f} ms, {ref} {b * 1e3:6.1f} ms")
+    ratio = statistics.median(a / b for a, b in zip(now, before))
+    print(f"v4 whole-hand verification / {ref}'s on the same hands, same run: x{ratio:.2f} (median of {len(docs)})")
+
+
 def main() -> None:
+    if len(sys.argv) == 3 and sys.argv[1] == "--measure":
+        print(json.dumps(hand_times(decode(Path(sys.argv[2]).read_bytes()))))
+        return
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    if len(sys.argv) == 3 and sys.argv[1] == "--before":
+        compare_before(sys.argv[2])
+        return
     unit_costs()
     setup = TableSetup(HandContext("bench-table", 1), get_pattern("russian"), PLAYERS)
 
@@ -160,7 +221,7 @@ def main() -> None:
     t_play, w_play, _ = measure(lambda: play_hand(setup), 3)
     row("same deal, each of 3 players verifying the others", t_play, w_play)
 
-    ratios, v4_times, v3_times, old_times = [], [], [], []
+    ratios, v4_times, v3_times, old_times, ssl_times = [], [], [], [], []
     for doc in played_hands(4, version=3).transcripts:
         hand_table = hand_setup(
             TableSpec("bench", "night", 4, PLAYERS, get_convention("sochi")), doc["hand"], doc["dealer"]
@@ -194,6 +255,10 @@ def main() -> None:
             t_old, w_old, _ = measure(lambda d=doc: verified_signatures.cache_clear() or check_document("bench", d))
         row("    baseline: the same with libsodium's scalar calls", t_old, w_old)
         old_times.append(t_old)
+        with openssl_signatures():
+            t_ssl, w_ssl, _ = measure(lambda d=doc: identity._verified.cache_clear() or check_document("bench", d))
+        row("    baseline: the same with OpenSSL's Ed25519", t_ssl, w_ssl)
+        ssl_times.append(t_ssl)
     print(
         f"whole-hand verification, {MSM_BACKEND} vs libsodium alone: x{statistics.median(ratios):.1f} faster "
         f"(median of {len(ratios)} hands)"
@@ -205,6 +270,8 @@ def main() -> None:
     )
     old = statistics.median(old_times)
     print(f"v4 with libsodium's scalar calls (before) {old * 1e3:.1f} ms in this run: now x{old / v4:.2f} faster")
+    ssl = statistics.median(ssl_times)
+    print(f"v4 with OpenSSL's Ed25519 (before) {ssl * 1e3:.1f} ms in this run: now x{ssl / v4:.2f} faster")
 
 
 if __name__ == "__main__":

@@ -147,3 +147,25 @@ def test_the_depth_limit_skips_brackets_inside_strings(text: str) -> None:
     assert decode(encode(deep)) == deep
     with pytest.raises(CanonicalError, match="nesting deeper"):
         decode(encode(deep).replace(b"[", b"[[", 1).replace(b"]", b"]]", 1) + b"")
+
+
+@pytest.mark.parametrize("escaped", [False, True])
+def test_brackets_inside_strings_do_not_count_towards_the_depth(escaped):
+    text = '\\"[[[[' if escaped else "[[[[{{{{"
+    deep = b'["' + text.encode() * 40 + b'"]'
+    assert decode(deep) == [text.replace('\\"', '"') * 40]
+    nested = b"[" * (MAX_DEPTH - 1) + deep + b"]" * (MAX_DEPTH - 1)
+    assert decode(nested) is not None  # exactly MAX_DEPTH levels
+    with pytest.raises(CanonicalError, match="nesting deeper"):
+        decode(b"[" + nested + b"]")
+
+
+@pytest.mark.parametrize("number", [2**63, 2**63 + 1, 2**64 - 1, 2**64, 10**30, -(2**63), -(2**64) - 5])
+def test_integers_out_of_range_are_refused_whatever_their_size(number):
+    with pytest.raises(CanonicalError, match="out of range"):
+        decode(b'{"a":[1,' + str(number).encode() + b"]}")
+
+
+def test_long_digit_runs_in_strings_and_the_range_ends_are_accepted():
+    value = {"a": "1234567890123456789012345", "b": [2**63 - 1, -(2**63) + 1], "c": "0" * 40}
+    assert decode(encode(value)) == value

@@ -580,3 +580,23 @@ def test_a_copied_opening_is_compared_type_by_type(evening: Evening, path: tuple
     target[path[-1]] = new
     report = verify(docs)
     assert not report.ok and all(f.party == "service" for f in report.failures)
+
+
+def test_a_boolean_for_an_integer_in_a_repeated_roster_or_opening_is_rejected(evening: Evening) -> None:
+    """Python holds ``true == 1``: a copy of the session's roster or opening with a JSON boolean in place of 0 or 1
+    must not pass as the copy already checked (the settlement is checked first, so every transcript is a copy)."""
+    docs = evening.all_docs()
+    tried = 0
+    for which in range(len(docs)):
+        for path in _leaves({"roster": docs[which]["roster"], "opening": docs[which]["opening"]}):
+            changed = copy.deepcopy(docs)
+            target: Any = changed[which]
+            for step in path[:-1]:
+                target = target[step]
+            old = target[path[-1]]
+            if type(old) is not int or old not in (0, 1):
+                continue
+            target[path[-1]] = bool(old)
+            tried += 1
+            assert not verify(changed).ok, (which, path)
+    assert tried >= 2 * len(docs)  # every copy's seat numbers and its session-open's attempt or version

@@ -183,3 +183,25 @@ def test_a_tampered_hand_is_blamed_exactly_as_the_message_by_message_check_blame
         batched = _outcome(changed)
         assert batched is not None
         assert batched == _outcome(changed, Checkpoints())
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(
+        st.tuples(st.integers(-(ORDER**2) * 4, ORDER**2 * 4), st.integers(0, len(POINTS) - 1)), min_size=1, max_size=24
+    )
+)
+def test_integer_coefficients_sum_as_their_residues_on_both_backends(backend, terms):
+    """The batch keeps coefficients as unreduced integers (negative, above ℓ², repeated on a point): its sum is
+    the sum of the residues, and it vanishes exactly when the residues' sum does."""
+    combination = Combination()
+    for value, which in terms:
+        combination.add_integer(value, POINTS[which])
+    expected = multi_mult([Scalar.from_int(value) for value, _ in terms], [POINTS[which] for _, which in terms])
+    assert combination.is_identity() == expected.is_identity
+    cancelled = Combination()
+    cancelled.add_integers([value for value, _ in terms], [POINTS[which] for _, which in terms])
+    cancelled.add_integers([-value + ORDER * 3 for value, _ in terms], [POINTS[which] for _, which in terms])
+    assert cancelled.is_identity()
+    cancelled.add_integer(ORDER + 1, POINTS[0])  # one ℓ too many is nothing; the 1 left over is P_0
+    assert not cancelled.is_identity()

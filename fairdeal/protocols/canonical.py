@@ -15,7 +15,6 @@ import re
 from typing import Any
 
 import msgspec
-import numpy as np
 
 from fairdeal.errors import CanonicalError, one_line
 
@@ -159,42 +158,59 @@ def _refuse(_text: str) -> Any:
     raise ValueError("not an integer")
 
 
-def _integer(text: str) -> int:
-    value = int(text) if len(text) <= 20 else MAX_INT
-    if not -MAX_INT < value < MAX_INT:
-        raise ValueError("integer out of range")
-    return value
+_DECODER = msgspec.json.Decoder(float_hook=_refuse)
+# msgspec reads integers of any size: only a run of 19 or more digits can be one outside (-2**63, 2**63). The
+# digits mapped to "0" and everything else to "." find such a run in two C passes (a regex takes ten times as long).
+_DIGITS_ONLY = bytes.maketrans(
+    b"0123456789" + bytes(b for b in range(256) if b not in b"0123456789"), b"0" * 10 + b"." * 246
+)
+_LONG_RUN = b"0" * 19
 
 
 def _read_back(data: bytes) -> Any:
-    """``data`` read by the C parser (integers in range, no floats), the depth and string limits checked where
-    they could be broken; ``_NOT_CANONICAL`` if it cannot be."""
+    """``data`` read by the C parser (no floats), the integer, depth and string limits checked where they could
+    be broken; ``_NOT_CANONICAL`` if it cannot be."""
     try:
-        value = json.loads(data, parse_float=_refuse, parse_constant=_refuse, parse_int=_integer)
-        if len(data) <= MAX_STRING_BYTES:  # no string can break the byte limit: only the depth can be wrong
-            if data.count(b"[") + data.count(b"{") > MAX_DEPTH and _nesting(data) > MAX_DEPTH:
-                _check_value(value, "$", 0)  # names the field
-        elif not (type(value) in (dict, list) and _within_limits(value)):
-            _check_value(value, "$", 0)
-    except (ValueError, RecursionError, CanonicalError, UnicodeError):
+        value = _DECODER.decode(data)
+    except (msgspec.DecodeError, ValueError, RecursionError, UnicodeError):
+        return _NOT_CANONICAL
+    if len(data) > MAX_STRING_BYTES or _LONG_RUN in data.translate(_DIGITS_ONLY):
+        return value if _scalar_or_within_limits(value) else _NOT_CANONICAL
+    # No string can break the byte limit and no integer the range: only the depth can be wrong.
+    if data.count(b"[") + data.count(b"{") > MAX_DEPTH and _deeper_than(data, MAX_DEPTH):
         return _NOT_CANONICAL
     return value
 
 
+def _scalar_or_within_limits(value: Any) -> bool:
+    kind = type(value)
+    if kind is dict or kind is list:
+        return _within_limits(value)
+    if kind is int:
+        return bool(-MAX_INT < value < MAX_INT)
+    if kind is str:
+        return not _too_long(value)
+    return value is None or kind is bool
+
+
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
-_OPENING, _CLOSING = np.frombuffer(b"[{", dtype=np.uint8), np.frombuffer(b"]}", dtype=np.uint8)
+_SQUARE = bytes.maketrans(b"{}", b"[]")
+_NOT_BRACKET = bytes(b for b in range(256) if b not in b"[]{}")
 
 
-def _nesting(data: bytes) -> int:
-    """The deepest nesting of brackets in JSON text ``data``, strings skipped: a vectorised byte scan instead of
-    a walk of the parsed value (a transcript has hundreds of lists and is six deep)."""
-    if b"\\" in data:  # an escaped quote could hide a string's end: strip the strings exactly first
-        data = _STRING.sub(b"", data)
-    raw = np.frombuffer(data, dtype=np.uint8)
-    outside = np.cumsum(raw == ord('"')) % 2 == 0  # with no escapes, quotes open and close strings in turn
-    steps = np.isin(raw, _OPENING).astype(np.int32) - np.isin(raw, _CLOSING)
-    steps[~outside] = 0
-    return int(np.cumsum(steps).max(initial=0))
+def _deeper_than(data: bytes, limit: int) -> bool:
+    """Does JSON text ``data`` nest brackets deeper than ``limit``, strings skipped? The brackets alone, squared,
+    lose exactly one level each time every empty pair is removed: at most ``limit + 1`` passes in C, instead of a
+    walk of the parsed value (a transcript has hundreds of lists and is six deep)."""
+    # An escaped quote could hide a string's end: then the strings are stripped exactly; with no escapes, quotes
+    # open and close strings in turn.
+    data = _STRING.sub(b"", data) if b"\\" in data else b"".join(data.split(b'"')[::2])
+    brackets = data.translate(_SQUARE, _NOT_BRACKET)
+    for _ in range(limit):
+        brackets = brackets.replace(b"[]", b"")
+        if not brackets:
+            return False
+    return True
 
 
 def _fast_decode(data: bytes) -> Any:
@@ -356,11 +372,26 @@ class _Parser:
         return char
 
 
+_EIGHT = (8).to_bytes(4, "big")
+
+
 def context(*parts: str | int | bytes) -> bytes:
     """A domain-separation tuple: each part tagged by type and prefixed by its length, so the tuple is recoverable
     from the bytes and no two different tuples share them."""
     out = [len(parts).to_bytes(4, "big")]
     for part in parts:
+        # The exact types first, without the checks a subclass needs: a context is built for every seed and
+        # chain link checked.
+        if type(part) is str:
+            data = part.encode("utf-8")
+            out += [b"s", len(data).to_bytes(4, "big"), data]
+            continue
+        if type(part) is bytes:
+            out += [b"b", len(part).to_bytes(4, "big"), part]
+            continue
+        if type(part) is int and -MAX_INT <= part < MAX_INT:
+            out += [b"i", _EIGHT, part.to_bytes(8, "big", signed=True)]
+            continue
         if isinstance(part, bool) or not isinstance(part, (str, int, bytes)):
             raise CanonicalError(f"a context part is str, int or bytes, not {type(part).__name__}")
         if isinstance(part, str):

@@ -140,9 +140,9 @@ def open_checked(
     the sender and the check, charged to ``presenter`` (whoever handed the message over): a message that does not
     verify is nobody's statement, and a genuine one out of place was put there by the one who placed it."""
     envelope = message if isinstance(message, Envelope) else parse(message)
-    who = describe(envelope.sender, names)
 
     def refuse(check: str, what: str) -> SignedMessageError:
+        who = describe(envelope.sender, names)
         return SignedMessageError(f"{envelope.kind} from {who} (hand {envelope.hand}): {what}", presenter, check)
 
     key = keys.get(envelope.sender)
@@ -151,7 +151,7 @@ def open_checked(
     if not key.verify(envelope.signed_bytes(ctx), envelope.signature):
         raise refuse(
             "signature",
-            f"the signature does not verify under {who}'s identity key for this table, "
+            f"the signature does not verify under {describe(envelope.sender, names)}'s identity key for this table, "
             "session and roster: not their statement",
         )
     if envelope.hand != ctx.hand:

@@ -15,11 +15,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from fairdeal.cards import DeckKind, to_ascii_list
+from fairdeal.cards import NUM_CODES, DeckKind, to_ascii_list
 from fairdeal.engine.scoring import abort_penalty
 from fairdeal.engine.settlement import settle
 from fairdeal.engine.sheet import Sheet, new_sheet
-from fairdeal.errors import FairdealError, ProtocolError, SignedMessageError
+from fairdeal.errors import CanonicalError, FairdealError, ProtocolError, SignedMessageError
+from fairdeal.protocols.canonical import encode
 from fairdeal.protocols.commit_reveal4 import messages as m
 from fairdeal.protocols.commit_reveal4.derive import MAX_SESSION_HANDS, PROTOCOL, Session
 from fairdeal.protocols.commit_reveal4.parties import (
@@ -98,16 +99,16 @@ Chains = dict[tuple[str, str], dict[int, str]]  # (roster, anchor) -> index -> l
 @dataclass
 class Openings:
     """The roster and opening last checked without a fault: every transcript of a session repeats them, so an
-    identical copy (compared value by value and type by type) takes the checked result instead of being checked
-    again."""
+    identical copy takes the checked result instead of being checked again. Identical means the same canonical
+    bytes: Python's ``==`` holds ``true`` equal to ``1``, which a signed roster does not."""
 
-    roster: Any = None
-    opening: Any = None
+    roster: bytes | None = None
+    opening: bytes | None = None
     checked: Checked | None = None
 
     def take(self, c: Checked) -> bool:
         done = self.checked
-        if done is None or not _same(c.doc["roster"], self.roster) or not _same(c.doc["opening"], self.opening):
+        if done is None or _bytes_of(c.doc["roster"]) != self.roster or _bytes_of(c.doc["opening"]) != self.opening:
             return False
         c.roster, c.convention, c.anchor, c.hands, c.opening_last = (
             done.roster,
@@ -119,18 +120,14 @@ class Openings:
         return True
 
     def keep(self, c: Checked) -> None:
-        self.roster, self.opening, self.checked = c.doc["roster"], c.doc["opening"], c
+        self.roster, self.opening, self.checked = _bytes_of(c.doc["roster"]), _bytes_of(c.doc["opening"]), c
 
 
-def _same(a: Any, b: Any) -> bool:
-    """Equal values of the same JSON types throughout (``==`` alone takes ``false`` for ``0``)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(map(_same, a, b))
-    return bool(a == b)
+def _bytes_of(value: Any) -> bytes | None:
+    try:
+        return encode(value)
+    except CanonicalError:
+        return None
 
 
 def _hand_of(doc: Mapping[str, Any]) -> int:
@@ -559,6 +556,9 @@ def _stated_charge(items: Any) -> list[int] | None:
     return [s for s in charged if isinstance(s, int)] if isinstance(charged, list) else []
 
 
+_ASCII = to_ascii_list(range(NUM_CODES))  # each card code's file form, looked up for the 32 cards of every deck
+
+
 def check_decks(checks: Iterable[Checked]) -> None:
     """Derive every revealed deck in one batch per deck kind; compare the published order and deal."""
     by_deck: dict[str, list[Checked]] = {}
@@ -570,7 +570,7 @@ def check_decks(checks: Iterable[Checked]) -> None:
         for c, order in zip(group, orders):
             assert c.close is not None and c.roster is not None and c.convention is not None
             n = len(c.roster.seats)
-            if c.close.body["deck_order"] != to_ascii_list(order):
+            if c.close.body["deck_order"] != [_ASCII[code] for code in order.tolist()]:
                 c.fail(SERVICE, "deck derivation", "the published deck order is not the one the seeds derive")
                 c.deck_input = None
                 continue

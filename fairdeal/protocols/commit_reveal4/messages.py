@@ -6,6 +6,7 @@ signature is on it (``open_checked`` has already refused anything unsigned).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -22,8 +23,11 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
+_HEX32 = re.compile("[0-9a-f]{64}")
+
+
 def _is_hex32(value: Any) -> bool:
-    return isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
+    return isinstance(value, str) and _HEX32.fullmatch(value) is not None
 
 
 def _is_text(value: Any) -> bool:

@@ -34,9 +34,8 @@ class FiatShamir:
         self._hash.update(context.encode() + _framed(player.encode("utf-8")))
 
     def absorb(self, label: str, *items: Point | Scalar | bytes) -> None:
-        self._hash.update(_framed(label.encode("ascii")) + len(items).to_bytes(4, "big"))
-        for item in items:
-            self._hash.update(_framed(item if isinstance(item, bytes) else item.data))
+        framed = [_framed(item if isinstance(item, bytes) else item.data) for item in items]
+        self._hash.update(b"".join([_framed(label.encode("ascii")), len(items).to_bytes(4, "big"), *framed]))
 
     def challenge(self, label: str) -> Scalar:
         """A scalar challenge; it is absorbed back, so later challenges depend on it too."""

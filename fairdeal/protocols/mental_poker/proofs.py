@@ -12,7 +12,16 @@ from dataclasses import dataclass
 
 from fairdeal.errors import MentalPokerError
 from fairdeal.protocols.mental_poker.fiat_shamir import FiatShamir, HandContext
-from fairdeal.protocols.mental_poker.group import BASE, Combination, Point, Scalar, base_mult, multi_mult_vartime
+from fairdeal.protocols.mental_poker.group import (
+    BASE,
+    ORDER,
+    Combination,
+    Point,
+    Scalar,
+    base_mult,
+    multi_mult_vartime,
+    random_weight,
+)
 
 
 @dataclass(frozen=True)
@@ -92,12 +101,12 @@ def add_equal_logs_equations(
         raise MentalPokerError(f"{len(images)} images for {len(bases)} bases")
     fs, z = _equal_logs_start(context, player, label, public, bases, images)
     fs.absorb("commitment", proof.a, proof.b)
-    c = fs.challenge("c")
-    first, second = Scalar.random(), Scalar.random()
-    out.add(first * proof.response, BASE)
-    out.add(-(first * c), public)
-    out.add(-first, proof.a)
-    scaled_s, scaled_c = second * proof.response, second * c
-    out.add_all([scaled_s * weight for weight in z], bases)
-    out.add_all([-(scaled_c * weight) for weight in z], images)
-    out.add(-second, proof.b)
+    c, s = int(fs.challenge("c")), int(proof.response)
+    first, second = random_weight(), random_weight()
+    out.add_integer(first * s, BASE)
+    out.add_integer(-first * c, public)
+    out.add_integer(-first, proof.a)
+    scaled_s, scaled_c = second * s % ORDER, -second * c % ORDER
+    out.add_integers([scaled_s * int(weight) for weight in z], bases)
+    out.add_integers([scaled_c * int(weight) for weight in z], images)
+    out.add_integer(-second, proof.b)

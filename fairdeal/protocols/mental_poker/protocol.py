@@ -152,6 +152,7 @@ class HandState:
         self.discards: dict[str, tuple[int, ...]] = {}  # discards opened after the reveal
         self.plays: list[tuple[str, int, int]] = []  # (player, position, card)
         self.abandoned: tuple[str, str] | None = None  # (player who stopped answering, step)
+        self.cards: dict[tuple[bytes, ...], int] = {}  # decryptions made, by ciphertext and shares
 
     # ---- whose turn -------------------------------------------------------------------------------------------
 
@@ -452,7 +453,14 @@ class HandState:
             shares["self"] = own_share
         if len(shares) != len(self.setup.players):
             raise MentalPokerError(f"position {position} has {len(shares)} of {len(self.setup.players)} shares")
-        return decrypt(self.deck[position], list(shares.values()))
+        # A verifier opens a played card again for the deck's order; keyed by every input, an entry holds in any
+        # state, so snapshots share the memo.
+        ciphertext = self.deck[position]
+        key = (ciphertext.c2.data, *(share.data for share in shares.values()))
+        card = self.cards.get(key)
+        if card is None:
+            card = self.cards[key] = decrypt(ciphertext, list(shares.values()))
+        return card
 
     def talon(self) -> tuple[int, ...]:
         """The cards of the talons opened publicly."""

@@ -16,7 +16,7 @@ from fairdeal.protocols.mental_poker.elgamal import Ciphertext
 from fairdeal.protocols.mental_poker.fiat_shamir import FiatShamir, HandContext
 from fairdeal.protocols.mental_poker.group import (
     BASE,
-    ONE,
+    ORDER,
     ZERO,
     Combination,
     Point,
@@ -25,6 +25,7 @@ from fairdeal.protocols.mental_poker.group import (
     blame,
     hash_to_point,
     multi_mult,
+    random_weight,
     validate,
 )
 
@@ -85,13 +86,6 @@ def _start(
     )
     fs.absorb("commitment", *commitments)
     return fs, fs.challenges("e", len(deck_in))
-
-
-def _product(values: Sequence[Scalar]) -> Scalar:
-    total = ONE
-    for value in values:
-        total = total * value
-    return total
 
 
 def _sum(values: Sequence[Scalar]) -> Scalar:
@@ -259,29 +253,36 @@ def add_shuffle_equations(
     fs, e = _start(context, claim.player, joint_key, deck_in, deck_out, gens, proof.commitments)
     fs.absorb("chain", *proof.chain)
     fs.absorb("commitments", *proof.t, *proof.t_chain)
-    v = fs.challenge("v")
-    (k1, k2, k3, k4), k_open, k_hat = proof.responses, proof.opening_responses, proof.chain_responses
-    r1, r2, r3, r4a, r4b = (Scalar.random() for _ in range(5))
-    r_hat = [Scalar.random() for _ in range(size)]
-    # Weight times challenge, once per proof, so that each term below costs one scalar multiplication.
-    r1v, r3v, r4av, r4bv = r1 * v, -(r3 * v), -(r4a * v), -(r4b * v)
+    v = int(fs.challenge("v"))
+    # Integers modulo ℓ, reduced where products would grow; the combination reduces each coefficient at the end.
+    e_int = [int(x) for x in e]
+    k1, k2, k3, k4 = (int(k) for k in proof.responses)
+    k_open = [int(k) for k in proof.opening_responses]
+    k_hat = [int(k) for k in proof.chain_responses]
+    r1, r2, r3, r4a, r4b = (random_weight() for _ in range(5))
+    r_hat = [random_weight() for _ in range(size)]
+    # Weight times challenge, once per proof, so that each term below costs one multiplication.
+    r1v, r3v, r4av, r4bv = r1 * v % ORDER, -r3 * v % ORDER, -r4a * v % ORDER, -r4b * v % ORDER
     # E1: k1·G − v·Σu + v·ΣH_j = T1      E3: k3·G + Σk'_j·H_j − Σ v·e_i·u_i = T3
-    out.add_all([r3v * x - r1v for x in e], proof.commitments)
-    out.add_all([r1v + r3 * k for k in k_open], gens.hs)
+    out.add_integers([r3v * x - r1v for x in e_int], proof.commitments)
+    out.add_integers([r1v + r3 * k for k in k_open], gens.hs)
     # E2: k2·G − v·ĉ_N + v·(Πe)·H = T2
-    out.add(-(r2 * v), proof.chain[-1])
-    out.add(r2 * v * _product(e), gens.h)
+    out.add_integer(-r2 * v, proof.chain[-1])
+    product = 1
+    for x in e_int:
+        product = product * x % ORDER
+    out.add_integer(r2 * v % ORDER * product, gens.h)
     # E4: −k4·G + Σk'_j·w'_j − Σ v·e_i·w_i = T4 (both components)
-    out.add_all([r4a * k for k in k_open], [ct.c1 for ct in deck_out])
-    out.add_all([r4b * k for k in k_open], [ct.c2 for ct in deck_out])
-    out.add_all([r4av * x for x in e], [ct.c1 for ct in deck_in])
-    out.add_all([r4bv * x for x in e], [ct.c2 for ct in deck_in])
-    out.add(-(r4b * k4), joint_key)
+    out.add_integers([r4a * k for k in k_open], [ct.c1 for ct in deck_out])
+    out.add_integers([r4b * k for k in k_open], [ct.c2 for ct in deck_out])
+    out.add_integers([r4av * x for x in e_int], [ct.c1 for ct in deck_in])
+    out.add_integers([r4bv * x for x in e_int], [ct.c2 for ct in deck_in])
+    out.add_integer(-r4b * k4, joint_key)
     # Ê_j: k̂_j·G + k'_j·ĉ_{j−1} − v·ĉ_j = T̂_j
     previous = (gens.h,) + proof.chain
     minus_v = -v
-    out.add_all([r_hat[j] * k_open[j] for j in range(size)], previous[:size])
-    out.add_all([r_hat[j] * minus_v for j in range(size)], proof.chain)
-    out.add(r1 * k1 + r2 * k2 + r3 * k3 - r4a * k4 + _dot(r_hat, k_hat), BASE)
-    out.add_all([-r for r in (r1, r2, r3, r4a, r4b)], proof.t)
-    out.add_all([-r for r in r_hat], proof.t_chain)
+    out.add_integers([r_hat[j] * k_open[j] for j in range(size)], previous[:size])
+    out.add_integers([r * minus_v for r in r_hat], proof.chain)
+    out.add_integer(r1 * k1 + r2 * k2 + r3 * k3 - r4a * k4 + sum(r * k for r, k in zip(r_hat, k_hat)), BASE)
+    out.add_integers([-r for r in (r1, r2, r3, r4a, r4b)], proof.t)
+    out.add_integers([-r for r in r_hat], proof.t_chain)
