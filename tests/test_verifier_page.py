@@ -235,11 +235,31 @@ def test_signatures_agree_with_python(page: Path, tmp_path: Path) -> None:
 
 def test_a_small_order_key_verifies_nothing(page: Path, tmp_path: Path) -> None:
     """The identity point as a public key: [S]B - [k]A = R holds for R = [S]B and any message, so anyone could
-    sign for it; the page refuses it as a key (Python's OpenSSL check does not: see the report)."""
+    sign for it; the page refuses it as a key, as libsodium does for Python."""
     identity = "01" + "00" * 31
     path = tmp_path / "signatures.json"
     path.write_text(json.dumps([(identity, b"any message".hex(), identity + "00" * 32)]))
     assert node(page, "--signatures", str(path)) == [False]
+
+
+def test_a_small_order_commitment_is_refused_as_python_refuses_it(page: Path, tmp_path: Path) -> None:
+    """A key holder can sign with R the neutral element (s = k·a): the equation holds, libsodium refuses it, and
+    so must the page."""
+    seed = bytes(range(32, 64))
+    key = IdentityKey.from_seed(seed)
+    digest = bytearray(hashlib.sha512(seed).digest()[:32])
+    digest[0] &= 248
+    digest[31] = (digest[31] & 127) | 64
+    secret = int.from_bytes(digest, "little")
+    neutral = bytes([1]) + bytes(31)
+    message = b"settlement"
+    k = int.from_bytes(hashlib.sha512(neutral + key.public.raw + message).digest(), "little") % L_ORDER
+    crafted = neutral + (k * secret % L_ORDER).to_bytes(32, "little")
+    honest = key.sign(message)
+    triples = [(key.public.hex, message.hex(), s.hex()) for s in (crafted, honest)]
+    path = tmp_path / "signatures.json"
+    path.write_text(json.dumps(triples))
+    assert node(page, "--signatures", str(path)) == [_python_verifies(*t) for t in triples] == [False, True]
 
 
 # ---- evenings of every system: JS against fairdeal verify ----------------------------------------------------

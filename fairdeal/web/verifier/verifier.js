@@ -261,8 +261,8 @@
   }
   function u32(n) { const b = new Uint8Array(4); new DataView(b.buffer).setUint32(0, n, false); return b; }
 
-  // Ed25519 as the Python verifier (OpenSSL) checks it: S < L, then the cofactorless equation, [S]B - [k]A encoded
-  // must be R's bytes. Each key is decoded once, strictly (canonical y; a small-order key is no one's key), and
+  // Ed25519 as the Python verifier (libsodium) checks it: S < L, then the cofactorless equation, [S]B - [k]A encoded
+  // must be R's bytes, and R of large order. Each key is decoded once, strictly (canonical y; a small-order key is no one's key), and
   // keeps its multiplication table: a session's keys sign every message.
   const points = new Map();
   const verified = new Map();
@@ -300,7 +300,8 @@
     // Everything here is public: the variable-time multiplication is safe and four times faster.
     const SB = s === 0n ? Point.ZERO : Point.BASE.multiplyUnsafe(s);
     const kA = k === 0n ? Point.ZERO : A.multiplyUnsafe(k);
-    return equalBytes(SB.subtract(kA).toBytes(), r);
+    const R = SB.subtract(kA);
+    return equalBytes(R.toBytes(), r) && !R.isSmallOrder();
   }
 
   // A roster and a session's opening are checked again in every transcript of the session: remember answers.
