@@ -24,6 +24,7 @@ from scipy import stats as sps
 from fairdeal.audit.actors.value import depth_values
 from fairdeal.audit.exact import DealDraws
 from fairdeal.audit.fastpath import CUT, NO_OP, CompiledShuffle, apply_compiled
+from fairdeal.audit.kernels import rank_counts as kernel_ranks
 from fairdeal.deal import DealPattern, seats_of_hands
 from fairdeal.errors import FairdealError
 from fairdeal.shuffle.notation import parse_notation
@@ -78,6 +79,8 @@ def beneficiaries(pattern: DealPattern, seats: int) -> tuple[np.ndarray, np.ndar
 def rank_counts(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(below, ties)`` of every depth along axis 1: how many depths of its cut give less, and how many give
     the same (itself included)."""
+    if values.ndim == 3 and values.dtype == np.float32:  # a block's values: counted in C, depth against depth
+        return kernel_ranks(values)
     whole = values.size and values.min() >= 0 and values.max() < MAX_COUNTED and (values == np.round(values)).all()
     return _counted_ranks(values) if whole else _sorted_ranks(values)
 
