@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairdeal.audit import kernels
-from fairdeal.audit.actors.cutter import _counted_ranks, _sorted_ranks
+from fairdeal.audit.actors.cutter import _counted_ranks, _score_table, _sorted_ranks, tail_scores
+from fairdeal.audit.actors.value import card_points, decks_by_depth, receiver_values
 from fairdeal.audit.fastpath import CUT, NO_OP, RUN, step_index
 from fairdeal.audit.quality import (
     MEASURES,
@@ -17,6 +18,7 @@ from fairdeal.audit.quality import (
     reversed_adjacencies,
     rising_sequence_count,
 )
+from fairdeal.deal import get_pattern
 
 
 @st.composite
@@ -161,3 +163,33 @@ def test_rank_counts_are_the_histogram_and_the_sort(cases, depths, width, kind, 
     if kind == "whole":
         counted_below, counted_ties = _counted_ranks(values)
         assert (below == counted_below).all() and (ties == counted_ties).all()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 8), st.integers(0, 2**32 - 1), st.booleans())
+def test_depth_values_are_the_values_of_every_cut_deck(cases, seed, plain):
+    pattern = get_pattern("russian")
+    n = pattern.deck.size
+    rng = np.random.default_rng(seed)
+    pre = np.array([rng.permutation(pattern.deck.codes()) for _ in range(cases)], dtype=np.int64)
+    after = np.array([np.arange(n) if plain else rng.permutation(n) for _ in range(cases)], dtype=np.int64)
+    depths = np.sort(rng.choice(np.arange(1, n), size=rng.integers(1, n), replace=False))
+    targets = np.asarray(pattern.targets)
+    receivers = pattern.hands + pattern.talons
+    got = kernels.depth_values(pre, after, depths, targets, card_points(), receivers)
+    assert (got == receiver_values(decks_by_depth(pre, after, depths), targets, receivers)).all()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 40), st.integers(1, 25), st.integers(1, 4), st.integers(0, 2**32 - 1))
+def test_score_sums_are_numpys_sums_of_the_tail_scores(cases, depths, width, seed):
+    rng = np.random.default_rng(seed)
+    values = rng.integers(0, 6, size=(cases, depths, width)).astype(np.float32)
+    below, ties = _sorted_ranks(values)
+    index = rng.integers(0, depths, size=cases)
+    weight = rng.integers(0, 2, size=(cases, width)).astype(float)
+    weighted = tail_scores(below, ties) * weight[:, None, :, None]
+    chosen, by_depth, squares = kernels.score_sums(below, ties, index, weight, _score_table(depths))
+    assert (chosen == weighted[np.arange(cases), index].sum(axis=0)).all()
+    assert (by_depth == weighted.sum(axis=0)).all()
+    assert (squares == (weighted**2).sum(axis=0)).all()

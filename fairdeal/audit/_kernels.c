@@ -280,32 +280,43 @@ done:
 }
 
 /* rank_counts(values, below, ties, depths, beneficiaries): float32 values of shape (cases, depths,
-   beneficiaries); per entry, how many depths of its cut and beneficiary give less, and how many the same. */
+   beneficiaries); per entry, how many depths of its cut and beneficiary give less, and how many the same. One
+   insertion sort of the few dozen depths per cut and beneficiary, then each run of equal values at once. */
 static PyObject *py_rank_counts(PyObject *self, PyObject *args) {
     Py_buffer vb, bb, tb;
     Py_ssize_t k, width;
     if (!PyArg_ParseTuple(args, "y*w*w*nn", &vb, &bb, &tb, &k, &width)) return NULL;
     PyObject *result = NULL;
-    Py_ssize_t block = k * width, cases = block ? vb.len / (4 * block) : 0;
-    if (k < 1 || width < 1 || vb.len != cases * block * 4 || bb.len != cases * block * 8 || tb.len != bb.len) {
+    Py_ssize_t block = k * width, cases = block > 0 ? vb.len / (4 * block) : 0;
+    if (k < 1 || k > MAX_DECK || width < 1 || vb.len != cases * block * 4 || bb.len != cases * block * 8
+        || tb.len != bb.len) {
         PyErr_SetString(PyExc_ValueError, "rank_counts: the buffers disagree in length");
         goto done;
     }
     const float *values = vb.buf;
     int64_t *below = bb.buf, *ties = tb.buf;
+    float sorted[MAX_DECK];
+    int order[MAX_DECK];
     for (Py_ssize_t c = 0; c < cases; c++) {
         const float *v = values + c * block;
         for (Py_ssize_t b = 0; b < width; b++) {
-            for (Py_ssize_t d = 0; d < k; d++) {
+            for (int d = 0; d < k; d++) {
                 float x = v[d * width + b];
-                int64_t less = 0, same = 0;
-                for (Py_ssize_t e = 0; e < k; e++) {
-                    float y = v[e * width + b];
-                    less += y < x;
-                    same += y == x;
+                int at = d;
+                while (at > 0 && sorted[at - 1] > x) {
+                    sorted[at] = sorted[at - 1];
+                    order[at] = order[at - 1];
+                    at--;
                 }
-                below[c * block + d * width + b] = less;
-                ties[c * block + d * width + b] = same;
+                sorted[at] = x;
+                order[at] = d;
+            }
+            for (int start = 0, stop; start < k; start = stop) {
+                for (stop = start + 1; stop < k && sorted[stop] == sorted[start]; stop++) {}
+                for (int i = start; i < stop; i++) {
+                    below[c * block + order[i] * width + b] = start;
+                    ties[c * block + order[i] * width + b] = stop - start;
+                }
             }
         }
     }
@@ -316,11 +327,129 @@ done:
     return result;
 }
 
+/* depth_values(pre, after, depths, targets, points, out, receivers): float32 out of shape (cases, depths,
+   receivers), what each receiver gets from each cut depth: the place q of the deck cut at depth d holds the card
+   pre[(q + d) mod n], and the actions after the cut deliver place q to targets[after^-1[q]]. The points are whole
+   numbers (value.card_points), so their float32 sums do not depend on the order of addition. */
+static PyObject *py_depth_values(PyObject *self, PyObject *args) {
+    Py_buffer pb, ab, db, tb, vb, ob;
+    Py_ssize_t receivers;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*w*n", &pb, &ab, &db, &tb, &vb, &ob, &receivers)) return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t n = tb.len / 8, k = db.len / 8, codes = vb.len / 4;
+    if (check_deck(n) < 0) goto done;
+    Py_ssize_t cases = pb.len / (8 * n);
+    if (receivers < 1 || tb.len != n * 8 || db.len != k * 8 || vb.len != codes * 4 || pb.len != cases * n * 8
+        || ab.len != pb.len || ob.len != cases * k * receivers * 4) {
+        PyErr_SetString(PyExc_ValueError, "depth_values: the buffers disagree in length");
+        goto done;
+    }
+    const int64_t *pre = pb.buf, *after = ab.buf, *depths = db.buf, *targets = tb.buf;
+    const float *points = vb.buf;
+    float *out = ob.buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (targets[i] < 0 || targets[i] >= receivers) {
+            PyErr_Format(PyExc_ValueError, "place %zd goes to receiver %lld of %zd", i, (long long)targets[i],
+                         receivers);
+            goto done;
+        }
+    }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        if (depths[i] < 0 || depths[i] > n) {
+            PyErr_Format(PyExc_ValueError, "a cut of depth %lld in a deck of %zd", (long long)depths[i], n);
+            goto done;
+        }
+    }
+    float pts[2 * MAX_DECK];
+    int feeds[MAX_DECK], seen[MAX_DECK];
+    for (Py_ssize_t c = 0; c < cases; c++) {
+        const int64_t *deck = pre + c * n, *gather = after + c * n;
+        memset(seen, 0, sizeof seen);
+        for (Py_ssize_t p = 0; p < n; p++) {
+            int64_t q = gather[p];
+            if (deck[p] < 0 || deck[p] >= codes || q < 0 || q >= n || seen[q]) {
+                PyErr_Format(PyExc_ValueError, "case %zd: the deck or the actions after the cut are not a deck", c);
+                goto done;
+            }
+            seen[q] = 1;
+            feeds[q] = (int)targets[p];
+            pts[p] = pts[p + n] = points[deck[p]];
+        }
+        float *row = out + c * k * receivers;
+        memset(row, 0, sizeof(float) * (size_t)(k * receivers));
+        for (Py_ssize_t d = 0; d < k; d++) {
+            const float *rotated = pts + depths[d];
+            float *cell = row + d * receivers;
+            for (Py_ssize_t q = 0; q < n; q++) cell[feeds[q]] += rotated[q];
+        }
+    }
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    PyBuffer_Release(&pb); PyBuffer_Release(&ab); PyBuffer_Release(&db); PyBuffer_Release(&tb);
+    PyBuffer_Release(&vb); PyBuffer_Release(&ob);
+    return result;
+}
+
+/* score_sums(below, ties, index, weight, table, chosen, by_depth, squares, depths, beneficiaries): the habit
+   test's sums over one cutter's cuts of a block. A depth's score is table[below][ties][tail] times the cut's
+   weight for the beneficiary; chosen (beneficiaries, 2) sums the chosen depth's, by_depth and squares
+   (depths, beneficiaries, 2) every depth's and its square. Cuts are added in order, starting from the first (as
+   numpy sums an outer axis), so the sums are numpy's to the last bit. */
+static PyObject *py_score_sums(PyObject *self, PyObject *args) {
+    Py_buffer bb, tb, ib, wb, sb, cb, db, qb;
+    Py_ssize_t k, width;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*w*w*w*nn", &bb, &tb, &ib, &wb, &sb, &cb, &db, &qb, &k, &width))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t cases = ib.len / 8, block = k * width;
+    if (k < 1 || width < 1 || bb.len != cases * block * 8 || tb.len != bb.len || wb.len != cases * width * 8
+        || sb.len != (k + 1) * (k + 1) * 2 * 8 || cb.len != width * 2 * 8 || db.len != block * 2 * 8
+        || qb.len != db.len) {
+        PyErr_SetString(PyExc_ValueError, "score_sums: the buffers disagree in length");
+        goto done;
+    }
+    const int64_t *below = bb.buf, *ties = tb.buf, *index = ib.buf;
+    const double *weight = wb.buf, *table = sb.buf;
+    double *chosen = cb.buf, *by_depth = db.buf, *squares = qb.buf;
+    for (Py_ssize_t c = 0; c < cases; c++) {
+        if (index[c] < 0 || index[c] >= k) {
+            PyErr_Format(PyExc_ValueError, "cut %zd: depth index %lld of %zd", c, (long long)index[c], k);
+            goto done;
+        }
+        for (Py_ssize_t d = 0; d < k; d++) {
+            for (Py_ssize_t b = 0; b < width; b++) {
+                Py_ssize_t at = c * block + d * width + b;
+                if (below[at] < 0 || ties[at] < 0 || below[at] > k || ties[at] > k) {
+                    PyErr_Format(PyExc_ValueError, "cut %zd: rank counts out of range", c);
+                    goto done;
+                }
+                const double *score = table + (below[at] * (k + 1) + ties[at]) * 2;
+                for (int t = 0; t < 2; t++) {
+                    double w = score[t] * weight[c * width + b];
+                    Py_ssize_t cell = (d * width + b) * 2 + t;
+                    by_depth[cell] = c ? by_depth[cell] + w : w;
+                    squares[cell] = c ? squares[cell] + w * w : w * w;
+                    if (d == index[c]) chosen[b * 2 + t] = c ? chosen[b * 2 + t] + w : w;
+                }
+            }
+        }
+    }
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    PyBuffer_Release(&bb); PyBuffer_Release(&tb); PyBuffer_Release(&ib); PyBuffer_Release(&wb);
+    PyBuffer_Release(&sb); PyBuffer_Release(&cb); PyBuffer_Release(&db); PyBuffer_Release(&qb);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"apply_ops", py_apply_ops, METH_VARARGS, "Deck orders after each row's runs and cuts."},
     {"undone_windows", py_undone_windows, METH_VARARGS, "The shortest windows of steps that change nothing."},
     {"quality_measures", py_quality_measures, METH_VARARGS, "The shuffle-quality measures of permutations."},
     {"rank_counts", py_rank_counts, METH_VARARGS, "Depths below and tied with each depth's value."},
+    {"score_sums", py_score_sums, METH_VARARGS, "The habit test's score sums over a cutter's cuts."},
+    {"depth_values", py_depth_values, METH_VARARGS, "What each receiver gets from each cut depth."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -11,3 +11,22 @@ def quality_measures(perms: object, out: object, n: int) -> None:
 
 def rank_counts(values: object, below: object, ties: object, depths: int, beneficiaries: int) -> None:
     """Fill ``below`` and ``ties`` (int64) from the float32 ``values`` of shape (cases, depths, beneficiaries)."""
+
+def depth_values(
+    pre: object, after: object, depths: object, targets: object, points: object, out: object, receivers: int
+) -> None:
+    """Fill the float32 ``out`` with what each receiver gets from each cut depth of each case."""
+
+def score_sums(
+    below: object,
+    ties: object,
+    index: object,
+    weight: object,
+    table: object,
+    chosen: object,
+    by_depth: object,
+    squares: object,
+    depths: int,
+    beneficiaries: int,
+) -> None:
+    """Fill the float64 ``chosen``, ``by_depth`` and ``squares`` with the habit test's score sums."""

@@ -59,3 +59,49 @@ def rank_counts(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if cases and depths and width:
         _kernels.rank_counts(np.ascontiguousarray(values, dtype=np.float32), below, ties, depths, width)
     return below, ties
+
+
+def depth_values(
+    pre: np.ndarray, after: np.ndarray, depths: np.ndarray, targets: np.ndarray, points: np.ndarray, receivers: int
+) -> np.ndarray:
+    """``(cases, depths, receivers)`` float32: the whole-number ``points`` (per card code) each receiver gets when
+    each case's deck ``pre`` is cut at each depth and then gathered by ``after`` (``new = old[after]``)."""
+    cases = len(pre)
+    out = np.empty((cases, len(depths), receivers), dtype=np.float32)
+    if cases and len(depths):
+        _kernels.depth_values(
+            _int64(pre),
+            _int64(after),
+            _int64(depths),
+            _int64(targets),
+            np.ascontiguousarray(points, dtype=np.float32),
+            out,
+            receivers,
+        )
+    return out
+
+
+def score_sums(
+    below: np.ndarray, ties: np.ndarray, index: np.ndarray, weight: np.ndarray, table: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(chosen, by_depth, squares)`` over cuts of ``(cases, depths, beneficiaries)`` rank counts: the score
+    ``table[below, ties]`` (two tails) times ``weight`` (``(cases, beneficiaries)``) summed at the chosen depth
+    ``index`` (``(beneficiaries, 2)``), and at every depth with its square (``(depths, beneficiaries, 2)``)."""
+    cases, depths, width = below.shape
+    chosen = np.zeros((width, 2))
+    by_depth = np.zeros((depths, width, 2))
+    squares = np.zeros((depths, width, 2))
+    if cases:
+        _kernels.score_sums(
+            _int64(below),
+            _int64(ties),
+            _int64(index),
+            np.ascontiguousarray(weight, dtype=np.float64),
+            np.ascontiguousarray(table, dtype=np.float64),
+            chosen,
+            by_depth,
+            squares,
+            depths,
+            width,
+        )
+    return chosen, by_depth, squares
