@@ -14,7 +14,7 @@ $(BIN)/python:
 
 # libdecaf (ristretto255 arithmetic) for the mental-poker verifier's multi-scalar multiplication; as root on Debian
 # it is installed here, elsewhere fairdeal builds without it and verifies more slowly.
-$(STAMP): pyproject.toml setup.py fairdeal/protocols/_msm.c fairdeal/solver/_dds.c $(WEB_BUILT) | $(BIN)/python
+$(STAMP): pyproject.toml setup.py fairdeal/protocols/_msm.c fairdeal/solver/_dds.c fairdeal/audit/_kernels.c $(WEB_BUILT) | $(BIN)/python
 	@test -f /usr/include/decaf/decaf/point_255.h || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libdecaf-dev >/dev/null; } || \
 		echo "note: libdecaf-dev is not installed; mental-poker verification falls back to libsodium alone"

@@ -5,6 +5,7 @@ The baseline, measured in the same run: the in-process audit of the same store t
 audit of the same log as a JSON Lines file. Targeting and legality are off (the array pass that runs above
 50,000 hands); the tells are on only when asked.
 Run: .venv/bin/python benchmarks/bench_audit_cluster.py [--hands 10000000] [--machines 100] (default 1M hands)
+[--reuse DIR] (the log and its store are generated into DIR once and read from there by later runs)
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shutil
 import tempfile
 import time
 from dataclasses import replace
@@ -64,16 +66,25 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=1_000_000, help="the issue's figure: --hands 10000000")
     parser.add_argument("--machines", type=int, default=100, help="N for the 10^9-hand estimate")
     parser.add_argument("--skip-file", action="store_true", help="leave out the .jsonl baseline (long at 10M)")
+    parser.add_argument("--reuse", type=Path, help="a folder keeping the generated log and store between runs")
     args = parser.parse_args()
     options = RunOptions(workers=1, legality=False, tells=False, targeting=False)
-    with tempfile.TemporaryDirectory(prefix="fairdeal-cluster-") as folder:
-        log = Path(folder) / "big.jsonl"
-        with open(log, "wb") as stream:
-            for block in fast_evening_lines(np.random.default_rng(1), Evening(cheater=1, rate=0.25), args.hands):
-                stream.write(block)
+    with tempfile.TemporaryDirectory(prefix="fairdeal-cluster-") as scratch:
+        folder = args.reuse or Path(scratch)
+        folder.mkdir(parents=True, exist_ok=True)
+        log = folder / "big.jsonl"
+        marker = folder / "hands.txt"  # written last: a folder without it holds no finished log and store
+        if not (marker.is_file() and marker.read_text() == str(args.hands)):
+            with open(log, "wb") as stream:
+                for block in fast_evening_lines(np.random.default_rng(1), Evening(cheater=1, rate=0.25), args.hands):
+                    stream.write(block)
+            if (folder / "store").exists():
+                shutil.rmtree(folder / "store")
+            store = Store(folder / "store", create=True)
+            _timed("store (append to Parquet)", lambda: store.append(expand([str(log)])[0]))
+            marker.write_text(str(args.hands))
+        store = Store(folder / "store")
         print(f"{args.hands:,} hands, {log.stat().st_size / 1e6:,.0f} MB of JSON Lines")
-        store = Store(Path(folder) / "store", create=True)
-        _timed("store (append to Parquet)", lambda: store.append(expand([str(log)])[0]))
         (table,) = store.tables()
         load = os.getloadavg()[0]
         file_s, file_result = (
@@ -81,7 +92,8 @@ def main() -> None:
             if args.skip_file
             else _timed("baseline: audit the .jsonl, 1 process", lambda: run_audit(log, options))
         )
-        log.unlink()  # the store is the input from here on (a 10M-hand log is ~5 GB)
+        if args.reuse is None:
+            log.unlink()  # the store is the input from here on (a 10M-hand log is ~5 GB)
         local_s, local = _timed(
             "baseline: audit the store in-process, 1 process", lambda: run_stored_audit(store.root, table, options)
         )

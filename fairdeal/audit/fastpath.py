@@ -2,21 +2,23 @@
 
 Only the fields the statistics need are decoded (msgspec skips the rest at C speed), cards become codes through
 one dictionary lookup each, and the common shuffle notation (card-by-card runs ``k`` and cuts ``cut@s d``) is
-replayed for a whole block at once with numpy. Hand lines keep their card lists undecoded (``msgspec.Raw``)
-and ``log.bulk`` reads a whole block of them with numpy; a list in any other form (another spelling, a wrong
-shape) is decoded card by card. A line the narrow decoder rejects is decoded again by the full reader, so its
-error message is the reader's own; a shuffle in any other notation goes through the full parser one hand at a time.
+replayed for a whole block at once by the C kernels (``kernels``). Hand lines keep their card lists undecoded
+(``msgspec.Raw``) and ``log.bulk`` reads a whole block of them with numpy; a list in any other form (another
+spelling, a wrong shape) is decoded card by card. A line the narrow decoder rejects is decoded again by the full
+reader, so its error message is the reader's own; a shuffle in any other notation goes through the full parser one
+hand at a time.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 import msgspec
 import numpy as np
 
+from fairdeal.audit.kernels import apply_ops
+from fairdeal.audit.kernels import undone_windows as kernel_windows
 from fairdeal.bounded import check
 from fairdeal.cards import NUM_CODES, parse_card, to_ascii_list
 from fairdeal.deal import DealPattern, get_pattern, seats_of_hands
@@ -127,20 +129,11 @@ def step_index(kinds: np.ndarray, args: np.ndarray, n: int) -> np.ndarray:
     return returned
 
 
-def _gather(current: np.ndarray, index: np.ndarray) -> np.ndarray:
-    """``current[r, index[r]]`` for every row, through one flat ``take``."""
-    rows, n = index.shape
-    returned: np.ndarray = np.take(np.ascontiguousarray(current).ravel(), index + (np.arange(rows) * n)[:, None])
-    return returned
-
-
 def apply_compiled(orders: np.ndarray, compiled: CompiledShuffle) -> np.ndarray:
-    """The deck orders after each row's shuffle (``orders`` is ``(hands, n)``)."""
+    """The deck orders after each row's shuffle (``orders`` is ``(hands, n)``), in the orders' dtype: each step
+    ``new = old[step_index]``, replayed in C (``kernels.apply_ops``)."""
     current = np.asarray(orders)
-    n = current.shape[1]
-    for j in range(compiled.steps):
-        current = _gather(current, step_index(compiled.kinds[:, j], compiled.args[:, j], n))
-    return current
+    return apply_ops(compiled.kinds, compiled.args, current).astype(current.dtype, copy=False)
 
 
 def step_notation(kind: int, arg: int, actor: int) -> str:
@@ -154,102 +147,13 @@ def undone_windows(compiled: CompiledShuffle, targets: np.ndarray) -> list[tuple
 
     Linear in the number of steps: with ``R_k`` the inverse of the first ``k`` steps' permutation, the steps
     ``start+1..stop`` restore the deck exactly when ``R_start == R_stop``, and leave every receiver's cards
-    unchanged exactly when ``targets[R_start] == targets[R_stop]``. So each prefix gets a key, and a window is a
-    repeat of a key. Every row's keys are first hashed in bulk; only the rows where a hash repeats are searched,
-    with the exact keys, for their shortest windows.
+    unchanged exactly when ``targets[R_start] == targets[R_stop]``. So each prefix gets a key, a window is a
+    repeat of a key, and for each stop only the latest earlier repeat can be shortest (``kernels.undone_windows``).
     """
     steps = compiled.kinds.shape[1]
     busy = compiled.kinds != NO_OP
     lengths = np.where(busy.any(axis=1), steps - np.argmax(busy[:, ::-1], axis=1), 0) if steps else np.zeros(0, int)
-    labels = np.asarray(targets, dtype=np.uint8)
-    candidates = _rows_with_a_repeat(compiled, lengths, labels)
-    found: list[tuple[int, int, int, bool]] = []
-    for row, (labels_at, inverse_at) in _prefix_keys(compiled, candidates, lengths, labels):
-        found += [
-            (row, start, stop, inverse_at[start] == inverse_at[stop]) for start, stop in _shortest_repeats(labels_at)
-        ]
-    found.sort(key=lambda item: (item[0], item[1], item[2]))  # log order: the first kept are the first logged
-    return found
-
-
-_HASH_WEIGHTS = np.random.default_rng(0x5EED).integers(1, 2**63, size=256, dtype=np.uint64) | np.uint64(1)
-
-
-def _rows_with_a_repeat(compiled: CompiledShuffle, lengths: np.ndarray, labels: np.ndarray) -> np.ndarray:
-    """Rows (two steps or more) where two prefixes two or more steps apart have receiver labels that hash alike:
-    a superset of the rows with a window, since equal labels hash equal; a collision only costs an exact search."""
-    n = len(labels)
-    rows = np.flatnonzero(lengths >= 2)
-    if not len(rows):
-        return rows
-    longest = int(lengths[rows].max())
-    weights = _HASH_WEIGHTS[:n]
-    inverse = np.broadcast_to(np.arange(n, dtype=np.intp), (len(rows), n))
-    # Past a row's last step its key column gets a value of its own, so only real prefixes can repeat.
-    hashes = np.arange(len(rows) * (longest + 1), dtype=np.uint64).reshape(len(rows), longest + 1) | np.uint64(1 << 63)
-    for step in range(longest + 1):
-        live = np.flatnonzero(lengths[rows] >= step)
-        if step:
-            index = step_index(compiled.kinds[rows[live], step - 1], compiled.args[rows[live], step - 1], n)
-            inverse = inverse.copy()
-            inverse[live] = _gather(_inverse_of(index), inverse[live])
-        hashes[live, step] = (labels[inverse[live]].astype(np.uint64) * weights).sum(axis=1, dtype=np.uint64)
-    # Two equal neighbours in sorted order whose positions differ by two or more, or three equal keys (three
-    # distinct positions always span two steps).
-    positions = np.argsort(hashes, axis=1, kind="stable")
-    ordered = np.take_along_axis(hashes, positions, axis=1)
-    apart = (ordered[:, 1:] == ordered[:, :-1]) & (np.diff(positions, axis=1) >= 2)
-    repeated: np.ndarray = apart.any(axis=1) | (ordered[:, 2:] == ordered[:, :-2]).any(axis=1)
-    return np.asarray(rows[repeated])
-
-
-def _prefix_keys(
-    compiled: CompiledShuffle, rows: np.ndarray, lengths: np.ndarray, labels: np.ndarray
-) -> Iterator[tuple[int, tuple[list[bytes], list[bytes]]]]:
-    """Per given row: the receiver labels and the inverse permutation after each prefix of its steps, as bytes."""
-    n = len(labels)
-    inverse = np.broadcast_to(np.arange(n, dtype=np.uint8), (len(rows), n))
-    keys: list[tuple[list[bytes], list[bytes]]] = [([], []) for _ in rows]
-    for step in range(int(lengths[rows].max(initial=0)) + 1):
-        live = np.flatnonzero(lengths[rows] >= step)
-        if step:
-            index = step_index(compiled.kinds[rows[live], step - 1], compiled.args[rows[live], step - 1], n)
-            inverse = inverse.copy()
-            inverse[live] = _gather(_inverse_of(index), inverse[live]).astype(np.uint8)
-        for k, label_key, inverse_key in zip(live, _row_bytes(labels[inverse[live]]), _row_bytes(inverse[live])):
-            keys[k][0].append(label_key)
-            keys[k][1].append(inverse_key)
-    return zip(map(int, rows), keys)
-
-
-def _row_bytes(table: np.ndarray) -> list[bytes]:
-    """Each row of a ``uint8`` table as one ``bytes`` (through a void view: one call, not one per row)."""
-    table = np.ascontiguousarray(table, dtype=np.uint8)
-    return [bytes(row) for row in table.view(np.dtype((np.void, table.shape[1]))).ravel().tolist()]
-
-
-def _inverse_of(index: np.ndarray) -> np.ndarray:
-    inverse = np.empty_like(index)
-    np.put_along_axis(inverse, index, np.arange(index.shape[1])[None, :], axis=1)
-    return inverse
-
-
-def _shortest_repeats(keys: list[bytes]) -> list[tuple[int, int]]:
-    """Windows ``(start, stop)``, ``stop - start >= 2``, with ``keys[start] == keys[stop]`` and no such window
-    inside them: for each stop only the latest start counts, and it is kept when no window found so far starts at
-    or after it."""
-    latest: dict[bytes, int] = {}
-    inner_start = -1
-    windows = []
-    for stop in range(2, len(keys)):
-        latest[keys[stop - 2]] = stop - 2
-        start = latest.get(keys[stop])
-        if start is None:
-            continue
-        if start > inner_start:
-            windows.append((start, stop))
-        inner_start = max(inner_start, start)
-    return windows
+    return kernel_windows(compiled.kinds, compiled.args, lengths, np.asarray(targets, dtype=np.uint8))
 
 
 class RawHand(msgspec.Struct, tag_field="type", tag="hand", gc=False):

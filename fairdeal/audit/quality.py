@@ -19,6 +19,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from fairdeal.audit.kernels import quality_measures
 from fairdeal.audit.stats import DiscreteNull
 from fairdeal.deal import DealPattern
 from fairdeal.errors import AuditError
@@ -158,25 +159,11 @@ class QualityReport:
 
 
 def permutation_quality(p: np.ndarray) -> QualityReport:
-    """All per-hand measures of a batch of relative permutations (``after = before[p]``, one per row)."""
+    """All per-hand measures of a batch of relative permutations (``after = before[p]``, one per row), by the C
+    kernel (``kernels.quality_measures``: the functions above, hand by hand, in one pass)."""
     p = np.atleast_2d(p)
-    cyclic_guesses = guessing_score(p, cyclic=True)
-    columns = (
-        preserved_adjacencies(p),
-        reversed_adjacencies(p),
-        longest_preserved_block(p),
-        rising_sequence_count(p),
-        guessing_score(p),
-        preserved_adjacencies(p, cyclic=True),
-        reversed_adjacencies(p, cyclic=True),
-        longest_preserved_block(p, cyclic=True),
-        rising_sequence_count(p, rotation_invariant=True),
-        cyclic_guesses,
-    )
-    return QualityReport(
-        np.stack([np.asarray(c, dtype=np.int64) for c in columns], axis=1),
-        guessing_null(p.shape[1]).pvalue(cyclic_guesses),
-    )
+    measures = quality_measures(p)
+    return QualityReport(measures, guessing_null(p.shape[1]).pvalue(measures[:, MEASURES.index("cyclic_guessing")]))
 
 
 # --- How much randomness the logged actions could carry -----------------------------------------------------

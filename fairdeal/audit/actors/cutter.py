@@ -24,6 +24,8 @@ from scipy import stats as sps
 from fairdeal.audit.actors.value import depth_values
 from fairdeal.audit.exact import DealDraws
 from fairdeal.audit.fastpath import CUT, NO_OP, CompiledShuffle, apply_compiled
+from fairdeal.audit.kernels import rank_counts as kernel_ranks
+from fairdeal.audit.kernels import score_sums
 from fairdeal.deal import DealPattern, seats_of_hands
 from fairdeal.errors import FairdealError
 from fairdeal.shuffle.notation import parse_notation
@@ -78,6 +80,8 @@ def beneficiaries(pattern: DealPattern, seats: int) -> tuple[np.ndarray, np.ndar
 def rank_counts(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(below, ties)`` of every depth along axis 1: how many depths of its cut give less, and how many give
     the same (itself included)."""
+    if values.ndim == 3 and values.dtype == np.float32:  # a block's values: counted in C, depth against depth
+        return kernel_ranks(values)
     whole = values.size and values.min() >= 0 and values.max() < MAX_COUNTED and (values == np.round(values)).all()
     return _counted_ranks(values) if whole else _sorted_ranks(values)
 
@@ -266,11 +270,11 @@ def fold_cutter(
     draws = DealDraws(cases.pre[legal])
     uniform = np.stack([draws.random(len(own)) for _ in range(maps.shape[2])], axis=1)
     high, low = _tails(below, ties, index, uniform)
-    scores = tail_scores(below, ties)
     counted = active[own]
     for seat in np.unique(cutter):
         at = cutter == seat
-        _fold_seat(sums, int(seat), values[at], index[at], high[at], low[at], scores[at], counted[at], depths)
+        ranks = below[at], ties[at]
+        _fold_seat(sums, int(seat), values[at], index[at], high[at], low[at], ranks, counted[at], depths)
 
 
 def _fold_seat(
@@ -280,11 +284,12 @@ def _fold_seat(
     index: np.ndarray,
     high: np.ndarray,
     low: np.ndarray,
-    scores: np.ndarray,
+    ranks: tuple[np.ndarray, np.ndarray],
     counted: np.ndarray,
     depths: np.ndarray,
 ) -> None:
-    """One cutter's cuts of a block into his sums; ``counted`` leaves out the seats that were dealt nothing."""
+    """One cutter's cuts of a block into his sums; ``counted`` leaves out the seats that were dealt nothing, and
+    ``ranks`` are the ``(below, ties)`` counts whose ``tail_scores`` the habit test sums (in C)."""
     rows = np.arange(len(index))
     weight = counted.astype(float)
     sums.cutter_high[seat] += (-2.0 * np.log(high) * weight).sum(axis=0)
@@ -294,10 +299,10 @@ def _fold_seat(
     sums.cutter_expected[seat] += (values.mean(axis=1) * weight).sum(axis=0)
     for b in range(counted.shape[1]):
         sums.cutter_depths[seat, b, depths] += np.bincount(index[counted[:, b]], minlength=len(depths))
-    weighted = scores * weight[:, None, :, None]  # (cuts, depths, beneficiaries, tails)
-    sums.cutter_chosen[seat] += weighted[rows, index].sum(axis=0)
-    sums.cutter_by_depth[seat][:, :, depths] += weighted.sum(axis=0).transpose(1, 2, 0)
-    sums.cutter_squares[seat][:, :, depths] += (weighted**2).sum(axis=0).transpose(1, 2, 0)
+    chosen, by_depth, squares = score_sums(*ranks, index, weight, _score_table(len(depths)))
+    sums.cutter_chosen[seat] += chosen
+    sums.cutter_by_depth[seat][:, :, depths] += by_depth.transpose(1, 2, 0)
+    sums.cutter_squares[seat][:, :, depths] += squares.transpose(1, 2, 0)
 
 
 def habit_pvalue(observed: float, counts: np.ndarray, by_depth: np.ndarray, squares: np.ndarray) -> tuple[float, float]:

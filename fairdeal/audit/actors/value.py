@@ -8,21 +8,24 @@ replaces ``receiver_values`` as a whole.
 
 from __future__ import annotations
 
-import itertools
+import functools
 
 import numpy as np
 
+from fairdeal.audit.kernels import depth_values as kernel_values
 from fairdeal.cards import NUM_CODES, Rank, rank_of
 
 HIGH_CARD_POINTS = {Rank.ACE: 4, Rank.KING: 3, Rank.QUEEN: 2, Rank.JACK: 1}
 
 
+@functools.lru_cache(maxsize=1)
 def card_points() -> np.ndarray:
     """Points of every card code (float32: sums of a few dozen small integers stay exact)."""
     ranks = rank_of(np.arange(NUM_CODES))
     points = np.zeros(NUM_CODES, dtype=np.float32)
     for rank, value in HIGH_CARD_POINTS.items():
         points[ranks == int(rank)] = value
+    points.setflags(write=False)  # one array for every caller
     return points
 
 
@@ -53,30 +56,7 @@ def depth_values(
     question of value (``receiver_values`` of ``decks_by_depth``, the same numbers).
 
     Points are additive, so the decks are never built: a cut rotates the points, and the actions after it only
-    move which receiver each rotated place feeds (``targets[after^-1]``), the same for every depth.
+    move which receiver each rotated place feeds (``targets[after^-1]``), the same for every depth; the sums run
+    in C (``kernels.depth_values``).
     """
-    n = pre.shape[1]
-    targets = np.asarray(targets)
-    points = card_points()[pre]
-    feeds = targets[np.argsort(after, axis=1)]  # receiver of each place before the later actions
-    plain = (feeds == targets[None, :]).all(axis=1)
-    out = np.empty((len(pre), len(depths), receivers), dtype=np.float32)
-    out[plain] = _rotated_runs(points[plain], depths, targets, receivers)
-    if not plain.all():
-        rotated = points[~plain][:, (np.arange(n)[None, :] + depths[:, None]) % n]  # (cases, depths, n)
-        each = (feeds[~plain][:, :, None] == np.arange(receivers)[None, None, :]).astype(np.float32)
-        out[~plain] = np.einsum("ikq,iqr->ikr", rotated, each)
-    return out
-
-
-def _rotated_runs(points: np.ndarray, depths: np.ndarray, targets: np.ndarray, receivers: int) -> np.ndarray:
-    """The same for decks dealt as they lie: a receiver's places are a few runs (cards are dealt by two), and a
-    rotated run's points are a difference of the doubled deck's running totals."""
-    n = points.shape[1]
-    running = np.zeros((len(points), 2 * n + 1), dtype=np.float32)
-    running[:, 1:] = np.cumsum(np.concatenate([points, points], axis=1), axis=1)
-    out = np.zeros((len(points), len(depths), receivers), dtype=np.float32)
-    edges = np.flatnonzero(np.diff(np.concatenate([[-1], targets, [-1]])) != 0)
-    for start, stop in itertools.pairwise(edges):
-        out[:, :, targets[start]] += running[:, stop + depths] - running[:, start + depths]
-    return out
+    return kernel_values(pre, after, depths, targets, card_points(), receivers)

@@ -1,0 +1,107 @@
+"""The bulk audit's per-hand loops in C (``_kernels.c``): numpy in, numpy out.
+
+Each one replaces a block-wide numpy computation that walked a few dozen cards or steps per hand in many small
+array passes; ``tests/test_audit_kernels.py`` checks every one against its numpy or by-definition reference.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from fairdeal.audit import _kernels
+
+MEASURE_COUNT = 10  # quality.MEASURES
+
+
+def _int64(array: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(array, dtype=np.int64)
+
+
+def apply_ops(kinds: np.ndarray, args: np.ndarray, orders: np.ndarray) -> np.ndarray:
+    """The deck orders (``(rows, n)``) after each row's ops, as int64."""
+    rows, n = orders.shape
+    out = np.empty((rows, n), dtype=np.int64)
+    if rows and n:
+        _kernels.apply_ops(_int64(kinds.reshape(rows, -1)), _int64(args.reshape(rows, -1)), _int64(orders), out, n)
+    return out
+
+
+def undone_windows(
+    kinds: np.ndarray, args: np.ndarray, lengths: np.ndarray, labels: np.ndarray
+) -> list[tuple[int, int, int, bool]]:
+    """``(row, start, stop, identity)`` of each row's shortest windows of steps that restore every receiver's
+    cards (``identity``: the whole deck), rows in order, each row's windows by start."""
+    if not len(lengths) or not len(labels):
+        return []
+    rows = len(lengths)
+    return _kernels.undone_windows(
+        _int64(kinds.reshape(rows, -1)),
+        _int64(args.reshape(rows, -1)),
+        _int64(lengths),
+        np.ascontiguousarray(labels, dtype=np.uint8),
+    )
+
+
+def quality_measures(perms: np.ndarray) -> np.ndarray:
+    """``(rows, 10)``: the measures of ``quality.MEASURES`` for each relative permutation row."""
+    rows, n = perms.shape
+    out = np.empty((rows, MEASURE_COUNT), dtype=np.int64)
+    if rows:
+        _kernels.quality_measures(_int64(perms), out, n)
+    return out
+
+
+def rank_counts(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(below, ties)`` along axis 1 of float32 ``(cases, depths, beneficiaries)`` values."""
+    cases, depths, width = values.shape
+    below = np.empty(values.shape, dtype=np.int64)
+    ties = np.empty(values.shape, dtype=np.int64)
+    if cases and depths and width:
+        _kernels.rank_counts(np.ascontiguousarray(values, dtype=np.float32), below, ties, depths, width)
+    return below, ties
+
+
+def depth_values(
+    pre: np.ndarray, after: np.ndarray, depths: np.ndarray, targets: np.ndarray, points: np.ndarray, receivers: int
+) -> np.ndarray:
+    """``(cases, depths, receivers)`` float32: the whole-number ``points`` (per card code) each receiver gets when
+    each case's deck ``pre`` is cut at each depth and then gathered by ``after`` (``new = old[after]``)."""
+    cases = len(pre)
+    out = np.empty((cases, len(depths), receivers), dtype=np.float32)
+    if cases and len(depths):
+        _kernels.depth_values(
+            _int64(pre),
+            _int64(after),
+            _int64(depths),
+            _int64(targets),
+            np.ascontiguousarray(points, dtype=np.float32),
+            out,
+            receivers,
+        )
+    return out
+
+
+def score_sums(
+    below: np.ndarray, ties: np.ndarray, index: np.ndarray, weight: np.ndarray, table: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(chosen, by_depth, squares)`` over cuts of ``(cases, depths, beneficiaries)`` rank counts: the score
+    ``table[below, ties]`` (two tails) times ``weight`` (``(cases, beneficiaries)``) summed at the chosen depth
+    ``index`` (``(beneficiaries, 2)``), and at every depth with its square (``(depths, beneficiaries, 2)``)."""
+    cases, depths, width = below.shape
+    chosen = np.zeros((width, 2))
+    by_depth = np.zeros((depths, width, 2))
+    squares = np.zeros((depths, width, 2))
+    if cases:
+        _kernels.score_sums(
+            _int64(below),
+            _int64(ties),
+            _int64(index),
+            np.ascontiguousarray(weight, dtype=np.float64),
+            np.ascontiguousarray(table, dtype=np.float64),
+            chosen,
+            by_depth,
+            squares,
+            depths,
+            width,
+        )
+    return chosen, by_depth, squares
