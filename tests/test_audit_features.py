@@ -295,3 +295,44 @@ def test_a_dealer_stacking_for_his_accomplices_cut_is_named_at_that_depth():
         assert "Boris" in text and "11" in text
     honest = _verdict(Evening(), 300, 3)
     assert not any(t.holm <= 0.01 for t in honest.tests if t.kind == "talon-aces-depth")
+
+
+@pytest.mark.parametrize("tell", [False, True])
+def test_a_cutter_is_explained_by_a_stacking_dealer_only_with_the_dealers_own_tell(tell):
+    """Anna cuts only Boris's deals. Boris flagged for the talon: Anna's chosen depths are explained by him only
+    when his own shuffles brought the aces together; otherwise a cutter choosing over honest shuffles is named."""
+    data = b"".join(fast_evening_lines(np.random.default_rng(2), Evening(), 90))
+    merged = scan_log(io.BytesIO(data), lambda h: BlockContext(h.pattern_name, len(h.players), False))
+    flagged = {"holm": 1e-6, "pvalue": 1e-8}
+    tests = [
+        verdicts.TestResult(
+            "dealer Boris", "talon aces, total", 0.0, count=30, null="", dealer="Boris", kind="talon-aces", **flagged
+        ),
+        verdicts.TestResult(
+            "cutter Anna -> the talon",
+            verdicts.CUT_TEST + "the talon",
+            0.0,
+            count=30,
+            null="",
+            actor="Anna",
+            beneficiary="the talon",
+            **flagged,
+        ),
+    ]
+    if tell:
+        tests.append(
+            verdicts.TestResult(
+                "dealer Boris",
+                "aces brought together (Fisher)",
+                0.0,
+                count=30,
+                null="",
+                dealer="Boris",
+                kind="aces-together",
+                **flagged,
+            )
+        )
+    notes: list[str] = []
+    cut = verdicts._cuts_for_a_stacker(tests, 0.01, merged, notes)[1]
+    assert cut.explained_by == ("dealer Boris" if tell else None)
+    assert bool(notes) == tell and all(n.startswith("cutter Anna:") and "cannot tell" in n for n in notes)

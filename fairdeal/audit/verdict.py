@@ -815,19 +815,16 @@ def _cutter_tests(merged: Merged, players: Sequence[str]) -> list[TestResult]:
 
 
 def _cuts_for_a_stacker(tests: list[TestResult], alpha: float, merged: Merged, notes: list[str]) -> list[TestResult]:
-    """A cutter whose cuts were all of one dealer's deals, that dealer flagged for his talons: the cutter's chosen
-    depths cannot be told apart from the dealer's stacking. A dealer who stacks for the cut he will get (a crimp,
-    an accomplice's habit) makes its depth the one that gives the most, so the cut test sees a choice either way;
-    the dealer is named, and the cutter's tests are kept as explained by him, with a note."""
+    """A cutter whose cuts were all of one dealer's deals, when that dealer is flagged for the talon and his own
+    shuffle brought the aces together (a tell the cut does not make: a cut moves one neighbour pair at most): the
+    cutter's chosen depths cannot be told apart from the dealer's stacking. A dealer who stacks for the cut he
+    will get (a crimp, an accomplice's habit) makes its depth the one that gives the most, so the cut test sees a
+    choice either way; the dealer is named, and the cutter's tests are kept, explained by him, with a note.
+    Without the dealer's own tell, a cutter choosing his depths over honest shuffles stays named."""
     players = merged.header.players
-    stackers = {
-        t.dealer
-        for t in tests
-        if t.holm <= alpha
-        and t.explained_by is None
-        and t.dealer in players
-        and (t.kind.startswith("talon") or t.beneficiary == TALON)
-    }
+    flagged = [t for t in tests if t.holm <= alpha and t.explained_by is None and t.dealer in players]
+    arranged = {t.dealer for t in flagged if t.kind == "aces-together"}
+    stackers = {t.dealer for t in flagged if t.kind.startswith("talon") or t.beneficiary == TALON} & arranged
     dealt = merged.sums.benefit_count.sum(axis=2)  # (dealers, cutters)
     by: dict[str, str] = {}
     for c, cutter in enumerate(players):
@@ -844,8 +841,9 @@ def _cuts_for_a_stacker(tests: list[TestResult], alpha: float, merged: Merged, n
         out.append(t)
     notes += [
         f"cutter {cutter}: {n} test(s) of his chosen cut depths stand out, but he cut only dealer {by[cutter]}'s "
-        f"deals and {by[cutter]} is flagged for the talon: a dealer who stacks for the cut makes its depth look "
-        "chosen, so these tests cannot tell the cutter's choice from the dealer's stacking (not counted against him)"
+        f"deals, {by[cutter]} is flagged for the talon and {by[cutter]}'s own shuffles brought the aces together: "
+        "a dealer who stacks for the cut makes its depth look chosen, so these tests cannot tell the cutter's "
+        "choice from the dealer's stacking (not counted against him)"
         for cutter, n in confounded.items()
     ]
     return out
