@@ -122,9 +122,13 @@ def test_an_honest_evening_has_no_finding():
     assert verdict.clean
     # per dealer: three seats, the talon, its value; and the steered features (two per seat, two of the talon)
     benefit = [t for t in verdict.tests if t.direction is not None and t.family != FEATURE_FAMILY]
-    steered = [t for t in verdict.tests if t.family == FEATURE_FAMILY and t.kind != "talon-aces"]
+    steered = [t for t in verdict.tests if t.family == FEATURE_FAMILY and t.kind.startswith(("seat-", "talon-"))]
+    steered = [t for t in steered if t.kind not in ("talon-aces", "talon-aces-depth")]
     assert len(benefit) == 15 and all(t.direction in ("fed", "sunk") for t in benefit + steered)
     assert len(steered) == 24
+    # and per dealer the talon's aces by cut depth (sparse stacking), one-sided: no direction
+    depth = [t for t in verdict.tests if t.kind == "talon-aces-depth"]
+    assert len(depth) == 3 and all(t.family == FEATURE_FAMILY and t.direction is None for t in depth)
 
 
 @pytest.mark.parametrize(

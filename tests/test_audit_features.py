@@ -17,6 +17,8 @@ from fairdeal.audit.benefit.family import upper_tail
 from fairdeal.audit.benefit.fold import Lattice
 from fairdeal.audit.exact import DealDraws, hand_pvalues, laws_for
 from fairdeal.audit.fastpath import layout_for
+from fairdeal.audit.features.depth import ACE_MASK, depth_test, depth_tests, fold_depth_aces
+from fairdeal.audit.features.depth import total_tails as depth_total_tails
 from fairdeal.audit.features.fold import fold_features, target_cards
 from fairdeal.audit.features.laws import (
     FEATURES,
@@ -202,3 +204,135 @@ def test_the_talon_aces_total_law_is_the_convolution_of_its_deals(deals, deck_ta
         law = np.convolve(law, pmf)
     total = data.draw(st.integers(0, len(law) - 1))
     assert upper_tail([(deals, Lattice(0, pmf))], total) == pytest.approx(law[total:].sum(), rel=1e-9, abs=1e-12)
+
+
+def _brute_depth_pvalue(per_depth, observed, pmf):
+    """``P(min_d p_d <= observed min)`` by enumerating every honest outcome of each deal's talon aces."""
+    import itertools
+
+    tails = [depth_total_tails(pmf, n) for n in per_depth]
+    t = min(tails[d][observed[d]] for d in range(len(per_depth)))
+    deals = sum(per_depth)
+    total = 0.0
+    for outcome in itertools.product(range(len(pmf)), repeat=deals):
+        chance = float(np.prod([pmf[a] for a in outcome]))
+        start, smallest = 0, 1.0
+        for d, n in enumerate(per_depth):
+            smallest = min(smallest, tails[d][sum(outcome[start : start + n])])
+            start += n
+        total += chance * (smallest <= t * (1 + 1e-9))
+    return total
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(1, 3), min_size=1, max_size=3), st.data())
+def test_the_depth_test_has_the_exact_law_of_the_smallest_tail(per_depth, data):
+    pmf = hypergeometric_null(32, 4, 2).pmf
+    observed = [data.draw(st.integers(0, 2 * n)) for n in per_depth]
+    counts = np.zeros((32 + 1, 3), dtype=np.int64)
+    for d, (n, aces) in enumerate(zip(per_depth, observed)):
+        # Any split of the depth's deals with that total: the test reads only the per-depth totals.
+        twos = min(aces // 2, n)
+        ones = min(aces - 2 * twos, n - twos)
+        counts[4 + d] = [n - twos - ones, ones, twos]
+        observed[d] = ones + 2 * twos
+    test = depth_test(0, counts, pmf)
+    assert test is not None and test.deals == sum(per_depth)
+    assert test.pvalue == pytest.approx(_brute_depth_pvalue(per_depth, observed, pmf), rel=1e-9, abs=1e-12)
+
+
+def test_honest_depth_tests_keep_their_level_whatever_the_cutters_habits():
+    """Calibration by simulation: a cutter with strong habits (most cuts at a few depths) does not move the test."""
+    rng = np.random.default_rng(11)
+    pmf = hypergeometric_null(32, 4, 2).pmf
+    habit = rng.dirichlet(np.full(25, 0.3))
+    p = []
+    for _ in range(3000):
+        depths = rng.choice(np.arange(4, 29), size=100, p=habit)
+        aces = rng.choice(3, size=100, p=pmf)
+        counts = np.zeros((33, 3), dtype=np.int64)
+        np.add.at(counts, (depths, aces), 1)
+        p.append(depth_test(0, counts, pmf).pvalue)
+    p = np.array(p)
+    for level in (0.05, 0.01):
+        assert np.mean(p <= level) <= level + 3 * np.sqrt(level / len(p))
+    assert np.mean(p <= 0.05) >= 0.02  # not a test that never rejects: close to its level
+
+
+@pytest.mark.parametrize(("pattern", "seats"), TABLES, ids=[f"{p}-{n}" for p, n in TABLES])
+def test_depth_sums_merge_over_any_split_on_every_table(pattern, seats):
+    layout = layout_for(pattern, seats)
+    rng = np.random.default_rng(seats + 7)
+    dealers = rng.integers(0, seats, 90)
+    recv = _uniform_receivers(rng, layout, dealers)
+    depths = rng.integers(-1, layout.pattern.deck.size, 90)
+    aces = len(laws_for(layout).talon_aces.pmf) - 1
+    whole = Sums.empty(seats, aces, layout.pattern.deck.size)
+    parts = [Sums.empty(seats, aces, layout.pattern.deck.size) for _ in range(2)]
+    fold_depth_aces(whole, recv, dealers, depths, layout)
+    fold_depth_aces(parts[0], recv[:41], dealers[:41], depths[:41], layout)
+    fold_depth_aces(parts[1], recv[41:], dealers[41:], depths[41:], layout)
+    assert (parts[0].add(parts[1]).depth_aces == whole.depth_aces).all()
+    assert whole.depth_aces.sum() == np.count_nonzero(depths >= 0)
+    talon = recv >= layout.pattern.hands
+    aces_held = np.count_nonzero(talon & ACE_MASK[None, : recv.shape[1]], axis=1)
+    support = np.arange(whole.depth_aces.shape[2])
+    assert whole.depth_aces.sum(axis=(0, 1)) @ support == aces_held[depths >= 0].sum()
+    for test in depth_tests(whole, layout, laws_for(layout).talon_aces.pmf):
+        assert 0.0 < test.pvalue <= 1.0 and test.cut == np.count_nonzero(
+            (dealers == test.dealer) & (depths == test.depth)
+        )
+
+
+def test_a_dealer_stacking_for_his_accomplices_cut_is_named_at_that_depth():
+    """The simulated stacker (``stack-10`` in bench_audit_power): an ace to the talon for a cut at depth 11."""
+    verdict = _verdict(Evening(cheater=1, rate=0.25, cheat="talon-ace"), 300, 3)
+    depth = [t for t in verdict.flagged() if t.kind == "talon-aces-depth"]
+    assert [(t.dealer, t.bound) for t in depth] == [("Boris", 11)]
+    assert verdict.suspects() == ("Boris",)
+    for lang in ("en", "ru"):
+        text = sentence_of_test(depth[0], len(verdict.tests), lang)
+        assert "Boris" in text and "11" in text
+    honest = _verdict(Evening(), 300, 3)
+    assert not any(t.holm <= 0.01 for t in honest.tests if t.kind == "talon-aces-depth")
+
+
+@pytest.mark.parametrize("tell", [False, True])
+def test_a_cutter_is_explained_by_a_stacking_dealer_only_with_the_dealers_own_tell(tell):
+    """Anna cuts only Boris's deals. Boris flagged for the talon: Anna's chosen depths are explained by him only
+    when his own shuffles brought the aces together; otherwise a cutter choosing over honest shuffles is named."""
+    data = b"".join(fast_evening_lines(np.random.default_rng(2), Evening(), 90))
+    merged = scan_log(io.BytesIO(data), lambda h: BlockContext(h.pattern_name, len(h.players), False))
+    flagged = {"holm": 1e-6, "pvalue": 1e-8}
+    tests = [
+        verdicts.TestResult(
+            "dealer Boris", "talon aces, total", 0.0, count=30, null="", dealer="Boris", kind="talon-aces", **flagged
+        ),
+        verdicts.TestResult(
+            "cutter Anna -> the talon",
+            verdicts.CUT_TEST + "the talon",
+            0.0,
+            count=30,
+            null="",
+            actor="Anna",
+            beneficiary="the talon",
+            **flagged,
+        ),
+    ]
+    if tell:
+        tests.append(
+            verdicts.TestResult(
+                "dealer Boris",
+                "aces brought together (Fisher)",
+                0.0,
+                count=30,
+                null="",
+                dealer="Boris",
+                kind="aces-together",
+                **flagged,
+            )
+        )
+    notes: list[str] = []
+    cut = verdicts._cuts_for_a_stacker(tests, 0.01, merged, notes)[1]
+    assert cut.explained_by == ("dealer Boris" if tell else None)
+    assert bool(notes) == tell and all(n.startswith("cutter Anna:") and "cannot tell" in n for n in notes)

@@ -13,8 +13,10 @@ from scipy import stats as sps
 from fairdeal.audit.stats import (
     benjamini_hochberg,
     card_values,
+    compositions,
     holm,
     hypergeometric_null,
+    mixture_power_bound,
     subset_sum_null,
     talon_aces_total_pvalue,
 )
@@ -113,3 +115,55 @@ def test_total_talon_aces_test_is_exact(aces):
     assert talon_aces_total_pvalue(np.zeros(3), ACES_IN_TALON.pmf) == 1.0
     with pytest.raises(AuditError, match="two-card talon"):
         talon_aces_total_pvalue(np.zeros(4), np.ones(4) / 4)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 3))
+def test_compositions_are_every_split_once(total, parts):
+    rows = compositions(total, parts)
+    assert (rows.sum(axis=1) == total).all() and (rows >= 0).all()
+    assert len({tuple(r) for r in rows}) == len(rows) == comb(total + parts - 1, parts - 1)
+
+
+def test_the_power_bound_is_the_level_without_a_cheat_and_beats_the_total_test():
+    honest = hypergeometric_null(32, 4, 2).pmf
+    stacked = np.array([0.0, 28 / 31, 3 / 31])  # an ace placed in the talon, the other card any of the 31
+    assert mixture_power_bound(honest, stacked, 0.0, 40, 0.01) == pytest.approx(0.01)
+    # The exact total-aces test at the same level, randomised on its boundary, is one of the tests the bound
+    # covers: its power is computed from the exact laws of the total under both hypotheses.
+    deals, level = 60, 0.01
+    for rate in (0.1, 0.25):
+        cheated = (1 - rate) * honest + rate * stacked
+        law0, law1 = np.array([1.0]), np.array([1.0])
+        for _ in range(deals):
+            law0, law1 = np.convolve(law0, honest), np.convolve(law1, cheated)
+        tail0 = np.cumsum(law0[::-1])[::-1]
+        k = int(np.flatnonzero(tail0 <= level)[0])
+        total_power = law1[k:].sum() + law1[k - 1] * (level - tail0[k]) / law0[k - 1]
+        bound = mixture_power_bound(honest, stacked, rate, deals, level)
+        assert total_power <= bound + 1e-9
+        assert bound < 1.0
+    assert mixture_power_bound(honest, stacked, 0.1, 100, 0.01) < mixture_power_bound(honest, stacked, 0.25, 100, 0.01)
+
+
+def test_the_power_bound_matches_a_simulated_neyman_pearson_test():
+    """A check by simulation of the exact bound: the likelihood ratio test at its exact honest quantile."""
+    rng = np.random.default_rng(4)
+    honest = np.array([0.5, 0.3, 0.2])
+    cheat = np.array([0.0, 0.2, 0.8])
+    rate, deals, level = 0.3, 30, 0.05
+    weights = np.log(((1 - rate) * honest + rate * cheat) / honest)
+    h0 = rng.multinomial(deals, honest, size=200_000) @ weights
+    h1 = rng.multinomial(deals, (1 - rate) * honest + rate * cheat, size=200_000) @ weights
+    cut = np.quantile(h0, 1 - level)
+    simulated = np.mean(h1 > cut + 1e-12) + np.mean(np.isclose(h1, cut)) * (
+        (level - np.mean(h0 > cut + 1e-12)) / max(np.mean(np.isclose(h0, cut)), 1e-12)
+    )
+    assert mixture_power_bound(honest, cheat, rate, deals, level) == pytest.approx(simulated, abs=0.01)
+
+
+def test_the_power_bound_refuses_laws_that_do_not_fit():
+    with pytest.raises(AuditError, match="pmfs"):
+        mixture_power_bound(np.array([0.5, 0.5]), np.array([1.0]), 0.1, 5, 0.01)
+    with pytest.raises(AuditError, match="level"):
+        mixture_power_bound(np.array([0.5, 0.5]), np.array([0.0, 1.0]), 0.1, 5, 1.5)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from fairdeal.audit.report.narrative import narrate
 from fairdeal.audit.run import RunOptions, run_audit
 from fairdeal.cli import cli
 from fairdeal.tricks.catalogue import TRICKS
@@ -66,8 +67,19 @@ def test_the_casebook_command_writes_a_page_per_technique_and_an_index(tmp_path)
 
 
 def test_the_four_player_sample_names_the_stacking_dealer():
-    verdict = run_audit(SAMPLES / "sochi-4p-talon-stacker.jsonl", RunOptions(alpha=0.01, legality=False)).verdict
+    result = run_audit(SAMPLES / "sochi-4p-talon-stacker.jsonl", RunOptions(alpha=0.01, legality=False))
+    verdict = result.verdict
     assert verdict.suspects() == ("Vera",)
+    for lang in ("en", "ru"):
+        story = narrate(result, lang)
+        assert story.evidence and not any("Boris" in s and ("cutter" in s or "снима" in s) for s in story.evidence)
+    # Only Vera stacks; Boris cuts her deals only, so her stacking makes his depths look chosen: his cut tests
+    # stand out but are explained by her, named in a note, and no flagged sentence is about him.
+    assert verdict.cutters() == () and not any("Boris" in (t.actor or "") for t in verdict.flagged())
+    confounded = [t for t in verdict.tests if t.test.startswith("cut depth chosen") and t.holm <= 0.01]
+    assert confounded and all(t.actor == "Boris" and t.explained_by == "dealer Vera" for t in confounded)
+    assert any(n.startswith("cutter Boris:") and "cannot tell" in n for n in verdict.notes)
+    assert {t.actor or t.dealer for t in verdict.flagged()} == {"Vera"}
     honest = run_audit(SAMPLES / "sochi-3p-honest.jsonl", RunOptions(alpha=0.01)).verdict
     assert honest.clean
 

@@ -16,7 +16,7 @@ import msgspec
 import numpy as np
 
 from fairdeal.audit.actors.cutter import fold_cutter
-from fairdeal.audit.benefit.fold import cutters_of, fold_benefit
+from fairdeal.audit.benefit.fold import fold_benefit, last_cuts
 from fairdeal.audit.bulk_replay import gathered_orders, replay_block
 from fairdeal.audit.exact import fold_deals, laws_for
 from fairdeal.audit.fastpath import Layout, NarrowHand, NarrowTable, RawHand, card_code
@@ -134,8 +134,8 @@ def audit_block(
             hands, orders, dealers, laws.aces, context, summary, np.random.default_rng([context.seed, block_index, 1])
         )
     fold_deals(summary, recv, dealers, numbers, layout, context)
-    cutters = cutters_of(hands, simple, compiled, seats)
-    fold_benefit(summary.sums, recv, dealers, cutters, layout, context.system)
+    cutters, depths = last_cuts(hands, simple, compiled, seats)
+    fold_benefit(summary.sums, recv, dealers, cutters, layout, context.system, depths)
     return summary
 
 

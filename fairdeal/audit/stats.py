@@ -145,3 +145,52 @@ def benjamini_hochberg(pvalues: np.ndarray) -> np.ndarray:
     adjusted = np.empty(p.size)
     adjusted[order] = np.minimum(stepped, 1.0)
     return adjusted
+
+
+def compositions(total: int, parts: int) -> np.ndarray:
+    """``(m, parts)``: every way to write ``total`` as an ordered sum of ``parts`` non-negative integers."""
+    if parts < 1 or total < 0:
+        raise AuditError(f"cannot split {total} into {parts} parts")
+    if parts == 1:
+        return np.array([[total]], dtype=np.int64)
+    grids = np.meshgrid(*[np.arange(total + 1)] * (parts - 1), indexing="ij")
+    head = np.stack([g.ravel() for g in grids], axis=1)
+    head = head[head.sum(axis=1) <= total]
+    returned: np.ndarray = np.column_stack([head, total - head.sum(axis=1)])
+    return returned
+
+
+def mixture_power_bound(null_pmf: np.ndarray, cheat_pmf: np.ndarray, rate: float, deals: int, level: float) -> float:
+    """The power of the most powerful level-``level`` test of honest deals against a cheat acting in a share
+    ``rate`` of them, when each deal shows one of a few categories: ``null_pmf`` honest, ``cheat_pmf`` cheated.
+
+    The counts per category are sufficient; under either hypothesis they are multinomial (the cheated law being
+    the mixture ``(1 - rate) null + rate cheat``). Neyman-Pearson: reject on the largest likelihood ratios first,
+    randomising on the boundary, so the level is exact. No test on these categories has more power.
+    """
+    p0 = np.asarray(null_pmf, dtype=float)
+    p1 = (1 - rate) * p0 + rate * np.asarray(cheat_pmf, dtype=float)
+    if p0.shape != p1.shape or not np.isclose(p0.sum(), 1) or not np.isclose(p1.sum(), 1) or (p0 <= 0).any():
+        raise AuditError("the laws must be pmfs on the same categories, the honest one positive everywhere")
+    if not 0 < level < 1:
+        raise AuditError(f"the level must lie in (0, 1), got {level}")
+    counts = compositions(deals, len(p0))
+    from scipy.special import gammaln
+
+    base = gammaln(deals + 1) - gammaln(counts + 1).sum(axis=1)
+    with np.errstate(divide="ignore"):
+        log1 = np.log(p1)
+    h0 = np.exp(base + counts @ np.log(p0))
+    h1 = np.exp(base + np.where(counts > 0, counts * log1[None, :], 0.0).sum(axis=1))
+    ratio = np.where(h1 > 0, np.log(np.maximum(h1, TINY_P)) - np.log(np.maximum(h0, TINY_P)), -np.inf)
+    order = np.argsort(-ratio, kind="stable")
+    spent = np.cumsum(h0[order])
+    inside = int(np.searchsorted(spent, level, side="right"))
+    power = float(h1[order][:inside].sum())
+    if inside < len(order):
+        left = level - (spent[inside - 1] if inside else 0.0)
+        power += float(h1[order][inside]) * left / float(h0[order][inside])
+    return min(power, 1.0)
+
+
+TINY_P = float(np.finfo(float).tiny)

@@ -77,6 +77,7 @@ class Sums:
     gathered: np.ndarray  # (dealers,): hands with a logged gathered order (``order_before``)
     # (dealers, seats + the talon, features, values): deals giving the target each feature value (``features``)
     feature_counts: np.ndarray
+    depth_aces: np.ndarray  # (dealers, deck + 1, max aces + 1): deals by last cut depth and talon aces (``features``)
     uniform_pvalues: int = 0  # per-hand p-values folded in (for the report)
 
     @staticmethod
@@ -121,6 +122,7 @@ class Sums:
             z(seats, np.int64),
             z(seats, np.int64),
             z((seats, seats + 1, len(FEATURES), WIDTH), np.int64),
+            z((seats, deck + 1, max_aces + 1), np.int64),
         )
 
     def add(self, other: Sums) -> Sums:

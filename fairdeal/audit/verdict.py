@@ -51,6 +51,8 @@ from fairdeal.audit.benign import LOG_ERROR_NAMES
 from fairdeal.audit.bulk_replay import DEAL_SOURCE, EVIDENCE_TABLE, FALSE_CUT_SOURCE
 from fairdeal.audit.evidence import REPLAY, TARGETING, DealerEvidence, dealer_evidence
 from fairdeal.audit.exact import laws_for
+from fairdeal.audit.features.depth import NULL as DEPTH_NULL
+from fairdeal.audit.features.depth import depth_tests
 from fairdeal.audit.features.tests import NULL as FEATURE_NULL
 from fairdeal.audit.features.tests import feature_tests
 from fairdeal.audit.quality import MEASURES, guessing_null
@@ -306,6 +308,7 @@ def build_verdict(
     tests += _seat_tests(merged, players)
     tests += _benefit_tests(merged, players)
     tests += _feature_tests(merged, players)
+    tests += _depth_tests(merged, players, laws)
 
     tests += _cutter_tests(merged, players)
     notes += _cutter_notes(merged, players)
@@ -337,6 +340,9 @@ def build_verdict(
         notes.append(
             f"pattern {pattern.name} has {talon_cards} talon cards: the talon-rank test (231 pairs) does not apply"
         )
+    judged = tuple(
+        _explained(_cuts_for_a_stacker(_adjusted(tests), alpha, merged, notes), alpha, players, header.cutter)
+    )
     return Verdict(
         players,
         pattern.name,
@@ -344,7 +350,7 @@ def build_verdict(
         merged.hands,
         merged.lines,
         alpha,
-        tuple(_explained(_adjusted(tests), alpha, players, merged.header.cutter)),
+        judged,
         tuple(paths),
         threshold,
         horizon,
@@ -738,6 +744,27 @@ def _feature_tests(merged: Merged, players: Sequence[str]) -> list[TestResult]:
     return out
 
 
+def _depth_tests(merged: Merged, players: Sequence[str], laws: Laws) -> list[TestResult]:
+    """Per dealer, the talon's aces at the cut depth where they were most surprising (sparse stacking)."""
+    return [
+        TestResult(
+            f"dealer {players[t.dealer]}",
+            f"talon aces at one cut depth ({t.depth}), smallest tail over the depths",
+            float(t.aces),
+            t.pvalue,
+            t.deals,
+            DEPTH_NULL,
+            dealer=players[t.dealer],
+            kind="talon-aces-depth",
+            observed=float(t.aces),
+            expected=t.expected,
+            bound=t.depth,
+            family=FEATURE_FAMILY,
+        )
+        for t in depth_tests(merged.sums, merged.layout, laws.talon_aces.pmf)
+    ]
+
+
 CUTTER_NULL = (
     "an honest cutter: depth uniform over the legal depths, so the chosen depth's rank among them (ties broken at "
     "random) is uniform, Fisher on each tail; and, so that a dealer stacking for a habitual depth does not make "
@@ -785,6 +812,41 @@ def _cutter_tests(merged: Merged, players: Sequence[str]) -> list[TestResult]:
                 )
             )
     return tests
+
+
+def _cuts_for_a_stacker(tests: list[TestResult], alpha: float, merged: Merged, notes: list[str]) -> list[TestResult]:
+    """A cutter whose cuts were all of one dealer's deals, when that dealer is flagged for the talon and his own
+    shuffle brought the aces together (a tell the cut does not make: a cut moves one neighbour pair at most): the
+    cutter's chosen depths cannot be told apart from the dealer's stacking. A dealer who stacks for the cut he
+    will get (a crimp, an accomplice's habit) makes its depth the one that gives the most, so the cut test sees a
+    choice either way; the dealer is named, and the cutter's tests are kept, explained by him, with a note.
+    Without the dealer's own tell, a cutter choosing his depths over honest shuffles stays named."""
+    players = merged.header.players
+    flagged = [t for t in tests if t.holm <= alpha and t.explained_by is None and t.dealer in players]
+    arranged = {t.dealer for t in flagged if t.kind == "aces-together"}
+    stackers = {t.dealer for t in flagged if t.kind.startswith("talon") or t.beneficiary == TALON} & arranged
+    dealt = merged.sums.benefit_count.sum(axis=2)  # (dealers, cutters)
+    by: dict[str, str] = {}
+    for c, cutter in enumerate(players):
+        dealers = np.flatnonzero(dealt[:, c]) if c < dealt.shape[1] else np.array([], dtype=np.int64)
+        if len(dealers) == 1 and players[int(dealers[0])] in stackers and players[int(dealers[0])] != cutter:
+            by[cutter] = players[int(dealers[0])]
+    out = []
+    confounded: dict[str, int] = {}
+    for t in tests:
+        if t.test.startswith(CUT_TEST) and t.actor in by and t.explained_by is None:
+            if t.holm <= alpha:
+                confounded[t.actor] = confounded.get(t.actor, 0) + 1
+            t = replace(t, explained_by=f"dealer {by[t.actor]}")
+        out.append(t)
+    notes += [
+        f"cutter {cutter}: {n} test(s) of his chosen cut depths stand out, but he cut only dealer {by[cutter]}'s "
+        f"deals, {by[cutter]} is flagged for the talon and {by[cutter]}'s own shuffles brought the aces together: "
+        "a dealer who stacks for the cut makes its depth look chosen, so these tests cannot tell the cutter's "
+        "choice from the dealer's stacking (not counted against him)"
+        for cutter, n in confounded.items()
+    ]
+    return out
 
 
 def _explained(tests: list[TestResult], alpha: float, players: Sequence[str], cutter: int) -> list[TestResult]:

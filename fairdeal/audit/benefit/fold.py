@@ -27,6 +27,7 @@ from fairdeal.audit.benefit.model import (
     value_model,
 )
 from fairdeal.audit.fastpath import CUT
+from fairdeal.audit.features.depth import fold_depth_aces
 from fairdeal.audit.features.fold import fold_features
 from fairdeal.cards import NUM_CODES
 from fairdeal.deal import get_pattern
@@ -149,15 +150,21 @@ def seated_hands(layout: Layout, dealer: int) -> tuple[int, ...]:
     return tuple(sorted(int(h) for h in layout.slot_hand[dealer, : layout.num_seats] if h >= 0))
 
 
-def cutters_of(hands: Hands, simple: np.ndarray, compiled: CompiledShuffle | None, seats: int) -> np.ndarray:
-    """The seat that made each hand's last logged cut (``seats``: no cut, or no seat named for it)."""
+def last_cuts(
+    hands: Hands, simple: np.ndarray, compiled: CompiledShuffle | None, seats: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each hand's last logged cut: the seat that made it (``seats``: no cut, or no seat named for it) and its
+    depth (-1: no cut, or a cut of unknown depth)."""
     out = np.full(len(hands), seats, dtype=np.int64)
+    depths = np.full(len(hands), -1, dtype=np.int64)
     if compiled is not None and len(simple):
         cut = compiled.kinds == CUT
         last = np.where(cut.any(axis=1), cut.shape[1] - 1 - np.argmax(cut[:, ::-1], axis=1), -1)
-        actor = compiled.actors[np.arange(len(simple)), np.maximum(last, 0)]
+        rows = np.arange(len(simple))
+        actor = compiled.actors[rows, np.maximum(last, 0)]
         ok = (last >= 0) & (actor >= 0) & (actor < seats)
         out[simple[ok]] = actor[ok]
+        depths[simple[last >= 0]] = compiled.args[rows, np.maximum(last, 0)][last >= 0]
     done = np.zeros(len(hands), dtype=bool)
     done[simple] = True
     for k in np.flatnonzero(~done):
@@ -168,18 +175,32 @@ def cutters_of(hands: Hands, simple: np.ndarray, compiled: CompiledShuffle | Non
             actions = parse_notation(shuffle).actions
         except FairdealError:
             continue  # the replay has reported it
-        cuts = [a.actor for a in actions if isinstance(a.op, Cut)]
-        if cuts and isinstance(cuts[-1], int) and not isinstance(cuts[-1], bool) and cuts[-1] < seats:
-            out[k] = cuts[-1]
-    return out
+        cuts = [(a.actor, a.op) for a in actions if isinstance(a.op, Cut)]
+        if not cuts:
+            continue
+        who, op = cuts[-1]
+        if isinstance(who, int) and not isinstance(who, bool) and who < seats:
+            out[k] = who
+        if isinstance(op, Cut) and op.depth is not None:
+            depths[k] = op.depth
+    return out, depths
 
 
 def fold_benefit(
-    sums: Sums, recv: np.ndarray, dealers: np.ndarray, cutters: np.ndarray, layout: Layout, system: str
+    sums: Sums,
+    recv: np.ndarray,
+    dealers: np.ndarray,
+    cutters: np.ndarray,
+    layout: Layout,
+    system: str,
+    depths: np.ndarray | None = None,
 ) -> None:
     """Add a block's deals to ``benefit_*`` sums ``(dealer, cutter, target)``: target = seat, or seats (the talon);
-    and their steerable features (``features``)."""
+    their steerable features (``features``), and the talon's aces at each last cut's depth when ``depths`` are
+    given (``features.depth``)."""
     fold_features(sums, recv.astype(np.int64), dealers, layout)
+    if depths is not None:
+        fold_depth_aces(sums, recv.astype(np.int64), dealers, depths, layout)
     pattern = layout.pattern
     scoring = Scoring.of_system(system)
     model = model_of(pattern, scoring)

@@ -29,7 +29,17 @@ from fairdeal.shuffle.ops import Action, Cut
 
 HANDS_PER_DEALER = 6  # hands drawn per suspect dealer (the rest are in the tables and the JSON)
 TALON_KINDS = (
-    frozenset({"talon-aces", "talon-aces-eprocess", "talon-value", "talon-same-effort", "talon-rank", "aces-together"})
+    frozenset(
+        {
+            "talon-aces",
+            "talon-aces-eprocess",
+            "talon-aces-depth",
+            "talon-value",
+            "talon-same-effort",
+            "talon-rank",
+            "aces-together",
+        }
+    )
     | features.TALON_KINDS
 )
 SEAT_KINDS = frozenset({"hand-value", "hand-same-effort"}) | features.SEAT_KINDS

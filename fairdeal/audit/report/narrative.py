@@ -32,6 +32,7 @@ FAMILY_OF_KIND = {
     "talon-aces": "talon",
     "talon-value": "talon",
     "talon-aces-eprocess": "talon",
+    "talon-aces-depth": "talon",
     "talon-same-effort": "talon",
     "hand-value": "hand",
     "talon-rank": "hand",

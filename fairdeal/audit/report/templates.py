@@ -24,6 +24,16 @@ TESTS: dict[str, dict[str, str]] = {
             "(семёрка — 0, туз — 7)."
         ),
     },
+    "talon-aces-depth": {
+        "en": (
+            "Of {dealer}'s deals, those cut at depth {bound} put {observed} aces in the talon where {expected} are "
+            "expected; at no other depth was it as unusual ({deals} with a cut of known depth)."
+        ),
+        "ru": (
+            "В сдачах {dealer}, снятых на глубину {bound}, в прикуп попало тузов: {observed}, тогда как ожидается "
+            "{expected}; ни на какой другой глубине не было так необычно ({deals} с известной глубиной съёма)."
+        ),
+    },
     "talon-aces-eprocess": {
         "en": (
             "Followed deal by deal, the talon aces of {dealer}'s {deals} grew the evidence against this dealer to a "

@@ -1,0 +1,100 @@
+"""Sparse stacking: did the talon hold more aces at one cut depth of a dealer's deals than chance allows?
+
+A dealer who stacks an ace into the talon in a few of his deals needs the cut to land where he placed it: a cut
+made by an accomplice at an agreed depth, or forced by a crimp. Summed over all his deals, a stacked deal in ten is
+diluted by the nine honest ones; grouped by the last cut's depth, the stacked deals pile up in one group. Under
+honest dealing the deal is uniform whatever the depth (the cutter does not see the cards), so given the depths the
+talon's ace counts are independent draws of the hypergeometric law: the total ``S_d`` of the deals cut at depth
+``d`` has the law of a sum of ``n_d`` such draws (exact, by convolution), and its upper tail is ``p_d``. The test's
+statistic is ``min_d p_d``; its exact law given the depths is ``P(min <= t) = 1 - prod_d (1 - G_d(t))``, ``G_d(t)``
+the largest tail of ``S_d`` at most ``t``. A cutter's habits (any law of depths) do not move it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from fairdeal.cards import NUM_CODES, Rank, rank_of
+
+if TYPE_CHECKING:
+    from fairdeal.audit.fastpath import Layout
+    from fairdeal.audit.summary import Sums
+
+ACE_MASK = np.asarray(rank_of(np.arange(NUM_CODES)) == int(Rank.ACE))
+NULL = (
+    "honest deals: the deal uniform whatever the cut depth, so given the depths each deal's talon aces are "
+    "hypergeometric and independent; per depth the exact tail of their total, the smallest over the depths with "
+    "its exact law (one-sided: more aces)"
+)
+
+
+def fold_depth_aces(sums: Sums, recv: np.ndarray, dealers: np.ndarray, depths: np.ndarray, layout: Layout) -> None:
+    """Add a block's deals to ``sums.depth_aces[dealer, depth, talon aces]`` (deals with a last cut of known depth)."""
+    pattern = layout.pattern
+    aces = np.count_nonzero((recv >= pattern.hands) & ACE_MASK[None, : recv.shape[1]], axis=1)
+    width = sums.depth_aces.shape[1]
+    known = (depths >= 0) & (depths < width)
+    top = sums.depth_aces.shape[2] - 1
+    np.add.at(sums.depth_aces, (dealers[known], depths[known], np.minimum(aces[known], top)), 1)
+
+
+@dataclass(frozen=True)
+class DepthTest:
+    """One dealer's test: the depth whose talons held the most surprising aces, and the exact p-value of the min."""
+
+    dealer: int
+    deals: int
+    depth: int
+    cut: int  # deals cut at that depth
+    aces: int  # aces their talons held
+    expected: float
+    pvalue: float
+
+
+def total_tails(pmf: np.ndarray, deals: int) -> np.ndarray:
+    """``tails[s] = P(S >= s)`` for ``S`` the sum of ``deals`` independent draws of ``pmf`` (on 0..len-1)."""
+    law = np.array([1.0])
+    for _ in range(deals):
+        law = np.convolve(law, pmf)
+    returned: np.ndarray = np.minimum(np.cumsum(law[::-1])[::-1], 1.0)
+    return returned
+
+
+def depth_test(dealer: int, counts: np.ndarray, pmf: np.ndarray) -> DepthTest | None:
+    """The test over ``counts[depth, aces]`` (one dealer's deals) under the per-deal ace law ``pmf``."""
+    per_depth = counts.sum(axis=1)
+    cut = np.flatnonzero(per_depth)
+    if not len(cut):
+        return None
+    support = np.arange(counts.shape[1])
+    tails = {int(d): total_tails(pmf, int(per_depth[d])) for d in cut}
+    observed = {int(d): int(counts[d] @ support) for d in cut}
+    pvalues = {d: float(tails[d][observed[d]]) for d in tails}
+    best = min(pvalues, key=lambda d: (pvalues[d], d))
+    t = pvalues[best]
+    # Each depth's chance of a tail at most t: the largest attainable tail not above it (discrete law).
+    chances = [float(tails[d][tails[d] <= t * (1 + 1e-9)].max(initial=0.0)) for d in tails]
+    pvalue = -float(np.expm1(np.sum(np.log1p(-np.minimum(chances, 1.0 - 1e-16)))))
+    mean = float(support[: len(pmf)] @ pmf)
+    return DepthTest(
+        dealer,
+        int(per_depth.sum()),
+        best,
+        int(per_depth[best]),
+        observed[best],
+        float(per_depth[best]) * mean,
+        float(min(1.0, max(pvalue, np.finfo(float).tiny))),
+    )
+
+
+def depth_tests(sums: Sums, layout: Layout, pmf: np.ndarray) -> list[DepthTest]:
+    """Every dealer's test, where his deals log a cut of known depth."""
+    out = []
+    for dealer in range(layout.num_seats):
+        test = depth_test(dealer, sums.depth_aces[dealer], pmf)
+        if test is not None:
+            out.append(test)
+    return out
