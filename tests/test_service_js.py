@@ -358,7 +358,9 @@ def test_the_browser_charges_a_refuser_without_cause_as_python_does(node, monkey
     assert [t.answers[-1]["kind"] for t in twins[:2]] == [m.SETTLEMENT_SIGN, m.SETTLEMENT_SIGN]
 
 
-def _never_commits(source: CommitRevealSource4, twins: list[Twin], walker: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def _never_commits(
+    source: CommitRevealSource4, twins: list[Twin], walker: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Hand 1 played by all; in hand 2 seat ``walker`` commits to no seed in any attempt, so the evening ends."""
     answer = twins[walker].commit
 
