@@ -725,6 +725,11 @@ def _last_step_cases(system: str, players: int) -> list[tuple[str, list[dict[str
     ]
 
 
+def _left_out_note(report: dict[str, Any]) -> str:
+    """The seat the page states left the settlement uncountersigned, as its note names it."""
+    return f"player {report['proved'][0]['unsigned'][0]} did not countersign"
+
+
 def test_js_and_python_judge_the_last_end_cases_alike_on_every_system(page: Path, tmp_path: Path) -> None:
     """Three aborted openings and a seat gone at the settlement: accepted by both where verify accepts them (the
     end, or the absent seat, a note), refused by both with the same verdict lines where verify refuses them -- on
@@ -749,11 +754,15 @@ def test_js_and_python_judge_the_last_end_cases_alike_on_every_system(page: Path
             ends = [n for n in notes if "the evening ends here (aborted 3 times)" in n]
             if not report["ok"] or len(ends) != 1 or " charged" not in ends[0]:
                 disagreements.append(f"{label}: the page did not accept the end: {report}")
+            elif [(s["ended"]["step"], s["unsigned"]) for s in report["proved"]] != [("abort", [])]:
+                disagreements.append(f"{label}: the page states another end: {report['proved']}")
         elif "honest" in label:
             absent = [n for n in notes if "did not countersign the settlement" in n and "dropped by the relay" in n]
             python_absent = [n for n in python.notes if "did not countersign the settlement" in n]
             if not report["ok"] or len(absent) != 1 or len(python_absent) != 1:
                 disagreements.append(f"{label}: the absent seat is not one note in both: {notes} / {python.notes}")
+            elif [len(s["unsigned"]) for s in report["proved"]] != [1] or _left_out_note(report) not in absent[0]:
+                disagreements.append(f"{label}: the page does not state the seat left out: {report['proved']}")
         elif label.startswith("aborts") or "abort" in label:
             if ("service", "end") not in js:
                 disagreements.append(f"{label}: the page did not name the service's end: {sorted(js)}")

@@ -1385,8 +1385,13 @@
       const ending = group.find((c) => c.hand === null && c.end !== null);
       const ended = ending ? { hand: ending.end.body.hand, step: ending.end.body.step,
         charged: ending.end.body.charged.map((seat) => roster.seats[seat].name) } : null;
+      // The seats neither charged nor countersigning: left out of the settlement (absent, or dropped by the relay).
+      const closing = group.find((c) => c.hand === null && c.settlement !== null);
+      const signed = closing ? closing.messages.filter((e) => e.kind === 'settlement-sign').map((e) => e.sender) : [];
+      const charged = ending ? ending.end.body.charged : [];
+      const unsigned = closing ? roster.seats.filter((_, i) => !signed.includes(i) && !charged.includes(i)).map((x) => x.name) : [];
       out.push({ table: roster.table, session: roster.session, system: roster.system, seats: roster.seats.map((s) => s.name),
-        hands, settled, ended, pinned: Boolean(pins.roster) || pins.keys.length > 0, log });
+        hands, settled, ended, unsigned, pinned: Boolean(pins.roster) || pins.keys.length > 0, log });
     }
     return out;
   }
