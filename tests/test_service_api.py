@@ -215,3 +215,83 @@ def test_a_seat_that_stops_countersigning_ends_the_evening_by_the_policy(db_url,
     verdict = json.loads(shown.stdout)
     assert verdict["ok"], verdict
     assert any("the evening ends here" in note and "player Dan charged" in note for note in verdict["notes"])
+
+
+def _downloaded(server, table: str, tmp_path: Path, page) -> tuple:
+    """What the table offers for download (log, transcripts), written as files, checked by fairdeal verify and by
+    the offline page."""
+    rows = server.http.get(f"/api/tables/{table}/transcripts").json()
+    log = server.http.get(f"/api/tables/{table}/log").text
+    folder = tmp_path / f"{table}.transcripts"
+    folder.mkdir()
+    for doc in rows:
+        name = f"hand-{doc['hand']:04d}.json" if "hand" in doc else "settlement.json"
+        (folder / name).write_bytes(encode(doc))
+    (tmp_path / f"{table}.jsonl").write_text(log, encoding="utf-8")
+    report = verify_log(tmp_path / f"{table}.jsonl")
+    files = [str(p) for p in sorted(folder.iterdir())] + [str(tmp_path / f"{table}.jsonl")]
+    shown = subprocess.run(["node", str(RUNNER), str(page), *files], capture_output=True, text=True, timeout=300)
+    assert shown.returncode == 0, shown.stderr
+    return rows, log, report, json.loads(shown.stdout)
+
+
+def test_an_opening_aborted_three_times_ends_the_evening_online(tmp_path, page):
+    """Dan plays hand 1, then commits to no seed in any attempt of hand 2: at each turn timeout the service aborts
+    the attempt, after the third it ends the evening charging Dan once per abort, the bots countersign, and the
+    download verifies in fairdeal verify and in the offline page (SQLite)."""
+    with Server(str(tmp_path / "fairdeal.db"), turn_timeout=2) as server:
+        table = create_table(server, max_hands=3)
+        _seat_bots(server, table, [1, 2])
+        dan = ScriptedPlayer(server, table, "Dan", 0)
+        dan.connect()
+
+        def walked(view: dict) -> bool:
+            if view["stage"] == "ended":
+                return True
+            need, hand = view["protocol"]["need"], view["protocol"]["hand"]
+            if need == "seed-commit" and hand == 2:
+                dan.done.add((need, hand, view["protocol"]["chain"]))  # Dan reads it and sends nothing
+            return False
+
+        final = dan.play_until(walked, limit=180)
+        dan.close()
+        rows, log, report, verdict = _downloaded(server, table, tmp_path, page)
+    assert (final["ended"]["hand"], final["ended"]["charged"]) == (2, [0, 0, 0]), final["ended"]
+    assert "aborted 3 times" in final["reason"] and [h["hand"] for h in final["history"]] == [1]
+    voided = next(d for d in rows if d.get("hand") == 2)
+    assert [e["body"]["missing"] for e in voided["messages"] if e["kind"] == "abort"] == [[0], [0], [0]]
+    lines = [json.loads(line) for line in log.splitlines()]
+    assert [line["type"] for line in lines] == ["table", "hand", "end"]
+    assert report.ok, [f.line() for f in report.failures]
+    assert any("aborted 3 times" in n and "player Dan charged" in n for n in report.notes)
+    assert verdict["ok"], verdict
+    assert any("aborted 3 times" in n and "player Dan charged" in n for n in verdict["notes"])
+
+
+def test_a_seat_that_does_not_countersign_the_settlement_is_left_out_online(tmp_path, page):
+    """Dan plays every hand but never countersigns the settlement: at the turn timeout he is left out, the bots
+    countersign, the table finishes, and the download verifies in both, Dan named in a note (SQLite)."""
+    with Server(str(tmp_path / "fairdeal.db"), turn_timeout=2) as server:
+        table = create_table(server, max_hands=1)
+        _seat_bots(server, table, [1, 2])
+        dan = ScriptedPlayer(server, table, "Dan", 0)
+        dan.connect()
+
+        def gone(view: dict) -> bool:
+            if view["stage"] == "finished":
+                return True
+            need, hand = view["protocol"]["need"], view["protocol"]["hand"]
+            if need == "settlement-sign":
+                dan.done.add((need, hand, view["protocol"]["chain"]))
+            return False
+
+        final = dan.play_until(gone, limit=120)
+        dan.close()
+        rows, _, report, verdict = _downloaded(server, table, tmp_path, page)
+    assert final["stage"] == "finished", final.get("reason")
+    settlement = next(d for d in rows if "hand" not in d)
+    assert [e["sender"] for e in settlement["messages"] if e["kind"] == "settlement-sign"] == [1, 2]
+    assert report.ok, [f.line() for f in report.failures]
+    assert verdict["ok"], verdict
+    for notes in (report.notes, verdict["notes"]):
+        assert any("player Dan did not countersign the settlement" in n for n in notes), notes

@@ -356,3 +356,63 @@ def test_the_browser_charges_a_refuser_without_cause_as_python_does(node, monkey
     closing = source.close(_charged_settlement("sochi", 3, [2]))
     assert closing["messages"][0]["body"]["charged"] == [2] and closing["messages"][0]["body"]["step"] == m.REFUSAL
     assert [t.answers[-1]["kind"] for t in twins[:2]] == [m.SETTLEMENT_SIGN, m.SETTLEMENT_SIGN]
+
+
+def _never_commits(
+    source: CommitRevealSource4, twins: list[Twin], walker: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hand 1 played by all; in hand 2 seat ``walker`` commits to no seed in any attempt, so the evening ends."""
+    answer = twins[walker].commit
+
+    def absent(hand: int, shown: Sequence[Envelope], deadline: float | None = None) -> Envelope | None:
+        if hand == 1:
+            return answer(hand, shown, deadline)
+        Player._accept_all(twins[walker], shown, hand)
+        return None
+
+    monkeypatch.setattr(twins[walker], "commit", absent)
+    source.deal(1, 0)
+    source.finish(1)
+    with pytest.raises(source_module.EveningEnded):
+        source.deal(2, 1)
+
+
+@pytest.mark.parametrize("cell", CELLS, ids=[f"{n}-{p}p" for n, p in CELLS])
+def test_the_browser_checks_an_end_after_three_aborts_and_signs_as_python_does(node, monkeypatch, cell):
+    """A seat walks away from every attempt of hand 2's opening: every other browser seat re-derives the end (the
+    walker charged once per abort) from its own chain and signs the settlement byte for byte as the Python player."""
+    system, seats = cell
+    source, twins = _session(node, monkeypatch, system, seats, hands=3)
+    walker = seats - 1
+    _never_commits(source, twins, walker, monkeypatch)
+    closing = source.close(_charged_settlement(system, seats, [walker] * 3))
+    end = closing["messages"][0]["body"]
+    assert (end["step"], end["charged"]) == (m.ABORT, [walker] * 3)
+    assert [e["sender"] for e in closing["messages"][2:]] == [s for s in range(seats) if s != walker]
+    assert all(t.answers[-1]["kind"] == m.SETTLEMENT_SIGN for t in twins if t.seat != walker)
+    docs = [("hand 1", source.transcripts[0]), ("hand 2", source.ended), ("settlement", closing)]
+    report = verify_documents(docs, replay_records=False, pins=Pins(source.roster, (), None))
+    assert report.failures == (), [f.line() for f in report.failures]
+
+
+def test_the_browser_refuses_an_abort_end_too_early_or_charging_another_seat_as_python_does(node, monkeypatch):
+    """An end after one abort (the hand is dealt again, not ended) and an end charging seat 0 for seat 2's aborts:
+    the first seat asked refuses it, byte-identical to the Python player's refusal."""
+    source, twins = _session(node, monkeypatch, "sochi", 3, hands=3)
+    monkeypatch.setattr(source_module, "MAX_ATTEMPTS", 1)
+    _never_commits(source, twins, 2, monkeypatch)
+    with pytest.raises(source_module.RefusedHand) as refused:
+        source.close(_charged_settlement("sochi", 3, [2]))
+    refusal = refused.value.document["messages"][-1]
+    assert (refusal["sender"], refusal["body"]["check"]) == (0, "end") and "dealt again" in refusal["body"]["reason"]
+    assert twins[0].answers[-1] == refusal
+    monkeypatch.undo()
+    source, twins = _session(node, monkeypatch, "sochi", 3, hands=3)
+    monkeypatch.setattr(source_module, "end_charge", lambda roster, messages, judge: [0, 0, 0])
+    _never_commits(source, twins, 2, monkeypatch)
+    with pytest.raises(source_module.RefusedHand) as refused:
+        source.close(_charged_settlement("sochi", 3, [0, 0, 0]))
+    refusal = refused.value.document["messages"][-1]
+    assert refusal["sender"] == 1 and refusal["body"]["check"] == "end"
+    assert "the end should be {'hand': 2, 'step': 'abort', 'charged': [2, 2, 2]" in refusal["body"]["reason"]
+    assert twins[1].answers[-1] == refusal

@@ -124,8 +124,8 @@ def test_the_service_key_is_made_beside_the_database_once_and_pinned_by_each_tab
 
 
 def test_a_seat_that_lets_a_seed_step_lapse_is_aborted_signed_and_the_hand_dealt_again():
-    """The v4 abort policy through the table: two signed aborts naming the seat, a fresh hand-open each time,
-    then the table stops; the same rows rebuild the same chain."""
+    """The v4 abort policy through the table: a signed abort naming the seat and a fresh hand-open each time,
+    the third abort ending the evening; the same rows rebuild the same chain."""
     table = _bot_table("sochi", 3, 2)
     person = IdentityKey.generate("person")
     table.seats[0] = Seat(0, "person", person.public.hex)  # seat 0 is a person who never answers
@@ -153,11 +153,12 @@ def test_a_seat_that_lets_a_seed_step_lapse_is_aborted_signed_and_the_hand_dealt
         rows.append(table.timeout_message(0))
         table.submit(rows[-1])
     aborts = [e for e in table.chain if e.kind == "abort"]
-    assert [(e.body["attempt"], e.body["missing"]) for e in aborts] == [(0, [0]), (1, [0])]
+    assert [(e.body["attempt"], e.body["missing"]) for e in aborts] == [(0, [0]), (1, [0]), (2, [0])]
     assert [e.body["attempt"] for e in table.chain if e.kind == "hand-open"] == [0, 1, 2]
-    assert table.stage is Stage.ABORTED and "seat 0 did not answer at the seed-commit step" in table.reason
+    assert table.stage is Stage.SETTLE and table.ended is not None and "aborted 3 times" in (table.reason or "")
+    assert (table.ended["step"], table.ended["charged"]) == ("abort", [0, 0, 0])
     again = Table.load(row, seats, rows, SERVICE_KEY)
-    assert [e.digest for e in again.chain] == [e.digest for e in table.chain] and again.stage is Stage.ABORTED
+    assert [e.digest for e in again.chain] == [e.digest for e in table.chain] and again.ended == table.ended
 
 
 def test_an_aborted_attempt_is_charged_to_the_absent_seat_and_every_party_countersigns_it():
@@ -298,8 +299,8 @@ def test_a_refusal_without_cause_ends_the_evening_charging_the_refuser():
     assert _reloaded(table, rows).stage is Stage.ENDED
 
 
-def test_a_refusal_at_the_session_opening_or_a_lapsed_settlement_still_stops_the_table():
-    """Only a hand ends the evening: a refused session and an unsigned settlement stop the table, as v4 says."""
+def test_a_refusal_at_the_session_opening_still_stops_the_table():
+    """Only a hand ends the evening: a refused session stops the table, as v4 says."""
     table, person = _with_person("sochi", 3, 1, 0)
 
     def refuse_opening(t: Table, p: Player) -> Envelope | None:
@@ -307,6 +308,99 @@ def test_a_refusal_at_the_session_opening_or_a_lapsed_settlement_still_stops_the
 
     _run(table, 0, person, refuse_opening)
     assert table.stage is Stage.ABORTED and "refused at session-accept" in table.reason
-    table, person = _with_person("sochi", 3, 1, 0)
-    _run(table, 0, person, lambda t, p: None if t.stage is Stage.SETTLE else STEPS[t.stage](t, p))
-    assert table.stage is Stage.ABORTED and "settlement-sign" in table.reason
+
+
+def _documents(docs: list) -> list[tuple[str, dict]]:
+    return [(f"hand {d.hand}", d.transcript) for d in docs]
+
+
+@pytest.mark.parametrize("cell", CELLS, ids=[f"{n}-{p}p" for n, p in CELLS])
+def test_an_opening_aborted_three_times_ends_the_evening_on_every_system(cell):
+    """The person plays hand 1, then lets every attempt of hand 2's seed commitment lapse: three signed aborts,
+    then the end charging the person once per abort on the sheet after hand 1, the settlement every bot
+    countersigns; verify accepts it and the same rows rebuild the table."""
+    name, seats = cell
+    walker = seats - 1
+    table, person = _with_person(name, seats, 3, walker)
+
+    def answer(t: Table, p: Player) -> Envelope | None:
+        if t.stage is Stage.COMMIT and t.hand == 2:
+            p._accept_all(t.chain, t.hand)
+            return None
+        return STEPS[t.stage](t, p)
+
+    rows, docs = _run(table, walker, person, answer)
+    assert table.stage is Stage.ENDED, table.reason
+    aborts = [e for e in table.chain if e.kind == "abort"]
+    assert [(e.hand, e.body["attempt"], e.body["missing"]) for e in aborts] == [(2, a, [walker]) for a in range(3)]
+    assert table.ended == {"hand": 2, "step": "abort", "charged": [walker] * 3, "evidence": aborts[-1].digest}
+    assert [d.hand for d in docs] == [1, 2, 0] and docs[1].line is None
+    end, settlement, *signs = docs[-1].transcript["messages"]
+    assert end["kind"] == "end" and settlement["body"]["hands"] == 1
+    assert [e["sender"] for e in signs] == [s for s in range(seats) if s != walker]
+    charge = abort_penalty(table.convention, walker, seats) * 3
+    assert table.charge == charge and table.log_trailer()["penalty"] == [line.to_record() for line in charge]
+    report = verify_documents(_documents(docs), replay_records=not table.convention.table.dummy)
+    assert report.ok, [f.line() for f in report.failures]
+    assert any("aborted 3 times" in note and "player person charged" in note for note in report.notes)
+    again = _reloaded(table, rows)
+    assert again.stage is Stage.ENDED and again.sheet == table.sheet and again.ended == table.ended
+
+
+@pytest.mark.parametrize("cell", CELLS, ids=[f"{n}-{p}p" for n, p in CELLS])
+def test_a_seat_that_does_not_countersign_the_settlement_is_left_out_on_every_system(cell):
+    """The person plays every hand but lets the settlement countersignature lapse: it is left out, the next seat's
+    chains to the last one in, the table finishes, and verify accepts the settlement naming the seat in a note."""
+    name, seats = cell
+    gone = 0 if seats % 2 == 0 else seats - 1
+    table, person = _with_person(name, seats, 1, gone)
+    rows, docs = _run(table, gone, person, lambda t, p: None if t.stage is Stage.SETTLE else STEPS[t.stage](t, p))
+    assert table.stage is Stage.FINISHED and table.unsigned == [gone], table.reason
+    _, *signs = docs[-1].transcript["messages"]
+    assert [e["sender"] for e in signs] == [s for s in range(seats) if s != gone]
+    report = verify_documents(_documents(docs), replay_records=not table.convention.table.dummy)
+    assert report.ok, [f.line() for f in report.failures]
+    assert [n for n in report.notes if "did not countersign the settlement" in n] == [
+        next(n for n in report.notes if "player person did not countersign the settlement" in n)
+    ]
+    again = _reloaded(table, rows)
+    assert again.stage is Stage.FINISHED and again.unsigned == [gone] and again.settlement == table.settlement
+
+
+def test_a_seat_gone_at_the_settlement_after_an_end_is_left_out():
+    """After seat 1 walks away in hand 2, seat 2 lets the settlement lapse too: seat 0 alone countersigns."""
+    table = _bot_table("sochi", 3, 3)
+    people = {seat: IdentityKey.generate(f"person {seat}") for seat in (1, 2)}
+    for seat, key in people.items():
+        table.seats[seat] = Seat(seat, f"person {seat}", key.public.hex)
+    from fairdeal.protocols.roster import Roster
+
+    parties: dict[int, Player] = {}
+    docs: list = []
+    seq = 0
+    while not table.stage.over:
+        seq += 1
+        message = table.bot_message()
+        if message is None:
+            seat = table.waiting_for()[0]
+            if table.stage is Stage.ROSTER:
+                signature = people[seat].sign(table.roster.message()).hex()
+                message = Message(seat, seq, "roster-sign", {"signature": signature})
+            elif table.stage is Stage.PLAY:
+                message = table.timeout_message(seat)
+            else:
+                party = parties.setdefault(seat, Player(seat, people[seat], Roster.from_json(table.roster.to_json())))
+                lapses = (table.stage is Stage.RECORD and table.hand == 2 and seat == 1) or table.stage is Stage.SETTLE
+                envelope = None if lapses else STEPS[table.stage](table, party)
+                message = (
+                    table.timeout_message(seat)
+                    if envelope is None
+                    else Message(seat, seq, "signed", envelope.to_json())
+                )
+        docs += table.submit(message)
+    assert table.stage is Stage.ENDED and table.ended["charged"] == [1] and table.unsigned == [2]
+    _, _, *signs = docs[-1].transcript["messages"]
+    assert [e["sender"] for e in signs] == [0]
+    report = verify_documents(_documents(docs))
+    assert report.ok, [f.line() for f in report.failures]
+    assert any("player person 2 did not countersign the settlement" in n for n in report.notes)

@@ -694,6 +694,103 @@ def test_js_and_python_judge_ended_evenings_alike_on_every_system(page: Path, tm
     assert not disagreements, "\n".join(disagreements)
 
 
+def _last_step_cases(system: str, players: int) -> list[tuple[str, list[dict[str, Any]]]]:
+    """The v4 end's last two cases on one table: an opening aborted three times (honest, and the ends a service
+    colluding with the signers could publish instead: no one, the walker once, another seat, one abort too many,
+    an end after the first abort), and a seat gone at the settlement (honest, its countersignature dropped last,
+    dropped before another's, out of seat order, twice)."""
+    import copy
+
+    from test_commit_reveal_v4_end import NeverCommits, NoSettlementSign, evening, forge_settlement, table
+
+    from fairdeal.protocols.commit_reveal4.parties import Player
+
+    convention = get_convention(system)
+    walker = players - 1
+    aborted, _ = evening(table(convention, players, walker, NeverCommits))
+    body = aborted[-1]["messages"][0]["body"]
+    others = [s for s in range(players) if s != walker]
+    cases: list[tuple[str, list[dict[str, Any]]]] = [("honest three aborts", aborted)]
+    for label, charged in (("no one", []), ("once", [walker]), ("seat 0", [0, 0, 0]), ("four times", [walker] * 4)):
+        forged = copy.deepcopy(aborted)
+        forge_settlement(forged[-1], dict(body, charged=charged), [s for s in range(players) if s not in charged])
+        cases.append((f"aborts charging {label}", forged))
+    cut = copy.deepcopy(aborted)
+    messages = cut[-2]["messages"]
+    first = next(i for i, e in enumerate(messages) if e["kind"] == "abort")
+    cut[-2]["messages"] = messages[: first + 1]
+    forge_settlement(cut[-1], dict(body, charged=[walker], evidence=parse(messages[first]).digest), others)
+    cases.append(("an end after one abort", cut))
+    gone = players - 1 if players % 2 else 0
+    unsigned, _ = evening(table(convention, players, gone, NoSettlementSign, hands=2), hands=2)
+    settled, _ = evening(table(convention, players, 0, Player, hands=2), hands=2)
+    dropped_last = copy.deepcopy(settled)
+    dropped_last[-1]["messages"] = dropped_last[-1]["messages"][:-1]
+    dropped_first = copy.deepcopy(settled)
+    dropped_first[-1]["messages"] = [
+        e for e in dropped_first[-1]["messages"] if not (e["kind"] == "settlement-sign" and e["sender"] == 0)
+    ]
+    swapped = copy.deepcopy(settled)
+    head, one, two, *rest = swapped[-1]["messages"]
+    swapped[-1]["messages"] = [head, two, one, *rest]
+    twice = copy.deepcopy(settled)
+    twice[-1]["messages"].append(twice[-1]["messages"][-1])
+    return [
+        *cases,
+        ("honest seat gone at the settlement", unsigned),
+        ("honest last countersignature dropped", dropped_last),
+        ("a countersignature dropped before another", dropped_first),
+        ("countersignatures out of seat order", swapped),
+        ("a countersignature twice", twice),
+    ]
+
+
+def _left_out_note(report: dict[str, Any]) -> str:
+    """The seat the page states left the settlement uncountersigned, as its note names it."""
+    return f"player {report['proved'][0]['unsigned'][0]} did not countersign"
+
+
+def test_js_and_python_judge_the_last_end_cases_alike_on_every_system(page: Path, tmp_path: Path) -> None:
+    """Three aborted openings and a seat gone at the settlement: accepted by both where verify accepts them (the
+    end, or the absent seat, a note), refused by both with the same verdict lines where verify refuses them -- on
+    every registered system and table size."""
+    cases = []
+    for system, players in TABLES:
+        for label, docs in _last_step_cases(system, players):
+            folder = tmp_path / f"{system}-{players}-{label.replace(' ', '-')}"
+            cases.append((f"{system}/{players}: {label}", _written(folder, docs)))
+    reports = run_batch(page, tmp_path, [{"files": [str(p) for p in paths], "pins": []} for _, paths in cases])
+    disagreements = []
+    for (label, paths), report in zip(cases, reports, strict=True):
+        python = verify_paths(paths)
+        # The page does not recompute the settlement's amounts (§13): an end verify rejects charges no one there,
+        # so the forged settlement's charged amounts are verify's finding alone.
+        lines = {(f.party, f.check) for f in python.failures} - {("service", "settlement")}
+        js = {(f["party"], f["check"]) for f in report.get("failures", [])}
+        if report["ok"] != python.ok or js != lines:
+            disagreements.append(f"{label}: JS {report['ok']} {sorted(js)}, Python {python.ok} {sorted(lines)}")
+        notes = report.get("notes", [])
+        if label.endswith("three aborts"):
+            ends = [n for n in notes if "the evening ends here (aborted 3 times)" in n]
+            if not report["ok"] or len(ends) != 1 or " charged" not in ends[0]:
+                disagreements.append(f"{label}: the page did not accept the end: {report}")
+            elif [(s["ended"]["step"], s["unsigned"]) for s in report["proved"]] != [("abort", [])]:
+                disagreements.append(f"{label}: the page states another end: {report['proved']}")
+        elif "honest" in label:
+            absent = [n for n in notes if "did not countersign the settlement" in n and "dropped by the relay" in n]
+            python_absent = [n for n in python.notes if "did not countersign the settlement" in n]
+            if not report["ok"] or len(absent) != 1 or len(python_absent) != 1:
+                disagreements.append(f"{label}: the absent seat is not one note in both: {notes} / {python.notes}")
+            elif [len(s["unsigned"]) for s in report["proved"]] != [1] or _left_out_note(report) not in absent[0]:
+                disagreements.append(f"{label}: the page does not state the seat left out: {report['proved']}")
+        elif label.startswith("aborts") or "abort" in label:
+            if ("service", "end") not in js:
+                disagreements.append(f"{label}: the page did not name the service's end: {sorted(js)}")
+        elif not js or {party for party, _ in js} != {"service"}:
+            disagreements.append(f"{label}: the page did not name the service alone: {sorted(js)}")
+    assert not disagreements, "\n".join(disagreements)
+
+
 def _ended_files(folder: Path) -> list[str]:
     """``fairdeal deal``'s files of an evening p1 walks away from in hand 2 (the log has no line for the voided
     hand; its transcript lies beside the settlement)."""

@@ -12,10 +12,10 @@ time and signs it; every seat signs the roster; the service opens the session an
 accepts it. Each hand: the service's hand-open, every seat's seed commitment (in seat order), the service's
 reveal request, every seat's seed (in seat order); the deck is derived and the hand is played through the engine;
 the service's hand-close (its seed, the deck, the deal and the record) is countersigned by every seat. The
-session ends with the service's settlement, countersigned by every seat. A countersignature not sent in time or a
-signed refusal of a hand ends the evening instead (v4's end policy): the hand is void, the seat at fault is
-charged the convention's abort penalty, the service signs an ``end`` and a settlement, and every other seat
-countersigns it. Each message must be the one the
+session ends with the service's settlement, countersigned by every seat (one not sent in time is left out). A
+record countersignature not sent in time, a signed refusal of a hand or its third aborted attempt ends the evening
+instead (v4's end policy): the hand is void, the seat at fault is charged the convention's abort penalty, the
+service signs an ``end`` and a settlement, and every other seat countersigns it. Each message must be the one the
 protocol expects next — from the seat whose turn it is, of the kind due, following the last message of the chain,
 signed for this table, session, hand and roster — or it is refused and nothing changes.
 """
@@ -200,6 +200,7 @@ class Table:
     settlement: dict[str, Any] | None = None
     ended: dict[str, Any] | None = None  # the signed end's body, when a seat's fault ended the evening
     charge: tuple[ScoreLine, ...] = ()  # what the end charged (on the sheet already)
+    unsigned: list[int] = field(default_factory=list)  # seats that sent no settlement countersignature in time
     outbox: list[Message] = field(default_factory=list)  # the service's envelopes of the step just taken
     _opening_round: int = 0
     _relayed: int = 0  # the service's envelopes so far
@@ -468,8 +469,8 @@ class Table:
     def _timeout(self, seat: int, body: dict[str, Any]) -> None:
         """The service's record that ``body.seat`` did not answer a signed request in time: in the seed steps the
         attempt is aborted (signed, naming the absent seat) and the hand dealt again from fresh seeds, at most
-        ``MAX_ATTEMPTS`` times; a missing countersignature of a hand's record ends the evening; anywhere else the
-        table stops."""
+        ``MAX_ATTEMPTS`` times, the last abort ending the evening; a missing countersignature of a hand's record
+        ends the evening; one of the settlement is left out; anywhere else the table stops."""
         if seat != SERVICE_SEAT:
             raise Refused(f"seat {seat}: only the service records a timeout")
         late = body.get("seat")
@@ -480,11 +481,20 @@ class Table:
         if kind == m.RECORD_SIGN:
             self._end_evening(f"seat {late} sent no {kind} for hand {self.hand} in time")
             return
-        if kind in (m.COMMIT, m.REVEAL) and self._live_service.attempt + 1 < MAX_ATTEMPTS:
+        if kind == m.SETTLEMENT_SIGN:
+            # Left out: every amount follows from the records the seat countersigned, and the next seat's
+            # countersignature chains to the last one taken.
+            self.unsigned.append(late)
+            self.answered += 1
+            return
+        if kind in (m.COMMIT, m.REVEAL):
             self._relay(self._live_service.abort(self.hand, kind, late))
             # The v4 abort policy: the absent seat pays the convention's charge, written with the hand's record.
             self._penalty += abort_penalty(self.convention, late, self.num_seats)
-            self._open_hand()
+            if self._live_service.attempt < MAX_ATTEMPTS:
+                self._open_hand()
+            else:
+                self._end_evening(f"aborted {MAX_ATTEMPTS} times")
             return
         self.stage = Stage.ABORTED
         self.reason = f"seat {late} did not answer at the {kind or 'play'} step of hand {self.hand}"
@@ -629,13 +639,11 @@ class Table:
 
     def _end_evening(self, why: str) -> None:
         """v4's end policy: the hand in progress is void (its transcript filed as the evidence), the seat at fault
-        (the first without a countersignature after the signed hand-close, or the refuser) is charged the
-        convention's abort penalty on the sheet before the hand, the service signs the end and the settlement,
-        and every other seat countersigns it."""
+        (the first without a countersignature after the signed hand-close, the refuser, or after the last aborted
+        attempt every seat the aborts name, once per abort) is charged the convention's abort penalty on the sheet
+        before the hand, the service signs the end and the settlement, and every other seat countersigns it."""
         hand = self.hand
-        opens = [i for i, e in enumerate(self.hand_messages) if e.kind == m.HAND_OPEN]
-        segment = self.hand_messages[opens[-1] :]
-        charged = end_charge(self._live_roster, segment, lambda refusal: None)
+        charged = end_charge(self._live_roster, self.hand_messages, lambda refusal: None)
         doc = self.document_base(FORMAT) | {"hand": hand, "messages": [e.to_json() for e in self.hand_messages]}
         self._derived.append(Derived(hand, doc, document_hash(doc), None, self.sheet_json()))
         if self.history and self.history[-1].hand == hand:  # closed, but never countersigned by all: void
@@ -646,7 +654,7 @@ class Table:
         self.sheet = self._sheet_before.apply(self.charge)
         self.state, self.order, self.answered = None, None, 0
         self.stage = Stage.SETTLE
-        end = self._live_service.end(hand, end_step(segment), charged)
+        end = self._live_service.end(hand, end_step(self.hand_messages), charged)
         self._relay(end)
         self.ended = dict(end.body)
         who = ", ".join(self._live_roster.party(seat) for seat in charged) or "no one"

@@ -34,7 +34,7 @@ const WORDS = {
     dealcheck: 'колода пересчитана в этом браузере', keybad: 'файл ключа не подходит',
     ended: 'вечер окончен досрочно', endtitle: 'Вечер окончен досрочно', voided: 'аннулирована',
     charged: 'штраф', nocharge: 'штрафа нет', on: 'на', 'record-sign': 'не подписана вовремя запись сдачи',
-    refusal: 'отказ подписать', evidence: 'доказательство',
+    refusal: 'отказ подписать', abort: 'раздача трижды прервана: не пришли семена', times: 'раз', evidence: 'доказательство',
   },
   en: {
     lobby: 'Tables', create: 'Create table', system: 'System', seats: 'Players', name: 'Name', join: 'Sit here',
@@ -55,7 +55,8 @@ const WORDS = {
     keybad: 'the key file does not fit',
     ended: 'the evening ended early', endtitle: 'The evening ended early', voided: 'void', charged: 'charged',
     nocharge: 'no one charged', on: 'on', 'record-sign': "the hand's record was not countersigned in time",
-    refusal: 'a refusal to sign', evidence: 'evidence',
+    refusal: 'a refusal to sign', abort: 'the deal was aborted three times: seeds not sent', times: 'times',
+    evidence: 'evidence',
   },
 };
 let lang = localStorage.getItem('fairdeal-lang') || 'ru';
@@ -378,7 +379,11 @@ class TableClient {
     const v = this.view;
     const lines = end.penalty.map((p) => `${this.name(p.seat)}: ${p.points} ${t(p.column)}` +
       (p.on === undefined || p.on === null ? '' : ` ${t('on')} ${this.name(p.on)}`));
-    const who = end.names.length ? `${t('charged')}: ${end.names.join(', ')}` : t('nocharge');
+    // After aborts a seat is charged once per abort: each name once, with how many times.
+    const counts = new Map();
+    for (const name of end.names) counts.set(name, (counts.get(name) || 0) + 1);
+    const names = [...counts].map(([name, n]) => (n > 1 ? `${name} ×${n} ${t('times')}` : name));
+    const who = names.length ? `${t('charged')}: ${names.join(', ')}` : t('nocharge');
     return h('div', { class: 'final ended', id: 'ended' }, h('strong', {}, t('endtitle')),
       h('div', {}, `${t('hand')} ${end.hand}: ${t('voided')} · ${t(end.step)}`),
       h('div', { class: 'charge' }, who, lines.length ? ` (${lines.join('; ')})` : ''),

@@ -204,6 +204,38 @@ function pyRepr(value) {
   return typeof value === 'string' ? `'${value}'` : String(value);
 }
 
+export const MAX_ATTEMPTS = 3; // deals of one hand: after the third abort the evening ends
+
+// parties.py's proven_absent: the seat each valid abort of a hand's messages proves absent, in order (an abort is
+// valid when it names the first seat without an answer to the signed request it cites).
+function provenAbsent(messages, n) {
+  const absent = [];
+  let start = 0;
+  messages.forEach((e, index) => {
+    if (e.kind !== K.ABORT) return;
+    const attempt = messages.slice(start, index);
+    start = index + 1;
+    const asked = attempt.find((x) => x.kind === K.REVEAL_REQUEST);
+    const [step, request] = asked ? [K.REVEAL, asked] : [K.COMMIT, attempt[0]];
+    const answered = attempt.filter((x) => x.kind === step).length;
+    const b = e.body;
+    if (request && answered < n && b.step === step && canonicalJson(b.missing) === canonicalJson([answered]) &&
+        b.request === digest(request)) {
+      absent.push(answered);
+    }
+  });
+  return absent;
+}
+
+// parties.py's end_problem: an aborted hand is dealt again until its MAX_ATTEMPTS-th abort, not ended.
+function endProblem(messages) {
+  const aborts = messages.filter((e) => e.kind === K.ABORT).length;
+  if (messages.length && messages[messages.length - 1].kind === K.ABORT && aborts < MAX_ATTEMPTS) {
+    return `a hand aborted ${aborts} time(s) is dealt again (up to ${MAX_ATTEMPTS} attempts), not ended`;
+  }
+  return null;
+}
+
 // ---- the player -----------------------------------------------------------------------------------------------
 // A failed check, worded as the Python SignedMessageError is ("PARTY: CHECK: what"), so refusals match byte for byte.
 export class Refusal extends Error {
@@ -338,14 +370,19 @@ export class Player {
       }
       commits.push(e);
     }
-    for (const e of this.chain.slice(0, index)) {  // an abort naming me although I answered: my answer was dropped
+    this.checkAborts(hand, index);
+    return { opened, index, commits };
+  }
+
+  // An abort before chain[upto] that names me although I answered its request: the relay dropped my answer.
+  checkAborts(hand, upto) {
+    for (const e of this.chain.slice(0, upto)) {
       if (e.kind !== K.ABORT || e.hand !== hand || !e.body.missing.includes(this.seat)) continue;
       const step = e.body.step, at = e.body.attempt;
       if (this.chain.some((x) => x.sender === this.seat && x.hand === hand && x.kind === step && x.body.attempt === at)) {
         throw new Refusal('abort', 'an abort names me absent, but I answered its request');
       }
     }
-    return { opened, index, commits };
   }
 
   commit(hand, seedHex) {
@@ -442,43 +479,56 @@ export class Player {
   }
 
   // The hands an evening's end leaves countersigned, its every field re-derived from my own chain as the Python
-  // player does (parties.py: _ended): it follows the last message of the hand it voids, and charges the first seat
-  // without a countersignature after the signed hand-close, or for a refusal the party at fault in what the refuser
-  // was shown by my own checks (none when that is the service), else the refuser.
+  // player does (parties.py: _ended): it follows the last message of the hand it voids (every attempt of it), and
+  // charges, after the third abort, every seat the valid aborts prove absent; the first seat without a
+  // countersignature after the signed hand-close; or for a refusal the party at fault in what the refuser was shown
+  // by my own checks (none when that is the service), else the refuser. An end after fewer aborts is refused.
   ended() {
     const index = this.chain.findLastIndex((e) => e.kind === K.END);
     const end = this.chain[index];
-    const start = this.chain.slice(0, index).findLastIndex((e) => e.kind === K.HAND_OPEN);
-    const segment = start < 0 ? [] : this.chain.slice(start, index);
-    const hand = segment.length ? segment[0].hand : 0;
+    const messages = this.handMessages(index);
+    const hand = messages.length ? messages[0].hand : 0;
     const now = { done: this.done, expected: this.expected };
     const base = hand === this.done ? this.before : now;
-    const last = segment[segment.length - 1];
-    if (!segment.length || hand !== base.done + 1 || digest(last) !== end.body.evidence) {
+    const last = messages[messages.length - 1];
+    if (!messages.length || hand !== base.done + 1 || digest(last) !== end.body.evidence) {
       throw new Refusal('end', 'the end does not follow the hand in progress');
     }
+    const problem = endProblem(messages);
+    if (problem !== null) throw new Refusal('end', problem);
     Object.assign(this, base);
     let charged;
     try {
-      charged = this.endCharge(hand, segment);
+      this.checkAborts(hand, index);
+      charged = this.endCharge(hand, messages);
     } finally {
       Object.assign(this, now);
     }
-    const step = last.kind === K.REFUSAL ? K.REFUSAL : K.RECORD_SIGN;
+    const step = last.kind === K.REFUSAL || last.kind === K.ABORT ? last.kind : K.RECORD_SIGN;
     const expected = { hand, step, charged, evidence: digest(last) };
     if (canonicalJson(end.body) !== canonicalJson(expected)) throw new Refusal('end', `the end should be ${pyRepr(expected)}`);
     return base.done;
   }
 
-  endCharge(hand, segment) {
-    const last = segment[segment.length - 1];
+  // The messages of the last hand begun before chain[index], every attempt from its first hand-open.
+  handMessages(index) {
+    const opens = [];
+    this.chain.slice(0, index).forEach((e, i) => { if (e.kind === K.HAND_OPEN) opens.push(i); });
+    if (!opens.length) return [];
+    const hand = this.chain[opens[opens.length - 1]].hand;
+    return this.chain.slice(opens.find((i) => this.chain[i].hand === hand), index);
+  }
+
+  endCharge(hand, messages) {
+    const last = messages[messages.length - 1];
+    if (last.kind === K.ABORT) return provenAbsent(messages, this.n);
     if (last.kind === K.REFUSAL) {
-      const party = this.faultBefore(hand, segment);
+      const party = this.faultBefore(hand, messages);
       if (party === null) return [last.sender];
       return this.rosterDoc.roster.seats.map((_, i) => i).filter((i) => this.party(i) === party).slice(0, 1);
     }
-    const close = segment.findLastIndex((e) => e.kind === K.CLOSE);
-    return close < 0 ? [] : [segment.length - 1 - close];
+    const close = messages.findLastIndex((e) => e.kind === K.CLOSE);
+    return close < 0 ? [] : [messages.length - 1 - close];
   }
 
   // The party at fault in what a refusal answered, by my own checks (null: everything I check holds).

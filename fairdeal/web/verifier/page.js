@@ -45,14 +45,17 @@
       both(list, 'The identities you pinned (the roster file, or a public key per seat) are the ones that signed: the holders of those keys took part. A pin proves this only if you had it from the players themselves (your own copy of the roster you signed, a key a player gave you), not from the files the service published.',
         'Закреплённые вами ключи (файл roster.json или открытый ключ места) — те самые, что подписывали: играли владельцы этих ключей. Это доказательство, только если вы получили их от самих игроков (ваша копия подписанного вами списка, ключ, который дал игрок), а не из файлов, опубликованных сервисом.');
     }
+    const gone = s.unsigned.join(', ');
+    const [but, butRu] = gone ? [` but ${gone} (absent, or dropped by the relay; no amount depends on it)`, ` кроме ${gone} (не ответил или подпись потеряна ретранслятором; ни одна сумма от этого не зависит)`] : ['', ''];
     if (s.ended) {
       const who = s.ended.charged.join(', ');
-      const [why, whyRu] = s.ended.step === 'refusal' ? ['a refusal', 'отказ подписать'] : ['a countersignature not sent', 'неподписанная запись'];
-      both(list, `The evening ended early at hand ${s.ended.hand} (${why}): that hand is void; the evidence proves ${who || 'no seat'} at fault and the service's signed end charges exactly ${who || 'no one'} (the convention's abort penalty); the settlement closes the hands before it and every other player countersigned it.`,
-        `Вечер окончен досрочно на раздаче ${s.ended.hand} (${whyRu}): эта раздача аннулирована; доказательства показывают вину: ${who || 'ничья'}, и подписанное сервисом окончание штрафует ровно ${who || 'никого'} (штраф за уход по соглашению); расчёт закрывает раздачи до неё и подписан всеми остальными игроками.`);
+      const whys = { refusal: ['a refusal', 'отказ подписать'], abort: ['its opening aborted three times', 'раздача трижды прервана'] };
+      const [why, whyRu] = whys[s.ended.step] || ['a countersignature not sent', 'неподписанная запись'];
+      both(list, `The evening ended early at hand ${s.ended.hand} (${why}): that hand is void; the evidence proves ${who || 'no seat'} at fault and the service's signed end charges exactly ${who || 'no one'} (the convention's abort penalty, once per abort); the settlement closes the hands before it and every other player${but} countersigned it.`,
+        `Вечер окончен досрочно на раздаче ${s.ended.hand} (${whyRu}): эта раздача аннулирована; доказательства показывают вину: ${who || 'ничья'}, и подписанное сервисом окончание штрафует ровно ${who || 'никого'} (штраф за уход по соглашению, за каждый обрыв); расчёт закрывает раздачи до неё и подписан всеми остальными игроками${butRu}.`);
     } else if (s.settled) {
-      both(list, 'The settlement is signed by the service, countersigned by every player and closes exactly these hands.',
-        'Итоговый расчёт подписан сервисом и каждым игроком и закрывает ровно эти раздачи.');
+      both(list, `The settlement is signed by the service, countersigned by every player${but} and closes exactly these hands.`,
+        `Итоговый расчёт подписан сервисом и каждым игроком${butRu} и закрывает ровно эти раздачи.`);
     } else {
       both(list, 'No signed settlement was given: the session may go on after these hands.',
         'Подписанного расчёта нет: сессия могла продолжиться после этих раздач.');

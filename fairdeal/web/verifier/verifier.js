@@ -654,7 +654,7 @@
   function newChecked(source, doc) {
     const c = { source, doc, hand: null, roster: null, table: null, failures: [], firstPrev: null, openingLast: null,
       last: null, anchor: null, hands: null, dealer: null, record: null, deal: null, close: null, deckInput: null,
-      settlement: null, messages: [], aborts: [], partial: [], stop: null, end: null };
+      settlement: null, messages: [], aborts: [], notes: [], partial: [], stop: null, end: null };
     c.fail = (party, check, detail) => c.failures.push({ party, check, detail });
     return c;
   }
@@ -854,8 +854,10 @@
     const items = c.doc.messages;
     if (Array.isArray(items) && items.length && isObject(items[0])) c.firstPrev = items[0].prev;
     const charged = statedCharge(items);
-    const grammar = (charged !== null ? [[SERVICE, 'end']] : []).concat([[SERVICE, 'settlement']],
-      roster.seats.map((_, s) => [s, 'settlement-sign']).filter(([s]) => !(charged || []).includes(s)));
+    const head = (charged !== null ? [[SERVICE, 'end']] : []).concat([[SERVICE, 'settlement']]);
+    const expected = roster.seats.map((_, s) => s).filter((s) => !(charged || []).includes(s));
+    const rest = Array.isArray(items) ? items.slice(head.length) : [];
+    const grammar = head.concat(signers(rest, expected).map((s) => [s, 'settlement-sign']));
     let opened = walk(c, items, '$.messages', 0, grammar, null);
     if (opened === null) return;
     if (charged !== null) { c.end = opened[0]; opened = opened.slice(1); }
@@ -866,6 +868,26 @@
         c.fail(roster.party(sign.sender), 'settlement countersignature', 'countersigns another settlement');
       }
     }
+    const signed = new Set(opened.slice(1).map((sign) => sign.sender));
+    for (const seat of expected.filter((s) => !signed.has(s))) {
+      c.notes.push(`${roster.party(seat)} did not countersign the settlement (absent, or dropped by the relay: its own signed ` +
+        "copy, chained to the service's signed settlement, would show which); the settlement stands: its amounts " +
+        'are the replayed sheet of the records every seat countersigned');
+    }
+  }
+
+  // check.py's _signers: the seats whose countersignatures the grammar expects, read from the unverified senders:
+  // in seat order, each once, a seat that sent none left out; a sender out of that order is expected as the next
+  // seat, so the walk names it.
+  function signers(items, expected) {
+    const seats = [];
+    for (const item of items) {
+      const sender = isObject(item) ? item.sender : undefined;
+      const later = expected.filter((s) => !seats.length || s > seats[seats.length - 1]);
+      if (later.includes(sender)) seats.push(sender);
+      else if (later.length) seats.push(later[0]);
+    }
+    return seats;
   }
 
   // The seats an evening's end (the settlement document's first message) says it charges, read unverified to shape
@@ -949,18 +971,51 @@
     return faults;
   }
 
-  // commit_reveal4/parties.py's end_charge: the first seat without a countersignature after the signed hand-close;
-  // for a refusal, the seat at fault in what it refused (none when that is the service), else the refuser.
-  function endCharge(roster, segment, faultParty) {
-    const last = segment[segment.length - 1];
+  const MAX_ATTEMPTS = 3; // deals of one hand: after the third abort the evening ends
+
+  // parties.py's proven_absent: the seat each valid abort proves absent, in order (an abort is valid when it names
+  // the first seat without an answer to the signed request it cites).
+  function provenAbsent(messages, n) {
+    const absent = [];
+    let start = 0;
+    messages.forEach((envelope, index) => {
+      if (envelope.kind !== 'abort') return;
+      const attempt = messages.slice(start, index);
+      start = index + 1;
+      const asked = attempt.filter((e) => e.kind === 'reveal-request');
+      const [step, request] = asked.length ? ['seed-reveal', asked[0]] : ['seed-commit', attempt[0]];
+      const answered = attempt.filter((e) => e.kind === step).length;
+      const body = envelope.body;
+      if (request !== undefined && answered < n && body.step === step && same(body.missing, [answered]) && body.request === request.digest) {
+        absent.push(answered);
+      }
+    });
+    return absent;
+  }
+
+  // parties.py's end_charge over a hand's messages (every attempt): after its last abort, every seat the valid
+  // aborts prove absent; for a refusal, the seat at fault in what it refused (none when that is the service), else
+  // the refuser; otherwise the first seat without a countersignature after the signed hand-close.
+  function endCharge(roster, messages, faultParty) {
+    const last = messages[messages.length - 1];
+    if (last.kind === 'abort') return provenAbsent(messages, roster.seats.length);
     if (last.kind === 'refusal') {
       if (faultParty === null) return [last.sender];
       const seats = roster.seats.map((_, i) => i).filter((i) => roster.party(i) === faultParty);
       return seats.slice(0, 1);
     }
     let close = -1;
-    segment.forEach((e, i) => { if (e.kind === 'hand-close') close = i; });
-    return close < 0 ? [] : [segment.length - 1 - close];
+    messages.forEach((e, i) => { if (e.kind === 'hand-close') close = i; });
+    return close < 0 ? [] : [messages.length - 1 - close];
+  }
+
+  // parties.py's end_problem: an aborted hand is dealt again until its MAX_ATTEMPTS-th abort.
+  function endProblem(messages) {
+    const aborts = messages.filter((e) => e.kind === 'abort').length;
+    if (messages.length && messages[messages.length - 1].kind === 'abort' && aborts < MAX_ATTEMPTS) {
+      return `a hand aborted ${aborts} time(s) is dealt again (up to ${MAX_ATTEMPTS} attempts), not ended`;
+    }
+    return null;
   }
 
   // A flat dict as Python writes it in the verdict's detail ({'hand': 2, 'charged': [1]}).
@@ -978,16 +1033,16 @@
       late.push([s, SERVICE, 'end', `hand ${body.hand} did not stop short: nothing ends the evening`]);
       return;
     }
-    let start = 0;
-    ended.partial.forEach((e, i) => { if (e.kind === 'hand-open') start = i; });
-    const segment = ended.partial.slice(start);
-    const refused = segment[segment.length - 1].kind === 'refusal';
-    if (!refused && ended.stop.check !== 'missing record-sign') {
+    const messages = ended.partial, last = messages[messages.length - 1].kind;
+    if (last !== 'refusal' && last !== 'abort' && ended.stop.check !== 'missing record-sign') {
       late.push([s, SERVICE, 'end', `a hand stopped at ${ended.stop.check} is aborted and dealt again, not ended`]);
       return;
     }
-    const charged = endCharge(roster, segment, faults.length ? faults[0].party : null);
-    const expected = { hand: ended.hand, step: refused ? 'refusal' : 'record-sign', charged, evidence: ended.last };
+    const problem = endProblem(messages);
+    if (problem !== null) { late.push([s, SERVICE, 'end', problem]); return; }
+    const charged = endCharge(roster, messages, faults.length ? faults[0].party : null);
+    const step = last === 'refusal' || last === 'abort' ? last : 'record-sign';
+    const expected = { hand: ended.hand, step, charged, evidence: ended.last };
     if (!same(body, expected)) {
       const who = charged.map((seat) => roster.party(seat)).join(', ') || 'no one on the sheet';
       late.push([s, SERVICE, 'end', `the evidence proves ${who} at fault; the end states ${pyRepr(body)}`]);
@@ -995,7 +1050,9 @@
     }
     ended.failures = ended.failures.filter((f) => f !== ended.stop);
     const who = charged.map((seat) => `${roster.party(seat)} charged`).join(', ') || 'no one charged';
-    const why = refused ? ended.stop.detail : `${ended.stop.party}: ${ended.stop.check}`;
+    let why = `${ended.stop.party}: ${ended.stop.check}`;
+    if (last === 'refusal') why = ended.stop.detail;
+    else if (last === 'abort') why = `aborted ${messages.filter((e) => e.kind === 'abort').length} times`;
     notes.push(`${ended.source}: hand ${ended.hand}: the evening ends here (${why}); the hand is void; ${who} (the convention's abort penalty)`);
   }
 
@@ -1062,7 +1119,7 @@
     if (checks.length && !pinned) {
       caveats.push('identities are unpinned: the keys checked are the ones the documents state; pin them with the roster file or a public key per seat to know who took part');
     }
-    for (const c of checks) for (const text of c.aborts) notes.push(`${c.source}: ${text}`);
+    for (const c of checks) for (const text of [...c.aborts, ...c.notes]) notes.push(`${c.source}: ${text}`);
     for (const group of sessions.values()) {
       const rules = Object.keys(group[0].roster.convention);
       if (rules.length) {
@@ -1329,8 +1386,13 @@
       const ending = group.find((c) => c.hand === null && c.end !== null);
       const ended = ending ? { hand: ending.end.body.hand, step: ending.end.body.step,
         charged: ending.end.body.charged.map((seat) => roster.seats[seat].name) } : null;
+      // The seats neither charged nor countersigning: left out of the settlement (absent, or dropped by the relay).
+      const closing = group.find((c) => c.hand === null && c.settlement !== null);
+      const signed = closing ? closing.messages.filter((e) => e.kind === 'settlement-sign').map((e) => e.sender) : [];
+      const charged = ending ? ending.end.body.charged : [];
+      const unsigned = closing ? roster.seats.filter((_, i) => !signed.includes(i) && !charged.includes(i)).map((x) => x.name) : [];
       out.push({ table: roster.table, session: roster.session, system: roster.system, seats: roster.seats.map((s) => s.name),
-        hands, settled, ended, pinned: Boolean(pins.roster) || pins.keys.length > 0, log });
+        hands, settled, ended, unsigned, pinned: Boolean(pins.roster) || pins.keys.length > 0, log });
     }
     return out;
   }
