@@ -3,17 +3,14 @@ small-order forgeries OpenSSL lets through."""
 
 from __future__ import annotations
 
-import hashlib
-
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from signature_forgeries import NEUTRAL as IDENTITY
+from signature_forgeries import ORDER, small_order_commitment
 
 from fairdeal.protocols.identity import IdentityKey, PublicKey, _verified
-
-ORDER = 2**252 + 27742317777372353535851937790883648493
-IDENTITY = bytes([1]) + bytes(31)  # the neutral element of edwards25519, a small-order point
 
 
 def openssl_accepts(public: bytes, message: bytes, signature: bytes) -> bool:
@@ -79,16 +76,9 @@ def test_refuses_malformed_signatures():
 
 
 def test_refuses_a_key_holders_signature_with_a_small_order_commitment():
-    """A key holder can sign with R the neutral element (s = k·a makes [s]B − [k]A vanish): OpenSSL accepts it; no
-    honest signer produces one (R = [r]B for a hashed r), and libsodium refuses it."""
-    seed = bytes(range(32, 64))
-    key = IdentityKey.from_seed(seed)
-    digest = bytearray(hashlib.sha512(seed).digest()[:32])
-    digest[0] &= 248
-    digest[31] = (digest[31] & 127) | 64
-    secret = int.from_bytes(digest, "little")
+    """A key holder can sign with R the neutral element: OpenSSL accepts it; no honest signer produces one, and
+    libsodium refuses it."""
     message = b"settlement"
-    k = int.from_bytes(hashlib.sha512(IDENTITY + key.public.raw + message).digest(), "little") % ORDER
-    crafted = IDENTITY + (k * secret % ORDER).to_bytes(32, "little")
+    key, crafted = small_order_commitment(bytes(range(32, 64)), message)
     assert openssl_accepts(key.public.raw, message, crafted)
     assert not verdict(key.public, message, crafted)

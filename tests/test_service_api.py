@@ -175,24 +175,10 @@ def test_a_seat_that_stops_countersigning_ends_the_evening_by_the_policy(db_url,
     download (log, transcripts) verifies in fairdeal verify and in the offline page."""
     with Server(db_url, turn_timeout=2) as server:
         table = create_table(server, max_hands=3)
-        _seat_bots(server, table, [1, 2])
-        dan = ScriptedPlayer(server, table, "Dan", 0)
-        dan.connect()
-
-        def walked(view: dict) -> bool:
-            if view["stage"] == "ended":
-                return True
-            need, hand = view["protocol"]["need"], view["protocol"]["hand"]
-            if need == "record-sign" and hand == 2:
-                dan.done.add((need, hand, view["protocol"]["chain"]))  # Dan reads it and sends nothing
-            return False
-
-        final = dan.play_until(walked, limit=120)
-        dan.close()
-        rows = server.http.get(f"/api/tables/{table}/transcripts").json()
+        final = _silent_dan(server, table, "record-sign", limit=120)
         voided = server.http.get(f"/api/tables/{table}/hands/2/transcript")
-        log = server.http.get(f"/api/tables/{table}/log").text
         listing = server.http.get("/api/tables").json()
+        _, log, report, verdict = _downloaded(server, table, tmp_path, page)
     assert final["ended"]["charged"] == [0] and final["ended"]["names"] == ["Dan"] and final["ended"]["hand"] == 2
     assert "the evening ends, player Dan charged" in final["reason"]
     assert [t["stage"] for t in listing if t["table"] == table] == ["ended"]
@@ -200,21 +186,30 @@ def test_a_seat_that_stops_countersigning_ends_the_evening_by_the_policy(db_url,
     lines = [json.loads(line) for line in log.splitlines()]
     assert [line["type"] for line in lines] == ["table", "hand", "end"]
     assert lines[-1]["penalty"] == final["ended"]["penalty"]
-    folder = tmp_path / f"{table}.transcripts"
-    folder.mkdir()
-    for doc in rows:
-        name = f"hand-{doc['hand']:04d}.json" if "hand" in doc else "settlement.json"
-        (folder / name).write_bytes(encode(doc))
-    (tmp_path / f"{table}.jsonl").write_text(log, encoding="utf-8")
-    report = verify_log(tmp_path / f"{table}.jsonl")
     assert report.ok, [f.line() for f in report.failures]
     assert any("the evening ends here" in note and "player Dan charged" in note for note in report.notes)
-    files = [str(p) for p in sorted(folder.iterdir())] + [str(tmp_path / f"{table}.jsonl")]
-    shown = subprocess.run(["node", str(RUNNER), str(page), *files], capture_output=True, text=True, timeout=300)
-    assert shown.returncode == 0, shown.stderr
-    verdict = json.loads(shown.stdout)
     assert verdict["ok"], verdict
     assert any("the evening ends here" in note and "player Dan charged" in note for note in verdict["notes"])
+
+
+def _silent_dan(server, table: str, step: str, limit: int, hand: int | None = 2, stage: str = "ended") -> dict:
+    """Bots in seats 1 and 2; Dan in seat 0 plays, but sends nothing for ``step`` (of ``hand``, or of any hand);
+    his last view once the table has reached ``stage``."""
+    _seat_bots(server, table, [1, 2])
+    dan = ScriptedPlayer(server, table, "Dan", 0)
+    dan.connect()
+
+    def walked(view: dict) -> bool:
+        if view["stage"] == stage:
+            return True
+        need, at = view["protocol"]["need"], view["protocol"]["hand"]
+        if need == step and hand in (None, at):
+            dan.done.add((need, at, view["protocol"]["chain"]))  # Dan reads it and sends nothing
+        return False
+
+    final = dan.play_until(walked, limit=limit)
+    dan.close()
+    return final
 
 
 def _downloaded(server, table: str, tmp_path: Path, page) -> tuple:
@@ -241,20 +236,7 @@ def test_an_opening_aborted_three_times_ends_the_evening_online(tmp_path, page):
     download verifies in fairdeal verify and in the offline page (SQLite)."""
     with Server(str(tmp_path / "fairdeal.db"), turn_timeout=2) as server:
         table = create_table(server, max_hands=3)
-        _seat_bots(server, table, [1, 2])
-        dan = ScriptedPlayer(server, table, "Dan", 0)
-        dan.connect()
-
-        def walked(view: dict) -> bool:
-            if view["stage"] == "ended":
-                return True
-            need, hand = view["protocol"]["need"], view["protocol"]["hand"]
-            if need == "seed-commit" and hand == 2:
-                dan.done.add((need, hand, view["protocol"]["chain"]))  # Dan reads it and sends nothing
-            return False
-
-        final = dan.play_until(walked, limit=180)
-        dan.close()
+        final = _silent_dan(server, table, "seed-commit", limit=180)
         rows, log, report, verdict = _downloaded(server, table, tmp_path, page)
     assert (final["ended"]["hand"], final["ended"]["charged"]) == (2, [0, 0, 0]), final["ended"]
     assert "aborted 3 times" in final["reason"] and [h["hand"] for h in final["history"]] == [1]
@@ -273,20 +255,7 @@ def test_a_seat_that_does_not_countersign_the_settlement_is_left_out_online(tmp_
     countersign, the table finishes, and the download verifies in both, Dan named in a note (SQLite)."""
     with Server(str(tmp_path / "fairdeal.db"), turn_timeout=2) as server:
         table = create_table(server, max_hands=1)
-        _seat_bots(server, table, [1, 2])
-        dan = ScriptedPlayer(server, table, "Dan", 0)
-        dan.connect()
-
-        def gone(view: dict) -> bool:
-            if view["stage"] == "finished":
-                return True
-            need, hand = view["protocol"]["need"], view["protocol"]["hand"]
-            if need == "settlement-sign":
-                dan.done.add((need, hand, view["protocol"]["chain"]))
-            return False
-
-        final = dan.play_until(gone, limit=120)
-        dan.close()
+        final = _silent_dan(server, table, "settlement-sign", limit=120, hand=None, stage="finished")
         rows, _, report, verdict = _downloaded(server, table, tmp_path, page)
     assert final["stage"] == "finished", final.get("reason")
     settlement = next(d for d in rows if "hand" not in d)

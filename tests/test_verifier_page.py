@@ -21,6 +21,7 @@ from click.testing import CliRunner
 from fuzz_mutators import document_paths, replaced
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from signature_forgeries import small_order_commitment
 
 from fairdeal.cli import SHORT_HELP, cli
 from fairdeal.engine.system import conventions
@@ -243,18 +244,10 @@ def test_a_small_order_key_verifies_nothing(page: Path, tmp_path: Path) -> None:
 
 
 def test_a_small_order_commitment_is_refused_as_python_refuses_it(page: Path, tmp_path: Path) -> None:
-    """A key holder can sign with R the neutral element (s = k·a): the equation holds, libsodium refuses it, and
-    so must the page."""
-    seed = bytes(range(32, 64))
-    key = IdentityKey.from_seed(seed)
-    digest = bytearray(hashlib.sha512(seed).digest()[:32])
-    digest[0] &= 248
-    digest[31] = (digest[31] & 127) | 64
-    secret = int.from_bytes(digest, "little")
-    neutral = bytes([1]) + bytes(31)
+    """A key holder can sign with R the neutral element: the equation holds, libsodium refuses it, and so must the
+    page."""
     message = b"settlement"
-    k = int.from_bytes(hashlib.sha512(neutral + key.public.raw + message).digest(), "little") % L_ORDER
-    crafted = neutral + (k * secret % L_ORDER).to_bytes(32, "little")
+    key, crafted = small_order_commitment(bytes(range(32, 64)), message)
     honest = key.sign(message)
     triples = [(key.public.hex, message.hex(), s.hex()) for s in (crafted, honest)]
     path = tmp_path / "signatures.json"
