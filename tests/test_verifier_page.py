@@ -12,7 +12,7 @@ import random
 import shutil
 import subprocess
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -661,19 +661,26 @@ def _written(tmp: Path, docs: list[dict[str, Any]]) -> list[Path]:
     return paths
 
 
+def _judged(
+    page: Path, tmp_path: Path, cases_of: Callable[[str, int], list[tuple[str, list[dict[str, Any]]]]]
+) -> list[tuple[str, dict[str, Any], Any]]:
+    """Each case ``cases_of`` makes on every registered table, written as files: its label, the page's report and
+    fairdeal verify's."""
+    cases = []
+    for system, players in TABLES:
+        for label, docs in cases_of(system, players):
+            folder = tmp_path / f"{system}-{players}-{label.replace(' ', '-')}"
+            cases.append((f"{system}/{players}: {label}", _written(folder, docs)))
+    reports = run_batch(page, tmp_path, [{"files": [str(p) for p in paths], "pins": []} for _, paths in cases])
+    return [(label, report, verify_paths(paths)) for (label, paths), report in zip(cases, reports, strict=True)]
+
+
 def test_js_and_python_judge_ended_evenings_alike_on_every_system(page: Path, tmp_path: Path) -> None:
     """An honest end (walk-away, refusal without cause) is accepted by both with the same note; a false end (the
     framed seat charged, no one charged, re-signed on other evidence, signed by another key) is refused by both
     with the same verdict lines (party: check) -- on every registered system and table size."""
-    cases = []
-    for system, players in TABLES:
-        for label, docs in _ended_cases(tmp_path, system, players):
-            folder = tmp_path / f"{system}-{players}-{label.replace(' ', '-')}"
-            cases.append((f"{system}/{players}: {label}", _written(folder, docs)))
-    reports = run_batch(page, tmp_path, [{"files": [str(p) for p in paths], "pins": []} for _, paths in cases])
     disagreements = []
-    for (label, paths), report in zip(cases, reports, strict=True):
-        python = verify_paths(paths)
+    for label, report, python in _judged(page, tmp_path, lambda s, n: _ended_cases(tmp_path, s, n)):
         lines = {(f.party, f.check) for f in python.failures}
         js = {(f["party"], f["check"]) for f in report.get("failures", [])}
         if report["ok"] != python.ok or js != lines:
@@ -747,15 +754,8 @@ def test_js_and_python_judge_the_last_end_cases_alike_on_every_system(page: Path
     """Three aborted openings and a seat gone at the settlement: accepted by both where verify accepts them (the
     end, or the absent seat, a note), refused by both with the same verdict lines where verify refuses them -- on
     every registered system and table size."""
-    cases = []
-    for system, players in TABLES:
-        for label, docs in _last_step_cases(system, players):
-            folder = tmp_path / f"{system}-{players}-{label.replace(' ', '-')}"
-            cases.append((f"{system}/{players}: {label}", _written(folder, docs)))
-    reports = run_batch(page, tmp_path, [{"files": [str(p) for p in paths], "pins": []} for _, paths in cases])
     disagreements = []
-    for (label, paths), report in zip(cases, reports, strict=True):
-        python = verify_paths(paths)
+    for label, report, python in _judged(page, tmp_path, _last_step_cases):
         # The page does not recompute the settlement's amounts (§13): an end verify rejects charges no one there,
         # so the forged settlement's charged amounts are verify's finding alone.
         lines = {(f.party, f.check) for f in python.failures} - {("service", "settlement")}
