@@ -30,7 +30,7 @@ from fairdeal.engine.bids import NO_TRUMP
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.outcome import DefenceCall, HandKind
 from fairdeal.engine.view import PlayerView
-from fairdeal.solver import inference, ladders, pricing, simulate, whist
+from fairdeal.solver import inference, kontra, ladders, pricing, simulate, whist
 from fairdeal.solver.budget import Budget
 from fairdeal.solver.dds import Position
 from fairdeal.solver.pricing import Prices
@@ -78,6 +78,8 @@ class SamplingBot:
         self.priced = {}
         if view.phase in WHIST_PHASES and self.whist_samples and _plain_table(view) and len(view.legal) > 1:
             return self.defend(view) if view.phase is Phase.DEFENCE else self.lone_whister(view)
+        if view.phase is Phase.KONTRA and self.whist_samples and len(view.legal) > 1 and _kontra_table(view):
+            return self.kontra(view)
         if view.phase in SIMULATED and self.auction_samples and len(view.legal) > 1 and simulate.models(view):
             return self.simulate(view)
         if view.phase is not Phase.PLAY or self.samples == 0 or len(view.legal) == 1:
@@ -120,31 +122,27 @@ class SamplingBot:
         return max(values, key=lambda a: values[a])
 
     def _declarer_tricks(self, view: PlayerView, rng: np.random.Generator, budget: Budget) -> int | None:
-        said = inference.claims(view)
-        named = inference.declarer_claim(view)
-        said += (named,) if named is not None else ()
-        best: tuple[float, dict[int, tuple[int, ...]]] | None = None
-        for _ in range(inference.TRIES):
-            hands = _defence_layout(view, rng)
-            miss = inference.shortfall(said, hands)
-            if best is None or miss < best[0]:
-                best = (miss, hands)
-            if miss == 0:
+        hands = _fitting_layout(view, rng)
+        return _solved(view, hands, tuple(view.active), 0, budget)
+
+    def kontra(self, view: PlayerView) -> Action:
+        """Pass or double in the kontra chain by the expected price of each over sampled layouts (``kontra``):
+        the declarer's tricks against the defence, and against a lone whister alone where he may play so."""
+        heuristic = self.fallback.act(view)
+        rng = np.random.default_rng([self.seed, _view_digest(view)])
+        budget = Budget(self.budget)
+        together = tuple(view.active)
+        alone = kontra.play_seats(view, True) if kontra.alone_possible(view) else None
+        made: list[kontra.Made] = []
+        for _ in range(self.whist_samples):
+            hands = _fitting_layout(view, rng)
+            full = _solved(view, hands, together, kontra.first_leader(view, together), budget)
+            lone = None if alone is None else _solved(view, hands, alone, kontra.first_leader(view, alone), budget)
+            if full is None or (alone is not None and lone is None):
                 break
-        assert best is not None
-        hands = best[1]
-        assert view.contract is not None
-        strain = view.contract.strain
-        position = Position(
-            tuple(hands[s] for s in view.active),
-            0,
-            (),
-            None if strain == NO_TRUMP else strain,
-            view.convention.play.must_overtake,
-        )
-        bit = 1 << view.active.index(view.declarer)
-        solution = budget.solve(position, bit, bit)
-        return None if solution is None else solution.value
+            made.append(kontra.Made(full, lone))
+        values = kontra.kontra_prices(view, made) if made else {}
+        return self._chosen(values) if len(values) > 1 else heuristic
 
     def simulate(self, view: PlayerView) -> Action:
         """Bid, discard or name the contract by simulation; the heuristic where the simulation declines, and
@@ -198,6 +196,59 @@ def _plain_table(view: PlayerView) -> bool:
         and len(view.hand) == TRICKS
         and len(view.deck) >= TRICKS * len(view.active) + 2
     )
+
+
+def _kontra_table(view: PlayerView) -> bool:
+    """Two or three seats, ten cards each, a declared contract: the case the kontra pricing models."""
+    return (
+        len(view.active) in (2, 3)
+        and view.contract is not None
+        and view.declarer is not None
+        and len(view.hand) == TRICKS
+        and not view.open_hands
+        and len(view.deck) >= TRICKS * len(view.active) + 2
+    )
+
+
+def _fitting_layout(view: PlayerView, rng: np.random.Generator) -> dict[int, tuple[int, ...]]:
+    """The hands at the defence, of a few random deals the one that best fits the calls made: the defenders'
+    as the declarer may see them, or the declarer's and the partner's as a defender may."""
+    if view.seat == view.declarer:
+        others = simulate.deal_others(view, simulate.hidden_cards(view, view.hand), rng)[0]
+        return {**others, view.seat: tuple(view.hand)}
+    said = inference.claims(view)
+    named = inference.declarer_claim(view)
+    said += (named,) if named is not None else ()
+    best: tuple[float, dict[int, tuple[int, ...]]] | None = None
+    for _ in range(inference.TRIES):
+        hands = _defence_layout(view, rng)
+        miss = inference.shortfall(said, hands)
+        if best is None or miss < best[0]:
+            best = (miss, hands)
+        if miss == 0:
+            break
+    assert best is not None
+    return best[1]
+
+
+def _solved(
+    view: PlayerView, hands: dict[int, tuple[int, ...]], seats: tuple[int, ...], leader: int, budget: Budget
+) -> int | None:
+    """The declarer's double-dummy tricks with ``seats`` at the tricks (the defenders loading him in a misère);
+    ``None`` once the budget is spent."""
+    assert view.contract is not None and view.declarer is not None  # a declared contract
+    strain = view.contract.strain
+    misere = view.contract.misere
+    position = Position(
+        tuple(tuple(sorted(hands[s])) for s in seats),
+        leader,
+        (),
+        None if misere or strain == NO_TRUMP else strain,
+        view.convention.play.must_overtake,
+    )
+    bit = 1 << seats.index(view.declarer)
+    solution = budget.solve(position, bit, ((1 << len(seats)) - 1) & ~bit if misere else bit)
+    return None if solution is None else solution.value
 
 
 def _defence_layout(view: PlayerView, rng: np.random.Generator) -> dict[int, tuple[int, ...]]:
