@@ -87,14 +87,41 @@ class SamplingBot:
         return self.play(view)
 
     def defend(self, view: PlayerView) -> Action:
-        """Pass, whist or half-whist by the expected price of each answer over sampled layouts (``whist``);
-        the heuristic where the call is forced, or is its whist with the whister's own talon (Hussar)."""
+        """Pass, whist or half-whist (or Hussar's whist with the whister's own talon) by the expected price of
+        each answer over sampled layouts (``whist``); the heuristic where the call is forced."""
         calls = {a.call for a in view.legal if isinstance(a, Defend)}
         heuristic = self.fallback.act(view)
-        talon_whist = heuristic == Defend(view.seat, DefenceCall.WHIST_TALON)
-        if not {DefenceCall.PASS, DefenceCall.WHIST} <= calls or talon_whist:
+        if not {DefenceCall.PASS, DefenceCall.WHIST} <= calls:
             return heuristic
+        if DefenceCall.WHIST_TALON in calls:
+            return self._talon_whist(view, heuristic)
         return self._by_price(view, whist.defence_prices, heuristic)
+
+    def _talon_whist(self, view: PlayerView, heuristic: Action) -> Action:
+        """Hussar: each layout deals the declarer's hand and the bot's own talon from the cards it has not seen
+        (the talon shown is the declarer's or in his discard); the whist with the talon is priced at the tricks
+        the declarer takes against the bot's twelve cards less the two its count would put away, the pass and
+        the plain whist at those against its ten."""
+        rng = np.random.default_rng([self.seed, _view_digest(view)])
+        budget = Budget(self.budget)
+        seats = tuple(view.active)
+        plain: list[int] = []
+        with_talon: list[int] = []
+        for _ in range(self.whist_samples):
+            hands = _fitting_layout(view, rng)
+            own = _own_talon(view, hands, rng)
+            alone = _solved(view, hands, seats, 0, budget)
+            kept = {**hands, view.seat: simulate.defence_keep(view, tuple(view.hand) + own)}
+            helped = _solved(view, kept, seats, 0, budget)
+            if alone is None or helped is None:
+                break
+            plain.append(alone)
+            with_talon.append(helped)
+        if not plain:
+            return heuristic
+        values = whist.defence_prices(view, plain)
+        values[Defend(view.seat, DefenceCall.WHIST_TALON)] = whist.talon_price(view, with_talon)
+        return self._chosen(values)
 
     def lone_whister(self, view: PlayerView) -> Action:
         """Open or closed play, or the invitation, by the expected price of each over sampled layouts."""
@@ -249,6 +276,16 @@ def _solved(
     bit = 1 << seats.index(view.declarer)
     solution = budget.solve(position, bit, ((1 << len(seats)) - 1) & ~bit if misere else bit)
     return None if solution is None else solution.value
+
+
+def _own_talon(view: PlayerView, hands: dict[int, tuple[int, ...]], rng: np.random.Generator) -> tuple[int, ...]:
+    """Two of the cards the layout left out of the hands, none of them the shown talon (those cards are the
+    declarer's discard): the bot's own talon, unseen."""
+    held = {c for h in hands.values() for c in h}
+    shown = set(view.talon_seen)
+    left = [c for c in sorted(view.deck) if c not in held and c not in shown]
+    rng.shuffle(left)
+    return tuple(left[: simulate.TALON])
 
 
 def _defence_layout(view: PlayerView, rng: np.random.Generator) -> dict[int, tuple[int, ...]]:

@@ -185,7 +185,7 @@ def _prices(
     seat: int,
     facts: tuple[tuple[str, object], ...],
 ) -> tuple[float | None, ...]:
-    defenders = tuple(s for s in active if s != declarer)
+    defenders = _in_play(convention, active, kind, declarer, defence, invited)
     prices: list[float | None] = []
     cap = convention.play.defence_trick_cap if kind is HandKind.GAME else None
     for tricks in range(TRICKS + 1):
@@ -204,6 +204,25 @@ def _prices(
         ]
         prices.append(sum(w[seat] for w in worths) / len(worths))
     return tuple(prices)
+
+
+def _in_play(
+    convention: Convention,
+    active: tuple[int, ...],
+    kind: HandKind,
+    declarer: int,
+    defence: Calls,
+    invited: bool,
+) -> tuple[int, ...]:
+    """The defenders at the tricks: a lone whister who did not bring the passer in plays alone against the
+    declarer where the passer's cards take no part (Croatian, Austrian, the 19th century), and takes every
+    defence trick himself; otherwise every defender."""
+    rules = convention.defence
+    whisters = tuple(s for s, c in defence if c is DefenceCall.WHIST)
+    sits_out = rules.lone_whister_invites or rules.passer_sits_out
+    if kind is HandKind.GAME and len(whisters) == 1 and sits_out and not invited:
+        return whisters
+    return tuple(s for s in active if s != declarer)
 
 
 def splits(
