@@ -7,11 +7,13 @@ of the trumps either when it did not trump). The score of a layout's outcome is 
 play, scored and settled by the table's own rules (``pricing``), and in raspasy the tricks taken. Levels: "easy" is
 the heuristic bot; "medium" and "hard" play the cards by sampling (8 and 24 layouts a decision) and answer the
 declared game by simulation (8 and 16 layouts): they deal the declarer's and the partner's hands (shown talon cards
-with the declarer or in his discard), fitting the calls made (``inference.py``), and pass, whist or half-whist, and
-play a lone whist open or closed (or invite), by the expected price of each answer (``whist.py``), at two- and
-three-seat tables. They also bid, discard and name the contract by simulation (``simulate.py``, on the number and
-suit ladders ``ladders.py``: 10 and 16 layouts) where that module models the table; elsewhere those phases, and all
-the others, are the heuristic's. Every priced decision is the argmax of its prices, kept in ``SamplingBot.priced``.
+with the declarer or in his discard), fitting the calls made (``inference.py``), and pass, whist or half-whist
+(Hussar: or whist with the own talon, dealt unseen in each layout), and play a lone whist open or closed (or
+invite), by the expected price of each answer (``whist.py``), at two- and three-seat tables; in the kontra chain
+each call, the declarer's rekontra too, is priced the same way (``kontra.py``). They also bid, discard and name
+the contract by simulation (``simulate.py``, on the number and suit ladders ``ladders.py``: 10 and 16 layouts)
+where that module models the table; elsewhere those phases, and all the others, are the heuristic's.
+Every priced decision is the argmax of its prices, kept in ``SamplingBot.priced``.
 The choice depends only on the view and the seed: each decision's generator is seeded from both. Each decision also
 has a budget of solver nodes (``BUDGETS``, about a third of a second of one core): once it is spent the decision
 stands on the layouts solved so far, so no move thinks for more than a second, deterministically.
@@ -60,7 +62,7 @@ class Table:
 
 
 class SamplingBot:
-    """Double-dummy play over sampled layouts; the heuristic bot for everything but card play."""
+    """Double-dummy play and priced decisions over sampled layouts; the heuristic bot where none is modelled."""
 
     def __init__(self, level: str = "medium", seed: int = 0, samples: int | None = None):
         if level not in LEVELS:
