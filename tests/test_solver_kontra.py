@@ -169,3 +169,40 @@ def test_a_view_rebuilt_from_the_log_alone_gives_the_same_kontra_calls(
         if entry.get("type") == "hand":
             replay_record(entry, conv, seats)
     assert asked >= 1
+
+
+def test_a_defender_holding_the_contract_s_defeat_doubles() -> None:
+    """Croatian, a defender first to call in the chain: holding the top four trumps and the ace-king of every
+    other suit, his kontra is priced above his pass and said; holding the lowest cards instead, both his calls
+    are priced lower (a lone whister's kontra there still buys the passer's help: it invites)."""
+    for state in _kontra_states("croatian", 3, 60):
+        seat = to_move(state)
+        assert seat is not None and isinstance(state.extra, CentralState)
+        contract, declarer = state.contract, state.declarer
+        if state.extra.kontra or seat == declarer or contract is None or contract.strain not in range(4):
+            continue
+        assert declarer is not None
+        shown = set(state.talon) | set(state.discard) | set(state.dealt_talon)
+        kept = [c for c in state.hands[declarer] if c in shown]
+        trump = contract.strain
+        strong = [trump * 8 + r for r in (7, 6, 5, 4)] + [s * 8 + r for s in range(4) if s != trump for r in (7, 6)]
+        weak = sorted((c for c in range(32) if c not in shown), key=lambda c: c % 8)[:10]
+        if set(strong) & shown:
+            continue
+        prices = []
+        for mine in (strong, weak):
+            rest = [c for c in range(32) if c not in shown and c not in mine]
+            partner = next(s for s in state.active if s not in (seat, declarer))
+            hands = list(state.hands)
+            hands[seat] = tuple(sorted(mine))
+            hands[declarer] = tuple(sorted(kept + rest[: 10 - len(kept)]))
+            hands[partner] = tuple(sorted(rest[10 - len(kept) : 20 - len(kept)]))
+            view = view_for(evolve(state, hands=tuple(hands)), seat)
+            bot = SamplingBot("medium", seed=4)
+            action = bot.act(view)
+            prices.append({a.double: v for a, v in bot.priced.items() if isinstance(a, Kontra)})
+            if mine is strong:
+                assert action == Kontra(seat, True) and prices[0][True] > prices[0][False]
+        assert prices[1][True] < prices[0][True] and prices[1][False] < prices[0][False]
+        return
+    pytest.fail("no Croatian kontra with the shown cards clear of the test's hands")
