@@ -81,6 +81,8 @@ class SamplingBot:
         if view.phase in WHIST_PHASES and self.whist_samples and _plain_table(view) and len(view.legal) > 1:
             return self.defend(view) if view.phase is Phase.DEFENCE else self.lone_whister(view)
         if view.phase is Phase.KONTRA and self.whist_samples and len(view.legal) > 1 and _kontra_table(view):
+            if kontra.chain_of(view).round > kontra.PRICED_ROUNDS:
+                return self.fallback.act(view)
             return self.kontra(view)
         if view.phase in SIMULATED and self.auction_samples and len(view.legal) > 1 and simulate.models(view):
             return self.simulate(view)

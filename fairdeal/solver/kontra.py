@@ -28,6 +28,10 @@ from fairdeal.solver import pricing
 from fairdeal.solver.pricing import Prices
 
 TRICKS = 10
+# The kontra and the rekontra are priced; a subkontra and beyond are the heuristic's: the layouts do not learn
+# from a rekontra that the declarer is strong, and chains the bot priced on, against heuristic declarers, lost
+# about 150 whists a deal over 120 Croatian deals (benchmarks/results/bench_bots_120_croatian_kontra.txt).
+PRICED_ROUNDS = 2
 Levels = tuple[tuple[int, int], ...]  # (defender, doublings), sorted by seat
 
 
