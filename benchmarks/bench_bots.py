@@ -18,7 +18,8 @@ running line per system follows every ``--report`` deals, so a run cut short sti
 
 ``--before REF`` also plays the same deals with the bots of git commit ``REF`` (its tree exported to a temporary
 folder, this tree's compiled solver copied in, the same script run there in a subprocess) and prints both results
-and the paired difference per deal, after minus before, with its 95% interval.
+and the paired difference per deal, after minus before, with its 95% interval, split by the kind of decision
+(bid, discard, contract, whist, kontra, card, ...) where each seat's two plays of a deal first part.
 
 ``--worst`` plays hands with the sampling bot at every seat of every registered system and table size (or
 ``--systems``) and prints, per kind of decision (bid, discard, contract, whist, card of a game, misère or
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -58,17 +60,20 @@ def table_size(conv: Convention) -> int:
 
 
 class TimedBot:
-    """Wraps the sampling bot and records the time of each decision that has a choice."""
+    """Wraps the sampling bot and records the time and the kind and action of each decision that has a
+    choice."""
 
     def __init__(self, bot: SamplingBot):
         self.bot = bot
         self.times: list[float] = []
+        self.decisions: list[tuple[str, str]] = []
 
     def act(self, view: PlayerView) -> Action:
         started = time.process_time()
         action = self.bot.act(view)
         if len(view.legal) > 1:
             self.times.append(time.process_time() - started)
+            self.decisions.append((decision_kind(view), repr(action)))
         return action
 
 
@@ -152,23 +157,71 @@ def play(conv: Convention, deal: Deal, dealer: int, bots: Sequence[Bot]) -> tupl
     return hand_worth(conv, result(state))
 
 
-def run_deals(args: tuple[str, int, int, str]) -> tuple[list[float], list[float]]:
+Trace = list[tuple[float, list[tuple[str, str]]]]  # per seat: the sampling bot's gain and its decisions
+
+
+def run_deals(args: tuple[str, int, int, str]) -> tuple[list[float], list[float], list[Trace]]:
     system, start, count, level = args
     conv = get_convention(system)
     seats = table_size(conv)
-    gains, times = [], []
+    gains, times, traces = [], [], []
     for number in range(start, start + count):
         deal = random_deal(np.random.default_rng([2026, number]), conv, seats)
         dealer = number % seats
         base = play(conv, deal, dealer, [HeuristicBot() for _ in range(seats)])
         gain = 0.0
+        trace: Trace = []
         for seat in range(seats):
             timed = TimedBot(SamplingBot(level, seed=number))
             bots = [timed if s == seat else HeuristicBot() for s in range(seats)]
-            gain += play(conv, deal, dealer, bots)[seat] - base[seat]
+            won = play(conv, deal, dealer, bots)[seat] - base[seat]
+            gain += won
             times.extend(timed.times)
+            trace.append((won, timed.decisions))
         gains.append(float(gain / seats))
-    return gains, times
+        traces.append(trace)
+    return gains, times, traces
+
+
+def _gist(action: str) -> str:
+    """A decision's gist for the breakdown: the bid or contract, the defence call, the kontra or not."""
+    token = re.search(r"token='([^']*)'|call=<[^:]*: '([^']*)'>|double=(\w+)|open=(\w+)|invite=(\w+)", action)
+    if token is None:
+        return "card" if action.startswith("Play") else action.split("(")[0]
+    word = next(g for g in token.groups() if g is not None)
+    return {"True": "yes", "False": "no"}.get(word, word)
+
+
+def first_difference(before: list[tuple[str, str]], after: list[tuple[str, str]]) -> str:
+    """The kind of the first decision where two plays of one seat part, with each play's gist ("same":
+    none)."""
+    for old, new in zip(before, after):
+        if tuple(old) != tuple(new):  # one side read back from JSON: lists
+            kind = old[0] if old[0] == new[0] else f"{old[0]}/{new[0]}"
+            gists = (_gist(old[1]), _gist(new[1]))
+            return kind if gists[0] == gists[1] else f"{kind} {gists[0]}>{gists[1]}"
+    return "same" if len(before) == len(after) else "length"
+
+
+def divergence(system: str, before: list[Trace], after: list[Trace]) -> str:
+    """The paired difference (after - before, whists a deal) split by the kind of decision where each seat's
+    two plays first part: each kind's share of the total with its count of seats."""
+    parts: dict[str, list[float]] = {}
+    for old, new in zip(before, after):
+        seats = len(old)
+        for (was, plays_before), (now, plays_after) in zip(old, new):
+            parts.setdefault(first_difference(plays_before, plays_after), []).append((now - was) / seats)
+    deals = len(before)
+    kinds: dict[str, list[float]] = {}
+    for label, diffs in parts.items():
+        kinds.setdefault(label.split()[0], []).extend(diffs)
+    lines = [f"   {system}: after - before by the first decision that differs (share of whists a deal, seats):"]
+    for kind, diffs in sorted(kinds.items(), key=lambda kv: sum(kv[1])):
+        lines.append(f"     {kind:24s} {sum(diffs) / deals:+.2f} ({len(diffs)} seats)")
+    lines.append("     the largest shares in detail:")
+    for label, diffs in sorted(parts.items(), key=lambda kv: -abs(sum(kv[1])))[:15]:
+        lines.append(f"     {label:32s} {sum(diffs) / deals:+.2f} ({len(diffs)} seats)")
+    return "\n".join(lines)
 
 
 def summary(system: str, level: str, gains: list[float], times: list[float]) -> str:
@@ -189,7 +242,7 @@ def interval(values: list[float]) -> str:
     return f"{array.mean():+.2f} [{array.mean() - half:+.2f}, {array.mean() + half:+.2f}]"
 
 
-def run_before(ref: str, argv: list[str]) -> dict[str, tuple[list[float], list[float]]]:
+def run_before(ref: str, argv: list[str]) -> dict[str, tuple[list[float], list[float], list[Trace]]]:
     """The same run with the bots of commit ``ref``: its tree exported, this tree's compiled solver copied in."""
     root = Path(__file__).resolve().parent.parent
     with tempfile.TemporaryDirectory() as folder:
@@ -202,7 +255,7 @@ def run_before(ref: str, argv: list[str]) -> dict[str, tuple[list[float], list[f
             [sys.executable, __file__, *argv, "--json"], check=True, capture_output=True, text=True, env=env
         ).stdout
     rows = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
-    return {row["system"]: (row["gains"], row["times"]) for row in rows}
+    return {row["system"]: (row["gains"], row["times"], row["traces"]) for row in rows}
 
 
 def main() -> None:
@@ -230,30 +283,34 @@ def main() -> None:
         before = run_before(args.before, [*same, "--systems", args.systems, "--chunk", str(args.chunk)])
         print(f"before ({args.before}), {time.perf_counter() - started:.0f} s:", flush=True)
         for system in systems:
-            print("  ", summary(system, args.level, *before[system]), flush=True)
+            print("  ", summary(system, args.level, *before[system][:2]), flush=True)
     chunk = max(1, min(args.chunk, args.deals))
     jobs = [
         (system, s, min(chunk, args.deals - s), args.level) for s in range(0, args.deals, chunk) for system in systems
     ]
     gains: dict[str, list[float]] = {s: [] for s in systems}
     times: dict[str, list[float]] = {s: [] for s in systems}
+    traces: dict[str, list[Trace]] = {s: [] for s in systems}
     with ProcessPoolExecutor(args.workers) as pool:
-        for job, (g, t) in zip(jobs, pool.map(run_deals, jobs)):
+        for job, (g, t, r) in zip(jobs, pool.map(run_deals, jobs)):
             system = job[0]
             done = len(gains[system])
             gains[system].extend(g)
             times[system].extend(t)
+            traces[system].extend(r)
             running = len(gains[system]) // args.report > done // args.report and len(gains[system]) < args.deals
             if running and not args.json:
                 print("running:", summary(system, args.level, gains[system], times[system]), flush=True)
     for system in systems:
         if args.json:
-            print(json.dumps({"system": system, "gains": gains[system], "times": times[system]}), flush=True)
+            row = {"system": system, "gains": gains[system], "times": times[system], "traces": traces[system]}
+            print(json.dumps(row), flush=True)
         else:
             print(("after:  " if before else "") + summary(system, args.level, gains[system], times[system]))
         if before is not None:
             paired = [a - b for a, b in zip(gains[system], before[system][0])]
             print(f"   {system}: after - before = {interval(paired)} whists a deal (paired over the same deals)")
+            print(divergence(system, before[system][2], traces[system]))
     if not args.json:
         print(f"{time.perf_counter() - started:.0f} s in all", flush=True)
 

@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairdeal.engine.actions import Play
-from fairdeal.engine.bids import ContractBid
+from fairdeal.engine.bids import ContractBid, parse_bid
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.driver import play_hand, random_deal
 from fairdeal.engine.hand import apply, is_over, new_hand, result, to_move
-from fairdeal.engine.outcome import HandKind, HandOutcome
+from fairdeal.engine.outcome import DefenceCall, HandKind, HandOutcome
 from fairdeal.engine.settlement import moves_pulya_differences, settle
 from fairdeal.engine.sheet import new_sheet
 from fairdeal.engine.system import registered, system_of
@@ -135,3 +135,35 @@ def test_the_defence_does_not_whist_a_game_it_cannot_touch():
     nine = pricing.contract_prices(view, ContractBid(9, 0).contract())
     ten = pricing.contract_prices(view, ContractBid(10, 0).contract())
     assert ten[10] > nine[10]
+
+
+SITTING_OUT = sorted(
+    {c.name for c, seats in TABLES if seats == 3 and (c.defence.lone_whister_invites or c.defence.passer_sits_out)}
+)
+
+
+@pytest.mark.parametrize("name", SITTING_OUT)
+def test_a_lone_whister_without_the_passer_is_priced_with_every_defence_trick(name: str) -> None:
+    """Where a lone whister who did not invite plays alone against the declarer, the passer's cards out of the
+    play, each price is the scored hand in which the whister took every defence trick (the Croatian cap on
+    them kept); with the passer brought in, the tricks are shared as evenly as they go."""
+    conv = get_convention(name)
+    assert SITTING_OUT
+    tokens = conv.bidding.number_tokens(conv.bidding.first_number, False)
+    contract = next(b for t in tokens if (b := parse_bid(t)).level is not None).contract()
+    calls = ((1, DefenceCall.WHIST), (2, DefenceCall.PASS))
+    cap = conv.play.defence_trick_cap
+    for seat in range(3):
+        alone = pricing._prices(conv, 3, 0, (0, 1, 2), HandKind.GAME, 0, contract, calls, False, (0,) * 3, seat, ())
+        helped = pricing._prices(conv, 3, 0, (0, 1, 2), HandKind.GAME, 0, contract, calls, True, (0,) * 3, seat, ())
+        for tricks in range(11):
+            left = 10 - tricks if cap is None else min(10 - tricks, cap)
+            whole = HandOutcome(3, 0, (0, 1, 2), HandKind.GAME, (tricks, left, 0), 0, contract, calls)
+            assert alone[tricks] == pytest.approx(float(pricing.possible_worth(conv, whole)[seat]))
+            shared = [
+                HandOutcome(3, 0, (0, 1, 2), HandKind.GAME, split, 0, contract, calls, True)
+                for split in pricing.splits((0,) * 3, 0, (1, 2), tricks, left)
+            ]
+            mean = np.mean([pricing.possible_worth(conv, o)[seat] for o in shared])
+            assert helped[tricks] == pytest.approx(float(mean))
+            assert {sum(o.tricks[1:]) for o in shared} == {left}

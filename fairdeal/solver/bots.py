@@ -7,11 +7,13 @@ of the trumps either when it did not trump). The score of a layout's outcome is 
 play, scored and settled by the table's own rules (``pricing``), and in raspasy the tricks taken. Levels: "easy" is
 the heuristic bot; "medium" and "hard" play the cards by sampling (8 and 24 layouts a decision) and answer the
 declared game by simulation (8 and 16 layouts): they deal the declarer's and the partner's hands (shown talon cards
-with the declarer or in his discard), fitting the calls made (``inference.py``), and pass, whist or half-whist, and
-play a lone whist open or closed (or invite), by the expected price of each answer (``whist.py``), at two- and
-three-seat tables. They also bid, discard and name the contract by simulation (``simulate.py``, on the number and
-suit ladders ``ladders.py``: 10 and 16 layouts) where that module models the table; elsewhere those phases, and all
-the others, are the heuristic's. Every priced decision is the argmax of its prices, kept in ``SamplingBot.priced``.
+with the declarer or in his discard), fitting the calls made (``inference.py``), and pass, whist or half-whist
+(Hussar: or whist with the own talon, dealt unseen in each layout), and play a lone whist open or closed (or
+invite), by the expected price of each answer (``whist.py``), at two- and three-seat tables; in the kontra chain
+each call, the declarer's rekontra too, is priced the same way (``kontra.py``). They also bid, discard and name
+the contract by simulation (``simulate.py``, on the number and suit ladders ``ladders.py``: 10 and 16 layouts)
+where that module models the table; elsewhere those phases, and all the others, are the heuristic's.
+Every priced decision is the argmax of its prices, kept in ``SamplingBot.priced``.
 The choice depends only on the view and the seed: each decision's generator is seeded from both. Each decision also
 has a budget of solver nodes (``BUDGETS``, about a third of a second of one core): once it is spent the decision
 stands on the layouts solved so far, so no move thinks for more than a second, deterministically.
@@ -30,7 +32,7 @@ from fairdeal.engine.bids import NO_TRUMP
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.outcome import DefenceCall, HandKind
 from fairdeal.engine.view import PlayerView
-from fairdeal.solver import inference, ladders, pricing, simulate, whist
+from fairdeal.solver import inference, kontra, ladders, pricing, simulate, whist
 from fairdeal.solver.budget import Budget
 from fairdeal.solver.dds import Position
 from fairdeal.solver.pricing import Prices
@@ -60,7 +62,7 @@ class Table:
 
 
 class SamplingBot:
-    """Double-dummy play over sampled layouts; the heuristic bot for everything but card play."""
+    """Double-dummy play and priced decisions over sampled layouts; the heuristic bot where none is modelled."""
 
     def __init__(self, level: str = "medium", seed: int = 0, samples: int | None = None):
         if level not in LEVELS:
@@ -78,6 +80,10 @@ class SamplingBot:
         self.priced = {}
         if view.phase in WHIST_PHASES and self.whist_samples and _plain_table(view) and len(view.legal) > 1:
             return self.defend(view) if view.phase is Phase.DEFENCE else self.lone_whister(view)
+        if view.phase is Phase.KONTRA and self.whist_samples and len(view.legal) > 1 and _kontra_table(view):
+            if kontra.chain_of(view).round > kontra.PRICED_ROUNDS:
+                return self.fallback.act(view)
+            return self.kontra(view)
         if view.phase in SIMULATED and self.auction_samples and len(view.legal) > 1 and simulate.models(view):
             return self.simulate(view)
         if view.phase is not Phase.PLAY or self.samples == 0 or len(view.legal) == 1:
@@ -85,14 +91,41 @@ class SamplingBot:
         return self.play(view)
 
     def defend(self, view: PlayerView) -> Action:
-        """Pass, whist or half-whist by the expected price of each answer over sampled layouts (``whist``);
-        the heuristic where the call is forced, or is its whist with the whister's own talon (Hussar)."""
+        """Pass, whist or half-whist (or Hussar's whist with the whister's own talon) by the expected price of
+        each answer over sampled layouts (``whist``); the heuristic where the call is forced."""
         calls = {a.call for a in view.legal if isinstance(a, Defend)}
         heuristic = self.fallback.act(view)
-        talon_whist = heuristic == Defend(view.seat, DefenceCall.WHIST_TALON)
-        if not {DefenceCall.PASS, DefenceCall.WHIST} <= calls or talon_whist:
+        if not {DefenceCall.PASS, DefenceCall.WHIST} <= calls:
             return heuristic
+        if DefenceCall.WHIST_TALON in calls:
+            return self._talon_whist(view, heuristic)
         return self._by_price(view, whist.defence_prices, heuristic)
+
+    def _talon_whist(self, view: PlayerView, heuristic: Action) -> Action:
+        """Hussar: each layout deals the declarer's hand and the bot's own talon from the cards it has not seen
+        (the talon shown is the declarer's or in his discard); the whist with the talon is priced at the tricks
+        the declarer takes against the bot's twelve cards less the two its count would put away, the pass and
+        the plain whist at those against its ten."""
+        rng = np.random.default_rng([self.seed, _view_digest(view)])
+        budget = Budget(self.budget)
+        seats = tuple(view.active)
+        plain: list[int] = []
+        with_talon: list[int] = []
+        for _ in range(self.whist_samples):
+            hands = _fitting_layout(view, rng)
+            own = _own_talon(view, hands, rng)
+            alone = _solved(view, hands, seats, 0, budget)
+            kept = {**hands, view.seat: simulate.defence_keep(view, tuple(view.hand) + own)}
+            helped = _solved(view, kept, seats, 0, budget)
+            if alone is None or helped is None:
+                break
+            plain.append(alone)
+            with_talon.append(helped)
+        if not plain:
+            return heuristic
+        values = whist.defence_prices(view, plain)
+        values[Defend(view.seat, DefenceCall.WHIST_TALON)] = whist.talon_price(view, with_talon)
+        return self._chosen(values)
 
     def lone_whister(self, view: PlayerView) -> Action:
         """Open or closed play, or the invitation, by the expected price of each over sampled layouts."""
@@ -120,31 +153,27 @@ class SamplingBot:
         return max(values, key=lambda a: values[a])
 
     def _declarer_tricks(self, view: PlayerView, rng: np.random.Generator, budget: Budget) -> int | None:
-        said = inference.claims(view)
-        named = inference.declarer_claim(view)
-        said += (named,) if named is not None else ()
-        best: tuple[float, dict[int, tuple[int, ...]]] | None = None
-        for _ in range(inference.TRIES):
-            hands = _defence_layout(view, rng)
-            miss = inference.shortfall(said, hands)
-            if best is None or miss < best[0]:
-                best = (miss, hands)
-            if miss == 0:
+        hands = _fitting_layout(view, rng)
+        return _solved(view, hands, tuple(view.active), 0, budget)
+
+    def kontra(self, view: PlayerView) -> Action:
+        """Pass or double in the kontra chain by the expected price of each over sampled layouts (``kontra``):
+        the declarer's tricks against the defence, and against a lone whister alone where he may play so."""
+        heuristic = self.fallback.act(view)
+        rng = np.random.default_rng([self.seed, _view_digest(view)])
+        budget = Budget(self.budget)
+        together = tuple(view.active)
+        alone = kontra.play_seats(view, True) if kontra.alone_possible(view) else None
+        made: list[kontra.Made] = []
+        for _ in range(self.whist_samples):
+            hands = _fitting_layout(view, rng)
+            full = _solved(view, hands, together, kontra.first_leader(view, together), budget)
+            lone = None if alone is None else _solved(view, hands, alone, kontra.first_leader(view, alone), budget)
+            if full is None or (alone is not None and lone is None):
                 break
-        assert best is not None
-        hands = best[1]
-        assert view.contract is not None
-        strain = view.contract.strain
-        position = Position(
-            tuple(hands[s] for s in view.active),
-            0,
-            (),
-            None if strain == NO_TRUMP else strain,
-            view.convention.play.must_overtake,
-        )
-        bit = 1 << view.active.index(view.declarer)
-        solution = budget.solve(position, bit, bit)
-        return None if solution is None else solution.value
+            made.append(kontra.Made(full, lone))
+        values = kontra.kontra_prices(view, made) if made else {}
+        return self._chosen(values) if len(values) > 1 else heuristic
 
     def simulate(self, view: PlayerView) -> Action:
         """Bid, discard or name the contract by simulation; the heuristic where the simulation declines, and
@@ -198,6 +227,69 @@ def _plain_table(view: PlayerView) -> bool:
         and len(view.hand) == TRICKS
         and len(view.deck) >= TRICKS * len(view.active) + 2
     )
+
+
+def _kontra_table(view: PlayerView) -> bool:
+    """Two or three seats, ten cards each, a declared contract: the case the kontra pricing models."""
+    return (
+        len(view.active) in (2, 3)
+        and view.contract is not None
+        and view.declarer is not None
+        and len(view.hand) == TRICKS
+        and not view.open_hands
+        and len(view.deck) >= TRICKS * len(view.active) + 2
+    )
+
+
+def _fitting_layout(view: PlayerView, rng: np.random.Generator) -> dict[int, tuple[int, ...]]:
+    """The hands at the defence, of a few random deals the one that best fits the calls made: the defenders'
+    as the declarer may see them, or the declarer's and the partner's as a defender may."""
+    if view.seat == view.declarer:
+        others = simulate.deal_others(view, simulate.hidden_cards(view, view.hand), rng)[0]
+        return {**others, view.seat: tuple(view.hand)}
+    said = inference.claims(view)
+    named = inference.declarer_claim(view)
+    said += (named,) if named is not None else ()
+    best: tuple[float, dict[int, tuple[int, ...]]] | None = None
+    for _ in range(inference.TRIES):
+        hands = _defence_layout(view, rng)
+        miss = inference.shortfall(said, hands)
+        if best is None or miss < best[0]:
+            best = (miss, hands)
+        if miss == 0:
+            break
+    assert best is not None
+    return best[1]
+
+
+def _solved(
+    view: PlayerView, hands: dict[int, tuple[int, ...]], seats: tuple[int, ...], leader: int, budget: Budget
+) -> int | None:
+    """The declarer's double-dummy tricks with ``seats`` at the tricks (the defenders loading him in a misère);
+    ``None`` once the budget is spent."""
+    assert view.contract is not None and view.declarer is not None  # a declared contract
+    strain = view.contract.strain
+    misere = view.contract.misere
+    position = Position(
+        tuple(tuple(sorted(hands[s])) for s in seats),
+        leader,
+        (),
+        None if misere or strain == NO_TRUMP else strain,
+        view.convention.play.must_overtake,
+    )
+    bit = 1 << seats.index(view.declarer)
+    solution = budget.solve(position, bit, ((1 << len(seats)) - 1) & ~bit if misere else bit)
+    return None if solution is None else solution.value
+
+
+def _own_talon(view: PlayerView, hands: dict[int, tuple[int, ...]], rng: np.random.Generator) -> tuple[int, ...]:
+    """Two of the cards the layout left out of the hands, none of them the shown talon (those cards are the
+    declarer's discard): the bot's own talon, unseen."""
+    held = {c for h in hands.values() for c in h}
+    shown = set(view.talon_seen)
+    left = [c for c in sorted(view.deck) if c not in held and c not in shown]
+    rng.shuffle(left)
+    return tuple(left[: simulate.TALON])
 
 
 def _defence_layout(view: PlayerView, rng: np.random.Generator) -> dict[int, tuple[int, ...]]:

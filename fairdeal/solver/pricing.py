@@ -36,7 +36,7 @@ def play_prices(view: PlayerView) -> tuple[float | None, ...]:
     """The worth to ``view.seat`` of the declarer ending the hand with 0..10 tricks (``None``: not reachable
     from the tricks already won), the defence's remaining tricks shared evenly between its seats."""
     assert view.kind in (HandKind.GAME, HandKind.MISERE) and view.declarer is not None and view.contract is not None
-    people = _people(view)
+    people = people_of(view)
     won = list(view.won[: view.num_seats])
     if len(people) < len(view.active):
         # Gusarik's dummy (pseudo-seat num_seats): its tricks are the declarer's opponent's, as the engine scores.
@@ -53,14 +53,14 @@ def play_prices(view: PlayerView) -> tuple[float | None, ...]:
         _invited(view),
         tuple(won),
         view.seat,
-        _facts(view),
+        view_facts(view),
     )
 
 
 def contract_prices(view: PlayerView, contract: Contract) -> tuple[float | None, ...]:
     """The worth to ``view.seat`` of declaring ``contract`` and taking 0..10 tricks, the defence answering as
     serves it best at that number of tricks: both pass (the game goes unplayed), one whists or both do."""
-    people = _people(view)
+    people = people_of(view)
     won = (0,) * view.num_seats
     if contract.misere:
         return _prices(
@@ -114,14 +114,14 @@ def answer_prices(view: PlayerView, calls: Calls, invited: bool, seat: int) -> t
     """The worth to ``seat`` of the defence answering the declared game with ``calls`` (the lone whister playing
     with help when ``invited``) and the declarer taking 0..10 tricks; a game nobody whists is written unplayed."""
     assert view.declarer is not None and view.contract is not None and view.kind is HandKind.GAME
-    people = _people(view)
+    people = people_of(view)
     contract = view.contract.contract()
     if not any(c in (DefenceCall.WHIST, DefenceCall.WHIST_TALON) for _, c in calls):
         worth = _unplayed(view.convention, view.num_seats, view.dealer, people, view.declarer, contract, calls)
         return (worth[seat],) * (TRICKS + 1)
     won = (0,) * view.num_seats
     args = (view.num_seats, view.dealer, people, HandKind.GAME, view.declarer, contract, calls, invited, won)
-    prices = _prices(view.convention, *args, seat, _facts(view))
+    prices = _prices(view.convention, *args, seat, view_facts(view))
     return tuple(p for p in prices if p is not None)  # nothing is out of reach before the first trick
 
 
@@ -139,7 +139,7 @@ def _unplayed(
     outcome = HandOutcome(
         num_seats, dealer, active, HandKind.GAME, (0,) * num_seats, declarer, contract, calls, played=False
     )
-    return _possible_worth(convention, outcome)
+    return possible_worth(convention, outcome)
 
 
 def _invited(view: PlayerView) -> bool:
@@ -147,7 +147,7 @@ def _invited(view: PlayerView) -> bool:
     return view.invited and view.kind is HandKind.GAME
 
 
-def _facts(view: PlayerView) -> tuple[tuple[str, object], ...]:
+def view_facts(view: PlayerView) -> tuple[tuple[str, object], ...]:
     """The outcome facts the view holds: those announced to all, the declarer's own aces (for the four-aces
     premium) in his own view, and the aces of a talon lying face up."""
     assert view.contract is not None
@@ -165,7 +165,7 @@ def _aces(cards: Iterable[int]) -> int:
     return sum(1 for c in cards if c % 8 == Rank.ACE)
 
 
-def _people(view: PlayerView) -> tuple[int, ...]:
+def people_of(view: PlayerView) -> tuple[int, ...]:
     """The active seats that are players (Gusarik's dummy is the pseudo-seat ``num_seats``)."""
     return tuple(s for s in view.active if s < view.num_seats)
 
@@ -185,7 +185,7 @@ def _prices(
     seat: int,
     facts: tuple[tuple[str, object], ...],
 ) -> tuple[float | None, ...]:
-    defenders = tuple(s for s in active if s != declarer)
+    defenders = _in_play(convention, active, kind, declarer, defence, invited)
     prices: list[float | None] = []
     cap = convention.play.defence_trick_cap if kind is HandKind.GAME else None
     for tricks in range(TRICKS + 1):
@@ -196,17 +196,36 @@ def _prices(
             prices.append(None)
             continue
         worths = [
-            _possible_worth(
+            possible_worth(
                 convention,
                 HandOutcome(num_seats, dealer, active, kind, split, declarer, contract, defence, invited, extras=facts),
             )
-            for split in _splits(won, declarer, defenders, tricks, left)
+            for split in splits(won, declarer, defenders, tricks, left)
         ]
         prices.append(sum(w[seat] for w in worths) / len(worths))
     return tuple(prices)
 
 
-def _splits(
+def _in_play(
+    convention: Convention,
+    active: tuple[int, ...],
+    kind: HandKind,
+    declarer: int,
+    defence: Calls,
+    invited: bool,
+) -> tuple[int, ...]:
+    """The defenders at the tricks: a lone whister who did not bring the passer in plays alone against the
+    declarer where the passer's cards take no part (Croatian, Austrian, the 19th century), and takes every
+    defence trick himself; otherwise every defender."""
+    rules = convention.defence
+    whisters = tuple(s for s, c in defence if c is DefenceCall.WHIST)
+    sits_out = rules.lone_whister_invites or rules.passer_sits_out
+    if kind is HandKind.GAME and len(whisters) == 1 and sits_out and not invited:
+        return whisters
+    return tuple(s for s in active if s != declarer)
+
+
+def splits(
     won: tuple[int, ...], declarer: int, defenders: tuple[int, ...], tricks: int, left: int
 ) -> list[tuple[int, ...]]:
     """The defence's ``left`` tricks shared as evenly as they go, each way round when they do not divide."""
@@ -221,7 +240,7 @@ def _splits(
     return splits
 
 
-def _possible_worth(convention: Convention, outcome: HandOutcome) -> tuple[float, ...]:
+def possible_worth(convention: Convention, outcome: HandOutcome) -> tuple[float, ...]:
     """``hand_worth`` of an end that may not happen: one the system's sheet cannot write (e.g. a concession it
     does not allow) is worth nothing to anyone."""
     try:

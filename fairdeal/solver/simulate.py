@@ -322,6 +322,23 @@ def _discard_candidates(view: PlayerView, size: int, misere: bool) -> list[tuple
     return pairs[:DISCARD_CANDIDATES]
 
 
+def _defence_discards(view: PlayerView, cards: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The pairs a whister holding twelve cards may put away, those keeping the most defence tricks by the count
+    first."""
+
+    def kept_count(pair: tuple[int, ...]) -> tuple[float, int]:
+        kept = [c for c in cards if c not in pair]
+        return -evaluate.defence_tricks(kept, view.trump), sum(c % 8 for c in pair)
+
+    return sorted(combinations(cards, TALON), key=kept_count)
+
+
+def defence_keep(view: PlayerView, cards: tuple[int, ...]) -> tuple[int, ...]:
+    """The ten of ``cards`` a whister who took his talon keeps by the count."""
+    away = _defence_discards(view, cards)[0]
+    return tuple(sorted(c for c in cards if c not in away))
+
+
 def defence_discard(view: PlayerView, rng: np.random.Generator, samples: int, budget: Budget) -> Action | None:
     """Hussar's whister with his talon taken: the discard that holds the declarer to the fewest double-dummy
     tricks, among the few the heuristic counts best."""
@@ -329,11 +346,7 @@ def defence_discard(view: PlayerView, rng: np.random.Generator, samples: int, bu
     if contract is None or contract.misere or view.declarer is None or len(view.hand) != TRICKS + TALON:
         return None
 
-    def kept_count(pair: tuple[int, ...]) -> tuple[float, int]:
-        kept = [c for c in view.hand if c not in pair]
-        return -evaluate.defence_tricks(kept, view.trump), sum(c % 8 for c in pair)
-
-    pairs = sorted(combinations(view.hand, TALON), key=kept_count)[:DISCARD_CANDIDATES]
+    pairs = _defence_discards(view, tuple(view.hand))[:DISCARD_CANDIDATES]
     shown = [c for c in view.talon_seen if c not in view.hand]
     pool = [c for c in hidden_cards(view, view.hand) if c not in shown]
     strain = None if contract.strain in (None, NO_TRUMP) else contract.strain

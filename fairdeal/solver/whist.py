@@ -95,6 +95,13 @@ def defence_prices(view: PlayerView, made: Sequence[int]) -> Prices:
     }
 
 
+def talon_price(view: PlayerView, made: Sequence[int]) -> float:
+    """Hussar's whist with one's own talon («с приглашением своей прикупки»): its mean worth over the
+    declarer's tricks ``made`` against the whister's kept ten, scored with the help the talon brings."""
+    calls: Calls = (*view.defence, (view.seat, DefenceCall.WHIST_TALON))
+    return sum(_played(pricing.answer_prices(view, calls, True, view.seat), t) for t in made) / len(made)
+
+
 def help_prices(view: PlayerView, made: Sequence[int]) -> Prices:
     """The lone whister's open or closed play (or invitation or not), each with its mean worth over ``made``."""
     values: Prices = {}
