@@ -9,10 +9,10 @@ the heuristic bot; "medium" and "hard" play the cards by sampling (8 and 24 layo
 declared game by simulation (8 and 16 layouts): they deal the declarer's and the partner's hands (shown talon cards
 with the declarer or in his discard), fitting the calls made (``inference.py``), and pass, whist or half-whist
 (Hussar: or whist with the own talon, dealt unseen in each layout), and play a lone whist open or closed (or
-invite), by the expected price of each answer (``whist.py``), at two- and three-seat tables; in the kontra chain
-each call, the declarer's rekontra too, is priced the same way (``kontra.py``). They also bid, discard and name
-the contract by simulation (``simulate.py``, on the number and suit ladders ``ladders.py``: 10 and 16 layouts)
-where that module models the table; elsewhere those phases, and all the others, are the heuristic's.
+invite), by the expected price of each answer (``whist.py``), at two- and three-seat tables (the kontra chain is
+the heuristic's). They also bid, discard and name the contract by simulation (``simulate.py``, on the number and
+suit ladders ``ladders.py``: 10 and 16 layouts) where that module models the table; elsewhere those phases, and
+all the others, are the heuristic's.
 Every priced decision is the argmax of its prices, kept in ``SamplingBot.priced``.
 The choice depends only on the view and the seed: each decision's generator is seeded from both. Each decision also
 has a budget of solver nodes (``BUDGETS``, about a third of a second of one core): once it is spent the decision
@@ -32,7 +32,7 @@ from fairdeal.engine.bids import NO_TRUMP
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.outcome import DefenceCall, HandKind
 from fairdeal.engine.view import PlayerView
-from fairdeal.solver import inference, kontra, ladders, pricing, simulate, whist
+from fairdeal.solver import inference, ladders, pricing, simulate, whist
 from fairdeal.solver.budget import Budget
 from fairdeal.solver.dds import Position
 from fairdeal.solver.pricing import Prices
@@ -80,10 +80,6 @@ class SamplingBot:
         self.priced = {}
         if view.phase in WHIST_PHASES and self.whist_samples and _plain_table(view) and len(view.legal) > 1:
             return self.defend(view) if view.phase is Phase.DEFENCE else self.lone_whister(view)
-        if view.phase is Phase.KONTRA and self.whist_samples and len(view.legal) > 1 and _kontra_table(view):
-            if kontra.chain_of(view).round > kontra.PRICED_ROUNDS:
-                return self.fallback.act(view)
-            return self.kontra(view)
         if view.phase in SIMULATED and self.auction_samples and len(view.legal) > 1 and simulate.models(view):
             return self.simulate(view)
         if view.phase is not Phase.PLAY or self.samples == 0 or len(view.legal) == 1:
@@ -156,25 +152,6 @@ class SamplingBot:
         hands = _fitting_layout(view, rng)
         return _solved(view, hands, tuple(view.active), 0, budget)
 
-    def kontra(self, view: PlayerView) -> Action:
-        """Pass or double in the kontra chain by the expected price of each over sampled layouts (``kontra``):
-        the declarer's tricks against the defence, and against a lone whister alone where he may play so."""
-        heuristic = self.fallback.act(view)
-        rng = np.random.default_rng([self.seed, _view_digest(view)])
-        budget = Budget(self.budget)
-        together = tuple(view.active)
-        alone = kontra.play_seats(view, True) if kontra.alone_possible(view) else None
-        made: list[kontra.Made] = []
-        for _ in range(self.whist_samples):
-            hands = _fitting_layout(view, rng)
-            full = _solved(view, hands, together, kontra.first_leader(view, together), budget)
-            lone = None if alone is None else _solved(view, hands, alone, kontra.first_leader(view, alone), budget)
-            if full is None or (alone is not None and lone is None):
-                break
-            made.append(kontra.Made(full, lone))
-        values = kontra.kontra_prices(view, made) if made else {}
-        return self._chosen(values) if len(values) > 1 else heuristic
-
     def simulate(self, view: PlayerView) -> Action:
         """Bid, discard or name the contract by simulation; the heuristic where the simulation declines, and
         its concession «без трёх» stands."""
@@ -225,18 +202,6 @@ def _plain_table(view: PlayerView) -> bool:
         and view.contract is not None
         and not view.contract.misere
         and len(view.hand) == TRICKS
-        and len(view.deck) >= TRICKS * len(view.active) + 2
-    )
-
-
-def _kontra_table(view: PlayerView) -> bool:
-    """Two or three seats, ten cards each, a declared contract: the case the kontra pricing models."""
-    return (
-        len(view.active) in (2, 3)
-        and view.contract is not None
-        and view.declarer is not None
-        and len(view.hand) == TRICKS
-        and not view.open_hands
         and len(view.deck) >= TRICKS * len(view.active) + 2
     )
 
