@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.match import MatchResult, play_match
@@ -437,6 +439,44 @@ def test_the_javascript_seat_checks_what_it_can_of_the_amounts_and_the_hands_sho
         assert swapped["settlement"] != paid
         assert reason(swapped) is None
         assert signed.parse(python_statement(source, "cyd", swapped)).body["agrees"] is False
+
+
+PY_REPR = """
+const fs = require('fs');
+const vm = require('vm');
+const [page, loader, player] = process.argv.slice(1);
+require(loader).loadPage(page, (text) => { throw new Error(text); });
+vm.runInThisContext(fs.readFileSync(player, 'utf8'));
+const values = JSON.parse(fs.readFileSync(0, 'utf8'));
+process.stdout.write(JSON.stringify(values.map(globalThis.FairdealMP.player.pyRepr)));
+"""
+TEXT = st.text(st.characters(max_codepoint=0x7F), max_size=8)
+# JavaScript lists an object's integer-like keys first, whatever their order: keys here start with a letter.
+KEYS = st.from_regex(r"[a-z][\x00-\x7f]{0,6}", fullmatch=True)
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**6), 10**6) | TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(KEYS, inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(JSON_VALUES, min_size=1, max_size=30))
+def test_the_javascript_refusal_reasons_quote_values_as_python_does(page: Path, values: list[Any]) -> None:
+    """A reason quotes the proposal's end and names with Python's repr(): JS must write the same text for any
+    JSON value of ASCII text (objects' keys not integer-like), or a refusal both sides sign would differ."""
+    assert NODE is not None
+    web = ROOT / "fairdeal" / "web"
+    loader, player = web / "bin" / "load_page.cjs", web / "mental_poker" / "player.js"
+    done = subprocess.run(
+        [NODE, "-e", PY_REPR, str(page), str(loader), str(player)],
+        input=json.dumps(values),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [repr(value) for value in values]
 
 
 def test_a_seat_at_a_real_table_never_gives_out_its_shares_of_the_hidden_cards(page: Path) -> None:

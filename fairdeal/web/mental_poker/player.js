@@ -299,12 +299,15 @@
   }
 
   // Python's repr() of a JSON value, and its str() (f-strings): refusals read byte for byte as a Python seat's.
+  // Of ASCII text only; an object's integer-like keys come first in JavaScript, not in the order received.
+  const CONTROL = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };
   function pyRepr(value) {
     if (value === null || value === undefined) return 'None';
     if (value === true || value === false) return value ? 'True' : 'False';
     if (typeof value === 'string') {
       const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
-      return quote + value.replace(/\\/g, '\\\\').split(quote).join('\\' + quote) + quote;
+      const escaped = value.replace(/\\/g, '\\\\').split(quote).join('\\' + quote);
+      return quote + escaped.replace(/[\x00-\x1f\x7f]/g, (c) => CONTROL[c] || `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`) + quote;
     }
     if (Array.isArray(value)) return '[' + value.map(pyRepr).join(', ') + ']';
     if (typeof value === 'object') return '{' + Object.keys(value).map((k) => `${pyRepr(k)}: ${pyRepr(value[k])}`).join(', ') + '}';
@@ -382,5 +385,5 @@
     return signer.sign('record', body, head, hand);
   }
 
-  MP.player = { Player, Signer, SignedMessageError, errorJson, reasonOf, readCard, signRecord, provedEnd, settlementObjection };
+  MP.player = { Player, Signer, SignedMessageError, errorJson, reasonOf, readCard, signRecord, provedEnd, settlementObjection, pyRepr };
 })(globalThis);
