@@ -598,8 +598,9 @@ def test_the_javascript_seat_refuses_every_tampered_message_as_a_python_seat_doe
     rng = random.Random(15)
     cases: list[list[dict[str, Any]]] = []
     for number in range(16):
-        index = rng.randrange(1, len(messages))
         kind = number % 4
+        # Dropping the last message only truncates the hand, which no listener can tell from a pause.
+        index = rng.randrange(1, len(messages) - (kind == 2))
         if kind == 0:
             changed = _lie(doc, index, keys, source.seating, rng)
         elif kind == 1:
