@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.match import MatchResult, play_match
@@ -27,9 +29,10 @@ from fairdeal.protocols import signed
 from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.mental_poker.player import HandRefused, Player, Table, Unresponsive
 from fairdeal.protocols.mental_poker.protocol import TableSetup
+from fairdeal.protocols.mental_poker.settling import settlement_objection
 from fairdeal.protocols.mental_poker.signing import Seating, seal_message
 from fairdeal.protocols.mental_poker.source import MentalPokerSource, dealt_seats, engine_plays, hand_setup
-from fairdeal.protocols.mental_poker.statements import sign_record
+from fairdeal.protocols.mental_poker.statements import sign_record, sign_settlement
 from fairdeal.protocols.mental_poker.tamper import leaves, mutate, with_field_changed
 from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.verify import verify_documents, verify_log
@@ -331,21 +334,149 @@ def test_the_javascript_seat_refuses_where_a_python_seat_refuses(
     assert all(party != f"player {js.refuser}" for party, _ in js_found)
 
 
-def test_the_javascript_settlement_after_an_end_is_pythons(page: Path) -> None:
-    names = NAMES[:3]
-    seeds = {name: os.urandom(32) for name in names}
-    keys = {name: IdentityKey.from_seed(seed, name) for name, seed in seeds.items()}
-    source = MentalPokerSource(TableSpec("club", "end", 2, names, get_convention("sochi")), identities=keys)
+class StopsInHandTwo(Player):
+    """Plays hand 1, then walks away at his first card of hand 2: the evening ends with one complete hand."""
+
+    def play(self, card: int) -> Any:
+        if self.setup.context.hand >= 2:
+            raise Unresponsive()
+        return super().play(card)
+
+
+class RefusesInHandTwo(Player):
+    """Plays hand 1, then refuses the sound deal of hand 2: a refusal without cause, which charges him."""
+
+    def receive(self, message: Any) -> None:
+        if self.setup.context.hand >= 2 and isinstance(message, dict) and message.get("kind") == "deal":
+            raise MentalPokerError("I do not like these shares", None, "deal")
+        super().receive(message)
+
+
+ENDS = [("walk-away", StopsInHandTwo), ("refusal", RefusesInHandTwo)]
+
+
+@contextmanager
+def ended_evening(page: Path, tmp_path: Path, leaver: type[Player]) -> Iterator[tuple[NodeSeatedSource, NodeSeat]]:
+    """A Sochi evening at three where bob (Python) ends the evening from hand 2 on (at the first hand he plays,
+    for a walk-away) and cyd is a JavaScript seat."""
+    with seats(page, ["cyd"]) as js:
+        convention = get_convention("sochi")
+        source = NodeSeatedSource(TableSpec("club", "end", 12, NAMES[:3], convention), js)
+        base = source._make_player
+        source._make_player = lambda setup, name: leaver(setup, name) if name == "bob" else base(setup, name)
+        log = tmp_path / "evening.log"
+        play_match(convention, NAMES[:3], [HeuristicBot() for _ in NAMES[:3]], source=source, max_hands=12, log=log)
+        yield source, js[0]
+
+
+def python_statement(source: MentalPokerSource, name: str, proposal: dict[str, Any]) -> dict[str, Any]:
+    """What an honest Python seat signs for ``proposal`` at this point of ``source``'s evening."""
     assert source.seating is not None
-    source._previous, source.end = "ab" * 32, {"hand": 2, "charged": ["ann"]}
-    amounts = [Fraction(-40, 3), Fraction(20, 3), Fraction(20, 3)]
-    expected = source.close_session(amounts)
-    assert expected is not None
-    body = signed.parse(expected["statements"][0]).body
-    assert body["end"] == {"hand": 2, "charged": ["ann"]}
-    with NodeSeat("bob", seeds["bob"], page) as seat:
-        seat.sit(source.seating)
-        assert seat.sign_settlement(body) == expected["statements"][0]
+    complete = [d for d in source.transcripts if d["state"] == "complete"]
+    stopped = source.transcripts[-1] if source.end is not None else None
+    players = source.spec.players
+    objection = settlement_objection(source.spec.convention, players, complete, stopped, proposal)
+    return sign_settlement(source.identities[name], source.seating, proposal, objection)
+
+
+@pytest.mark.parametrize("leaver", [e[1] for e in ENDS], ids=[e[0] for e in ENDS])
+def test_the_javascript_settlement_after_an_end_is_pythons(page: Path, tmp_path: Path, leaver: type[Player]) -> None:
+    """After a real end the JS seat signs the settlement exactly as a Python seat does; shown a false end (the
+    service charging ann) or a wrong hand count it signs the Python seat's refusal, byte for byte."""
+    with ended_evening(page, tmp_path, leaver) as (source, seat):
+        assert source.end is not None and source.end["charged"] == ["bob"] and source.refusals == []
+        *complete, stopped = source.transcripts
+        assert complete and all(d["state"] == "complete" for d in complete) and stopped["state"] != "complete"
+        settlement = json.loads((tmp_path / "evening.log.transcripts" / "settlement.json").read_text())
+        cyd = next(s for s in settlement["statements"] if s["sender"] == NAMES.index("cyd"))
+        proposal = dict(signed.parse(cyd).body)
+        assert proposal["end"] == source.end and proposal["hands"] == len(complete)
+        assert cyd == python_statement(source, "cyd", proposal)
+
+        source.end = dict(source.end, charged=["ann"])
+        amounts = [Fraction(proposal["settlement"][name]) for name in NAMES[:3]]
+        doc = source.close_session(amounts)
+        assert doc is not None and source.refusals == ["bob", "cyd"]
+        false_end = next(s for s in doc["statements"] if s["sender"] == NAMES.index("cyd"))
+        assert false_end == python_statement(source, "cyd", dict(proposal, end=source.end))
+        reason = signed.parse(false_end).body["reason"]
+        hand = stopped["hand"]
+        assert reason == (
+            f"the end is {{'hand': {hand}, 'charged': ['ann']}}; "
+            f"the stopped hand proves {{'hand': {hand}, 'charged': ['bob']}}"
+        )
+        source.end = dict(source.end, charged=["bob"])
+
+        for wrong in (dict(proposal, hands=len(complete) + 1), dict(proposal, last="00" * 32)):
+            refused = seat.sign_settlement(wrong, complete, stopped)
+            assert refused == python_statement(source, "cyd", wrong)
+            assert signed.parse(refused).body["reason"].startswith(f"the settlement closes {wrong['hands']} hand(s)")
+
+
+def test_the_javascript_seat_checks_what_it_can_of_the_amounts_and_the_hands_shown(page: Path, tmp_path: Path) -> None:
+    """Amounts that do not name the roster or do not sum to zero, and transcripts that are not the hands whose
+    records it signed, are refused; amounts off the sheet that pass those checks are signed (spec section 11:
+    the JS seat replays no sheet), where a Python seat refuses them."""
+    with ended_evening(page, tmp_path, StopsInHandTwo) as (source, seat):
+        settlement = json.loads((tmp_path / "evening.log.transcripts" / "settlement.json").read_text())
+        proposal = dict(signed.parse(settlement["statements"][-1]).body)
+        *complete, stopped = source.transcripts
+        paid = proposal["settlement"]
+
+        def reason(put: dict[str, Any], shown: Sequence[dict[str, Any]] = complete) -> Any:
+            return signed.parse(seat.sign_settlement(put, shown, stopped)).body.get("reason")
+
+        assert reason(proposal) is None
+        assert reason(dict(proposal, settlement=dict(paid, ann=str(Fraction(paid["ann"]) + 1)))).endswith("not zero")
+        renamed = {("zed" if name == "ann" else name): amount for name, amount in paid.items()}
+        assert "not the roster's" in reason(dict(proposal, settlement=renamed))
+        assert "not an exact fraction" in reason(dict(proposal, settlement=dict(paid, ann="1.5")))
+        assert "whose records I signed" in reason(proposal, [])
+        altered = copy.deepcopy(complete)
+        altered[-1]["statements"][NAMES.index("cyd")] = altered[-1]["statements"][0]
+        assert "whose records I signed" in reason(proposal, altered)
+        swapped = dict(proposal, settlement=dict(paid, ann=paid["bob"], bob=paid["ann"]))
+        assert swapped["settlement"] != paid
+        assert reason(swapped) is None
+        assert signed.parse(python_statement(source, "cyd", swapped)).body["agrees"] is False
+
+
+PY_REPR = """
+const fs = require('fs');
+const vm = require('vm');
+const [page, loader, player] = process.argv.slice(1);
+require(loader).loadPage(page, (text) => { throw new Error(text); });
+vm.runInThisContext(fs.readFileSync(player, 'utf8'));
+const values = JSON.parse(fs.readFileSync(0, 'utf8'));
+process.stdout.write(JSON.stringify(values.map(globalThis.FairdealMP.player.pyRepr)));
+"""
+TEXT = st.text(st.characters(max_codepoint=0x7F), max_size=8)
+# JavaScript lists an object's integer-like keys first, whatever their order: keys here start with a letter.
+KEYS = st.from_regex(r"[a-z][\x00-\x7f]{0,6}", fullmatch=True)
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**6), 10**6) | TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(KEYS, inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(JSON_VALUES, min_size=1, max_size=30))
+def test_the_javascript_refusal_reasons_quote_values_as_python_does(page: Path, values: list[Any]) -> None:
+    """A reason quotes the proposal's end and names with Python's repr(): JS must write the same text for any
+    JSON value of ASCII text (objects' keys not integer-like), or a refusal both sides sign would differ."""
+    assert NODE is not None
+    web = ROOT / "fairdeal" / "web"
+    loader, player = web / "bin" / "load_page.cjs", web / "mental_poker" / "player.js"
+    done = subprocess.run(
+        [NODE, "-e", PY_REPR, str(page), str(loader), str(player)],
+        input=json.dumps(values),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [repr(value) for value in values]
 
 
 def test_a_seat_at_a_real_table_never_gives_out_its_shares_of_the_hidden_cards(page: Path) -> None:
@@ -467,8 +598,9 @@ def test_the_javascript_seat_refuses_every_tampered_message_as_a_python_seat_doe
     rng = random.Random(15)
     cases: list[list[dict[str, Any]]] = []
     for number in range(16):
-        index = rng.randrange(1, len(messages))
         kind = number % 4
+        # Dropping the last message only truncates the hand, which no listener can tell from a pause.
+        index = rng.randrange(1, len(messages) - (kind == 2))
         if kind == 0:
             changed = _lie(doc, index, keys, source.seating, rng)
         elif kind == 1:

@@ -74,10 +74,23 @@ const OPS = {
   refuse: (r) => seated().refuse(r.message, r.error),
   'record-refusal': (r) => seated().recordRefusal(r.record),
   // A seat dealt the hand checks the record against the cards proved; one that sat it out has nothing to check.
-  record: (r) => (player !== null && player.hand === r.hand
-    ? player.signRecord(r.record)
-    : MP.player.signRecord(signer, r.record, r.head, null, r.hand)),
-  settlement: (r) => signer.signSettlement(r.hands, r.last, r.settlement, r.end),
+  // Either way the seat remembers the statement: the settlement closes the hands whose records it signed.
+  record: (r) => {
+    const statement = player !== null && player.hand === r.hand
+      ? player.signRecord(r.record)
+      : MP.player.signRecord(signer, r.record, r.head, null, r.hand);
+    signer.records.set(r.hand, statement);
+    return statement;
+  },
+  // The settlement put to the seat, with the transcripts it closes as the host shows them: signed, or refused
+  // with the reason (MP.player.settlementObjection).
+  settlement: (r) => {
+    if (!r.proposal || typeof r.proposal !== 'object' || !Array.isArray(r.complete)) {
+      throw new Usage('a settlement request is {proposal, complete: [transcript, ...], stopped: transcript or null}');
+    }
+    const stopped = r.stopped === undefined ? null : r.stopped;
+    return signer.signSettlement(r.proposal, MP.player.settlementObjection(signer, r.proposal, r.complete, stopped));
+  },
   cards: () => seated().handCards(),
   hidden: () => {
     if (!engineHost) throw new Usage('the shares of the cards nobody holds go only to a simulation\'s engine host (--engine-host)');

@@ -23,6 +23,7 @@ from typing import IO, Any
 
 from fairdeal.cards import Card, parse_card
 from fairdeal.errors import MentalPokerError, ProtocolError, SignedMessageError
+from fairdeal.protocols import signed
 from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.mental_poker.group import Point
 from fairdeal.protocols.mental_poker.messages import Message
@@ -30,7 +31,6 @@ from fairdeal.protocols.mental_poker.player import Player
 from fairdeal.protocols.mental_poker.protocol import TableSetup
 from fairdeal.protocols.mental_poker.signing import Seating, open_message
 from fairdeal.protocols.mental_poker.source import MAX_ATTEMPTS, MentalPokerSource
-from fairdeal.protocols.mental_poker.statements import settlement_body
 from fairdeal.protocols.table import TableSpec
 
 BIN = Path(__file__).resolve().parent.parent / "bin" / "mental-poker-player.cjs"
@@ -121,14 +121,23 @@ class NodeSeat:
 
     def sign_record(self, hand: int, record: Mapping[str, Any], head: str) -> dict[str, Any]:
         """The seat's signed statement of ``record`` (a refusal if its cards are not the ones proved)."""
-        signed: dict[str, Any] = self.request("record", hand=hand, record=dict(record), head=head)
-        return signed
+        statement: dict[str, Any] = self.request("record", hand=hand, record=dict(record), head=head)
+        return statement
 
-    def sign_settlement(self, body: Mapping[str, Any]) -> dict[str, Any]:
-        end = body.get("end")
-        fields = {"hands": body["hands"], "last": body["last"], "settlement": body["settlement"], "end": end}
-        signed: dict[str, Any] = self.request("settlement", **fields)
-        return signed
+    def sign_settlement(
+        self,
+        proposal: Mapping[str, Any],
+        complete: Sequence[Mapping[str, Any]],
+        stopped: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """The seat's signed statement of the settlement ``proposal`` closing the ``complete`` hands (and the
+        ``stopped`` one an end voided), or its signed refusal. It checks, as ``settlement_objection`` does and with
+        its reasons, that those are the hands whose records it signed, the hand count, the last hash and the end
+        the stopped hand proves; of the amounts only the names and that they sum to zero (it has no scoring engine
+        to replay the sheet: amounts off the sheet that pass those it signs)."""
+        shown = {"complete": [dict(doc) for doc in complete], "stopped": None if stopped is None else dict(stopped)}
+        statement: dict[str, Any] = self.request("settlement", proposal=dict(proposal), **shown)
+        return statement
 
     def cpu_seconds(self) -> float:
         """CPU time the Node process has used so far."""
@@ -303,20 +312,22 @@ class NodeSeatedSource(MentalPokerSource):
         return statements
 
     def close_session(self, amounts: Sequence[Any]) -> dict[str, Any] | None:
+        """The Python seats sign (or refuse) as ``MentalPokerSource`` has them; each JavaScript seat is shown the
+        same proposal and the transcripts and signs or refuses it itself."""
         doc = super().close_session(amounts)
         if doc is None or self.seating is None:
             return doc
-        body = settlement_body(
-            [s.name for s in self.seating.roster.seats],
-            sum(1 for d in self.transcripts if d["state"] == "complete"),
-            self._previous or "",
-            list(amounts),
-        )
-        if self.end is not None:
-            body["end"] = {"hand": self.end["hand"], "charged": list(self.end["charged"])}
+        complete = [d for d in self.transcripts if d["state"] == "complete"]
+        stopped = self.transcripts[-1] if self.end is not None else None
         names = self.seating.names
-        doc["statements"] = [
-            self.seats[names[s["sender"]]].sign_settlement(body) if names[s["sender"]] in self.seats else s
-            for s in doc["statements"]
-        ]
+        statements = []
+        for statement in doc["statements"]:
+            name = names[statement["sender"]]
+            if name in self.seats:
+                proposal = {k: v for k, v in signed.parse(statement).body.items() if k not in ("agrees", "reason")}
+                statement = self.seats[name].sign_settlement(proposal, complete, stopped)
+            statements.append(statement)
+        doc["statements"] = statements
+        refused = {names[s["sender"]] for s in statements if signed.parse(s).body.get("agrees") is False}
+        self.refusals = [name for name in self.spec.players if name in refused]
         return doc

@@ -9,6 +9,7 @@
   const { MentalPokerError } = G;
   const V = () => root.FairdealVerifier;
   const has = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+  const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
   const ENVELOPE_ONLY = ['step', 'player', 'prev', 'witness'];
 
   // A signed message that fails a check (SignedMessageError): ``party`` is whom it is evidence against.
@@ -281,16 +282,101 @@
         throw new MentalPokerError("the identity key is not the roster's key for this seat", name);
       }
       Object.assign(this, { roster: read, name, seat, seedBytes, where: { table: read.table, session: read.session, roster: read.hash } });
+      // hand -> the record statement this seat signed: the hands it will settle.
+      this.records = new Map();
     }
     sign(kind, body, prev, hand) { return MP.party.seal(this.seedBytes, this.where, hand, this.seat, kind, body, prev).envelope; }
 
-    // The session's closing statement (statements.settlement_document): ``settlement`` maps each seat to its
-    // amount as an exact fraction's text; ``end`` the stopped hand and who is charged, or null.
-    signSettlement(hands, last, settlement, end) {
-      const body = { hands, last, settlement };
-      if (end !== null && end !== undefined) body.end = { hand: end.hand, charged: [...end.charged] };
-      return this.sign('settlement', body, last, 0);
+    // The session's closing statement (statements.sign_settlement): ``proposal`` maps each seat to its amount as
+    // an exact fraction's text and, after an end, names the stopped hand and who is charged; it is signed as put,
+    // or with ``agrees: false`` and the ``objection`` (settlementObjection) when there is one.
+    signSettlement(proposal, objection = null) {
+      const body = { hands: proposal.hands, last: proposal.last, settlement: proposal.settlement };
+      if (proposal.end !== null && proposal.end !== undefined) body.end = { hand: proposal.end.hand, charged: [...proposal.end.charged] };
+      if (objection !== null) Object.assign(body, { agrees: false, reason: objection });
+      return this.sign('settlement', body, proposal.last, 0);
     }
+  }
+
+  // Python's repr() of a JSON value, and its str() (f-strings): refusals read byte for byte as a Python seat's.
+  // Of ASCII text only; an object's integer-like keys come first in JavaScript, not in the order received.
+  const CONTROL = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+  function pyRepr(value) {
+    if (value === null || value === undefined) return 'None';
+    if (value === true || value === false) return value ? 'True' : 'False';
+    if (typeof value === 'string') {
+      const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
+      const escaped = value.replace(/\\/g, '\\\\').split(quote).join('\\' + quote);
+      return quote + escaped.replace(/[\x00-\x1f\x7f]/g, (c) => CONTROL[c] || `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`) + quote;
+    }
+    if (Array.isArray(value)) return '[' + value.map(pyRepr).join(', ') + ']';
+    if (typeof value === 'object') return '{' + Object.keys(value).map((k) => `${pyRepr(k)}: ${pyRepr(value[k])}`).join(', ') + '}';
+    return String(value);
+  }
+  const pyStr = (value) => (typeof value === 'string' ? value : pyRepr(value));
+
+  // The ``end`` a stopped hand proves (verify.proved_end): the player its witnessed abandon names, or for a refusal
+  // the party at fault (the signer of the refused message, or the refuser when that message verifies); null when
+  // the hand's own messages fail.
+  function provedEnd(doc) {
+    const c = MP.verify.checkDocument(`hand ${doc.hand}`, doc, { roster: null, keys: [] });
+    if (doc.state === 'abandoned') {
+      if (c.verified === null || c.verified.abandoned === null) return null;
+      return { hand: doc.hand, charged: [c.verified.abandoned[0]] };
+    }
+    const players = (Array.isArray(doc.players) ? doc.players : []).map((name) => `player ${name}`);
+    const named = (refusal) => c.findings.filter((f) => (f.check === 'refusal') === refusal && players.includes(f.party)).map((f) => f.party);
+    const refusers = named(true);
+    const fault = (refusers.length ? refusers : named(false)).slice(0, 1);
+    return { hand: doc.hand, charged: fault.map((party) => party.slice('player '.length)) };
+  }
+
+  const AMOUNT = /^(-?)(\d+)(?:\/([1-9]\d*))?$/;
+  const gcd = (a, b) => (b === 0n ? a : gcd(b, a % b));
+
+  // Why the settlement ``proposal`` is not the one this seat can stand behind (settling.settlement_objection);
+  // null when it is. ``complete`` are the complete hands' transcripts, ``stopped`` the one an end voided (or
+  // null), as the host shows them: each complete one must carry the record statement this seat signed
+  // (``signer.records``), and the stopped one must follow them. The hand count, the last transcript's hash and
+  // the end are checked exactly as a Python seat checks them, with the same reasons. The amounts are not: this
+  // seat has no scoring engine to replay its sheet, so it checks only that they name the roster's seats, each
+  // once, as exact fractions summing to zero; amounts that meet those but are off the sheet it signs.
+  function settlementObjection(signer, proposal, complete, stopped) {
+    const mine = [...signer.records.keys()].sort((a, b) => a - b);
+    const shown = complete.map((doc) => (isObject(doc) ? doc.hand : null));
+    const carries = (doc) => Array.isArray(doc.statements) && doc.statements.some((s) => V().encodeText(s) === V().encodeText(signer.records.get(doc.hand)));
+    if (V().encodeText(shown) !== V().encodeText(mine) || !complete.every(carries)) {
+      return `the hands shown me (${shown.join(', ')}) are not the ${mine.length} whose records I signed`;
+    }
+    const last = stopped !== null ? stopped : (complete.length ? complete[complete.length - 1] : null);
+    if (proposal.hands !== complete.length || proposal.last !== (last !== null ? V().sha256Hex(V().encode(last)) : '')) {
+      return `the settlement closes ${pyStr(proposal.hands)} hand(s) elsewhere; I signed ${complete.length}`;
+    }
+    if (stopped !== null && stopped.hand !== complete.length + 1) {
+      return `the hand that ended the evening is hand ${pyStr(stopped.hand)}, not the next after the ${complete.length} I signed`;
+    }
+    const proved = stopped === null ? null : provedEnd(stopped);
+    if (stopped !== null && proved === null) return 'the hand that ended the evening does not verify: it proves no one at fault';
+    if (V().encodeText(proposal.end === undefined ? null : proposal.end) !== V().encodeText(proved)) {
+      return `the end is ${pyRepr(proposal.end)}; the stopped hand proves ${pyRepr(proved)}`;
+    }
+    const names = signer.roster.seats.map((seat) => seat.name);
+    const amounts = isObject(proposal.settlement) ? proposal.settlement : {};
+    const named = Object.keys(amounts);
+    if (named.length !== names.length || !names.every((name) => has(amounts, name))) {
+      return `the settlement names ${pyRepr(named)}, not the roster's ${pyRepr(names)}`;
+    }
+    let p = 0n, q = 1n;
+    for (const name of names) {
+      const match = typeof amounts[name] === 'string' ? AMOUNT.exec(amounts[name]) : null;
+      if (match === null) return `the amount of ${name} is ${pyRepr(amounts[name])}, not an exact fraction`;
+      const a = BigInt(match[1] + match[2]), b = BigInt(match[3] || '1');
+      [p, q] = [p * b + a * q, q * b];
+      const d = gcd(p < 0n ? -p : p, q);
+      [p, q] = [p / d, q / d];
+    }
+    if (p !== 0n) return `the amounts sum to ${p}${q === 1n ? '' : `/${q}`}, not zero`;
+    return null;
   }
 
   function signRecord(signer, record, head, refusal, hand = signer.hand) {
@@ -299,5 +385,5 @@
     return signer.sign('record', body, head, hand);
   }
 
-  MP.player = { Player, Signer, SignedMessageError, errorJson, reasonOf, readCard, signRecord };
+  MP.player = { Player, Signer, SignedMessageError, errorJson, reasonOf, readCard, signRecord, provedEnd, settlementObjection, pyRepr };
 })(globalThis);
