@@ -10,13 +10,13 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from mental_poker_parties import SwappedShares
 
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.match import play_match
 from fairdeal.engine.scoring import abort_penalty
 from fairdeal.engine.sheet import ScoreLine
 from fairdeal.errors import MentalPokerError
-from fairdeal.protocols import signed
 from fairdeal.protocols.mental_poker import source as mp_source
 from fairdeal.protocols.mental_poker.player import HandRefused, Player, Unresponsive
 from fairdeal.protocols.mental_poker.protocol import TableSetup
@@ -42,18 +42,6 @@ def blamed(report: Report) -> list[tuple[str, str]]:
     return [(f.party, f.check) for f in report.failures]
 
 
-class Cheat(Player):
-    """Sends a deal message whose shares are swapped, signed by himself."""
-
-    def deal(self) -> dict[str, Any]:
-        message = super().deal()
-        body = message["body"]
-        body["shares"][0]["share"], body["shares"][1]["share"] = body["shares"][1]["share"], body["shares"][0]["share"]
-        assert self.seating is not None and self._identity is not None
-        ctx = self.seating.context(self.setup.context.hand)
-        return signed.seal(self._identity, ctx, message["sender"], "deal", body, message["prev"]).to_json()
-
-
 class Paranoid(Player):
     """Refuses a sound deal message: a refusal without cause."""
 
@@ -71,7 +59,7 @@ def refused_doc(make: type[Player], who: str) -> tuple[MentalPokerSource, dict[s
 
 
 def test_an_honest_refusal_is_filed_and_the_cheat_is_named() -> None:
-    _, doc, refused = refused_doc(Cheat, "ann")
+    _, doc, refused = refused_doc(SwappedShares, "ann")
     assert doc["state"] == "refused" and doc["refusal"]["statement"] == refused.refusal
     report = verify([doc])
     assert blamed(report) == [("player ann", "decrypt")]
@@ -85,7 +73,7 @@ def test_a_refusal_without_cause_is_the_refusers() -> None:
 
 
 def test_a_filed_refusal_cannot_be_swapped_or_forged() -> None:
-    _, doc, _ = refused_doc(Cheat, "ann")
+    _, doc, _ = refused_doc(SwappedShares, "ann")
     other = copy.deepcopy(doc)
     other["refusal"]["shown"] = doc["messages"][-1]  # another signed message than the one refused
     assert blamed(verify([other])) == [("transcript", "refusal")]

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from mental_poker_parties import SwappedShares
 
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.match import MatchResult, play_match
@@ -232,18 +233,6 @@ def test_the_javascript_seat_will_not_play_what_it_does_not_hold(page: Path, tmp
 # ---- hostile Python parties -------------------------------------------------------------------------------------
 
 
-class BadProof(Player):
-    """Sends a deal whose shares are swapped: the equal-logarithms proof no longer holds; signed by himself."""
-
-    def deal(self) -> dict[str, Any]:
-        message = super().deal()
-        body = message["body"]
-        body["shares"][0]["share"], body["shares"][1]["share"] = body["shares"][1]["share"], body["shares"][0]["share"]
-        assert self.seating is not None and self._identity is not None
-        ctx = self.seating.context(self.setup.context.hand)
-        return signed.seal(self._identity, ctx, message["sender"], "deal", body, message["prev"]).to_json()
-
-
 class Replayer(Player):
     """Sends, in hand 2, the keys message he signed in hand 1."""
 
@@ -308,7 +297,7 @@ def by_presenter(error: Exception) -> Any:
 
 
 HOSTILE: list[tuple[str, type[Player], str, int, Callable[[Exception], Any]]] = [
-    ("a bad proof", BadProof, "ann", 1, by_signer),
+    ("a bad proof", SwappedShares, "ann", 1, by_signer),
     ("a replayed message", Replayer, "bob", 2, by_presenter),
     ("a false end", FalseEnd, "cyd", 1, by_signer),
 ]
