@@ -202,7 +202,7 @@ def test_hostile_signed_messages_are_refused_naming_the_check_and_nothing_is_sto
         bob.close()
 
 
-def test_a_late_player_is_played_for_in_play_and_ends_the_table_in_the_protocol(tmp_path):
+def test_a_late_player_is_played_for_in_play_and_ends_the_evening_by_the_protocol(tmp_path):
     with Server(str(tmp_path / "fairdeal.db"), turn_timeout=1) as server:
         table = create_table(server)
         server.http.post(f"/api/tables/{table}/bots", json={"seat": 1})
@@ -210,7 +210,7 @@ def test_a_late_player_is_played_for_in_play_and_ends_the_table_in_the_protocol(
         dan = ScriptedPlayer(server, table, "Dan", 0)
         dan.connect()
         played_for = 0
-        while dan.views[-1]["stage"] != "aborted":
+        while dan.views[-1]["stage"] != "ended":
             view = dan.views[-1]
             hand = view["protocol"].get("hand")
             if view["protocol"]["need"] and (hand or 0) < 2:  # Dan deals hand 1 honestly, then withholds
@@ -220,9 +220,14 @@ def test_a_late_player_is_played_for_in_play_and_ends_the_table_in_the_protocol(
             if message["view"]["last_seq"] > view["last_seq"] and view["stage"] == "play":
                 played_for += 1  # Dan sat still: the server made his move
         assert played_for > 0
-        assert "seat 0 did not answer at the seed-commit step of hand 2" in dan.views[-1]["reason"]
+        assert "hand 2: aborted 3 times; the evening ends, player Dan (3 times) charged" in dan.views[-1]["reason"]
         aborts = [parse(e) for e in dan.chain if e["kind"] == m.ABORT]
         # The v4 policy: each attempt Dan let lapse is aborted, signed by the service and naming him, and the hand
-        # dealt again from fresh seeds; after the last attempt the table stops.
-        assert [(a.hand, a.body["attempt"], a.body["missing"]) for a in aborts] == [(2, 0, [0]), (2, 1, [0])]
+        # dealt again from fresh seeds; after the third abort the evening ends, charging him once per abort.
+        assert [(a.hand, a.body["attempt"], a.body["missing"]) for a in aborts] == [
+            (2, 0, [0]),
+            (2, 1, [0]),
+            (2, 2, [0]),
+        ]
+        assert (dan.views[-1]["ended"]["step"], dan.views[-1]["ended"]["charged"]) == ("abort", [0, 0, 0])
         dan.close()

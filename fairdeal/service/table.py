@@ -53,6 +53,7 @@ from fairdeal.protocols.commit_reveal4.derive import PROTOCOL
 from fairdeal.protocols.commit_reveal4.parties import (
     Player,
     Service,
+    charged_parties,
     end_charge,
     end_penalty,
     end_step,
@@ -657,7 +658,7 @@ class Table:
         end = self._live_service.end(hand, end_step(self.hand_messages), charged)
         self._relay(end)
         self.ended = dict(end.body)
-        who = ", ".join(self._live_roster.party(seat) for seat in charged) or "no one"
+        who = charged_parties(self._live_roster, charged)
         self.reason = f"hand {hand}: {why}; the evening ends, {who} charged"
         self._relay(self._live_service.settle(hand - 1, settle(self._live_sheet, self.convention).amounts))
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
@@ -101,6 +102,13 @@ def end_charge(roster: Roster, messages: Sequence[Envelope], judge: Callable[[En
 def end_step(messages: Sequence[Envelope]) -> str:
     kind = messages[-1].kind
     return kind if kind in (m.REFUSAL, m.ABORT) else m.RECORD_SIGN
+
+
+def charged_parties(roster: Roster, charged: Sequence[int]) -> str:
+    """The charged parties in words, each once, with how often (an abort is charged once per attempt)."""
+    counts = Counter(charged)
+    named = [roster.party(seat) + (f" ({n} times)" if n > 1 else "") for seat, n in counts.items()]
+    return ", ".join(named) or "no one"
 
 
 def end_problem(messages: Sequence[Envelope]) -> str | None:

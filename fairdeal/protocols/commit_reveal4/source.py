@@ -40,6 +40,7 @@ from fairdeal.protocols.commit_reveal4.parties import (
     LateAnswer,
     Player,
     Service,
+    charged_parties,
     end_charge,
     end_penalty,
     end_step,
@@ -256,7 +257,7 @@ class CommitRevealSource4:
         charged = end_charge(self.roster, self._messages, lambda refusal: None)
         self.ended = self.document(hand)
         self._end = self._relay(self.service.end(hand, end_step(self._messages), charged))
-        who = ", ".join(self.roster.party(seat) for seat in charged) or "no one"
+        who = charged_parties(self.roster, charged)
         penalty = end_penalty(self.service.convention, len(self.players), charged)
         raise EveningEnded(f"hand {hand}: {why}; the evening ends, {who} charged", self.ended, penalty)
 
