@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from mental_poker_parties import SwappedShares
 
 from fairdeal.cli import cli
 from fairdeal.engine.bots import HeuristicBot
@@ -309,17 +310,6 @@ def test_a_non_canonical_transcript_gets_one_clear_line(played, tmp_path, bad, f
     assert "\n" not in line and "Traceback" not in line and field in line, line
 
 
-class Cheat(Player):
-    """Sends a deal message whose shares are swapped, signed by himself."""
-
-    def deal(self):
-        message = super().deal()
-        body = message["body"]
-        body["shares"][0]["share"], body["shares"][1]["share"] = body["shares"][1]["share"], body["shares"][0]["share"]
-        ctx = self.seating.context(self.setup.context.hand)
-        return signed.seal(self._identity, ctx, message["sender"], "deal", body, message["prev"]).to_json()
-
-
 def _table(source, hand=1, make=Player, timeouts=None):
     setup = hand_setup(source.spec, hand, 0, source.seating)
     players = [make(setup, name).sign_with(source.identities[name], source.seating) for name in setup.players]
@@ -328,7 +318,7 @@ def _table(source, hand=1, make=Player, timeouts=None):
 
 def test_honest_players_check_before_they_act_and_sign_their_refusal():
     source = MentalPokerSource(spec(1))
-    table = _table(source, make=lambda setup, name: (Cheat if name == "ann" else Player)(setup, name))
+    table = _table(source, make=lambda setup, name: (SwappedShares if name == "ann" else Player)(setup, name))
     with pytest.raises(HandRefused) as caught:
         table.deal()
     refusal = caught.value.refusal

@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from fuzz_mutators import document_paths, replaced
-from test_mental_poker_v4_aborts import Cheat, Paranoid, StopsPlaying, refused_doc
+from mental_poker_parties import SwappedShares
+from test_mental_poker_v4_aborts import Paranoid, StopsPlaying, refused_doc
 from test_mental_poker_v4_aborts import evening as aborted_evening
 
 from fairdeal.cli import cli
@@ -530,7 +531,7 @@ def test_refused_redealt_and_abandoned_hands_get_the_verdicts_of_fairdeal_verify
     and one without, a filed refusal swapped, forged or missing, a re-dealt hand after a walk-away, a hand
     abandoned during play (whose due player only Python's replay checks: JS says so)."""
     cases: list[tuple[str, dict[str, Any]]] = []
-    _, honest_refusal, _ = refused_doc(Cheat, "ann")
+    _, honest_refusal, _ = refused_doc(SwappedShares, "ann")
     cases.append(("a refusal with cause", honest_refusal))
     cases.append(("a refusal without cause", refused_doc(Paranoid, "cyd")[1]))
     swapped = copy.deepcopy(honest_refusal)
