@@ -50,9 +50,13 @@ $(VERIFIER_PAGE): $(STAMP) $(wildcard $(WEB)/verifier/*) $(wildcard $(WEB)/menta
 demo: $(STAMP) $(VERIFIER_PAGE)
 	$(BIN)/python -m fairdeal.demo_job
 
+# Both suites spread over every core (pytest-xdist, stealing work from a slow worker); the tests take free ports
+# and their own temporary folders, so workers share nothing.
+PYTEST_PARALLEL := -n auto --dist worksteal
+
 test: $(STAMP) $(VERIFIER_PAGE)
 	$(MAKE) lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(PYTEST_PARALLEL)
 	$(MAKE) wheel-test
 
 # Style and types (settings in pyproject.toml): lint findings, unformatted files and mypy --strict errors fail.
@@ -73,7 +77,7 @@ wheel-test: $(STAMP) $(VERIFIER_PAGE)
 	$(PYTHON) -m venv $(WHEEL_VENV)
 	$(WHEEL_VENV)/bin/python -m pip install --quiet "$$(ls build/dist/fairdeal-*.whl)[test]"
 	mkdir -p build/wheel-cwd
-	cd build/wheel-cwd && FAIRDEAL_WHEEL_TEST=1 ../wheel-venv/bin/python -m pytest -p no:cacheprovider -x $(CURDIR)/tests
+	cd build/wheel-cwd && FAIRDEAL_WHEEL_TEST=1 ../wheel-venv/bin/python -m pytest -p no:cacheprovider -x $(PYTEST_PARALLEL) $(CURDIR)/tests
 
 # The API reference (mkdocs + mkdocstrings), warnings as errors.
 docs: $(STAMP)
