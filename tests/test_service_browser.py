@@ -81,6 +81,14 @@ def _export_key(page, path: Path) -> Path:
     return path
 
 
+def _operator_row(page, server: Server, table: str) -> tuple[str, bool, str]:
+    """The operators' page's row of ``table``: its stage as shown, whether Abort is greyed out, the row's class."""
+    page.goto(f"http://127.0.0.1:{server.port}/operator")
+    row = page.locator(f"#tables tr[data-table='{table}']")
+    row.wait_for(timeout=10_000)
+    return row.locator("td").nth(2).inner_text(), row.locator("button.abort").is_disabled(), row.get_attribute("class")
+
+
 def test_three_browsers_play_two_hands_one_reconnecting(browser, tmp_path):
     shots = Path(SHOTS_DIR) if SHOTS_DIR else tmp_path
     with Server(str(tmp_path / "fairdeal.db")) as server:
@@ -210,8 +218,12 @@ def test_a_browser_checks_an_evenings_end_shows_the_charge_and_signs_the_settlem
         docs = server.http.get(f"/api/tables/{table}/transcripts").json()
         roster = server.http.get(f"/api/tables/{table}/roster").json()
         key = _export_key(page, tmp_path / "anna.key")
+        operator = _operator_row(page, server, table)
+        refused = server.http.post(f"/api/tables/{table}/abort", json={})
         dan.close()
     assert not errors, errors
+    assert operator == ("ended in hand 2 (record-sign), the hand void; charged: Dan", True, "over")
+    assert refused.status_code == 409 and "already ended" in refused.json()["error"]
     assert view["stage"] == "ended" and view["ended"]["charged"] == [2], view["reason"]
     assert "Вечер окончен досрочно" in shown and "Dan" in shown and "2" in shown
     signs = [e["sender"] for e in docs[-1]["messages"] if e["kind"] == "settlement-sign"]
