@@ -786,6 +786,7 @@ class Table:
             "max_hands": self.max_hands,
             "deck": self.convention.table.deck,
             "stage": self.stage.value,
+            "over": self.stage.over,
             "reason": self.reason,
             "ended": self._end_view(),
             "hand": self.hand,
