@@ -206,11 +206,35 @@ def test_the_talon_aces_total_law_is_the_convolution_of_its_deals(deals, deck_ta
     assert upper_tail([(deals, Lattice(0, pmf))], total) == pytest.approx(law[total:].sum(), rel=1e-9, abs=1e-12)
 
 
+def _full_tails(pmf, deals):
+    """The tails of the whole law of ``deals`` draws by repeated convolution: the reference for ``total_tails``."""
+    law = np.array([1.0])
+    for _ in range(deals):
+        law = np.convolve(law, pmf)
+    return np.minimum(np.cumsum(law[::-1])[::-1], 1.0)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.integers(1, 2500), min_size=1, max_size=4), st.sampled_from([(32, 4, 2), (24, 4, 4), (32, 4, 3)]))
+def test_shared_trimmed_tails_are_the_whole_laws_tails(deals, shape):
+    """One shared run with the negligible ends trimmed gives every tail the whole law gives, to 1e-290."""
+    pmf = hypergeometric_null(*shape).pmf
+    laws = depth_total_tails(pmf, deals)
+    for n in deals:
+        full = _full_tails(pmf, n)
+        shared = np.array([laws[n].at(s) for s in range(len(full) + 2)])
+        assert np.abs(shared[: len(full)] - full).max() < 1e-290
+        assert (shared[: len(full)][full > 1e-280] == full[full > 1e-280]).all()
+        assert (shared[len(full) :] == 0).all()
+        level = float(full[len(full) // 3])
+        assert laws[n].largest_at_most(level) == full[full <= level].max()
+
+
 def _brute_depth_pvalue(per_depth, observed, pmf):
     """``P(min_d p_d <= observed min)`` by enumerating every honest outcome of each deal's talon aces."""
     import itertools
 
-    tails = [depth_total_tails(pmf, n) for n in per_depth]
+    tails = [_full_tails(pmf, n) for n in per_depth]
     t = min(tails[d][observed[d]] for d in range(len(per_depth)))
     deals = sum(per_depth)
     total = 0.0
@@ -236,7 +260,7 @@ def test_the_depth_test_has_the_exact_law_of_the_smallest_tail(per_depth, data):
         ones = min(aces - 2 * twos, n - twos)
         counts[4 + d] = [n - twos - ones, ones, twos]
         observed[d] = ones + 2 * twos
-    test = depth_test(0, counts, pmf)
+    test = depth_test(0, counts, pmf, depth_total_tails(pmf, per_depth))
     assert test is not None and test.deals == sum(per_depth)
     assert test.pvalue == pytest.approx(_brute_depth_pvalue(per_depth, observed, pmf), rel=1e-9, abs=1e-12)
 
@@ -252,7 +276,7 @@ def test_honest_depth_tests_keep_their_level_whatever_the_cutters_habits():
         aces = rng.choice(3, size=100, p=pmf)
         counts = np.zeros((33, 3), dtype=np.int64)
         np.add.at(counts, (depths, aces), 1)
-        p.append(depth_test(0, counts, pmf).pvalue)
+        p.append(depth_test(0, counts, pmf, depth_total_tails(pmf, counts.sum(axis=1))).pvalue)
     p = np.array(p)
     for level in (0.05, 0.01):
         assert np.mean(p <= level) <= level + 3 * np.sqrt(level / len(p))

@@ -20,6 +20,8 @@ import numpy as np
 from fairdeal.cards import NUM_CODES, Rank, rank_of
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from fairdeal.audit.fastpath import Layout
     from fairdeal.audit.summary import Sums
 
@@ -54,29 +56,67 @@ class DepthTest:
     pvalue: float
 
 
-def total_tails(pmf: np.ndarray, deals: int) -> np.ndarray:
-    """``tails[s] = P(S >= s)`` for ``S`` the sum of ``deals`` independent draws of ``pmf`` (on 0..len-1)."""
-    law = np.array([1.0])
-    for _ in range(deals):
+# Law values below this are dropped from the ends as the convolutions go: the tails lose less than 1e-290 in all.
+NEGLIGIBLE = 1e-300
+TRIM_EVERY = 32  # steps between trims (a trim scans the whole law)
+
+
+@dataclass(frozen=True)
+class TotalTails:
+    """``P(S >= s)`` for ``S`` the total of some deals, kept only where the law is not negligible (O(sqrt n) space).
+
+    ``tails[i]`` is the tail at ``start + i``; below ``start`` the tail is ``tails[0]`` (the whole mass, 1 to
+    within 1e-290), above the end it is 0.
+    """
+
+    start: int
+    tails: np.ndarray
+
+    def at(self, total: int) -> float:
+        i = total - self.start
+        return float(self.tails[max(i, 0)]) if i < len(self.tails) else 0.0
+
+    def largest_at_most(self, level: float) -> float:
+        """The largest attainable tail not above ``level`` (0 if none)."""
+        return float(self.tails[self.tails <= level].max(initial=0.0))
+
+
+def total_tails(pmf: np.ndarray, deals: Iterable[int]) -> dict[int, TotalTails]:
+    """The tails of the total of ``n`` independent draws of ``pmf`` (on 0..len-1), for each ``n`` in ``deals``.
+
+    One run of convolutions up to the largest ``n`` serves every smaller one (a log's dealers and depths share
+    it), and the law's negligible ends are trimmed as it grows: O(n sqrt n) time for the largest ``n``, where the
+    whole law would take O(n^2).
+    """
+    wanted = {n for n in deals if n > 0}
+    out: dict[int, TotalTails] = {}
+    law, start = np.array([1.0]), 0
+    for n in range(1, max(wanted, default=0) + 1):
         law = np.convolve(law, pmf)
-    returned: np.ndarray = np.minimum(np.cumsum(law[::-1])[::-1], 1.0)
-    return returned
+        if n % TRIM_EVERY == 0:
+            kept = np.flatnonzero(law >= NEGLIGIBLE)
+            start += int(kept[0])
+            law = law[kept[0] : kept[-1] + 1]
+        if n in wanted:
+            out[n] = TotalTails(start, np.minimum(np.cumsum(law[::-1])[::-1], 1.0))
+    return out
 
 
-def depth_test(dealer: int, counts: np.ndarray, pmf: np.ndarray) -> DepthTest | None:
-    """The test over ``counts[depth, aces]`` (one dealer's deals) under the per-deal ace law ``pmf``."""
+def depth_test(dealer: int, counts: np.ndarray, pmf: np.ndarray, laws: dict[int, TotalTails]) -> DepthTest | None:
+    """The test over ``counts[depth, aces]`` (one dealer's deals) under the per-deal ace law ``pmf``; ``laws`` holds
+    the tails of every depth's number of deals (``total_tails``)."""
     per_depth = counts.sum(axis=1)
     cut = np.flatnonzero(per_depth)
     if not len(cut):
         return None
     support = np.arange(counts.shape[1])
-    tails = {int(d): total_tails(pmf, int(per_depth[d])) for d in cut}
+    tails = {int(d): laws[int(per_depth[d])] for d in cut}
     observed = {int(d): int(counts[d] @ support) for d in cut}
-    pvalues = {d: float(tails[d][observed[d]]) for d in tails}
+    pvalues = {d: tails[d].at(observed[d]) for d in tails}
     best = min(pvalues, key=lambda d: (pvalues[d], d))
     t = pvalues[best]
     # Each depth's chance of a tail at most t: the largest attainable tail not above it (discrete law).
-    chances = [float(tails[d][tails[d] <= t * (1 + 1e-9)].max(initial=0.0)) for d in tails]
+    chances = [tails[d].largest_at_most(t * (1 + 1e-9)) for d in tails]
     pvalue = -float(np.expm1(np.sum(np.log1p(-np.minimum(chances, 1.0 - 1e-16)))))
     mean = float(support[: len(pmf)] @ pmf)
     return DepthTest(
@@ -92,9 +132,10 @@ def depth_test(dealer: int, counts: np.ndarray, pmf: np.ndarray) -> DepthTest | 
 
 def depth_tests(sums: Sums, layout: Layout, pmf: np.ndarray) -> list[DepthTest]:
     """Every dealer's test, where his deals log a cut of known depth."""
+    laws = total_tails(pmf, sums.depth_aces.sum(axis=2).ravel().tolist())
     out = []
     for dealer in range(layout.num_seats):
-        test = depth_test(dealer, sums.depth_aces[dealer], pmf)
+        test = depth_test(dealer, sums.depth_aces[dealer], pmf, laws)
         if test is not None:
             out.append(test)
     return out
