@@ -147,13 +147,19 @@ def test_a_row_that_is_not_a_permutation_is_refused():
     st.integers(1, 6),
     st.integers(1, 30),
     st.integers(1, 5),
-    st.sampled_from(["whole", "halves", "any"]),
+    st.sampled_from(["whole", "halves", "any", "wide", "huge"]),
     st.integers(0, 2**32 - 1),
 )
 def test_rank_counts_are_the_histogram_and_the_sort(cases, depths, width, kind, seed):
+    """Both ways the kernel counts: whole numbers within its histogram's range, and any others (a wider range,
+    fractions, numbers past the integers it casts to)."""
     rng = np.random.default_rng(seed)
     values = rng.integers(0, 12, size=(cases, depths, width)).astype(np.float32)
-    if kind == "halves":
+    if kind == "wide":
+        values = rng.integers(-600, 600, size=values.shape).astype(np.float32)
+    elif kind == "huge":
+        values = (rng.integers(-3, 3, size=values.shape) * 1e12).astype(np.float32)
+    elif kind == "halves":
         values /= 2
     elif kind == "any":
         values = rng.normal(size=values.shape).astype(np.float32)

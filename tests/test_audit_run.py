@@ -44,6 +44,15 @@ def test_an_honest_evening_names_nobody_and_its_shuffles_are_judged_by_their_tel
     assert all(f.kind in ("cancelling-actions", "no-op-shuffle") for _, _, _, f in verdict.findings)
 
 
+def test_keeping_no_findings_still_counts_every_one(tmp_path):
+    """``keep=0`` words no finding and counts the same ones as the default (a kind first met past the quota)."""
+    log = write(tmp_path / "honest.jsonl", evening(None, 300, 8))
+    full = run_audit(log, FAST).verdict
+    bare = run_audit(log, RunOptions(legality=False, seed=1, keep=0)).verdict
+    assert not bare.findings
+    assert bare.finding_counts == full.finding_counts and sum(full.finding_counts.values()) > 0
+
+
 def test_a_bottom_deal_is_found_and_malformed_lines_are_survived(tmp_path):
     records = evening(None, 30, 9)
     victim = records[5]

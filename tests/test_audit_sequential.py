@@ -70,3 +70,9 @@ def test_the_eprocess_is_the_mean_of_the_likelihood_ratios_over_the_grid(aces):
     rates = (0.1, 0.5, 1.0)
     products = [np.prod(np.exp(llr_table(32, 2, (r,))[0][aces])) for r in rates]
     assert np.exp(eprocess_path(np.array(aces), 32, 2, rates)[-1]) == pytest.approx(np.mean(products), rel=1e-9)
+
+
+def test_the_eprocess_of_a_grid_that_rules_out_the_deals_is_zero_not_nan():
+    """A rate of 1 says every talon holds an ace: a talon without one makes its likelihood ratio 0 from then on."""
+    path = eprocess_path(np.array([1, 0, 2]), 32, 2, (1.0,))
+    assert np.isfinite(path[0]) and np.isneginf(path[1:]).all()

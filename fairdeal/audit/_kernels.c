@@ -279,9 +279,47 @@ done:
     return result;
 }
 
+/* One cut and beneficiary's ranks, for k values at stride `stride`. Whole-number values within a small range
+   (points, the usual case) are counted in a histogram; any others are compared depth against depth. */
+#define RANK_RANGE 512
+static void rank_one(const float *v, Py_ssize_t stride, int k, int64_t *below, int64_t *ties) {
+    float lo = v[0], hi = v[0];
+    int whole = 1;
+    for (int d = 0; d < k; d++) {
+        float x = v[d * stride];
+        lo = x < lo ? x : lo;
+        hi = x > hi ? x : hi;
+        whole &= x > -1e9f && x < 1e9f && x == (float)(int32_t)x;  /* in range before the cast */
+    }
+    if (whole && hi - lo < RANK_RANGE) {
+        int32_t count[RANK_RANGE + 1], base = (int32_t)lo;
+        int32_t span = (int32_t)hi - base + 1;
+        memset(count, 0, sizeof(int32_t) * (size_t)(span + 1));  /* only the range used: most cuts span a few dozen */
+        for (int d = 0; d < k; d++) count[(int32_t)v[d * stride] - base + 1]++;
+        int32_t running[RANK_RANGE + 1];
+        running[0] = 0;
+        for (int32_t i = 1; i <= span; i++) running[i] = running[i - 1] + count[i];
+        for (int d = 0; d < k; d++) {
+            int32_t i = (int32_t)v[d * stride] - base;
+            below[d * stride] = running[i];
+            ties[d * stride] = count[i + 1];
+        }
+        return;
+    }
+    for (int d = 0; d < k; d++) {
+        const float at = v[d * stride];
+        int64_t less = 0, same = 0;
+        for (int e = 0; e < k; e++) {
+            less += v[e * stride] < at;
+            same += v[e * stride] == at;
+        }
+        below[d * stride] = less;
+        ties[d * stride] = same;
+    }
+}
+
 /* rank_counts(values, below, ties, depths, beneficiaries): float32 values of shape (cases, depths,
-   beneficiaries); per entry, how many depths of its cut and beneficiary give less, and how many the same. One
-   insertion sort of the few dozen depths per cut and beneficiary, then each run of equal values at once. */
+   beneficiaries); per entry, how many depths of its cut and beneficiary give less, and how many the same. */
 static PyObject *py_rank_counts(PyObject *self, PyObject *args) {
     Py_buffer vb, bb, tb;
     Py_ssize_t k, width;
@@ -295,31 +333,9 @@ static PyObject *py_rank_counts(PyObject *self, PyObject *args) {
     }
     const float *values = vb.buf;
     int64_t *below = bb.buf, *ties = tb.buf;
-    float sorted[MAX_DECK];
-    int order[MAX_DECK];
-    for (Py_ssize_t c = 0; c < cases; c++) {
-        const float *v = values + c * block;
-        for (Py_ssize_t b = 0; b < width; b++) {
-            for (int d = 0; d < k; d++) {
-                float x = v[d * width + b];
-                int at = d;
-                while (at > 0 && sorted[at - 1] > x) {
-                    sorted[at] = sorted[at - 1];
-                    order[at] = order[at - 1];
-                    at--;
-                }
-                sorted[at] = x;
-                order[at] = d;
-            }
-            for (int start = 0, stop; start < k; start = stop) {
-                for (stop = start + 1; stop < k && sorted[stop] == sorted[start]; stop++) {}
-                for (int i = start; i < stop; i++) {
-                    below[c * block + order[i] * width + b] = start;
-                    ties[c * block + order[i] * width + b] = stop - start;
-                }
-            }
-        }
-    }
+    for (Py_ssize_t c = 0; c < cases; c++)
+        for (Py_ssize_t b = 0; b < width; b++)
+            rank_one(values + c * block + b, width, (int)k, below + c * block + b, ties + c * block + b);
     result = Py_None;
     Py_INCREF(result);
 done:

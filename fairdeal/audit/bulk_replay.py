@@ -176,7 +176,7 @@ def _replay_simple(
         kind = ("false-cut" if (window == CUT).any() else "cancelling-actions") if identity else "no-op-shuffle"
         worded = summary.finding_counts.get(kind, 0) < context.keep  # the report keeps only the first ones
         if not worded and kind != "false-cut":
-            summary.finding_counts[kind] += 1
+            summary.finding_counts[kind] = summary.finding_counts.get(kind, 0) + 1
             continue
         text = " ".join(step_notation(kinds[j, s], args[j, s], actors[j, s]) for s in range(start, stop))
         where = f"actions {start + 1}-{stop} ({text})"
@@ -185,7 +185,7 @@ def _replay_simple(
             finding = false_cut(parse_notation(record.shuffle), start, stop, where, n, context.min_each_side)
             weights.finding(line, record.hand, record.dealer, finding)
         if not worded:
-            summary.finding_counts[kind] += 1
+            summary.finding_counts[kind] = summary.finding_counts.get(kind, 0) + 1
             continue
         if kind != "false-cut":
             message = (
@@ -240,7 +240,8 @@ def _cutters(
     for j, s in zip(*np.nonzero(wrong | bare)):
         line, record = hands[idx[j]]
         if bare[j, s] and summary.finding_counts.get(UNATTRIBUTED, 0) >= context.keep:
-            summary.finding_counts[UNATTRIBUTED] += 1  # counted, not worded: a log without actors has one a hand
+            # Counted, not worded: a log without actors has one a hand.
+            summary.finding_counts[UNATTRIBUTED] = summary.finding_counts.get(UNATTRIBUTED, 0) + 1
             continue
         action = f"action {s + 1} ({step_notation(kinds[j, s], args[j, s], actors[j, s])})"
         finding = (

@@ -8,7 +8,6 @@ floating-point terms are added in one order everywhere and every run gives the s
 
 from __future__ import annotations
 
-import ctypes
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -117,20 +116,6 @@ class ClusterSpec:
             n_workers=self.workers, threads_per_worker=1, processes=self.processes, dashboard_address=None
         )
         return Client(cluster)  # type: ignore[no-untyped-call]  # distributed: unannotated
-
-
-M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # glibc's mallopt parameters
-
-
-def tune_allocator() -> bool:
-    """Undo the allocator setting dask's nanny gives its workers (``MALLOC_TRIM_THRESHOLD_`` = 64 KiB): with it
-    glibc hands back every freed block and maps each large array afresh, and a block's audit runs 2.5x slower. Trim
-    above 64 MiB, map above 32 MiB, as glibc's own sliding thresholds settle. False where there is no glibc."""
-    try:
-        libc = ctypes.CDLL("libc.so.6")
-    except OSError:
-        return False
-    return bool(libc.mallopt(M_TRIM_THRESHOLD, 64 << 20)) and bool(libc.mallopt(M_MMAP_THRESHOLD, 32 << 20))
 
 
 def dask_runner(client: Client) -> Runner:

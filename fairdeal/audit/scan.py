@@ -9,6 +9,7 @@ hands; everything else is constant memory).
 
 from __future__ import annotations
 
+import functools
 import io
 import multiprocessing
 import os
@@ -20,6 +21,7 @@ from typing import BinaryIO, TypeVar
 
 import numpy as np
 
+from fairdeal.audit.allocator import tune_allocator, without_collector
 from fairdeal.audit.battery import BatteryPart, join
 from fairdeal.audit.block import audit_block
 from fairdeal.audit.fastpath import Layout, decode_raw_block, layout_for
@@ -265,10 +267,11 @@ _R = TypeVar("_R")
 
 def _run_tasks(work: Callable[[_T], _R], tasks: list[_T], workers: int) -> Iterator[_R]:
     """``work`` over ``tasks``, results in task order; in ``workers`` processes when there is more than one."""
+    paused = functools.partial(without_collector, work)
     if workers <= 1 or len(tasks) <= 1:
         for task in tasks:
-            yield work(task)
+            yield paused(task)
         return
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        yield from pool.map(work, tasks)
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=tune_allocator) as pool:
+        yield from pool.map(paused, tasks)

@@ -15,7 +15,6 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-from scipy.special import logsumexp
 
 from fairdeal.audit.stats import DiscreteNull, hypergeometric_null
 from fairdeal.deal import get_pattern
@@ -55,9 +54,12 @@ def eprocess_path(
 ) -> np.ndarray:
     """The running log of the mixture e-value after each deal, along the last axis (equal weights over ``rates``)."""
     grid = llr_table(deck_size, talon_cards, rates)
-    returned: np.ndarray = logsumexp(np.cumsum(grid[:, np.asarray(aces, dtype=np.int64)], axis=-1), axis=0) - np.log(
-        len(rates)
-    )
+    paths = np.cumsum(grid[:, np.asarray(aces, dtype=np.int64)], axis=-1)
+    # log-sum-exp over the rates by hand: scipy's general one takes ten times as long on a million deals.
+    top = paths.max(axis=0)
+    top = np.where(np.isfinite(top), top, 0.0)
+    with np.errstate(divide="ignore"):
+        returned: np.ndarray = top + np.log(np.exp(paths - top).sum(axis=0)) - np.log(len(rates))
     return returned
 
 

@@ -170,7 +170,10 @@ class BlockSummary:
         self.finding_counts[finding.kind] = self.finding_counts.get(finding.kind, 0) + 1
         if self.finding_counts[finding.kind] <= keep:
             # A message may quote what the log holds (a shuffle, a card): it stays one short line.
-            self.findings.append((line, hand, dealer, replace(finding, message=one_line(finding.message))))
+            message = one_line(finding.message)
+            if message != finding.message:
+                finding = replace(finding, message=message)
+            self.findings.append((line, hand, dealer, finding))
 
     def problem(self, line: int, message: str, keep: int) -> None:
         self.malformed_count += 1

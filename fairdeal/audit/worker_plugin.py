@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from distributed import WorkerPlugin
 
-from fairdeal.audit.cluster import tune_allocator
+from fairdeal.audit.allocator import tune_allocator
 
 
 class TunedAllocator(WorkerPlugin):
