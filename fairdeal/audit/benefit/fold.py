@@ -115,7 +115,12 @@ def deal_values(recv: np.ndarray, pattern: DealPattern, model: ValueModel, seate
 def normal_scores(sorted_values: np.ndarray, values: np.ndarray) -> np.ndarray:
     """Mid-rank normal scores ``Φ⁻¹(F(v))`` under the honest law given by its sorted sample."""
     n = len(sorted_values)
-    rank = (np.searchsorted(sorted_values, values, "left") + np.searchsorted(sorted_values, values, "right")) / 2
+    # Looked up in sorted order and put back: each search starts where the last ended, several times faster.
+    order = np.argsort(values, kind="stable")
+    rank = np.empty(len(values))
+    ordered = values[order]
+    below, through = np.searchsorted(sorted_values, ordered, "left"), np.searchsorted(sorted_values, ordered, "right")
+    rank[order] = (below + through) / 2
     returned: np.ndarray = sps.norm.ppf(np.clip(rank / n, 0.5 / n, 1 - 0.5 / n))
     return returned
 
