@@ -31,7 +31,7 @@ from fairdeal.systems import get_convention
 
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is needed to run the page's JavaScript")
 
-NAMES = ("ann", "bob", "cyd")
+CHROMIUM = "/usr/bin/chromium"
 
 
 class StopsAfterHandOne(StopsPlaying):
@@ -234,3 +234,37 @@ def test_a_commit_reveal_evening_ended_in_its_first_hand(page: Path, tmp_path: P
     python = verify_log(forged / "evening.log")
     assert _blamed(python) == {("record", "end penalty")}
     assert {(f["party"], f["check"]) for f in lying["failures"]} == _blamed(python)
+
+
+def test_chromium_shows_an_ended_mental_poker_evening(
+    page: Path, tmp_path: Path, evenings: dict[str, tuple[Path, MentalPokerSource]]
+) -> None:
+    """Debian's headless Chromium, from file://: the walk-away's files are verified and the end is stated in
+    English and Russian; the house rule's end names its unchecked charge among the notes."""
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Debian's chromium is needed (make installs it as root)")
+    walked, source = evenings["walk-away"]
+    assert source.end is not None
+    house = tmp_path / "house"
+    _ended(house, rebuild_convention("sochi", {"scoring.abort_penalty_undertricks": 2}), 3, "bob", StopsPlaying)
+    shown = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
+        errors: list[str] = []
+        for folder in (walked, house):
+            view = browser.new_context().new_page()
+            view.on("pageerror", lambda e: errors.append(str(e)))
+            view.goto(page.resolve().as_uri())
+            view.set_input_files("#pick", _files(folder))
+            view.wait_for_selector("#verdict[data-ok]", timeout=30_000)
+            shown.append((view.inner_text("#verdict"), view.inner_text("#report")))
+        browser.close()
+    assert not errors, errors
+    (verdict, report), (house_verdict, house_report) = shown
+    assert verdict.startswith("VERIFIED"), report
+    assert f"The mental-poker evening ended early at hand {source.end['hand']}" in report
+    assert "prove bob at fault" in report and f"окончен досрочно на раздаче {source.end['hand']}" in report
+    assert house_verdict.startswith("VERIFIED") and "1 item(s) not verified here" in house_verdict, house_report
+    assert "the penalty of the evening's end is not checked" in house_report and "штраф" in house_report

@@ -108,7 +108,7 @@
       verdict.className = 'ok';
       verdict.textContent = `VERIFIED: ${report.transcripts} document(s) / ПРОВЕРЕНО: документов — ${report.transcripts}`;
       if (report.unverified.length) {
-        verdict.textContent += ` (${report.unverified.length} file(s) not verified here / файлов не проверено: ${report.unverified.length})`;
+        verdict.textContent += ` (${report.unverified.length} item(s) not verified here, see the notes / не проверено здесь: ${report.unverified.length}, см. заметки)`;
       }
     } else if (!report.failures.length) {
       verdict.className = 'none';
