@@ -23,7 +23,7 @@ from fairdeal.protocols import signed
 from fairdeal.protocols.canonical import decode, encode
 from fairdeal.protocols.mental_poker.player import Player, Unresponsive
 from fairdeal.protocols.mental_poker.source import MentalPokerSource
-from fairdeal.protocols.mental_poker.statements import SETTLEMENT
+from fairdeal.protocols.mental_poker.statements import SETTLEMENT, sign_settlement
 from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.verify import Report, verify_log
 from fairdeal.rules.convention import Convention
@@ -122,7 +122,8 @@ def evenings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, 
 def _cases(tmp: Path, evenings: dict[str, tuple[Path, MentalPokerSource]]) -> list[tuple[str, Path]]:
     """The honest evenings, and the walk-away (or the three aborts) forged: another seat charged, a penalty of
     another amount or seat, other amounts, the voided transcript dropped, a settlement whose ``last`` points at
-    the last hand the log cites instead of the voided one."""
+    the last hand the log cites instead of the voided one, the charged seat signing, a signature missing, a
+    signed refusal of the honest settlement."""
     cases = [(label, folder) for label, (folder, _) in evenings.items()]
     walked, source = evenings["walk-away"]
     aborted, _ = evenings["three aborts"]
@@ -156,6 +157,20 @@ def _cases(tmp: Path, evenings: dict[str, tuple[Path, MentalPokerSource]]) -> li
     elsewhere = _copy(walked, tmp / "elsewhere")
     _resign(elsewhere, source, ["ann", "cyd"], last=hashlib.sha256(last_cited.read_bytes()).hexdigest())
     cases.append(("the settlement's last on the last cited hand", elsewhere))
+    own = _copy(walked, tmp / "own")
+    _resign(own, source, ["ann", "bob", "cyd"])
+    cases.append(("the charged seat signs his own end", own))
+    missing = _copy(walked, tmp / "missing")
+    _resign(missing, source, ["ann"])
+    cases.append(("a signature missing", missing))
+    refused = _copy(walked, tmp / "refused")
+    path = refused / "evening.log.transcripts" / "settlement.json"
+    doc = decode(path.read_bytes())
+    assert source.seating is not None
+    proposal = dict(signed.parse(doc["statements"][1]).body)
+    doc["statements"][1] = sign_settlement(source.identities["cyd"], source.seating, proposal, "I do not like it")
+    path.write_bytes(encode(doc))
+    cases.append(("a refusal of the honest settlement", refused))
     return cases
 
 
@@ -163,17 +178,19 @@ def test_the_page_judges_ended_mental_poker_evenings_as_verify_does(
     page: Path, tmp_path: Path, evenings: dict[str, tuple[Path, MentalPokerSource]]
 ) -> None:
     """Both accept the honest ends (the page states the end) and name the refuser or the cheat of a refused
-    hand; both refuse every forgery with the same parties and checks."""
+    hand; both refuse every forgery with the same findings, word for word."""
     cases = _cases(tmp_path, evenings)
     reports = run_batch(page, tmp_path, [{"files": _files(folder), "pins": []} for _, folder in cases])
     disagreements = []
     judged = {}
     for (label, folder), report in zip(cases, reports, strict=True):
         python = verify_log(folder / "evening.log")
-        js = {(f["party"], f["check"]) for f in report.get("failures", [])}
+        # Every finding in the same words: source, party, check and detail.
+        js = sorted((f["source"], f["party"], f["check"], f["detail"]) for f in report.get("failures", []))
+        expected = sorted((f.source, f.party, f.check, f.detail) for f in python.failures)
         judged[label] = (report, python)
-        if "crash" in report or report["usage"] or report["ok"] != python.ok or js != _blamed(python):
-            disagreements.append(f"{label}: JS {report} / Python {python.ok} {sorted(_blamed(python))}")
+        if "crash" in report or report["usage"] or report["ok"] != python.ok or js != expected:
+            disagreements.append(f"{label}: JS {report['ok']} {js} / Python {python.ok} {expected}")
         if not python.ok and not python.failures:
             disagreements.append(f"{label}: Python refuses without a finding")
     assert not disagreements, "\n".join(disagreements)
@@ -191,9 +208,12 @@ def test_the_page_judges_ended_mental_poker_evenings_as_verify_does(
         ("other amounts", "settlement"),
         ("three aborts without the voided transcript", "settlement"),
         ("the settlement's last on the last cited hand", "settlement"),
+        ("the charged seat signs his own end", "settlement end"),
+        ("a signature missing", "settlement"),
     ):
         assert ("record", check) in _blamed(judged[label][1]), label
     assert not judged["the voided transcript dropped"][1].ok
+    assert _blamed(judged["a refusal of the honest settlement"][1]) == {("player cyd", "settlement refusal")}
 
 
 def test_a_house_rule_on_the_abort_penalty_is_named_unverified(page: Path, tmp_path: Path) -> None:
@@ -233,7 +253,9 @@ def test_a_commit_reveal_evening_ended_in_its_first_hand(page: Path, tmp_path: P
     assert honest["ok"], honest["failures"]
     python = verify_log(forged / "evening.log")
     assert _blamed(python) == {("record", "end penalty")}
-    assert {(f["party"], f["check"]) for f in lying["failures"]} == _blamed(python)
+    assert sorted((f["source"], f["party"], f["check"], f["detail"]) for f in lying["failures"]) == sorted(
+        (f.source, f.party, f.check, f.detail) for f in python.failures
+    )
 
 
 def test_chromium_shows_an_ended_mental_poker_evening(

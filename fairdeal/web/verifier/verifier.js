@@ -1341,7 +1341,9 @@
     if (!charged.every((seat) => seat >= 0 && seat < numSeats)) {
       return { unknown: `a charged seat is not one of the ${numSeats} seats`, unknownRu: `оштрафованного места нет среди ${numSeats} мест` };
     }
-    return { lines: charged.flatMap((seat) => table[seat].map((line) => ({ ...line }))) };
+    // In ScoreLine.to_record's key order (the registry is stored sorted), so a finding quotes them as Python does.
+    const item = (line) => ({ seat: line.seat, column: line.column, points: line.points, ...(has(line, 'on') ? { on: line.on } : {}) });
+    return { lines: charged.flatMap((seat) => table[seat].map(item)) };
   }
 
   // The end's charge the page could not compute, as an unverified item (English, then Russian).
