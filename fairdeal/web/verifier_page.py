@@ -16,6 +16,7 @@ from typing import Any
 
 from fairdeal.cards import DeckKind, to_ascii_list
 from fairdeal.deal import DealPattern, get_pattern
+from fairdeal.engine.scoring import abort_penalty
 from fairdeal.engine.system import conventions
 from fairdeal.errors import FairdealError
 from fairdeal.rules.overrides import parameter_types
@@ -57,8 +58,9 @@ def _pattern_data(pattern: DealPattern) -> dict[str, Any]:
 
 
 def registry_data() -> dict[str, Any]:
-    """Every registered system's players, deck and deal pattern per table size, the patterns they name and the
-    decks in code order (the order the shuffle starts from)."""
+    """Every registered system's players, deck and deal pattern per table size, the abort penalty of each seat per
+    table size (the score items an evening's end charges), the patterns they name and the decks in code order (the
+    order the shuffle starts from)."""
     systems: dict[str, Any] = {}
     names: set[str] = set()
     for name, convention in sorted(conventions().items()):
@@ -70,6 +72,11 @@ def registry_data() -> dict[str, Any]:
             "deck": table.deck,
             "deal_pattern": table.deal_pattern,
             "patterns": by_players,
+            # Computed here, by the engine's own rule, so the page never re-derives scoring.
+            "abort_penalty": {
+                str(n): [[line.to_record() for line in abort_penalty(convention, seat, n)] for seat in range(n)]
+                for n in convention.players
+            },
         }
     return {
         "decks": {kind.value: to_ascii_list(kind.codes()) for kind in DeckKind},

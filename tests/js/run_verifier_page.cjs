@@ -75,5 +75,5 @@ function run(names, pinLines, rosterName) {
   }
   return { ok: report.ok, usage: report.usage || null, failures: report.failures, notes: report.notes,
     caveats: report.caveats, unverified: report.unverified, transcripts: report.transcripts,
-    mentalPoker: report.mentalPoker || 0, proved: report.proved || [] };
+    mentalPoker: report.mentalPoker || 0, mentalPokerEnd: report.mentalPokerEnd || null, proved: report.proved || [] };
 }

@@ -298,38 +298,10 @@
     }
   }
 
-  // Python's repr() of a JSON value, and its str() (f-strings): refusals read byte for byte as a Python seat's.
-  // Of ASCII text only; an object's integer-like keys come first in JavaScript, not in the order received.
-  const CONTROL = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };
-  function pyRepr(value) {
-    if (value === null || value === undefined) return 'None';
-    if (value === true || value === false) return value ? 'True' : 'False';
-    if (typeof value === 'string') {
-      const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
-      const escaped = value.replace(/\\/g, '\\\\').split(quote).join('\\' + quote);
-      return quote + escaped.replace(/[\x00-\x1f\x7f]/g, (c) => CONTROL[c] || `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`) + quote;
-    }
-    if (Array.isArray(value)) return '[' + value.map(pyRepr).join(', ') + ']';
-    if (typeof value === 'object') return '{' + Object.keys(value).map((k) => `${pyRepr(k)}: ${pyRepr(value[k])}`).join(', ') + '}';
-    return String(value);
-  }
+  // Python's repr() and str() of a JSON value, and the end a stopped hand proves: the verifier's (verify.js).
+  const pyRepr = (value) => MP.verify.pyRepr(value);
   const pyStr = (value) => (typeof value === 'string' ? value : pyRepr(value));
-
-  // The ``end`` a stopped hand proves (verify.proved_end): the player its witnessed abandon names, or for a refusal
-  // the party at fault (the signer of the refused message, or the refuser when that message verifies); null when
-  // the hand's own messages fail.
-  function provedEnd(doc) {
-    const c = MP.verify.checkDocument(`hand ${doc.hand}`, doc, { roster: null, keys: [] });
-    if (doc.state === 'abandoned') {
-      if (c.verified === null || c.verified.abandoned === null) return null;
-      return { hand: doc.hand, charged: [c.verified.abandoned[0]] };
-    }
-    const players = (Array.isArray(doc.players) ? doc.players : []).map((name) => `player ${name}`);
-    const named = (refusal) => c.findings.filter((f) => (f.check === 'refusal') === refusal && players.includes(f.party)).map((f) => f.party);
-    const refusers = named(true);
-    const fault = (refusers.length ? refusers : named(false)).slice(0, 1);
-    return { hand: doc.hand, charged: fault.map((party) => party.slice('player '.length)) };
-  }
+  const provedEnd = (doc) => MP.verify.provedEnd(doc);
 
   const AMOUNT = /^(-?)(\d+)(?:\/([1-9]\d*))?$/;
   const gcd = (a, b) => (b === 0n ? a : gcd(b, a % b));

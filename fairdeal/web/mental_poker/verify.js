@@ -25,7 +25,6 @@
   const isInt = (v) => (typeof v === 'number' && Number.isInteger(v)) || typeof v === 'bigint';
   const KINDS = { str: (v) => typeof v === 'string', list: Array.isArray, int: isInt, dict: isObject };
   const has = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
-  const pyRepr = (v) => (typeof v === 'string' ? `'${v}'` : String(v));
 
   class Finding extends Error {
     constructor(party, check, detail) { super(detail); this.party = party; this.check = check; this.detail = detail; }
@@ -379,53 +378,143 @@
     return q === 1 ? value === p : value === p / q;
   }
 
-  // The evening's log closes with the settlement every seated player signed: ``cited`` are the log's
-  // [file, line, where] of mental-poker transcripts, ``end`` its [where, line] settlement line.
-  function checkSettlementFile(settlementFile, cited, end) {
-    const last = cited[cited.length - 1][0];
-    if (!end) return [];
-    const fail = (party, detail) => ({ source: settlementFile ? settlementFile.name : 'settlement.json', hand: null, party, check: 'settlement', detail });
-    if (!settlementFile) return [fail(RECORD, 'no signed settlement beside the transcripts (settlement.json)')];
-    let roster;
-    try {
-      roster = V().readRoster(last.doc.roster, '$.roster');
-    } catch (error) {
-      if (error instanceof V().Refused) return [fail(RECORD, `settlement.json: ${error.message}`)];
-      throw error;
+  // Python's repr() and str() of a JSON value, and its == (the verifier's, verifier.js).
+  const pyRepr = (value) => V().pyRepr(value);
+  const pyStr = (value) => (typeof value === 'string' ? value : pyRepr(value));
+  const sameValue = (a, b) => V().sameValue(a, b);
+  const truthy = (value) => V().truthy(value);
+
+  // The ``end`` a stopped hand proves (verify.proved_end): the player its witnessed abandon names, or for a refusal
+  // the party at fault (the signer of the refused message, or the refuser when that message verifies); null when
+  // the hand's own messages fail.
+  function provedEnd(doc) {
+    const c = checkDocument(`hand ${doc.hand}`, doc, { roster: null, keys: [] });
+    if (doc.state === 'abandoned') {
+      if (c.verified === null || c.verified.abandoned === null) return null;
+      return { hand: doc.hand, charged: [c.verified.abandoned[0]] };
     }
-    const doc = settlementFile.doc;
-    if (doc.format !== 'fairdeal-settlement' || doc.protocol !== PROTOCOL_V4) return [fail(RECORD, `not a fairdeal-settlement document of ${PROTOCOL_V4}`)];
-    if (V().encodeText(doc.roster) !== V().encodeText(last.doc.roster)) return [fail(RECORD, "the settlement is signed for another roster than the transcripts'")];
-    const found = [], signedBy = new Set();
-    const amounts = isObject(end[1].settlement) ? end[1].settlement : null;
+    const players = (Array.isArray(doc.players) ? doc.players : []).map((name) => `player ${name}`);
+    const named = (refusal) => c.findings.filter((f) => (f.check === 'refusal') === refusal && players.includes(f.party)).map((f) => f.party);
+    const refusers = named(true);
+    const fault = (refusers.length ? refusers : named(false)).slice(0, 1);
+    return { hand: doc.hand, charged: fault.map((party) => party.slice('player '.length)) };
+  }
+
+  // The transcript of the hand that ended the evening (verify.ended_transcript): ``next`` is the file after the
+  // last one the log cites (hand-(N+1).json), ``last`` that one; it counts when it is a stopped v4 hand chained
+  // to it.
+  function endedTranscript(next, last) {
+    if (!next || next.kind !== 'mp' || !isObject(next.doc) || !['abandoned', 'refused'].includes(next.doc.state)) return null;
+    if (last && !isObject(last.doc)) return null;
+    const previous = last ? V().sha256Hex(V().encode(last.doc)) : null;
+    return (has(next.doc, 'previous') ? next.doc.previous : null) === previous ? next : null;
+  }
+
+  // ``who``'s signed settlement body against the session the log cites (_check_settlement_body); ``amounts`` are
+  // the log's settlement line (JSON numbers).
+  function settlementBodyProblem(who, body, prev, hands, last, amounts) {
+    if (body.hands !== hands || body.last !== last || prev !== last) {
+      return `player ${who} signed a session of ${pyStr(body.hands)} hand(s) ending elsewhere; the log cites ${hands} ending at the transcript it cites last (hands dropped or spliced)`;
+    }
+    if (amounts === null) return null;
+    const stated = isObject(body.settlement) ? body.settlement : {};
+    const names = Object.keys(stated);
+    if (names.length !== Object.keys(amounts).length || !names.every((name) => sameAmount(stated[name], amounts[name]))) {
+      return `the log's settlement line is not the one player ${who} signed`;
+    }
+    return null;
+  }
+
+  // The closing statement (statements.check_settlement): every seat signed this session's hand count, last
+  // transcript and settlement; after an evening's ``end`` (what the stopped hand proves), every seat but the
+  // charged signed exactly that end, and a signed refusal is judged: with cause (the publisher's fault) or without.
+  function checkSettlement(doc, roster, rosterDoc, hands, last, amounts, end) {
+    const found = [];
+    if (!isObject(doc) || doc.format !== 'fairdeal-settlement' || doc.protocol !== PROTOCOL_V4) return [[RECORD, 'settlement', `not a fairdeal-settlement document of ${PROTOCOL_V4}`]];
+    if (!sameValue(doc.roster, rosterDoc)) return [[RECORD, 'settlement', "the settlement is signed for another roster than the transcripts'"]];
+    const signedBy = new Set(), refusedBy = new Set();
     (Array.isArray(doc.statements) ? doc.statements : []).forEach((entry, index) => {
       let envelope;
       try {
         envelope = openChecked(entry, roster, 0, null, `statements[${index}]`, 'settlement', 'relay');
       } catch (error) {
         const f = asFinding(error);
-        found.push(fail(f.party === TRANSCRIPT ? RECORD : f.party, f.detail));
+        found.push([f.party === TRANSCRIPT ? RECORD : f.party, 'settlement', f.detail]);
         return;
       }
       const who = roster.seats[envelope.sender].name, body = envelope.body;
-      if (body.hands !== cited.length || body.last !== last.sha256 || envelope.prev !== last.sha256) {
-        found.push(fail(RECORD, `player ${who} signed a session of ${body.hands} hand(s) ending elsewhere; the log cites ${cited.length} ending at the transcript it cites last (hands dropped or spliced)`));
-      } else if (amounts !== null) {
-        const stated = isObject(body.settlement) ? body.settlement : {};
-        const names = Object.keys(stated);
-        if (names.length !== Object.keys(amounts).length || !names.every((name) => sameAmount(stated[name], amounts[name]))) {
-          found.push(fail(RECORD, `the log's settlement line is not the one player ${who} signed`));
+      if (body.agrees === false) {
+        const refused = Object.fromEntries(Object.entries(body).filter(([k]) => k !== 'agrees' && k !== 'reason'));
+        const wrong = settlementBodyProblem(who, refused, envelope.prev, hands, last, amounts);
+        if (wrong !== null || !sameValue(refused.end, end)) {
+          found.push([RECORD, wrong === null ? 'settlement end' : 'settlement', `player ${who} refused, with cause, the settlement put to him (${pyStr(body.reason)})`]);
+        } else {
+          found.push([`player ${who}`, 'settlement refusal', `refused a settlement that holds (${pyStr(body.reason)})`]);
         }
+        refusedBy.add(envelope.sender);
+        return;
+      }
+      const wrong = settlementBodyProblem(who, body, envelope.prev, hands, last, amounts);
+      if (wrong !== null) found.push([RECORD, 'settlement', wrong]);
+      if (!sameValue(body.end, end)) {
+        found.push([RECORD, 'settlement end', `player ${who} signed the end ${pyRepr(body.end)}; the stopped hand proves ${pyRepr(end)}`]);
       }
       signedBy.add(envelope.sender);
     });
+    const charged = end === null ? [] : end.charged;
     roster.seats.forEach((seat, index) => {
-      if (!signedBy.has(index)) found.push(fail(RECORD, `player ${seat.name} did not sign the settlement`));
+      if (!signedBy.has(index) && !refusedBy.has(index) && !charged.includes(seat.name)) found.push([RECORD, 'settlement', `player ${seat.name} did not sign the settlement`]);
+      if (signedBy.has(index) && charged.includes(seat.name)) found.push([RECORD, 'settlement end', `player ${seat.name}, charged, signed his own end`]);
     });
+    return found;
+  }
+
+  // A v4 evening's log closes with the settlement every seated player signed (verify.check_settlement_file):
+  // ``log`` is the log's file, ``cited`` the log's [file, line, where] of every transcript it cites, ``end`` its
+  // [where, line] settlement line, ``next`` the file after the last cited one (hand-(N+1).json: the voided hand,
+  // when the evening ended), ``settlementFile`` the settlement.json beside them. Failures as verify lists them;
+  // ``unverified`` gets what the page cannot evaluate (the abort penalty of a house rule).
+  function checkSettlementFile(log, settlementFile, cited, end, next, unverified) {
+    const fail = ([party, check, detail]) => ({ source: log.name, hand: null, party, check, detail });
+    let last = cited.length ? cited[cited.length - 1][0] : null;
+    if (last && !isObject(last.doc)) return []; // the transcript's own checks report it
+    const ended = endedTranscript(next, last);
+    const line = end ? end[1] : null;
+    const penalty = line && has(line, 'penalty') ? line.penalty : [];
+    if (ended === null && !cited.length && line && truthy(penalty)
+      && !(settlementFile && isObject(settlementFile.doc) && settlementFile.doc.protocol !== PROTOCOL_V4)) {
+      return [fail([RECORD, 'settlement', "the log charges an evening's end, but the hand that ended it is missing"])];
+    }
+    let proved = null;
+    if (ended !== null) {
+      last = ended;
+      proved = provedEnd(ended.doc);
+    }
+    if (!last || last.doc.protocol !== PROTOCOL_V4 || !line) return [];
+    if (!settlementFile) return [fail([RECORD, 'settlement', 'no signed settlement beside the transcripts (settlement.json)'])];
+    if (!isObject(settlementFile.doc)) return [fail([RECORD, 'settlement', `settlement.json: ${settlementFile.reason || 'not canonical JSON'}`])];
+    let roster;
+    try {
+      roster = V().readRoster(last.doc.roster, '$.roster');
+    } catch (error) {
+      if (error instanceof V().Refused) return [fail([RECORD, 'settlement', `settlement.json: ${error.message}`])];
+      throw error;
+    }
+    const amounts = isObject(line.settlement) ? line.settlement : null;
+    const found = checkSettlement(settlementFile.doc, roster, last.doc.roster, cited.length, last.sha256, amounts, proved).map(fail);
+    const names = roster.seats.map((seat) => seat.name);
+    const charged = (proved === null ? [] : proved.charged).map((name) => names.indexOf(name));
+    const convention = has(last.doc, 'convention') ? last.doc.convention : {};
+    const charge = V().abortPenalty(last.doc.system, convention, charged, names.length);
+    if (charge.unknown) {
+      unverified.push(V().unverifiedPenalty(log.name, charge));
+    } else if (!sameValue(penalty, charge.lines)) {
+      found.push(fail([RECORD, 'end penalty', `the log's end charges ${pyRepr(penalty)}, the stopped hand ${pyRepr(charge.lines)}`]));
+    }
     return found;
   }
 
   const line = (f) => `${f.source}: hand ${f.hand === null ? '?' : f.hand}: ${f.party}: ${f.check}: ${f.detail}`;
 
-  MP.verify = { checkDocument, verifyTranscripts, checkSettlementFile, line, PROTOCOL_V4 };
+  MP.verify = { checkDocument, verifyTranscripts, checkSettlementFile, endedTranscript, provedEnd, pyRepr, line, PROTOCOL_V4 };
 })(globalThis);

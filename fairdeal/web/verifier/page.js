@@ -71,6 +71,13 @@
       `Mental poker (раздач: ${count}): каждое сообщение подписано отправителем по списку участников и сцеплено с предыдущим; у каждой доли ключа есть доказательство владения; каждая тасовка игрока доказана (Терелиус–Викстрём): колода переставлена и перешифрована; каждая открытая карта снабжена доказательствами Чаума–Педерсена, что каждая доля расшифровки сделана ключом её игрока; опубликованная сдача — та, что дают сообщения, и каждый игрок подписал запись.`);
   }
 
+  // A mental-poker evening that ended early (report.mentalPokerEnd: what the voided hand proves).
+  function pokerEndLine(list, end) {
+    const who = end.charged.join(', ');
+    both(list, `The mental-poker evening ended early at hand ${end.hand}: that hand is void; its own messages prove ${who || 'no seat'} at fault (a walk-away or a refusal); every other player signed the settlement with exactly that end, and the log's end charges ${who || 'no one'} the convention's abort penalty and the settlement closes the hands before it.`,
+      `Вечер mental poker окончен досрочно на раздаче ${end.hand}: эта раздача аннулирована; её собственные сообщения доказывают вину: ${who || 'ничья'} (уход или отказ); все остальные игроки подписали расчёт ровно с этим окончанием, журнал штрафует ${who || 'никого'} штрафом за уход по соглашению, а расчёт закрывает раздачи до неё.`);
+  }
+
   function limits(list, report) {
     if (!report.pinned) {
       both(list, 'Identities are NOT pinned: the keys checked are the ones the files state, so one program could have played every seat. Give your own copy of the roster you signed, or paste each seat\'s public key, to know who took part.',
@@ -81,8 +88,8 @@
     both(list, 'The commit-reveal service sees every card as it deals: the protocol proves the deck was not chosen, not that the service kept the cards secret.',
       'Сервис commit-reveal видит все карты при сдаче: протокол доказывает, что колоду не выбирали, но не то, что сервис хранил карты в тайне.');
     if (report.mentalPoker) {
-      both(list, 'Mental poker: this page does not replay the game record through the rules (who played which card, the talon and discard the record names, an abort penalty\'s amount); every player\'s signature on the record covers them, and `fairdeal verify` replays them.',
-        'Mental poker: эта страница не переигрывает запись раздачи по правилам (кто какой картой ходил, прикуп и снос в записи, размер штрафа за уход); их покрывают подписи всех игроков на записи, `fairdeal verify` их переигрывает.');
+      both(list, 'Mental poker: this page does not replay the game record through the rules (who played which card, the talon and discard the record names, the penalty a hand line charges for an aborted attempt); every player\'s signature on the record covers them, and `fairdeal verify` replays them.',
+        'Mental poker: эта страница не переигрывает запись раздачи по правилам (кто какой картой ходил, прикуп и снос в записи, штраф в строке раздачи за прерванную попытку); их покрывают подписи всех игроков на записи, `fairdeal verify` их переигрывает.');
     }
   }
 
@@ -101,7 +108,7 @@
       verdict.className = 'ok';
       verdict.textContent = `VERIFIED: ${report.transcripts} document(s) / ПРОВЕРЕНО: документов — ${report.transcripts}`;
       if (report.unverified.length) {
-        verdict.textContent += ` (${report.unverified.length} file(s) not verified here / файлов не проверено: ${report.unverified.length})`;
+        verdict.textContent += ` (${report.unverified.length} item(s) not verified here, see the notes / не проверено здесь: ${report.unverified.length}, см. заметки)`;
       }
     } else if (!report.failures.length) {
       verdict.className = 'none';
@@ -124,6 +131,7 @@
       const list = element('ul');
       report.proved.forEach((s) => sessionLines(list, s));
       if (report.mentalPoker) pokerLines(list, report.mentalPoker);
+      if (report.mentalPokerEnd) pokerEndLine(list, report.mentalPokerEnd);
       out.append(list);
     }
     out.append(element('h2', '', 'What this does not prove / Что не доказано'));

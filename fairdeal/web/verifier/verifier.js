@@ -11,6 +11,7 @@
   const MENTAL_POKER = 'fairdeal-mental-poker/4'; // verified by FairdealMP (fairdeal/web/mental_poker/) when loaded
   const FORMAT = 'fairdeal-transcript';
   const SETTLEMENT_FORMAT = 'fairdeal-settlement';
+  const SETTLEMENT_FILE = 'settlement.json';
   const VERSION = 4;
   const SIGNED_DOMAIN = 'fairdeal-signed/4';
   const ROSTER_FORMAT = 'fairdeal-roster';
@@ -61,6 +62,7 @@
   const isInt = (v) => (typeof v === 'number' && Number.isInteger(v)) || typeof v === 'bigint';
   const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
   const isNatural = (v) => isInt(v) && v >= 0;
+  const has = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
 
   // Python orders keys by code point; JavaScript's < compares UTF-16 units (they differ above U+FFFF).
   function comparePoints(a, b) {
@@ -1018,13 +1020,35 @@
     return null;
   }
 
-  // A flat dict as Python writes it in the verdict's detail ({'hand': 2, 'charged': [1]}).
+  // Python's repr() of a JSON value: findings and refusals read byte for byte as Python's. Of ASCII text only; an object's integer-like keys come first in JavaScript, not in the order read.
+  const CONTROL = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };
   function pyRepr(value) {
+    if (value === null || value === undefined) return 'None';
+    if (value === true || value === false) return value ? 'True' : 'False';
+    if (typeof value === 'string') {
+      const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
+      const escaped = value.replace(/\\/g, '\\\\').split(quote).join('\\' + quote);
+      return quote + escaped.replace(/[\x00-\x1f\x7f]/g, (c) => CONTROL[c] || `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`) + quote;
+    }
     if (Array.isArray(value)) return '[' + value.map(pyRepr).join(', ') + ']';
-    if (isObject(value)) return '{' + Object.entries(value).map(([k, v]) => `'${k}': ${pyRepr(v)}`).join(', ') + '}';
-    return typeof value === 'string' ? `'${value}'` : String(value);
+    if (typeof value === 'object') return '{' + Object.keys(value).map((k) => `${pyRepr(k)}: ${pyRepr(value[k])}`).join(', ') + '}';
+    return String(value);
   }
-
+  // Python's == over JSON values (1 == 1.0; a missing value is None).
+  function sameValue(a, b) {
+    a = a === undefined ? null : a;
+    b = b === undefined ? null : b;
+    if (Array.isArray(a) || Array.isArray(b)) {
+      return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
+    }
+    if (isObject(a) || isObject(b)) {
+      const keys = isObject(a) && isObject(b) ? Object.keys(a) : null;
+      return keys !== null && keys.length === Object.keys(b).length && keys.every((k) => has(b, k) && sameValue(a[k], b[k]));
+    }
+    if (typeof a !== 'bigint' && typeof b !== 'bigint') return a === b;
+    const whole = (v) => typeof v === 'bigint' || Number.isInteger(v);
+    return whole(a) && whole(b) && BigInt(a) === BigInt(b);
+  }
   // An evening's end (check.py: _check_end): it must cite the hand that stopped short and charge exactly the party
   // the evidence proves at fault. The hand is then void and its stop a note.
   function checkEnd(s, ended, faults, late, notes) {
@@ -1223,8 +1247,8 @@
       failures.push({ source: log.name, hand: null, party: RECORD, check: 'game log', detail: 'the log has no header line' });
     } else if (!['commit-reveal', 'mental-poker'].includes(kinds.table[1].dealing)) {
       failures.push({ source: kinds.table[0], hand: null, party: RECORD, check: 'dealing', detail: `the header says the cards were dealt by ${JSON.stringify(kinds.table[1].dealing)}, not by a protocol with transcripts` });
-    } else if (!cited.length) {
-      failures.push({ source: log.name, hand: null, party: RECORD, check: 'game log', detail: 'the log holds no hand: nothing to verify' });
+    } else if (!cited.length && !(kinds.end && truthy(kinds.end[1].penalty))) { // an evening may end in its first hand
+      failures.push({ source: log.name, hand: null, party: RECORD, check: 'game log', detail: 'the log holds no hand: the evening stopped before its first hand was played, so there is nothing to verify' });
     } else if (!kinds.end) {
       failures.push({ source: log.name, hand: null, party: RECORD, check: 'game log', detail: `the log ends after ${cited.length} hand(s) without its settlement line: the evening was cut short` });
     }
@@ -1250,7 +1274,7 @@
   }
 
   // The log's closing line states the settlement; it must be the signed one (fractions as the log writes them).
-  function checkLogSettlement(kinds, settlementFile, failures) {
+  function checkLogSettlement(kinds, settlementFile, failures, unverified) {
     if (!kinds.end) return;
     if (!settlementFile) {
       failures.push({ source: 'settlement.json', hand: null, party: SERVICE, check: 'settlement', detail: "the evening's signed settlement is missing (give settlement.json to the page)" });
@@ -1270,6 +1294,69 @@
     if (!matches) {
       failures.push({ source: where, hand: null, party: RECORD, check: 'settlement line', detail: `the log's settlement is not the signed one ${encodeText(amounts)}` });
     }
+    const charge = signedEndPenalty(settlementFile.doc);
+    const penalty = has(end, 'penalty') ? end.penalty : [];
+    if (charge !== null && charge.unknown) {
+      unverified.push(unverifiedPenalty(where, charge));
+    } else if (charge !== null && !sameValue(penalty, charge.lines)) {
+      failures.push({ source: where, hand: null, party: RECORD, check: 'end penalty', detail: `the log's end charges ${pyRepr(penalty)}, the signed end ${pyRepr(charge.lines)}` });
+    }
+  }
+
+  // The score items the settlement's signed end charges (null when its roster cannot be read: its own checks name
+  // it); a settlement without an end charges nothing.
+  function signedEndPenalty(doc) {
+    const first = doc.messages[0];
+    if (!isObject(first) || first.kind !== 'end') return { lines: [] };
+    let roster;
+    try {
+      roster = readRoster(doc.roster, '$.roster');
+    } catch (error) {
+      if (error instanceof Refused) return null;
+      throw error;
+    }
+    const charged = isObject(first.body) && Array.isArray(first.body.charged) ? first.body.charged : null;
+    if (charged === null || !charged.every(isInt)) return null;
+    return abortPenalty(roster.system, roster.convention, charged.map(Number), roster.seats.length);
+  }
+
+  // The rules abort_penalty reads: a house rule among them changes the charge in a way this page does not compute.
+  const PENALTY_RULES = ['scoring.abort_penalty_undertricks', 'scoring.contract_values', 'scoring.remiz_to',
+    'scoring.remiz_whist_factor'];
+
+  // The convention's abort penalty for each ``charged`` seat, in order, as score items (engine/scoring.py:
+  // abort_penalty, read from the registry the page carries): {lines}, or {unknown: why the page cannot say}.
+  function abortPenalty(system, convention, charged, numSeats) {
+    const facts = registry().systems[system];
+    const table = facts && isObject(facts.abort_penalty) ? facts.abort_penalty[String(numSeats)] : undefined;
+    if (!Array.isArray(table)) {
+      return { unknown: `this page does not know the abort penalty of ${system} at ${numSeats} seats`,
+        unknownRu: `страница не знает штрафа за уход в ${system} на ${numSeats} мест` };
+    }
+    const rule = Object.keys(isObject(convention) ? convention : {}).find((path) => PENALTY_RULES.includes(path));
+    if (rule) {
+      return { unknown: `the house rule ${rule} changes the abort penalty, and this page does not evaluate it`,
+        unknownRu: `домашнее правило ${rule} меняет штраф за уход, а страница его не вычисляет` };
+    }
+    if (!charged.every((seat) => seat >= 0 && seat < numSeats)) {
+      return { unknown: `a charged seat is not one of the ${numSeats} seats`, unknownRu: `оштрафованного места нет среди ${numSeats} мест` };
+    }
+    // In ScoreLine.to_record's key order (the registry is stored sorted), so a finding quotes them as Python does.
+    const item = (line) => ({ seat: line.seat, column: line.column, points: line.points, ...(has(line, 'on') ? { on: line.on } : {}) });
+    return { lines: charged.flatMap((seat) => table[seat].map(item)) };
+  }
+
+  // The end's charge the page could not compute, as an unverified item (English, then Russian).
+  function unverifiedPenalty(where, charge) {
+    return `${where}: the penalty of the evening's end is not checked: ${charge.unknown}; use fairdeal verify / `
+      + `штраф за окончание вечера не проверен: ${charge.unknownRu}; проверьте командой fairdeal verify`;
+  }
+
+  // Python's truth of a JSON value.
+  function truthy(value) {
+    if (Array.isArray(value)) return value.length > 0;
+    if (isObject(value)) return Object.keys(value).length > 0;
+    return !(value === null || value === undefined || value === false || value === 0 || value === '');
   }
 
   const FRACTION = /^(-?\d+)(?:\/([1-9]\d*))?$/;
@@ -1301,10 +1388,6 @@
         failures.push({ source: name, hand: null, party: SERVICE, check: 'transcript file', detail: file.reason });
       }
     }
-    const ended = [...files.values()].find(endsEarly);
-    if (ended) {
-      return refusedUsage(`${ended.name}: this mental-poker evening ended early under the abort policy (a seat was charged); the page does not judge a mental-poker end yet: use fairdeal verify, which checks the charge against the evidence / вечер ментального покера закончился досрочно по правилу об обрыве (с игрока взыскан штраф); страница пока не проверяет такое окончание: проверьте его командой fairdeal verify`);
-    }
     const pins = { roster: null, keys: [] };
     if (pinRoster) {
       const file = readFile(pinRoster.name, pinRoster.bytes);
@@ -1329,16 +1412,28 @@
     let poker = [...files.values()].filter((f) => f.kind === 'mp');
     const pokerSettlement = [...files.values()].find((f) => f.kind === 'mp-settlement');
     let logInfo = null;
+    let ending = null; // the end a mental-poker evening's voided hand proves
     if (log) {
       logInfo = checkLog(log, files, failures);
       const citedNames = new Set(logInfo.cited.map(([f]) => f.name));
       const settlement = docs.find((f) => f.doc.format === SETTLEMENT_FORMAT);
       const voided = settlement ? voidedHand(files, settlement, logInfo.cited.length) : null;
+      // Beside the transcripts (verify.py reads them from the log's folder): the settlement, and the hand after the
+      // last one the log cites, which a mental-poker end voided.
+      const beside = (name) => citedFile(files, `${baseName(log.name)}.transcripts/${name}`);
+      const next = beside(`hand-${String(logInfo.cited.length + 1).padStart(4, '0')}.json`);
+      const mpEnded = root.FairdealMP ? root.FairdealMP.verify.endedTranscript(next, logInfo.cited.length ? logInfo.cited[logInfo.cited.length - 1][0] : null) : null;
       docs = docs.filter((f) => citedNames.has(f.name) || f === settlement || f === voided);
-      poker = poker.filter((f) => citedNames.has(f.name));
-      const mp = logInfo.cited.filter(([f]) => f.kind === 'mp');
-      if (mp.length) failures.push(...root.FairdealMP.verify.checkSettlementFile(pokerSettlement, mp, logInfo.kinds.end));
-      else checkLogSettlement(logInfo.kinds, logInfo.cited.some(([f]) => f.kind === 'v4') ? settlement : null, failures);
+      poker = poker.filter((f) => citedNames.has(f.name) || f === mpEnded);
+      // A commit-reveal evening closes with its signed settlement; one that ended in its first hand cites no
+      // transcript to tell by, and is judged so when its settlement is commit-reveal's (verify.py: _settlement_of).
+      const end = logInfo.kinds.end;
+      if (logInfo.cited.some(([f]) => f.kind === 'v4')) checkLogSettlement(logInfo.kinds, settlement, failures, unverified);
+      else if (!logInfo.cited.length && end && truthy(end[1].penalty) && settlement) checkLogSettlement(logInfo.kinds, settlement, failures, unverified);
+      if (root.FairdealMP) {
+        failures.push(...root.FairdealMP.verify.checkSettlementFile(log, beside(SETTLEMENT_FILE), logInfo.cited, end, next, unverified));
+        if (mpEnded) ending = root.FairdealMP.verify.provedEnd(mpEnded.doc);
+      }
     } else if (pokerSettlement) {
       unverified.push(`${pokerSettlement.name}: a mental-poker settlement is checked against the game log: give the log too`);
     }
@@ -1354,16 +1449,8 @@
     }
     const given = docs.length + poker.length;
     const ok = failures.length === 0 && (given > 0 || log !== null);
-    return { ok, failures, notes, caveats, unverified, transcripts: given, mentalPoker: poker.length,
+    return { ok, failures, notes, caveats, unverified, transcripts: given, mentalPoker: poker.length, mentalPokerEnd: ok ? ending : null,
       pinned: Boolean(pins.roster) || pins.keys.length > 0, proved: ok ? proved(result, pins, log) : [], log: log !== null };
-  }
-
-  // A mental-poker settlement that ends the evening early names the end in its body (commit-reveal's 'end' message
-  // is judged here, checkEnd).
-  function endsEarly(file) {
-    const messages = isObject(file.doc) && file.doc.format === SETTLEMENT_FORMAT ? file.doc.messages : null;
-    if (!Array.isArray(messages)) return false;
-    return messages.some((e) => isObject(e) && e.kind !== 'end' && isObject(e.body) && 'end' in e.body);
   }
 
   // The transcript of the hand an evening's end voided (the log has no line for it): the one after the last hand the
@@ -1399,5 +1486,5 @@
 
   root.FairdealVerifier = { decode, encode, context, ed25519Verify, drawsFromStream, deriveOrder, seatDeal, verifyDocuments, verifyFiles, readFile,
     CanonicalError, sha256Hex, concat, toHex, fromHex, readRoster, checkRosterSignatures, parseEnvelope, Refused, encodeText,
-    signedRecord, verifySignature };
+    signedRecord, verifySignature, abortPenalty, unverifiedPenalty, pyRepr, sameValue, truthy };
 })(globalThis);
