@@ -217,17 +217,18 @@ def _full_tails(pmf, deals):
 @settings(max_examples=20, deadline=None)
 @given(st.lists(st.integers(1, 2500), min_size=1, max_size=4), st.sampled_from([(32, 4, 2), (24, 4, 4), (32, 4, 3)]))
 def test_shared_trimmed_tails_are_the_whole_laws_tails(deals, shape):
-    """One shared run with the negligible ends trimmed gives every tail the whole law gives, to 1e-290."""
+    """One shared run, many deals a convolution, the negligible ends trimmed: every tail the whole law gives, to
+    twelve digits and 1e-290."""
     pmf = hypergeometric_null(*shape).pmf
     laws = depth_total_tails(pmf, deals)
     for n in deals:
         full = _full_tails(pmf, n)
         shared = np.array([laws[n].at(s) for s in range(len(full) + 2)])
-        assert np.abs(shared[: len(full)] - full).max() < 1e-290
-        assert (shared[: len(full)][full > 1e-280] == full[full > 1e-280]).all()
+        # Convolutions of many deals at a time round differently, by a few units in the last place.
+        assert np.allclose(shared[: len(full)], full, rtol=1e-12, atol=1e-290)
         assert (shared[len(full) :] == 0).all()
-        level = float(full[len(full) // 3])
-        assert laws[n].largest_at_most(level) == full[full <= level].max()
+        level = float(full[len(full) // 3]) * (1 + 1e-9)
+        assert laws[n].largest_at_most(level) == pytest.approx(full[full <= level].max(), rel=1e-12)
 
 
 def _brute_depth_pvalue(per_depth, observed, pmf):

@@ -199,3 +199,29 @@ def test_score_sums_are_numpys_sums_of_the_tail_scores(cases, depths, width, see
     assert (chosen == weighted[np.arange(cases), index].sum(axis=0)).all()
     assert (by_depth == weighted.sum(axis=0)).all()
     assert (squares == (weighted**2).sum(axis=0)).all()
+
+
+def test_cusum_peaks_carry_the_level_and_refuse_a_category_out_of_range():
+    scores = np.array([-1.0, 0.5, 2.0])
+    level, peak = np.array([0.25, 0.0]), np.zeros(2)
+    kernels.cusum_peaks(scores, np.array([[1, 2, 0], [0, 0, 2]]), level, peak)
+    assert level.tolist() == [1.75, 2.0] and peak.tolist() == [2.75, 2.0]
+    with pytest.raises(ValueError, match="category 3 of 3"):
+        kernels.cusum_peaks(scores, np.array([[3], [0]]), level, peak)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 30), st.integers(1, 12), st.integers(1, 4), st.integers(0, 2**32 - 1))
+def test_score_sums_over_chosen_rows_are_those_of_the_rows_cut_out(cases, depths, width, seed):
+    """One cutter's rows read in place give the sums of his rows copied out, to the last bit."""
+    rng = np.random.default_rng(seed)
+    below, ties = _sorted_ranks(rng.integers(0, 6, size=(cases, depths, width)).astype(np.float32))
+    index = rng.integers(0, depths, size=cases)
+    weight = rng.integers(0, 2, size=(cases, width)).astype(float)
+    rows = np.flatnonzero(rng.random(cases) < 0.5)
+    table = _score_table(depths)
+    in_place = kernels.score_sums(below, ties, index, weight, table, rows)
+    copied = kernels.score_sums(below[rows], ties[rows], index[rows], weight[rows], table)
+    assert all((a == b).all() for a, b in zip(in_place, copied))
+    with pytest.raises(ValueError, match=f"row {cases} of {cases} cuts"):
+        kernels.score_sums(below, ties, index, weight, table, np.array([cases]))

@@ -76,3 +76,21 @@ def test_the_eprocess_of_a_grid_that_rules_out_the_deals_is_zero_not_nan():
     """A rate of 1 says every talon holds an ace: a talon without one makes its likelihood ratio 0 from then on."""
     path = eprocess_path(np.array([1, 0, 2]), 32, 2, (1.0,))
     assert np.isfinite(path[0]) and np.isneginf(path[1:]).all()
+
+
+@pytest.mark.parametrize("rate", [0.25, 1.0])
+def test_the_calibration_at_array_speed_is_the_step_by_step_peak(rate):
+    """The kernel gives exactly the peaks of ``S_t = max(0, S_{t-1} + x_t)`` run deal by deal in numpy; a rate of 1
+    has a ratio of 0 (log -inf) for an empty talon, which resets the sum."""
+    llr = llr_table(32, 2, (rate,))[0]
+    fast = calibrate_threshold(llr, NULL, 1234, 0.05, np.random.default_rng(5))
+    rng = np.random.default_rng(5)
+    draws = int(np.clip(40_000_000 // 1234, 2_000, 20_000))
+    level, peak = np.zeros(draws), np.zeros(draws)
+    for start in range(0, 1234, 500):
+        width = min(500, 1234 - start)
+        scores = llr[np.searchsorted(np.cumsum(NULL), rng.random((draws, width)), side="right").clip(0, 2)]
+        for t in range(width):
+            level = np.maximum(0.0, level + scores[:, t])
+            np.maximum(peak, level, out=peak)
+    assert fast == float(np.quantile(peak, 0.95, method="higher"))

@@ -7,13 +7,14 @@ import json
 import math
 from pathlib import Path
 
+import msgspec
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
 from fairdeal.audit.run import RunOptions, run_audit
-from fairdeal.audit.stored import run_stored_audit, spooled_lines
+from fairdeal.audit.stored import _read_by_the_store, run_stored_audit, spooled_lines
 from fairdeal.cards import to_ascii_list
 from fairdeal.cli import cli
 from fairdeal.deal import PATTERNS, deal_by_seat, deal_order
@@ -23,6 +24,7 @@ from fairdeal.log.query import run_query
 from fairdeal.log.sources import expand
 from fairdeal.log.store import Store
 from fairdeal.log.synth import SynthTable, synth_hand
+from fairdeal.log.writer import encode_record
 from fairdeal.shuffle.notation import parse_notation
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -275,3 +277,31 @@ def alike(a: object, b: object) -> bool:
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(alike(x, y) for x, y in zip(a, b))
     return type(a) is type(b) and a == b
+
+
+def test_a_group_the_store_read_audits_without_card_json_until_a_hand_needs_it(tmp_path):
+    """Every hand logs its order and deal, so the audit reads neither's JSON; the hands that need it still get it
+    from their stored lines: a deal that is not one deck (its finding quotes the cards), an overhand shuffle (the
+    full replay), a deal the replay does not give. The verdict is the file's."""
+    table = SynthTable(players=("A", "B", "C"), system="sochi", pattern_name="russian")
+    records = [deal_hand(np.random.default_rng(n), table, n) for n in range(1, 31)]
+    hands = records[4].deal.hands
+    twice = DealRecord(hands=[[hands[0][1], *hands[0][1:]], *hands[1:]], talons=records[4].deal.talons)
+    records[4] = msgspec.structs.replace(records[4], deal=twice)
+    records[9] = msgspec.structs.replace(records[9], shuffle="overhand 3,5,2 " + records[9].shuffle)
+    hands = records[14].deal.hands
+    swapped = [[hands[1][0], *hands[0][1:]], [hands[0][0], *hands[1][1:]], *hands[2:]]
+    records[14] = msgspec.structs.replace(records[14], deal=DealRecord(hands=swapped, talons=records[14].deal.talons))
+    log = tmp_path / "evening.jsonl"
+    log.write_bytes(b"".join(encode_record(r) for r in [table.header(), *records]))  # unchecked: a cheat's log
+    store = stored(tmp_path, log)
+    (table_id,) = store.tables()
+    (stored_log,) = store.logs()[table_id]
+    file = pq.ParquetFile(stored_log.hands_file)
+    assert all(_read_by_the_store(file, g) for g in range(file.metadata.num_row_groups))
+    options = RunOptions(workers=1, legality=False)
+    report = comparable(run_stored_audit(store.root, table_id, options))
+    assert report == comparable(run_audit(log, options))
+    assert [(f["hand"], f["kind"]) for f in report["findings"] if f["hand"] == 5] == [(5, "bad-deal")]
+    replayed = {e["dealer"]: e["hands_weighed"] for e in report["evidence"] if e["source"] == "replay"}
+    assert replayed == {"A": 1, "C": 1}  # hands 10 and 15, weighed against honest log errors from their cards

@@ -407,18 +407,19 @@ done:
     return result;
 }
 
-/* score_sums(below, ties, index, weight, table, chosen, by_depth, squares, depths, beneficiaries): the habit
-   test's sums over one cutter's cuts of a block. A depth's score is table[below][ties][tail] times the cut's
-   weight for the beneficiary; chosen (beneficiaries, 2) sums the chosen depth's, by_depth and squares
-   (depths, beneficiaries, 2) every depth's and its square. Cuts are added in order, starting from the first (as
-   numpy sums an outer axis), so the sums are numpy's to the last bit. */
+/* score_sums(below, ties, index, weight, table, chosen, by_depth, squares, rows, depths, beneficiaries): the
+   habit test's sums over one cutter's cuts of a block, the cuts named by `rows` (so the block's arrays are read
+   in place, not copied per cutter). A depth's score is table[below][ties][tail] times the cut's weight for the
+   beneficiary; chosen (beneficiaries, 2) sums the chosen depth's, by_depth and squares (depths, beneficiaries, 2)
+   every depth's and its square. Cuts are added in order, starting from the first (as numpy sums an outer axis),
+   so the sums are numpy's to the last bit. */
 static PyObject *py_score_sums(PyObject *self, PyObject *args) {
-    Py_buffer bb, tb, ib, wb, sb, cb, db, qb;
+    Py_buffer bb, tb, ib, wb, sb, cb, db, qb, rb;
     Py_ssize_t k, width;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*y*w*w*w*nn", &bb, &tb, &ib, &wb, &sb, &cb, &db, &qb, &k, &width))
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*w*w*w*y*nn", &bb, &tb, &ib, &wb, &sb, &cb, &db, &qb, &rb, &k, &width))
         return NULL;
     PyObject *result = NULL;
-    Py_ssize_t cases = ib.len / 8, block = k * width;
+    Py_ssize_t cases = ib.len / 8, block = k * width, selected = rb.len / 8;
     if (k < 1 || width < 1 || bb.len != cases * block * 8 || tb.len != bb.len || wb.len != cases * width * 8
         || sb.len != (k + 1) * (k + 1) * 2 * 8 || cb.len != width * 2 * 8 || db.len != block * 2 * 8
         || qb.len != db.len) {
@@ -428,7 +429,13 @@ static PyObject *py_score_sums(PyObject *self, PyObject *args) {
     const int64_t *below = bb.buf, *ties = tb.buf, *index = ib.buf;
     const double *weight = wb.buf, *table = sb.buf;
     double *chosen = cb.buf, *by_depth = db.buf, *squares = qb.buf;
-    for (Py_ssize_t c = 0; c < cases; c++) {
+    const int64_t *rows = rb.buf;
+    for (Py_ssize_t i = 0; i < selected; i++) {
+        Py_ssize_t c = rows[i];
+        if (c < 0 || c >= cases) {
+            PyErr_Format(PyExc_ValueError, "row %zd of %zd cuts", c, cases);
+            goto done;
+        }
         if (index[c] < 0 || index[c] >= k) {
             PyErr_Format(PyExc_ValueError, "cut %zd: depth index %lld of %zd", c, (long long)index[c], k);
             goto done;
@@ -444,9 +451,9 @@ static PyObject *py_score_sums(PyObject *self, PyObject *args) {
                 for (int t = 0; t < 2; t++) {
                     double w = score[t] * weight[c * width + b];
                     Py_ssize_t cell = (d * width + b) * 2 + t;
-                    by_depth[cell] = c ? by_depth[cell] + w : w;
-                    squares[cell] = c ? squares[cell] + w * w : w * w;
-                    if (d == index[c]) chosen[b * 2 + t] = c ? chosen[b * 2 + t] + w : w;
+                    by_depth[cell] = i ? by_depth[cell] + w : w;
+                    squares[cell] = i ? squares[cell] + w * w : w * w;
+                    if (d == index[c]) chosen[b * 2 + t] = i ? chosen[b * 2 + t] + w : w;
                 }
             }
         }
@@ -456,6 +463,45 @@ static PyObject *py_score_sums(PyObject *self, PyObject *args) {
 done:
     PyBuffer_Release(&bb); PyBuffer_Release(&tb); PyBuffer_Release(&ib); PyBuffer_Release(&wb);
     PyBuffer_Release(&sb); PyBuffer_Release(&cb); PyBuffer_Release(&db); PyBuffer_Release(&qb);
+    PyBuffer_Release(&rb);
+    return result;
+}
+
+/* cusum_peaks(scores, drawn, level, peak, steps): Page's CUSUM run on by `steps` draws for every simulated dealer,
+   one row of `drawn` (int64 category indices into `scores`) each: level = max(0, level + scores[drawn]) and its
+   running peak, both carried in and out. A score of -inf resets the level, as in the definition. */
+static PyObject *py_cusum_peaks(PyObject *self, PyObject *args) {
+    Py_buffer sb, db, lb, pb;
+    Py_ssize_t steps;
+    if (!PyArg_ParseTuple(args, "y*y*w*w*n", &sb, &db, &lb, &pb, &steps)) return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t k = sb.len / 8, rows = lb.len / 8;
+    if (steps < 0 || k < 1 || pb.len != lb.len || db.len != rows * steps * 8) {
+        PyErr_SetString(PyExc_ValueError, "cusum_peaks: the buffers disagree in length");
+        goto done;
+    }
+    const double *scores = sb.buf;
+    const int64_t *drawn = db.buf;
+    double *level = lb.buf, *peak = pb.buf;
+    for (Py_ssize_t r = 0; r < rows; r++) {
+        double at = level[r], top = peak[r];
+        const int64_t *row = drawn + r * steps;
+        for (Py_ssize_t t = 0; t < steps; t++) {
+            if (row[t] < 0 || row[t] >= k) {
+                PyErr_Format(PyExc_ValueError, "draw %zd of row %zd: category %lld of %zd", t, r, (long long)row[t], k);
+                goto done;
+            }
+            at = at + scores[row[t]];
+            at = at > 0.0 ? at : 0.0;
+            top = at > top ? at : top;
+        }
+        level[r] = at;
+        peak[r] = top;
+    }
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    PyBuffer_Release(&sb); PyBuffer_Release(&db); PyBuffer_Release(&lb); PyBuffer_Release(&pb);
     return result;
 }
 
@@ -466,6 +512,7 @@ static PyMethodDef methods[] = {
     {"rank_counts", py_rank_counts, METH_VARARGS, "Depths below and tied with each depth's value."},
     {"score_sums", py_score_sums, METH_VARARGS, "The habit test's score sums over a cutter's cuts."},
     {"depth_values", py_depth_values, METH_VARARGS, "What each receiver gets from each cut depth."},
+    {"cusum_peaks", py_cusum_peaks, METH_VARARGS, "Simulated CUSUM levels and peaks, carried over a slice of draws."},
     {NULL, NULL, 0, NULL},
 };
 

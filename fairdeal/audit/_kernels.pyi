@@ -26,7 +26,11 @@ def score_sums(
     chosen: object,
     by_depth: object,
     squares: object,
+    rows: object,
     depths: int,
     beneficiaries: int,
 ) -> None:
     """Fill the float64 ``chosen``, ``by_depth`` and ``squares`` with the habit test's score sums."""
+
+def cusum_peaks(scores: object, drawn: object, level: object, peak: object, steps: int) -> None:
+    """Carry each row's CUSUM level and peak (float64, in place) over its ``steps`` drawn categories (int64)."""

@@ -76,7 +76,7 @@ def audit_block(
                     f"line {line}: hand {record.hand}: dealer seat {record.dealer} is not at a table of {seats}",
                     context.keep,
                 )
-            elif not len(record.deal):
+            elif not record.has_deal:
                 summary.undealt += 1
             else:
                 kept.append(position)
@@ -97,7 +97,7 @@ def audit_block(
     recv = np.full((len(hands), NUM_CODES), -1, dtype=np.int8)
     recv[np.arange(len(hands))[:, None], codes] = layout.template[dealers]
     orders = gathered_orders(hands, parsed, layout, summary, context)
-    logged_order = np.fromiter((len(record.order_before) > 0 for _, record in hands), dtype=bool, count=len(hands))
+    logged_order = np.fromiter((record.has_order for _, record in hands), dtype=bool, count=len(hands))
     valid = (orders[:, 0] >= 0) | ~logged_order
     hands = [h for h, v in zip(hands, valid) if v]
     orders, recv, dealers, numbers = orders[valid], recv[valid], dealers[valid], numbers[valid]

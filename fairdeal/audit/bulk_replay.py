@@ -63,7 +63,7 @@ def gathered_orders(
     reported here)."""
     pattern = layout.pattern
     orders = np.where(parsed.order_ok[:, None], parsed.orders, -1)
-    present = np.array([len(record.order_before) > 0 for _, record in hands], dtype=bool)
+    present = np.array([record.has_order for _, record in hands], dtype=bool)
     for k in np.flatnonzero(present & ~parsed.order_ok):
         with contextlib.suppress(msgspec.DecodeError, msgspec.ValidationError, ValueError):
             orders[k] = [card_code(c) for c in hands[k][1].narrow().order_before or ()]

@@ -175,6 +175,14 @@ class RawHand(msgspec.Struct, tag_field="type", tag="hand", gc=False):
     def logged_shuffle(self) -> str | None:
         return self.shuffle if isinstance(self.shuffle, str) else None
 
+    @property
+    def has_deal(self) -> bool:
+        return len(self.deal) > 0
+
+    @property
+    def has_order(self) -> bool:
+        return len(self.order_before) > 0
+
 
 RawRecord = NarrowTable | RawHand | NarrowEnd
 # A block's hands to audit: (line number, record).

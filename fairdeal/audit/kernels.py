@@ -82,16 +82,23 @@ def depth_values(
 
 
 def score_sums(
-    below: np.ndarray, ties: np.ndarray, index: np.ndarray, weight: np.ndarray, table: np.ndarray
+    below: np.ndarray,
+    ties: np.ndarray,
+    index: np.ndarray,
+    weight: np.ndarray,
+    table: np.ndarray,
+    rows: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(chosen, by_depth, squares)`` over cuts of ``(cases, depths, beneficiaries)`` rank counts: the score
-    ``table[below, ties]`` (two tails) times ``weight`` (``(cases, beneficiaries)``) summed at the chosen depth
-    ``index`` (``(beneficiaries, 2)``), and at every depth with its square (``(depths, beneficiaries, 2)``)."""
+    """``(chosen, by_depth, squares)`` over cuts of ``(cases, depths, beneficiaries)`` rank counts (those named by
+    ``rows``, in order; all by default): the score ``table[below, ties]`` (two tails) times ``weight``
+    (``(cases, beneficiaries)``) summed at the chosen depth ``index`` (``(beneficiaries, 2)``), and at every depth
+    with its square (``(depths, beneficiaries, 2)``)."""
     cases, depths, width = below.shape
     chosen = np.zeros((width, 2))
     by_depth = np.zeros((depths, width, 2))
     squares = np.zeros((depths, width, 2))
-    if cases:
+    selected = np.arange(cases, dtype=np.int64) if rows is None else _int64(rows)
+    if len(selected):
         _kernels.score_sums(
             _int64(below),
             _int64(ties),
@@ -101,7 +108,17 @@ def score_sums(
             chosen,
             by_depth,
             squares,
+            selected,
             depths,
             width,
         )
     return chosen, by_depth, squares
+
+
+def cusum_peaks(scores: np.ndarray, drawn: np.ndarray, level: np.ndarray, peak: np.ndarray) -> None:
+    """Carry each simulated dealer's CUSUM ``level`` and its ``peak`` (float64, updated in place) over his row of
+    ``drawn`` categories (``(dealers, steps)``), each adding ``scores[category]``: ``level = max(0, level + s)``."""
+    rows, steps = drawn.shape
+    if level.dtype != np.float64 or peak.dtype != np.float64 or not level.flags.c_contiguous or len(level) != rows:
+        raise ValueError("cusum_peaks: level and peak are contiguous float64 arrays, one entry a row")
+    _kernels.cusum_peaks(np.ascontiguousarray(scores, dtype=np.float64), _int64(drawn), level, peak, steps)

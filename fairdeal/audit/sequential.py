@@ -16,6 +16,7 @@ import functools
 
 import numpy as np
 
+from fairdeal.audit.kernels import cusum_peaks
 from fairdeal.audit.stats import DiscreteNull, hypergeometric_null
 from fairdeal.deal import get_pattern
 from fairdeal.errors import AuditError
@@ -79,10 +80,11 @@ def calibrate_threshold(
     cumulative = np.cumsum(null)
     for start in range(0, horizon, 500):
         width = min(500, horizon - start)
-        scores = llr[np.searchsorted(cumulative, rng.random((draws, width)), side="right").clip(0, len(null) - 1)]
-        for t in range(width):
-            level = np.maximum(0.0, level + scores[:, t])
-            np.maximum(peak, level, out=peak)
+        uniform = rng.random((draws, width))
+        drawn = np.zeros(uniform.shape, dtype=np.int64)  # the inverse CDF by one comparison a category: no search
+        for edge in cumulative[:-1]:
+            drawn += uniform >= edge
+        cusum_peaks(llr, drawn, level, peak)
     return float(np.quantile(peak, 1.0 - false_alarm, method="higher"))
 
 

@@ -18,14 +18,14 @@ import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 import numpy as np
 
 from fairdeal.audit.block import audit_block
 from fairdeal.audit.cluster import empty_merge, partial, tree_merge
-from fairdeal.audit.fastpath import Layout, RawHand, RawRecord, decode_raw_block, layout_for
+from fairdeal.audit.fastpath import Layout, NarrowHand, RawHand, RawRecord, decode_raw_block, layout_for
 from fairdeal.audit.run import AuditResult, RunOptions, ScanInput, audit_input
 from fairdeal.audit.scan import Header, Merged, Progress, _run_tasks, check_table, read_header
 from fairdeal.audit.summary import BlockContext, BlockSummary
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     import pyarrow.parquet as pq
 
 COLUMNS = ["line", "kind", "hand", "dealer", "shuffle", "order_before", "deal"]
+LEAN_COLUMNS = COLUMNS[:5]  # a group whose card lists the store read (``_read_by_the_store``)
 PARSED_COLUMNS = ["deal_cards", "order_cards", "shuffle_ops"]
 
 
@@ -59,17 +60,40 @@ def audit_row_group(task: StoreTask) -> tuple[int, BlockSummary]:
     import pyarrow.parquet as pq
 
     file = pq.ParquetFile(task.file)
-    group = file.read_row_group(task.row_group, columns=COLUMNS + _parsed_names(file))
-    columns = group.select(COLUMNS).to_pydict()
+    lean = _read_by_the_store(file, task.row_group)
+    group = file.read_row_group(task.row_group, columns=(LEAN_COLUMNS if lean else COLUMNS) + _parsed_names(file))
+    columns = group.select(LEAN_COLUMNS if lean else COLUMNS).to_pydict()
     if any(kind != HAND for kind in columns["kind"]):  # the raw text only when a line must be decoded again
         columns["raw"] = file.read_row_group(task.row_group, columns=["raw"]).column(0).to_pylist()
     lines = columns["line"]
     base = lines[0] - 1 if lines else 0
     records: list[tuple[int, RawRecord]] = []
     errors: list[tuple[int, str]] = []
+    if lean:
+        source = _RawLines(task.file, task.row_group)
+        rows = zip(lines, columns["hand"], columns["dealer"], columns["shuffle"])
+        for k, (line, hand, dealer, shuffle) in enumerate(rows):
+            shuffled = shuffle if shuffle is not None else msgspec.UNSET
+            records.append((line - base, StoredHand(hand, dealer, shuffle=shuffled, source=source, row=k)))
+    else:
+        _decoded_rows(columns, base, records, errors)
+    counted = lines[-1] - base if lines else 0
+    layout = layout_for(task.pattern_name, task.seats)
+    parsed = _parsed(group, columns["kind"], len(records), layout.pattern.deck.size)
+    summary = audit_block(records, errors, counted, layout, task.context, task.index, parsed)
+    return task.offset + base, summary
+
+
+def _decoded_rows(
+    columns: dict[str, list[Any]],
+    base: int,
+    records: list[tuple[int, RawRecord]],
+    errors: list[tuple[int, str]],
+) -> None:
+    """Hand rows with their card lists' raw JSON; any other row decoded from its raw text as a log's line is."""
     absent = msgspec.Raw()
     rows = zip(
-        lines,
+        columns["line"],
         columns["kind"],
         columns["hand"],
         columns["dealer"],
@@ -96,11 +120,59 @@ def audit_row_group(task: StoreTask) -> tuple[int, BlockSummary]:
             found, wrong = decode_raw_block([columns["raw"][k]], local)
             records += found
             errors += wrong
-    counted = lines[-1] - base if lines else 0
-    layout = layout_for(task.pattern_name, task.seats)
-    parsed = _parsed(group, columns["kind"], len(records), layout.pattern.deck.size)
-    summary = audit_block(records, errors, counted, layout, task.context, task.index, parsed)
-    return task.offset + base, summary
+
+
+def _read_by_the_store(file: pq.ParquetFile, group: int) -> bool:
+    """Whether every row of the group is a hand whose deal and gathered order the store read (its statistics say
+    so): then the audit needs neither card list's JSON, and a hand that turns out to need it reads its line."""
+    if not set(PARSED_COLUMNS) <= set(file.schema_arrow.names):
+        return False
+    meta = file.metadata.row_group(group)
+    stats = {meta.column(i).path_in_schema: meta.column(i).statistics for i in range(meta.num_columns)}
+    kind = stats.get("kind")
+    if kind is None or not kind.has_min_max or kind.min != HAND or kind.max != HAND or kind.null_count:
+        return False
+    read = [stats.get(name) for name in ("deal_cards", "order_cards")]
+    return all(column is not None and column.null_count == 0 for column in read)
+
+
+class _RawLines:
+    """A row group's raw lines, read from the store the first time one of its hands needs its card lists' JSON."""
+
+    def __init__(self, file: str, group: int):
+        self.file, self.group = file, group
+        self.lines: list[bytes] | None = None
+
+    def hand(self, row: int) -> RawHand:
+        import pyarrow.parquet as pq
+
+        if self.lines is None:
+            raw = pq.ParquetFile(self.file).read_row_group(self.group, columns=["raw"]).column(0).to_pylist()
+            self.lines = [bytes(line or b"") for line in raw]
+        found, _ = decode_raw_block([self.lines[row]], row + 1)
+        record = found[0][1] if found else None
+        if not isinstance(record, RawHand):
+            raise msgspec.DecodeError(f"row {row} of the stored row group is not a hand line")
+        return record
+
+
+class StoredHand(RawHand, kw_only=True):
+    """A stored hand whose deal and gathered order the store read (``ParsedHands`` holds their cards): their JSON
+    stays in the store until a slow path asks for it (``narrow``)."""
+
+    source: _RawLines
+    row: int
+
+    def narrow(self) -> NarrowHand:
+        return self.source.hand(self.row).narrow()
+
+    @property
+    def has_deal(self) -> bool:
+        return True
+
+    @property
+    def has_order(self) -> bool:
+        return True
 
 
 def _parsed_names(file: pq.ParquetFile) -> list[str]:

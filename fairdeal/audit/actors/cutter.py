@@ -271,35 +271,39 @@ def fold_cutter(
     uniform = np.stack([draws.random(len(own)) for _ in range(maps.shape[2])], axis=1)
     high, low = _tails(below, ties, index, uniform)
     counted = active[own]
+    observed, expected = values[np.arange(len(index)), index], values.mean(axis=1)
+    cuts = SeatCuts(index, high, low, observed, expected, (below, ties), counted, counted.astype(float))
     for seat in np.unique(cutter):
-        at = cutter == seat
-        ranks = below[at], ties[at]
-        _fold_seat(sums, int(seat), values[at], index[at], high[at], low[at], ranks, counted[at], depths)
+        _fold_seat(sums, int(seat), np.flatnonzero(cutter == seat), cuts, depths)
 
 
-def _fold_seat(
-    sums: Sums,
-    seat: int,
-    values: np.ndarray,
-    index: np.ndarray,
-    high: np.ndarray,
-    low: np.ndarray,
-    ranks: tuple[np.ndarray, np.ndarray],
-    counted: np.ndarray,
-    depths: np.ndarray,
-) -> None:
-    """One cutter's cuts of a block into his sums; ``counted`` leaves out the seats that were dealt nothing, and
-    ``ranks`` are the ``(below, ties)`` counts whose ``tail_scores`` the habit test sums (in C)."""
-    rows = np.arange(len(index))
-    weight = counted.astype(float)
-    sums.cutter_high[seat] += (-2.0 * np.log(high) * weight).sum(axis=0)
-    sums.cutter_low[seat] += (-2.0 * np.log(low) * weight).sum(axis=0)
+@dataclass(frozen=True)
+class SeatCuts:
+    """A block's readable cuts, one row each, as the cutters' sums read them (each cutter his rows, in place)."""
+
+    index: np.ndarray  # the chosen depth's index among the legal depths
+    high: np.ndarray  # (cases, beneficiaries) tie-broken rank p-values
+    low: np.ndarray
+    observed: np.ndarray  # (cases, beneficiaries) what the chosen depth gave
+    expected: np.ndarray  # (cases, beneficiaries) the mean over the legal depths
+    ranks: tuple[np.ndarray, np.ndarray]  # (below, ties) of every depth, for the habit test's scores
+    counted: np.ndarray  # (cases, beneficiaries) False for a seat dealt nothing
+    weight: np.ndarray  # the same as 0.0 and 1.0
+
+
+def _fold_seat(sums: Sums, seat: int, rows: np.ndarray, cuts: SeatCuts, depths: np.ndarray) -> None:
+    """One cutter's cuts of a block (``rows``) into his sums; ``counted`` leaves out the seats that were dealt
+    nothing, and the ranks' ``tail_scores`` are what the habit test sums (in C)."""
+    counted, weight, index = cuts.counted[rows], cuts.weight[rows], cuts.index[rows]
+    sums.cutter_high[seat] += (-2.0 * np.log(cuts.high[rows]) * weight).sum(axis=0)
+    sums.cutter_low[seat] += (-2.0 * np.log(cuts.low[rows]) * weight).sum(axis=0)
     sums.cutter_tests[seat] += counted.sum(axis=0)
-    sums.cutter_observed[seat] += (values[rows, index] * weight).sum(axis=0)
-    sums.cutter_expected[seat] += (values.mean(axis=1) * weight).sum(axis=0)
+    sums.cutter_observed[seat] += (cuts.observed[rows] * weight).sum(axis=0)
+    sums.cutter_expected[seat] += (cuts.expected[rows] * weight).sum(axis=0)
     for b in range(counted.shape[1]):
         sums.cutter_depths[seat, b, depths] += np.bincount(index[counted[:, b]], minlength=len(depths))
-    chosen, by_depth, squares = score_sums(*ranks, index, weight, _score_table(len(depths)))
+    table = _score_table(len(depths))
+    chosen, by_depth, squares = score_sums(*cuts.ranks, cuts.index, cuts.weight, table, rows)
     sums.cutter_chosen[seat] += chosen
     sums.cutter_by_depth[seat][:, :, depths] += by_depth.transpose(1, 2, 0)
     sums.cutter_squares[seat][:, :, depths] += squares.transpose(1, 2, 0)

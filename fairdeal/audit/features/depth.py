@@ -58,7 +58,7 @@ class DepthTest:
 
 # Law values below this are dropped from the ends as the convolutions go: the tails lose less than 1e-290 in all.
 NEGLIGIBLE = 1e-300
-TRIM_EVERY = 32  # steps between trims (a trim scans the whole law)
+TRIM_EVERY = 32  # deals a convolution adds at a time, then a trim (which scans the whole law)
 
 
 @dataclass(frozen=True)
@@ -88,17 +88,24 @@ def total_tails(pmf: np.ndarray, deals: Iterable[int]) -> dict[int, TotalTails]:
     it), and the law's negligible ends are trimmed as it grows: O(n sqrt n) time for the largest ``n``, where the
     whole law would take O(n^2).
     """
-    wanted = {n for n in deals if n > 0}
+    wanted = sorted({n for n in deals if n > 0})
     out: dict[int, TotalTails] = {}
-    law, start = np.array([1.0]), 0
-    for n in range(1, max(wanted, default=0) + 1):
-        law = np.convolve(law, pmf)
-        if n % TRIM_EVERY == 0:
-            kept = np.flatnonzero(law >= NEGLIGIBLE)
-            start += int(kept[0])
-            law = law[kept[0] : kept[-1] + 1]
-        if n in wanted:
-            out[n] = TotalTails(start, np.minimum(np.cumsum(law[::-1])[::-1], 1.0))
+    # TRIM_EVERY deals at a time where no total is wanted in between: one convolution with their law's
+    # 2 TRIM_EVERY + 1 terms, not TRIM_EVERY with 3 (a third fewer products, and few calls).
+    chunk = np.array([1.0])
+    for _ in range(TRIM_EVERY):
+        chunk = np.convolve(chunk, pmf)
+    law, start, n = np.array([1.0]), 0, 0
+    for target in wanted:
+        while n < target:
+            step = TRIM_EVERY if target - n >= TRIM_EVERY else 1
+            law = np.convolve(law, chunk if step > 1 else pmf)
+            n += step
+            if step > 1:
+                kept = np.flatnonzero(law >= NEGLIGIBLE)
+                start += int(kept[0])
+                law = law[kept[0] : kept[-1] + 1]
+        out[target] = TotalTails(start, np.minimum(np.cumsum(law[::-1])[::-1], 1.0))
     return out
 
 
