@@ -372,14 +372,19 @@ def _deal_evening(
 
 
 def _deal_only(source: CommitRevealSource4 | MentalPokerSource, spec: TableSpec, out_dir: Path) -> dict[str, Any]:
-    from fairdeal.engine.match import dealer_of
+    from fairdeal.engine.match import StopMatch, dealer_of
 
     lines: list[str] = []
     hands: list[dict[str, Any]] = []
+    report: dict[str, Any] = {}
     for hand in range(1, spec.hands + 1):
         dealer, _ = dealer_of(spec.convention, hand - 1, 0, len(spec.players))
-        source.deal(hand, dealer)
-        doc = source.finish(hand)
+        try:
+            source.deal(hand, dealer)
+            doc = source.finish(hand)
+        except StopMatch as stop:  # v4's end policy: a party's fault ends the evening here, as when played
+            report = _deal_only_end(source, spec, out_dir, stop, lines)
+            break
         path = out_dir / f"hand-{hand:04d}.json"
         digest = source.write_transcript(doc, path)
         talons = _deal_of(doc)["talons"]
@@ -394,15 +399,54 @@ def _deal_only(source: CommitRevealSource4 | MentalPokerSource, spec: TableSpec,
         "pulya": spec.convention.pulya.size,
         "players": list(spec.players),
         "dealt": hands,
+        **report,
         "text": "\n".join(lines),
     }
 
 
+def _deal_only_end(
+    source: CommitRevealSource4 | MentalPokerSource, spec: TableSpec, out_dir: Path, stop: Exception, lines: list[str]
+) -> dict[str, Any]:
+    """An evening a party's fault ended while only dealing: the void hand filed as the end's evidence, and the
+    settlement signed as `fairdeal deal` without --deal-only signs it. Nothing was played, so every seat's sheet
+    is empty but for the end's charge, which is what each honest player checks the amounts against."""
+    from fairdeal.engine.match import StopMatch
+    from fairdeal.engine.settlement import settle
+    from fairdeal.engine.sheet import new_sheet
+    from fairdeal.protocols.commit_reveal4.source import SETTLEMENT_FILE
+
+    assert isinstance(stop, StopMatch)
+    ended = source.ended if isinstance(source, CommitRevealSource4) else source.transcripts[-1]
+    assert ended is not None  # set by the source before it ends the evening
+    path = out_dir / f"hand-{ended['hand']:04d}.json"
+    digest = source.write_transcript(ended, path)
+    sheet = new_sheet(spec.convention, len(spec.players)).apply(stop.penalty)
+    amounts = settle(sheet, spec.convention).amounts
+    if isinstance(source, CommitRevealSource4):
+        settlement = source.close(amounts)
+    else:
+        closing = source.close_session(amounts)
+        assert closing is not None  # v4: the only version whose hands end an evening
+        settlement = closing
+    closed = out_dir / SETTLEMENT_FILE
+    sealed = source.write_transcript(settlement, closed)
+    reason = str(stop)
+    paid = ", ".join(f"{name} {float(a):+g}" for name, a in zip(spec.players, amounts))
+    lines.append(f"hand {ended['hand']}: void, {path.name} sha256 {digest[:16]}")
+    lines.append(f"settlement: {paid} ({reason}); {closed.name} sha256 {sealed[:16]}")
+    return {
+        "stopped": reason,
+        "ended": {"hand": ended["hand"], "file": str(path), "sha256": digest},
+        "settlement": {name: float(a) for name, a in zip(spec.players, amounts)},
+        "settlement_file": {"file": str(closed), "sha256": sealed},
+    }
+
+
 def _deal_of(doc: Mapping[str, Any]) -> Any:
-    """The published deal: v4 keeps it in the service's signed hand-close."""
-    if "messages" in doc:
-        return next(m["body"]["deal"] for m in doc["messages"] if m["kind"] == "hand-close")
-    return doc["deal"]
+    """The published deal: mental poker keeps it at the top, commit-reveal v4 in the service's signed hand-close."""
+    if "deal" in doc:
+        return doc["deal"]
+    return next(m["body"]["deal"] for m in doc["messages"] if m["kind"] == "hand-close")
 
 
 def _talons(talons: Sequence[Sequence[str]]) -> str:

@@ -29,6 +29,9 @@ from fairdeal.protocols.commit_reveal4.parties import end_penalty, roster_conven
 from fairdeal.protocols.commit_reveal4.source import SETTLEMENT_FILE
 from fairdeal.protocols.deck import derive_orders
 from fairdeal.protocols.derive import chain_step, deck_input, seed_commitment
+from fairdeal.protocols.mental_poker.source import ABANDONED, COMPLETE, REFUSED
+from fairdeal.protocols.mental_poker.statements import SETTLEMENT_FORMAT as MP_SETTLEMENT_FORMAT
+from fairdeal.protocols.mental_poker.statements import check_settlement as check_mp_settlement
 from fairdeal.protocols.mental_poker.verify import (
     UNPINNED,
     V3_NOTE,
@@ -37,6 +40,7 @@ from fairdeal.protocols.mental_poker.verify import (
     ended_transcript,
     is_mental_poker,
     is_mental_poker_v4,
+    proved_end,
 )
 from fairdeal.protocols.mental_poker.verify import check_document as check_mp_document
 from fairdeal.protocols.mental_poker.verify import check_records as check_mp_records
@@ -397,7 +401,8 @@ def _verify_mental_poker(
     docs: Sequence[tuple[str, Mapping[str, Any]]], replay_records: bool, pins: Pins
 ) -> tuple[list[Failure], list[str], list[str]]:
     """Findings, notes and caveats (what an ok does not prove: v3's weaker guarantees, unpinned identities)."""
-    checks = [check_mp_document(source, doc, pins) for source, doc in docs]
+    closing = [(source, doc) for source, doc in docs if doc.get("format") == MP_SETTLEMENT_FORMAT]
+    checks = [check_mp_document(source, doc, pins) for source, doc in docs if doc.get("format") != MP_SETTLEMENT_FORMAT]
     sessions: dict[tuple[str, str], list[MpCheck]] = {}
     for c in checks:
         if c.verified is not None or not c.findings:
@@ -415,7 +420,39 @@ def _verify_mental_poker(
             problems, record_notes = check_mp_records(group)
             failures += [Failure(c.source, c.hand, RECORD, check, detail) for c, check, detail in problems]
             notes += [f"{c.source}: hand {c.hand}: {text}" for c, text in record_notes]
+    for source, doc in closing:
+        failures += [Failure(source, None, *finding) for finding in _check_mp_settlement(doc, checks)]
     return failures, notes, caveats
+
+
+def _check_mp_settlement(doc: Mapping[str, Any], checks: Sequence[MpCheck]) -> list[tuple[str, str, str]]:
+    """A mental-poker settlement given beside its session's transcripts (no game log states the amounts): signed
+    by every seat for the hands given, the end their stopped hand proves, and the amounts their records (and that
+    end's charge) settle to."""
+    from fairdeal.engine.match_log import number
+    from fairdeal.protocols.mental_poker.settling import settled_amounts
+    from fairdeal.protocols.mental_poker.signing import Seating
+
+    try:
+        seating = Seating(Roster.from_json(doc.get("roster"), "$.roster"))
+    except FairdealError as exc:
+        return [(RECORD, "settlement", f"the settlement's roster: {exc}")]
+    hands = sorted((c for c in checks if c.doc.get("roster") == doc.get("roster")), key=lambda c: c.hand or 0)
+    if not hands:
+        return [(RECORD, "settlement", "no transcript of the session it settles was given")]
+    complete = [c.doc for c in hands if c.doc.get("state") == COMPLETE]
+    stopped = hands[-1].doc if hands[-1].doc.get("state") in (ABANDONED, REFUSED) else None
+    last = stopped if stopped is not None else (complete[-1] if complete else None)
+    end = None if stopped is None else proved_end(hands[-1].source, stopped)
+    names = [seat.name for seat in seating.roster.seats]
+    try:
+        convention = stated_convention(hands[0].doc)
+        amounts = settled_amounts(convention, names, complete, [] if end is None else end["charged"])
+    except (FairdealError, KeyError, TypeError, ValueError):
+        amounts = None  # the transcripts' own checks name what is wrong with them
+    paid = None if amounts is None else {name: number(a) for name, a in zip(names, amounts)}
+    digest = "" if last is None else transcript_hash(last)
+    return check_mp_settlement(doc, seating, len(complete), digest, paid, end)
 
 
 def _verify_commit_reveal(docs: Sequence[tuple[str, Mapping[str, Any]]], replay_records: bool) -> Report:
