@@ -231,7 +231,8 @@ def deal_command(
     """
     # Imported here: `verify` needs neither the match loop nor the dealing parties.
     from fairdeal.cli.play import CommandFailure, check_players, default_players, player_names, table_convention
-    from fairdeal.protocols.commit_reveal4.source import RefusedHand
+    from fairdeal.engine.match import Unsettled
+    from fairdeal.protocols.commit_reveal4.source import SETTLEMENT_FILE, RefusedHand
     from fairdeal.protocols.mental_poker.player import HandAbandoned, HandRefused
     from fairdeal.protocols.transcript import write_transcript
 
@@ -257,6 +258,9 @@ def deal_command(
         path = out_dir / f"refused-hand-{refused.document['hand']:04d}.json"
         source.write_transcript(refused.document, path)
         raise CommandFailure(f"{refused}; transcript {path}") from None
+    except Unsettled as refused:  # as a refused commit-reveal settlement above: the evening did not settle
+        path = out_dir / SETTLEMENT_FILE if deal_only else out_dir / f"{LOG_NAME}.transcripts" / SETTLEMENT_FILE
+        raise CommandFailure(f"{refused}; settlement {path}") from None
     except (HandAbandoned, HandRefused) as stopped:
         kind = "refused" if isinstance(stopped, HandRefused) else "abandoned"
         path = out_dir / f"{kind}-hand-{source.transcripts[-1]['hand']:04d}.json"
@@ -341,17 +345,21 @@ def _deal_evening(
     from fairdeal.engine.match import play_match
 
     log = out_dir / LOG_NAME
-    result = play_match(
-        spec.convention,
-        spec.players,
-        [HeuristicBot() for _ in spec.players],
-        source=source,
-        max_hands=spec.hands,
-        log=log,
-    )
-    if getattr(source, "end", None) is not None:  # mental poker v4: the hand that ended the evening, its evidence
-        stopped = source.transcripts[-1]
-        source.write_transcript(stopped, log.with_name(f"{log.name}.transcripts") / f"hand-{stopped['hand']:04d}.json")
+    try:
+        result = play_match(
+            spec.convention,
+            spec.players,
+            [HeuristicBot() for _ in spec.players],
+            source=source,
+            max_hands=spec.hands,
+            log=log,
+        )
+    finally:
+        # Mental poker v4: the hand that ended the evening, the evidence of its end (settled or refused).
+        if getattr(source, "end", None) is not None:
+            stopped = source.transcripts[-1]
+            folder = log.with_name(f"{log.name}.transcripts")
+            source.write_transcript(stopped, folder / f"hand-{stopped['hand']:04d}.json")
     if hasattr(source, "close"):  # v4: the settlement is signed by the service and countersigned by every player
         from fairdeal.protocols.commit_reveal4.source import SETTLEMENT_FILE
 
@@ -425,7 +433,13 @@ def _deal_only_end(
     if isinstance(source, CommitRevealSource4):
         settlement = source.close(amounts)
     else:
-        closing = source.close_session(amounts)
+        from fairdeal.engine.match import Unsettled
+
+        try:
+            closing = source.signed_settlement(amounts)
+        except Unsettled as refused:  # filed as the evidence of whose fault it was; the command fails
+            source.write_transcript(refused.document, out_dir / SETTLEMENT_FILE)
+            raise
         assert closing is not None  # v4: the only version whose hands end an evening
         settlement = closing
     closed = out_dir / SETTLEMENT_FILE

@@ -41,6 +41,7 @@ from fairdeal.protocols.mental_poker.verify import (
     is_mental_poker,
     is_mental_poker_v4,
     proved_end,
+    refused_settlement,
 )
 from fairdeal.protocols.mental_poker.verify import check_document as check_mp_document
 from fairdeal.protocols.mental_poker.verify import check_records as check_mp_records
@@ -573,15 +574,20 @@ def verify_log(log_path: Path, replay_records: bool = True, pins: Pins | None = 
         failures += found[0]
         if found[1] is not None:
             cited.append((found[1], line))
-    evening = _check_evening(str(log_path), kinds, len(cited))
+    # A mental-poker settlement a seat refused: no settlement line, and the refusal judged tells whose fault.
+    refused = refused_settlement(log_path) if "end" not in kinds else None
+    evening = _check_evening(str(log_path), kinds, len(cited), refused is not None)
     if evening and evening[0].check == "dealing":  # nothing in such a log is a protocol's to verify
         return Report(0, tuple(evening))
     failures += evening
     paths = [path for path, _ in cited]
     settlement = _settlement_of(log_path, cited, kinds, failures)
     ended = _ended_hand(settlement, len(cited)) or ended_transcript(log_path, paths)
-    extra = [p for p in (ended, settlement) if p is not None]
+    extra = [p for p in (ended, settlement, refused) if p is not None]
     report = verify_paths(paths + extra, replay_records, pins, workers)
+    if refused is not None:
+        note = f"{refused}: a seat refused the settlement: the evening did not settle (the log has no settlement line)"
+        report = Report(report.transcripts, report.failures, (note, *report.notes), report.caveats)
     failures += _check_copies(cited)
     end = kinds.get("end")
     closing = check_settlement_file(log_path, paths, end[1] if end else None)
@@ -687,8 +693,11 @@ def _is_v4_file(path: Path) -> bool:
         return False
 
 
-def _check_evening(source: str, kinds: Mapping[str, tuple[str, Mapping[str, Any]]], hands: int) -> list[Failure]:
-    """The log opens with a protocol's header, holds hands and closes with the settlement: nothing is missing."""
+def _check_evening(
+    source: str, kinds: Mapping[str, tuple[str, Mapping[str, Any]]], hands: int, refused: bool = False
+) -> list[Failure]:
+    """The log opens with a protocol's header, holds hands and closes with the settlement: nothing is missing
+    (but the settlement line of an evening whose settlement a seat ``refused``: it did not settle)."""
     if "table" not in kinds:
         return [Failure(source, None, RECORD, "game log", "the log has no header line")]
     where, header = kinds["table"]
@@ -703,6 +712,8 @@ def _check_evening(source: str, kinds: Mapping[str, tuple[str, Mapping[str, Any]
                 f"the header says the cards were dealt by {dealing!r}, not by a protocol with transcripts",
             )
         ]
+    if refused:
+        return []
     if hands == 0 and not kinds.get("end", ("", {}))[1].get("penalty"):  # an evening may end in its first hand
         return [
             Failure(

@@ -1305,6 +1305,10 @@
     if (ended) {
       return refusedUsage(`${ended.name}: this mental-poker evening ended early under the abort policy (a seat was charged); the page does not judge a mental-poker end yet: use fairdeal verify, which checks the charge against the evidence / вечер ментального покера закончился досрочно по правилу об обрыве (с игрока взыскан штраф); страница пока не проверяет такое окончание: проверьте его командой fairdeal verify`);
     }
+    const unsettled = [...files.values()].find(settlementRefused);
+    if (unsettled) {
+      return refusedUsage(`${unsettled.name}: a seat refused this mental-poker settlement, so the evening did not settle; the page does not judge a refused mental-poker settlement yet: use fairdeal verify, which names the refuser or the publisher / игрок отказался подписать расчёт ментального покера, и вечер не рассчитан; страница пока не проверяет такой отказ: проверьте его командой fairdeal verify, она назовёт отказавшегося или публикатора`);
+    }
     const pins = { roster: null, keys: [] };
     if (pinRoster) {
       const file = readFile(pinRoster.name, pinRoster.bytes);
@@ -1364,6 +1368,12 @@
     const messages = isObject(file.doc) && file.doc.format === SETTLEMENT_FORMAT ? file.doc.messages : null;
     if (!Array.isArray(messages)) return false;
     return messages.some((e) => isObject(e) && e.kind !== 'end' && isObject(e.body) && 'end' in e.body);
+  }
+
+  // A mental-poker settlement a seat signed a refusal of (mental_poker/verify.py: refused_settlement).
+  function settlementRefused(file) {
+    const statements = file.kind === 'mp-settlement' && isObject(file.doc) ? file.doc.statements : null;
+    return Array.isArray(statements) && statements.some((s) => isObject(s) && isObject(s.body) && s.body.agrees === false);
   }
 
   // The transcript of the hand an evening's end voided (the log has no line for it): the one after the last hand the
