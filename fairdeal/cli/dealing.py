@@ -69,7 +69,7 @@ LOG_NAME = "evening.log"
     "--workers",
     type=click.IntRange(min=1),
     default=None,
-    help="Processes that check a long run of commit-reveal v4 transcripts (default: the machine's cores).",
+    help="Processes that read and check a long run of transcript files (default: the machine's cores).",
 )
 def verify_command(
     transcripts: tuple[Path, ...],
