@@ -17,6 +17,7 @@ import collections
 import copy
 import random
 import resource
+import shutil
 import sys
 import tempfile
 import time
@@ -173,6 +174,7 @@ def bench_workers(own_floor: float, yardstick: float, hands: int = 600) -> None:
         path = parent + spent / workers
         if best is None or path < hands / best[2]:
             rates[workers] = (hands / elapsed, hands / (parent + spent), hands / path)
+    shutil.rmtree(folder)
     for workers, (wall_rate, cpu_rate, path_rate) in sorted(rates.items()):
         label = f"deal-only verify, {workers} process(es): wall (shared machine)"
         print(f"{label:<64} {wall_rate:>10,.0f} hands/s")
