@@ -21,7 +21,7 @@ from fairdeal.errors import MentalPokerError
 from fairdeal.protocols import signed
 from fairdeal.protocols.canonical import decode, encode
 from fairdeal.protocols.mental_poker.player import Player, Unresponsive
-from fairdeal.protocols.mental_poker.source import MentalPokerSource
+from fairdeal.protocols.mental_poker.source import MentalPokerSource, SettlementRefused
 from fairdeal.protocols.mental_poker.statements import SETTLEMENT
 from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.verify import Report, verify_log
@@ -48,13 +48,21 @@ class Paranoid(Player):
         super().receive(message)
 
 
-def ended(tmp_path: Path, system: str, players: int, who: str, kind: type[Player]) -> tuple[Path, MentalPokerSource]:
+def ended(
+    tmp_path: Path, system: str, players: int, who: str, kind: type[Player], refused: bool = False
+) -> tuple[Path, MentalPokerSource]:
+    """The evening played until ``who`` ends it; with ``refused``, a seat refuses its settlement, so it does not
+    settle (``SettlementRefused``: the refused settlement filed, no settlement line in the log)."""
     names = NAMES[:players]
     # Room for 40 hands: the deals are random, and at five a walker may sit out or see passed-out hands for a while;
     # the evening ends at his first card anyway.
     spec = TableSpec("club", "friday", 40, names, get_convention(system))
     source = MentalPokerSource(spec, make_player=lambda setup, name: (kind if name == who else Player)(setup, name))
-    _deal_evening(source, spec, "mental-poker", tmp_path)
+    if refused:
+        with pytest.raises(SettlementRefused):
+            _deal_evening(source, spec, "mental-poker", tmp_path)
+    else:
+        _deal_evening(source, spec, "mental-poker", tmp_path)
     return tmp_path / "evening.log", source
 
 
@@ -147,16 +155,18 @@ def test_honest_players_refuse_a_settlement_after_a_false_end(
     import fairdeal.protocols.mental_poker.source as mp_source
 
     # The service charges ann for bob's walk-away: every player asked checks the end against the stopped hand and
-    # signs a refusal instead of the settlement; verify names the publisher, never a player.
+    # signs a refusal instead of the settlement, which does not settle the evening (the log has no settlement
+    # line); verify names the publisher, never a player.
     monkeypatch.setattr(mp_source, "_at_fault", lambda stopped, players: ["ann"])
-    log, source = ended(tmp_path, system, players, "bob", StopsPlaying)
+    log, source = ended(tmp_path, system, players, "bob", StopsPlaying, refused=True)
+    assert "end" not in [json.loads(line)["type"] for line in log.read_text().splitlines()]
     asked = list(NAMES[1:players])
     assert source.end is not None and source.end["charged"] == ["ann"] and source.refusals == asked
     signed_ = statements(log)
     assert [(e.sender, e.body["agrees"]) for e in signed_] == [(seat, False) for seat in range(1, players)]
     assert all("the stopped hand proves {'hand'" in e.body["reason"] and "'bob'" in e.body["reason"] for e in signed_)
     report = verify_log(log)
-    assert ("record", "settlement end") in blamed(report)
+    assert blamed(report) == {("record", "settlement")}  # the amounts proposed carry the false charge too
     assert not any(f.party.startswith("player ") for f in report.failures), [f.line() for f in report.failures]
 
 

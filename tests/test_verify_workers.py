@@ -5,21 +5,25 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import os
 import pickle
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
+from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
 from fairdeal.cli import cli
-from fairdeal.protocols.canonical import encode
+from fairdeal.protocols import verify as verify_module
+from fairdeal.protocols.canonical import decode, encode
 from fairdeal.protocols.commit_reveal4 import messages as m
 from fairdeal.protocols.commit_reveal4.source import CommitRevealSource4
 from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.pins import Pins
 from fairdeal.protocols.table import TableSpec
-from fairdeal.protocols.verify import Report, verify_documents
+from fairdeal.protocols.verify import Report, verify_documents, verify_log, verify_paths
 from fairdeal.protocols.workers import in_chunks
 from fairdeal.systems import get_convention
 
@@ -121,3 +125,75 @@ def test_an_ended_evening_reports_the_same_on_two_workers() -> None:
     docs = [*src.transcripts, src.ended, src.close(amounts)]
     one, two = verify(docs, 1), verify(docs, 2)
     assert one.ok and one == two and any("player bob charged" in note for note in one.notes)
+
+
+# ---- files: each worker reads and decodes its own share --------------------------------------------------------
+
+
+def written(docs: Sequence[dict[str, Any]], folder: Path) -> list[Path]:
+    folder.mkdir(exist_ok=True)
+    paths = []
+    for i, doc in enumerate(docs):
+        paths.append(folder / f"hand-{i + 1:04d}.json")
+        paths[-1].write_bytes(encode(doc))
+    return paths
+
+
+@pytest.fixture
+def decoders(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Callable[[], set[int]]:
+    """The processes that decoded a transcript file (each appends its pid to a file, so forked workers count)."""
+    log = tmp_path / "decoders.txt"
+    read = verify_module.read_document
+
+    def recorded(path: Path) -> dict[str, Any]:
+        with log.open("a") as out:
+            out.write(f"{os.getpid()}\n")
+        return read(path)
+
+    monkeypatch.setattr(verify_module, "read_document", recorded)
+    return lambda: {int(line) for line in log.read_text().split()} if log.exists() else set()
+
+
+def test_workers_decode_their_own_files_and_report_what_one_process_reports(
+    dealt: list[dict[str, Any]], tmp_path: Path, decoders: Callable[[], set[int]]
+) -> None:
+    paths = written(dealt, tmp_path / "files")
+    broken = copy.deepcopy(dealt)
+    broken[21]["messages"][6]["body"]["seed"] = "00" * 32
+    tampered = written(broken, tmp_path / "tampered") + [tmp_path / "missing.json"]
+    for run in (paths, tampered):
+        one = verify_paths(run, workers=1)
+        assert decoders() == {os.getpid()}
+        (tmp_path / "decoders.txt").unlink()
+        two = verify_paths(run, workers=2)
+        assert os.getpid() not in decoders() and len(decoders()) == 2  # the parent decoded none of them
+        (tmp_path / "decoders.txt").unlink()
+        assert one == two and one.ok == (run is paths)
+    failures = {(f.source, f.party, f.check) for f in two.failures}
+    assert (str(tampered[21]), "service", "transcript file") not in failures
+    assert any(source == str(tampered[21]) for source, _, _ in failures)
+    assert (str(tampered[-1]), "service", "transcript file") in failures
+
+
+def test_a_game_log_reports_the_same_on_two_workers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A commit-reveal and a mental-poker evening (the latter checked message by message in the workers), honest and
+    with one transcript altered: ``verify --log`` gives one process's report, failures named alike."""
+    monkeypatch.setattr(verify_module, "in_chunks", partial(in_chunks, least=1))  # split even a short evening
+    runner = CliRunner()
+    for protocol, hands in (("commit-reveal", 8), ("mental-poker", 3)):
+        out = tmp_path / protocol
+        args = ["deal", "--protocol", protocol, "--hands", str(hands), "--seed", "2", "--out", str(out)]
+        assert runner.invoke(cli, args).exit_code == 0
+        log = out / "evening.log"
+        one, two = verify_log(log, workers=1), verify_log(log, workers=2)
+        assert one.ok and one == two, [f.line() for f in one.failures]
+        second = out / "evening.log.transcripts" / "hand-0002.json"
+        doc = decode(second.read_bytes())
+        messages = doc["messages"]
+        signature = messages[1]["signature"]
+        messages[1] = dict(messages[1], signature=("0" if signature[0] != "0" else "1") + signature[1:])
+        second.write_bytes(encode(doc))
+        one, two = verify_log(log, workers=1), verify_log(log, workers=2)
+        assert not one.ok and one == two
+        named = {(f.source, f.party, f.check) for f in two.failures}
+        assert any(source == str(second) and check != "transcript reference" for source, _, check in named), named

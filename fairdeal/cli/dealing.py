@@ -69,7 +69,7 @@ LOG_NAME = "evening.log"
     "--workers",
     type=click.IntRange(min=1),
     default=None,
-    help="Processes that check a long run of commit-reveal v4 transcripts (default: the machine's cores).",
+    help="Processes that read and check a long run of transcript files (default: the machine's cores).",
 )
 def verify_command(
     transcripts: tuple[Path, ...],
@@ -231,7 +231,8 @@ def deal_command(
     """
     # Imported here: `verify` needs neither the match loop nor the dealing parties.
     from fairdeal.cli.play import CommandFailure, check_players, default_players, player_names, table_convention
-    from fairdeal.protocols.commit_reveal4.source import RefusedHand
+    from fairdeal.engine.match import Unsettled
+    from fairdeal.protocols.commit_reveal4.source import SETTLEMENT_FILE, RefusedHand
     from fairdeal.protocols.mental_poker.player import HandAbandoned, HandRefused
     from fairdeal.protocols.transcript import write_transcript
 
@@ -257,6 +258,9 @@ def deal_command(
         path = out_dir / f"refused-hand-{refused.document['hand']:04d}.json"
         source.write_transcript(refused.document, path)
         raise CommandFailure(f"{refused}; transcript {path}") from None
+    except Unsettled as refused:  # as a refused commit-reveal settlement above: the evening did not settle
+        path = out_dir / SETTLEMENT_FILE if deal_only else out_dir / f"{LOG_NAME}.transcripts" / SETTLEMENT_FILE
+        raise CommandFailure(f"{refused}; settlement {path}") from None
     except (HandAbandoned, HandRefused) as stopped:
         kind = "refused" if isinstance(stopped, HandRefused) else "abandoned"
         path = out_dir / f"{kind}-hand-{source.transcripts[-1]['hand']:04d}.json"
@@ -341,17 +345,21 @@ def _deal_evening(
     from fairdeal.engine.match import play_match
 
     log = out_dir / LOG_NAME
-    result = play_match(
-        spec.convention,
-        spec.players,
-        [HeuristicBot() for _ in spec.players],
-        source=source,
-        max_hands=spec.hands,
-        log=log,
-    )
-    if getattr(source, "end", None) is not None:  # mental poker v4: the hand that ended the evening, its evidence
-        stopped = source.transcripts[-1]
-        source.write_transcript(stopped, log.with_name(f"{log.name}.transcripts") / f"hand-{stopped['hand']:04d}.json")
+    try:
+        result = play_match(
+            spec.convention,
+            spec.players,
+            [HeuristicBot() for _ in spec.players],
+            source=source,
+            max_hands=spec.hands,
+            log=log,
+        )
+    finally:
+        # Mental poker v4: the hand that ended the evening, the evidence of its end (settled or refused).
+        if getattr(source, "end", None) is not None:
+            stopped = source.transcripts[-1]
+            folder = log.with_name(f"{log.name}.transcripts")
+            source.write_transcript(stopped, folder / f"hand-{stopped['hand']:04d}.json")
     if hasattr(source, "close"):  # v4: the settlement is signed by the service and countersigned by every player
         from fairdeal.protocols.commit_reveal4.source import SETTLEMENT_FILE
 
@@ -372,14 +380,19 @@ def _deal_evening(
 
 
 def _deal_only(source: CommitRevealSource4 | MentalPokerSource, spec: TableSpec, out_dir: Path) -> dict[str, Any]:
-    from fairdeal.engine.match import dealer_of
+    from fairdeal.engine.match import StopMatch, dealer_of
 
     lines: list[str] = []
     hands: list[dict[str, Any]] = []
+    report: dict[str, Any] = {}
     for hand in range(1, spec.hands + 1):
         dealer, _ = dealer_of(spec.convention, hand - 1, 0, len(spec.players))
-        source.deal(hand, dealer)
-        doc = source.finish(hand)
+        try:
+            source.deal(hand, dealer)
+            doc = source.finish(hand)
+        except StopMatch as stop:  # v4's end policy: a party's fault ends the evening here, as when played
+            report = _deal_only_end(source, spec, out_dir, stop, lines)
+            break
         path = out_dir / f"hand-{hand:04d}.json"
         digest = source.write_transcript(doc, path)
         talons = _deal_of(doc)["talons"]
@@ -394,15 +407,60 @@ def _deal_only(source: CommitRevealSource4 | MentalPokerSource, spec: TableSpec,
         "pulya": spec.convention.pulya.size,
         "players": list(spec.players),
         "dealt": hands,
+        **report,
         "text": "\n".join(lines),
     }
 
 
+def _deal_only_end(
+    source: CommitRevealSource4 | MentalPokerSource, spec: TableSpec, out_dir: Path, stop: Exception, lines: list[str]
+) -> dict[str, Any]:
+    """An evening a party's fault ended while only dealing: the void hand filed as the end's evidence, and the
+    settlement signed as `fairdeal deal` without --deal-only signs it. Nothing was played, so every seat's sheet
+    is empty but for the end's charge, which is what each honest player checks the amounts against."""
+    from fairdeal.engine.match import StopMatch
+    from fairdeal.engine.settlement import settle
+    from fairdeal.engine.sheet import new_sheet
+    from fairdeal.protocols.commit_reveal4.source import SETTLEMENT_FILE
+
+    assert isinstance(stop, StopMatch)
+    ended = source.ended if isinstance(source, CommitRevealSource4) else source.transcripts[-1]
+    assert ended is not None  # set by the source before it ends the evening
+    path = out_dir / f"hand-{ended['hand']:04d}.json"
+    digest = source.write_transcript(ended, path)
+    sheet = new_sheet(spec.convention, len(spec.players)).apply(stop.penalty)
+    amounts = settle(sheet, spec.convention).amounts
+    if isinstance(source, CommitRevealSource4):
+        settlement = source.close(amounts)
+    else:
+        from fairdeal.engine.match import Unsettled
+
+        try:
+            closing = source.signed_settlement(amounts)
+        except Unsettled as refused:  # filed as the evidence of whose fault it was; the command fails
+            source.write_transcript(refused.document, out_dir / SETTLEMENT_FILE)
+            raise
+        assert closing is not None  # v4: the only version whose hands end an evening
+        settlement = closing
+    closed = out_dir / SETTLEMENT_FILE
+    sealed = source.write_transcript(settlement, closed)
+    reason = str(stop)
+    paid = ", ".join(f"{name} {float(a):+g}" for name, a in zip(spec.players, amounts))
+    lines.append(f"hand {ended['hand']}: void, {path.name} sha256 {digest[:16]}")
+    lines.append(f"settlement: {paid} ({reason}); {closed.name} sha256 {sealed[:16]}")
+    return {
+        "stopped": reason,
+        "ended": {"hand": ended["hand"], "file": str(path), "sha256": digest},
+        "settlement": {name: float(a) for name, a in zip(spec.players, amounts)},
+        "settlement_file": {"file": str(closed), "sha256": sealed},
+    }
+
+
 def _deal_of(doc: Mapping[str, Any]) -> Any:
-    """The published deal: v4 keeps it in the service's signed hand-close."""
-    if "messages" in doc:
-        return next(m["body"]["deal"] for m in doc["messages"] if m["kind"] == "hand-close")
-    return doc["deal"]
+    """The published deal: mental poker keeps it at the top, commit-reveal v4 in the service's signed hand-close."""
+    if "deal" in doc:
+        return doc["deal"]
+    return next(m["body"]["deal"] for m in doc["messages"] if m["kind"] == "hand-close")
 
 
 def _talons(talons: Sequence[Sequence[str]]) -> str:

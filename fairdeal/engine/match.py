@@ -9,9 +9,10 @@ tells which).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -40,6 +41,16 @@ class StopMatch(Exception):
     def __init__(self, reason: str = "", penalty: tuple[ScoreLine, ...] = ()):
         super().__init__(reason)
         self.penalty = penalty
+
+
+class Unsettled(Exception):
+    """Raised by a source's ``signed_settlement`` when a seat refused to sign the settlement: the evening did not
+    settle, so the log gets no settlement line; ``document`` (the refused settlement) is filed beside the
+    transcripts as the evidence that tells whose fault it was."""
+
+    def __init__(self, reason: str, document: Mapping[str, Any]):
+        super().__init__(reason)
+        self.document = document
 
 
 @dataclass(frozen=True)
@@ -138,8 +149,13 @@ def play_match(
         raise
     if writer is not None:
         # A source whose sessions close with a signed settlement (mental poker v4) hands it to the log.
-        closing = getattr(source, "close_session", None)
-        writer.close(settlement.amounts, closing(settlement.amounts) if closing is not None else None, penalty)
+        closing = getattr(source, "signed_settlement", None)
+        try:
+            signed = closing(settlement.amounts) if closing is not None else None
+        except Unsettled as refused:
+            writer.close(None, refused.document)
+            raise
+        writer.close(settlement.amounts, signed, penalty)
     return MatchResult(convention, players, sheet, settlement, tuple(hands), stopped is None, stopped)
 
 

@@ -160,14 +160,15 @@ class MatchLog:
         penalty: Sequence[ScoreLine] = (),
     ) -> None:
         """Finish the log: the trailer with the settlement (``None``: no trailer), then close the file;
-        ``closing`` (the deal source's signed settlement) is filed beside the transcripts; ``penalty`` is what the
-        dealing protocol charged the party whose fault ended the evening (in the settlement already)."""
+        ``closing`` (the deal source's signed settlement, or the one a seat refused) is filed beside the
+        transcripts; ``penalty`` is what the dealing protocol charged the party whose fault ended the evening (in
+        the settlement already)."""
         try:
             self._ensure_header(self._dealing)
+            if closing is not None and self._write_document is not None:
+                self.transcripts.mkdir(parents=True, exist_ok=True)
+                self._write_document(closing, self.transcripts / "settlement.json")
             if amounts is not None:
-                if closing is not None and self._write_document is not None:
-                    self.transcripts.mkdir(parents=True, exist_ok=True)
-                    self._write_document(closing, self.transcripts / "settlement.json")
                 self._write(end_record(self.players, amounts, penalty))
         finally:
             # Also a pulya cut short: the hands played so far are a valid log.

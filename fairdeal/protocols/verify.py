@@ -7,12 +7,13 @@ commit-reveal hands are recomputed in one batch; mental-poker transcripts go to 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -24,11 +25,14 @@ from fairdeal.cards import DeckKind, to_ascii_list
 from fairdeal.errors import CanonicalError, FairdealError, ProtocolError, one_line
 from fairdeal.protocols.canonical import decode
 from fairdeal.protocols.commit_reveal import seed_statement, signature_holds
-from fairdeal.protocols.commit_reveal4.check import is_v4, verify_v4
+from fairdeal.protocols.commit_reveal4.check import Checked, hand_of, is_v4, portable_checks, restored_checks, verify_v4
 from fairdeal.protocols.commit_reveal4.parties import end_penalty, roster_convention
 from fairdeal.protocols.commit_reveal4.source import SETTLEMENT_FILE
 from fairdeal.protocols.deck import derive_orders
 from fairdeal.protocols.derive import chain_step, deck_input, seed_commitment
+from fairdeal.protocols.mental_poker.source import ABANDONED, COMPLETE, REFUSED
+from fairdeal.protocols.mental_poker.statements import SETTLEMENT_FORMAT as MP_SETTLEMENT_FORMAT
+from fairdeal.protocols.mental_poker.statements import check_settlement as check_mp_settlement
 from fairdeal.protocols.mental_poker.verify import (
     UNPINNED,
     V3_NOTE,
@@ -37,6 +41,8 @@ from fairdeal.protocols.mental_poker.verify import (
     ended_transcript,
     is_mental_poker,
     is_mental_poker_v4,
+    proved_end,
+    refused_settlement,
 )
 from fairdeal.protocols.mental_poker.verify import check_document as check_mp_document
 from fairdeal.protocols.mental_poker.verify import check_records as check_mp_records
@@ -47,6 +53,7 @@ from fairdeal.protocols.record_form import played_record
 from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.table import stated_convention, states_house_rules
 from fairdeal.protocols.transcript import REVEALED, parse_transcript, read_raw, seat_deal, transcript_hash
+from fairdeal.protocols.workers import in_chunks
 from fairdeal.resources import protocol_file
 from fairdeal.rules.convention import Convention
 from fairdeal.systems import house_rules, rebuild_convention
@@ -358,26 +365,37 @@ def verify_documents(
     """Verify transcripts given as ``(source, document)``: commit-reveal v3 sessions are grouped by (table,
     session, anchor), v4 ones by roster, mental-poker ones by (table, session); ``workers`` processes check a long
     run of commit-reveal v4 documents."""
-    docs = list(docs)
+    return _verify_all(list(docs), replay_records, pins or Pins(), workers)
+
+
+def _verify_all(
+    docs: Sequence[tuple[str, Mapping[str, Any]]],
+    replay_records: bool,
+    pins: Pins,
+    workers: int = 1,
+    v4_checked: Sequence[Checked] = (),
+    poker_checked: Sequence[MpCheck] = (),
+) -> Report:
+    """``verify_documents``, with documents the workers that read them have checked on their own already."""
     poker = [(source, doc) for source, doc in docs if is_mental_poker(doc)]
     v4 = [(source, doc) for source, doc in docs if is_v4(doc)]
     v3 = [(s, d) for s, d in docs if not is_mental_poker(d) and not is_v4(d)]
     report = _verify_commit_reveal(v3, replay_records)
     if v3:
         report = Report(report.transcripts, report.failures, report.notes, (V3_CAVEAT,))
-    if v4:
-        found = _verify_v4(v4, pins or Pins(), replay_records, workers)
+    if v4 or v4_checked:
+        found = _verify_v4(v4, pins, replay_records, workers, v4_checked)
         report = Report(
             report.transcripts + found.transcripts,
             report.failures + found.failures,
             report.notes + found.notes,
             report.caveats + found.caveats,
         )
-    if not poker:
+    if not poker and not poker_checked:
         return report
-    failures, notes, caveats = _verify_mental_poker(poker, replay_records, pins or Pins())
+    failures, notes, caveats = _verify_mental_poker(poker, replay_records, pins, poker_checked)
     return Report(
-        report.transcripts + len(poker),
+        report.transcripts + len(poker) + len(poker_checked),
         report.failures + tuple(failures),
         report.notes + tuple(notes),
         report.caveats + tuple(caveats),
@@ -385,19 +403,28 @@ def verify_documents(
 
 
 def _verify_v4(
-    docs: Sequence[tuple[str, Mapping[str, Any]]], pins: Pins, replay_records: bool, workers: int = 1
+    docs: Sequence[tuple[str, Mapping[str, Any]]],
+    pins: Pins,
+    replay_records: bool,
+    workers: int = 1,
+    checked: Sequence[Checked] = (),
 ) -> Report:
-    findings, notes, _ = verify_v4(docs, pins, replay_records, workers)
+    findings, notes, _ = verify_v4(docs, pins, replay_records, workers, checked)
     caveats = tuple(n for n in notes if n.startswith("identities are unpinned"))
     kept = tuple(n for n in notes if n not in caveats)
-    return Report(len(docs), tuple(Failure(*finding) for finding in findings), kept, caveats)
+    return Report(len(docs) + len(checked), tuple(Failure(*finding) for finding in findings), kept, caveats)
 
 
 def _verify_mental_poker(
-    docs: Sequence[tuple[str, Mapping[str, Any]]], replay_records: bool, pins: Pins
+    docs: Sequence[tuple[str, Mapping[str, Any]]], replay_records: bool, pins: Pins, checked: Sequence[MpCheck] = ()
 ) -> tuple[list[Failure], list[str], list[str]]:
-    """Findings, notes and caveats (what an ok does not prove: v3's weaker guarantees, unpinned identities)."""
-    checks = [check_mp_document(source, doc, pins) for source, doc in docs]
+    """Findings, notes and caveats (what an ok does not prove: v3's weaker guarantees, unpinned identities);
+    ``checked``: transcripts checked on their own already, where they were read (they come first)."""
+    closing = [(source, doc) for source, doc in docs if doc.get("format") == MP_SETTLEMENT_FORMAT]
+    checks = [*checked]
+    checks += [
+        check_mp_document(source, doc, pins) for source, doc in docs if doc.get("format") != MP_SETTLEMENT_FORMAT
+    ]
     sessions: dict[tuple[str, str], list[MpCheck]] = {}
     for c in checks:
         if c.verified is not None or not c.findings:
@@ -415,7 +442,39 @@ def _verify_mental_poker(
             problems, record_notes = check_mp_records(group)
             failures += [Failure(c.source, c.hand, RECORD, check, detail) for c, check, detail in problems]
             notes += [f"{c.source}: hand {c.hand}: {text}" for c, text in record_notes]
+    for source, doc in closing:
+        failures += [Failure(source, None, *finding) for finding in _check_mp_settlement(doc, checks)]
     return failures, notes, caveats
+
+
+def _check_mp_settlement(doc: Mapping[str, Any], checks: Sequence[MpCheck]) -> list[tuple[str, str, str]]:
+    """A mental-poker settlement given beside its session's transcripts (no game log states the amounts): signed
+    by every seat for the hands given, the end their stopped hand proves, and the amounts their records (and that
+    end's charge) settle to."""
+    from fairdeal.engine.match_log import number
+    from fairdeal.protocols.mental_poker.settling import settled_amounts
+    from fairdeal.protocols.mental_poker.signing import Seating
+
+    try:
+        seating = Seating(Roster.from_json(doc.get("roster"), "$.roster"))
+    except FairdealError as exc:
+        return [(RECORD, "settlement", f"the settlement's roster: {exc}")]
+    hands = sorted((c for c in checks if c.doc.get("roster") == doc.get("roster")), key=lambda c: c.hand or 0)
+    if not hands:
+        return [(RECORD, "settlement", "no transcript of the session it settles was given")]
+    complete = [c.doc for c in hands if c.doc.get("state") == COMPLETE]
+    stopped = hands[-1].doc if hands[-1].doc.get("state") in (ABANDONED, REFUSED) else None
+    last = stopped if stopped is not None else (complete[-1] if complete else None)
+    end = None if stopped is None else proved_end(hands[-1].source, stopped)
+    names = [seat.name for seat in seating.roster.seats]
+    try:
+        convention = stated_convention(hands[0].doc)
+        amounts = settled_amounts(convention, names, complete, [] if end is None else end["charged"])
+    except (FairdealError, KeyError, TypeError, ValueError):
+        amounts = None  # the transcripts' own checks name what is wrong with them
+    paid = None if amounts is None else {name: number(a) for name, a in zip(names, amounts)}
+    digest = "" if last is None else transcript_hash(last)
+    return check_mp_settlement(doc, seating, len(complete), digest, paid, end)
 
 
 def _verify_commit_reveal(docs: Sequence[tuple[str, Mapping[str, Any]]], replay_records: bool) -> Report:
@@ -483,20 +542,82 @@ def read_document(path: Path) -> dict[str, Any]:
     return doc
 
 
-def verify_paths(
-    paths: Sequence[Path], replay_records: bool = True, pins: Pins | None = None, workers: int = 1
-) -> Report:
-    """Verify transcript files; a file that cannot be read is itself a failure of the service that published it."""
-    docs, unreadable = [], []
-    for path in paths:
+_UNREAD = object()  # what a file gave for the log's checks when it could not give it
+
+
+@dataclass
+class _Read:
+    """One file as the process that read it left it: checked on its own as far as a document can be (a
+    commit-reveal v4 one through ``portable_checks``, a mental-poker transcript whole), or the document itself
+    for this process (v3, a mental-poker settlement), or why it could not be read; with, for a game log, the record
+    and table statement it holds."""
+
+    source: str
+    error: str | None = None
+    doc: dict[str, Any] | None = None
+    v4: Checked | None = None
+    poker: MpCheck | None = None
+    hand: int = 0
+    is_v4: bool = False
+    record: Any = _UNREAD
+    statement: Any = _UNREAD
+
+
+def _read_chunk(sources: Sequence[str], pins: Pins, for_log: bool) -> list[_Read]:
+    """Read, decode and check each file of ``sources`` on its own (a worker's share of ``read_files``)."""
+    reads, v4 = [], []
+    for source in sources:
+        read = _Read(source)
+        reads.append(read)
         try:
-            docs.append((str(path), read_document(path)))
+            doc = read_document(Path(source))
         except FairdealError as exc:
-            unreadable.append(Failure(str(path), None, SERVICE, "transcript file", str(exc)))
-    report = verify_documents(docs, replay_records, pins, workers)
+            read.error = str(exc)
+            continue
+        if for_log:
+            with contextlib.suppress(FairdealError, KeyError, TypeError, ValueError):
+                read.record = _record_of(doc)
+            with contextlib.suppress(FairdealError, KeyError, TypeError):
+                read.statement = _statement_of(doc)
+        read.is_v4 = is_v4(doc)
+        if read.is_v4:
+            read.hand = hand_of(doc)
+            v4.append((read, doc))
+        elif is_mental_poker(doc) and doc.get("format") != MP_SETTLEMENT_FORMAT:
+            read.poker = check_mp_document(source, doc, pins)
+        else:
+            read.doc = doc
+    v4.sort(key=lambda item: item[0].hand)  # in hand order each chain link costs one step
+    for (read, _), checked in zip(v4, portable_checks([(r.source, doc) for r, doc in v4], pins)):
+        read.v4 = checked
+    return reads
+
+
+def read_files(paths: Sequence[Path], pins: Pins, workers: int = 1, for_log: bool = False) -> list[_Read]:
+    """Every file read, decoded and checked on its own by ``workers`` processes, each reading its own share: this
+    process only gets back what the checks across hands need."""
+    return in_chunks(partial(_read_chunk, pins=pins, for_log=for_log), [str(path) for path in paths], workers)
+
+
+def _verify_reads(reads: Sequence[_Read], replay_records: bool, pins: Pins) -> Report:
+    """The checks across documents (sessions, chains, records), on what ``read_files`` gave back."""
+    unreadable = [Failure(r.source, None, SERVICE, "transcript file", r.error) for r in reads if r.error is not None]
+    docs = [(r.source, r.doc) for r in reads if r.doc is not None]
+    v4 = restored_checks([r.v4 for r in sorted(reads, key=lambda r: r.hand) if r.v4 is not None])
+    poker = [r.poker for r in reads if r.poker is not None]
+    report = _verify_all(docs, replay_records, pins, 1, v4, poker)
     return Report(
         report.transcripts + len(unreadable), tuple(unreadable) + report.failures, report.notes, report.caveats
     )
+
+
+def verify_paths(
+    paths: Sequence[Path], replay_records: bool = True, pins: Pins | None = None, workers: int = 1
+) -> Report:
+    """Verify transcript files; a file that cannot be read is itself a failure of the service that published it.
+    With ``workers`` > 1 a long run of files is read, decoded and checked on that many processes."""
+    pins = pins or Pins()
+    return _verify_reads(read_files(paths, pins, workers), replay_records, pins)
 
 
 def verify_log(log_path: Path, replay_records: bool = True, pins: Pins | None = None, workers: int = 1) -> Report:
@@ -536,21 +657,29 @@ def verify_log(log_path: Path, replay_records: bool = True, pins: Pins | None = 
         failures += found[0]
         if found[1] is not None:
             cited.append((found[1], line))
-    evening = _check_evening(str(log_path), kinds, len(cited))
+    # A mental-poker settlement a seat refused: no settlement line, and the refusal judged tells whose fault.
+    refused = refused_settlement(log_path) if "end" not in kinds else None
+    evening = _check_evening(str(log_path), kinds, len(cited), refused is not None)
     if evening and evening[0].check == "dealing":  # nothing in such a log is a protocol's to verify
         return Report(0, tuple(evening))
     failures += evening
     paths = [path for path, _ in cited]
-    settlement = _settlement_of(log_path, cited, kinds, failures)
+    pins = pins or Pins()
+    reads = read_files(paths, pins, workers, for_log=True)
+    v4 = [path for path, read in zip(paths, reads) if read.is_v4]
+    settlement = _settlement_of(log_path, paths, v4, kinds, failures)
     ended = _ended_hand(settlement, len(cited)) or ended_transcript(log_path, paths)
-    extra = [p for p in (ended, settlement) if p is not None]
-    report = verify_paths(paths + extra, replay_records, pins, workers)
-    failures += _check_copies(cited)
+    extra = [p for p in (ended, settlement, refused) if p is not None]
+    report = _verify_reads([*reads, *read_files(extra, pins)], replay_records, pins)
+    if refused is not None:
+        note = f"{refused}: a seat refused the settlement: the evening did not settle (the log has no settlement line)"
+        report = Report(report.transcripts, report.failures, (note, *report.notes), report.caveats)
+    failures += _check_copies(cited, reads)
     end = kinds.get("end")
     closing = check_settlement_file(log_path, paths, end[1] if end else None)
     failures += [Failure(str(log_path), None, party, check, detail) for party, check, detail in closing]
     if "table" in kinds:
-        failures += _check_conventions(*kinds["table"], cited)
+        failures += _check_conventions(*kinds["table"], cited, reads)
     transcripts = report.transcripts - len(extra)
     return Report(transcripts, tuple(failures) + report.failures, report.notes, report.caveats)
 
@@ -572,12 +701,13 @@ def _ended_hand(settlement: Path | None, hands: int) -> Path | None:
 
 def _settlement_of(
     log_path: Path,
-    cited: Sequence[tuple[Path, Mapping[str, Any]]],
+    cited: Sequence[Path],
+    v4: Sequence[Path],
     kinds: Mapping[str, tuple[str, Mapping[str, Any]]],
     failures: list[Failure],
 ) -> Path | None:
-    """A v4 evening closes with the signed settlement beside its transcripts; the log's last line must state it."""
-    v4 = [path for path, _ in cited if _is_v4_file(path)]
+    """A v4 evening closes with the signed settlement beside its transcripts (``v4``: the commit-reveal v4 ones of
+    those the log ``cited``); the log's last line must state it."""
     folder = v4[0].parent if v4 else log_path.with_name(log_path.name + ".transcripts")
     if "end" not in kinds or not (v4 or (not cited and kinds["end"][1].get("penalty"))):
         return None
@@ -650,8 +780,11 @@ def _is_v4_file(path: Path) -> bool:
         return False
 
 
-def _check_evening(source: str, kinds: Mapping[str, tuple[str, Mapping[str, Any]]], hands: int) -> list[Failure]:
-    """The log opens with a protocol's header, holds hands and closes with the settlement: nothing is missing."""
+def _check_evening(
+    source: str, kinds: Mapping[str, tuple[str, Mapping[str, Any]]], hands: int, refused: bool = False
+) -> list[Failure]:
+    """The log opens with a protocol's header, holds hands and closes with the settlement: nothing is missing
+    (but the settlement line of an evening whose settlement a seat ``refused``: it did not settle)."""
     if "table" not in kinds:
         return [Failure(source, None, RECORD, "game log", "the log has no header line")]
     where, header = kinds["table"]
@@ -666,6 +799,8 @@ def _check_evening(source: str, kinds: Mapping[str, tuple[str, Mapping[str, Any]
                 f"the header says the cards were dealt by {dealing!r}, not by a protocol with transcripts",
             )
         ]
+    if refused:
+        return []
     if hands == 0 and not kinds.get("end", ("", {}))[1].get("penalty"):  # an evening may end in its first hand
         return [
             Failure(
@@ -691,7 +826,7 @@ def _check_evening(source: str, kinds: Mapping[str, tuple[str, Mapping[str, Any]
 
 
 def _check_conventions(
-    where: str, header: Mapping[str, Any], cited: Sequence[tuple[Path, Mapping[str, Any]]]
+    where: str, header: Mapping[str, Any], cited: Sequence[tuple[Path, Mapping[str, Any]]], reads: Sequence[_Read]
 ) -> list[Failure]:
     """Each transcript states the convention the header names (house rules and pulya included, when it states
     them; a statement written before house rules travelled states the system, deck and deal pattern)."""
@@ -700,12 +835,14 @@ def _check_conventions(
     except FairdealError as exc:
         return [Failure(where, None, RECORD, "game log", f"the header names no convention: {exc}")]
     failures = []
-    for path, line in cited:
+    for (path, line), read in zip(cited, reads):
+        if read.statement is _UNREAD:
+            continue  # the transcript's own checks report it
+        statement = read.statement
         try:
-            statement = _statement_of(read_document(path))
             stated = stated_convention(statement)
         except (FairdealError, KeyError, TypeError):
-            continue  # the transcript's own checks report it
+            continue
         same = stated == expected if states_house_rules(statement) else stated.name == expected.name
         if not same:
             failures.append(
@@ -763,16 +900,14 @@ def _check_citation(log_path: Path, where: str, line: Mapping[str, Any]) -> tupl
     return [], path
 
 
-def _check_copies(cited: Sequence[tuple[Path, Mapping[str, Any]]]) -> list[Failure]:
+def _check_copies(cited: Sequence[tuple[Path, Mapping[str, Any]]], reads: Sequence[_Read]) -> list[Failure]:
     """The hand line (without ``type`` and ``transcript``) must be the record the transcript holds."""
     failures = []
-    for path, line in cited:
-        try:
-            doc = read_document(path)
-        except FairdealError:
+    for (path, line), read in zip(cited, reads):
+        if read.error is not None:
             continue  # already reported by verify_paths
         expected = {k: v for k, v in line.items() if k not in ("type", "transcript")}
-        if _record_of(doc) != expected:
+        if read.record != expected:
             failures.append(
                 Failure(
                     str(path),

@@ -130,7 +130,7 @@ def _bytes_of(value: Any) -> bytes | None:
         return None
 
 
-def _hand_of(doc: Mapping[str, Any]) -> int:
+def hand_of(doc: Mapping[str, Any]) -> int:
     hand = doc.get("hand")
     return hand if isinstance(hand, int) else 0
 
@@ -815,17 +815,47 @@ def _restored(checks: list[Checked], docs: Sequence[tuple[str, Mapping[str, Any]
     return checks
 
 
+def portable_checks(docs: Sequence[tuple[str, Mapping[str, Any]]], pins: Pins) -> list[Checked]:
+    """``check_documents`` in a worker that read the documents itself: each result keeps what the session checks
+    need (the record and deal, and the roster as its JSON, for ``restored_checks``), not the document."""
+    checks = check_documents(docs, pins)
+    kept = [(c.record, c.deal, doc["roster"] if c.roster is not None else None) for c, (_, doc) in zip(checks, docs)]
+    for c, (record, deal, roster) in zip(_portable(checks), kept):
+        c.record, c.deal, c.doc = record, deal, {"roster": roster}
+    return checks
+
+
+def restored_checks(checks: list[Checked]) -> list[Checked]:
+    """The parent's side of ``portable_checks``: the roster and convention rebuilt once per session."""
+    last: tuple[Any, Roster, Convention] | None = None
+    for c in checks:
+        roster_json = c.doc["roster"]
+        if roster_json is None:
+            continue
+        if last is None or last[0] != roster_json:
+            roster = Roster.from_json(roster_json, "$.roster")
+            last = (roster_json, roster, roster_convention(roster))
+        c.roster, c.convention = last[1], last[2]
+    return checks
+
+
 def verify_v4(
-    docs: Sequence[tuple[str, Mapping[str, Any]]], pins: Pins, replay: bool, workers: int = 1
+    docs: Sequence[tuple[str, Mapping[str, Any]]],
+    pins: Pins,
+    replay: bool,
+    workers: int = 1,
+    checked: Sequence[Checked] = (),
 ) -> tuple[list[Finding], list[str], list[Checked]]:
     """Check v4 documents, grouped into sessions by roster; findings, notes and the checked documents. With
     ``workers`` > 1 a long run of documents is checked on that many processes (the session checks after them
-    stay in this one)."""
-    ordered = sorted(docs, key=lambda item: _hand_of(item[1]))
+    stay in this one). ``checked``: documents checked already where they were read (``portable_checks``,
+    restored), in hand order; they come first."""
+    ordered = sorted(docs, key=lambda item: hand_of(item[1]))
     if workers > 1:
         checks = _restored(in_chunks(lambda part: _portable(check_documents(part, pins)), ordered, workers), ordered)
     else:
         checks = check_documents(ordered, pins)
+    checks = [*checked, *checks]
     sessions: dict[str, list[Checked]] = {}
     for c in checks:
         if c.roster is not None:

@@ -7,6 +7,7 @@ settles to — the records it signed, replayed, with that end's charge. Anything
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 from fairdeal.engine.scoring import abort_penalty
@@ -35,17 +36,27 @@ def settlement_objection(
         return "the hand that ended the evening does not verify: it proves no one at fault"
     if proposal.get("end") != proved:
         return f"the end is {proposal.get('end')}; the stopped hand proves {proved}"
-    docs = [{"hand": d["hand"], "dealer": d["dealer"], "deal": d["deal"], "record": d["record"]} for d in complete]
-    sheet = new_sheet(convention, len(players))
-    if docs:
-        problems, _, replayed = replay_session(docs, [True] * len(docs), convention, len(players))
-        if problems or replayed is None:
-            return "the records I signed do not replay to a sheet"
-        sheet = replayed
     charged = [] if proved is None else list(proved["charged"])
-    lines = tuple(line for name in charged for line in abort_penalty(convention, players.index(name), len(players)))
-    amounts = settle(sheet.apply(lines), convention).amounts
+    amounts = settled_amounts(convention, players, complete, charged)
+    if amounts is None:
+        return "the records I signed do not replay to a sheet"
     expected = {name: str(amount) for name, amount in zip(players, amounts)}
     if proposal.get("settlement") != expected:
         return f"the amounts are not my sheet's {expected}"
     return None
+
+
+def settled_amounts(
+    convention: Convention, players: Sequence[str], complete: Sequence[Mapping[str, Any]], charged: Sequence[str]
+) -> list[Fraction] | None:
+    """What the ``complete`` hands' records, replayed, and an end's charge on ``charged`` settle to; ``None`` when
+    the records do not replay. Hands only dealt (``fairdeal deal --deal-only``) hold no record and score nothing."""
+    docs = [{"hand": d["hand"], "dealer": d["dealer"], "deal": d["deal"], "record": d.get("record")} for d in complete]
+    sheet = new_sheet(convention, len(players))
+    if any(doc["record"] is not None for doc in docs):
+        problems, _, replayed = replay_session(docs, [True] * len(docs), convention, len(players))
+        if problems or replayed is None:
+            return None
+        sheet = replayed
+    lines = tuple(line for name in charged for line in abort_penalty(convention, players.index(name), len(players)))
+    return list(settle(sheet.apply(lines), convention).amounts)

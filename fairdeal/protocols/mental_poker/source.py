@@ -26,11 +26,12 @@ import numpy as np
 from fairdeal.cards import parse_card
 from fairdeal.deal import seats_of_hands
 from fairdeal.engine.deal_source import DealEvidence, Plays
-from fairdeal.engine.match import StopMatch
+from fairdeal.engine.match import StopMatch, Unsettled
 from fairdeal.engine.record import replay_record
 from fairdeal.engine.scoring import abort_penalty
 from fairdeal.engine.sheet import ScoreLine
 from fairdeal.errors import FairdealError, MentalPokerError, ProtocolError, SignedMessageError
+from fairdeal.protocols import signed
 from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.mental_poker.elgamal import decrypt
 from fairdeal.protocols.mental_poker.fiat_shamir import HandContext
@@ -221,6 +222,13 @@ class RefusedEnd(HandRefused, StopMatch):
         self.penalty = penalty
 
 
+class SettlementRefused(ProtocolError, Unsettled):
+    """v4: a seat signed a refusal of the settlement put to it; ``document`` holds every seat's statement."""
+
+    def __init__(self, reason: str, document: Mapping[str, Any]):
+        Unsettled.__init__(self, reason, document)
+
+
 class MentalPokerSource:
     """Deals every hand by mental poker between player objects; ``finish`` returns the hand's transcript."""
 
@@ -356,6 +364,20 @@ class MentalPokerSource:
             if objection is not None:
                 self.refusals.append(name)
         return settlement_document(statements, self.seating)
+
+    def signed_settlement(self, amounts: Sequence[Any]) -> dict[str, Any] | None:
+        """The settlement every seat asked signed (``close_session``); ``SettlementRefused`` if one refused it, as
+        a commit-reveal seat's refusal stops its source's ``close``: the evening did not settle."""
+        doc = self.close_session(amounts)
+        if doc is None or not self.refusals:
+            return doc
+        assert self.seating is not None  # v4: the only version with a settlement
+        reasons = [
+            f"player {self.seating.names[envelope.sender]} refused the settlement: {envelope.body.get('reason')}"
+            for envelope in map(signed.parse, doc["statements"])
+            if envelope.body.get("agrees") is False
+        ]
+        raise SettlementRefused("; ".join(reasons), doc)
 
     @contextmanager
     def _ending(self, hand: int) -> Iterator[None]:

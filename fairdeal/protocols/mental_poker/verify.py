@@ -612,6 +612,20 @@ def check_settlement_file(
     return found
 
 
+def refused_settlement(log_path: Path) -> Path | None:
+    """The settlement beside a v4 log that a seat signed a refusal of: the evening did not settle, so the log has
+    no settlement line and the refusals, judged against the transcripts, say whose fault that was."""
+    path = log_path.with_name(log_path.name + ".transcripts") / SETTLEMENT_FILE
+    try:
+        doc = decode(path.read_bytes())
+        bodies = [signed.parse(entry).body for entry in doc["statements"]]
+    except (OSError, CanonicalError, FairdealError, KeyError, TypeError):
+        return None
+    if not is_mental_poker_v4(doc) or not any(body.get("agrees") is False for body in bodies):
+        return None
+    return path
+
+
 def _other_protocol(log_path: Path) -> bool:
     """Whether the settlement beside the log is another protocol's (an evening that ended in its first hand
     cites no transcript to tell by)."""

@@ -1388,6 +1388,10 @@
         failures.push({ source: name, hand: null, party: SERVICE, check: 'transcript file', detail: file.reason });
       }
     }
+    const unsettled = [...files.values()].find(settlementRefused);
+    if (unsettled) {
+      return refusedUsage(`${unsettled.name}: a seat refused this mental-poker settlement, so the evening did not settle; the page does not judge a refused mental-poker settlement yet: use fairdeal verify, which names the refuser or the publisher / игрок отказался подписать расчёт ментального покера, и вечер не рассчитан; страница пока не проверяет такой отказ: проверьте его командой fairdeal verify, она назовёт отказавшегося или публикатора`);
+    }
     const pins = { roster: null, keys: [] };
     if (pinRoster) {
       const file = readFile(pinRoster.name, pinRoster.bytes);
@@ -1451,6 +1455,12 @@
     const ok = failures.length === 0 && (given > 0 || log !== null);
     return { ok, failures, notes, caveats, unverified, transcripts: given, mentalPoker: poker.length, mentalPokerEnd: ok ? ending : null,
       pinned: Boolean(pins.roster) || pins.keys.length > 0, proved: ok ? proved(result, pins, log) : [], log: log !== null };
+  }
+
+  // A mental-poker settlement a seat signed a refusal of (mental_poker/verify.py: refused_settlement).
+  function settlementRefused(file) {
+    const statements = file.kind === 'mp-settlement' && isObject(file.doc) ? file.doc.statements : null;
+    return Array.isArray(statements) && statements.some((s) => isObject(s) && isObject(s.body) && s.body.agrees === false);
   }
 
   // The transcript of the hand an evening's end voided (the log has no line for it): the one after the last hand the

@@ -1,0 +1,108 @@
+"""A mental-poker settlement a seat refuses does not settle the evening (issue 13), as a refused commit-reveal
+settlement does not: `fairdeal deal` stops with the refusal and the file it is in, the log gets no settlement
+line, the refused settlement is filed beside the transcripts, and `fairdeal verify --log` names the publisher
+for a founded refusal and the refuser for one without cause."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from collections.abc import Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from fairdeal.cli import cli, dealing
+from fairdeal.protocols import signed
+from fairdeal.protocols.canonical import decode
+from fairdeal.protocols.mental_poker import source as mp_source
+from fairdeal.protocols.mental_poker.source import MentalPokerSource
+from fairdeal.protocols.mental_poker.statements import sign_settlement
+
+
+class Grudging(MentalPokerSource):
+    """Boris signs a refusal of every settlement put to him, however sound."""
+
+    def close_session(self, amounts: Sequence[Any]) -> dict[str, Any] | None:
+        doc = super().close_session(amounts)
+        assert doc is not None and self.seating is not None
+        put = {k: v for k, v in signed.parse(doc["statements"][1]).body.items() if k not in ("agrees", "reason")}
+        doc["statements"][1] = sign_settlement(self.identities["Boris"], self.seating, put, "I do not like it")
+        self.refusals = ["Boris"]
+        return doc
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(cli, list(args))
+
+
+def refused_evening(out: Path) -> Result:
+    result = run("deal", "--protocol", "mental-poker", "--hands", "2", "--seed", "5", "--out", str(out))
+    assert result.exit_code == 2, result.output
+    lines = [json.loads(line) for line in (out / "evening.log").read_text(encoding="utf-8").splitlines()]
+    assert [line["type"] for line in lines] == ["table", "hand", "hand"]  # no settlement line
+    assert (out / "evening.log.transcripts" / "settlement.json").exists()
+    return result
+
+
+def blamed(out: Path) -> tuple[set[tuple[str, str]], dict[str, Any]]:
+    checked = run("verify", "--json", "--log", str(out / "evening.log"))
+    report = json.loads(checked.output)
+    assert checked.exit_code == 1 and not report["ok"]
+    assert any("refused the settlement: the evening did not settle" in note for note in report["notes"])
+    return {(f["party"], f["check"]) for f in report["failures"]}, report
+
+
+def test_a_refusal_without_cause_names_the_refuser(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(dealing, "_mental_poker_source", lambda spec, seed, keys: Grudging(spec))
+    result = refused_evening(tmp_path)
+    path = tmp_path / "evening.log.transcripts" / "settlement.json"
+    assert "player Boris refused the settlement: I do not like it" in result.output and str(path) in result.output
+    found, _ = blamed(tmp_path)
+    assert found == {("player Boris", "settlement refusal")}
+
+
+def test_a_founded_refusal_names_the_publisher(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    proposal = mp_source.settlement_proposal
+
+    def skimmed(seating: Any, hands: int, last: str, amounts: Sequence[Fraction], end: Any = None) -> Any:
+        return proposal(seating, hands, last, [amounts[0] + 1, amounts[1] - 1, *amounts[2:]], end)
+
+    monkeypatch.setattr(mp_source, "settlement_proposal", skimmed)
+    result = refused_evening(tmp_path)
+    assert "player Anna refused the settlement: the amounts are not my sheet's" in result.output
+    doc = decode((tmp_path / "evening.log.transcripts" / "settlement.json").read_bytes())
+    assert [signed.parse(s).body["agrees"] for s in doc["statements"]] == [False] * 3
+    found, _ = blamed(tmp_path)
+    assert found == {("record", "settlement")}
+
+
+def test_a_settled_evening_still_verifies_and_a_dropped_settlement_line_is_still_cut_short(tmp_path: Path) -> None:
+    result = run("deal", "--protocol", "mental-poker", "--hands", "2", "--seed", "5", "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    log = tmp_path / "evening.log"
+    assert run("verify", "--log", str(log)).exit_code == 0
+    lines = log.read_text(encoding="utf-8").splitlines()
+    log.write_text("\n".join(lines[:-1]) + "\n", encoding="utf-8")
+    cut = run("verify", "--log", str(log))
+    assert cut.exit_code == 1 and "without its settlement line: the evening was cut short" in cut.output
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node runs the offline page's JavaScript")
+def test_the_offline_page_sends_a_refused_settlement_to_fairdeal_verify(
+    page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(dealing, "_mental_poker_source", lambda spec, seed, keys: Grudging(spec))
+    refused_evening(tmp_path)
+    files = [tmp_path / "evening.log", *sorted((tmp_path / "evening.log.transcripts").iterdir())]
+    runner = Path(__file__).parent / "js" / "run_verifier_page.cjs"
+    done = subprocess.run(
+        ["node", str(runner), str(page), *map(str, files)], capture_output=True, text=True, timeout=300
+    )
+    report = json.loads(done.stdout)
+    assert not report["ok"] and "a seat refused this mental-poker settlement" in report["usage"]
+    assert "use fairdeal verify" in report["usage"] and "отказался" in report["usage"]
