@@ -1243,13 +1243,16 @@
       }
       cited.push([file, line, where]);
     });
+    // A mental-poker settlement a seat refused: the evening did not settle, so the log has no settlement line, and
+    // the refusal, judged against the transcripts, says whose fault it was (verify.py: refused_settlement).
+    const refused = kinds.end ? null : [...files.values()].find(settlementRefused) || null;
     if (!kinds.table) {
       failures.push({ source: log.name, hand: null, party: RECORD, check: 'game log', detail: 'the log has no header line' });
     } else if (!['commit-reveal', 'mental-poker'].includes(kinds.table[1].dealing)) {
       failures.push({ source: kinds.table[0], hand: null, party: RECORD, check: 'dealing', detail: `the header says the cards were dealt by ${JSON.stringify(kinds.table[1].dealing)}, not by a protocol with transcripts` });
-    } else if (!cited.length && !(kinds.end && truthy(kinds.end[1].penalty))) { // an evening may end in its first hand
+    } else if (!refused && !cited.length && !(kinds.end && truthy(kinds.end[1].penalty))) { // may end in its first hand
       failures.push({ source: log.name, hand: null, party: RECORD, check: 'game log', detail: 'the log holds no hand: the evening stopped before its first hand was played, so there is nothing to verify' });
-    } else if (!kinds.end) {
+    } else if (!refused && !kinds.end) {
       failures.push({ source: log.name, hand: null, party: RECORD, check: 'game log', detail: `the log ends after ${cited.length} hand(s) without its settlement line: the evening was cut short` });
     }
     for (const [file, line, where] of cited) {
@@ -1265,7 +1268,7 @@
         failures.push({ source: file.name, hand: line.hand, party: RECORD, check: 'convention', detail: `the transcript's roster plays ${encodeText(roster.system)}, the log header ${JSON.stringify(kinds.table[1].system)}` });
       }
     }
-    return { cited, kinds };
+    return { cited, kinds, refused };
   }
 
   function sameStatement(header, roster) {
@@ -1388,10 +1391,6 @@
         failures.push({ source: name, hand: null, party: SERVICE, check: 'transcript file', detail: file.reason });
       }
     }
-    const unsettled = [...files.values()].find(settlementRefused);
-    if (unsettled) {
-      return refusedUsage(`${unsettled.name}: a seat refused this mental-poker settlement, so the evening did not settle; the page does not judge a refused mental-poker settlement yet: use fairdeal verify, which names the refuser or the publisher / игрок отказался подписать расчёт ментального покера, и вечер не рассчитан; страница пока не проверяет такой отказ: проверьте его командой fairdeal verify, она назовёт отказавшегося или публикатора`);
-    }
     const pins = { roster: null, keys: [] };
     if (pinRoster) {
       const file = readFile(pinRoster.name, pinRoster.bytes);
@@ -1419,6 +1418,9 @@
     let ending = null; // the end a mental-poker evening's voided hand proves
     if (log) {
       logInfo = checkLog(log, files, failures);
+      if (logInfo.refused) {
+        return refusedUsage(`${logInfo.refused.name}: a seat refused this mental-poker settlement, so the evening did not settle; the page does not judge a refused mental-poker settlement yet: use fairdeal verify, which names the refuser or the publisher / игрок отказался подписать расчёт ментального покера, и вечер не рассчитан; страница пока не проверяет такой отказ: проверьте его командой fairdeal verify, она назовёт отказавшегося или публикатора`);
+      }
       const citedNames = new Set(logInfo.cited.map(([f]) => f.name));
       const settlement = docs.find((f) => f.doc.format === SETTLEMENT_FORMAT);
       const voided = settlement ? voidedHand(files, settlement, logInfo.cited.length) : null;
