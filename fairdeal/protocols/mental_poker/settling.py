@@ -14,6 +14,7 @@ from fairdeal.engine.settlement import settle
 from fairdeal.engine.sheet import new_sheet
 from fairdeal.protocols.mental_poker.verify import proved_end
 from fairdeal.protocols.record_check import replay_session
+from fairdeal.protocols.record_form import played_record
 from fairdeal.protocols.transcript import transcript_hash
 from fairdeal.rules.convention import Convention
 
@@ -35,7 +36,10 @@ def settlement_objection(
         return "the hand that ended the evening does not verify: it proves no one at fault"
     if proposal.get("end") != proved:
         return f"the end is {proposal.get('end')}; the stopped hand proves {proved}"
-    docs = [{"hand": d["hand"], "dealer": d["dealer"], "deal": d["deal"], "record": d["record"]} for d in complete]
+    docs = [
+        {"hand": d["hand"], "dealer": d["dealer"], "deal": d["deal"], "record": played_record(d["record"])}
+        for d in complete
+    ]
     sheet = new_sheet(convention, len(players))
     if docs:
         problems, _, replayed = replay_session(docs, [True] * len(docs), convention, len(players))
