@@ -24,7 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mental_poker_parties import SwappedShares
 
-from fairdeal.cards import from_ascii_list
+from fairdeal.cards import DeckKind, from_ascii_list
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.deal_source import Plays, ShuffledDeckSource
 from fairdeal.engine.match import MatchResult, play_match
@@ -70,6 +70,24 @@ def chosen_shuffles(seed: int, names: Sequence[str]) -> dict[str, Callable[[int]
     """Each seat's shuffles drawn from its own seeded generator: the deal is fixed, the secrets are not."""
     drawn = {name: random.Random(f"{seed}/{name}") for name in names}
     return {name: (lambda size, rng=drawn[name]: rng.sample(range(size), size)) for name in names}
+
+
+def evening_seed() -> int:
+    """The seed of a random evening's shuffles: printed, so a failure names it, and ``FAIRDEAL_MP_SEED=<seed>``
+    plays that very deal again (the keys and the encryption's randomness change; the cards and the play do not)."""
+    chosen = os.environ.get("FAIRDEAL_MP_SEED")
+    seed = int(chosen) if chosen else random.SystemRandom().randrange(2**32)
+    print(f"FAIRDEAL_MP_SEED={seed}")
+    return seed
+
+
+def dealing(spec: TableSpec, deck: str) -> dict[str, Callable[[int], list[int]]]:
+    """Shuffles that deal the first hand from ``deck``: the first seat to shuffle puts the open deck (the codes
+    in order) into that order, output position i taking input card pi[i], and the others leave it as it is."""
+    codes = [int(code) for code in DeckKind(spec.convention.table.deck).codes()]
+    pi = [codes.index(int(code)) for code in from_ascii_list(deck.split())]
+    first = spec.players[dealt_seats(spec, 0)[0]]
+    return {name: (lambda size, keep=name != first: list(range(size)) if keep else pi) for name in spec.players}
 
 
 @contextmanager
@@ -138,8 +156,9 @@ def test_javascript_seats_play_whole_hands_that_both_verifiers_accept(
     names = NAMES[:players]
     spec = TableSpec("club", "x", 1, names, get_convention(system))
     first = names[dealt_seats(spec, 0)[0]]  # dealt the first hand
-    with seats(page, names if everyone else [first]) as js:
-        source, log = evening(system, names, js, tmp_path)
+    shuffles = chosen_shuffles(evening_seed(), names)
+    with seats(page, names if everyone else [first], shuffles) as js:
+        source, log, _ = played(system, names, js, tmp_path, shuffles=shuffles)
         head = next(seat for seat in js if seat.name == first).request("head")
     (doc,) = source.transcripts
     assert doc["state"] == "complete"
@@ -236,6 +255,25 @@ def test_a_half_whist_is_exact_text_in_the_transcript_and_the_javascript_seat_si
     assert closing is not None and source.refusals == []
     proposal = settlement_proposal(source.seating, 1, transcript_hash(doc), result.settlement.amounts)
     assert closing["statements"][NAMES.index("bob")] == sign_settlement(js[0].identity, source.seating, proposal)
+
+
+def test_a_half_whist_evening_is_verified_by_fairdeal_verify_the_node_verifier_and_the_page(
+    page: Path, tmp_path: Path
+) -> None:
+    """The same deal played in full, the JavaScript seat the whister dan: every verifier reads the exact text."""
+    spec = TableSpec("club", "x", 1, NAMES, get_convention("rostov"))
+    shuffles = dealing(spec, HALF_WHIST_DECK)
+    with seats(page, ["dan"], shuffles) as js:
+        source, log, _ = played("rostov", NAMES, js, tmp_path, shuffles=shuffles)
+    (doc,) = source.transcripts
+    assert [line["points"] for line in doc["record"]["score"]] == [6, "3/2", "3/2"]
+    assert source.refusals == []
+    report = verify_log(log)
+    assert report.ok, [f.line() for f in report.failures]
+    files = sorted((tmp_path / "evening.log.transcripts").glob("hand-*.json"))
+    done = node_verdict(page, files)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert page_report(page, [log, *files, tmp_path / "evening.log.transcripts" / "settlement.json"])["ok"]
 
 
 def test_the_javascript_seat_shows_no_share_of_its_cards_before_it_plays_them(page: Path, tmp_path: Path) -> None:
