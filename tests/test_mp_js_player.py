@@ -7,12 +7,13 @@ parties it refuses exactly where, and with the check, a Python seat refuses."""
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import os
 import random
 import shutil
 import subprocess
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
@@ -23,19 +24,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mental_poker_parties import SwappedShares
 
+from fairdeal.cards import DeckKind, from_ascii_list
 from fairdeal.engine.bots import HeuristicBot
+from fairdeal.engine.deal_source import Plays, ShuffledDeckSource
 from fairdeal.engine.match import MatchResult, play_match
 from fairdeal.errors import MentalPokerError, SignedMessageError
 from fairdeal.protocols import signed
+from fairdeal.protocols.canonical import decode
 from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.mental_poker.player import HandRefused, Player, Table, Unresponsive
 from fairdeal.protocols.mental_poker.protocol import TableSetup
 from fairdeal.protocols.mental_poker.settling import settlement_objection
 from fairdeal.protocols.mental_poker.signing import Seating, seal_message
 from fairdeal.protocols.mental_poker.source import MentalPokerSource, dealt_seats, engine_plays, hand_setup
-from fairdeal.protocols.mental_poker.statements import sign_record, sign_settlement
+from fairdeal.protocols.mental_poker.statements import settlement_proposal, sign_record, sign_settlement
 from fairdeal.protocols.mental_poker.tamper import leaves, mutate, with_field_changed
 from fairdeal.protocols.table import TableSpec
+from fairdeal.protocols.transcript import transcript_bytes, transcript_hash
 from fairdeal.protocols.verify import verify_documents, verify_log
 from fairdeal.systems import get_convention
 from fairdeal.web.mental_poker.node_player import NodePlayer, NodePlayerError, NodeSeat, NodeSeatedSource
@@ -65,6 +70,24 @@ def chosen_shuffles(seed: int, names: Sequence[str]) -> dict[str, Callable[[int]
     """Each seat's shuffles drawn from its own seeded generator: the deal is fixed, the secrets are not."""
     drawn = {name: random.Random(f"{seed}/{name}") for name in names}
     return {name: (lambda size, rng=drawn[name]: rng.sample(range(size), size)) for name in names}
+
+
+def evening_seed() -> int:
+    """The seed of a random evening's shuffles: printed, so a failure names it, and ``FAIRDEAL_MP_SEED=<seed>``
+    plays that very deal again (the keys and the encryption's randomness change; the cards and the play do not)."""
+    chosen = os.environ.get("FAIRDEAL_MP_SEED")
+    seed = int(chosen) if chosen else random.SystemRandom().randrange(2**32)
+    print(f"FAIRDEAL_MP_SEED={seed}")
+    return seed
+
+
+def dealing(spec: TableSpec, deck: str) -> dict[str, Callable[[int], list[int]]]:
+    """Shuffles that deal the first hand from ``deck``: the first seat to shuffle puts the open deck (the codes
+    in order) into that order, output position i taking input card pi[i], and the others leave it as it is."""
+    codes = [int(code) for code in DeckKind(spec.convention.table.deck).codes()]
+    pi = [codes.index(int(code)) for code in from_ascii_list(deck.split())]
+    first = spec.players[dealt_seats(spec, 0)[0]]
+    return {name: (lambda size, keep=name != first: list(range(size)) if keep else pi) for name in spec.players}
 
 
 @contextmanager
@@ -133,8 +156,9 @@ def test_javascript_seats_play_whole_hands_that_both_verifiers_accept(
     names = NAMES[:players]
     spec = TableSpec("club", "x", 1, names, get_convention(system))
     first = names[dealt_seats(spec, 0)[0]]  # dealt the first hand
-    with seats(page, names if everyone else [first]) as js:
-        source, log = evening(system, names, js, tmp_path)
+    shuffles = chosen_shuffles(evening_seed(), names)
+    with seats(page, names if everyone else [first], shuffles) as js:
+        source, log, _ = played(system, names, js, tmp_path, shuffles=shuffles)
         head = next(seat for seat in js if seat.name == first).request("head")
     (doc,) = source.transcripts
     assert doc["state"] == "complete"
@@ -188,6 +212,68 @@ def test_the_javascript_statements_are_the_python_ones_byte_for_byte(page: Path,
     expected = python.close_session(result.settlement.amounts)
     assert expected is not None
     assert settlement["statements"][1] == expected["statements"][1]
+
+
+# Rostov at five, dealer ann: cyd makes 8H and the half-responsible whisters bob and dan each write 3/2 in the
+# gora (the deal np.random.default_rng(112) shuffles; about one random deal in 300 gives a fraction).
+HALF_WHIST_DECK = "KS 7C AH KD 9H JC JH KH 10D KC 8H AS 9D AC 10S 10C 9S AD 8C QH 9C 8D 10H 7S QS 8S QC 7H JD QD JS 7D"
+
+
+class RecordedDeck(ShuffledDeckSource):
+    """The recorded deck order, keeping the game record the match hands the source."""
+
+    def finish(self, hand: int, record: Mapping[str, Any] | None = None, plays: Plays | None = None) -> dict[str, Any]:
+        self.record = dict(record or {})
+        return super().finish(hand, record, plays)
+
+
+def test_a_half_whist_is_exact_text_in_the_transcript_and_the_javascript_seat_signs_its_settlement(
+    page: Path,
+) -> None:
+    """A fractional score point (the log's 1.5) goes into the v4 transcript as "3/2": the file is strict
+    canonical JSON, and the JavaScript seat hashes it to the same last transcript and signs the settlement byte
+    for byte as Python does (a float there once made it fail with "$: not a JSON value")."""
+    convention = get_convention("rostov")
+    dealt = RecordedDeck(orders=[from_ascii_list(HALF_WHIST_DECK.split())])
+    result = play_match(convention, NAMES, [HeuristicBot() for _ in NAMES], source=dealt, max_hands=1)
+    assert [line["points"] for line in dealt.record["score"]] == [6, 1.5, 1.5]
+    spec = TableSpec("club", "half-whist", 1, NAMES, convention)
+    with seats(page, ["bob"]) as js:
+        source = NodeSeatedSource(spec, js)
+        assert source.seating is not None
+        head = hashlib.sha256(b"the hand's last message").hexdigest()
+        statements = [
+            js[0].sign_record(1, dealt.record, head)
+            if name == "bob"
+            else sign_record(source.identities[name], source.seating, 1, dealt.record, head)
+            for name in NAMES
+        ]
+        doc = source.document(1, 0, [], dealt.record, from_ascii_list(HALF_WHIST_DECK.split()), statements)
+        assert [line["points"] for line in doc["record"]["score"]] == [6, "3/2", "3/2"]
+        assert decode(transcript_bytes(doc)) == doc
+        closing = source.close_session(result.settlement.amounts)
+    assert closing is not None and source.refusals == []
+    proposal = settlement_proposal(source.seating, 1, transcript_hash(doc), result.settlement.amounts)
+    assert closing["statements"][NAMES.index("bob")] == sign_settlement(js[0].identity, source.seating, proposal)
+
+
+def test_a_half_whist_evening_is_verified_by_fairdeal_verify_the_node_verifier_and_the_page(
+    page: Path, tmp_path: Path
+) -> None:
+    """The same deal played in full, the JavaScript seat the whister dan: every verifier reads the exact text."""
+    spec = TableSpec("club", "x", 1, NAMES, get_convention("rostov"))
+    shuffles = dealing(spec, HALF_WHIST_DECK)
+    with seats(page, ["dan"], shuffles) as js:
+        source, log, _ = played("rostov", NAMES, js, tmp_path, shuffles=shuffles)
+    (doc,) = source.transcripts
+    assert [line["points"] for line in doc["record"]["score"]] == [6, "3/2", "3/2"]
+    assert source.refusals == []
+    report = verify_log(log)
+    assert report.ok, [f.line() for f in report.failures]
+    files = sorted((tmp_path / "evening.log.transcripts").glob("hand-*.json"))
+    done = node_verdict(page, files)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert page_report(page, [log, *files, tmp_path / "evening.log.transcripts" / "settlement.json"])["ok"]
 
 
 def test_the_javascript_seat_shows_no_share_of_its_cards_before_it_plays_them(page: Path, tmp_path: Path) -> None:

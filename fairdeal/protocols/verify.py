@@ -923,7 +923,7 @@ def _check_copies(cited: Sequence[tuple[Path, Mapping[str, Any]]], reads: Sequen
 def _record_of(doc: Mapping[str, Any]) -> Any:
     """The game record a transcript holds: v4 keeps it in the service's signed hand-close."""
     if not is_v4(doc):
-        return doc.get("record")
+        return played_record(doc.get("record"))  # a mental-poker v4 hand writes a fraction as its exact text
     try:
         close = next(m for m in doc["messages"] if isinstance(m, dict) and m.get("kind") == "hand-close")
         return played_record(close["body"]["record"])

@@ -15,6 +15,7 @@ from fairdeal.engine.settlement import settle
 from fairdeal.engine.sheet import new_sheet
 from fairdeal.protocols.mental_poker.verify import proved_end
 from fairdeal.protocols.record_check import replay_session
+from fairdeal.protocols.record_form import played_record
 from fairdeal.protocols.transcript import transcript_hash
 from fairdeal.rules.convention import Convention
 
@@ -51,7 +52,10 @@ def settled_amounts(
 ) -> list[Fraction] | None:
     """What the ``complete`` hands' records, replayed, and an end's charge on ``charged`` settle to; ``None`` when
     the records do not replay. Hands only dealt (``fairdeal deal --deal-only``) hold no record and score nothing."""
-    docs = [{"hand": d["hand"], "dealer": d["dealer"], "deal": d["deal"], "record": d.get("record")} for d in complete]
+    docs = [
+        {"hand": d["hand"], "dealer": d["dealer"], "deal": d["deal"], "record": played_record(d.get("record"))}
+        for d in complete
+    ]
     sheet = new_sheet(convention, len(players))
     if any(doc["record"] is not None for doc in docs):
         problems, _, replayed = replay_session(docs, [True] * len(docs), convention, len(players))

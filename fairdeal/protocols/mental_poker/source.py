@@ -44,6 +44,7 @@ from fairdeal.protocols.mental_poker.statements import (
     sign_record,
     sign_settlement,
 )
+from fairdeal.protocols.record_form import signed_record
 from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.transcript import FORMAT, VERSION, seat_deal, transcript_hash, write_transcript
@@ -459,7 +460,9 @@ class MentalPokerSource:
         if order is not None:
             doc["deal"] = seat_deal(order, spec.pattern.name, dealer, len(spec.players))
         if record is not None:
-            doc["record"] = dict(record)
+            # v4 files are strict canonical JSON (integers only): a half whist goes in as the exact text "3/2",
+            # the form the record statements sign and every canonical encoder (the JavaScript seat's too) accepts.
+            doc["record"] = dict(record) if self.seating is None else signed_record(dict(record))
         if self.seating is not None:
             doc.update(roster=self.seating.roster.to_json(), attempt=self._attempt, aborts=list(self._aborts))
             if statements is not None:

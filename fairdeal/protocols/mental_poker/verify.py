@@ -37,6 +37,7 @@ from fairdeal.protocols.mental_poker.source import (
 from fairdeal.protocols.mental_poker.statements import SETTLEMENT_FILE, check_record_statements, check_settlement
 from fairdeal.protocols.pins import Pins
 from fairdeal.protocols.record_check import check_session_records
+from fairdeal.protocols.record_form import played_record
 from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.table import TableSpec, stated_convention
 from fairdeal.protocols.transcript import FORMAT, VERSION, seat_deal, transcript_hash
@@ -318,7 +319,7 @@ def _charge(spec: TableSpec, player: str) -> str:
 
 def _check_penalty(c: MpCheck) -> None:
     """The record's ``penalty`` charges exactly the players the abandoned attempts prove absent."""
-    record, spec = c.doc["record"], c.spec
+    record, spec = played_record(c.doc["record"]), c.spec
     assert spec is not None  # set before any hand is verified
     if not isinstance(record, Mapping):
         return
@@ -405,7 +406,7 @@ def _check_abandoned_play(c: MpCheck, player: str) -> None:
     verified, spec = c.verified, c.spec
     assert verified is not None and spec is not None
     witness = verified.state.messages[-1].get("witness")
-    record = c.doc.get("record")
+    record = played_record(c.doc.get("record"))
     if not isinstance(record, Mapping):
         c.fail(f"player {witness}", "abandon", "an abandon during play needs the record that says whose card is due")
         return
@@ -425,7 +426,7 @@ def _check_abandoned_play(c: MpCheck, player: str) -> None:
 
 def _check_record_events(c: MpCheck) -> None:
     """The record's talon, discard, turned cards and plays are exactly what the messages prove, in order."""
-    record, verified = c.doc["record"], c.verified
+    record, verified = played_record(c.doc["record"]), c.verified
     assert verified is not None and verified.order is not None and c.spec is not None  # _check_outcome's checks
     try:
         # A record the engine cannot replay is named by ``record_check``; here its plays are compared by card.
@@ -560,7 +561,7 @@ def _engine_view(c: MpCheck) -> dict[str, Any]:
             np.asarray(c.verified.order, dtype=np.uint8), c.spec.pattern.name, doc["dealer"], len(doc["players"])
         )
     if "record" in doc:
-        view["record"] = doc["record"]
+        view["record"] = played_record(doc["record"])
     return view
 
 
