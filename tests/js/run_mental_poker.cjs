@@ -157,6 +157,7 @@ globalThis.fairdealReady.then(() => {
   } else if (mode === '--vectors') {
     out = {
       points: data.labels.map((label) => G.hashToPoint(label)),
+      decodes: (data.encodings || []).map((hex) => G.decodePoint(hex) !== null),
       possession: data.possession.map(possession),
       equal_logs: data.equal_logs.map(equalLogs),
       shuffles: data.shuffles.map(shuffle),

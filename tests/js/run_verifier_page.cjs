@@ -4,6 +4,7 @@
 //   node run_verifier_page.cjs PAGE --vector FILE...      (the deck and deal of protocol test vectors)
 //   node run_verifier_page.cjs PAGE --decode HEXES.json   (each input's canonical value re-encoded, or null)
 //   node run_verifier_page.cjs PAGE --signatures S.json   ([key, message, signature] hex triples: true or false)
+//   --without-wasm (with any of these): as a browser that refuses WebAssembly, libsodium unused (@noble's Ed25519)
 'use strict';
 const fs = require('fs');
 const { loadPage } = require('../../fairdeal/web/bin/load_page.cjs');
@@ -20,6 +21,7 @@ let batch = null;
 let roster = null;
 let decodes = null;
 let signatures = null;
+let withoutWasm = false;
 for (let i = 0; i < rest.length; i++) {
   if (rest[i] === '--pin') pins.push(rest[++i]);
   else if (rest[i] === '--roster') roster = rest[++i];
@@ -27,10 +29,15 @@ for (let i = 0; i < rest.length; i++) {
   else if (rest[i] === '--batch') batch = rest[++i];
   else if (rest[i] === '--decode') decodes = rest[++i];
   else if (rest[i] === '--signatures') signatures = rest[++i];
+  else if (rest[i] === '--without-wasm') withoutWasm = true;
   else files.push(rest[i]);
 }
 // libsodium (the mental poker's group) initialises asynchronously: the work starts once it is ready.
 globalThis.fairdealReady.then(() => {
+  if (withoutWasm) {
+    delete globalThis.fairdealSodium;
+    globalThis.fairdealSodiumFailure = 'refused for this run (--without-wasm)';
+  }
   if (vectors.length) {
     const out = vectors.map((file) => {
       const vector = JSON.parse(fs.readFileSync(file, 'utf8'));

@@ -128,15 +128,16 @@
   const decoded = new Map();
   const MAX_REMEMBERED = 1 << 15;
 
-  // The encoding of a canonical non-identity point, or null: libsodium's RFC 9496 decoding refuses the top bit
-  // and every non-canonical form; the identity (all zeros, which it accepts) is refused here.
+  // The encoding of a canonical non-identity point, or null: libsodium's RFC 9496 decoding refuses every
+  // non-canonical form; the identity (all zeros, which it accepts) is refused here, and the top bit too, as the
+  // Python refuses it (libsodium 1.0.18 ignored it, which made 00..80 a second identity).
   function decodePoint(hex) {
     let point = decoded.get(hex);
     if (point === undefined) {
       point = null;
       if (typeof hex === 'string' && hex.length === 64 && hex !== IDENTITY && /^[0-9a-fA-F]*$/.test(hex)) {
         const bytes = fromHex(hex);
-        if (isValidEncoding(bytes)) point = bytes;
+        if ((bytes[31] & 0x80) === 0 && isValidEncoding(bytes)) point = bytes;
       }
       if (decoded.size >= MAX_REMEMBERED) decoded.clear();
       decoded.set(hex, point);
