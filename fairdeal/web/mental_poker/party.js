@@ -132,7 +132,7 @@
     };
   }
 
-  // Ed25519 signing is deterministic (RFC 8032): libsodium's signature is @noble's, byte for byte, in a tenth of
+  // Ed25519 signing is deterministic (RFC 8032): libsodium's signature is @noble's, byte for byte, in under a tenth of
   // the time. The expanded key is kept per seed (one seat signs every message of its session).
   const signingKeys = new Map();
   function signingKey(seed) {
