@@ -29,7 +29,9 @@ $(STAMP): pyproject.toml setup.py fairdeal/protocols/_msm.c fairdeal/solver/_dds
 # The browser client's JavaScript (@noble/curves, @noble/hashes) from the lockfile, copied as ES modules into the
 # package data; no bundler, so what the browser runs is byte for byte what npm installed. The offline verifier page
 # opens from file://, where browsers import no modules from other files: esbuild (pinned in the lockfile) bundles
-# the same @noble code into one classic script that the page inlines.
+# the same @noble code and libsodium-wrappers-sumo (the mental poker's ristretto255, its WebAssembly inline as
+# base64) into one classic script that the page inlines; the page is also what `fairdeal serve` shows at /verifier
+# and what the Node tools in fairdeal/web/bin run, so no served module imports libsodium on its own.
 $(WEB_BUILT): $(WEB)/package.json $(WEB)/package-lock.json $(WEB)/verifier/noble.js
 	cd $(WEB) && npm ci --no-audit --no-fund --silent
 	rm -rf $(WEB)/static/vendor && mkdir -p $(WEB)/static/vendor/curves $(WEB)/static/vendor/hashes

@@ -95,7 +95,8 @@ def chromium_milliseconds(page: Path, docs: list[dict[str, Any]], rounds: int) -
     from playwright.sync_api import sync_playwright
 
     texts = [encode(doc).decode("utf-8") for doc in docs]
-    script = """([texts, rounds]) => {
+    script = """async ([texts, rounds]) => {
+      await globalThis.fairdealReady;
       const V = globalThis.FairdealVerifier, MP = globalThis.FairdealMP;
       const one = (text) => {
         const t = performance.now();
@@ -144,7 +145,8 @@ def party_figures(page: Path, tmp: Path, rounds: int) -> None:
     try:
         from playwright.sync_api import sync_playwright
 
-        script = """(v) => {
+        script = """async (v) => {
+          await globalThis.fairdealReady;
           const MP = globalThis.FairdealMP, runs = [];
           const context = MP.fiatShamir.handContext(v.table_id, v.hand);
           for (let i = 0; i < 5; i++) {

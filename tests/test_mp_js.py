@@ -175,6 +175,25 @@ def _shuffle_vectors(rng: random.Random) -> list[tuple[dict[str, Any], bool]]:
     return out
 
 
+def _hostile_encodings(rng: random.Random) -> list[str]:
+    """Points as a hostile sender would encode them: valid ones, each with the top bit set, the identity (also with
+    the top bit), field elements >= p and negative ones (odd s), and random bytes (most no encoding at all)."""
+    valid = [base_mult(Scalar.random()).data for _ in range(6)]
+    p = 2**255 - 19
+    out = [*valid, *(v[:31] + bytes([v[31] | 0x80]) for v in valid), bytes(32), bytes(31) + b"\x80"]
+    out += [(p + k).to_bytes(32, "little") for k in (0, 2, 4)] + [(k).to_bytes(32, "little") for k in (1, 3)]
+    out += [(p - k).to_bytes(32, "little") for k in (1, 2)] + [rng.randbytes(32) for _ in range(24)]
+    return [data.hex() for data in out]
+
+
+def _python_decodes(hex_text: str) -> bool:
+    try:
+        Point.decode(bytes.fromhex(hex_text))
+    except MentalPokerError:
+        return False
+    return True
+
+
 def test_group_and_proof_vectors(page: Path, tmp_path: Path) -> None:
     rng = random.Random(SEED)
     labels = [*SPEC_POINTS, *[f"card/{c}" for c in ("7S", "QD", "10C")], *[f"generator/h/{j}" for j in range(1, 33)]]
@@ -196,9 +215,12 @@ def test_group_and_proof_vectors(page: Path, tmp_path: Path) -> None:
         )
     spec_commitment = {"table_id": "vectors/night", "hand": 1, "player": "north", "positions": [12, 7]}
     commitments.append({**spec_commitment, "nonce": bytes(range(32)).hex()})
+    encodings = _hostile_encodings(rng)
     data = {"labels": labels, "commitments": commitments, **{k: [v for v, _ in c] for k, c in cases.items()}}
-    got = node(page, tmp_path, "--vectors", data)
+    got = node(page, tmp_path, "--vectors", {**data, "encodings": encodings})
     assert got["points"] == [hash_to_point(label).hex() for label in labels]
+    assert got["decodes"] == [_python_decodes(e) for e in encodings]
+    assert 0 < sum(got["decodes"]) < len(encodings)
     assert got["points"][: len(SPEC_POINTS)] == list(SPEC_POINTS.values())
     for kind, expected in cases.items():
         assert got[kind] == [ok for _, ok in expected], kind

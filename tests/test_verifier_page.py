@@ -225,25 +225,34 @@ def _python_verifies(key: str, message: str, signature: str) -> bool:
         return False  # not a curve point: the roster reader refuses it
 
 
-def test_signatures_agree_with_python(page: Path, tmp_path: Path) -> None:
+# libsodium's check once its WebAssembly is ready, @noble's in a browser that refuses WebAssembly: both as Python.
+ED25519_PATHS = pytest.mark.parametrize("wasm", [(), ("--without-wasm",)], ids=["libsodium", "noble"])
+
+
+@ED25519_PATHS
+def test_signatures_agree_with_python(page: Path, tmp_path: Path, wasm: tuple[str, ...]) -> None:
     triples = _triples(random.Random(8))
     path = tmp_path / "signatures.json"
     path.write_text(json.dumps(triples))
-    got = node(page, "--signatures", str(path))
+    got = node(page, "--signatures", str(path), *wasm)
     assert got == [_python_verifies(*t) for t in triples]
     assert sum(got) == 40  # the honest ones
 
 
-def test_a_small_order_key_verifies_nothing(page: Path, tmp_path: Path) -> None:
+@ED25519_PATHS
+def test_a_small_order_key_verifies_nothing(page: Path, tmp_path: Path, wasm: tuple[str, ...]) -> None:
     """The identity point as a public key: [S]B - [k]A = R holds for R = [S]B and any message, so anyone could
     sign for it; the page refuses it as a key, as libsodium does for Python."""
     identity = "01" + "00" * 31
     path = tmp_path / "signatures.json"
     path.write_text(json.dumps([(identity, b"any message".hex(), identity + "00" * 32)]))
-    assert node(page, "--signatures", str(path)) == [False]
+    assert node(page, "--signatures", str(path), *wasm) == [False]
 
 
-def test_a_small_order_commitment_is_refused_as_python_refuses_it(page: Path, tmp_path: Path) -> None:
+@ED25519_PATHS
+def test_a_small_order_commitment_is_refused_as_python_refuses_it(
+    page: Path, tmp_path: Path, wasm: tuple[str, ...]
+) -> None:
     """A key holder can sign with R the neutral element: the equation holds, libsodium refuses it, and so must the
     page."""
     message = b"settlement"
@@ -252,7 +261,7 @@ def test_a_small_order_commitment_is_refused_as_python_refuses_it(page: Path, tm
     triples = [(key.public.hex, message.hex(), s.hex()) for s in (crafted, honest)]
     path = tmp_path / "signatures.json"
     path.write_text(json.dumps(triples))
-    assert node(page, "--signatures", str(path)) == [_python_verifies(*t) for t in triples] == [False, True]
+    assert node(page, "--signatures", str(path), *wasm) == [_python_verifies(*t) for t in triples] == [False, True]
 
 
 # ---- evenings of every system: JS against fairdeal verify ----------------------------------------------------

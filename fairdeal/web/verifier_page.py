@@ -2,8 +2,8 @@
 the browser from ``file://`` (``fairdeal verifier-page``, ``/verifier`` of ``fairdeal serve``).
 
 ``python -m fairdeal.web.verifier_page`` (run by the Makefile) writes it from the page's sources, the esbuild
-bundle of @noble and the system registry's decks and deal patterns, exported here as data so the JavaScript
-deals exactly as ``fairdeal.deal`` does for every registered system and table size.
+bundle of @noble and libsodium's WebAssembly build, and the system registry's decks and deal patterns, exported
+here as data so the JavaScript deals exactly as ``fairdeal.deal`` does for every registered system and table size.
 """
 
 from __future__ import annotations
@@ -115,7 +115,9 @@ def page_bytes() -> bytes:
     try:
         return resources.files("fairdeal").joinpath("web", "static", "vendor", PAGE_NAME).read_bytes()
     except (FileNotFoundError, NotADirectoryError):
-        raise PageMissingError("the verifier page is not built: run make (it bundles @noble with esbuild)") from None
+        raise PageMissingError(
+            "the verifier page is not built: run make (it bundles @noble and libsodium with esbuild)"
+        ) from None
 
 
 def embedded_registry(page: str) -> Any:

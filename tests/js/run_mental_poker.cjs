@@ -145,24 +145,28 @@ function opening(v) {
   return envelopes;
 }
 
-let out;
-if (mode === '--opening') {
-  out = data.map(opening);
-} else if (mode === '--prove') {
-  out = data.map(prove);
-} else if (mode === '--mutations') {
-  out = mutations(data);
-} else if (mode === '--vectors') {
-  out = {
-    points: data.labels.map((label) => G.hashToPoint(label)),
-    possession: data.possession.map(possession),
-    equal_logs: data.equal_logs.map(equalLogs),
-    shuffles: data.shuffles.map(shuffle),
-    commitments: data.commitments.map((v) => MP.hand.discardCommitment(context(v), v.player, v.positions, v.nonce)),
-  };
-} else if (mode === '--batch') {
-  out = data.map(report);
-} else {
-  throw new Error(`unknown mode ${mode}`);
-}
-process.stdout.write(JSON.stringify(out));
+// libsodium initialises asynchronously: the work starts once it is ready.
+globalThis.fairdealReady.then(() => {
+  let out;
+  if (mode === '--opening') {
+    out = data.map(opening);
+  } else if (mode === '--prove') {
+    out = data.map(prove);
+  } else if (mode === '--mutations') {
+    out = mutations(data);
+  } else if (mode === '--vectors') {
+    out = {
+      points: data.labels.map((label) => G.hashToPoint(label)),
+      decodes: (data.encodings || []).map((hex) => G.decodePoint(hex) !== null),
+      possession: data.possession.map(possession),
+      equal_logs: data.equal_logs.map(equalLogs),
+      shuffles: data.shuffles.map(shuffle),
+      commitments: data.commitments.map((v) => MP.hand.discardCommitment(context(v), v.player, v.positions, v.nonce)),
+    };
+  } else if (mode === '--batch') {
+    out = data.map(report);
+  } else {
+    throw new Error(`unknown mode ${mode}`);
+  }
+  process.stdout.write(JSON.stringify(out));
+});

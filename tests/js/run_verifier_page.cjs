@@ -4,6 +4,7 @@
 //   node run_verifier_page.cjs PAGE --vector FILE...      (the deck and deal of protocol test vectors)
 //   node run_verifier_page.cjs PAGE --decode HEXES.json   (each input's canonical value re-encoded, or null)
 //   node run_verifier_page.cjs PAGE --signatures S.json   ([key, message, signature] hex triples: true or false)
+//   --without-wasm (with any of these): as a browser that refuses WebAssembly, libsodium unused (@noble's Ed25519)
 'use strict';
 const fs = require('fs');
 const { loadPage } = require('../../fairdeal/web/bin/load_page.cjs');
@@ -20,6 +21,7 @@ let batch = null;
 let roster = null;
 let decodes = null;
 let signatures = null;
+let withoutWasm = false;
 for (let i = 0; i < rest.length; i++) {
   if (rest[i] === '--pin') pins.push(rest[++i]);
   else if (rest[i] === '--roster') roster = rest[++i];
@@ -27,42 +29,50 @@ for (let i = 0; i < rest.length; i++) {
   else if (rest[i] === '--batch') batch = rest[++i];
   else if (rest[i] === '--decode') decodes = rest[++i];
   else if (rest[i] === '--signatures') signatures = rest[++i];
+  else if (rest[i] === '--without-wasm') withoutWasm = true;
   else files.push(rest[i]);
 }
-if (vectors.length) {
-  const out = vectors.map((file) => {
-    const vector = JSON.parse(fs.readFileSync(file, 'utf8'));
-    if (vector.cases) {
-      return vector.cases.map((c) => {
-        const found = V.drawsFromStream(V.fromHex(c.stream), c.deck_size);
-        return found === null ? { draws: null, bytes_used: null } : { draws: found.draws, bytes_used: found.used };
+// libsodium (the mental poker's group) initialises asynchronously: the work starts once it is ready.
+globalThis.fairdealReady.then(() => {
+  if (withoutWasm) {
+    delete globalThis.fairdealSodium;
+    globalThis.fairdealSodiumFailure = 'refused for this run (--without-wasm)';
+  }
+  if (vectors.length) {
+    const out = vectors.map((file) => {
+      const vector = JSON.parse(fs.readFileSync(file, 'utf8'));
+      if (vector.cases) {
+        return vector.cases.map((c) => {
+          const found = V.drawsFromStream(V.fromHex(c.stream), c.deck_size);
+          return found === null ? { draws: null, bytes_used: null } : { draws: found.draws, bytes_used: found.used };
+        });
+      }
+      return (vector.hand_vectors || []).map((h) => {
+        const order = V.deriveOrder(V.fromHex(h.deck_input), vector.deck);
+        return { deck_order: order, deal: V.seatDeal(order, vector.deal_pattern, h.dealer, vector.players.length) };
       });
-    }
-    return (vector.hand_vectors || []).map((h) => {
-      const order = V.deriveOrder(V.fromHex(h.deck_input), vector.deck);
-      return { deck_order: order, deal: V.seatDeal(order, vector.deal_pattern, h.dealer, vector.players.length) };
     });
-  });
-  process.stdout.write(JSON.stringify(out));
-} else if (signatures !== null) {
-  const triples = JSON.parse(fs.readFileSync(signatures, 'utf8'));
-  process.stdout.write(JSON.stringify(triples.map(([key, message, signature]) => V.ed25519Verify(key, V.fromHex(message), V.fromHex(signature)))));
-} else if (decodes !== null) {
-  const out = JSON.parse(fs.readFileSync(decodes, 'utf8')).map((hex) => {
-    try {
-      return V.toHex(V.encode(V.decode(V.fromHex(hex))));
-    } catch (error) {
-      if (!(error instanceof V.CanonicalError)) throw error;
-      return null;
-    }
-  });
-  process.stdout.write(JSON.stringify(out));
-} else if (batch !== null) {
-  const cases = JSON.parse(fs.readFileSync(batch, 'utf8'));
-  process.stdout.write(JSON.stringify(cases.map((c) => run(c.files, c.pins, c.roster || null))));
-} else {
-  process.stdout.write(JSON.stringify(run(files, pins, roster)));
-}
+    process.stdout.write(JSON.stringify(out));
+  } else if (signatures !== null) {
+    const triples = JSON.parse(fs.readFileSync(signatures, 'utf8'));
+    process.stdout.write(JSON.stringify(triples.map(([key, message, signature]) => V.ed25519Verify(key, V.fromHex(message), V.fromHex(signature)))));
+  } else if (decodes !== null) {
+    const out = JSON.parse(fs.readFileSync(decodes, 'utf8')).map((hex) => {
+      try {
+        return V.toHex(V.encode(V.decode(V.fromHex(hex))));
+      } catch (error) {
+        if (!(error instanceof V.CanonicalError)) throw error;
+        return null;
+      }
+    });
+    process.stdout.write(JSON.stringify(out));
+  } else if (batch !== null) {
+    const cases = JSON.parse(fs.readFileSync(batch, 'utf8'));
+    process.stdout.write(JSON.stringify(cases.map((c) => run(c.files, c.pins, c.roster || null))));
+  } else {
+    process.stdout.write(JSON.stringify(run(files, pins, roster)));
+  }
+});
 
 function run(names, pinLines, rosterName) {
   const read = (file) => ({ name: file, bytes: new Uint8Array(fs.readFileSync(file)) });

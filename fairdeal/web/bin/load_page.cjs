@@ -1,5 +1,6 @@
 // The offline verifier page's scripts run in this Node context (read from the built page, so whatever runs them
 // and the page are one program); ``fail`` gets a one-line reason when the page cannot be read or lacks a script.
+// Returns the promise of libsodium's initialisation (globalThis.fairdealReady): mental poker awaits it.
 'use strict';
 const fs = require('fs');
 const vm = require('vm');
@@ -18,7 +19,7 @@ function loadPage(page, fail) {
     if (!match) return fail(`${page}: the page has no script ${id} (an older build: run make)`);
     vm.runInThisContext(match[1], { filename: `${id}.js` });
   }
-  return undefined;
+  return globalThis.fairdealReady;
 }
 
 module.exports = { loadPage };

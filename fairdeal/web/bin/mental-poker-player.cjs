@@ -26,7 +26,7 @@ const engineHost = argv.includes('--engine-host');
 const rest = argv.filter((a) => a !== '--engine-host');
 const page = rest[0] === '--page' ? rest[1] : PAGE;
 if (page === undefined || (rest.length && rest[0] !== '--page') || rest.length > 2) fail('usage: mental-poker-player [--page PAGE] [--engine-host]');
-loadPage(page, fail);
+const ready = loadPage(page, fail);
 vm.runInThisContext(fs.readFileSync(PLAYER, 'utf8'), { filename: 'player.js' });
 const MP = globalThis.FairdealMP;
 
@@ -122,7 +122,10 @@ function answer(line) {
   }
 }
 
-const lines = readline.createInterface({ input: process.stdin, terminal: false });
-lines.on('line', (line) => {
-  process.stdout.write(JSON.stringify(answer(line)) + '\n');
+// Standard input waits, buffered, until libsodium is ready.
+ready.then(() => {
+  const lines = readline.createInterface({ input: process.stdin, terminal: false });
+  lines.on('line', (line) => {
+    process.stdout.write(JSON.stringify(answer(line)) + '\n');
+  });
 });

@@ -23,7 +23,7 @@ function loose(bytes) {
   }
 }
 
-function main(argv) {
+async function main(argv) {
   let page = PAGE;
   const files = [];
   for (let i = 0; i < argv.length; i++) {
@@ -34,7 +34,7 @@ function main(argv) {
     } else files.push(argv[i]);
   }
   if (!files.length || page === undefined) usage('give one or more mental-poker transcript files');
-  loadPage(page, usage);
+  await loadPage(page, usage);
   const V = globalThis.FairdealVerifier;
   const MP = globalThis.FairdealMP;
   // A JSON transcript that is not canonical is a finding, as `fairdeal verify` reports it; what is not a JSON
@@ -70,4 +70,6 @@ function main(argv) {
   return report.ok ? 0 : 1;
 }
 
-process.exitCode = main(process.argv.slice(2));
+main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

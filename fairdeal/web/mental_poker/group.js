@@ -1,7 +1,9 @@
 // The prime-order group ristretto255 for the mental-poker verifier (fairdeal/protocols/mental_poker/group.py):
-// scalars modulo the group order as BigInt, points as @noble/curves' RistrettoPoint, strict decoding of received
-// bytes, hashing to the group exactly as the Python does, and Combination (weighted verification equations summed
-// by one multi-scalar multiplication). A classic script: it needs globalThis.fairdealNoble.
+// scalars modulo the group order as BigInt, points as their 32-byte encodings in libsodium's arithmetic (the
+// Python's library, so every encoding is its by construction), strict decoding of received bytes, hashing to the
+// group exactly as the Python does, and Combination (weighted verification equations summed at once). A classic
+// script: it needs globalThis.fairdealNoble (SHA-512) and, once globalThis.fairdealReady has resolved,
+// globalThis.fairdealSodium.
 (function (root) {
   'use strict';
   const MP = (root.FairdealMP = root.FairdealMP || {});
@@ -72,18 +74,70 @@
     return true;
   }
 
-  // A point known only by its bytes until it is decoded (decoding is the expensive part of validation).
+  // libsodium's ristretto255 (the WebAssembly build the page bundles, PyNaCl's library on the Python side), called
+  // on one scratch buffer of its heap, without the wrappers' allocation and checks on every call (a batch makes
+  // about 1,500 calls). Points are their 32-byte encodings throughout, so nothing is converted between calls.
+  let lib = null;
+  let scratch = 0;
+  const IN = 0, OTHER = 64, OUT = 128;
+  function sodium() {
+    if (lib === null) {
+      if (!root.fairdealSodium) {
+        const failure = root.fairdealSodiumFailure;
+        throw new Error(failure ? `libsodium (WebAssembly) did not load: ${failure}` : 'libsodium is not initialised yet: await globalThis.fairdealReady first');
+      }
+      lib = root.fairdealSodium.libsodium;
+      scratch = lib._malloc(192);
+    }
+    return lib;
+  }
+  // ``name``(out, first, second) on the heap; its result, or null when libsodium refuses (status not 0).
+  function call(name, first, second = null, size = 32) {
+    const L = sodium();
+    L.HEAPU8.set(first, scratch + IN);
+    if (second !== null) L.HEAPU8.set(second, scratch + OTHER);
+    if (L[name](scratch + OUT, scratch + IN, scratch + OTHER) !== 0) return null;
+    return L.HEAPU8.slice(scratch + OUT, scratch + OUT + size); // HEAPU8 is re-read: the heap may have grown
+  }
+  function isValidEncoding(bytes) {
+    const L = sodium();
+    L.HEAPU8.set(bytes, scratch + IN);
+    return L._crypto_core_ristretto255_is_valid_point(scratch + IN) === 1;
+  }
+
+  const IDENTITY = '0'.repeat(64);
+  const ZERO = new Uint8Array(32);
+  const isIdentityPoint = (point) => isZeroBytes(point);
+  const encodePoint = (point) => toHex(point);
+  const add = (p, q) => call('_crypto_core_ristretto255_add', p, q);
+  const subtract = (p, q) => call('_crypto_core_ristretto255_sub', p, q);
+  // s·P and s·B by libsodium's constant-time multiplication (secret scalars are never zero: ℓ > 2^252, and a
+  // multiple that would be the identity is libsodium's refusal, an error here rather than a wrong point).
+  function multiply(scalar, point) {
+    const out = call('_crypto_scalarmult_ristretto255', scalarBytes(scalar), point);
+    if (out === null) throw new MentalPokerError('a scalar multiple is the identity');
+    return out;
+  }
+  function baseMultiply(scalar) {
+    const out = call('_crypto_scalarmult_ristretto255_base', scalarBytes(scalar));
+    if (out === null) throw new MentalPokerError('a scalar multiple is the identity');
+    return out;
+  }
+
+  // A point known only by its hex until it is decoded and checked.
   const decoded = new Map();
   const MAX_REMEMBERED = 1 << 15;
 
-  // The point a canonical non-identity encoding stands for, or null (the top bit and every non-canonical form are
-  // refused by the RFC 9496 decoding @noble implements).
+  // The encoding of a canonical non-identity point, or null: libsodium's RFC 9496 decoding refuses every
+  // non-canonical form; the identity (all zeros, which it accepts) is refused here, and the top bit too, as the
+  // Python refuses it (libsodium 1.0.18 ignored it, which made 00..80 a second identity).
   function decodePoint(hex) {
     let point = decoded.get(hex);
     if (point === undefined) {
       point = null;
-      if (hex.length === 64 && hex !== '0'.repeat(64)) {
-        try { point = noble().RistrettoPoint.fromHex(hex); } catch (error) { point = null; }
+      if (typeof hex === 'string' && hex.length === 64 && hex !== IDENTITY && /^[0-9a-fA-F]*$/.test(hex)) {
+        const bytes = fromHex(hex);
+        if ((bytes[31] & 0x80) === 0 && isValidEncoding(bytes)) point = bytes;
       }
       if (decoded.size >= MAX_REMEMBERED) decoded.clear();
       decoded.set(hex, point);
@@ -98,17 +152,11 @@
     });
   }
 
-  const IDENTITY = '0'.repeat(64);
-  const encodePoint = (point) => (point.equals(noble().RistrettoPoint.ZERO) ? IDENTITY : point.toHex());
-
   // Σ scalars[i]·points[i] for public scalars, gathered by point; every point must be a valid non-identity element
   // (multi_mult_vartime: its failure names the merged term, as _msm.c does). Terms ±1 (decryptions, sums of
-  // points) are additions; the bucket method pays only for many other terms.
-  const FEW = 4;
+  // points) are additions and subtractions, every other term one multiplication.
   function sumOf(terms) {
-    const R = noble().RistrettoPoint;
-    const points = [], scalars = [];
-    let total = R.ZERO;
+    let total = ZERO;
     let index = 0;
     for (const [hex, scalar] of terms) {
       const point = decodePoint(hex);
@@ -117,12 +165,10 @@
       }
       index += 1;
       const s = mod(scalar);
-      if (s === 1n) total = total.add(point);
-      else if (s === ORDER - 1n) total = total.subtract(point);
-      else if (s !== 0n) { points.push(point); scalars.push(s); }
+      if (s === 1n) total = add(total, point);
+      else if (s === ORDER - 1n) total = subtract(total, point);
+      else if (s !== 0n) total = add(total, multiply(s, point));
     }
-    if (points.length > FEW) return total.add(R.msm(points, scalars));
-    points.forEach((point, i) => { total = total.add(point.multiplyUnsafe(scalars[i])); });
     return total;
   }
 
@@ -144,7 +190,7 @@
       this.terms.set(point, this.terms.has(point) ? mod(this.terms.get(point) + coefficient) : mod(coefficient));
     }
     addAll(coefficients, points) { coefficients.forEach((c, i) => this.add(c, points[i])); }
-    isIdentity() { return this.terms.size === 0 || sumOf(this.terms).equals(noble().RistrettoPoint.ZERO); }
+    isIdentity() { return this.terms.size === 0 || isIdentityPoint(sumOf(this.terms)); }
   }
 
   const BASE = '' + 'e2f2ae0a6abc4e71a884a961c500515f58e30b6aa582dd8db6a65945e08d2d76';
@@ -155,7 +201,7 @@
   function hashToPoint(label) {
     if (!hashed.has(label)) {
       const digest = noble().sha512(concat([DOMAIN, utf8.encode(label)]));
-      hashed.set(label, encodePoint(noble().RistrettoPoint.hashToCurve(digest)));
+      hashed.set(label, encodePoint(call('_crypto_core_ristretto255_from_hash', digest)));
     }
     return hashed.get(label);
   }
@@ -163,6 +209,6 @@
   MP.group = {
     ORDER, DOMAIN, BASE, IDENTITY, MentalPokerError, blame, mod, littleEndian, scalarBytes, decodeScalar, fromDigest,
     randomScalar, decodePoint, validate, sum, multiMult, pointSum, Combination, hashToPoint, concat, toHex, fromHex,
-    isZeroBytes, encodePoint,
+    isZeroBytes, encodePoint, add, subtract, multiply, baseMultiply, isIdentityPoint, ZERO,
   };
 })(globalThis);

@@ -18,18 +18,19 @@
   const pyInts = (list) => '[' + list.join(', ') + ']';
   const sortedNumbers = (list) => [...list].sort((a, b) => a - b);
 
-  // The card each decrypted point stands for: hash-to-group of card/<ASCII> (elgamal.card_point); compared as
-  // points, so that a decryption costs no encoding.
+  // The card each decrypted point stands for: hash-to-group of card/<ASCII> (elgamal.card_point), looked up by
+  // encoding (a ristretto255 encoding is canonical: one point, one encoding).
   let cardPoints = null;
   function cardOfPoint(point) {
     if (cardPoints === null) {
       cardPoints = new Map();
       for (const deck of Object.values(root.FAIRDEAL_REGISTRY.decks)) {
-        for (const card of deck) cardPoints.set(card, G.decodePoint(G.hashToPoint('card/' + card)));
+        for (const card of deck) if (!cardPoints.has(G.hashToPoint('card/' + card))) cardPoints.set(G.hashToPoint('card/' + card), card);
       }
     }
-    for (const [card, known] of cardPoints) if (point.equals(known)) return card;
-    throw new MentalPokerError('a decrypted point is not a card');
+    const card = cardPoints.get(G.encodePoint(point));
+    if (card === undefined) throw new MentalPokerError('a decrypted point is not a card');
+    return card;
   }
 
   // The table of one hand (TableSetup) from the registry's pattern: players[i] receives player hand i.

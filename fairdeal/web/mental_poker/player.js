@@ -153,7 +153,7 @@
     openDummy() { return this.sendShares('dummy', this.setup.dummyPositions); }
 
     // ---- play -----------------------------------------------------------------------------------------------
-    ownShare(position) { return G.encodePoint(G.decodePoint(this.state.deck[position][0]).multiply(this.secret)); }
+    ownShare(position) { return G.encodePoint(G.multiply(this.secret, G.decodePoint(this.state.deck[position][0]))); }
 
     cardAt(position) {
       if (!this.cards.has(position)) {

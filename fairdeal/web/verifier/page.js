@@ -147,8 +147,10 @@
     }
   }
 
-  function run() {
+  // libsodium's wasm (mental poker) compiles asynchronously after load; a run waits for it, in the order asked.
+  async function run() {
     try {
+      await globalThis.fairdealReady;
       const inputs = [...given.entries()].map(([name, bytes]) => ({ name, bytes }));
       show(V.verifyFiles(inputs, $('pins').value, pinnedRoster));
     } catch (error) {

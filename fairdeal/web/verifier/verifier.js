@@ -265,7 +265,8 @@
 
   // Ed25519 as the Python verifier (libsodium) checks it: S < L, then the cofactorless equation, [S]B - [k]A encoded
   // must be R's bytes, and R of large order. Each key is decoded once, strictly (canonical y; a small-order key is no one's key), and
-  // keeps its multiplication table: a session's keys sign every message.
+  // keeps its multiplication table: a session's keys sign every message. Once the page's libsodium (WebAssembly)
+  // is ready, it is the Python's own check, three times faster; @noble's stays for a browser without WebAssembly.
   const points = new Map();
   const verified = new Map();
   const MAX_REMEMBERED = 4096;
@@ -293,6 +294,11 @@
   }
 
   function ed25519Verify(keyHex, message, signature) {
+    const sodium = root.fairdealSodium;
+    if (sodium) {
+      const key = fromHex(keyHex);
+      return key.length === 32 && signature.length === 64 && sodium.crypto_sign_verify_detached(signature, message, key);
+    }
     const { Point, CURVE } = noble().ed25519;
     const A = keyPoint(keyHex);
     const s = littleEndian(signature.subarray(32));
