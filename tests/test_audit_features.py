@@ -122,6 +122,26 @@ def test_honest_tail_tests_keep_their_level():
 
 
 @pytest.mark.parametrize(("pattern", "seats"), TABLES, ids=[f"{p}-{n}" for p, n in TABLES])
+def test_the_kernels_histograms_are_the_features_by_definition(pattern, seats):
+    """Every target of every table at once in C gives the histograms of ``feature_values`` target by target."""
+    layout = layout_for(pattern, seats)
+    rng = np.random.default_rng(seats + 7)
+    dealers = rng.integers(0, seats, 200)
+    recv = _uniform_receivers(rng, layout, dealers)
+    sums = Sums.empty(seats, 4, layout.pattern.deck.size)
+    fold_features(sums, recv, dealers, layout)
+    expected = np.zeros_like(sums.feature_counts)
+    for dealer in range(seats):
+        rows = recv[dealers == dealer]
+        for target, receiver, _ in target_cards(layout, dealer):
+            held = rows >= layout.pattern.hands if receiver < 0 else rows == receiver
+            values = np.minimum(feature_values(held, layout.pattern.deck), WIDTH - 1)
+            for f in range(len(FEATURES)):
+                expected[dealer, target, f] = np.bincount(values[:, f], minlength=WIDTH)
+    assert (sums.feature_counts == expected).all()
+
+
+@pytest.mark.parametrize(("pattern", "seats"), TABLES, ids=[f"{p}-{n}" for p, n in TABLES])
 def test_histograms_merge_over_any_split_and_test_every_target_of_every_table(pattern, seats):
     layout = layout_for(pattern, seats)
     rng = np.random.default_rng(seats)

@@ -34,3 +34,21 @@ def score_sums(
 
 def cusum_peaks(scores: object, drawn: object, level: object, peak: object, steps: int) -> None:
     """Carry each row's CUSUM level and peak (float64, in place) over its ``steps`` drawn categories (int64)."""
+
+def feature_counts(
+    recv: object,
+    dealers: object,
+    target_of: object,
+    active: object,
+    ace: object,
+    suit: object,
+    points: object,
+    low: object,
+    counts: object,
+    codes: int,
+    seats: int,
+    receivers: int,
+    targets: int,
+    width: int,
+) -> None:
+    """Add every target's feature values of each deal to the int64 histograms ``counts``."""

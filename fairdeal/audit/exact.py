@@ -155,19 +155,19 @@ def hand_pvalues(recv: np.ndarray, layout: Layout, laws: Laws, rng: Uniforms) ->
     pattern = layout.pattern
     m = len(recv)
     talon = recv >= pattern.hands
+    # One integer product a receiver, not an (m, codes) temporary summed.
+    values = laws.values.astype(np.int64)
+    talon_value = talon.astype(np.int8) @ values
     out = {
         ("talon aces", -1): randomized_upper(
             laws.talon_aces, np.count_nonzero(talon & laws.aces[None, :], axis=1), rng.random(m)
         ),
-        ("talon value", -1): randomized_upper(
-            laws.talon_value, (laws.values[None, :] * talon).sum(axis=1), rng.random(m)
-        ),
+        ("talon value", -1): randomized_upper(laws.talon_value, talon_value, rng.random(m)),
     }
     single_pair = pattern.talons * pattern.talon_size == 2
-    talon_value = (laws.values[None, :] * talon).sum(axis=1)
     for hand in pattern.player_hands:
         held = recv == hand
-        value = (laws.values[None, :] * held).sum(axis=1)
+        value = held.astype(np.int8) @ values
         out["hand value", hand] = randomized_upper(laws.hand_value, value, rng.random(m))
         if single_pair:
             out["talon rank", hand] = talon_rank_pvalues(held, talon_value, laws, pattern, rng.random(m))

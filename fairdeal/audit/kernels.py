@@ -122,3 +122,38 @@ def cusum_peaks(scores: np.ndarray, drawn: np.ndarray, level: np.ndarray, peak: 
     if level.dtype != np.float64 or peak.dtype != np.float64 or not level.flags.c_contiguous or len(level) != rows:
         raise ValueError("cusum_peaks: level and peak are contiguous float64 arrays, one entry a row")
     _kernels.cusum_peaks(np.ascontiguousarray(scores, dtype=np.float64), _int64(drawn), level, peak, steps)
+
+
+def feature_counts(
+    recv: np.ndarray,
+    dealers: np.ndarray,
+    target_of: np.ndarray,
+    active: np.ndarray,
+    per_code: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    counts: np.ndarray,
+) -> None:
+    """Add each deal's feature values for every target to ``counts`` (``(seats, targets, 4, width)`` int64, in
+    place): ``recv`` ``(deals, codes)`` receivers (-1: not dealt), ``target_of`` ``(seats, receivers)`` the target
+    of a receiver's cards when that seat deals (-1: none), ``active`` ``(seats, targets)`` the targets counted, and
+    ``per_code`` each code's ace flag, suit, points and low flag."""
+    codes = recv.shape[1]
+    seats, targets, features, width = counts.shape
+    if counts.dtype != np.int64 or not counts.flags.c_contiguous or features != 4:
+        raise ValueError("feature_counts: counts is a contiguous int64 array of four features")
+    ace, suit, points, low = per_code
+    _kernels.feature_counts(
+        np.ascontiguousarray(recv, dtype=np.int8),
+        _int64(dealers),
+        _int64(target_of),
+        np.ascontiguousarray(active, dtype=np.uint8),
+        np.ascontiguousarray(ace, dtype=np.uint8),
+        _int64(suit),
+        _int64(points),
+        np.ascontiguousarray(low, dtype=np.uint8),
+        counts,
+        codes,
+        seats,
+        target_of.shape[1],
+        targets,
+        width,
+    )

@@ -23,6 +23,7 @@ import numpy as np
 
 from fairdeal.audit.allocator import tune_allocator, without_collector
 from fairdeal.audit.battery import BatteryPart, join
+from fairdeal.audit.benefit.fold import warm_nulls
 from fairdeal.audit.block import audit_block
 from fairdeal.audit.fastpath import Layout, decode_raw_block, layout_for
 from fairdeal.audit.replay import Finding
@@ -233,6 +234,7 @@ def scan_log(
             for i, (off, length) in enumerate(_blocks_of_file(path, header.offset, size))
         ]
         done = header.offset
+        warm_nulls(layout, context.system)  # before the pool forks
         for task, block in zip(tasks, _run_tasks(_audit_file_block, tasks, workers)):
             merged.add(block)
             done += task[2]

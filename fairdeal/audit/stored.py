@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 import numpy as np
 
+from fairdeal.audit.benefit.fold import warm_nulls
 from fairdeal.audit.block import audit_block
 from fairdeal.audit.cluster import empty_merge, partial, tree_merge
 from fairdeal.audit.fastpath import Layout, NarrowHand, RawHand, RawRecord, decode_raw_block, layout_for
@@ -266,6 +267,8 @@ def stored_input(root: Path, table: str, runner: Runner | None = None) -> ScanIn
         tasks = row_group_tasks(logs, header, context_of(header))
         if not tasks:
             return empty_merge(header, layout, options.keep, total)
+        if runner is None:
+            warm_nulls(layout, tasks[0].context.system)  # before the pool forks
         run = runner or in_process(options.workers)
         merged = run(tasks, functools.partial(task_partial, header, layout, options.keep))
         merged.lines = total

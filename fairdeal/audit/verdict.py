@@ -32,6 +32,7 @@ the families). A family with no test in a log gives its share to the others.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from math import comb
 from typing import TYPE_CHECKING
@@ -271,11 +272,16 @@ def build_verdict(
     deals = {d: int(sum(len(a) for a in merged.aces[d])) for d in dealers_present}
     horizon = min(max(deals.values(), default=1), MAX_CALIBRATED_HORIZON)
     per_dealer = alpha / max(len(dealers_present), 1)
-    threshold = (
-        calibrated_threshold(pattern.name, talon_cards, cheat_rate, horizon, per_dealer, seed)
-        if dealers_present
-        else 0.0
-    )
+    # The threshold's simulation (in C and numpy, without the interpreter lock) runs in a thread beside the depth
+    # tests' convolutions, which release it too: on two cores the verdict waits for the longer of the two.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        simulated = (
+            pool.submit(calibrated_threshold, pattern.name, talon_cards, cheat_rate, horizon, per_dealer, seed)
+            if dealers_present
+            else None
+        )
+        stacking = _depth_tests(merged, players, laws)  # sparse stacking, by the last cut's depth
+        threshold = simulated.result() if simulated is not None else 0.0
     if max(deals.values(), default=0) > MAX_CALIBRATED_HORIZON:
         notes.append(
             f"the CUSUM threshold is calibrated for {MAX_CALIBRATED_HORIZON:,} deals per dealer; beyond that "
@@ -308,7 +314,7 @@ def build_verdict(
     tests += _seat_tests(merged, players)
     tests += _benefit_tests(merged, players)
     tests += _feature_tests(merged, players)
-    tests += _depth_tests(merged, players, laws)
+    tests += stacking
 
     tests += _cutter_tests(merged, players)
     notes += _cutter_notes(merged, players)

@@ -131,6 +131,16 @@ def ratios(z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.rint(up * RATIO_UNITS).astype(np.int64), np.rint(down * RATIO_UNITS).astype(np.int64)
 
 
+def _ratios_of(sorted_null: np.ndarray, column: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``ratios(normal_scores(...))`` of a column, once per distinct value where values repeat (a hand's value
+    takes a few hundred values over a block), elementwise so the same to the last bit."""
+    distinct, where = np.unique(column, return_inverse=True)
+    if 4 * len(distinct) > len(column):
+        return ratios(normal_scores(sorted_null, column))
+    up, down = ratios(normal_scores(sorted_null, distinct))
+    return up[where], down[where]
+
+
 @functools.lru_cache(maxsize=32)
 def honest_null(pattern_name: str, seated: tuple[int, ...], scoring: Scoring) -> HonestNull:
     """The honest law at a table whose seated hands are ``seated``: fixed seed, so every worker agrees."""
@@ -149,6 +159,16 @@ def honest_null(pattern_name: str, seated: tuple[int, ...], scoring: Scoring) ->
         up.append(Lattice.of(pair[0]))
         down.append(Lattice.of(pair[1]))
     return HonestNull(hands, gains, tuple(up), tuple(down), np.nan_to_num(check.mean(axis=0), nan=0.0))
+
+
+def warm_nulls(layout: Layout, system: str) -> None:
+    """Compute the table's honest laws now: worker processes forked after this inherit them, and the verdict
+    reads them, instead of each process simulating them again."""
+    scoring = Scoring.of_system(system)
+    for dealer in range(layout.num_seats):
+        seated = seated_hands(layout, dealer)
+        if seated:
+            honest_null(layout.pattern.name, seated, scoring)
 
 
 def seated_hands(layout: Layout, dealer: int) -> tuple[int, ...]:
@@ -223,7 +243,7 @@ def fold_benefit(
             column = values[:, hand]
             sorted_null = null.talon_gains if hand < 0 else null.hand_values[hand]
             at = (np.full(len(rows), dealer), cutters[rows], np.full(len(rows), target))
-            up, down = ratios(normal_scores(sorted_null, column))
+            up, down = _ratios_of(sorted_null, column)
             np.add.at(sums.benefit_count, at, 1)
             np.add.at(sums.benefit_up, at, up)
             np.add.at(sums.benefit_down, at, down)

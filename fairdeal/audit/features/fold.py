@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from fairdeal.audit.features.laws import WIDTH, feature_values
+from fairdeal.audit.features.laws import code_features
+from fairdeal.audit.kernels import feature_counts
 
 if TYPE_CHECKING:
     from fairdeal.audit.fastpath import Layout
@@ -29,13 +30,16 @@ def target_cards(layout: Layout, dealer: int) -> list[tuple[int, int, int]]:
 
 
 def fold_features(sums: Sums, recv: np.ndarray, dealers: np.ndarray, layout: Layout) -> None:
-    """Add a block's deals (``(m, codes)`` receivers) to ``sums.feature_counts``."""
+    """Add a block's deals (``(m, codes)`` receivers) to ``sums.feature_counts`` (in C, every target at once)."""
     pattern = layout.pattern
-    features = np.arange(sums.feature_counts.shape[2])
-    for dealer in np.unique(dealers):
-        rows = recv[dealers == dealer]
-        for target, receiver, _ in target_cards(layout, int(dealer)):
-            held = rows >= pattern.hands if receiver < 0 else rows == receiver
-            cells = features * WIDTH + np.minimum(feature_values(held, pattern.deck), WIDTH - 1)
-            counts = np.bincount(cells.reshape(-1), minlength=len(features) * WIDTH)
-            sums.feature_counts[dealer, target] += counts.reshape(len(features), WIDTH)
+    seats, targets = sums.feature_counts.shape[:2]
+    target_of = np.full((seats, pattern.hands + pattern.talons), -1, dtype=np.int64)
+    active = np.zeros((seats, targets), dtype=np.uint8)
+    for dealer in range(seats):
+        for target, receiver, _ in target_cards(layout, dealer):
+            if receiver < 0:
+                target_of[dealer, pattern.hands :] = target
+            else:
+                target_of[dealer, receiver] = target
+            active[dealer, target] = 1
+    feature_counts(recv, dealers, target_of, active, code_features(pattern.deck), sums.feature_counts)

@@ -61,6 +61,14 @@ def _low_mask(deck: DeckKind) -> np.ndarray:
     return _in_deck(deck) & (ranks >= lowest) & (ranks < lowest + LOW_RANKS)
 
 
+@functools.lru_cache(maxsize=8)
+def code_features(deck: DeckKind) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per card code what ``feature_values`` counts: an ace, its suit, its high-card points, a low card."""
+    codes = np.arange(NUM_CODES)
+    ace = (rank_of(codes) == int(Rank.ACE)).astype(np.uint8)
+    return ace, codes // CARDS_PER_SUIT, card_points(deck), _low_mask(deck).astype(np.uint8)
+
+
 def feature_values(held: np.ndarray, deck: DeckKind) -> np.ndarray:
     """``(m, len(FEATURES))`` feature values of ``(m, NUM_CODES)`` held-card masks."""
     held = np.asarray(held, dtype=bool)
