@@ -90,7 +90,8 @@ def audit_block(
     rows, codes = _deals(hands, parsed, layout, summary, context)
     if not rows:
         return summary
-    hands = [hands[r] for r in rows]
+    if len(rows) < len(hands):
+        hands = [hands[r] for r in rows]
     parsed = parsed.take(rows)
     dealers = np.array([record.dealer for _, record in hands], dtype=np.int64)
     numbers = np.array([record.hand for _, record in hands], dtype=np.int64)
@@ -99,8 +100,9 @@ def audit_block(
     orders = gathered_orders(hands, parsed, layout, summary, context)
     logged_order = np.fromiter((record.has_order for _, record in hands), dtype=bool, count=len(hands))
     valid = (orders[:, 0] >= 0) | ~logged_order
-    hands = [h for h, v in zip(hands, valid) if v]
-    orders, recv, dealers, numbers = orders[valid], recv[valid], dealers[valid], numbers[valid]
+    if not valid.all():
+        hands = [h for h, v in zip(hands, valid) if v]
+        orders, recv, dealers, numbers = orders[valid], recv[valid], dealers[valid], numbers[valid]
     simple, compiled = replay_block(
         hands, parsed.take(np.flatnonzero(valid)), orders, recv, dealers, layout, context, summary
     )

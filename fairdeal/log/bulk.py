@@ -188,6 +188,8 @@ class ParsedHands:
 
     def take(self, rows: np.ndarray | list[int]) -> ParsedHands:
         index = np.asarray(rows, dtype=np.int64)
+        if len(index) == len(self.deal_ok) and np.array_equal(index, np.arange(len(index))):
+            return self  # every row, in order (the usual block): the arrays are never written, so no copy
         ops = CompiledShuffle(self.ops.kinds[index], self.ops.args[index], self.ops.actors[index])
         return ParsedHands(
             self.deal_ok[index], self.deals[index], self.order_ok[index], self.orders[index], self.simple[index], ops
