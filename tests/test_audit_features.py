@@ -49,6 +49,14 @@ def _verdict(evening: Evening, hands: int, seed: int):
     return build_verdict(merged, 0.01)
 
 
+def _dealt(pattern: str, seats: int, deals: int, seed: int):
+    """A table's layout and ``deals`` honest deals by random dealers: ``(layout, rng, dealers, receivers)``."""
+    layout = layout_for(pattern, seats)
+    rng = np.random.default_rng(seed)
+    dealers = rng.integers(0, seats, deals)
+    return layout, rng, dealers, _uniform_receivers(rng, layout, dealers)
+
+
 def _uniform_receivers(rng: np.random.Generator, layout, dealers: np.ndarray) -> np.ndarray:
     deck = layout.pattern.deck.codes()
     recv = np.full((len(dealers), 32), -1, dtype=np.int64)
@@ -124,10 +132,7 @@ def test_honest_tail_tests_keep_their_level():
 @pytest.mark.parametrize(("pattern", "seats"), TABLES, ids=[f"{p}-{n}" for p, n in TABLES])
 def test_the_kernels_histograms_are_the_features_by_definition(pattern, seats):
     """Every target of every table at once in C gives the histograms of ``feature_values`` target by target."""
-    layout = layout_for(pattern, seats)
-    rng = np.random.default_rng(seats + 7)
-    dealers = rng.integers(0, seats, 200)
-    recv = _uniform_receivers(rng, layout, dealers)
+    layout, _, dealers, recv = _dealt(pattern, seats, 200, seats + 7)
     sums = Sums.empty(seats, 4, layout.pattern.deck.size)
     fold_features(sums, recv, dealers, layout)
     expected = np.zeros_like(sums.feature_counts)
@@ -143,10 +148,7 @@ def test_the_kernels_histograms_are_the_features_by_definition(pattern, seats):
 
 @pytest.mark.parametrize(("pattern", "seats"), TABLES, ids=[f"{p}-{n}" for p, n in TABLES])
 def test_histograms_merge_over_any_split_and_test_every_target_of_every_table(pattern, seats):
-    layout = layout_for(pattern, seats)
-    rng = np.random.default_rng(seats)
-    dealers = rng.integers(0, seats, 90)
-    recv = _uniform_receivers(rng, layout, dealers)
+    layout, _, dealers, recv = _dealt(pattern, seats, 90, seats)
     whole = Sums.empty(seats, 4, layout.pattern.deck.size)
     parts = [Sums.empty(seats, 4, layout.pattern.deck.size) for _ in range(2)]
     fold_features(whole, recv, dealers, layout)
@@ -306,10 +308,7 @@ def test_honest_depth_tests_keep_their_level_whatever_the_cutters_habits():
 
 @pytest.mark.parametrize(("pattern", "seats"), TABLES, ids=[f"{p}-{n}" for p, n in TABLES])
 def test_depth_sums_merge_over_any_split_on_every_table(pattern, seats):
-    layout = layout_for(pattern, seats)
-    rng = np.random.default_rng(seats + 7)
-    dealers = rng.integers(0, seats, 90)
-    recv = _uniform_receivers(rng, layout, dealers)
+    layout, rng, dealers, recv = _dealt(pattern, seats, 90, seats + 7)
     depths = rng.integers(-1, layout.pattern.deck.size, 90)
     aces = len(laws_for(layout).talon_aces.pmf) - 1
     whole = Sums.empty(seats, aces, layout.pattern.deck.size)

@@ -150,6 +150,16 @@ def senders(doc: dict[str, Any], name: str) -> list[dict[str, Any]]:
 @pytest.mark.parametrize(
     ("system", "players", "everyone"), CASES, ids=[f"{s}-{n}-{'all' if e else 'one'}-js" for s, n, e in CASES]
 )
+def _verified_everywhere(page: Path, log: Path, tmp_path: Path) -> None:
+    """The evening verifies in Python (``verify --log``), under the Node verifier and on the offline page."""
+    report = verify_log(log)
+    assert report.ok, [f.line() for f in report.failures]
+    files = sorted((tmp_path / "evening.log.transcripts").glob("hand-*.json"))
+    done = node_verdict(page, files)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert page_report(page, [log, *files, tmp_path / "evening.log.transcripts" / "settlement.json"])["ok"]
+
+
 def test_javascript_seats_play_whole_hands_that_both_verifiers_accept(
     page: Path, tmp_path: Path, system: str, players: int, everyone: bool
 ) -> None:
@@ -162,12 +172,7 @@ def test_javascript_seats_play_whole_hands_that_both_verifiers_accept(
         head = next(seat for seat in js if seat.name == first).request("head")
     (doc,) = source.transcripts
     assert doc["state"] == "complete"
-    report = verify_log(log)
-    assert report.ok, [f.line() for f in report.failures]
-    files = sorted((tmp_path / "evening.log.transcripts").glob("hand-*.json"))
-    done = node_verdict(page, files)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert page_report(page, [log, *files, tmp_path / "evening.log.transcripts" / "settlement.json"])["ok"]
+    _verified_everywhere(page, log, tmp_path)
     # The JavaScript seats sent every kind of step the hand called for, and the chain head they hold is the last
     # message's: they saw and checked the whole hand.
     kinds = {m["kind"] for name in (names if everyone else [first]) for m in senders(doc, name)}
@@ -268,12 +273,7 @@ def test_a_half_whist_evening_is_verified_by_fairdeal_verify_the_node_verifier_a
     (doc,) = source.transcripts
     assert [line["points"] for line in doc["record"]["score"]] == [6, "3/2", "3/2"]
     assert source.refusals == []
-    report = verify_log(log)
-    assert report.ok, [f.line() for f in report.failures]
-    files = sorted((tmp_path / "evening.log.transcripts").glob("hand-*.json"))
-    done = node_verdict(page, files)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert page_report(page, [log, *files, tmp_path / "evening.log.transcripts" / "settlement.json"])["ok"]
+    _verified_everywhere(page, log, tmp_path)
 
 
 def test_the_javascript_seat_shows_no_share_of_its_cards_before_it_plays_them(page: Path, tmp_path: Path) -> None:
