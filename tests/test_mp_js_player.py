@@ -147,9 +147,6 @@ def senders(doc: dict[str, Any], name: str) -> list[dict[str, Any]]:
     return [m for m in doc["messages"] if m["sender"] == seat]
 
 
-@pytest.mark.parametrize(
-    ("system", "players", "everyone"), CASES, ids=[f"{s}-{n}-{'all' if e else 'one'}-js" for s, n, e in CASES]
-)
 def _verified_everywhere(page: Path, log: Path, tmp_path: Path) -> None:
     """The evening verifies in Python (``verify --log``), under the Node verifier and on the offline page."""
     report = verify_log(log)
@@ -160,6 +157,9 @@ def _verified_everywhere(page: Path, log: Path, tmp_path: Path) -> None:
     assert page_report(page, [log, *files, tmp_path / "evening.log.transcripts" / "settlement.json"])["ok"]
 
 
+@pytest.mark.parametrize(
+    ("system", "players", "everyone"), CASES, ids=[f"{s}-{n}-{'all' if e else 'one'}-js" for s, n, e in CASES]
+)
 def test_javascript_seats_play_whole_hands_that_both_verifiers_accept(
     page: Path, tmp_path: Path, system: str, players: int, everyone: bool
 ) -> None:
