@@ -20,6 +20,7 @@ from fuzz_mutators import document_paths, replaced
 from mental_poker_parties import SwappedShares
 from test_mental_poker_v4_aborts import Paranoid, StopsPlaying, refused_doc
 from test_mental_poker_v4_aborts import evening as aborted_evening
+from test_verifier_page import verdicts_in_chromium
 
 from fairdeal.cli import cli
 from fairdeal.engine.bots import HeuristicBot
@@ -364,7 +365,6 @@ def test_the_command_line_verifier(page: Path, tmp_path: Path) -> None:
 # ---- the offline verifier page ----------------------------------------------------------------------------------
 
 PAGE_RUNNER = Path(__file__).parent / "js" / "run_verifier_page.cjs"
-CHROMIUM = "/usr/bin/chromium"
 
 
 def _evening(out: Path, system: str = "sochi", players: int = 3, hands: int = 2) -> list[str]:
@@ -415,10 +415,6 @@ def test_the_page_verifies_mental_poker_evenings_as_fairdeal_verify_does(page: P
 def test_chromium_verifies_a_mental_poker_evening_from_file_url(page: Path, tmp_path: Path) -> None:
     """Debian's headless Chromium opens the page from file://, is given a mental-poker evening and shows the
     verdict; one hand with a lying re-signed message turns it; nothing is requested beyond the page itself."""
-    from playwright.sync_api import sync_playwright
-
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Debian's chromium is needed (make installs it as root)")
     source = _hand("sochi", 3, hands=2)
     good = []
     for doc in source.transcripts:
@@ -430,20 +426,7 @@ def test_chromium_verifies_a_mental_poker_evening_from_file_url(page: Path, tmp_
     forged.parent.mkdir()
     forged.write_bytes(encode(lie))
     expected = _python_lines(forged, lie)[1][0].split(": ", 3)[-1]  # party: check: detail, after source and hand
-    requests: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
-        errors: list[str] = []
-        verdicts = []
-        for files in ([good[0], good[1]], [good[0], forged]):
-            view = browser.new_context().new_page()
-            view.on("request", lambda r: requests.append(r.url))
-            view.on("pageerror", lambda e: errors.append(str(e)))
-            view.goto(page.resolve().as_uri())
-            view.set_input_files("#pick", [str(f) for f in files])
-            view.wait_for_selector("#verdict[data-ok]", timeout=120_000)
-            verdicts.append((view.inner_text("#verdict"), view.inner_text("#report")))
-        browser.close()
+    verdicts, errors, requests = verdicts_in_chromium(page, [[good[0], good[1]], [good[0], forged]], 120_000)
     assert not errors, errors
     (verdict, report), (forged_verdict, forged_report) = verdicts
     assert verdict.startswith("VERIFIED: 2 document(s)"), report

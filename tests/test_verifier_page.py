@@ -525,6 +525,30 @@ def _wait_for_text(view: Any, selector: str, text: str, limit: float = 30.0) -> 
         time.sleep(0.05)
 
 
+def verdicts_in_chromium(
+    page: Path, file_sets: Sequence[Sequence[str | Path]], timeout_ms: int = 30_000
+) -> tuple[list[tuple[str, str]], list[str], list[str]]:
+    """Each set of files picked on the page from file:// in a fresh context of Debian's headless Chromium:
+    ``(verdict, report)`` per set, the page's errors, and every URL it requested."""
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Debian's chromium is needed (make installs it as root)")
+    shown, errors, requests = [], [], []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
+        for files in file_sets:
+            view = browser.new_context().new_page()
+            view.on("request", lambda r: requests.append(r.url))
+            view.on("pageerror", lambda e: errors.append(str(e)))
+            view.goto(page.resolve().as_uri())
+            view.set_input_files("#pick", [str(f) for f in files])
+            view.wait_for_selector("#verdict[data-ok]", timeout=timeout_ms)
+            shown.append((view.inner_text("#verdict"), view.inner_text("#report")))
+        browser.close()
+    return shown, errors, requests
+
+
 def test_chromium_verifies_an_evening_from_file_url(page: Path, tmp_path: Path) -> None:
     """Debian's headless Chromium opens the page from file://, is given an evening, and shows the verdict; a
     transcript with one flipped signature digit turns it; nothing is requested beyond the page itself."""

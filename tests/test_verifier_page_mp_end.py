@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from mental_poker_parties import SwappedShares
 from test_mental_poker_v4_end import Paranoid, StopsPlaying
-from test_verifier_page import NODE, run_batch
+from test_verifier_page import NODE, run_batch, verdicts_in_chromium
 
 from fairdeal.cli.dealing import _deal_evening
 from fairdeal.engine.system import rebuild_convention
@@ -30,8 +30,6 @@ from fairdeal.rules.convention import Convention
 from fairdeal.systems import get_convention
 
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is needed to run the page's JavaScript")
-
-CHROMIUM = "/usr/bin/chromium"
 
 
 class StopsAfterHandOne(StopsPlaying):
@@ -263,26 +261,11 @@ def test_chromium_shows_an_ended_mental_poker_evening(
 ) -> None:
     """Debian's headless Chromium, from file://: the walk-away's files are verified and the end is stated in
     English and Russian; the house rule's end names its unchecked charge among the notes."""
-    from playwright.sync_api import sync_playwright
-
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Debian's chromium is needed (make installs it as root)")
     walked, source = evenings["walk-away"]
     assert source.end is not None
     house = tmp_path / "house"
     _ended(house, rebuild_convention("sochi", {"scoring.abort_penalty_undertricks": 2}), 3, "bob", StopsPlaying)
-    shown = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
-        errors: list[str] = []
-        for folder in (walked, house):
-            view = browser.new_context().new_page()
-            view.on("pageerror", lambda e: errors.append(str(e)))
-            view.goto(page.resolve().as_uri())
-            view.set_input_files("#pick", _files(folder))
-            view.wait_for_selector("#verdict[data-ok]", timeout=30_000)
-            shown.append((view.inner_text("#verdict"), view.inner_text("#report")))
-        browser.close()
+    shown, errors, _ = verdicts_in_chromium(page, [_files(walked), _files(house)])
     assert not errors, errors
     (verdict, report), (house_verdict, house_report) = shown
     assert verdict.startswith("VERIFIED"), report
