@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from fairdeal.audit.html import render_html
 from fairdeal.audit.report.drawing import card_line, hand_text
-from fairdeal.audit.report.evidence import HANDS_PER_DEALER, _cut_depth, _may_be_dealt_by
+from fairdeal.audit.report.evidence import HANDS_PER_DEALER
 from fairdeal.audit.report.narrative import beneficiary_pairs, narrate, sentence_of_test
 from fairdeal.audit.report.numbers import about_one_in, counted, one_in, ru_plural
 from fairdeal.audit.report.shuffles import bits_words, record_words
@@ -26,14 +26,11 @@ from fairdeal.audit.verdict import TestResult as Result
 from fairdeal.cards import Rank, parse_card, to_ascii_list
 from fairdeal.cli import cli
 from fairdeal.deal import deal_by_seat, deal_order
-from fairdeal.errors import FairdealError
 from fairdeal.log.reader import records
 from fairdeal.log.records import DealRecord, HandRecord, TableRecord
 from fairdeal.log.writer import write_log
 from fairdeal.progress import Phases
 from fairdeal.resources import protocol_file
-from fairdeal.shuffle.notation import parse_notation
-from fairdeal.shuffle.ops import Cut
 from fairdeal.systems import registered
 from fairdeal.tricks.catalogue import get_trick
 from fairdeal.tricks.power import PLAYERS, cheating_evening, honest_evening
@@ -323,33 +320,3 @@ def test_russian_plurals_follow_the_last_digits(n):
 def test_cards_are_drawn_sorted_by_suit_and_rank():
     assert card_line(("7H", "AS", "10S", "KC")) == "A♠ 10♠ K♣ 7♥"
     assert card_line(("7H", "AS"), sort=False) == "7♥ A♠"
-
-
-ACTORS = st.one_of(
-    st.just(""), st.integers(0, 4).map(lambda s: f"@{s}"), st.sampled_from(["@cutter", "@Ascut", "@Vera"])
-)
-ACTIONS = st.one_of(
-    st.integers(1, 20).map(str),
-    st.integers(1, 20).map(lambda k: f"{k}↑"),
-    st.tuples(ACTORS, st.integers(4, 28)).map(lambda a: f"cut{a[0]} {a[1]}"),
-    ACTORS.map(lambda a: f"cut{a} ?"),
-    ACTORS.map(lambda a: f"riffle{a} ?"),
-    st.just("overhand 3,4,5"),
-)
-
-
-@given(st.lists(ACTIONS, max_size=8).map(" ".join))
-def test_the_last_cut_read_from_the_tail_is_the_last_cut_of_the_whole_shuffle(shuffle):
-    try:
-        cuts = [a.op for a in parse_notation(shuffle) if isinstance(a.op, Cut)]
-    except FairdealError:
-        return  # the replay reports a shuffle it cannot read; the report draws nothing from it
-    assert _cut_depth(shuffle) == (cuts[-1].depth if cuts else None)
-
-
-@given(st.binary(max_size=200), st.sets(st.integers(0, 4), min_size=1))
-def test_the_dealer_filter_never_skips_a_line_its_dealer_is_wanted_for(noise, seats):
-    wanted = {str(s).encode() for s in seats}
-    for seat in seats:
-        line = b'{"type":"hand","hand":3,' + noise.replace(b"\\\\", b"") + b',"dealer":' + str(seat).encode() + b"}"
-        assert _may_be_dealt_by(line, wanted)

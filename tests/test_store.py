@@ -305,3 +305,18 @@ def test_a_group_the_store_read_audits_without_card_json_until_a_hand_needs_it(t
     assert [(f["hand"], f["kind"]) for f in report["findings"] if f["hand"] == 5] == [(5, "bad-deal")]
     replayed = {e["dealer"]: e["hands_weighed"] for e in report["evidence"] if e["source"] == "replay"}
     assert replayed == {"A": 1, "C": 1}  # hands 10 and 15, weighed against honest log errors from their cards
+
+
+def test_the_evidence_hands_and_talon_takers_are_drawn_alike_from_the_store_with_or_without_declarers(tmp_path):
+    """The pass keeps the evidence candidates (declarers included) for files and stores; a store file written
+    before the ``declarer`` column gives them from its raw lines."""
+    store = stored(tmp_path, STACKER)
+    (table_id,) = store.tables()
+    options = RunOptions(workers=1, legality=False, tells=False, targeting=False, draw_hands=True)
+    from_file = run_audit(STACKER, options)
+    assert from_file.evidence is not None and from_file.evidence.hands and from_file.evidence.talon_takers
+    current = comparable(run_stored_audit(store.root, table_id, options))
+    for file in (store.root / "hands").rglob("*.parquet"):
+        pq.write_table(pq.read_table(file).drop_columns(["declarer"]), file)
+    older = comparable(run_stored_audit(store.root, table_id, options))
+    assert current == older == comparable(from_file)

@@ -18,6 +18,7 @@ import numpy as np
 from fairdeal.audit.actors.cutter import fold_cutter
 from fairdeal.audit.benefit.fold import fold_benefit, last_cuts
 from fairdeal.audit.bulk_replay import gathered_orders, replay_block
+from fairdeal.audit.candidates import block_candidates
 from fairdeal.audit.exact import fold_deals, laws_for
 from fairdeal.audit.fastpath import Layout, NarrowHand, NarrowTable, RawHand, card_code
 from fairdeal.audit.logged import read_logged
@@ -138,6 +139,15 @@ def audit_block(
     fold_deals(summary, recv, dealers, numbers, layout, context)
     cutters, depths = last_cuts(hands, simple, compiled, seats)
     fold_benefit(summary.sums, recv, dealers, cutters, layout, context.system, depths)
+    summary.candidates = block_candidates(
+        recv,
+        dealers,
+        numbers,
+        np.fromiter((line for line, _ in hands), dtype=np.int64, count=len(hands)),
+        depths,
+        np.fromiter((record.declarer for _, record in hands), dtype=np.int64, count=len(hands)),
+        layout,
+    )
     return summary
 
 

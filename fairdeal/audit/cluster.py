@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from fairdeal.audit.battery import join
+from fairdeal.audit.candidates import join_candidates
 from fairdeal.audit.scan import Header, Merged, _ace_categories
 from fairdeal.audit.summary import BlockSummary, Sums
 from fairdeal.errors import AuditError
@@ -63,6 +64,7 @@ def merge_pair(a: Merged, b: Merged) -> Merged:
             a.findings.append(item)
     for name, tables in b.tables.items():
         a.tables.setdefault(name, []).extend(tables)
+    a.candidates = join_candidates(a.candidates, b.candidates)
     a.malformed_count += b.malformed_count
     a.undealt += b.undealt
     a.malformed += b.malformed[: max(0, a.keep - len(a.malformed))]

@@ -156,6 +156,10 @@ def undone_windows(compiled: CompiledShuffle, targets: np.ndarray) -> list[tuple
     return kernel_windows(compiled.kinds, compiled.args, lengths, np.asarray(targets, dtype=np.uint8))
 
 
+class NarrowContract(msgspec.Struct, gc=False):
+    declarer: int
+
+
 class RawHand(msgspec.Struct, tag_field="type", tag="hand", gc=False):
     """A hand line with its card lists left undecoded (``msgspec.Raw``): ``log.bulk`` reads them in bulk."""
 
@@ -164,6 +168,12 @@ class RawHand(msgspec.Struct, tag_field="type", tag="hand", gc=False):
     order_before: msgspec.Raw = msgspec.Raw()
     shuffle: str | msgspec.UnsetType = msgspec.UNSET  # absent is fine, null fails validation as in the log reader
     deal: msgspec.Raw = msgspec.Raw()
+    contract: NarrowContract | None = None
+
+    @property
+    def declarer(self) -> int:
+        """The declarer's seat, -1 for a hand without a contract."""
+        return self.contract.declarer if self.contract is not None else -1
 
     def narrow(self) -> NarrowHand:
         """The same hand with its cards decoded one by one (the slow path; raises ``msgspec`` errors)."""

@@ -25,7 +25,7 @@ import numpy as np
 from fairdeal.audit.legality import LegalityReport, check_legality
 from fairdeal.audit.play.report import PlayReport, check_play, play_suspects
 from fairdeal.audit.quality import MEASURES
-from fairdeal.audit.report.evidence import Evidence, gather_evidence
+from fairdeal.audit.report.evidence import Evidence, Fetch, choose_evidence
 from fairdeal.audit.report.json import report_json
 from fairdeal.audit.scan import Header, Merged, Progress, scan_log
 from fairdeal.audit.seeds import scan_seeds, unix_time
@@ -33,6 +33,7 @@ from fairdeal.audit.summary import BlockContext
 from fairdeal.audit.targeting import CROSS_NULL, SAME_EFFORT_NULL
 from fairdeal.audit.verdict import CERTAIN_FINDINGS, Verdict, build_verdict
 from fairdeal.errors import AuditError
+from fairdeal.log.reader import lines_at
 from fairdeal.progress import Phases
 
 if TYPE_CHECKING:
@@ -345,13 +346,15 @@ def _seed_findings(
 
 @dataclass(frozen=True)
 class ScanInput:
-    """What the audit needs of its input: its size (for the automatic choices), the statistical pass, and a plain
-    log file for the second passes (legality, the seed search), made only when one runs."""
+    """What the audit needs of its input: its size (for the automatic choices), the statistical pass, a plain
+    log file for the second passes (legality, the seed search), made only when one runs, and a few of its lines
+    by number (the evidence hands)."""
 
     size: int  # bytes of the log as JSON Lines
     estimate: int  # hands, estimated or known
     scan: Callable[[Callable[[Header], BlockContext], RunOptions, Progress | None], Merged]
     plain: Callable[[], Path]
+    fetch: Fetch
 
 
 def file_input(path: str | Path) -> ScanInput:
@@ -361,6 +364,7 @@ def file_input(path: str | Path) -> ScanInput:
         estimated_hands(file),
         lambda context_of, options, progress: scan_log(file, context_of, options.workers, progress, options.keep),
         lambda: file,
+        lambda wanted: lines_at(file, wanted),
     )
 
 
@@ -429,7 +433,8 @@ def audit_input(source: ScanInput, options: RunOptions = RunOptions(), progress:
     )
     evidence = None
     if options.draw_hands and not verdict.clean:
-        evidence = gather_evidence(source.plain(), verdict, _phase(progress, "evidence hands"))
+        _phase(progress, "evidence hands")
+        evidence = choose_evidence(merged.candidates, verdict, source.fetch)
     return AuditResult(verdict, legality, scan_seconds, time.perf_counter() - started, play=play, evidence=evidence)
 
 

@@ -25,6 +25,7 @@ from fairdeal.audit.allocator import tune_allocator, without_collector
 from fairdeal.audit.battery import BatteryPart, join
 from fairdeal.audit.benefit.fold import warm_nulls
 from fairdeal.audit.block import audit_block
+from fairdeal.audit.candidates import Candidates, join_candidates
 from fairdeal.audit.fastpath import Layout, decode_raw_block, layout_for
 from fairdeal.audit.replay import Finding
 from fairdeal.audit.summary import BlockContext, BlockSummary, HandTable, Sums
@@ -73,6 +74,7 @@ class Merged:
     keep: int = 1000
     kept: dict[str, int] = field(default_factory=dict)
     tables: dict[str, list[HandTable]] = field(default_factory=dict)  # per-hand rows by pass, lines shifted
+    candidates: Candidates | None = None  # the hands the report may draw, lines shifted
 
     def table(self, name: str) -> HandTable | None:
         return HandTable.concat(self.tables.get(name, []))
@@ -99,6 +101,8 @@ class Merged:
                 self.findings.append((base + line, hand, self.header.players[dealer], finding))
         for name, table in block.tables.items():
             self.tables.setdefault(name, []).append(table.shifted(base))
+        if block.candidates is not None:
+            self.candidates = join_candidates(self.candidates, block.candidates.shifted(base))
         self.malformed_count += block.malformed_count
         self.undealt += block.undealt
         for line, message in block.malformed:

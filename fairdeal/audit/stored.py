@@ -26,7 +26,15 @@ import numpy as np
 from fairdeal.audit.benefit.fold import warm_nulls
 from fairdeal.audit.block import audit_block
 from fairdeal.audit.cluster import empty_merge, partial, tree_merge
-from fairdeal.audit.fastpath import Layout, NarrowHand, RawHand, RawRecord, decode_raw_block, layout_for
+from fairdeal.audit.fastpath import (
+    Layout,
+    NarrowContract,
+    NarrowHand,
+    RawHand,
+    RawRecord,
+    decode_raw_block,
+    layout_for,
+)
 from fairdeal.audit.run import AuditResult, RunOptions, ScanInput, audit_input
 from fairdeal.audit.scan import Header, Merged, Progress, _run_tasks, check_table, read_header
 from fairdeal.audit.summary import BlockContext, BlockSummary
@@ -41,6 +49,23 @@ if TYPE_CHECKING:
 COLUMNS = ["line", "kind", "hand", "dealer", "shuffle", "order_before", "deal"]
 LEAN_COLUMNS = COLUMNS[:5]  # a group whose card lists the store read (``_read_by_the_store``)
 PARSED_COLUMNS = ["deal_cards", "order_cards", "shuffle_ops"]
+DECLARER = "declarer"  # a column of files stored since the evidence hands were chosen in the pass
+
+
+class _WithContract(msgspec.Struct, gc=False):
+    contract: NarrowContract | None = None
+
+
+_CONTRACT = msgspec.json.Decoder(_WithContract)
+
+
+def _declarer_of(raw: bytes | None) -> int | None:
+    """The declarer of a stored line, for files stored without the column (the auditor reads the line)."""
+    try:
+        contract = _CONTRACT.decode(raw or b"").contract
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None  # the line's own decoding words what is wrong with it
+    return contract.declarer if contract is not None else None
 
 
 @dataclass(frozen=True)
@@ -62,20 +87,31 @@ def audit_row_group(task: StoreTask) -> tuple[int, BlockSummary]:
 
     file = pq.ParquetFile(task.file)
     lean = _read_by_the_store(file, task.row_group)
-    group = file.read_row_group(task.row_group, columns=(LEAN_COLUMNS if lean else COLUMNS) + _parsed_names(file))
-    columns = group.select(LEAN_COLUMNS if lean else COLUMNS).to_pydict()
-    if any(kind != HAND for kind in columns["kind"]):  # the raw text only when a line must be decoded again
+    names = LEAN_COLUMNS if lean else COLUMNS
+    has_declarer = DECLARER in file.schema_arrow.names
+    group = file.read_row_group(
+        task.row_group, columns=names + ([DECLARER] if has_declarer else []) + _parsed_names(file)
+    )
+    columns = group.select(names + ([DECLARER] if has_declarer else [])).to_pydict()
+    # The raw text only when a line must be decoded again, or for the declarers of a file stored without them.
+    if not has_declarer or any(kind != HAND for kind in columns["kind"]):
         columns["raw"] = file.read_row_group(task.row_group, columns=["raw"]).column(0).to_pylist()
+    if not has_declarer:
+        columns[DECLARER] = [
+            _declarer_of(raw) if kind == HAND else None for kind, raw in zip(columns["kind"], columns["raw"])
+        ]
     lines = columns["line"]
     base = lines[0] - 1 if lines else 0
     records: list[tuple[int, RawRecord]] = []
     errors: list[tuple[int, str]] = []
     if lean:
         source = _RawLines(task.file, task.row_group)
-        rows = zip(lines, columns["hand"], columns["dealer"], columns["shuffle"])
-        for k, (line, hand, dealer, shuffle) in enumerate(rows):
+        rows = zip(lines, columns["hand"], columns["dealer"], columns["shuffle"], columns[DECLARER])
+        for k, (line, hand, dealer, shuffle, declarer) in enumerate(rows):
             shuffled = shuffle if shuffle is not None else msgspec.UNSET
-            records.append((line - base, StoredHand(hand, dealer, shuffle=shuffled, source=source, row=k)))
+            contract = NarrowContract(declarer) if declarer is not None else None
+            stored = StoredHand(hand, dealer, shuffle=shuffled, contract=contract, source=source, row=k)
+            records.append((line - base, stored))
     else:
         _decoded_rows(columns, base, records, errors)
     counted = lines[-1] - base if lines else 0
@@ -101,8 +137,9 @@ def _decoded_rows(
         columns["shuffle"],
         columns["order_before"],
         columns["deal"],
+        columns[DECLARER],
     )
-    for k, (line, kind, hand, dealer, shuffle, order, deal) in enumerate(rows):
+    for k, (line, kind, hand, dealer, shuffle, order, deal, declarer) in enumerate(rows):
         local = line - base
         if kind == HAND:
             records.append(
@@ -114,6 +151,7 @@ def _decoded_rows(
                         msgspec.Raw(order) if order is not None else absent,
                         shuffle if shuffle is not None else msgspec.UNSET,
                         msgspec.Raw(deal) if deal is not None else absent,
+                        NarrowContract(declarer) if declarer is not None else None,
                     ),
                 )
             )
@@ -276,7 +314,13 @@ def stored_input(root: Path, table: str, runner: Runner | None = None) -> ScanIn
             progress(len(tasks), len(tasks))
         return merged
 
-    return ScanInput(sum(log.bytes for log in logs), sum(log.hands for log in logs), scan, _Spool(logs))
+    return ScanInput(
+        sum(log.bytes for log in logs),
+        sum(log.hands for log in logs),
+        scan,
+        _Spool(logs),
+        functools.partial(stored_lines, logs),
+    )
 
 
 class _Spool:
@@ -313,6 +357,28 @@ def spooled_lines(logs: list[StoredLog]) -> Iterator[bytes]:
                 yield b"\n" * (offset + line - at - 1) + raw + b"\n"
                 at = offset + line
         offset += log.lines
+
+
+def stored_lines(logs: list[StoredLog], wanted: set[int]) -> dict[int, bytes]:
+    """The raw lines with the given table line numbers, read from the row groups whose line range holds one."""
+    import pyarrow.parquet as pq
+
+    found: dict[int, bytes] = {}
+    offset = 0
+    for log in logs:
+        mine = sorted(line - offset for line in wanted if offset < line <= offset + log.lines)
+        if mine:
+            file = pq.ParquetFile(log.hands_file)
+            for g in range(file.metadata.num_row_groups):
+                stats = file.metadata.row_group(g).column(0).statistics  # the ``line`` column
+                low, high = 1, log.lines
+                if stats is not None and stats.has_min_max and stats.min is not None and stats.max is not None:
+                    low, high = int(stats.min), int(stats.max)
+                if any(low <= line <= high for line in mine):
+                    columns = file.read_row_group(g, columns=["line", "raw"]).to_pydict()
+                    found |= {offset + n: raw for n, raw in zip(columns["line"], columns["raw"]) if n in mine}
+        offset += log.lines
+    return found
 
 
 def run_stored_audit(

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from fairdeal.audit.battery import BatteryPart
+from fairdeal.audit.candidates import Candidates
 from fairdeal.audit.features.laws import FEATURES, WIDTH
 from fairdeal.audit.quality import MEASURES
 from fairdeal.audit.replay import Finding
@@ -165,6 +166,7 @@ class BlockSummary:
     undealt: int = 0  # valid hand lines that log no deal: nothing to audit, and nothing malformed
     notes: list[str] = field(default_factory=list)
     tables: dict[str, HandTable] = field(default_factory=dict)  # per-hand rows by pass ("targeting", "quality")
+    candidates: Candidates | None = None  # the hands the report may draw (``candidates``)
 
     def finding(self, line: int, hand: int, dealer: int, finding: Finding, keep: int) -> None:
         self.finding_counts[finding.kind] = self.finding_counts.get(finding.kind, 0) + 1

@@ -86,6 +86,18 @@ def iter_lines(source: str | Path | BinaryIO) -> Iterator[tuple[int, bytes]]:
             yield number, raw
 
 
+def lines_at(source: str | Path | BinaryIO, wanted: set[int]) -> dict[int, bytes]:
+    """The raw lines with the given numbers (as ``iter_lines`` numbers them), read up to the last of them."""
+    found: dict[int, bytes] = {}
+    last = max(wanted, default=0)
+    for number, raw in iter_lines(source):
+        if number > last:
+            break
+        if number in wanted:
+            found[number] = raw
+    return found
+
+
 def read_log(source: str | Path | BinaryIO) -> Iterator[LogItem]:
     """Yield a ``LogItem`` for every non-blank line of a log; a bad line never stops the reading."""
     validator = LogValidator()

@@ -42,8 +42,12 @@ STORE_FORMAT = {"format": "fairdeal-store", "version": 2}
 READABLE_VERSIONS = (1, 2)  # version 1 hands files lack the parsed columns; the auditor parses those itself
 ROW_GROUP = 8_192  # rows per Parquet row group: one auditor task (~0.3 s of work, a JSON block's size)
 HAND, TABLE, END, BAD = "hand", "table", "end", "bad"
-# One stored line: (line, kind, hand, dealer, dealer_name, shuffle, order_before, deal, raw).
-_Row = tuple[int, str, int | None, int | None, str | None, str | None, bytes | None, bytes | None, bytes]
+# One stored line: (line, kind, hand, dealer, dealer_name, shuffle, order_before, deal, raw, declarer).
+_Row = tuple[int, str, int | None, int | None, str | None, str | None, bytes | None, bytes | None, bytes, int | None]
+
+
+class _Contract(msgspec.Struct, gc=False):
+    declarer: int
 
 
 class StoredHand(msgspec.Struct, tag_field="type", tag="hand", gc=False):
@@ -55,6 +59,7 @@ class StoredHand(msgspec.Struct, tag_field="type", tag="hand", gc=False):
     order_before: msgspec.Raw = msgspec.Raw()
     shuffle: str | msgspec.UnsetType = msgspec.UNSET
     deal: msgspec.Raw = msgspec.Raw()
+    contract: _Contract | None = None
 
 
 _HAND_LINE = msgspec.json.Decoder(StoredHand)
@@ -73,6 +78,7 @@ def _schemas() -> tuple[pa.Schema, pa.Schema]:
         ("order_before", pa.binary()),
         ("deal", pa.binary()),
         ("raw", pa.binary()),
+        ("declarer", pa.int64()),
         ("deal_cards", pa.binary()),
         ("order_cards", pa.binary()),
         ("shuffle_ops", pa.binary()),
@@ -245,7 +251,8 @@ def _day(header: TableRecord) -> str:
 
 
 def _rows(stream: Iterable[bytes], first: int, players: tuple[str, ...]) -> Iterator[_Row]:
-    """``(line, kind, hand, dealer, dealer_name, shuffle, order_before, deal, raw)`` per non-blank line."""
+    """``(line, kind, hand, dealer, dealer_name, shuffle, order_before, deal, raw, declarer)`` per non-blank
+    line."""
     for number, raw in enumerate(stream, start=first + 1):
         body = raw.rstrip(b"\r\n")
         if not body.strip():
@@ -253,7 +260,7 @@ def _rows(stream: Iterable[bytes], first: int, players: tuple[str, ...]) -> Iter
         try:
             hand = _HAND_LINE.decode(body)
         except (msgspec.DecodeError, msgspec.ValidationError):
-            yield number, _kind(body), None, None, None, None, None, None, body
+            yield number, _kind(body), None, None, None, None, None, None, body, None
             continue
         name = players[hand.dealer] if 0 <= hand.dealer < len(players) else None
         shuffle = hand.shuffle if isinstance(hand.shuffle, str) else None
@@ -267,6 +274,7 @@ def _rows(stream: Iterable[bytes], first: int, players: tuple[str, ...]) -> Iter
             bytes(hand.order_before) if len(hand.order_before) else None,
             bytes(hand.deal) if len(hand.deal) else None,
             body,
+            hand.contract.declarer if hand.contract is not None else None,
         )
 
 
