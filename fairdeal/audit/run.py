@@ -60,7 +60,7 @@ class RunOptions:
     server_time: int | None = None  # Unix time the window centres on (None: the header's ``started``)
     targeting: bool | None = None  # per-hand same-effort Monte Carlo; None: on for logs of at most TARGETING_AUTO_HANDS
     play: bool = False  # the play signals (``audit/play``): every defender's card double-dummy solved
-    draw_hands: bool = False  # read a flagged log once more for the hands that carry the evidence (the report's)
+    draw_hands: bool = False  # draw the hands that carry a flagged log's evidence (the report's)
 
 
 def _phase(progress: Progress | None, name: str) -> Progress | None:
