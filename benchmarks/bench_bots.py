@@ -8,8 +8,9 @@ a point of gora less where the settlement does not convert pulya itself: ``prici
 bot's gain at that seat. A deal's figure is the mean gain over the three seats. Prints, per system, the mean gain
 per deal with its 95% interval (normal approximation over deals) and the sampling bot's thinking time per move
 (every decision with a choice: bids, discards, contracts, whists, cards; mean, median, 99th percentile, max) in
-CPU time on one core. Workers run in parallel processes (``--workers``); the systems' chunks interleave and a
-running line per system follows every ``--report`` deals, so a run cut short still tells its largest count.
+CPU time on one core, with the kind, deal and seat of the slowest and the count of moves over 1 s. Workers run
+in parallel processes (``--workers``); the systems' chunks interleave and a running line per system follows every
+``--report`` deals, so a run cut short still tells its largest count.
 
     python benchmarks/bench_bots.py --deals 2000 --workers 2     # the issue's figure
     python benchmarks/bench_bots.py                              # 50 deals a system, a quick look
@@ -224,7 +225,21 @@ def divergence(system: str, before: list[Trace], after: list[Trace]) -> str:
     return "\n".join(lines)
 
 
-def summary(system: str, level: str, gains: list[float], times: list[float]) -> str:
+def slowest(times: list[float], traces: list[Trace]) -> str:
+    """Where the slowest move was (its kind, deal and seat) and how many moves took over a second: the times
+    follow the traces' decisions in order (deal by deal, seat by seat)."""
+    where = [
+        (kind, deal, seat)
+        for deal, trace in enumerate(traces)
+        for seat, (_, made) in enumerate(trace)
+        for kind, _ in made
+    ]
+    kind, deal, seat = where[int(np.argmax(times))]
+    over = sum(1 for t in times if t > 1.0)
+    return f"; the max a {kind} (deal {deal} seat {seat}), {over} moves over 1 s"
+
+
+def summary(system: str, level: str, gains: list[float], times: list[float], traces: list[Trace] | None = None) -> str:
     gains_a, times_a = np.array(gains), np.array(times)
     half = 1.96 * gains_a.std(ddof=1) / np.sqrt(len(gains_a))
     p50, p99 = np.percentile(times_a, [50, 99]) * 1e3
@@ -232,7 +247,7 @@ def summary(system: str, level: str, gains: list[float], times: list[float]) -> 
         f"{system:10s} {len(gains_a)} deals: sampling ({level}) - heuristic = {gains_a.mean():+.2f} whists a "
         f"deal, 95% interval [{gains_a.mean() - half:+.2f}, {gains_a.mean() + half:+.2f}]; thinking per move: "
         f"mean {times_a.mean() * 1e3:.0f} ms, p50 {p50:.0f} ms, p99 {p99:.0f} ms, max {times_a.max() * 1e3:.0f} ms "
-        f"({len(times_a)} moves)"
+        f"({len(times_a)} moves)" + ("" if traces is None else slowest(times, traces))
     )
 
 
@@ -291,6 +306,10 @@ def main() -> None:
     gains: dict[str, list[float]] = {s: [] for s in systems}
     times: dict[str, list[float]] = {s: [] for s in systems}
     traces: dict[str, list[Trace]] = {s: [] for s in systems}
+
+    def stats(system: str) -> tuple[list[float], list[float], list[Trace]]:
+        return gains[system], times[system], traces[system]
+
     with ProcessPoolExecutor(args.workers) as pool:
         for job, (g, t, r) in zip(jobs, pool.map(run_deals, jobs)):
             system = job[0]
@@ -300,13 +319,13 @@ def main() -> None:
             traces[system].extend(r)
             running = len(gains[system]) // args.report > done // args.report and len(gains[system]) < args.deals
             if running and not args.json:
-                print("running:", summary(system, args.level, gains[system], times[system]), flush=True)
+                print("running:", summary(system, args.level, *stats(system)), flush=True)
     for system in systems:
         if args.json:
             row = {"system": system, "gains": gains[system], "times": times[system], "traces": traces[system]}
             print(json.dumps(row), flush=True)
         else:
-            print(("after:  " if before else "") + summary(system, args.level, gains[system], times[system]))
+            print(("after:  " if before else "") + summary(system, args.level, *stats(system)))
         if before is not None:
             paired = [a - b for a, b in zip(gains[system], before[system][0])]
             print(f"   {system}: after - before = {interval(paired)} whists a deal (paired over the same deals)")
