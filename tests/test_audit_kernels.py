@@ -201,13 +201,37 @@ def test_score_sums_are_numpys_sums_of_the_tail_scores(cases, depths, width, see
     assert (squares == (weighted**2).sum(axis=0)).all()
 
 
-def test_cusum_peaks_carry_the_level_and_refuse_a_category_out_of_range():
-    scores = np.array([-1.0, 0.5, 2.0])
+def test_cusum_peaks_carry_the_level_and_refuse_edges_that_do_not_fit():
+    scores, edges = np.array([-1.0, 0.5, 2.0]), np.array([0.3, 0.6])
     level, peak = np.array([0.25, 0.0]), np.zeros(2)
-    kernels.cusum_peaks(scores, np.array([[1, 2, 0], [0, 0, 2]]), level, peak)
+    kernels.cusum_peaks(scores, edges, np.array([[0.4, 0.9, 0.1], [0.0, 0.29, 0.6]]), level, peak)
     assert level.tolist() == [1.75, 2.0] and peak.tolist() == [2.75, 2.0]
-    with pytest.raises(ValueError, match="category 3 of 3"):
-        kernels.cusum_peaks(scores, np.array([[3], [0]]), level, peak)
+    with pytest.raises(ValueError, match="one ascending edge"):
+        kernels.cusum_peaks(scores, np.array([0.3]), np.zeros((2, 1)), level, peak)
+    with pytest.raises(ValueError, match="one ascending edge"):
+        kernels.cusum_peaks(scores, np.array([0.6, 0.3]), np.zeros((2, 1)), level, peak)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 6), st.integers(0, 40), st.integers(2, 4), st.integers(0, 2**32 - 1))
+def test_cusum_peaks_draw_by_the_inverse_cdf_and_run_pages_recursion(rows, steps, categories, seed):
+    """Each draw's category is the count of edges at or below it, and the level and peak are the step-by-step
+    recursion's, to the last bit (a score of -inf resets the level)."""
+    rng = np.random.default_rng(seed)
+    law = rng.dirichlet(np.ones(categories))
+    edges = np.cumsum(law)[:-1]
+    scores = rng.normal(size=categories)
+    scores[rng.integers(categories)] = -np.inf if rng.random() < 0.3 else scores[0]
+    uniform = rng.random((rows, steps))
+    level, peak = rng.random(rows), np.zeros(rows)
+    expected_level, expected_peak = level.copy(), peak.copy()
+    for r in range(rows):
+        for u in uniform[r]:
+            category = int(sum(u >= e for e in edges))
+            expected_level[r] = max(0.0, expected_level[r] + scores[category])
+            expected_peak[r] = max(expected_peak[r], expected_level[r])
+    kernels.cusum_peaks(scores, edges, uniform, level, peak)
+    assert level.tolist() == expected_level.tolist() and peak.tolist() == expected_peak.tolist()
 
 
 @settings(max_examples=100, deadline=None)

@@ -117,6 +117,27 @@ def test_total_talon_aces_test_is_exact(aces):
         talon_aces_total_pvalue(np.zeros(4), np.ones(4) / 4)
 
 
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(1, 400_000),
+    st.integers(-50, 3000),
+    st.integers(0, 2**32 - 1),
+    st.sampled_from([(32, 4, 2), (24, 4, 2), (36, 4, 2)]),
+)
+def test_the_total_talon_aces_sum_skips_only_doubles_of_no_weight(deals, shift, seed, shape):
+    """The sum runs over the two-ace counts whose probability is not 0 in floating point: the tail over every count
+    (the definition) to the last digits, for honest counts and for counts with talons stacked or starved."""
+    pmf = hypergeometric_null(*shape).pmf
+    p0, p1, p2 = pmf
+    counts = np.random.default_rng(seed).multinomial(deals, pmf)
+    moved = int(np.clip(shift, -counts[1], counts[0]))  # talons with no ace given one, or one taken
+    counts += np.array([-moved, moved, 0])
+    observed = int(counts[1] + 2 * counts[2])
+    every = np.arange(deals + 1)
+    full = sps.binom.pmf(every, deals, p2) @ sps.binom.sf(observed - 2 * every - 1, deals - every, p1 / (p0 + p1))
+    assert talon_aces_total_pvalue(counts, pmf) == pytest.approx(min(1.0, full), rel=1e-12, abs=1e-300)
+
+
 @settings(max_examples=20, deadline=None)
 @given(st.integers(1, 6), st.integers(1, 3))
 def test_compositions_are_every_split_once(total, parts):

@@ -32,8 +32,9 @@ def score_sums(
 ) -> None:
     """Fill the float64 ``chosen``, ``by_depth`` and ``squares`` with the habit test's score sums."""
 
-def cusum_peaks(scores: object, drawn: object, level: object, peak: object, steps: int) -> None:
-    """Carry each row's CUSUM level and peak (float64, in place) over its ``steps`` drawn categories (int64)."""
+def cusum_peaks(scores: object, edges: object, uniform: object, level: object, peak: object, steps: int) -> None:
+    """Carry each row's CUSUM level and peak (float64, in place) over its ``steps`` uniform draws (float64), the
+    category of a draw being the number of ``edges`` at or below it."""
 
 def feature_counts(
     recv: object,

@@ -115,13 +115,25 @@ def score_sums(
     return chosen, by_depth, squares
 
 
-def cusum_peaks(scores: np.ndarray, drawn: np.ndarray, level: np.ndarray, peak: np.ndarray) -> None:
+def cusum_peaks(
+    scores: np.ndarray, edges: np.ndarray, uniform: np.ndarray, level: np.ndarray, peak: np.ndarray
+) -> None:
     """Carry each simulated dealer's CUSUM ``level`` and its ``peak`` (float64, updated in place) over his row of
-    ``drawn`` categories (``(dealers, steps)``), each adding ``scores[category]``: ``level = max(0, level + s)``."""
-    rows, steps = drawn.shape
+    ``uniform`` draws (``(dealers, steps)``); a draw below ``edges[0]`` is category 0, and so on (``edges`` the
+    ascending cumulative law but its last sum), each adding ``scores[category]``: ``level = max(0, level + s)``."""
+    rows, steps = uniform.shape
     if level.dtype != np.float64 or peak.dtype != np.float64 or not level.flags.c_contiguous or len(level) != rows:
         raise ValueError("cusum_peaks: level and peak are contiguous float64 arrays, one entry a row")
-    _kernels.cusum_peaks(np.ascontiguousarray(scores, dtype=np.float64), _int64(drawn), level, peak, steps)
+    if len(edges) != len(scores) - 1 or (np.diff(edges) < 0).any():
+        raise ValueError("cusum_peaks: one ascending edge between each two categories")
+    _kernels.cusum_peaks(
+        np.ascontiguousarray(scores, dtype=np.float64),
+        np.ascontiguousarray(edges, dtype=np.float64),
+        np.ascontiguousarray(uniform, dtype=np.float64),
+        level,
+        peak,
+        steps,
+    )
 
 
 def feature_counts(

@@ -77,14 +77,9 @@ def calibrate_threshold(
     draws = int(np.clip(40_000_000 // max(horizon, 1), 2_000, 20_000))
     level = np.zeros(draws)
     peak = np.zeros(draws)
-    cumulative = np.cumsum(null)
+    edges = np.cumsum(null)[:-1]
     for start in range(0, horizon, 500):
-        width = min(500, horizon - start)
-        uniform = rng.random((draws, width))
-        drawn = np.zeros(uniform.shape, dtype=np.int64)  # the inverse CDF by one comparison a category: no search
-        for edge in cumulative[:-1]:
-            drawn += uniform >= edge
-        cusum_peaks(llr, drawn, level, peak)
+        cusum_peaks(llr, edges, rng.random((draws, min(500, horizon - start))), level, peak)
     return float(np.quantile(peak, 1.0 - false_alarm, method="higher"))
 
 

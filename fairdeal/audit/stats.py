@@ -113,10 +113,22 @@ def talon_aces_total_pvalue(counts: np.ndarray, pmf: np.ndarray) -> float:
         return 1.0
     p0, p1, p2 = pmf
     observed = int(counts[1] + 2 * counts[2])
-    doubles = np.arange(hands + 1)
+    doubles = _binomial_support(hands, p2)
     weight = sps.binom.pmf(doubles, hands, p2)
     tail = sps.binom.sf(observed - 2 * doubles - 1, hands - doubles, p1 / (p0 + p1))
     return float(min(1.0, weight @ tail))
+
+
+def _binomial_support(trials: int, p: float) -> np.ndarray:
+    """The counts whose binomial probability is not 0 in floating point: a window about the mean, widened until
+    the law has underflowed at both its edges (the law is unimodal, so it is 0 beyond them too)."""
+    mean, spread = trials * p, 50.0 * np.sqrt(trials * p * (1.0 - p)) + 100.0
+    while True:
+        low, high = max(0, int(mean - spread)), min(trials, int(mean + spread) + 1)
+        first, last = (float(sps.binom.pmf(k, trials, p)) for k in (low, high))
+        if (low == 0 or first == 0.0) and (high == trials or last == 0.0):
+            return np.arange(low, high + 1)
+        spread *= 2
 
 
 def check_pvalues(pvalues: np.ndarray) -> np.ndarray:

@@ -272,8 +272,8 @@ def build_verdict(
     deals = {d: int(sum(len(a) for a in merged.aces[d])) for d in dealers_present}
     horizon = min(max(deals.values(), default=1), MAX_CALIBRATED_HORIZON)
     per_dealer = alpha / max(len(dealers_present), 1)
-    # The threshold's simulation (in C and numpy, without the interpreter lock) runs in a thread beside the depth
-    # tests' convolutions, which release it too: on two cores the verdict waits for the longer of the two.
+    # The threshold's simulation (in C and numpy, without the interpreter lock) runs in a thread while this one does
+    # every test that does not need it: on two cores the verdict waits for the longer of the two.
     with ThreadPoolExecutor(max_workers=1) as pool:
         simulated = (
             pool.submit(calibrated_threshold, pattern.name, talon_cards, cheat_rate, horizon, per_dealer, seed)
@@ -281,41 +281,20 @@ def build_verdict(
             else None
         )
         stacking = _depth_tests(merged, players, laws)  # sparse stacking, by the last cut's depth
+        sequences = {d: _sequence(merged, d, pattern.deck.size, talon_cards) for d in dealers_present}
+        for d, (_, _, log_e) in sequences.items():
+            tests += _dealer_tests(players[d], d, merged, laws, pattern, float(log_e.max()), min_each_side)
+        tests += _seat_tests(merged, players)
+        tests += _benefit_tests(merged, players)
+        tests += _feature_tests(merged, players)
+        tests += stacking
         threshold = simulated.result() if simulated is not None else 0.0
     if max(deals.values(), default=0) > MAX_CALIBRATED_HORIZON:
         notes.append(
             f"the CUSUM threshold is calibrated for {MAX_CALIBRATED_HORIZON:,} deals per dealer; beyond that "
             "its alarms are indicative, and the anytime-valid e-process carries the test"
         )
-    paths = []
-    for d in dealers_present:
-        name = players[d]
-        aces = np.concatenate(merged.aces[d]).astype(np.int64)
-        numbers = np.concatenate(merged.numbers[d])
-        log_e = eprocess_path(aces, pattern.deck.size, talon_cards)
-        cusum = cusum_path(cusum_llr[aces])
-        over_c, over_e = np.flatnonzero(cusum > threshold), np.flatnonzero(log_e >= bar)
-        keep = _thin(aces)
-        paths.append(
-            DealerPath(
-                name,
-                len(aces),
-                int(aces.sum()),
-                talon_cards,
-                int(numbers[over_c[0]]) if len(over_c) else None,
-                int(numbers[over_e[0]]) if len(over_e) else None,
-                float(log_e.max()),
-                tuple(int(h) for h in numbers[keep]),
-                tuple(float(c) for c in cusum[keep]),
-                tuple(float(v) for v in log_e[keep]),
-            )
-        )
-        tests += _dealer_tests(name, d, merged, laws, pattern, float(log_e.max()), min_each_side)
-    tests += _seat_tests(merged, players)
-    tests += _benefit_tests(merged, players)
-    tests += _feature_tests(merged, players)
-    tests += stacking
-
+    paths = [_dealer_path(players[d], *sequences[d], talon_cards, cusum_llr, threshold, bar) for d in dealers_present]
     tests += _cutter_tests(merged, players)
     notes += _cutter_notes(merged, players)
     findings = list(merged.findings) + list(extra_findings or [])
@@ -372,6 +351,41 @@ def build_verdict(
         evidence,
         _log_quality(merged),
         merged.undealt,
+    )
+
+
+def _sequence(
+    merged: Merged, dealer: int, deck_size: int, talon_cards: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A dealer's talon aces and hand numbers in log order, and the log of his mixture e-value after each deal."""
+    aces = np.concatenate(merged.aces[dealer]).astype(np.int64)
+    return aces, np.concatenate(merged.numbers[dealer]), eprocess_path(aces, deck_size, talon_cards)
+
+
+def _dealer_path(
+    name: str,
+    aces: np.ndarray,
+    numbers: np.ndarray,
+    log_e: np.ndarray,
+    talon_cards: int,
+    cusum_llr: np.ndarray,
+    threshold: float,
+    bar: float,
+) -> DealerPath:
+    cusum = cusum_path(cusum_llr[aces])
+    over_c, over_e = np.flatnonzero(cusum > threshold), np.flatnonzero(log_e >= bar)
+    keep = _thin(aces)
+    return DealerPath(
+        name,
+        len(aces),
+        int(aces.sum()),
+        talon_cards,
+        int(numbers[over_c[0]]) if len(over_c) else None,
+        int(numbers[over_e[0]]) if len(over_e) else None,
+        float(log_e.max()),
+        tuple(int(h) for h in numbers[keep]),
+        tuple(float(c) for c in cusum[keep]),
+        tuple(float(v) for v in log_e[keep]),
     )
 
 
