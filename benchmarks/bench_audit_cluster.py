@@ -3,8 +3,9 @@ peak memory per worker, the measured cost per hand, and an estimate for 10^9 han
 
 The baselines, measured in the same run: the in-process audit of the same store table with one worker, the audit
 of the same log as a JSON Lines file, and the issue's yardstick — every line parsed into the log's records with
-msgspec and each dealer's talon aces counted, on one core (the issue: 10 s for a million hands where this takes
-11.5 CPU-s, so the 2-process audit's wall should be at most 0.87 of it). Targeting and legality are off (the array
+msgspec and each dealer's talon aces counted, on one core. The issue's goal is a million hands in 10 s on 2 cores;
+it quotes its own parse-and-count at 11.5 CPU-s, which this yardstick (no input limits, no validation) undercuts,
+so the ratio to it is printed as information, and the goal read in seconds. Targeting and legality are off (the array
 pass that runs above 50,000 hands); the tells are on only when asked. Then `fairdeal audit STORE --json` as a user
 runs it (a fresh process: imports, the pass, the verdict, the evidence hands drawn).
 Run: .venv/bin/python benchmarks/bench_audit_cluster.py [--hands 10000000] [--machines 100] (default 1M hands)
@@ -151,13 +152,15 @@ def main() -> None:
         )
         per_million = pool_s * 1e6 / args.hands
         print(
-            f"  against the yardstick: {per_million / yard:.2f}x its CPU time a million hands (the issue's 10 s of "
-            f"11.5: <= 0.87x; {'met' if per_million / yard <= 10 / 11.5 else 'NOT met'})"
+            f"  a million hands in {per_million:.1f} s on 2 cores (the issue's goal: <= 10 s; "
+            f"{'met' if per_million <= 10 else 'NOT met'}); {per_million / yard:.2f}x the yardstick's CPU time "
+            f"(the issue's own parse-and-count took 11.5 CPU-s, 10 s would be 0.87x of that)"
         )
         command_s = _command(store.root)
-        ratio = command_s * 1e6 / args.hands / yard
+        per_million = command_s * 1e6 / args.hands
         print(
-            f"fairdeal audit STORE --json, fresh process   {command_s:8.1f} s ({ratio:.2f}x the yardstick per 1M hands)"
+            f"fairdeal audit STORE --json, fresh process   {command_s:8.1f} s ({per_million:.1f} s a million hands: "
+            f"{'met' if per_million <= 10 else 'NOT met'}; {per_million / yard:.2f}x the yardstick)"
         )
         times = {}
         for workers in (1, 2):

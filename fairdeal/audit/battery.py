@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from math import comb, lgamma
 
 import numpy as np
-from scipy import stats as sps
 
 from fairdeal.audit.stats import subset_sum_null
+from fairdeal.audit.tails import chi2_sf, normal_sf, poisson_sf
 
 
 @dataclass(frozen=True)
@@ -119,7 +119,7 @@ def battery_tests(part: BatteryPart | None, sizes: list[int], duplicate_pairs: i
         BatteryTest(
             "card x receiver chi-square",
             pearson,
-            float(sps.chi2.sf(pearson, dof)),
+            float(chi2_sf(pearson, dof)),
             deals,
             f"uniform deals: chi-squared with {dof} degrees of freedom after the N/(N-1) correction",
         )
@@ -134,7 +134,7 @@ def battery_tests(part: BatteryPart | None, sizes: list[int], duplicate_pairs: i
             BatteryTest(
                 "runs of the first hand's value above median",
                 float(z),
-                float(2 * sps.norm.sf(abs(z))),
+                float(2 * normal_sf(abs(z))),
                 total,
                 "independent deals: Wald-Wolfowitz runs, normal, two-sided",
             )
@@ -145,7 +145,7 @@ def battery_tests(part: BatteryPart | None, sizes: list[int], duplicate_pairs: i
         BatteryTest(
             "serial matches between consecutive deals",
             float(z),
-            float(2 * sps.norm.sf(abs(z))),
+            float(2 * normal_sf(abs(z))),
             part.pairs,
             f"independent deals: {mean:.3f} shared placements per pair, two-sided",
         )
@@ -155,7 +155,7 @@ def battery_tests(part: BatteryPart | None, sizes: list[int], duplicate_pairs: i
         BatteryTest(
             "repeated deals",
             float(duplicate_pairs),
-            float(sps.poisson.sf(duplicate_pairs - 1, lam)) if duplicate_pairs else 1.0,
+            float(poisson_sf(duplicate_pairs - 1, lam)) if duplicate_pairs else 1.0,
             deals,
             f"uniform deals: duplicate pairs Poisson with mean {lam:.2e}",
         )

@@ -15,9 +15,9 @@ from math import comb
 from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy import stats as sps
 
 from fairdeal.audit.benign import Weighed, false_cut_chance, false_cut_evalue, weigh
+from fairdeal.audit.tails import binomial_sf
 from fairdeal.cards import from_ascii_list, to_ascii_list
 from fairdeal.deal import Deal, DealPattern, deal_batch, deal_from_seats, deal_order
 from fairdeal.errors import AuditError
@@ -372,8 +372,8 @@ class CutDepthTally:
         if not total or not len(legal):
             return 0, 1.0
         depth = int(np.argmax(counts))
-        tail = sps.binom.sf(counts[depth] - 1, total, 1.0 / len(legal))
-        return depth, float(min(1.0, len(legal) * tail))
+        tail = float(binomial_sf(counts[depth] - 1, total, 1.0 / len(legal)))
+        return depth, min(1.0, len(legal) * tail)
 
 
 def replay_findings(

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from math import comb
 
 import numpy as np
-from scipy import stats as sps
 
+from fairdeal.audit.tails import binomial_law, binomial_sf, hypergeometric_pmf
 from fairdeal.cards import rank_of
 from fairdeal.errors import AuditError
 
@@ -75,8 +75,7 @@ def hypergeometric_null(population: int, successes: int, draws: int, description
         raise AuditError(
             f"a hypergeometric law needs 0 <= marked, drawn <= population, got {successes}, {draws} of {population}"
         )
-    law = sps.hypergeom(population, successes, draws)
-    return DiscreteNull(law.pmf(np.arange(min(successes, draws) + 1)), description)
+    return DiscreteNull(hypergeometric_pmf(population, successes, draws), description)
 
 
 def subset_sum_null(values: np.ndarray, k: int, description: str = "") -> DiscreteNull:
@@ -113,22 +112,10 @@ def talon_aces_total_pvalue(counts: np.ndarray, pmf: np.ndarray) -> float:
         return 1.0
     p0, p1, p2 = pmf
     observed = int(counts[1] + 2 * counts[2])
-    doubles = _binomial_support(hands, p2)
-    weight = sps.binom.pmf(doubles, hands, p2)
-    tail = sps.binom.sf(observed - 2 * doubles - 1, hands - doubles, p1 / (p0 + p1))
-    return float(min(1.0, weight @ tail))
-
-
-def _binomial_support(trials: int, p: float) -> np.ndarray:
-    """The counts whose binomial probability is not 0 in floating point: a window about the mean, widened until
-    the law has underflowed at both its edges (the law is unimodal, so it is 0 beyond them too)."""
-    mean, spread = trials * p, 50.0 * np.sqrt(trials * p * (1.0 - p)) + 100.0
-    while True:
-        low, high = max(0, int(mean - spread)), min(trials, int(mean + spread) + 1)
-        first, last = (float(sps.binom.pmf(k, trials, p)) for k in (low, high))
-        if (low == 0 or first == 0.0) and (high == trials or last == 0.0):
-            return np.arange(low, high + 1)
-        spread *= 2
+    weight = binomial_law(hands, p2)
+    doubles = np.flatnonzero(weight)  # the others weigh 0 in floating point
+    tail = binomial_sf(observed - 2 * doubles - 1, hands - doubles, p1 / (p0 + p1))
+    return float(min(1.0, weight[doubles] @ tail))
 
 
 def check_pvalues(pvalues: np.ndarray) -> np.ndarray:

@@ -38,7 +38,6 @@ from math import comb
 from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy import stats as sps
 
 from fairdeal.audit.actors.cuts import UNATTRIBUTED, WRONG
 from fairdeal.audit.actors.cutter import TALON as CUT_TALON
@@ -62,6 +61,7 @@ from fairdeal.audit.scan import Merged
 from fairdeal.audit.sequential import calibrated_threshold, cusum_path, eprocess_path, llr_table
 from fairdeal.audit.stats import benjamini_hochberg, holm, talon_aces_total_pvalue
 from fairdeal.audit.summary import HandTable
+from fairdeal.audit.tails import binomial_sf, chi2_sf, normal_sf
 from fairdeal.audit.targeting import SAME_EFFORT_NULL
 from fairdeal.audit.tells import LAZY_LEVEL, LAZY_NULL, TOGETHER_NULL
 from fairdeal.cards import DeckKind
@@ -564,7 +564,7 @@ def _dealer_tests(
             subject,
             "talon value, total, two-sided",
             float(z),
-            float(min(1.0, 2 * sps.norm.sf(abs(z)))),
+            min(1.0, 2 * float(normal_sf(abs(z)))),
             hands,
             "honest talons: exact subset-sum law of the value per hand, normal total, two-sided",
             dealer=name,
@@ -617,7 +617,7 @@ def _tell_tests(subject: str, dealer: str, sums: Sums, d: int) -> list[TestResul
                 subject,
                 "shuffle too weak for its riffles",
                 float(low),
-                float(sps.binom.sf(low - 1, lazy, LAZY_LEVEL)),
+                float(binomial_sf(low - 1, lazy, LAZY_LEVEL)),
                 lazy,
                 LAZY_NULL,
                 dealer=dealer,
@@ -634,7 +634,7 @@ def _tell_tests(subject: str, dealer: str, sums: Sums, d: int) -> list[TestResul
                 subject,
                 "aces brought together (Fisher)",
                 fisher,
-                float(sps.chi2.sf(fisher, 2 * together)),
+                float(chi2_sf(fisher, 2 * together)),
                 together,
                 TOGETHER_NULL,
                 dealer=dealer,
@@ -651,7 +651,7 @@ def _tell_tests(subject: str, dealer: str, sums: Sums, d: int) -> list[TestResul
                 subject,
                 "talon vs honest shuffles of the same effort (Fisher)",
                 fisher,
-                float(sps.chi2.sf(fisher, 2 * targeted)),
+                float(chi2_sf(fisher, 2 * targeted)),
                 targeted,
                 SAME_EFFORT_NULL,
                 dealer=dealer,
@@ -693,7 +693,7 @@ def _seat_tests(merged: Merged, players: Sequence[str]) -> list[TestResult]:
             ):
                 k = int(count[d, s])
                 if k:
-                    p = float(sps.chi2.sf(fisher[d, s], 2 * k))
+                    p = float(chi2_sf(fisher[d, s], 2 * k))
                     tests.append(
                         TestResult(
                             f"dealer {players[d]} -> player {players[s]}",
@@ -805,8 +805,8 @@ def _cutter_tests(merged: Merged, players: Sequence[str]) -> list[TestResult]:
             k = int(sums.cutter_tests[c, b])
             if not k:
                 continue
-            high = float(sps.chi2.sf(sums.cutter_high[c, b], 2 * k))
-            low = float(sps.chi2.sf(sums.cutter_low[c, b], 2 * k))
+            high = float(chi2_sf(sums.cutter_high[c, b], 2 * k))
+            low = float(chi2_sf(sums.cutter_low[c, b], 2 * k))
             habit = [
                 habit_pvalue(
                     float(sums.cutter_chosen[c, b, t]),

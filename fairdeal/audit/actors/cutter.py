@@ -19,13 +19,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy import stats as sps
 
 from fairdeal.audit.actors.value import depth_values
 from fairdeal.audit.exact import DealDraws
 from fairdeal.audit.fastpath import CUT, NO_OP, CompiledShuffle, apply_compiled
 from fairdeal.audit.kernels import rank_counts as kernel_ranks
 from fairdeal.audit.kernels import score_sums
+from fairdeal.audit.tails import normal_sf
 from fairdeal.deal import DealPattern, seats_of_hands
 from fairdeal.errors import FairdealError
 from fairdeal.shuffle.notation import parse_notation
@@ -328,7 +328,7 @@ def habit_pvalue(observed: float, counts: np.ndarray, by_depth: np.ndarray, squa
     if variance <= 1e-9 * max(1.0, mean**2):
         return 0.0, 1.0  # every permutation gives the same total: nothing to test
     z = (observed - mean) / np.sqrt(variance)
-    return float(z), float(sps.norm.sf(z))
+    return float(z), float(normal_sf(z))
 
 
 def best_depths(

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy import stats as sps
 
 from fairdeal.audit.benefit.fold import Lattice, honest_null, seated_hands
 from fairdeal.audit.benefit.model import SCORE_UNITS, Scoring
+from fairdeal.audit.tails import normal_isf, normal_sf
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -106,7 +106,7 @@ def _tests(
                 actor,
                 players[t] if t < len(players) else TALON,
                 deals,
-                float(sps.norm.isf(one_sided) * (1 if p_up <= p_down else -1)),
+                float(normal_isf(one_sided) * (1 if p_up <= p_down else -1)),
                 float(min(1.0, 2 * one_sided)),
                 float(sums["points"][:, t].sum()) / SCORE_UNITS / deals,
                 sum(n * law[2] for n, law in known) / deals,
@@ -121,7 +121,7 @@ def upper_tail(parts: list[tuple[int, Lattice]], observed: int) -> float:
     if deals > EXACT_DEALS:
         mean = sum(n * law.mean for n, law in parts)
         sd = np.sqrt(sum(n * law.variance for n, law in parts))
-        return float(sps.norm.sf((observed - 0.5 - mean) / sd)) if sd > 0 else float(observed <= mean)
+        return float(normal_sf((observed - 0.5 - mean) / sd)) if sd > 0 else float(observed <= mean)
     offset = sum(n * law.offset for n, law in parts)
     length = sum(n * (len(law.pmf) - 1) for n, law in parts) + 1
     size = 1 << int(np.ceil(np.log2(length)))

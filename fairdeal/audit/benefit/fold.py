@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy import stats as sps
 
 from fairdeal.audit.benefit.model import (
     SCORE_UNITS,
@@ -29,6 +28,7 @@ from fairdeal.audit.benefit.model import (
 from fairdeal.audit.fastpath import CUT
 from fairdeal.audit.features.depth import fold_depth_aces
 from fairdeal.audit.features.fold import fold_features
+from fairdeal.audit.tails import normal_ppf
 from fairdeal.cards import NUM_CODES
 from fairdeal.deal import get_pattern
 from fairdeal.errors import FairdealError
@@ -121,7 +121,7 @@ def normal_scores(sorted_values: np.ndarray, values: np.ndarray) -> np.ndarray:
     ordered = values[order]
     below, through = np.searchsorted(sorted_values, ordered, "left"), np.searchsorted(sorted_values, ordered, "right")
     rank[order] = (below + through) / 2
-    returned: np.ndarray = sps.norm.ppf(np.clip(rank / n, 0.5 / n, 1 - 0.5 / n))
+    returned: np.ndarray = normal_ppf(np.clip(rank / n, 0.5 / n, 1 - 0.5 / n))
     return returned
 
 

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy import stats as sps
 
 from fairdeal.audit.features.fold import target_cards
 from fairdeal.audit.features.laws import ACES, FEATURES, LONGEST, LOW, POINTS, FeatureLaw, feature_law
+from fairdeal.audit.tails import binomial_sf
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -87,8 +87,8 @@ def tail_test(dealer: int, target: int, feature: int, counts: np.ndarray, law: F
     """The two tails' exact binomial p-values; the smaller one, doubled, is the test's."""
     n = int(counts.sum())
     high, low = int(counts[law.high :].sum()), int(counts[: law.low + 1].sum())
-    p_high = float(sps.binom.sf(high - 1, n, law.p_high))
-    p_low = float(sps.binom.sf(low - 1, n, law.p_low))
+    p_high = float(binomial_sf(high - 1, n, law.p_high))
+    p_low = float(binomial_sf(low - 1, n, law.p_low))
     up = p_high <= p_low
     return FeatureTest(
         dealer,

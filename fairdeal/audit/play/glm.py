@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats as sps
+
+from fairdeal.audit.tails import normal_sf
 
 RIDGE = 1e-3  # keeps a level with no errors at all finite (a player who never errs is a large negative effect)
 ITERATIONS = 50
@@ -87,4 +88,4 @@ def score_test(model: Fit, indicator: np.ndarray) -> Score:
     if variance <= 1e-9:
         return Score(0.0, 1.0, observed, expected)
     z = u / np.sqrt(variance * model.dispersion)
-    return Score(float(z), float(min(1.0, 2 * sps.norm.sf(abs(z)))), observed, expected)
+    return Score(float(z), min(1.0, 2 * float(normal_sf(abs(z)))), observed, expected)
