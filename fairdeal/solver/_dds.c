@@ -280,11 +280,17 @@ static int search(Ctx *c, int trick, int leader, int *plays, int np, int alpha, 
     return best;
 }
 
+/* The first probe: the middle where the counted seats maximise (a game); one trick where they minimise (misère,
+   raspasy), whose values run low: proving small lower bounds first costs a sixth fewer nodes on random misères. */
+static int first_guess(const Ctx *c, int hi) {
+    return (c->count_mask & c->max_mask) ? (hi + 1) / 2 : (hi < 1 ? hi : 1);
+}
+
 /* The exact value by null-window probes (MTD(f)): each probe only asks "at least b?", which prunes far more than
    a full window, and the table keeps the bounds the probes found. */
 static int solve_exact(Ctx *c, int leader, int *plays, int np) {
     int lo = 0, hi = popcount32(c->hands[leader]) + (np > 0);
-    int guess = (lo + hi + 1) / 2;
+    int guess = first_guess(c, hi);
     while (lo < hi && !c->aborted) {
         int b = guess > lo ? guess : lo + 1;
         int v = search(c, 0, leader, plays, np, b - 1, b);
@@ -297,7 +303,7 @@ static int solve_exact(Ctx *c, int leader, int *plays, int np) {
 /* The exact value after the seat to play plays `card`, by null-window probes like solve_exact. */
 static int value_after(Ctx *c, int leader, int *plays, int np, int card) {
     int lo = 0, hi = popcount32(c->hands[leader]) + (np > 0);
-    int guess = (lo + hi + 1) / 2;
+    int guess = first_guess(c, hi);
     while (lo < hi && !c->aborted) {
         int b = guess > lo ? guess : lo + 1;
         int v = play_card(c, 0, leader, plays, np, card, b - 1, b);
