@@ -19,6 +19,8 @@ import numpy as np
 from fairdeal.audit.candidates import DEALER, HAND, LINE, RECEIVER, WEIGHTS, Candidates
 from fairdeal.audit.features import tests as features
 from fairdeal.audit.verdict import DEALER_FINDINGS, Verdict
+from fairdeal.bounded import quote
+from fairdeal.cards import parse_card
 from fairdeal.deal import get_pattern
 from fairdeal.errors import FairdealError
 from fairdeal.log.reader import decode_line
@@ -205,7 +207,7 @@ def _hand_record(raw: bytes, line: int) -> HandRecord | None:
 
 def _drawn(record: HandRecord, line: int, players: tuple[str, ...], why: str) -> DrawnHand:
     assert record.deal  # only dealt hands are drawn
-    seats = tuple((players[s], tuple(cards)) for s, cards in enumerate(record.deal.hands[: len(players)]))
+    seats = tuple((players[s], _named(cards)) for s, cards in enumerate(record.deal.hands[: len(players)]))
     shuffle = record.shuffle if isinstance(record.shuffle, str) else None
     declarer = None
     if record.contract and 0 <= record.contract.declarer < len(players):
@@ -216,11 +218,23 @@ def _drawn(record: HandRecord, line: int, players: tuple[str, ...], why: str) ->
         players[record.dealer],
         _cutter(shuffle, record.dealer, players),
         seats,
-        tuple(tuple(t) for t in record.deal.talons),
+        tuple(_named(t) for t in record.deal.talons),
         shuffle,
         why,
         declarer,
     )
+
+
+def _named(cards: list[str]) -> tuple[str, ...]:
+    """Cards as the log writes them (``AS``): the reader takes ``as`` or ``AS\\n`` for the ace, the report shows the
+    card; anything else is quoted on one line."""
+    named = []
+    for text in cards:
+        try:
+            named.append(parse_card(text).ascii)
+        except FairdealError:
+            named.append(quote(text))
+    return tuple(named)
 
 
 def _cuts(shuffle: str | None) -> list[Action]:
