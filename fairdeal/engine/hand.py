@@ -213,7 +213,7 @@ def _legal_bids(state: HandState) -> tuple[Action, ...]:
 
 
 def _legal_talon(state: HandState) -> list[Action]:
-    return [TakeTalon(state.turn), Bid(state.turn, auction_rules.MISERE_TOKEN)]
+    return [_seat_action(TakeTalon, state.turn), _seat_actions(Bid, state.turn)[auction_rules.MISERE_TOKEN]]
 
 
 def _legal_discards(state: HandState) -> tuple[Action, ...]:
@@ -226,7 +226,7 @@ def _legal_contracts(state: HandState) -> list[Action]:
     declares = _seat_actions(Declare, state.turn)
     actions: list[Action] = [declares[b.token] for b in _auction(state).legal_contracts(state)]
     if _may_concede(state):
-        actions.append(Concede(state.turn))
+        actions.append(_seat_action(Concede, state.turn))
     return actions
 
 
@@ -236,23 +236,25 @@ def _legal_defence(state: HandState) -> list[Action]:
 
 
 def _legal_open_choice(state: HandState) -> list[Action]:
-    return [ChooseOpen(state.turn, True), ChooseOpen(state.turn, False)]
+    return _both(ChooseOpen, state.turn)
 
 
 def _legal_invite(state: HandState) -> list[Action]:
-    return [Invite(state.turn, True), Invite(state.turn, False)]
+    return _both(Invite, state.turn)
 
 
 def _legal_announce(state: HandState) -> list[Action]:
-    return [Announce(state.turn, True), Announce(state.turn, False)]
+    return _both(Announce, state.turn)
 
 
 def _legal_follow(state: HandState) -> list[Action]:
-    return [Follow(state.turn, False), *([Follow(state.turn, True)] if _follow_floor(state) is not None else [])]
+    follows = _seat_actions(Follow, state.turn)
+    return [follows[False], *([follows[True]] if _follow_floor(state) is not None else [])]
 
 
 def _legal_kontra(state: HandState) -> list[Action]:
-    return [Kontra(state.turn, False), *([Kontra(state.turn, True)] if _may_double(state) else [])]
+    kontras = _seat_actions(Kontra, state.turn)
+    return [kontras[False], *([kontras[True]] if _may_double(state) else [])]
 
 
 # Actions are values: one object per distinct action serves every hand, instead of a new one per legal option.
@@ -274,6 +276,18 @@ class _SeatActions(dict[Any, Action]):
 @cache
 def _seat_actions(kind: Callable[[int, Any], Action], seat: int) -> _SeatActions:
     return _SeatActions(kind, seat)
+
+
+@cache
+def _seat_action(kind: Callable[[int], Action], seat: int) -> Action:
+    """``seat``'s action of a kind without an argument (take the talon, concede)."""
+    return kind(seat)
+
+
+def _both(kind: Callable[[int, bool], Action], seat: int) -> list[Action]:
+    """A yes-or-no decision's two actions, yes first."""
+    actions = _seat_actions(kind, seat)
+    return [actions[True], actions[False]]
 
 
 @lru_cache(maxsize=256)
@@ -333,22 +347,23 @@ def _half_whist_allowed(state: HandState) -> bool:
 
 def apply(state: HandState, action: Action) -> HandState:
     """The state after ``action``; raises ``IllegalAction`` naming the rule that forbids it."""
-    if state.phase is _PLAY and _offered(action, legal_tuple(state)):
-        # A card among the legal actions is the right seat's legal card: the checks below would only repeat that.
-        after = play_rules.play_legal_card(state, action.card)  # type: ignore[union-attr]
-    else:
+    after = None
+    if state.phase is _PLAY:
+        # A card among the legal actions is the right seat's legal card: the checks of ``_checked_apply`` would only
+        # repeat that. Identity first: a bot returns one of the very objects its view offered, and the actions'
+        # dataclass equality is a Python call per action passed over.
+        legal = legal_tuple(state)
+        for offered in legal:
+            if offered is action:
+                after = play_rules.play_legal_card(state, action.card)  # type: ignore[union-attr]
+                break
+        else:
+            if action in legal:
+                after = play_rules.play_legal_card(state, action.card)  # type: ignore[union-attr]
+    if after is None:
         after = _checked_apply(state, action)
     after.__dict__["steps"] = state.steps + 1  # a state the handler made for this step: not yet seen by anyone
     return after
-
-
-def _offered(action: Action, legal: tuple[Action, ...]) -> bool:
-    """``action in legal``, asking identity first: a bot returns one of the very objects its view offered, and the
-    actions' dataclass equality is a Python call per action passed over."""
-    for offered in legal:
-        if offered is action:
-            return True
-    return action in legal
 
 
 def _checked_apply(state: HandState, action: Action) -> HandState:
