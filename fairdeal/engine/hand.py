@@ -423,7 +423,7 @@ def _cards_word(count: int) -> str:
 
 def _checked_discard(state: HandState, action: Discard) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(the cards, the hand kept) of a legal discard."""
-    cards = tuple(int(c) for c in action.cards)
+    cards = tuple(map(int, action.cards))
     hand = state.hands[action.seat]
     count = _excess(state, action.seat)
     if len(cards) != count or len(set(cards)) != count:
@@ -431,7 +431,7 @@ def _checked_discard(state: HandState, action: Discard) -> tuple[tuple[int, ...]
     foreign = [Card.from_code(c).ascii for c in cards if c not in hand]
     if foreign:
         raise IllegalAction(f"{action}: discard not from your hand ({' '.join(foreign)})")
-    return cards, tuple(c for c in hand if c not in cards)
+    return cards, tuple([c for c in hand if c not in cards])
 
 
 def _apply_discard(state: HandState, action: Discard) -> HandState:
@@ -510,7 +510,7 @@ def _apply_declare(state: HandState, action: Declare) -> HandState:
         bid = parse_bid(action.token)
     except BidError as exc:
         raise IllegalAction(f"{action}: {exc}") from None
-    _auction(state).check_contract(state, bid, str(action))
+    _auction(state).check_contract(state, bid, action)  # spelt out only in an error
     steps = state.extra.follow_steps if isinstance(state.extra, CentralState) else ()
     if steps and steps[-1][1] and not steps[-1][3]:
         seat, _, _, _ = steps[-1]  # the follower named his contract: the others may follow
