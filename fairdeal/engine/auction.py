@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from fairdeal.rules.convention import BiddingRules
 
 MISERE_TOKEN = "misere"
+_TALON = Phase.TALON  # read on every bid: a module global is cheaper than a class attribute (3.11)
 
 # Speed: a rule function that enumerates bids is remembered by the convention's bidding rules and a key of
 # everything else it reads from the state, so a remembered answer is the rule's own answer
@@ -196,7 +197,7 @@ def _dark_tokens(state: HandState, seat: int, open_bids: list[ContractBid]) -> l
 
 @per_state
 def legal_tokens(state: HandState) -> list[str]:
-    if state.phase is Phase.TALON:
+    if state.phase is _TALON:
         return [MISERE_TOKEN]
     # A misère bidder may not turn to a game («мизер можно объявить только сразу»).
     if state.turn in state.misere_bidders:
@@ -305,7 +306,7 @@ def apply_bid(state: HandState, token: str) -> HandState:
     if token not in legal_tokens(state):
         raise IllegalAction(f"seat {seat} bids {token}: {_explain(state, token)}")
     auction = state.auction + ((seat, token),)
-    if state.phase is Phase.TALON:  # «может сменить заявку и заказать мизер ... как обычный мизер»
+    if state.phase is _TALON:  # «может сменить заявку и заказать мизер ... как обычный мизер»
         misere = ContractBid(None, None)
         return _take_talon(evolve(state, auction=auction, high=misere, final_bid=misere, dark=False), seat)
     dark, core = split_dark(token)
@@ -440,7 +441,7 @@ def legal_contracts(state: HandState) -> list[ContractBid]:
     ]
 
 
-def check_contract(state: HandState, bid: ContractBid, what: str) -> None:
+def check_contract(state: HandState, bid: ContractBid, what: object) -> None:
     if bid in legal_contracts(state):
         return
     if bid.rung:

@@ -52,6 +52,7 @@ PASS_CALL = "pass"
 # The phases the per-action paths test, as module globals: reading a class attribute (``Phase.PLAY``) costs
 # several times a global's in Python 3.11, and these are read a few times per card.
 _PLAY, _DONE = Phase.PLAY, Phase.DONE
+_PASSED, _WHISTED = DefenceCall.PASS, DefenceCall.WHIST  # read on each card of an open whist, likewise
 ACE = 7  # rank index of the ace in a card code (suit * 8 + rank)
 
 
@@ -168,7 +169,7 @@ def to_move(state: HandState) -> int | None:
     if phase is _PLAY:
         if state.turn == state.dummy:  # the dummy is played by the declarer's opponent
             return next(s for s in state.players if s != state.declarer)
-        if state.defence_open and (state.turn, DefenceCall.PASS) in state.defence:
+        if state.defence_open and (state.turn, _PASSED) in state.defence:
             return _lone_whister(state)  # the passer's cards
     elif phase is _DONE:
         return None
@@ -180,7 +181,10 @@ def is_over(state: HandState) -> bool:
 
 
 def _lone_whister(state: HandState) -> int:
-    return next(s for s, call in state.defence if call is DefenceCall.WHIST)
+    for seat, call in state.defence:
+        if call is _WHISTED:
+            return seat
+    raise AssertionError("an open defence has a whister")
 
 
 # ---- legal actions ----------------------------------------------------------------------------------------------
@@ -213,7 +217,7 @@ def _legal_bids(state: HandState) -> tuple[Action, ...]:
 
 
 def _legal_talon(state: HandState) -> list[Action]:
-    return [TakeTalon(state.turn), Bid(state.turn, auction_rules.MISERE_TOKEN)]
+    return [_seat_action(TakeTalon, state.turn), _seat_actions(Bid, state.turn)[auction_rules.MISERE_TOKEN]]
 
 
 def _legal_discards(state: HandState) -> tuple[Action, ...]:
@@ -226,7 +230,7 @@ def _legal_contracts(state: HandState) -> list[Action]:
     declares = _seat_actions(Declare, state.turn)
     actions: list[Action] = [declares[b.token] for b in _auction(state).legal_contracts(state)]
     if _may_concede(state):
-        actions.append(Concede(state.turn))
+        actions.append(_seat_action(Concede, state.turn))
     return actions
 
 
@@ -236,23 +240,25 @@ def _legal_defence(state: HandState) -> list[Action]:
 
 
 def _legal_open_choice(state: HandState) -> list[Action]:
-    return [ChooseOpen(state.turn, True), ChooseOpen(state.turn, False)]
+    return _both(ChooseOpen, state.turn)
 
 
 def _legal_invite(state: HandState) -> list[Action]:
-    return [Invite(state.turn, True), Invite(state.turn, False)]
+    return _both(Invite, state.turn)
 
 
 def _legal_announce(state: HandState) -> list[Action]:
-    return [Announce(state.turn, True), Announce(state.turn, False)]
+    return _both(Announce, state.turn)
 
 
 def _legal_follow(state: HandState) -> list[Action]:
-    return [Follow(state.turn, False), *([Follow(state.turn, True)] if _follow_floor(state) is not None else [])]
+    follows = _seat_actions(Follow, state.turn)
+    return [follows[False], *([follows[True]] if _follow_floor(state) is not None else [])]
 
 
 def _legal_kontra(state: HandState) -> list[Action]:
-    return [Kontra(state.turn, False), *([Kontra(state.turn, True)] if _may_double(state) else [])]
+    kontras = _seat_actions(Kontra, state.turn)
+    return [kontras[False], *([kontras[True]] if _may_double(state) else [])]
 
 
 # Actions are values: one object per distinct action serves every hand, instead of a new one per legal option.
@@ -276,6 +282,18 @@ def _seat_actions(kind: Callable[[int, Any], Action], seat: int) -> _SeatActions
     return _SeatActions(kind, seat)
 
 
+@cache
+def _seat_action(kind: Callable[[int], Action], seat: int) -> Action:
+    """``seat``'s action of a kind without an argument (take the talon, concede)."""
+    return kind(seat)
+
+
+def _both(kind: Callable[[int, bool], Action], seat: int) -> list[Action]:
+    """A yes-or-no decision's two actions, yes first."""
+    actions = _seat_actions(kind, seat)
+    return [actions[True], actions[False]]
+
+
 @lru_cache(maxsize=256)
 def _plays(seat: int, actor: int | None) -> tuple[Play, ...]:
     """``seat``'s play of each card, indexed by card code."""
@@ -293,20 +311,21 @@ def _may_concede(state: HandState) -> bool:
     return not state.final_bid.misere
 
 
-def _legal_calls(state: HandState) -> list[DefenceCall]:
+@last_state  # asked for the defender's view, then for the check of the call he makes from it
+def _legal_calls(state: HandState) -> tuple[DefenceCall, ...]:
     rules = state.convention.defence
     assert state.contract is not None  # the defence answers a declared contract
     if state.dark and state.contract.level == 6 and rules.dark_six_forced_whist:
-        return [DefenceCall.WHIST]  # «шестерная игра, заказанная втёмную, вистуется принудительно обоими»
+        return (DefenceCall.WHIST,)  # «шестерная игра, заказанная втёмную, вистуется принудительно обоими»
     if rules.forced_whist_numbers and _number(state) in rules.forced_whist_numbers:
-        return [DefenceCall.WHIST]  # Austrian Illustrated: «защитники не могут отказаться от игры»
+        return (DefenceCall.WHIST,)  # Austrian Illustrated: «защитники не могут отказаться от игры»
     calls = [DefenceCall.PASS, DefenceCall.WHIST]
     other_passed = (state.dummy in state.defenders) or (state.defence and state.defence[0][1] is DefenceCall.PASS)
     if other_passed and _half_whist_allowed(state):
         calls.append(DefenceCall.HALF_WHIST)
     if rules.whist_with_talon and _whister_talon(state) is not None:
         calls.append(DefenceCall.WHIST_TALON)
-    return calls
+    return tuple(calls)
 
 
 def _number(state: HandState) -> int:
@@ -333,30 +352,38 @@ def _half_whist_allowed(state: HandState) -> bool:
 
 def apply(state: HandState, action: Action) -> HandState:
     """The state after ``action``; raises ``IllegalAction`` naming the rule that forbids it."""
-    if state.phase is _PLAY and _offered(action, legal_tuple(state)):
-        # A card among the legal actions is the right seat's legal card: the checks below would only repeat that.
-        after = play_rules.play_legal_card(state, action.card)  # type: ignore[union-attr]
+    if state.phase is _PLAY:
+        # A card among the legal actions is the right seat's legal card: the checks of ``_checked_apply`` would only
+        # repeat that. Equality after identity: a record's replay makes its own action objects.
+        legal = legal_tuple(state)
+        if _offered(action, legal) or action in legal:
+            after = play_rules.play_legal_card(state, action.card)  # type: ignore[union-attr]
+        else:
+            after = _checked_apply(state, action)
     else:
-        after = _checked_apply(state, action)
+        # An action offered in this state's view is the right seat's, in this phase, with a handler: the handler
+        # alone checks it. The legal actions are not worked out for an action from elsewhere (a replay).
+        shown = legal_tuple.known(state)
+        handled = shown is not None and _offered(action, shown)
+        after = _handled(state, action) if handled else _checked_apply(state, action)
     after.__dict__["steps"] = state.steps + 1  # a state the handler made for this step: not yet seen by anyone
     return after
 
 
 def _offered(action: Action, legal: tuple[Action, ...]) -> bool:
-    """``action in legal``, asking identity first: a bot returns one of the very objects its view offered, and the
-    actions' dataclass equality is a Python call per action passed over."""
-    for offered in legal:
+    """Whether ``action`` is one of the very objects in ``legal``: a bot returns one its view offered, and asking
+    identity spares the actions' dataclass equality, a Python call per action passed over."""
+    for offered in legal:  # noqa: SIM110 - a loop, not ``any`` over a generator: asked for every action
         if offered is action:
             return True
-    return action in legal
+    return False
 
 
 def _checked_apply(state: HandState, action: Action) -> HandState:
     if state.phase is _DONE:
         raise IllegalAction(f"{action}: the hand is over")
     rule = state.mechanics.phases.get(state.phase)
-    handler = None if rule is None else rule.handlers.get(type(action))
-    if handler is None:
+    if rule is None or type(action) not in rule.handlers:
         raise IllegalAction(f"{action}: not allowed in the {state.phase.value} phase")
     if isinstance(action, Bid) and action.seat in state.passed:
         raise IllegalAction(
@@ -367,7 +394,12 @@ def _checked_apply(state: HandState, action: Action) -> HandState:
     expected = to_move(state)
     if actor != expected:
         raise IllegalAction(f"{action}: not your turn, seat {expected} is to act")
-    after = handler(state, action)
+    return _handled(state, action)
+
+
+def _handled(state: HandState, action: Action) -> HandState:
+    """The phase's handler of ``action``'s type applied (one the phase has: checked or offered)."""
+    after = state.mechanics.phases[state.phase].handlers[type(action)](state, action)
     return evolve(state) if after is state else after
 
 
@@ -391,7 +423,7 @@ def _cards_word(count: int) -> str:
 
 def _checked_discard(state: HandState, action: Discard) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(the cards, the hand kept) of a legal discard."""
-    cards = tuple(int(c) for c in action.cards)
+    cards = tuple(map(int, action.cards))
     hand = state.hands[action.seat]
     count = _excess(state, action.seat)
     if len(cards) != count or len(set(cards)) != count:
@@ -399,7 +431,7 @@ def _checked_discard(state: HandState, action: Discard) -> tuple[tuple[int, ...]
     foreign = [Card.from_code(c).ascii for c in cards if c not in hand]
     if foreign:
         raise IllegalAction(f"{action}: discard not from your hand ({' '.join(foreign)})")
-    return cards, tuple(c for c in hand if c not in cards)
+    return cards, tuple([c for c in hand if c not in cards])
 
 
 def _apply_discard(state: HandState, action: Discard) -> HandState:
@@ -478,7 +510,7 @@ def _apply_declare(state: HandState, action: Declare) -> HandState:
         bid = parse_bid(action.token)
     except BidError as exc:
         raise IllegalAction(f"{action}: {exc}") from None
-    _auction(state).check_contract(state, bid, str(action))
+    _auction(state).check_contract(state, bid, action)  # spelt out only in an error
     steps = state.extra.follow_steps if isinstance(state.extra, CentralState) else ()
     if steps and steps[-1][1] and not steps[-1][3]:
         seat, _, _, _ = steps[-1]  # the follower named his contract: the others may follow
@@ -504,7 +536,7 @@ def _apply_concede(state: HandState, action: Concede) -> HandState:
 
 
 def _apply_defend(state: HandState, action: Defend) -> HandState:
-    call = DefenceCall(action.call)
+    call = action.call if type(action.call) is DefenceCall else DefenceCall(action.call)  # a record's string too
     if call not in _legal_calls(state):
         raise IllegalAction(f"{action}: {_why_not(state, call)}")
     defence = state.defence + ((action.seat, call),)

@@ -33,7 +33,7 @@ class Auction:
     legal_tokens: Callable[[HandState], list[str]]
     apply_bid: Callable[[HandState, str], HandState]
     legal_contracts: Callable[[HandState], list[ContractBid]]
-    check_contract: Callable[[HandState, ContractBid, str], None]
+    check_contract: Callable[[HandState, ContractBid, object], None]
 
 
 @dataclass(frozen=True)

@@ -268,7 +268,7 @@ def number_of_contract(state: HandState, bid: ContractBid) -> int:
     return _rules(state).number_of(bid.token)
 
 
-def check_contract(state: HandState, bid: ContractBid, what: str) -> None:
+def check_contract(state: HandState, bid: ContractBid, what: object) -> None:
     if bid not in legal_contracts(state):
         without = state.final_bid is not None and state.final_bid.no_talon
         raise IllegalAction(

@@ -165,12 +165,13 @@ def play_legal_card(state: HandState, card: int) -> HandState:
     after = successor(state)
     kept = after.__dict__
     kept["hands"] = tuple(hands)
+    if len(current) == len(seats):
+        _finish_trick(state, current, kept)
+        return after
     kept["current"] = current
     kept["turn"] = seats[(seats.index(seat) + 1) % len(seats)]
     if len(current) == 1 and not state.tricks:
         kept.update(_opened_at_first_lead(state))
-    if len(current) == len(seats):
-        kept.update(_finished_trick(state, current))
     return after
 
 
@@ -192,34 +193,29 @@ def _opened_at_first_lead(state: HandState) -> dict[str, object]:
     return changes
 
 
-def _finished_trick(state: HandState, current: tuple[tuple[int, int], ...]) -> dict[str, object]:
-    """The fields a full trick changes: the trick is kept, its winner counted and leading."""
+def _finish_trick(state: HandState, current: tuple[tuple[int, int], ...], kept: dict[str, object]) -> None:
+    """Write into ``kept`` (the next state's fields) what a full trick changes: the trick is kept, its winner
+    counted and leading."""
     talon_card = state.current_talon_card if state.kind is _RASPASY else None
     if talon_card is None:
         winner = trick_winner(current, None, trump_of(state))
     else:
         winner = trick_winner(current, talon_card, None, talon_owner=_talon_owner(state))
     won = list(state.won)
-    talon_won = state.talon_won
     if winner in state.active:
         won[winner] += 1
     else:
-        talon_won += 1
+        kept["talon_won"] = state.talon_won + 1
     leader = state.trick_seats[0] if talon_card is not None else winner
     trick = object.__new__(Trick)  # a frozen value made without its per-field ``object.__setattr__``
     trick.__dict__.update(plays=current, winner=winner, talon_card=talon_card)
-    tricks = state.tricks + (trick,)
+    tricks = kept["tricks"] = state.tricks + (trick,)
+    kept["current"] = ()
+    kept["won"] = tuple(won)
+    kept["leader"] = kept["turn"] = leader
     cap = state.convention.play.defence_trick_cap
-    done = len(tricks) == TRICKS_PER_HAND or (cap is not None and _defence_capped(state, won))
-    return {
-        "tricks": tricks,
-        "current": (),
-        "won": tuple(won),
-        "talon_won": talon_won,
-        "leader": leader,
-        "turn": leader,
-        "phase": _DONE if done else _PLAY,
-    }
+    if len(tricks) == TRICKS_PER_HAND or (cap is not None and _defence_capped(state, won)):
+        kept["phase"] = _DONE
 
 
 def _defence_capped(state: HandState, won: list[int]) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field, fields
 from functools import wraps
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from fairdeal.engine.actions import Phase
 from fairdeal.engine.bids import ContractBid
@@ -159,31 +159,50 @@ def amend_fresh(state: HandState, **changes: Any) -> HandState:
 
 
 T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
 
 
-def last_state(rule: Callable[[HandState], tuple[T, ...]]) -> Callable[[HandState], tuple[T, ...]]:
+class Remembered(Protocol[T_co]):
+    """A rule remembered for the last state asked (``last_state``)."""
+
+    def __call__(self, state: HandState) -> tuple[T_co, ...]: ...
+
+    def known(self, state: HandState) -> tuple[T_co, ...] | None:
+        """The answer for ``state`` if it is the state last asked, else ``None`` (nothing is worked out)."""
+        ...
+
+
+def last_state(rule: Callable[[HandState], tuple[T, ...]]) -> Remembered[T]:
     """Remember ``rule(state)`` for the last state it was asked about. A driver asks each state more than once
     (the bot's view, then the check of the action chosen from it), and a state never changes, so identity is the
     key; the answer is a tuple, so no caller can change what the next one gets."""
-    last: list[tuple[HandState | None, tuple[T, ...]]] = [(None, ())]
+    last: list[Any] = [None, ()]  # the state last asked, its answer
 
     @wraps(rule)
     def remembered(state: HandState) -> tuple[T, ...]:
-        seen, answer = last[0]
-        if seen is not state:
-            answer = rule(state)
-            last[0] = (state, answer)
+        if last[0] is not state:
+            last[1] = rule(state)
+            last[0] = state
+        answer: tuple[T, ...] = last[1]
         return answer
 
-    return remembered
+    def known(state: HandState) -> tuple[T, ...] | None:
+        answer: tuple[T, ...] | None = last[1] if last[0] is state else None
+        return answer
+
+    remembered.known = known  # type: ignore[attr-defined]  # a function's attribute: calls stay plain calls
+    return cast(Remembered[T], remembered)
 
 
 def per_state(rule: Callable[[HandState], list[T]]) -> Callable[[HandState], list[T]]:
     """``last_state`` for a rule that answers a list: every call still returns a fresh list."""
-    remembered = last_state(lambda state: tuple(rule(state)))
+    last: list[Any] = [None, ()]  # as in ``last_state``, one call deep: auction rules are asked once per bid
 
     @wraps(rule)
     def fresh(state: HandState) -> list[T]:
-        return list(remembered(state))
+        if last[0] is not state:
+            last[1] = tuple(rule(state))
+            last[0] = state
+        return list(last[1])
 
     return fresh

@@ -152,7 +152,7 @@ def legal_contracts(state: HandState) -> list[ContractBid]:
     ]
 
 
-def check_contract(state: HandState, bid: ContractBid, what: str) -> None:
+def check_contract(state: HandState, bid: ContractBid, what: object) -> None:
     if bid not in legal_contracts(state):
         without = state.final_bid is not None and state.final_bid.no_talon
         raise IllegalAction(

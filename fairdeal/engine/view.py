@@ -83,11 +83,12 @@ def view_for(state: HandState, seat: int) -> PlayerView:
 
 def actor_view(state: HandState, seat: int) -> PlayerView:
     """``view_for`` the seat ``to_move(state)`` names, as a driver that has just asked it makes: the view's
-    ``to_move`` is that seat, not worked out again."""
+    ``to_move`` is that seat, not worked out again, and its ``legal`` (which every bot reads) is filled at once."""
     view = object.__new__(_SeenView)
     kept = view.__dict__
     kept["_state"] = state
     kept["seat"] = kept["to_move"] = seat
+    kept["legal"] = legal_tuple(state)
     return view
 
 
