@@ -29,7 +29,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from commit_reveal_helpers import honest_session
+from commit_reveal_helpers import honest_session, leaves
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
@@ -189,14 +189,6 @@ def bench_workers(own_floor: float, yardstick: float, hands: int = 600) -> None:
         print(f"{label:<64} {rates[cores][2] / yardstick:>10.2f} x")
         verdict = "met" if rates[cores][2] >= yardstick * 2 / 3 else "NOT met"
         print(f"{f'target with {cores} workers: >= 0.67 x that floor':<64} {verdict:>10}")
-
-
-def leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    if isinstance(value, dict):
-        return [p for k, v in value.items() for p in leaves(v, (*path, k))]
-    if isinstance(value, list):
-        return [p for i, v in enumerate(value) for p in leaves(v, (*path, i))]
-    return [path]
 
 
 def mutated(value: Any, rng: random.Random) -> Any:

@@ -20,9 +20,11 @@ from typing import Any
 import jsonschema
 import numpy as np
 
+from fairdeal import bounded
 from fairdeal.bounded import check, strip_bom
 from fairdeal.cards import DeckKind, to_ascii_list
 from fairdeal.errors import CanonicalError, FairdealError, ProtocolError, one_line
+from fairdeal.protocols import canonical
 from fairdeal.protocols.canonical import decode
 from fairdeal.protocols.commit_reveal import seed_statement, signature_holds
 from fairdeal.protocols.commit_reveal4.check import Checked, hand_of, is_v4, portable_checks, restored_checks, verify_v4
@@ -531,7 +533,7 @@ def read_document(path: Path) -> dict[str, Any]:
     as JSON, as v3 wrote them."""
     raw = read_raw(path)
     try:
-        doc = decode(raw)
+        doc = decode(raw, depth_checked=DEPTH_CHECKED)
     except CanonicalError as exc:
         doc = parse_transcript(path, raw)
         if is_v4(doc) or is_mental_poker_v4(doc):
@@ -541,6 +543,10 @@ def read_document(path: Path) -> dict[str, Any]:
         raise ProtocolError(f"{path}: a transcript is a JSON object")
     return doc
 
+
+# read_raw holds every transcript to the reader's depth limit: no deeper than canonical JSON's, the decoder
+# need not measure it again.
+DEPTH_CHECKED = bounded.MAX_DEPTH <= canonical.MAX_DEPTH
 
 _UNREAD = object()  # what a file gave for the log's checks when it could not give it
 

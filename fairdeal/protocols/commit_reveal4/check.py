@@ -20,7 +20,7 @@ from fairdeal.engine.scoring import abort_penalty
 from fairdeal.engine.settlement import settle
 from fairdeal.engine.sheet import Sheet, new_sheet
 from fairdeal.errors import CanonicalError, FairdealError, ProtocolError, SignedMessageError
-from fairdeal.protocols.canonical import encode
+from fairdeal.protocols.canonical import encode, encode_decoded
 from fairdeal.protocols.commit_reveal4 import messages as m
 from fairdeal.protocols.commit_reveal4.derive import MAX_SESSION_HANDS, PROTOCOL, Session
 from fairdeal.protocols.commit_reveal4.parties import (
@@ -57,6 +57,7 @@ class Checked:
     source: str
     doc: Mapping[str, Any]
     hand: int | None = None
+    decoded: bool = False  # ``doc`` is what ``canonical.decode`` returned: its parts re-encode as they stand
     roster: Roster | None = None
     convention: Convention | None = None
     failures: list[tuple[str, str, str]] = field(default_factory=list)
@@ -108,7 +109,9 @@ class Openings:
 
     def take(self, c: Checked) -> bool:
         done = self.checked
-        if done is None or _bytes_of(c.doc["roster"]) != self.roster or _bytes_of(c.doc["opening"]) != self.opening:
+        if done is None or _bytes_of(c.doc["roster"], c.decoded) != self.roster:
+            return False
+        if _bytes_of(c.doc["opening"], c.decoded) != self.opening:
             return False
         c.roster, c.convention, c.anchor, c.hands, c.opening_last = (
             done.roster,
@@ -120,12 +123,13 @@ class Openings:
         return True
 
     def keep(self, c: Checked) -> None:
-        self.roster, self.opening, self.checked = _bytes_of(c.doc["roster"]), _bytes_of(c.doc["opening"]), c
+        self.roster, self.opening = _bytes_of(c.doc["roster"], c.decoded), _bytes_of(c.doc["opening"], c.decoded)
+        self.checked = c
 
 
-def _bytes_of(value: Any) -> bytes | None:
+def _bytes_of(value: Any, decoded: bool) -> bytes | None:
     try:
-        return encode(value)
+        return encode_decoded(value) if decoded else encode(value)
     except CanonicalError:
         return None
 
@@ -136,9 +140,15 @@ def hand_of(doc: Mapping[str, Any]) -> int:
 
 
 def check_document(
-    source: str, doc: Mapping[str, Any], pins: Pins, chains: Chains | None = None, openings: Openings | None = None
+    source: str,
+    doc: Mapping[str, Any],
+    pins: Pins,
+    chains: Chains | None = None,
+    openings: Openings | None = None,
+    decoded: bool = False,
 ) -> Checked:
-    c = Checked(source, doc)
+    """One document on its own; ``decoded``: ``doc`` is what ``canonical.decode`` returned from its file."""
+    c = Checked(source, doc, decoded=decoded)
     settlement = doc.get("format") == SETTLEMENT_FORMAT
     expected = TOP_FIELDS - {"hand"} if settlement else TOP_FIELDS
     if set(doc) != expected or doc.get("format") not in (FORMAT, SETTLEMENT_FORMAT) or doc.get("version") != VERSION:
@@ -244,7 +254,8 @@ def _walk(
     opened: list[Envelope] = []
     for index, item in enumerate(items):
         try:
-            envelope = open_checked(parse(item, f"{where}[{index}]"), ctx, keys, prev, presenter=SERVICE, names=names)
+            message = parse(item, f"{where}[{index}]", c.decoded)
+            envelope = open_checked(message, ctx, keys, prev, presenter=SERVICE, names=names)
             m.checked_body(envelope, names)
         except SignedMessageError as exc:
             party = exc.party if exc.party != "relay" else SERVICE
@@ -777,11 +788,12 @@ def me_notes(group: Sequence[Checked], me: IdentityKey) -> list[str]:
 Finding = tuple[str, int | None, str, str, str]  # source, hand, party, check, detail
 
 
-def check_documents(docs: Sequence[tuple[str, Mapping[str, Any]]], pins: Pins) -> list[Checked]:
-    """Each document on its own (in hand order, so each chain link costs one step) and the decks in one batch."""
+def check_documents(docs: Sequence[tuple[str, Mapping[str, Any]]], pins: Pins, decoded: bool = False) -> list[Checked]:
+    """Each document on its own (in hand order, so each chain link costs one step) and the decks in one batch;
+    ``decoded``: every document is what ``canonical.decode`` returned."""
     chains: Chains = {}
     openings = Openings()  # the same pins for every document, so a checked opening holds for its copies
-    checks = [check_document(source, doc, pins, chains, openings) for source, doc in docs]
+    checks = [check_document(source, doc, pins, chains, openings, decoded) for source, doc in docs]
     check_decks(checks)
     return checks
 
@@ -816,10 +828,17 @@ def _restored(checks: list[Checked], docs: Sequence[tuple[str, Mapping[str, Any]
 
 
 def portable_checks(docs: Sequence[tuple[str, Mapping[str, Any]]], pins: Pins) -> list[Checked]:
-    """``check_documents`` in a worker that read the documents itself: each result keeps what the session checks
+    """``check_documents`` in a worker that read (``read_document``: strictly decoded) the documents itself: each
+    result keeps what the session checks
     need (the record and deal, and the roster as its JSON, for ``restored_checks``), not the document."""
-    checks = check_documents(docs, pins)
-    kept = [(c.record, c.deal, doc["roster"] if c.roster is not None else None) for c, (_, doc) in zip(checks, docs)]
+    checks = check_documents(docs, pins, decoded=True)
+    # A document whose roster was checked already holds that very ``Roster`` (``Openings``: the same bytes): one
+    # JSON object per roster, which the pickle back to the parent then carries once.
+    rosters: dict[int, Any] = {}
+    kept = [
+        (c.record, c.deal, None if c.roster is None else rosters.setdefault(id(c.roster), doc["roster"]))
+        for c, (_, doc) in zip(checks, docs)
+    ]
     for c, (record, deal, roster) in zip(_portable(checks), kept):
         c.record, c.deal, c.doc = record, deal, {"roster": roster}
     return checks
@@ -832,7 +851,7 @@ def restored_checks(checks: list[Checked]) -> list[Checked]:
         roster_json = c.doc["roster"]
         if roster_json is None:
             continue
-        if last is None or last[0] != roster_json:
+        if last is None or (last[0] is not roster_json and last[0] != roster_json):
             roster = Roster.from_json(roster_json, "$.roster")
             last = (roster_json, roster, roster_convention(roster))
         c.roster, c.convention = last[1], last[2]
