@@ -524,6 +524,8 @@ def _check_settlement_messages(c: Checked) -> None:
         (s, m.SETTLEMENT_SIGN) for s in _signers(items[len(grammar) :] if isinstance(items, list) else [], expected)
     ]
     opened = _walk(c, items, "$.messages", 0, grammar, None)
+    if opened is None and c.stop is not None and c.stop[1] == "refusal":
+        opened = _refused_settlement(c)
     if opened is None:
         return
     if charged is not None:
@@ -532,6 +534,8 @@ def _check_settlement_messages(c: Checked) -> None:
     for sign in opened[1:]:
         if sign.body["settlement"] != opened[0].digest:
             c.fail(roster.party(sign.sender), "settlement countersignature", "countersigns another settlement")
+    if c.stop is not None:
+        return  # refused: the evening did not settle, and nobody after the refuser was asked
     signed = {sign.sender for sign in opened[1:]}
     c.notes += [
         f"{roster.party(seat)} did not countersign the settlement (absent, or dropped by the relay: its own signed "
@@ -540,6 +544,22 @@ def _check_settlement_messages(c: Checked) -> None:
         for seat in expected
         if seat not in signed
     ]
+
+
+def _refused_settlement(c: Checked) -> list[Envelope] | None:
+    """A settlement a seat refused: the messages before the refusal, checked as those of a settlement, so that the
+    session's checks can tell a founded refusal (the settlement, its end or its place is wrong: the publisher's
+    fault) from one without cause (``settlement refusal``, the refuser's)."""
+    assert c.stop is not None and c.roster is not None
+    opened = c.partial[:-1]
+    if not opened or (opened[0].kind == m.END and len(opened) < 2):
+        return None  # a refusal before the settlement was put: the walk's finding stands
+    refusal = c.partial[-1]
+    c.failures.remove(c.stop)
+    reason = f"{c.roster.party(refusal.sender)} refused the settlement: {refusal.body['reason']}"
+    c.stop = (c.stop[0], "settlement refusal", reason)
+    c.failures.append(c.stop)
+    return opened
 
 
 def _signers(items: Sequence[Any], expected: Sequence[int]) -> list[int]:
@@ -615,11 +635,26 @@ def check_session(group: Sequence[Checked], replay: bool) -> tuple[list[tuple[Ch
         _check_settlement_place(s, hands, failures)
     if not settlements:
         notes.append(f"{group[0].source}: no signed settlement given: the session may go on after its last hand here")
-    if replay:
+    refused = [s for s in settlements if s.stop is not None and s.stop in s.failures]
+    if replay or refused:  # a refused settlement is judged against the replayed sheet, even when not asked to
         _check_records(hands, settlements, failures, notes)
     else:
         _check_ends_unreplayed(hands, settlements, failures, notes)
+    for s in refused:
+        _judge_settlement_refusal(s, failures, notes)
     return failures, notes
+
+
+def _judge_settlement_refusal(s: Checked, failures: Sequence[tuple[Checked, str, str, str]], notes: list[str]) -> None:
+    """A refused settlement did not settle the evening. The refusal was founded if what it refused is wrong —
+    the settlement, its end or its place in the chain, or the records it settles (the publisher's fault, named
+    by those checks; the refusal is then a note) — and otherwise stays the refuser's ``settlement refusal``."""
+    assert s.stop is not None
+    faults = [f for f in s.failures if f != s.stop]
+    faults += [(party, check, detail) for c, party, check, detail in failures if c is s or party == RECORD]
+    if faults:
+        s.failures.remove(s.stop)
+        notes.append(f"{s.source}: a founded refusal ({s.stop[2]})")
 
 
 def _check_settlement_place(
