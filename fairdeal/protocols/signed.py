@@ -125,7 +125,7 @@ def parse(doc: Any, where: str = "message", decoded: bool = False) -> Envelope:
     def bad(field: str, what: str) -> SignedMessageError:
         return SignedMessageError(f"{where}.{field}: {what}", "relay", "message form")
 
-    if not isinstance(doc, dict) or set(doc) != FIELDS:
+    if not isinstance(doc, dict) or doc.keys() != FIELDS:
         raise bad("*", f"a message has exactly the fields {', '.join(sorted(FIELDS))}")
     sender = doc["sender"]
     if sender != SERVICE and (not isinstance(sender, int) or isinstance(sender, bool) or not 0 <= sender < 16):
@@ -138,20 +138,24 @@ def parse(doc: Any, where: str = "message", decoded: bool = False) -> Envelope:
         raise bad("body", "an object is expected")
     if not _is_hex(doc["prev"], 32):
         raise bad("prev", "64 lowercase hex digits are expected")
-    if not _is_hex(doc["signature"], SIGNATURE_BYTES):
+    signature = _hex(doc["signature"], SIGNATURE_BYTES)
+    if signature is None:
         raise bad("signature", f"{2 * SIGNATURE_BYTES} lowercase hex digits are expected")
-    signature = bytes.fromhex(doc["signature"])
     return Envelope(sender, doc["kind"], doc["hand"], doc["body"], doc["prev"], signature, decoded)
 
 
 def _is_hex(value: Any, length: int) -> bool:
+    return _hex(value, length) is not None
+
+
+def _hex(value: Any, length: int) -> bytes | None:
+    """The ``length`` bytes ``value`` writes as lowercase hex, or None."""
     if not isinstance(value, str) or len(value) != 2 * length or value != value.lower():
-        return False
+        return None
     try:
-        bytes.fromhex(value)
+        return bytes.fromhex(value)
     except ValueError:
-        return False
-    return True
+        return None
 
 
 def open_checked(

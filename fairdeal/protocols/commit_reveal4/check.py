@@ -13,9 +13,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 from fairdeal.cards import NUM_CODES, DeckKind, to_ascii_list
+from fairdeal.collector import without_collector
 from fairdeal.engine.scoring import abort_penalty
 from fairdeal.engine.settlement import settle
 from fairdeal.engine.sheet import Sheet, new_sheet
@@ -906,7 +908,8 @@ def verify_v4(
     restored), in hand order; they come first."""
     ordered = sorted(docs, key=lambda item: hand_of(item[1]))
     if workers > 1:
-        checks = _restored(in_chunks(lambda part: _portable(check_documents(part, pins)), ordered, workers), ordered)
+        chunk = partial(without_collector, lambda part: _portable(check_documents(part, pins)))
+        checks = _restored(in_chunks(chunk, ordered, workers), ordered)
     else:
         checks = check_documents(ordered, pins)
     checks = [*checked, *checks]
