@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import collections
 import copy
+import json
 import multiprocessing
 import os
 import pickle
@@ -208,28 +209,13 @@ def bench_workers(own_floor: float, yardstick: float, hands: int = 600) -> None:
         paths.append(folder / f"hand-{doc['hand']:04d}.json")
         paths[-1].write_bytes(encode(doc))
     cores = max(default_workers(), 2)
-    serial = serial_cpu(paths, cores)
-    rates: dict[int, tuple[float, float, float]] = {}
-    pooled: tuple[float, float] = (0.0, 0.0)
-    for workers in [1, cores, -cores] * 3:
-        identity._verified.cache_clear()
-        kids, wall, cpu = children_cpu(), time.perf_counter(), time.process_time()
-        with pool_split() if workers < 0 else nullcontext():
-            report = verify_paths(paths, workers=abs(workers))
-        assert report.ok, report.failures[:3]
-        parent, spent, elapsed = time.process_time() - cpu, children_cpu() - kids, time.perf_counter() - wall
-        if workers < 0:  # the pool: this process idle, its workers' CPU spread evenly over them
-            path = parent + spent / cores
-            pooled = max(pooled, (hands / path, hands / elapsed))
-            continue
-        best = rates.get(workers)
-        # The critical path on idle cores: this process checks its share while each forked worker checks one of
-        # the others, then takes their results and checks across hands (``serial``), so it ends with the later of
-        # its own CPU and a worker's plus that serial part.
-        path = parent if workers == 1 else max(parent, spent / (workers - 1) + serial)
-        if best is None or path < hands / best[2]:
-            rates[workers] = (hands / elapsed, hands / (parent + spent), hands / path)
+    # Measured in a fresh process, as `fairdeal verify` runs: this one holds the evenings it played, and a
+    # worker forked from it (and this process after the fork) would pay for copying pages of all that.
+    fresh = [sys.executable, __file__, "--measure-workers", str(folder), "--cores", str(cores)]
+    measured = json.loads(subprocess.run(fresh, capture_output=True, text=True, check=True).stdout.splitlines()[-1])
     shutil.rmtree(folder)
+    rates = {int(k): tuple(v) for k, v in measured["rates"].items()}
+    serial, pooled = measured["serial"], measured["pooled"]
     for workers, (wall_rate, cpu_rate, path_rate) in sorted(rates.items()):
         label = f"deal-only verify, {workers} process(es): wall (shared machine)"
         print(f"{label:<64} {wall_rate:>10,.0f} hands/s")
@@ -300,6 +286,34 @@ def get_at(doc: Any, path: tuple[Any, ...]) -> Any:
     return doc
 
 
+def measure_workers(folder: Path, cores: int) -> None:
+    """``bench_workers``' measurement, in the fresh process it starts: one line of JSON with the best wall,
+    all-CPU and critical-path rates of 1 and ``cores`` processes, the serial part and the pool baseline."""
+    paths = sorted(folder.glob("hand-*.json"))
+    hands = len(paths)
+    serial = serial_cpu(paths, cores)
+    rates: dict[int, tuple[float, float, float]] = {}
+    pooled: tuple[float, float] = (0.0, 0.0)
+    for workers in [1, cores, -cores] * 3:
+        identity._verified.cache_clear()
+        kids, wall, cpu = children_cpu(), time.perf_counter(), time.process_time()
+        with pool_split() if workers < 0 else nullcontext():
+            report = verify_paths(paths, workers=abs(workers))
+        assert report.ok, report.failures[:3]
+        parent, spent, elapsed = time.process_time() - cpu, children_cpu() - kids, time.perf_counter() - wall
+        if workers < 0:  # the pool: this process idle, its workers' CPU spread evenly over them
+            pooled = max(pooled, (hands / (parent + spent / cores), hands / elapsed))
+            continue
+        best = rates.get(workers)
+        # The critical path on idle cores: this process checks its share while each forked worker checks one of
+        # the others, then takes their results and checks across hands (``serial``), so it ends with the later of
+        # its own CPU and a worker's plus that serial part.
+        path = parent if workers == 1 else max(parent, spent / (workers - 1) + serial)
+        if best is None or path < hands / best[2]:
+            rates[workers] = (hands / elapsed, hands / (parent + spent), hands / path)
+    print(json.dumps({"rates": rates, "serial": serial, "pooled": pooled}))
+
+
 def serial_cpu(paths: list[Path], workers: int) -> float:
     """CPU seconds this process spends after its own share on ``workers`` processes: unpickling the workers'
     results and the checks across hands (the best of three)."""
@@ -356,7 +370,12 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=200)
     parser.add_argument("--mutations", type=int, default=10_000)
     parser.add_argument("--workers-only", action="store_true", help="Only the --workers figure (1 and 2+ processes).")
+    parser.add_argument("--measure-workers", type=Path, help=argparse.SUPPRESS)  # bench_workers' fresh process
+    parser.add_argument("--cores", type=int, default=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.measure_workers is not None:
+        measure_workers(args.measure_workers, args.cores)
+        return
     print(header(sys.argv[1:]), flush=True)
     if args.workers_only:
         bench_workers(float("nan"), float("nan"))
