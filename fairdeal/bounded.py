@@ -54,26 +54,44 @@ def check(raw: bytes, max_bytes: int = MAX_LINE_BYTES) -> str | None:
         return f"{len(raw):,} bytes, more than the limit of {max_bytes:,}"
     folded = raw.translate(_FOLD)
     opens = folded.count(b"[")
-    digits, exponent, signed_exponent = _SUSPECT
-    suspect = digits in folded or exponent in folded or signed_exponent in folded
-    big = suspect and _BIG_NUMBER.search(raw) is not None
     odd = b"NaN" in raw or b"Infinity" in raw
-    if opens <= MAX_DEPTH and not big and not odd:
+    if opens <= MAX_DEPTH and not _suspect(folded) and not odd:
         return None
-    bare = _STRING.sub(b'""', raw)
+    bare = _bare(raw)
     if odd and (match := _NOT_A_NUMBER.search(bare)) is not None:
         return f"{match.group().decode('ascii')} is not a JSON number"
-    if big and (match := _BIG_NUMBER.search(bare)) is not None:
+    # Outside strings, where a number can be: hex digits in hashes and signatures look like long numbers.
+    if _suspect(bare.translate(_FOLD)) and (match := _BIG_NUMBER.search(bare)) is not None:
         return f"the number {one_line(match.group().decode('ascii'), 24)} is out of range (at most {MAX_DIGITS} digits)"
     if opens > MAX_DEPTH and _depth(bare) > MAX_DEPTH:
         return f"nested more than {MAX_DEPTH} deep"
     return None
 
 
+def _suspect(folded: bytes) -> bool:
+    """Whether folded text holds what ``_BIG_NUMBER`` needs (a run of digits or an exponent that long)."""
+    digits, exponent, signed_exponent = _SUSPECT
+    return digits in folded or exponent in folded or signed_exponent in folded
+
+
+def _bare(raw: bytes) -> bytes:
+    """``raw`` with every string's contents dropped (``"..."`` becomes ``""``). Without a backslash and with an
+    even number of quotes, quotes open and close strings in turn, and splitting on them gives exactly what the
+    regular expression does, ten times faster (a transcript holds hundreds of strings)."""
+    if b"\\" in raw or raw.count(b'"') % 2:
+        return _STRING.sub(b'""', raw)
+    return b'""'.join(raw.split(b'"')[::2])
+
+
+# Each opening bracket to +1 and each closing one to -1 (as int8), everything else deleted: the running sum of
+# what is left is the nesting depth.
+_STEP = bytes(1 if b in _OPEN else 255 if b in b"]}" else 0 for b in range(256))
+_NOT_BRACKET = bytes(b for b in range(256) if b not in b"[]{}")
+
+
 def _depth(bare: bytes) -> int:
-    data = np.frombuffer(bare, dtype=np.uint8)
-    step = np.isin(data, list(_OPEN)).astype(np.int64) - np.isin(data, list(b"]}")).astype(np.int64)
-    return int(np.cumsum(step).max(initial=0))
+    steps = np.frombuffer(bare.translate(_STEP, _NOT_BRACKET), dtype=np.int8)
+    return int(np.cumsum(steps, dtype=np.int64).max(initial=0))
 
 
 def quote(value: object, limit: int = QUOTE_CHARS) -> str:

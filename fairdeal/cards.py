@@ -254,7 +254,16 @@ def format_cards(codes: Sequence[int] | np.ndarray, style: str = "symbol") -> st
 
 def to_ascii_list(codes: Sequence[int] | np.ndarray) -> list[str]:
     """Cards as file strings (``["AS", "10H"]``), the form the log and ``--json`` use."""
-    return [Card.from_code(int(c)).ascii for c in codes]
+    items = codes.tolist() if isinstance(codes, np.ndarray) else codes
+    try:
+        # A card's name by its code (the verifier names four decks' worth of cards a hand); anything that is
+        # not a card's code misses and takes the path that names the problem.
+        return [_ASCII_BY_CODE[c] for c in items]
+    except (KeyError, TypeError):
+        return [Card.from_code(int(c)).ascii for c in codes]
+
+
+_ASCII_BY_CODE: dict[int, str] = {card.code: card.ascii for card in _CARDS}
 
 
 def from_ascii_list(items: Iterable[str]) -> np.ndarray:

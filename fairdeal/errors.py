@@ -123,3 +123,8 @@ class SignedMessageError(ProtocolError):
         self.party = party
         self.check = check
         super().__init__(f"{party}: {check}: {message}")
+
+
+class WorkerFailed(Exception):
+    """A process checking a share of the documents (``verify --workers``) stopped without an answer, or raised
+    something that cannot travel back: fairdeal's fault, not the input's, so not a ``FairdealError``."""

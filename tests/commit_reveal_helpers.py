@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
 
 from nacl.signing import SigningKey
 
@@ -14,6 +17,7 @@ from fairdeal.engine.hand import result
 from fairdeal.engine.record import to_record
 from fairdeal.engine.scoring import score_hand
 from fairdeal.engine.sheet import new_sheet
+from fairdeal.protocols.canonical import encode
 from fairdeal.protocols.commit_reveal import DealerService, Player
 from fairdeal.protocols.deal_source import CommitRevealSource
 from fairdeal.protocols.table import TableSpec
@@ -71,3 +75,22 @@ def honest_session(
             record = {"hand": hand, **to_record(state), "score": [line.to_record() for line in lines]}
         docs.append(source.finish(hand, record))
     return docs
+
+
+def leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """The path of every scalar in a decoded document (what a single-leaf mutation changes)."""
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in leaves(v, (*path, k))]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in leaves(v, (*path, i))]
+    return [path]
+
+
+def written(docs: Sequence[Mapping[str, Any]], folder: Path, name: str = "hand-{:04d}.json") -> list[Path]:
+    """Each document's canonical bytes in a file of ``folder`` (numbered from 1), as ``fairdeal verify`` reads them."""
+    folder.mkdir(exist_ok=True)
+    paths = []
+    for number, doc in enumerate(docs, start=1):
+        paths.append(folder / name.format(number))
+        paths[-1].write_bytes(encode(dict(doc)))
+    return paths

@@ -61,3 +61,13 @@ class Silent(Player):
     def _quiet(self, hand: int, step: str, shown: Sequence[Envelope]) -> bool:
         self._accept_all(shown, hand)  # it reads what it is sent; it only does not answer
         return self._silent == (hand, step) and not any(e.kind == m.ABORT and e.hand == hand for e in self.chain)
+
+
+class Grudging(Player):
+    """Signs a refusal of every settlement put to it, however sound (a refusal without cause)."""
+
+    REASON = "I do not like it"
+
+    def sign_settlement(self, shown: Sequence[Envelope], deadline: float | None = None) -> Envelope:
+        self._accept_all(shown, 0, self.done + 1)
+        return self.send(0, m.REFUSAL, {"step": m.SETTLEMENT_SIGN, "check": "settlement", "reason": self.REASON})

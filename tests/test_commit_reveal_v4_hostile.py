@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from commit_reveal_helpers import leaves
 from commit_reveal_parties import Silent
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -540,20 +541,12 @@ def test_deal_with_the_players_own_keys_and_verify_pinned_by_them(tmp_path: Path
     assert missing.exit_code == 2 and "no such key file" in missing.output
 
 
-def _leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    if isinstance(value, dict):
-        return [p for k, v in value.items() for p in _leaves(v, (*path, k))]
-    if isinstance(value, list):
-        return [p for i, v in enumerate(value) for p in _leaves(v, (*path, i))]
-    return [path]
-
-
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.data())
 def test_any_single_leaf_change_is_rejected_without_a_crash(evening: Evening, data: st.DataObject) -> None:
     docs = evening.all_docs()
     which = data.draw(st.integers(0, len(docs) - 1))
-    path = data.draw(st.sampled_from(_leaves(docs[which])))
+    path = data.draw(st.sampled_from(leaves(docs[which])))
     target: Any = docs[which]
     for step in path[:-1]:
         target = target[step]
@@ -588,7 +581,7 @@ def test_a_boolean_for_an_integer_in_a_repeated_roster_or_opening_is_rejected(ev
     docs = evening.all_docs()
     tried = 0
     for which in range(len(docs)):
-        for path in _leaves({"roster": docs[which]["roster"], "opening": docs[which]["opening"]}):
+        for path in leaves({"roster": docs[which]["roster"], "opening": docs[which]["opening"]}):
             changed = copy.deepcopy(docs)
             target: Any = changed[which]
             for step in path[:-1]:

@@ -5,18 +5,18 @@ for a founded refusal and the refuser for one without cause."""
 
 from __future__ import annotations
 
-import json
 import shutil
-import subprocess
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
+from settlement_refused_helpers import blamed, page_report, settled_and_cut_short
+from settlement_refused_helpers import refused_evening as shared_refused_evening
 
-from fairdeal.cli import cli, dealing
+from fairdeal.cli import dealing
 from fairdeal.protocols import signed
 from fairdeal.protocols.canonical import decode
 from fairdeal.protocols.mental_poker import source as mp_source
@@ -36,25 +36,8 @@ class Grudging(MentalPokerSource):
         return doc
 
 
-def run(*args: str) -> Result:
-    return CliRunner().invoke(cli, list(args))
-
-
 def refused_evening(out: Path) -> Result:
-    result = run("deal", "--protocol", "mental-poker", "--hands", "2", "--seed", "5", "--out", str(out))
-    assert result.exit_code == 2, result.output
-    lines = [json.loads(line) for line in (out / "evening.log").read_text(encoding="utf-8").splitlines()]
-    assert [line["type"] for line in lines] == ["table", "hand", "hand"]  # no settlement line
-    assert (out / "evening.log.transcripts" / "settlement.json").exists()
-    return result
-
-
-def blamed(out: Path) -> tuple[set[tuple[str, str]], dict[str, Any]]:
-    checked = run("verify", "--json", "--log", str(out / "evening.log"))
-    report = json.loads(checked.output)
-    assert checked.exit_code == 1 and not report["ok"]
-    assert any("refused the settlement: the evening did not settle" in note for note in report["notes"])
-    return {(f["party"], f["check"]) for f in report["failures"]}, report
+    return shared_refused_evening(out, "mental-poker")
 
 
 def test_a_refusal_without_cause_names_the_refuser(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -82,14 +65,7 @@ def test_a_founded_refusal_names_the_publisher(tmp_path: Path, monkeypatch: pyte
 
 
 def test_a_settled_evening_still_verifies_and_a_dropped_settlement_line_is_still_cut_short(tmp_path: Path) -> None:
-    result = run("deal", "--protocol", "mental-poker", "--hands", "2", "--seed", "5", "--out", str(tmp_path))
-    assert result.exit_code == 0, result.output
-    log = tmp_path / "evening.log"
-    assert run("verify", "--log", str(log)).exit_code == 0
-    lines = log.read_text(encoding="utf-8").splitlines()
-    log.write_text("\n".join(lines[:-1]) + "\n", encoding="utf-8")
-    cut = run("verify", "--log", str(log))
-    assert cut.exit_code == 1 and "without its settlement line: the evening was cut short" in cut.output
+    settled_and_cut_short(tmp_path, "mental-poker")
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node runs the offline page's JavaScript")
@@ -99,10 +75,6 @@ def test_the_offline_page_sends_a_refused_settlement_to_fairdeal_verify(
     monkeypatch.setattr(dealing, "_mental_poker_source", lambda spec, seed, keys: Grudging(spec))
     refused_evening(tmp_path)
     files = [tmp_path / "evening.log", *sorted((tmp_path / "evening.log.transcripts").iterdir())]
-    runner = Path(__file__).parent / "js" / "run_verifier_page.cjs"
-    done = subprocess.run(
-        ["node", str(runner), str(page), *map(str, files)], capture_output=True, text=True, timeout=300
-    )
-    report = json.loads(done.stdout)
+    report = page_report(page, files)
     assert not report["ok"] and "a seat refused this mental-poker settlement" in report["usage"]
     assert "use fairdeal verify" in report["usage"] and "отказался" in report["usage"]

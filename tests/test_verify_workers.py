@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from commit_reveal_helpers import written
 
 from fairdeal.cli import cli
 from fairdeal.protocols import verify as verify_module
@@ -130,15 +131,6 @@ def test_an_ended_evening_reports_the_same_on_two_workers() -> None:
 # ---- files: each worker reads and decodes its own share --------------------------------------------------------
 
 
-def written(docs: Sequence[dict[str, Any]], folder: Path) -> list[Path]:
-    folder.mkdir(exist_ok=True)
-    paths = []
-    for i, doc in enumerate(docs):
-        paths.append(folder / f"hand-{i + 1:04d}.json")
-        paths[-1].write_bytes(encode(doc))
-    return paths
-
-
 @pytest.fixture
 def decoders(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Callable[[], set[int]]:
     """The processes that decoded a transcript file (each appends its pid to a file, so forked workers count)."""
@@ -166,7 +158,7 @@ def test_workers_decode_their_own_files_and_report_what_one_process_reports(
         assert decoders() == {os.getpid()}
         (tmp_path / "decoders.txt").unlink()
         two = verify_paths(run, workers=2)
-        assert os.getpid() not in decoders() and len(decoders()) == 2  # the parent decoded none of them
+        assert os.getpid() in decoders() and len(decoders()) == 2  # this process its share, a forked worker the rest
         (tmp_path / "decoders.txt").unlink()
         assert one == two and one.ok == (run is paths)
     failures = {(f.source, f.party, f.check) for f in two.failures}

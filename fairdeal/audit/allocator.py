@@ -3,12 +3,8 @@
 from __future__ import annotations
 
 import ctypes
-import gc
-from collections.abc import Callable
-from typing import TypeVar
 
-_T = TypeVar("_T")
-_R = TypeVar("_R")
+from fairdeal.collector import without_collector as without_collector  # the audit's blocks pause it per task
 
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # glibc's mallopt parameters
 
@@ -23,15 +19,3 @@ def tune_allocator() -> bool:
     except OSError:
         return False
     return bool(libc.mallopt(M_TRIM_THRESHOLD, 64 << 20)) and bool(libc.mallopt(M_MMAP_THRESHOLD, 32 << 20))
-
-
-def without_collector(work: Callable[[_T], _R], task: _T) -> _R:
-    """``work(task)`` with the cyclic collector paused: a block makes some 10^4 short-lived tuples and no cycles,
-    and the collector's passes over them are wasted work."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return work(task)
-    finally:
-        if enabled:
-            gc.enable()

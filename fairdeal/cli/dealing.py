@@ -254,13 +254,13 @@ def deal_command(
         roster = getattr(source, "roster", None)
         if roster is not None:  # v4: the signed roster, for `verify --roster`
             roster.save(out_dir / "roster.json")
+    except Unsettled as refused:  # a seat refused the settlement: the evening did not settle; the refusal is filed
+        path = out_dir / SETTLEMENT_FILE if deal_only else out_dir / f"{LOG_NAME}.transcripts" / SETTLEMENT_FILE
+        raise CommandFailure(f"{refused}; settlement {path}") from None
     except RefusedHand as refused:
         path = out_dir / f"refused-hand-{refused.document['hand']:04d}.json"
         source.write_transcript(refused.document, path)
         raise CommandFailure(f"{refused}; transcript {path}") from None
-    except Unsettled as refused:  # as a refused commit-reveal settlement above: the evening did not settle
-        path = out_dir / SETTLEMENT_FILE if deal_only else out_dir / f"{LOG_NAME}.transcripts" / SETTLEMENT_FILE
-        raise CommandFailure(f"{refused}; settlement {path}") from None
     except (HandAbandoned, HandRefused) as stopped:
         kind = "refused" if isinstance(stopped, HandRefused) else "abandoned"
         path = out_dir / f"{kind}-hand-{source.transcripts[-1]['hand']:04d}.json"
@@ -355,20 +355,13 @@ def _deal_evening(
             log=log,
         )
     finally:
-        # Mental poker v4: the hand that ended the evening, the evidence of its end (settled or refused).
-        if getattr(source, "end", None) is not None:
-            stopped = source.transcripts[-1]
+        # The hand that ended the evening, the evidence of its end (the settlement, signed or refused, is filed by
+        # the match beside it): commit-reveal keeps it as ``ended``, mental poker as its last transcript.
+        stopped = _ended_document(source)
+        if stopped is not None:
             folder = log.with_name(f"{log.name}.transcripts")
+            folder.mkdir(exist_ok=True)
             source.write_transcript(stopped, folder / f"hand-{stopped['hand']:04d}.json")
-    if hasattr(source, "close"):  # v4: the settlement is signed by the service and countersigned by every player
-        from fairdeal.protocols.commit_reveal4.source import SETTLEMENT_FILE
-
-        folder = out_dir / f"{LOG_NAME}.transcripts"
-        folder.mkdir(exist_ok=True)
-        ended = getattr(source, "ended", None)
-        if ended is not None:  # the hand a party's fault voided: the evidence the settlement's end cites
-            source.write_transcript(ended, folder / f"hand-{ended['hand']:04d}.json")
-        source.write_transcript(source.close(result.settlement.amounts), folder / SETTLEMENT_FILE)
     amounts = ", ".join(f"{name} {float(a):+g}" for name, a in zip(spec.players, result.settlement.amounts))
     text = (
         f"{len(result.hands)} hands dealt by {protocol} and played; log {log}; transcripts "
@@ -377,6 +370,13 @@ def _deal_evening(
     report = play_json(result, None, log)
     report.update(hands=len(result.hands), transcripts=f"{log}.transcripts", text=text)
     return report
+
+
+def _ended_document(source: CommitRevealSource4 | MentalPokerSource) -> Mapping[str, Any] | None:
+    """The transcript of the hand a party's fault voided, if an end stopped the evening."""
+    if isinstance(source, CommitRevealSource4):
+        return source.ended
+    return source.transcripts[-1] if source.end is not None else None
 
 
 def _deal_only(source: CommitRevealSource4 | MentalPokerSource, spec: TableSpec, out_dir: Path) -> dict[str, Any]:
@@ -418,30 +418,25 @@ def _deal_only_end(
     """An evening a party's fault ended while only dealing: the void hand filed as the end's evidence, and the
     settlement signed as `fairdeal deal` without --deal-only signs it. Nothing was played, so every seat's sheet
     is empty but for the end's charge, which is what each honest player checks the amounts against."""
-    from fairdeal.engine.match import StopMatch
+    from fairdeal.engine.match import StopMatch, Unsettled
     from fairdeal.engine.settlement import settle
     from fairdeal.engine.sheet import new_sheet
     from fairdeal.protocols.commit_reveal4.source import SETTLEMENT_FILE
 
     assert isinstance(stop, StopMatch)
-    ended = source.ended if isinstance(source, CommitRevealSource4) else source.transcripts[-1]
+    ended = _ended_document(source)
     assert ended is not None  # set by the source before it ends the evening
     path = out_dir / f"hand-{ended['hand']:04d}.json"
     digest = source.write_transcript(ended, path)
     sheet = new_sheet(spec.convention, len(spec.players)).apply(stop.penalty)
     amounts = settle(sheet, spec.convention).amounts
-    if isinstance(source, CommitRevealSource4):
-        settlement = source.close(amounts)
-    else:
-        from fairdeal.engine.match import Unsettled
-
-        try:
-            closing = source.signed_settlement(amounts)
-        except Unsettled as refused:  # filed as the evidence of whose fault it was; the command fails
-            source.write_transcript(refused.document, out_dir / SETTLEMENT_FILE)
-            raise
-        assert closing is not None  # v4: the only version whose hands end an evening
-        settlement = closing
+    try:
+        closing = source.signed_settlement(amounts)
+    except Unsettled as refused:  # filed as the evidence of whose fault it was; the command fails
+        source.write_transcript(refused.document, out_dir / SETTLEMENT_FILE)
+        raise
+    assert closing is not None  # v4: the only version whose hands end an evening
+    settlement = closing
     closed = out_dir / SETTLEMENT_FILE
     sealed = source.write_transcript(settlement, closed)
     reason = str(stop)

@@ -50,6 +50,13 @@ def encode(value: Any) -> bytes:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
+def encode_decoded(value: Any) -> bytes:
+    """``encode`` of a value ``decode`` returned, or of one built only of parts of such values: canonical by
+    construction, so the C encoder's bytes are the canonical ones without the read-back ``encode`` makes of a
+    value from anywhere (``tests/test_canonical.py`` holds the two equal on what ``decode`` accepts)."""
+    return _c_encode(value)
+
+
 def _c_encode(value: Any) -> bytes:
     """Sorted keys, no whitespace, UTF-8 written as itself and only ``"``, ``\\`` and control characters escaped:
     byte for byte what ``json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False)`` writes for a
@@ -134,15 +141,17 @@ def _within_limits(value: Any) -> bool:
 _SHORT = MAX_STRING_BYTES // 4  # no string this short can break the byte limit
 
 
-def decode(data: bytes) -> Any:
+def decode(data: bytes, depth_checked: bool = False) -> Any:
     """The value whose canonical encoding is exactly ``data``; ``CanonicalError`` names the path of the first
-    field that breaks the form."""
+    field that breaks the form. ``depth_checked``: the caller has found the brackets outside strings in ``data``
+    nested at most ``MAX_DEPTH`` deep (``bounded.check`` does, to the same limit, for every transcript read), so
+    the depth is not measured again."""
     if not isinstance(data, (bytes, bytearray)):
         raise CanonicalError("$: canonical JSON is bytes")
     if len(data) > MAX_DOCUMENT_BYTES:
         raise CanonicalError(f"$: {len(data):,} bytes, more than the limit of {MAX_DOCUMENT_BYTES:,}")
     data = bytes(data)
-    value = _fast_decode(data)
+    value = _fast_decode(data, depth_checked)
     if value is not _NOT_CANONICAL:
         return value
     value = _Parser(data).document()
@@ -167,17 +176,26 @@ _DIGITS_ONLY = bytes.maketrans(
 _LONG_RUN = b"0" * 19
 
 
-def _read_back(data: bytes) -> Any:
+def _read_back(data: bytes, depth_checked: bool = False) -> Any:
     """``data`` read by the C parser (no floats), the integer, depth and string limits checked where they could
-    be broken; ``_NOT_CANONICAL`` if it cannot be."""
+    be broken (the depth not when the caller has: ``decode``); ``_NOT_CANONICAL`` if it cannot be."""
     try:
         value = _DECODER.decode(data)
     except (msgspec.DecodeError, ValueError, RecursionError, UnicodeError):
         return _NOT_CANONICAL
-    if len(data) > MAX_STRING_BYTES or _LONG_RUN in data.translate(_DIGITS_ONLY):
+    if len(data) > MAX_STRING_BYTES:
         return value if _scalar_or_within_limits(value) else _NOT_CANONICAL
-    # No string can break the byte limit and no integer the range: only the depth can be wrong.
-    if data.count(b"[") + data.count(b"{") > MAX_DEPTH and _deeper_than(data, MAX_DEPTH):
+    long_run = _LONG_RUN in data.translate(_DIGITS_ONLY)
+    deep = not depth_checked and data.count(b"[") + data.count(b"{") > MAX_DEPTH
+    if not long_run and not deep:
+        return value
+    # Only a run of digits outside the strings is an integer (hashes and signatures are hex strings, and one in
+    # eight transcripts holds a run of 19 decimal digits in one): without such a run no integer can break the
+    # range and no string the byte limit, and only the depth can be wrong.
+    bare = _outside_strings(data)
+    if long_run and _LONG_RUN in bare.translate(_DIGITS_ONLY):
+        return value if _scalar_or_within_limits(value) else _NOT_CANONICAL
+    if deep and _deeper_than(bare, MAX_DEPTH):
         return _NOT_CANONICAL
     return value
 
@@ -198,14 +216,18 @@ _SQUARE = bytes.maketrans(b"{}", b"[]")
 _NOT_BRACKET = bytes(b for b in range(256) if b not in b"[]{}")
 
 
-def _deeper_than(data: bytes, limit: int) -> bool:
-    """Does JSON text ``data`` nest brackets deeper than ``limit``, strings skipped? The brackets alone, squared,
-    lose exactly one level each time every empty pair is removed: at most ``limit + 1`` passes in C, instead of a
-    walk of the parsed value (a transcript has hundreds of lists and is six deep)."""
+def _outside_strings(data: bytes) -> bytes:
+    """JSON text ``data`` (that a JSON parser read) without its strings."""
     # An escaped quote could hide a string's end: then the strings are stripped exactly; with no escapes, quotes
     # open and close strings in turn.
-    data = _STRING.sub(b"", data) if b"\\" in data else b"".join(data.split(b'"')[::2])
-    brackets = data.translate(_SQUARE, _NOT_BRACKET)
+    return _STRING.sub(b"", data) if b"\\" in data else b"".join(data.split(b'"')[::2])
+
+
+def _deeper_than(bare: bytes, limit: int) -> bool:
+    """Does JSON text without its strings (``bare``) nest brackets deeper than ``limit``? The brackets alone,
+    squared, lose exactly one level each time every empty pair is removed: at most ``limit + 1`` passes in C,
+    instead of a walk of the parsed value (a transcript has hundreds of lists and is six deep)."""
+    brackets = bare.translate(_SQUARE, _NOT_BRACKET)
     for _ in range(limit):
         brackets = brackets.replace(b"[]", b"")
         if not brackets:
@@ -213,10 +235,10 @@ def _deeper_than(data: bytes, limit: int) -> bool:
     return True
 
 
-def _fast_decode(data: bytes) -> Any:
+def _fast_decode(data: bytes, depth_checked: bool) -> Any:
     """The C parser, then the C encoder: if re-encoding gives ``data`` back, ``data`` is canonical (duplicate keys
     and escapes would re-encode differently)."""
-    value = _read_back(data)
+    value = _read_back(data, depth_checked)
     if value is _NOT_CANONICAL:
         return value
     try:

@@ -12,13 +12,13 @@ is in what that party signed (a bad signature, a replay or a broken link is the 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
-from dataclasses import dataclass
-from functools import cached_property, lru_cache
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Generic, TypeVar, overload
 
 from fairdeal.errors import SignedMessageError
-from fairdeal.protocols.canonical import context, encode
+from fairdeal.protocols.canonical import context, encode, encode_decoded
 from fairdeal.protocols.identity import SIGNATURE_BYTES, IdentityKey, PublicKey
 
 DOMAIN = "fairdeal-signed/4"
@@ -49,6 +49,30 @@ def _prefix(table: str, session: str, hand: int, roster: str) -> bytes:
     return context(DOMAIN, table, session, hand, roster)
 
 
+V = TypeVar("V")
+
+
+class _once(Generic[V]):
+    """``functools.cached_property`` without its lock: Python 3.11 takes one on each first access, which costs
+    more than hashing the message (a verifier opens a dozen envelopes a hand and reads each one's bytes and
+    digest once). An envelope is a value, so computing one twice in a race gives the same bytes."""
+
+    def __init__(self, compute: Callable[[Any], V]):
+        self.compute, self.name = compute, compute.__name__
+
+    @overload
+    def __get__(self, instance: None, owner: type[Any]) -> _once[V]: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type[Any]) -> V: ...
+
+    def __get__(self, instance: object | None, owner: type[Any]) -> V | _once[V]:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.compute(instance)  # later reads find it, not this descriptor
+        return value
+
+
 @dataclass(frozen=True)
 class Envelope:
     sender: Sender
@@ -57,6 +81,9 @@ class Envelope:
     body: Mapping[str, Any]
     prev: str
     signature: bytes
+    # Only ``parse(decoded=True)`` sets it: the parts came from ``canonical.decode``, so their canonical bytes
+    # need no read-back check. Not part of the value.
+    decoded: bool = field(default=False, compare=False, repr=False)
 
     def content(self) -> dict[str, Any]:
         return {"sender": self.sender, "kind": self.kind, "hand": self.hand, "body": self.body, "prev": self.prev}
@@ -64,14 +91,14 @@ class Envelope:
     def to_json(self) -> dict[str, Any]:
         return {**self.content(), "signature": self.signature.hex()}
 
-    @cached_property
+    @_once
     def content_bytes(self) -> bytes:
-        return encode(self.content())
+        return encode_decoded(self.content()) if self.decoded else encode(self.content())
 
     def signed_bytes(self, ctx: Context) -> bytes:
         return _prefix(ctx.table, ctx.session, self.hand, ctx.roster) + self.content_bytes
 
-    @cached_property
+    @_once
     def digest(self) -> str:
         """SHA-256 (hex) of the content's canonical bytes followed by the signature: the next message's ``prev``."""
         return hashlib.sha256(self.content_bytes + self.signature).hexdigest()
@@ -91,13 +118,14 @@ def describe(sender: Sender, names: Mapping[Sender, str] | None = None) -> str:
     return f"player {name}" if name is not None else f"seat {sender}"
 
 
-def parse(doc: Any, where: str = "message") -> Envelope:
-    """An envelope from its JSON form; ``SignedMessageError`` (against the presenter) names the bad field."""
+def parse(doc: Any, where: str = "message", decoded: bool = False) -> Envelope:
+    """An envelope from its JSON form; ``SignedMessageError`` (against the presenter) names the bad field.
+    ``decoded``: ``doc`` is part of what ``canonical.decode`` returned (its bytes are canonical as they stand)."""
 
     def bad(field: str, what: str) -> SignedMessageError:
         return SignedMessageError(f"{where}.{field}: {what}", "relay", "message form")
 
-    if not isinstance(doc, dict) or set(doc) != FIELDS:
+    if not isinstance(doc, dict) or doc.keys() != FIELDS:
         raise bad("*", f"a message has exactly the fields {', '.join(sorted(FIELDS))}")
     sender = doc["sender"]
     if sender != SERVICE and (not isinstance(sender, int) or isinstance(sender, bool) or not 0 <= sender < 16):
@@ -110,19 +138,24 @@ def parse(doc: Any, where: str = "message") -> Envelope:
         raise bad("body", "an object is expected")
     if not _is_hex(doc["prev"], 32):
         raise bad("prev", "64 lowercase hex digits are expected")
-    if not _is_hex(doc["signature"], SIGNATURE_BYTES):
+    signature = _hex(doc["signature"], SIGNATURE_BYTES)
+    if signature is None:
         raise bad("signature", f"{2 * SIGNATURE_BYTES} lowercase hex digits are expected")
-    return Envelope(sender, doc["kind"], doc["hand"], doc["body"], doc["prev"], bytes.fromhex(doc["signature"]))
+    return Envelope(sender, doc["kind"], doc["hand"], doc["body"], doc["prev"], signature, decoded)
 
 
 def _is_hex(value: Any, length: int) -> bool:
+    return _hex(value, length) is not None
+
+
+def _hex(value: Any, length: int) -> bytes | None:
+    """The ``length`` bytes ``value`` writes as lowercase hex, or None."""
     if not isinstance(value, str) or len(value) != 2 * length or value != value.lower():
-        return False
+        return None
     try:
-        bytes.fromhex(value)
+        return bytes.fromhex(value)
     except ValueError:
-        return False
-    return True
+        return None
 
 
 def open_checked(

@@ -115,13 +115,14 @@ def write_transcript(doc: Mapping[str, Any], path: Path) -> str:
 def read_raw(path: Path) -> bytes:
     """A transcript file's bytes (a leading BOM dropped), within the document limits."""
     path = Path(path)
-    if path.is_dir():
-        raise ProtocolError(f"{path}: is a folder, not a transcript")
     try:
         raw = strip_bom(path.read_bytes())
-    except FileNotFoundError:
-        raise ProtocolError(f"{path}: no such transcript") from None
     except OSError as exc:
+        # Reading a folder always fails, so asking whether it is one only then costs a file nothing.
+        if path.is_dir():
+            raise ProtocolError(f"{path}: is a folder, not a transcript") from None
+        if isinstance(exc, FileNotFoundError):
+            raise ProtocolError(f"{path}: no such transcript") from None
         raise ProtocolError(f"{path}: cannot read: {exc.strerror or exc}") from None
     problem = check(raw, MAX_DOCUMENT_BYTES)
     if problem is not None:

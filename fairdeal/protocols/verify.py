@@ -20,14 +20,19 @@ from typing import Any
 import jsonschema
 import numpy as np
 
+from fairdeal import bounded
 from fairdeal.bounded import check, strip_bom
 from fairdeal.cards import DeckKind, to_ascii_list
+from fairdeal.collector import without_collector
 from fairdeal.errors import CanonicalError, FairdealError, ProtocolError, one_line
+from fairdeal.protocols import canonical
 from fairdeal.protocols.canonical import decode
 from fairdeal.protocols.commit_reveal import seed_statement, signature_holds
 from fairdeal.protocols.commit_reveal4.check import Checked, hand_of, is_v4, portable_checks, restored_checks, verify_v4
+from fairdeal.protocols.commit_reveal4.messages import REFUSAL
 from fairdeal.protocols.commit_reveal4.parties import end_penalty, roster_convention
 from fairdeal.protocols.commit_reveal4.source import SETTLEMENT_FILE
+from fairdeal.protocols.commit_reveal4.source import SETTLEMENT_FORMAT as V4_SETTLEMENT_FORMAT
 from fairdeal.protocols.deck import derive_orders
 from fairdeal.protocols.derive import chain_step, deck_input, seed_commitment
 from fairdeal.protocols.mental_poker.source import ABANDONED, COMPLETE, REFUSED
@@ -531,7 +536,7 @@ def read_document(path: Path) -> dict[str, Any]:
     as JSON, as v3 wrote them."""
     raw = read_raw(path)
     try:
-        doc = decode(raw)
+        doc = decode(raw, depth_checked=DEPTH_CHECKED)
     except CanonicalError as exc:
         doc = parse_transcript(path, raw)
         if is_v4(doc) or is_mental_poker_v4(doc):
@@ -541,6 +546,10 @@ def read_document(path: Path) -> dict[str, Any]:
         raise ProtocolError(f"{path}: a transcript is a JSON object")
     return doc
 
+
+# read_raw holds every transcript to the reader's depth limit: no deeper than canonical JSON's, the decoder
+# need not measure it again.
+DEPTH_CHECKED = bounded.MAX_DEPTH <= canonical.MAX_DEPTH
 
 _UNREAD = object()  # what a file gave for the log's checks when it could not give it
 
@@ -595,8 +604,10 @@ def _read_chunk(sources: Sequence[str], pins: Pins, for_log: bool) -> list[_Read
 
 def read_files(paths: Sequence[Path], pins: Pins, workers: int = 1, for_log: bool = False) -> list[_Read]:
     """Every file read, decoded and checked on its own by ``workers`` processes, each reading its own share: this
-    process only gets back what the checks across hands need."""
-    return in_chunks(partial(_read_chunk, pins=pins, for_log=for_log), [str(path) for path in paths], workers)
+    process only gets back what the checks across hands need. The collector is paused meanwhile: the decoded
+    documents are trees without cycles, and its passes over them as they pile up cost a tenth of the checks."""
+    chunk = partial(without_collector, partial(_read_chunk, pins=pins, for_log=for_log))
+    return in_chunks(chunk, [str(path) for path in paths], workers)
 
 
 def _verify_reads(reads: Sequence[_Read], replay_records: bool, pins: Pins) -> Report:
@@ -657,8 +668,8 @@ def verify_log(log_path: Path, replay_records: bool = True, pins: Pins | None = 
         failures += found[0]
         if found[1] is not None:
             cited.append((found[1], line))
-    # A mental-poker settlement a seat refused: no settlement line, and the refusal judged tells whose fault.
-    refused = refused_settlement(log_path) if "end" not in kinds else None
+    # A settlement a seat refused: no settlement line, and the refusal judged tells whose fault.
+    refused = (refused_settlement(log_path) or _refused_v4_settlement(log_path)) if "end" not in kinds else None
     evening = _check_evening(str(log_path), kinds, len(cited), refused is not None)
     if evening and evening[0].check == "dealing":  # nothing in such a log is a protocol's to verify
         return Report(0, tuple(evening))
@@ -668,7 +679,7 @@ def verify_log(log_path: Path, replay_records: bool = True, pins: Pins | None = 
     reads = read_files(paths, pins, workers, for_log=True)
     v4 = [path for path, read in zip(paths, reads) if read.is_v4]
     settlement = _settlement_of(log_path, paths, v4, kinds, failures)
-    ended = _ended_hand(settlement, len(cited)) or ended_transcript(log_path, paths)
+    ended = _ended_hand(settlement or refused, len(cited)) or ended_transcript(log_path, paths)
     extra = [p for p in (ended, settlement, refused) if p is not None]
     report = _verify_reads([*reads, *read_files(extra, pins)], replay_records, pins)
     if refused is not None:
@@ -682,6 +693,19 @@ def verify_log(log_path: Path, replay_records: bool = True, pins: Pins | None = 
         failures += _check_conventions(*kinds["table"], cited, reads)
     transcripts = report.transcripts - len(extra)
     return Report(transcripts, tuple(failures) + report.failures, report.notes, report.caveats)
+
+
+def _refused_v4_settlement(log_path: Path) -> Path | None:
+    """The commit-reveal settlement beside the log that a seat signed a refusal of (read unverified, to know the
+    evening did not settle; its checks then judge the refusal)."""
+    path = log_path.with_name(log_path.name + ".transcripts") / SETTLEMENT_FILE
+    try:
+        doc = read_document(path)
+    except FairdealError:
+        return None
+    messages = doc.get("messages") if is_v4(doc) and doc.get("format") == V4_SETTLEMENT_FORMAT else None
+    refused = isinstance(messages, list) and any(isinstance(e, dict) and e.get("kind") == REFUSAL for e in messages)
+    return path if refused else None
 
 
 def _ended_hand(settlement: Path | None, hands: int) -> Path | None:

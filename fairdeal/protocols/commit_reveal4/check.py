@@ -13,14 +13,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 from fairdeal.cards import NUM_CODES, DeckKind, to_ascii_list
+from fairdeal.collector import without_collector
 from fairdeal.engine.scoring import abort_penalty
 from fairdeal.engine.settlement import settle
 from fairdeal.engine.sheet import Sheet, new_sheet
 from fairdeal.errors import CanonicalError, FairdealError, ProtocolError, SignedMessageError
-from fairdeal.protocols.canonical import encode
+from fairdeal.protocols.canonical import encode, encode_decoded
 from fairdeal.protocols.commit_reveal4 import messages as m
 from fairdeal.protocols.commit_reveal4.derive import MAX_SESSION_HANDS, PROTOCOL, Session
 from fairdeal.protocols.commit_reveal4.parties import (
@@ -57,6 +59,7 @@ class Checked:
     source: str
     doc: Mapping[str, Any]
     hand: int | None = None
+    decoded: bool = False  # ``doc`` is what ``canonical.decode`` returned: its parts re-encode as they stand
     roster: Roster | None = None
     convention: Convention | None = None
     failures: list[tuple[str, str, str]] = field(default_factory=list)
@@ -108,7 +111,9 @@ class Openings:
 
     def take(self, c: Checked) -> bool:
         done = self.checked
-        if done is None or _bytes_of(c.doc["roster"]) != self.roster or _bytes_of(c.doc["opening"]) != self.opening:
+        if done is None or _bytes_of(c.doc["roster"], c.decoded) != self.roster:
+            return False
+        if _bytes_of(c.doc["opening"], c.decoded) != self.opening:
             return False
         c.roster, c.convention, c.anchor, c.hands, c.opening_last = (
             done.roster,
@@ -120,12 +125,13 @@ class Openings:
         return True
 
     def keep(self, c: Checked) -> None:
-        self.roster, self.opening, self.checked = _bytes_of(c.doc["roster"]), _bytes_of(c.doc["opening"]), c
+        self.roster, self.opening = _bytes_of(c.doc["roster"], c.decoded), _bytes_of(c.doc["opening"], c.decoded)
+        self.checked = c
 
 
-def _bytes_of(value: Any) -> bytes | None:
+def _bytes_of(value: Any, decoded: bool) -> bytes | None:
     try:
-        return encode(value)
+        return encode_decoded(value) if decoded else encode(value)
     except CanonicalError:
         return None
 
@@ -136,9 +142,15 @@ def hand_of(doc: Mapping[str, Any]) -> int:
 
 
 def check_document(
-    source: str, doc: Mapping[str, Any], pins: Pins, chains: Chains | None = None, openings: Openings | None = None
+    source: str,
+    doc: Mapping[str, Any],
+    pins: Pins,
+    chains: Chains | None = None,
+    openings: Openings | None = None,
+    decoded: bool = False,
 ) -> Checked:
-    c = Checked(source, doc)
+    """One document on its own; ``decoded``: ``doc`` is what ``canonical.decode`` returned from its file."""
+    c = Checked(source, doc, decoded=decoded)
     settlement = doc.get("format") == SETTLEMENT_FORMAT
     expected = TOP_FIELDS - {"hand"} if settlement else TOP_FIELDS
     if set(doc) != expected or doc.get("format") not in (FORMAT, SETTLEMENT_FORMAT) or doc.get("version") != VERSION:
@@ -244,7 +256,8 @@ def _walk(
     opened: list[Envelope] = []
     for index, item in enumerate(items):
         try:
-            envelope = open_checked(parse(item, f"{where}[{index}]"), ctx, keys, prev, presenter=SERVICE, names=names)
+            message = parse(item, f"{where}[{index}]", c.decoded)
+            envelope = open_checked(message, ctx, keys, prev, presenter=SERVICE, names=names)
             m.checked_body(envelope, names)
         except SignedMessageError as exc:
             party = exc.party if exc.party != "relay" else SERVICE
@@ -513,6 +526,8 @@ def _check_settlement_messages(c: Checked) -> None:
         (s, m.SETTLEMENT_SIGN) for s in _signers(items[len(grammar) :] if isinstance(items, list) else [], expected)
     ]
     opened = _walk(c, items, "$.messages", 0, grammar, None)
+    if opened is None and c.stop is not None and c.stop[1] == "refusal":
+        opened = _refused_settlement(c)
     if opened is None:
         return
     if charged is not None:
@@ -521,6 +536,8 @@ def _check_settlement_messages(c: Checked) -> None:
     for sign in opened[1:]:
         if sign.body["settlement"] != opened[0].digest:
             c.fail(roster.party(sign.sender), "settlement countersignature", "countersigns another settlement")
+    if c.stop is not None:
+        return  # refused: the evening did not settle, and nobody after the refuser was asked
     signed = {sign.sender for sign in opened[1:]}
     c.notes += [
         f"{roster.party(seat)} did not countersign the settlement (absent, or dropped by the relay: its own signed "
@@ -529,6 +546,22 @@ def _check_settlement_messages(c: Checked) -> None:
         for seat in expected
         if seat not in signed
     ]
+
+
+def _refused_settlement(c: Checked) -> list[Envelope] | None:
+    """A settlement a seat refused: the messages before the refusal, checked as those of a settlement, so that the
+    session's checks can tell a founded refusal (the settlement, its end or its place is wrong: the publisher's
+    fault) from one without cause (``settlement refusal``, the refuser's)."""
+    assert c.stop is not None and c.roster is not None
+    opened = c.partial[:-1]
+    if not opened or (opened[0].kind == m.END and len(opened) < 2):
+        return None  # a refusal before the settlement was put: the walk's finding stands
+    refusal = c.partial[-1]
+    c.failures.remove(c.stop)
+    reason = f"{c.roster.party(refusal.sender)} refused the settlement: {refusal.body['reason']}"
+    c.stop = (c.stop[0], "settlement refusal", reason)
+    c.failures.append(c.stop)
+    return opened
 
 
 def _signers(items: Sequence[Any], expected: Sequence[int]) -> list[int]:
@@ -604,11 +637,26 @@ def check_session(group: Sequence[Checked], replay: bool) -> tuple[list[tuple[Ch
         _check_settlement_place(s, hands, failures)
     if not settlements:
         notes.append(f"{group[0].source}: no signed settlement given: the session may go on after its last hand here")
-    if replay:
+    refused = [s for s in settlements if s.stop is not None and s.stop in s.failures]
+    if replay or refused:  # a refused settlement is judged against the replayed sheet, even when not asked to
         _check_records(hands, settlements, failures, notes)
     else:
         _check_ends_unreplayed(hands, settlements, failures, notes)
+    for s in refused:
+        _judge_settlement_refusal(s, failures, notes)
     return failures, notes
+
+
+def _judge_settlement_refusal(s: Checked, failures: Sequence[tuple[Checked, str, str, str]], notes: list[str]) -> None:
+    """A refused settlement did not settle the evening. The refusal was founded if what it refused is wrong —
+    the settlement, its end or its place in the chain, or the records it settles (the publisher's fault, named
+    by those checks; the refusal is then a note) — and otherwise stays the refuser's ``settlement refusal``."""
+    assert s.stop is not None
+    faults = [f for f in s.failures if f != s.stop]
+    faults += [(party, check, detail) for c, party, check, detail in failures if c is s or party == RECORD]
+    if faults:
+        s.failures.remove(s.stop)
+        notes.append(f"{s.source}: a founded refusal ({s.stop[2]})")
 
 
 def _check_settlement_place(
@@ -777,11 +825,12 @@ def me_notes(group: Sequence[Checked], me: IdentityKey) -> list[str]:
 Finding = tuple[str, int | None, str, str, str]  # source, hand, party, check, detail
 
 
-def check_documents(docs: Sequence[tuple[str, Mapping[str, Any]]], pins: Pins) -> list[Checked]:
-    """Each document on its own (in hand order, so each chain link costs one step) and the decks in one batch."""
+def check_documents(docs: Sequence[tuple[str, Mapping[str, Any]]], pins: Pins, decoded: bool = False) -> list[Checked]:
+    """Each document on its own (in hand order, so each chain link costs one step) and the decks in one batch;
+    ``decoded``: every document is what ``canonical.decode`` returned."""
     chains: Chains = {}
     openings = Openings()  # the same pins for every document, so a checked opening holds for its copies
-    checks = [check_document(source, doc, pins, chains, openings) for source, doc in docs]
+    checks = [check_document(source, doc, pins, chains, openings, decoded) for source, doc in docs]
     check_decks(checks)
     return checks
 
@@ -816,10 +865,17 @@ def _restored(checks: list[Checked], docs: Sequence[tuple[str, Mapping[str, Any]
 
 
 def portable_checks(docs: Sequence[tuple[str, Mapping[str, Any]]], pins: Pins) -> list[Checked]:
-    """``check_documents`` in a worker that read the documents itself: each result keeps what the session checks
+    """``check_documents`` in a worker that read (``read_document``: strictly decoded) the documents itself: each
+    result keeps what the session checks
     need (the record and deal, and the roster as its JSON, for ``restored_checks``), not the document."""
-    checks = check_documents(docs, pins)
-    kept = [(c.record, c.deal, doc["roster"] if c.roster is not None else None) for c, (_, doc) in zip(checks, docs)]
+    checks = check_documents(docs, pins, decoded=True)
+    # A document whose roster was checked already holds that very ``Roster`` (``Openings``: the same bytes): one
+    # JSON object per roster, which the pickle back to the parent then carries once.
+    rosters: dict[int, Any] = {}
+    kept = [
+        (c.record, c.deal, None if c.roster is None else rosters.setdefault(id(c.roster), doc["roster"]))
+        for c, (_, doc) in zip(checks, docs)
+    ]
     for c, (record, deal, roster) in zip(_portable(checks), kept):
         c.record, c.deal, c.doc = record, deal, {"roster": roster}
     return checks
@@ -832,7 +888,7 @@ def restored_checks(checks: list[Checked]) -> list[Checked]:
         roster_json = c.doc["roster"]
         if roster_json is None:
             continue
-        if last is None or last[0] != roster_json:
+        if last is None or (last[0] is not roster_json and last[0] != roster_json):
             roster = Roster.from_json(roster_json, "$.roster")
             last = (roster_json, roster, roster_convention(roster))
         c.roster, c.convention = last[1], last[2]
@@ -852,7 +908,8 @@ def verify_v4(
     restored), in hand order; they come first."""
     ordered = sorted(docs, key=lambda item: hand_of(item[1]))
     if workers > 1:
-        checks = _restored(in_chunks(lambda part: _portable(check_documents(part, pins)), ordered, workers), ordered)
+        chunk = partial(without_collector, lambda part: _portable(check_documents(part, pins)))
+        checks = _restored(in_chunks(chunk, ordered, workers), ordered)
     else:
         checks = check_documents(ordered, pins)
     checks = [*checked, *checks]

@@ -79,17 +79,21 @@ FROM_SERVICE = frozenset({OPEN, HAND_OPEN, REVEAL_REQUEST, CLOSE, ABORT, SETTLEM
 
 def checked_body(envelope: Envelope, names: Mapping[Any, str] | None = None) -> dict[str, Any]:
     """The body, if it is what the kind prescribes and the kind is one the sender may send."""
-    who = describe(envelope.sender, names)
+    # The sender is named only in an error: a verifier checks a dozen bodies a hand.
     fields = BODIES.get(envelope.kind)
     if fields is None:
+        who = describe(envelope.sender, names)
         raise SignedMessageError(f"unknown message kind {envelope.kind!r}", who, "message kind")
     if (envelope.kind in FROM_SERVICE) != (envelope.sender == "service") and envelope.kind != REFUSAL:
+        who = describe(envelope.sender, names)
         raise SignedMessageError(f"{who} may not send {envelope.kind}", who, "message kind")
     body = dict(envelope.body)
-    if set(body) != set(fields):
+    if body.keys() != fields.keys():
         odd = ", ".join(sorted(set(body) ^ set(fields)))
-        raise SignedMessageError(f"{envelope.kind}: fields {odd} missing or unknown", who, "message body")
+        what = f"{envelope.kind}: fields {odd} missing or unknown"
+        raise SignedMessageError(what, describe(envelope.sender, names), "message body")
     for name, check in fields.items():
         if not check(body[name]):
-            raise SignedMessageError(f"{envelope.kind}: body.{name} has the wrong type or form", who, "message body")
+            what = f"{envelope.kind}: body.{name} has the wrong type or form"
+            raise SignedMessageError(what, describe(envelope.sender, names), "message body")
     return body

@@ -27,10 +27,10 @@ from typing import Any, NoReturn
 import numpy as np
 
 from fairdeal.engine.deal_source import DealEvidence, Plays
-from fairdeal.engine.match import StopMatch
+from fairdeal.engine.match import StopMatch, Unsettled
 from fairdeal.engine.scoring import abort_penalty
 from fairdeal.engine.sheet import ScoreLine
-from fairdeal.errors import ProtocolError
+from fairdeal.errors import ProtocolError, SignedMessageError
 from fairdeal.files import write_file
 from fairdeal.protocols.canonical import encode
 from fairdeal.protocols.commit_reveal4 import messages as m
@@ -84,6 +84,15 @@ class RefusedHand(ProtocolError):
         self.document = document
 
 
+class SettlementRefused(RefusedHand, Unsettled):
+    """A seat signed a refusal of the settlement put to it: the evening did not settle. ``document`` is the
+    settlement document so far, the refusal its last message (filed beside the transcripts as the evidence that
+    tells whose fault it was: the publisher's for a founded refusal, the refuser's for one without cause)."""
+
+    def __init__(self, message: str, document: Mapping[str, Any]):
+        RefusedHand.__init__(self, message, document)
+
+
 class EveningEnded(RefusedHand, StopMatch):
     """A party's fault ended the evening in a hand (a countersignature not sent in time, a refusal): the hand is
     void, ``penalty`` charges the party at fault, and the match settles the hands before it (``close``)."""
@@ -132,6 +141,7 @@ class CommitRevealSource4:
         self.ended: dict[str, Any] | None = None  # the hand an evening's end voided, as far as it went
         self._end: Envelope | None = None
         self.unsigned: list[int] = []  # the seats that sent no settlement countersignature in time
+        self._closed: tuple[tuple[Fraction, ...], dict[str, Any]] | None = None  # the amounts and their settlement
 
     def deal(self, hand: int, dealer: int) -> DealEvidence:
         """The hand's deck order; a player that does not answer a signed request aborts the attempt, is charged
@@ -183,9 +193,21 @@ class CommitRevealSource4:
         self._hands, self._order = hand, None
         return doc
 
+    def signed_settlement(self, amounts: Sequence[Fraction]) -> dict[str, Any]:
+        """``close``, for the match that writes the log: the settlement it files beside the transcripts, or
+        ``SettlementRefused`` (an ``Unsettled``), after which the log gets no settlement line."""
+        return self.close(amounts)
+
     def close(self, amounts: Sequence[Fraction]) -> dict[str, Any]:
         """The signed settlement of the hands played, countersigned by every player who answers in time; a seat
-        that does not is left out (``unsigned``): every amount follows from the records it countersigned."""
+        that does not is left out (``unsigned``): every amount follows from the records it countersigned. A seat
+        that signs a refusal instead stops it: ``SettlementRefused``, with the document and the refusal in it.
+        The session closes once: asked again for the same amounts (the match that wrote the log has closed it),
+        the same document."""
+        if self._closed is not None:
+            if self._closed[0] != tuple(amounts):
+                raise ProtocolError("service: the session is settled already, with other amounts")
+            return self._closed[1]
         messages = [] if self._end is None else [self._end]
         messages.append(self._relay(self.service.settle(self._hands, amounts)))
         charged = [] if self._end is None else self._end.body["charged"]
@@ -200,7 +222,9 @@ class CommitRevealSource4:
                 self.unsigned.append(player.seat)
                 continue
             self._take(answer, 0, m.SETTLEMENT_SIGN, messages)
-        return self._base(SETTLEMENT_FORMAT) | {"messages": [e.to_json() for e in messages]}
+        doc = self._base(SETTLEMENT_FORMAT) | {"messages": [e.to_json() for e in messages]}
+        self._closed = (tuple(amounts), doc)
+        return doc
 
     def _timed(self, kind: str, ask: Callable[..., Envelope | None], *args: Any) -> Envelope | None:
         """The seat's answer, or ``None`` if it gives none within the step's time. The seat is told the deadline
@@ -246,8 +270,17 @@ class CommitRevealSource4:
         except ProtocolError as exc:
             if hand and messages is self._messages and self.service.last == envelope.digest:
                 self._end_evening(hand, str(exc))  # a signed refusal of this chain: the evidence of the end
+            if kind == m.SETTLEMENT_SIGN:
+                settlement = self._base(SETTLEMENT_FORMAT) | {"messages": [e.to_json() for e in messages]}
+                raise SettlementRefused(self._refused_settlement(envelope, exc), settlement) from None
             doc = self._base(FORMAT) | {"hand": hand, "messages": [e.to_json() for e in messages]}
             raise RefusedHand(str(exc), doc) from None
+
+    def _refused_settlement(self, answer: Envelope, exc: ProtocolError) -> str:
+        """The line ``fairdeal deal`` stops with: who refused the settlement and why, in the refusal's own words."""
+        if answer.kind != m.REFUSAL or isinstance(exc, SignedMessageError):  # not a refusal its sender signed
+            return str(exc)
+        return f"{self.roster.party(answer.sender)} refused the settlement: {answer.body.get('reason')}"
 
     def _end_evening(self, hand: int, why: str) -> NoReturn:
         """End the evening in ``hand``: the service signs the end charging the party at fault (every seat its

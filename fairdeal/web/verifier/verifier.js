@@ -1249,9 +1249,9 @@
       }
       cited.push([file, line, where]);
     });
-    // A mental-poker settlement a seat refused: the evening did not settle, so the log has no settlement line, and
-    // the refusal, judged against the transcripts, says whose fault it was (verify.py: refused_settlement).
-    const refused = kinds.end ? null : [...files.values()].find(settlementRefused) || null;
+    // A settlement a seat refused: the evening did not settle, so the log has no settlement line, and the refusal,
+    // judged against the transcripts, says whose fault it was (verify.py: refused_settlement, _refused_v4_settlement).
+    const refused = kinds.end ? null : [...files.values()].find((f) => settlementRefused(f) !== null) || null;
     if (!kinds.table) {
       failures.push({ source: log.name, hand: null, party: RECORD, check: 'game log', detail: 'the log has no header line' });
     } else if (!['commit-reveal', 'mental-poker'].includes(kinds.table[1].dealing)) {
@@ -1422,11 +1422,13 @@
     const pokerSettlement = [...files.values()].find((f) => f.kind === 'mp-settlement');
     let logInfo = null;
     let ending = null; // the end a mental-poker evening's voided hand proves
+    // A refused commit-reveal settlement is judged on the replayed sheet, which the page does not replay: with the
+    // log or without it, the page sends it to fairdeal verify rather than take the evening as settled.
+    const refusedSettlement = [...files.values()].find((f) => settlementRefused(f) === 'commit-reveal');
+    if (refusedSettlement) return refusedUsage(refusedSettlementUsage(refusedSettlement));
     if (log) {
       logInfo = checkLog(log, files, failures);
-      if (logInfo.refused) {
-        return refusedUsage(`${logInfo.refused.name}: a seat refused this mental-poker settlement, so the evening did not settle; the page does not judge a refused mental-poker settlement yet: use fairdeal verify, which names the refuser or the publisher / игрок отказался подписать расчёт ментального покера, и вечер не рассчитан; страница пока не проверяет такой отказ: проверьте его командой fairdeal verify, она назовёт отказавшегося или публикатора`);
-      }
+      if (logInfo.refused) return refusedUsage(refusedSettlementUsage(logInfo.refused));
       const citedNames = new Set(logInfo.cited.map(([f]) => f.name));
       const settlement = docs.find((f) => f.doc.format === SETTLEMENT_FORMAT);
       const voided = settlement ? voidedHand(files, settlement, logInfo.cited.length) : null;
@@ -1465,10 +1467,22 @@
       pinned: Boolean(pins.roster) || pins.keys.length > 0, proved: ok ? proved(result, pins, log) : [], log: log !== null };
   }
 
-  // A mental-poker settlement a seat signed a refusal of (mental_poker/verify.py: refused_settlement).
+  // The protocol of a settlement a seat signed a refusal of, or null (mental_poker/verify.py: refused_settlement;
+  // a commit-reveal one holds the seat's signed refusal as its last message, verify.py: _refused_v4_settlement).
   function settlementRefused(file) {
-    const statements = file.kind === 'mp-settlement' && isObject(file.doc) ? file.doc.statements : null;
-    return Array.isArray(statements) && statements.some((s) => isObject(s) && isObject(s.body) && s.body.agrees === false);
+    if (!isObject(file.doc)) return null;
+    const statements = file.kind === 'mp-settlement' ? file.doc.statements : null;
+    if (Array.isArray(statements) && statements.some((s) => isObject(s) && isObject(s.body) && s.body.agrees === false)) return 'mental-poker';
+    const messages = file.kind === 'v4' && file.doc.format === SETTLEMENT_FORMAT ? file.doc.messages : null;
+    if (Array.isArray(messages) && messages.some((e) => isObject(e) && e.kind === 'refusal')) return 'commit-reveal';
+    return null;
+  }
+
+  const REFUSED_IN_RUSSIAN = { 'mental-poker': 'расчёт ментального покера', 'commit-reveal': 'расчёт по протоколу commit-reveal' };
+
+  function refusedSettlementUsage(file) {
+    const protocol = settlementRefused(file);
+    return `${file.name}: a seat refused this ${protocol} settlement, so the evening did not settle; the page does not judge a refused ${protocol} settlement yet: use fairdeal verify, which names the refuser or the publisher / игрок отказался подписать ${REFUSED_IN_RUSSIAN[protocol]}, и вечер не рассчитан; страница пока не проверяет такой отказ: проверьте его командой fairdeal verify, она назовёт отказавшегося или публикатора`;
   }
 
   // The transcript of the hand an evening's end voided (the log has no line for it): the one after the last hand the
