@@ -25,8 +25,9 @@ from fairdeal.cli.dealing import _deal_evening
 from fairdeal.engine.match import Unsettled
 from fairdeal.protocols.canonical import decode
 from fairdeal.protocols.commit_reveal4 import messages as m
-from fairdeal.protocols.commit_reveal4.parties import Service
+from fairdeal.protocols.commit_reveal4.parties import Player, Service
 from fairdeal.protocols.commit_reveal4.source import CommitRevealSource4, SettlementRefused
+from fairdeal.protocols.signed import Envelope
 from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.verify import Report, verify_documents, verify_log
 from fairdeal.systems import get_convention
@@ -187,3 +188,64 @@ def test_the_offline_page_does_not_take_a_refused_settlement_as_settled(
         report = page_report(page, files)
         assert not report["ok"] and "a seat refused this commit-reveal settlement" in report["usage"]
         assert "use fairdeal verify" in report["usage"] and "отказался" in report["usage"]
+
+
+class Misanswering(Player):
+    """Answers the settlement with something other than its countersignature of it: a record countersignature,
+    or a countersignature of another settlement (signed and chained, so the fault is its own)."""
+
+    WRONG = "record-sign"
+
+    def sign_settlement(self, shown: Sequence[Envelope], deadline: float | None = None) -> Envelope:
+        accepted = self._accept_all(shown, 0, self.done + 1)
+        settlement = next(e for e in reversed(accepted) if e.kind == m.SETTLEMENT)
+        if self.WRONG == m.RECORD_SIGN:
+            return self.send(0, m.RECORD_SIGN, {"record": settlement.digest})
+        return self.send(0, m.SETTLEMENT_SIGN, {"settlement": "00" * 32})
+
+
+class OtherSettlement(Misanswering):
+    WRONG = m.SETTLEMENT_SIGN
+
+
+def misanswered(tmp_path: Path, cell: tuple[str, int], kind: type[Misanswering]) -> tuple[SettlementRefused, Path]:
+    src = table(tmp_path, cell)
+    seat = cell[1] - 1
+    hostile = kind.__new__(kind)
+    hostile.__dict__.update(src.players[seat].__dict__)
+    src.players[seat] = hostile
+    tmp_path.mkdir(exist_ok=True)
+    with pytest.raises(SettlementRefused) as stopped:
+        _deal_evening(src, src.spec, "commit-reveal", tmp_path)
+    lines = [json.loads(line) for line in (tmp_path / "evening.log").read_text(encoding="utf-8").splitlines()]
+    assert lines[-1]["type"] == "hand"  # no settlement line
+    filed = decode((tmp_path / "evening.log.transcripts" / "settlement.json").read_bytes())
+    assert filed == stopped.value.document and filed["messages"][-1]["sender"] == seat
+    return stopped.value, tmp_path / "evening.log"
+
+
+@pytest.mark.parametrize("kind", [Misanswering, OtherSettlement], ids=["record-sign", "other-settlement"])
+@pytest.mark.parametrize("cell", TABLES, ids=lambda cell: f"{cell[0]}-{cell[1]}p")
+def test_a_settlement_answered_with_anything_but_its_countersignature_names_the_seat(
+    tmp_path: Path, cell: tuple[str, int], kind: type[Misanswering]
+) -> None:
+    """Not a refusal, and not an evening cut short either: the seat that answered wrongly is to blame."""
+    stopped, log = misanswered(tmp_path, cell, kind)
+    seat = f"player p{cell[1] - 1}"
+    assert str(stopped).startswith(seat)
+    report = verify_log(log)
+    assert not report.ok and {f.party for f in report.failures} == {seat}
+    assert any("instead of its countersignature: the evening did not settle" in note for note in report.notes)
+    assert not any("cut short" in f.detail for f in report.failures)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node runs the offline page's JavaScript")
+@pytest.mark.parametrize("kind", [Misanswering, OtherSettlement], ids=["record-sign", "other-settlement"])
+def test_the_offline_page_does_not_take_a_misanswered_settlement_as_settled(
+    page: Path, tmp_path: Path, kind: type[Misanswering]
+) -> None:
+    misanswered(tmp_path, ("sochi", 3), kind)
+    folder = tmp_path / "evening.log.transcripts"
+    for files in ([tmp_path / "evening.log", *sorted(folder.iterdir())], sorted(folder.iterdir())):
+        report = page_report(page, files)
+        assert not report["ok"] and "use fairdeal verify" in report["usage"]

@@ -29,7 +29,7 @@ from fairdeal.protocols import canonical
 from fairdeal.protocols.canonical import decode
 from fairdeal.protocols.commit_reveal import seed_statement, signature_holds
 from fairdeal.protocols.commit_reveal4.check import Checked, hand_of, is_v4, portable_checks, restored_checks, verify_v4
-from fairdeal.protocols.commit_reveal4.messages import REFUSAL
+from fairdeal.protocols.commit_reveal4.messages import REFUSAL, SETTLEMENT, SETTLEMENT_SIGN
 from fairdeal.protocols.commit_reveal4.parties import end_penalty, roster_convention
 from fairdeal.protocols.commit_reveal4.source import SETTLEMENT_FILE
 from fairdeal.protocols.commit_reveal4.source import SETTLEMENT_FORMAT as V4_SETTLEMENT_FORMAT
@@ -56,6 +56,7 @@ from fairdeal.protocols.pins import Pins
 from fairdeal.protocols.record_check import check_session_records
 from fairdeal.protocols.record_form import played_record
 from fairdeal.protocols.roster import Roster
+from fairdeal.protocols.signed import parse
 from fairdeal.protocols.table import stated_convention, states_house_rules
 from fairdeal.protocols.transcript import REVEALED, parse_transcript, read_raw, seat_deal, transcript_hash
 from fairdeal.protocols.workers import in_chunks
@@ -669,7 +670,11 @@ def verify_log(log_path: Path, replay_records: bool = True, pins: Pins | None = 
         if found[1] is not None:
             cited.append((found[1], line))
     # A settlement a seat refused: no settlement line, and the refusal judged tells whose fault.
-    refused = (refused_settlement(log_path) or _refused_v4_settlement(log_path)) if "end" not in kinds else None
+    unsettled = None
+    if "end" not in kinds:
+        mp_refused = refused_settlement(log_path)
+        unsettled = (mp_refused, REFUSAL) if mp_refused is not None else _refused_v4_settlement(log_path)
+    refused = unsettled[0] if unsettled is not None else None
     evening = _check_evening(str(log_path), kinds, len(cited), refused is not None)
     if evening and evening[0].check == "dealing":  # nothing in such a log is a protocol's to verify
         return Report(0, tuple(evening))
@@ -682,8 +687,8 @@ def verify_log(log_path: Path, replay_records: bool = True, pins: Pins | None = 
     ended = _ended_hand(settlement or refused, len(cited)) or ended_transcript(log_path, paths)
     extra = [p for p in (ended, settlement, refused) if p is not None]
     report = _verify_reads([*reads, *read_files(extra, pins)], replay_records, pins)
-    if refused is not None:
-        note = f"{refused}: a seat refused the settlement: the evening did not settle (the log has no settlement line)"
+    if unsettled is not None:
+        note = _unsettled_note(*unsettled)
         report = Report(report.transcripts, report.failures, (note, *report.notes), report.caveats)
     failures += _check_copies(cited, reads)
     end = kinds.get("end")
@@ -695,17 +700,44 @@ def verify_log(log_path: Path, replay_records: bool = True, pins: Pins | None = 
     return Report(transcripts, tuple(failures) + report.failures, report.notes, report.caveats)
 
 
-def _refused_v4_settlement(log_path: Path) -> Path | None:
-    """The commit-reveal settlement beside the log that a seat signed a refusal of (read unverified, to know the
-    evening did not settle; its checks then judge the refusal)."""
+def _refused_v4_settlement(log_path: Path) -> tuple[Path, str] | None:
+    """The commit-reveal settlement beside the log that did not settle, and the kind of the answer that stopped
+    it: a seat's signed refusal, or anything else but its countersignature (the source stops at that answer and
+    files the document). Read unverified, to know the evening did not settle; its checks then judge the answer."""
     path = log_path.with_name(log_path.name + ".transcripts") / SETTLEMENT_FILE
     try:
         doc = read_document(path)
     except FairdealError:
         return None
     messages = doc.get("messages") if is_v4(doc) and doc.get("format") == V4_SETTLEMENT_FORMAT else None
-    refused = isinstance(messages, list) and any(isinstance(e, dict) and e.get("kind") == REFUSAL for e in messages)
-    return path if refused else None
+    if not isinstance(messages, list) or not messages or not all(isinstance(e, dict) for e in messages):
+        return None
+    if any(e.get("kind") == REFUSAL for e in messages):
+        return path, REFUSAL
+    last = messages[-1]
+    if not isinstance(last.get("sender"), int) or isinstance(last.get("sender"), bool):
+        return None
+    if last.get("kind") != SETTLEMENT_SIGN:
+        return path, str(last.get("kind"))
+    return (path, "a countersignature of another settlement") if not _countersigns_the_settlement(messages) else None
+
+
+def _countersigns_the_settlement(messages: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether the last message names the digest of the document's settlement (read unverified)."""
+    try:
+        settlement = next(parse(e) for e in messages if e.get("kind") == SETTLEMENT)
+        return bool(messages[-1]["body"]["settlement"] == settlement.digest)
+    except (StopIteration, FairdealError, KeyError, TypeError):
+        return True  # nothing to tell by: the document's own checks judge it
+
+
+def _unsettled_note(path: Path, answer: str) -> str:
+    if answer == REFUSAL:
+        return f"{path}: a seat refused the settlement: the evening did not settle (the log has no settlement line)"
+    return (
+        f"{path}: a seat answered the settlement with {one_line(answer)!r} instead of its countersignature: the "
+        "evening did not settle (the log has no settlement line)"
+    )
 
 
 def _ended_hand(settlement: Path | None, hands: int) -> Path | None:

@@ -273,6 +273,12 @@ def _walk(
             c.failures.append(c.stop)
             return None
         if index >= len(grammar) or (envelope.sender, envelope.kind) != grammar[index]:
+            # Signed by the seat whose answer belongs here and chained to what it answers: its own wrong answer.
+            if index < len(grammar) and envelope.sender == grammar[index][0] != SERVICE:
+                party = roster.party(envelope.sender)
+                detail = f"{party} answered with {envelope.kind} where its {grammar[index][1]} belongs"
+                c.fail(party, "message order", f"{where}[{index}]: {detail}")
+                return None
             c.fail(
                 SERVICE,
                 "message order",

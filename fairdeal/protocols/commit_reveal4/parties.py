@@ -520,6 +520,10 @@ class Service(Party):
         accepted = self.accept(envelope, hand, presenter=party)
         if accepted.kind != kind:
             raise ProtocolError(f"{party}: expected {kind}, got {accepted.kind}")
+        if kind == m.SETTLEMENT_SIGN:
+            settlement = next(e for e in reversed(self.chain) if e.kind == m.SETTLEMENT)
+            if accepted.body["settlement"] != settlement.digest:
+                raise ProtocolError(f"{party}: the countersignature is of another settlement")
         if kind == m.COMMIT:
             self._commits[int(accepted.sender)] = accepted.body["commitment"]
         if kind == m.REVEAL:

@@ -641,6 +641,12 @@
         return null;
       }
       const expected = grammar[index];
+      if (expected && envelope.sender === expected[0] && expected[0] !== SERVICE && envelope.kind !== expected[1]) {
+        // Signed by the seat whose answer belongs here and chained to what it answers: its own wrong answer.
+        const party = roster.party(envelope.sender);
+        c.fail(party, 'message order', `${where}[${index}]: ${party} answered with ${envelope.kind} where its ${expected[1]} belongs`);
+        return null;
+      }
       if (!expected || envelope.sender !== expected[0] || envelope.kind !== expected[1]) {
         c.fail(SERVICE, 'message order', `${where}[${index}]: ${envelope.kind} from ${roster.party(envelope.sender)} is not the protocol's next message`);
         return null;
@@ -1467,15 +1473,32 @@
       pinned: Boolean(pins.roster) || pins.keys.length > 0, proved: ok ? proved(result, pins, log) : [], log: log !== null };
   }
 
-  // The protocol of a settlement a seat signed a refusal of, or null (mental_poker/verify.py: refused_settlement;
-  // a commit-reveal one holds the seat's signed refusal as its last message, verify.py: _refused_v4_settlement).
+  // The protocol of a settlement that did not settle, or null (mental_poker/verify.py: refused_settlement: a seat
+  // signed a refusal; verify.py: _refused_v4_settlement: a commit-reveal one stops at a seat's refusal, or at a
+  // seat's answer that is not its countersignature of that settlement).
   function settlementRefused(file) {
     if (!isObject(file.doc)) return null;
     const statements = file.kind === 'mp-settlement' ? file.doc.statements : null;
     if (Array.isArray(statements) && statements.some((s) => isObject(s) && isObject(s.body) && s.body.agrees === false)) return 'mental-poker';
     const messages = file.kind === 'v4' && file.doc.format === SETTLEMENT_FORMAT ? file.doc.messages : null;
-    if (Array.isArray(messages) && messages.some((e) => isObject(e) && e.kind === 'refusal')) return 'commit-reveal';
-    return null;
+    if (!Array.isArray(messages) || messages.length === 0 || !messages.every(isObject)) return null;
+    if (messages.some((e) => e.kind === 'refusal')) return 'commit-reveal';
+    const last = messages[messages.length - 1];
+    if (!Number.isInteger(last.sender)) return null;
+    return last.kind !== 'settlement-sign' || !countersignsTheSettlement(messages) ? 'commit-reveal' : null;
+  }
+
+  // Whether the last message names the digest of the document's settlement (read unverified: when there is
+  // nothing to tell by, the document's own checks judge it).
+  function countersignsTheSettlement(messages) {
+    try {
+      const settlement = messages.find((e) => e.kind === 'settlement');
+      const named = isObject(messages[messages.length - 1].body) ? messages[messages.length - 1].body.settlement : undefined;
+      return settlement === undefined || named === parseEnvelope(settlement, '$').digest;
+    } catch (error) {
+      if (error instanceof Refused) return true;
+      throw error;
+    }
   }
 
   const REFUSED_IN_RUSSIAN = { 'mental-poker': 'расчёт ментального покера', 'commit-reveal': 'расчёт по протоколу commit-reveal' };
