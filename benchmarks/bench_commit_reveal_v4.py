@@ -32,7 +32,6 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +48,7 @@ from fairdeal.protocols import verify as verify_module
 from fairdeal.protocols.canonical import decode, encode
 from fairdeal.protocols.commit_reveal4.source import CommitRevealSource4
 from fairdeal.protocols.identity import IdentityKey, PublicKey
-from fairdeal.protocols.identity import _verified as verified_signatures
+from fairdeal.protocols.identity import _remembered as verified_signatures
 from fairdeal.protocols.pins import Pins
 from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.verify import _verify_reads, read_files, verify_documents, verify_paths
@@ -86,7 +85,6 @@ def openssl_signatures() -> Iterator[None]:
     path, kept here only to be measured against."""
     saved = identity._verified
 
-    @lru_cache(maxsize=4096)
     def through_openssl(key: PublicKey, message: bytes, signature: bytes) -> bool:
         try:
             Ed25519PublicKey.from_public_bytes(key.raw).verify(signature, message)
@@ -162,7 +160,7 @@ def bench_speed(hands: int) -> None:
     )
 
     def v4(replay: bool) -> Any:
-        identity._verified.cache_clear()  # the players verified these very messages while the evening was played
+        identity._remembered.cache_clear()  # the players verified these very messages while the evening was played
         decoded = [decode(raw) for raw in files]
         return verify_documents([(str(i), d) for i, d in enumerate(decoded)], replay_records=replay)
 
@@ -295,7 +293,7 @@ def measure_workers(folder: Path, cores: int) -> None:
     rates: dict[int, tuple[float, float, float]] = {}
     pooled: tuple[float, float] = (0.0, 0.0)
     for workers in [1, cores, -cores] * 3:
-        identity._verified.cache_clear()
+        identity._remembered.cache_clear()
         kids, wall, cpu = children_cpu(), time.perf_counter(), time.process_time()
         with pool_split() if workers < 0 else nullcontext():
             report = verify_paths(paths, workers=abs(workers))

@@ -37,7 +37,7 @@ from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.match import play_match
 from fairdeal.protocols import identity
 from fairdeal.protocols.canonical import decode, encode
-from fairdeal.protocols.identity import _verified as verified_signatures
+from fairdeal.protocols.identity import _remembered as verified_signatures
 from fairdeal.protocols.mental_poker import group as mp_group
 from fairdeal.protocols.mental_poker.fiat_shamir import HandContext
 from fairdeal.protocols.mental_poker.group import (
@@ -256,7 +256,7 @@ def main() -> None:
         row("    baseline: the same with libsodium's scalar calls", t_old, w_old)
         old_times.append(t_old)
         with openssl_signatures():
-            t_ssl, w_ssl, _ = measure(lambda d=doc: identity._verified.cache_clear() or check_document("bench", d))
+            t_ssl, w_ssl, _ = measure(lambda d=doc: identity._remembered.cache_clear() or check_document("bench", d))
         row("    baseline: the same with OpenSSL's Ed25519", t_ssl, w_ssl)
         ssl_times.append(t_ssl)
     print(

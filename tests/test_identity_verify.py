@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from signature_forgeries import NEUTRAL as IDENTITY
 from signature_forgeries import ORDER, small_order_commitment
 
-from fairdeal.protocols.identity import IdentityKey, PublicKey, _verified
+from fairdeal.protocols.identity import IdentityKey, PublicKey, _remembered
 
 
 def openssl_accepts(public: bytes, message: bytes, signature: bytes) -> bool:
@@ -22,7 +22,7 @@ def openssl_accepts(public: bytes, message: bytes, signature: bytes) -> bool:
 
 
 def verdict(public: PublicKey, message: bytes, signature: bytes) -> bool:
-    _verified.cache_clear()
+    _remembered.cache_clear()
     return public.verify(message, signature)
 
 

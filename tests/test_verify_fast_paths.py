@@ -195,7 +195,7 @@ def test_files_and_given_documents_get_one_verdict_under_mutation(
             target = target[step]
         target[where[-1]] = mutated(target[where[-1]], rng)
         files = written(docs, tmp_path / f"t{trial % 2}")
-        identity._verified.cache_clear()
+        identity._remembered.cache_clear()
         given = verify_documents([(str(p), decode(p.read_bytes())) for p in files])
         assert not given.ok, where
         same(verify_paths(files), given)

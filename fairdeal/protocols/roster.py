@@ -140,11 +140,11 @@ class Roster:
     def check(self) -> None:
         """Every party's signature verifies; else ``ProtocolError`` naming the first party that fails."""
         message = self.message()
-        if not self.service.verify(message, self.service_signature):
+        if not self.service.verify(message, self.service_signature, repeated=True):
             raise ProtocolError("roster: service: the service's signature does not verify")
         signatures = self.seat_signatures or (b"",) * len(self.seats)
         for index, (seat, signature) in enumerate(zip(self.seats, signatures)):
-            if not seat.key.verify(message, signature):
+            if not seat.key.verify(message, signature, repeated=True):
                 raise ProtocolError(f"roster: player {seat.name} (seat {index}): the signature does not verify")
 
     def to_json(self) -> dict[str, Any]:

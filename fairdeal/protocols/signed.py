@@ -181,7 +181,8 @@ def open_checked(
     key = keys.get(envelope.sender)
     if key is None:
         raise refuse("sender", "the sender is not on the roster")
-    if not key.verify(envelope.signed_bytes(ctx), envelope.signature):
+    # Hand 0 holds a session's opening (and its settlement): every transcript of the session repeats the opening.
+    if not key.verify(envelope.signed_bytes(ctx), envelope.signature, repeated=envelope.hand == 0):
         raise refuse(
             "signature",
             f"the signature does not verify under {describe(envelope.sender, names)}'s identity key for this table, "

@@ -605,10 +605,11 @@ def _read_chunk(sources: Sequence[str], pins: Pins, for_log: bool) -> list[_Read
 
 def read_files(paths: Sequence[Path], pins: Pins, workers: int = 1, for_log: bool = False) -> list[_Read]:
     """Every file read, decoded and checked on its own by ``workers`` processes, each reading its own share: this
-    process only gets back what the checks across hands need. The collector is paused meanwhile: the decoded
-    documents are trees without cycles, and its passes over them as they pile up cost a tenth of the checks."""
-    chunk = partial(without_collector, partial(_read_chunk, pins=pins, for_log=for_log))
-    return in_chunks(chunk, [str(path) for path in paths], workers)
+    process only gets back what the checks across hands need. The collector is paused meanwhile, the workers'
+    results taken back included: the decoded documents are trees without cycles, and its passes over them as they
+    pile up cost a tenth of the checks (and as much again while the results are unpickled)."""
+    chunk = partial(_read_chunk, pins=pins, for_log=for_log)
+    return without_collector(partial(in_chunks, chunk, workers=workers), [str(path) for path in paths])
 
 
 def _verify_reads(reads: Sequence[_Read], replay_records: bool, pins: Pins) -> Report:
