@@ -24,6 +24,7 @@ import io
 import time
 
 import numpy as np
+from scipy.stats import binom
 
 from fairdeal.audit.benefit.family import TALON
 from fairdeal.audit.benefit.fold import fold_benefit
@@ -117,10 +118,27 @@ def information_bounds(hands: int, seats: int = 3) -> None:
         r = pct / 100
         talon = [mixture_power_bound(honest, STACKED_TALON, r, deals, level) for level in (ALPHA, ALPHA / seats)]
         depth = mixture_power_bound(with_depth, stacked_depth, r, deals, ALPHA / seats)
+        given = given_depths_bound(honest, r, deals, depths, ALPHA / seats)
         print(
             f"  stack-{pct}: talon aces only {talon[0]:.3f} at alpha, {talon[1]:.3f} at alpha/{seats} (dealer "
-            f"unknown); knowing also his cut depth and that honest depths are uniform {depth:.3f} at alpha/{seats}"
+            f"unknown); knowing also his cut depth and that honest depths are uniform {depth:.3f} at alpha/{seats}; "
+            f"given the depths (any cutter's habits), knowing his depth {given:.3f} at alpha/{seats}"
         )
+
+
+def given_depths_bound(honest: np.ndarray, rate: float, deals: int, depths: int, level: float) -> float:
+    """The most powerful test that takes the depths as given (so no cutter's habit moves it), knowing the
+    stacker's depth: its deals there are a mixture with the stacked share ``q``, their number binomial."""
+    at_depth = rate + (1 - rate) / depths
+    q = rate / at_depth
+    chances = binom.pmf(np.arange(deals + 1), deals, at_depth)
+    return float(
+        sum(
+            chance * mixture_power_bound(honest, STACKED_TALON, q, n, level)
+            for n, chance in enumerate(chances)
+            if n and chance > 1e-12
+        )
+    )
 
 
 def rate(count: int, n: int) -> str:

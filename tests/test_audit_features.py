@@ -254,26 +254,28 @@ def test_shared_trimmed_tails_are_the_whole_laws_tails(deals, shape):
 
 
 def _brute_depth_pvalue(per_depth, observed, pmf):
-    """``P(min_d p_d <= observed min)`` by enumerating every honest outcome of each deal's talon aces."""
+    """Twice the smaller of ``P(min_d p_d <= observed min)`` over every depth and over the depths holding the most
+    deals, each by enumerating every honest outcome of each deal's talon aces."""
     import itertools
 
     tails = [_full_tails(pmf, n) for n in per_depth]
-    t = min(tails[d][observed[d]] for d in range(len(per_depth)))
-    deals = sum(per_depth)
-    total = 0.0
-    for outcome in itertools.product(range(len(pmf)), repeat=deals):
-        chance = float(np.prod([pmf[a] for a in outcome]))
-        start, smallest = 0, 1.0
-        for d, n in enumerate(per_depth):
-            smallest = min(smallest, tails[d][sum(outcome[start : start + n])])
-            start += n
-        total += chance * (smallest <= t * (1 + 1e-9))
-    return total
+    piled = [d for d, n in enumerate(per_depth) if n == max(per_depth)]
+    pvalues = []
+    for depths in (range(len(per_depth)), piled):
+        t = min(tails[d][observed[d]] for d in depths)
+        total = 0.0
+        for outcome in itertools.product(range(len(pmf)), repeat=sum(per_depth)):
+            chance = float(np.prod([pmf[a] for a in outcome]))
+            starts = np.cumsum([0, *per_depth])
+            smallest = min(tails[d][sum(outcome[starts[d] : starts[d + 1]])] for d in depths)
+            total += chance * (smallest <= t * (1 + 1e-9))
+        pvalues.append(total)
+    return min(1.0, 2 * min(pvalues))
 
 
 @settings(max_examples=25, deadline=None)
 @given(st.lists(st.integers(1, 3), min_size=1, max_size=3), st.data())
-def test_the_depth_test_has_the_exact_law_of_the_smallest_tail(per_depth, data):
+def test_the_depth_test_has_the_exact_law_of_its_smallest_tails(per_depth, data):
     pmf = hypergeometric_null(32, 4, 2).pmf
     observed = [data.draw(st.integers(0, 2 * n)) for n in per_depth]
     counts = np.zeros((32 + 1, 3), dtype=np.int64)
@@ -286,6 +288,20 @@ def test_the_depth_test_has_the_exact_law_of_the_smallest_tail(per_depth, data):
     test = depth_test(0, counts, pmf, depth_total_tails(pmf, per_depth))
     assert test is not None and test.deals == sum(per_depth)
     assert test.pvalue == pytest.approx(_brute_depth_pvalue(per_depth, observed, pmf), rel=1e-9, abs=1e-12)
+
+
+def test_the_depth_holding_most_deals_is_tested_without_the_scans_correction():
+    """An accomplice's depth piles up: its tail is taken alone (chosen from the depths, not the aces), doubled."""
+    pmf = hypergeometric_null(32, 4, 2).pmf
+    counts = np.zeros((33, 3), dtype=np.int64)
+    counts[4:29, 0] = 4  # every legal depth four deals without an ace
+    counts[11] = [2, 8, 0]  # the accomplice's depth: ten deals, eight aces
+    laws = depth_total_tails(pmf, counts.sum(axis=1))
+    test = depth_test(0, counts, pmf, laws)
+    assert test is not None and (test.depth, test.cut, test.aces) == (11, 10, 8)
+    assert test.pvalue == pytest.approx(2 * laws[10].at(8), rel=1e-12)
+    scan_only = 1 - np.prod([1 - laws[n].largest_at_most(laws[10].at(8) * (1 + 1e-9)) for n in [4] * 24 + [10]])
+    assert test.pvalue < scan_only / 5  # the scan alone pays for the 25 depths
 
 
 def test_honest_depth_tests_keep_their_level_whatever_the_cutters_habits():

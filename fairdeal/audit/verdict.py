@@ -769,7 +769,7 @@ def _depth_tests(merged: Merged, players: Sequence[str], laws: Laws) -> list[Tes
     return [
         TestResult(
             f"dealer {players[t.dealer]}",
-            f"talon aces at one cut depth ({t.depth}), smallest tail over the depths",
+            f"talon aces at one cut depth ({t.depth}), smallest tail over the depths or at the most frequent one",
             float(t.aces),
             t.pvalue,
             t.deals,

@@ -8,6 +8,12 @@ talon's ace counts are independent draws of the hypergeometric law: the total ``
 ``d`` has the law of a sum of ``n_d`` such draws (exact, by convolution), and its upper tail is ``p_d``. The test's
 statistic is ``min_d p_d``; its exact law given the depths is ``P(min <= t) = 1 - prod_d (1 - G_d(t))``, ``G_d(t)``
 the largest tail of ``S_d`` at most ``t``. A cutter's habits (any law of depths) do not move it.
+
+The accomplice's depth also piles up: it holds his cuts on top of its honest share. So the same statistic is also
+taken over the depths that hold the most of the dealer's deals alone — a choice made from the depths, which honest
+aces do not depend on, so that depth's tail needs no correction for the others it was chosen from. The test is the
+smaller of the two, Bonferroni-corrected (times two): a stacker whose depth is the most frequent one is caught with a
+few stacked deals, and one whose accomplice's depth hides among a habitual cutter's is still caught by the scan.
 """
 
 from __future__ import annotations
@@ -29,7 +35,8 @@ ACE_MASK = np.asarray(rank_of(np.arange(NUM_CODES)) == int(Rank.ACE))
 NULL = (
     "honest deals: the deal uniform whatever the cut depth, so given the depths each deal's talon aces are "
     "hypergeometric and independent; per depth the exact tail of their total, the smallest over the depths with "
-    "its exact law (one-sided: more aces)"
+    "its exact law, and the smallest over the depths holding the most deals (chosen from the depths alone) with "
+    "its own; twice the smaller (Bonferroni; one-sided: more aces)"
 )
 
 
@@ -131,11 +138,11 @@ def depth_test(dealer: int, counts: np.ndarray, pmf: np.ndarray, laws: dict[int,
     tails = {int(d): laws[int(per_depth[d])] for d in cut}
     observed = {int(d): int(counts[d] @ support) for d in cut}
     pvalues = {d: tails[d].at(observed[d]) for d in tails}
-    best = min(pvalues, key=lambda d: (pvalues[d], d))
-    t = pvalues[best]
-    # Each depth's chance of a tail at most t: the largest attainable tail not above it (discrete law).
-    chances = [tails[d].largest_at_most(t * (1 + 1e-9)) for d in tails]
-    pvalue = -float(np.expm1(np.sum(np.log1p(-np.minimum(chances, 1.0 - 1e-16)))))
+    piled = [d for d in tails if per_depth[d] == per_depth[cut].max()]
+    scanned, best_scanned = _smallest_tail(tails, pvalues, list(tails))
+    on_pile, best_piled = _smallest_tail(tails, pvalues, piled)
+    best = best_piled if on_pile < scanned else best_scanned
+    pvalue = 2.0 * min(scanned, on_pile)
     mean = float(support[: len(pmf)] @ pmf)
     return DepthTest(
         dealer,
@@ -157,3 +164,12 @@ def depth_tests(sums: Sums, layout: Layout, pmf: np.ndarray) -> list[DepthTest]:
         if test is not None:
             out.append(test)
     return out
+
+
+def _smallest_tail(tails: dict[int, TotalTails], pvalues: dict[int, float], depths: list[int]) -> tuple[float, int]:
+    """The exact p-value of the smallest tail over ``depths``, and the depth that has it."""
+    best = min(depths, key=lambda d: (pvalues[d], d))
+    t = pvalues[best]
+    # Each depth's chance of a tail at most t: the largest attainable tail not above it (discrete law).
+    chances = [tails[d].largest_at_most(t * (1 + 1e-9)) for d in depths]
+    return -float(np.expm1(np.sum(np.log1p(-np.minimum(chances, 1.0 - 1e-16))))), best

@@ -27,11 +27,13 @@ TESTS: dict[str, dict[str, str]] = {
     "talon-aces-depth": {
         "en": (
             "Of {dealer}'s deals, those cut at depth {bound} put {observed} aces in the talon where {expected} are "
-            "expected; at no other depth was it as unusual ({deals} with a cut of known depth)."
+            "expected: the most unusual depth, or the one his deals were cut at most ({deals} with a cut of known "
+            "depth)."
         ),
         "ru": (
             "В сдачах {dealer}, снятых на глубину {bound}, в прикуп попало тузов: {observed}, тогда как ожидается "
-            "{expected}; ни на какой другой глубине не было так необычно ({deals} с известной глубиной съёма)."
+            "{expected}: это самая необычная глубина или та, на которую его сдачи снимали чаще всего ({deals} с "
+            "известной глубиной съёма)."
         ),
     },
     "talon-aces-eprocess": {
