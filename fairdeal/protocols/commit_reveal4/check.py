@@ -306,6 +306,37 @@ def _walk(
     return opened
 
 
+def _attested(
+    roster: Roster, items: Any, hand: int, grammar: Sequence[tuple[Sender, str]], decoded: bool
+) -> list[Envelope] | None:
+    """A whole hand's messages, opened with only each party's last signature checked: the service's hand-close
+    and every seat's countersignature. A signature covers the message's ``prev``, the digest of the message before
+    it with its signature, and so, link by link, every message before it: each party has signed the chain up to
+    its last message, and every other message of the hand lies before one of them. None when the hand is not
+    whole (a refusal, a missing message) or anything fails, for ``_walk`` to check every signature in order and
+    name the first fault."""
+    if not isinstance(items, list) or len(items) != len(grammar):
+        return None
+    ctx = Context(roster.table, roster.session, hand, roster.hash)
+    keys = _keys(roster)
+    opened: list[Envelope] = []
+    prev: str | None = None
+    try:
+        for item, expected in zip(items, grammar):
+            envelope = open_checked(parse(item, decoded=decoded), ctx, keys, prev, signature=False)
+            if (envelope.sender, envelope.kind) != expected:
+                return None
+            m.checked_body(envelope)
+            opened.append(envelope)
+            prev = envelope.digest
+    except SignedMessageError:
+        return None
+    last = {envelope.sender: envelope for envelope in opened}
+    if all(keys[sender].verify(e.signed_bytes(ctx), e.signature) for sender, e in last.items()):
+        return opened
+    return None
+
+
 def _refusal_party(c: Checked, opened: Sequence[Envelope], refusal: Envelope) -> str:
     """A refusal is a claim: if what came before it holds, the refusing player broke off without cause."""
     return c.roster.party(refusal.sender) if not c.failures else SERVICE  # type: ignore[union-attr]
@@ -434,7 +465,8 @@ def _check_hand_messages(c: Checked, hand: int, chains: Chains) -> None:
     if isinstance(items, list) and items and isinstance(items[0], dict):
         c.first_prev = items[0].get("prev")
     n = len(roster.seats)
-    every = _walk(c, items, "$.messages", hand, _attempts_grammar(items, n), None)
+    grammar = _attempts_grammar(items, n)
+    every = _attested(roster, items, hand, grammar, c.decoded) or _walk(c, items, "$.messages", hand, grammar, None)
     if every is None:
         _void_after_bad_abort(c, n)
         if c.stop is not None and c.partial:
