@@ -190,9 +190,8 @@ def bench_speed(hands: int) -> None:
     print(f"{'v4 (no replay) / v3 baseline':<64} {fast / old:>10.2f} x")
     print(f"{'v4 with replay / v3 baseline':<64} {full / old:>10.2f} x")
     # The issue's yardstick: 2,000 hands/s where three OpenSSL verifications make 3,000/s: two thirds of that floor.
-    print(f"{'v4 (no replay), one core / floor of three OpenSSL verifications':<64} {fast / floor:>10.2f} x")
-    verdict = "met" if fast >= floor * 2 / 3 else "NOT met"
-    print(f"{'target on one core: >= 0.67 x that floor (2,000 of 3,000 hands/s)':<64} {verdict:>10}")
+    # In memory the documents are Python values from anywhere: each message's bytes are encoded and read back.
+    print(f"{'v4 (no replay) in memory, one core / floor of three OpenSSL':<64} {fast / floor:>10.2f} x")
     bench_workers(own_floor, floor)
 
 
@@ -269,13 +268,18 @@ def bench_workers(own_floor: float, yardstick: float, hands: int = 600) -> None:
         print(f"{label:<64} {own_floor * cores:>10,.0f} hands/s")
         label = f"{cores} workers / floor of three OpenSSL verifications"
         print(f"{label:<64} {rates[cores][2] / yardstick:>10.2f} x")
-    for what, rate in (("wall", rates[cores][0]), ("critical path", rates[cores][2])):
+        for workers in (1, cores):
+            ratio = rates[workers][0] / yardstick
+            verdict = "met" if ratio >= 2 / 3 else "NOT met"
+            label = f"as a ratio: {workers} process(es), wall >= 0.67 x that floor"
+            print(f"{label:<64} {verdict:>10} ({ratio:.2f} x)")
+    for workers, what, rate in ((1, "wall", rates[1][0]), (cores, "wall", rates[cores][0])):
         verdict = "met" if rate >= GOAL else "NOT met"
-        label = f"goal: verify --workers {cores} >= {GOAL:,} hands/s ({what})"
+        label = f"goal: verify --workers {workers} >= {GOAL:,} hands/s ({what})"
         print(f"{label:<64} {verdict:>10}")
 
 
-GOAL = 2_000  # hands a second, issue 13: fairdeal verify of a commit-reveal v4 evening on this 2-core machine
+GOAL = 2_000  # hands a second, issue 13: fairdeal verify of a commit-reveal v4 evening (by default on every core)
 
 
 def header(argv: list[str]) -> str:
