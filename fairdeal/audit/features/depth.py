@@ -138,7 +138,8 @@ def depth_test(dealer: int, counts: np.ndarray, pmf: np.ndarray, laws: dict[int,
     tails = {int(d): laws[int(per_depth[d])] for d in cut}
     observed = {int(d): int(counts[d] @ support) for d in cut}
     pvalues = {d: tails[d].at(observed[d]) for d in tails}
-    piled = [d for d in tails if per_depth[d] == per_depth[cut].max()]
+    most = per_depth[cut].max()
+    piled = [d for d in tails if per_depth[d] == most]
     scanned, best_scanned = _smallest_tail(tails, pvalues, list(tails))
     on_pile, best_piled = _smallest_tail(tails, pvalues, piled)
     best = best_piled if on_pile < scanned else best_scanned
