@@ -6,6 +6,8 @@ only when every party signed after it — on every registered system and table s
 from __future__ import annotations
 
 import copy
+import functools
+import random
 import shutil
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -13,12 +15,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from commit_reveal_helpers import leaves
 from commit_reveal_parties import TABLES, fixed_source, key
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from settlement_refused_helpers import page_report
 from test_commit_reveal_v4_aborts import evening
 
 from fairdeal.protocols import identity
 from fairdeal.protocols.canonical import encode
+from fairdeal.protocols.commit_reveal4 import check
 from fairdeal.protocols.commit_reveal4 import messages as m
 from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.signed import SERVICE, Context, parse, seal
@@ -109,6 +115,48 @@ def test_a_forged_signature_stands_only_under_every_partys_later_signature(cell:
     assert verify([resealed(doc, commit, len(messages))]).ok
     report = verify([resealed(doc, commit, len(messages) - 1)])
     assert not report.ok and [(f.party, f.check) for f in report.failures] == [("service", "signature")]
+
+
+@contextmanager
+def every_signature() -> Iterator[None]:
+    saved = check._attested
+    check._attested = lambda *args: None
+    try:
+        yield
+    finally:
+        check._attested = saved
+
+
+EVENING = played(("sochi", 3), 2)
+LEAVES = [(which, path) for which, doc in enumerate(EVENING) for path in leaves(doc)]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(LEAVES), st.integers(0, 2**32 - 1))
+def test_no_single_change_is_judged_otherwise_than_by_the_full_walk(leaf: tuple[int, Any], seed: int) -> None:
+    """Any one value changed anywhere in an evening: the same failures, party, check and detail, as when every
+    signature is checked in order."""
+    which, path = leaf
+    docs = copy.deepcopy(EVENING)
+    *parents, last = path
+    holder = functools.reduce(lambda value, step: value[step], parents, docs[which])
+    holder[last] = changed(holder[last], random.Random(seed))
+    quick = verify(docs)
+    with every_signature():
+        full = verify(docs)
+    assert not quick.ok and quick.failures == full.failures
+
+
+def changed(value: Any, rng: random.Random) -> Any:
+    """Another value of the same kind: a hex digit moved on, a number off by one, a flag flipped, text lengthened."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + rng.choice([-1, 1])
+    if isinstance(value, str) and value and all(c in "0123456789abcdef" for c in value):
+        i = rng.randrange(len(value))
+        return value[:i] + "0123456789abcdef"[("0123456789abcdef".index(value[i]) + 1) % 16] + value[i + 1 :]
+    return value + "x" if isinstance(value, str) else 0
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node runs the offline page's JavaScript")
