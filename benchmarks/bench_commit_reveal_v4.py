@@ -39,7 +39,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from commit_reveal_helpers import honest_session, leaves
+from commit_reveal_helpers import counted, every_signature, honest_session, leaves, mutated
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
@@ -48,7 +48,6 @@ from fairdeal.engine.match import play_match
 from fairdeal.protocols import identity
 from fairdeal.protocols import verify as verify_module
 from fairdeal.protocols.canonical import decode, encode
-from fairdeal.protocols.commit_reveal4 import check as check_module
 from fairdeal.protocols.commit_reveal4.source import CommitRevealSource4
 from fairdeal.protocols.identity import IdentityKey, PublicKey
 from fairdeal.protocols.identity import _remembered as verified_signatures
@@ -195,33 +194,11 @@ def bench_speed(hands: int) -> None:
     bench_workers(own_floor, floor)
 
 
-@contextmanager
-def every_signature() -> Iterator[None]:
-    """Every message's signature checked in order, as before a whole hand was taken on each party's last one: the
-    reference path, measured against."""
-    saved = check_module._attested
-    check_module._attested = lambda *args: None
-    try:
-        yield
-    finally:
-        check_module._attested = saved
-
-
 def verifications(run: Callable[[], Any]) -> int:
     """How many Ed25519 verifications ``run`` makes."""
-    saved, calls = identity._verified, 0
-
-    def counting(*args: Any) -> bool:
-        nonlocal calls
-        calls += 1
-        return saved(*args)
-
-    identity._verified = counting
-    try:
+    with counted() as calls:
         run()
-    finally:
-        identity._verified = saved
-    return calls
+    return calls[0]
 
 
 def children_cpu() -> float:
@@ -299,19 +276,6 @@ def header(argv: list[str]) -> str:
         f"{os.cpu_count()} cores shared, load average {load} (1/5/15 min) at the start; "
         "every floor and baseline is measured in the same run"
     )
-
-
-def mutated(value: Any, rng: random.Random) -> Any:
-    if isinstance(value, bool):
-        return not value
-    if isinstance(value, int):
-        return value + rng.choice([-1, 1])
-    if isinstance(value, str):
-        if value and all(c in "0123456789abcdef" for c in value):
-            i = rng.randrange(len(value))
-            return value[:i] + "0123456789abcdef"[("0123456789abcdef".index(value[i]) + 1) % 16] + value[i + 1 :]
-        return value + "x"
-    return 0
 
 
 def set_at(doc: Any, path: tuple[Any, ...], value: Any) -> None:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+import random
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +19,10 @@ from fairdeal.engine.hand import result
 from fairdeal.engine.record import to_record
 from fairdeal.engine.scoring import score_hand
 from fairdeal.engine.sheet import new_sheet
+from fairdeal.protocols import identity
 from fairdeal.protocols.canonical import encode
 from fairdeal.protocols.commit_reveal import DealerService, Player
+from fairdeal.protocols.commit_reveal4 import check as check_v4
 from fairdeal.protocols.deal_source import CommitRevealSource
 from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.transcript import seat_deal
@@ -94,3 +98,45 @@ def written(docs: Sequence[Mapping[str, Any]], folder: Path, name: str = "hand-{
         paths.append(folder / name.format(number))
         paths[-1].write_bytes(encode(dict(doc)))
     return paths
+
+
+def mutated(value: Any, rng: random.Random) -> Any:
+    """Another value of the same kind: a hex digit moved on, a number off by one, a flag flipped, text lengthened."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + rng.choice([-1, 1])
+    if isinstance(value, str):
+        if value and all(c in "0123456789abcdef" for c in value):
+            i = rng.randrange(len(value))
+            return value[:i] + "0123456789abcdef"[("0123456789abcdef".index(value[i]) + 1) % 16] + value[i + 1 :]
+        return value + "x"
+    return 0
+
+
+@contextmanager
+def every_signature() -> Iterator[None]:
+    """Every v4 message's signature checked in order, as before a whole hand was taken on each party's last one."""
+    saved = check_v4._attested
+    check_v4._attested = lambda *args: None
+    try:
+        yield
+    finally:
+        check_v4._attested = saved
+
+
+@contextmanager
+def counted() -> Iterator[list[int]]:
+    """The number of Ed25519 verifications made inside, in a one-item list (the remembered ones forgotten first)."""
+    saved, calls = identity._verified, [0]
+
+    def counting(*args: Any) -> bool:
+        calls[0] += 1
+        return saved(*args)
+
+    identity._remembered.cache_clear()
+    identity._verified = counting
+    try:
+        yield calls
+    finally:
+        identity._verified = saved

@@ -9,22 +9,19 @@ import copy
 import functools
 import random
 import shutil
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
-from commit_reveal_helpers import leaves
+from commit_reveal_helpers import counted, every_signature, leaves, mutated
 from commit_reveal_parties import TABLES, fixed_source, key
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from settlement_refused_helpers import page_report
 from test_commit_reveal_v4_aborts import evening
 
-from fairdeal.protocols import identity
 from fairdeal.protocols.canonical import encode
-from fairdeal.protocols.commit_reveal4 import check
 from fairdeal.protocols.commit_reveal4 import messages as m
 from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.signed import SERVICE, Context, parse, seal
@@ -42,23 +39,6 @@ def played(cell: tuple[str, int], hands: int) -> list[dict[str, Any]]:
 
 def verify(docs: Sequence[Mapping[str, Any]]) -> Report:
     return verify_documents([(f"doc{i}", d) for i, d in enumerate(docs)])
-
-
-@contextmanager
-def counted() -> Iterator[list[int]]:
-    """The number of Ed25519 verifications made inside, in a one-item list."""
-    saved, calls = identity._verified, [0]
-
-    def counting(*args: Any) -> bool:
-        calls[0] += 1
-        return saved(*args)
-
-    identity._remembered.cache_clear()
-    identity._verified = counting
-    try:
-        yield calls
-    finally:
-        identity._verified = saved
 
 
 @pytest.mark.parametrize("cell", TABLES, ids=lambda cell: f"{cell[0]}-{cell[1]}p")
@@ -117,16 +97,6 @@ def test_a_forged_signature_stands_only_under_every_partys_later_signature(cell:
     assert not report.ok and [(f.party, f.check) for f in report.failures] == [("service", "signature")]
 
 
-@contextmanager
-def every_signature() -> Iterator[None]:
-    saved = check._attested
-    check._attested = lambda *args: None
-    try:
-        yield
-    finally:
-        check._attested = saved
-
-
 EVENING = played(("sochi", 3), 2)
 LEAVES = [(which, path) for which, doc in enumerate(EVENING) for path in leaves(doc)]
 
@@ -140,23 +110,11 @@ def test_no_single_change_is_judged_otherwise_than_by_the_full_walk(leaf: tuple[
     docs = copy.deepcopy(EVENING)
     *parents, last = path
     holder = functools.reduce(lambda value, step: value[step], parents, docs[which])
-    holder[last] = changed(holder[last], random.Random(seed))
+    holder[last] = mutated(holder[last], random.Random(seed))
     quick = verify(docs)
     with every_signature():
         full = verify(docs)
     assert not quick.ok and quick.failures == full.failures
-
-
-def changed(value: Any, rng: random.Random) -> Any:
-    """Another value of the same kind: a hex digit moved on, a number off by one, a flag flipped, text lengthened."""
-    if isinstance(value, bool):
-        return not value
-    if isinstance(value, int):
-        return value + rng.choice([-1, 1])
-    if isinstance(value, str) and value and all(c in "0123456789abcdef" for c in value):
-        i = rng.randrange(len(value))
-        return value[:i] + "0123456789abcdef"[("0123456789abcdef".index(value[i]) + 1) % 16] + value[i + 1 :]
-    return value + "x" if isinstance(value, str) else 0
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node runs the offline page's JavaScript")
