@@ -16,11 +16,10 @@ from fairdeal.engine.bots import HeuristicBot, RandomBot
 from fairdeal.engine.deal_source import ShuffledDeckSource
 from fairdeal.engine.hand import result
 from fairdeal.engine.match import StopMatch, failed, play_match, seeded_source, with_pulya_size
-from fairdeal.engine.match_log import SHEET_EXTRAS
 from fairdeal.engine.outcome import Contract, DefenceCall, HandKind, HandOutcome
 from fairdeal.engine.record import replay_record, to_record
 from fairdeal.engine.recount import sheet_from_log
-from fairdeal.engine.sheet import is_finished, new_sheet
+from fairdeal.engine.sheet import SHEET_EXTRAS, is_finished, new_sheet
 from fairdeal.errors import ConventionError, MatchError
 from fairdeal.log import EndRecord, HandRecord, TableRecord, read_log
 from fairdeal.systems import conventions, get_convention

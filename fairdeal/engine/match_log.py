@@ -70,11 +70,6 @@ def hand_fields(
     return fields
 
 
-# Extras the sheet writes, not the hand's replay: Classic's bombs, the Croatian/19th-century columns and hat, the
-# Austrian pot.
-SHEET_EXTRAS = ("bomb", "multiplier", "bombs_earned", "columns", "hat", "pot")
-
-
 def sheet_extras(before: Sheet, after: Sheet, outcome: HandOutcome, convention: Convention) -> dict[str, Any]:
     """What the sheet adds to a hand line: the bomb the declarer played on and the hand's multiplier (Classic),
     and the bombs each seat earned (``{"seat": [levels]}``)."""

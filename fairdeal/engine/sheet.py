@@ -14,6 +14,10 @@ from fairdeal.rules.convention import Convention
 
 Column = Literal["pulya", "gora", "whists"]
 
+# Extras of a hand line the sheet writes, not the hand's replay: Classic's bombs, the Croatian/19th-century columns
+# and hat, the Austrian pot.
+SHEET_EXTRAS = ("bomb", "multiplier", "bombs_earned", "columns", "hat", "pot")
+
 
 @dataclass(frozen=True)
 class ScoreLine:
