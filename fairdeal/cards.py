@@ -3,6 +3,10 @@
 A card is a small integer code ``suit * 8 + rank`` (0..31), so a deck order is a numpy ``uint8`` array.
 Suits are numbered in the Russian bidding order (spades lowest, hearts highest) and ranks from the
 seven up to the ace, so comparing codes of one suit compares card strength.
+
+numpy is imported by the functions that make or read arrays, not by this module: the engine's replay of a game
+record runs without numpy in the offline verifier page (Pyodide, the standard library only), and reads cards as
+tuples of ints (``codes_from_ascii``, ``DeckKind.int_codes``).
 """
 
 from __future__ import annotations
@@ -11,11 +15,12 @@ import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import overload
-
-import numpy as np
+from typing import TYPE_CHECKING, overload
 
 from fairdeal.errors import CardError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class Suit(enum.IntEnum):
@@ -134,6 +139,10 @@ class DeckKind(enum.Enum):
         """The deck's cards in code order (♠7..♠A, ♣7..♣A, ♦.., ♥..) as ``uint8``."""
         return _deck_codes(self).copy()
 
+    def int_codes(self) -> tuple[int, ...]:
+        """The deck's cards in code order as ints."""
+        return _deck_int_codes(self)
+
     def contains(self, code: int) -> bool:
         return 0 <= code < NUM_CODES and rank_of(code) >= int(self.lowest_rank)
 
@@ -207,6 +216,8 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
 
 def parse_order(text: str | Iterable[str], deck: DeckKind) -> np.ndarray:
     """Parse a whole deck order; it must hold every card of ``deck`` exactly once."""
+    import numpy as np
+
     codes = np.array([c.code for c in parse_cards(text)], dtype=np.uint8)
     check_order(codes, deck)
     return codes
@@ -214,6 +225,8 @@ def parse_order(text: str | Iterable[str], deck: DeckKind) -> np.ndarray:
 
 def check_order(codes: np.ndarray, deck: DeckKind) -> None:
     """Raise ``CardError`` unless ``codes`` is a permutation of ``deck``."""
+    import numpy as np
+
     if len(codes) != deck.size:
         raise CardError(f"a {deck.value} order needs {deck.size} cards, got {len(codes)}")
     seen = np.bincount(codes.astype(np.int64), minlength=NUM_CODES)
@@ -228,8 +241,15 @@ def check_order(codes: np.ndarray, deck: DeckKind) -> None:
 
 
 @cache
+def _deck_int_codes(deck: DeckKind) -> tuple[int, ...]:
+    return tuple(code_of(s, r) for s in Suit for r in Rank if r >= deck.lowest_rank)
+
+
+@cache
 def _deck_codes(deck: DeckKind) -> np.ndarray:
-    codes = np.array([code_of(s, r) for s in Suit for r in Rank if r >= deck.lowest_rank], dtype=np.uint8)
+    import numpy as np
+
+    codes = np.array(_deck_int_codes(deck), dtype=np.uint8)
     codes.setflags(write=False)
     return codes
 
@@ -237,6 +257,8 @@ def _deck_codes(deck: DeckKind) -> np.ndarray:
 @cache
 def _deck_counts(deck: DeckKind) -> bytes:
     """How many times each code occurs in the deck (one or none), as ``check_order``'s count array's bytes."""
+    import numpy as np
+
     return np.bincount(_deck_codes(deck).astype(np.int64), minlength=NUM_CODES).tobytes()
 
 
@@ -254,7 +276,7 @@ def format_cards(codes: Sequence[int] | np.ndarray, style: str = "symbol") -> st
 
 def to_ascii_list(codes: Sequence[int] | np.ndarray) -> list[str]:
     """Cards as file strings (``["AS", "10H"]``), the form the log and ``--json`` use."""
-    items = codes.tolist() if isinstance(codes, np.ndarray) else codes
+    items = codes.tolist() if hasattr(codes, "tolist") else codes  # an array's codes as ints, all at once
     try:
         # A card's name by its code (the verifier names four decks' worth of cards a hand); anything that is
         # not a card's code misses and takes the path that names the problem.
@@ -267,4 +289,11 @@ _ASCII_BY_CODE: dict[int, str] = {card.code: card.ascii for card in _CARDS}
 
 
 def from_ascii_list(items: Iterable[str]) -> np.ndarray:
-    return np.array([parse_card(s).code for s in items], dtype=np.uint8)
+    import numpy as np
+
+    return np.array(codes_from_ascii(items), dtype=np.uint8)
+
+
+def codes_from_ascii(items: Iterable[str]) -> tuple[int, ...]:
+    """The codes of cards in file form, as ``from_ascii_list`` without the array."""
+    return tuple(parse_card(s).code for s in items)

@@ -5,20 +5,27 @@ starting at 0. Hand 0 is the first hand, the player left of the dealer; hands fo
 nothing about seats: the seat helpers below map hand indices to table seats for a given dealer, so the same
 3-hand pattern serves 3, 4 and 5 players (the dealer, and at five one more player, sit out; seeds 000, 003). A hand
 no seat holds is Gusarik's dummy or, at the 19th-century table of two, the third hand laid aside unseen.
+
+A pattern keeps its receivers as ints and makes its arrays when first asked; numpy is imported by the functions
+that deal arrays, not by this module: the engine's replay of a game record runs without numpy in the offline
+verifier page (Pyodide, the standard library only).
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from fairdeal.cards import DeckKind, check_order
 from fairdeal.errors import CardError, DealError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 # A step of a deal: ``("hands", k)`` gives k cards to every hand in turn; ``("talon", j, k)`` puts k cards on talon j.
 Step = tuple[str, int] | tuple[str, int, int]
@@ -26,13 +33,13 @@ Step = tuple[str, int] | tuple[str, int, int]
 
 @dataclass(frozen=True)
 class DealPattern:
-    """Who receives each deck position; ``targets[i]`` is a hand index, or ``hands + j`` for talon j."""
+    """Who receives each deck position; ``receivers[i]`` is a hand index, or ``hands + j`` for talon j."""
 
     name: str
     deck: DeckKind
     hands: int
     talons: int
-    targets: np.ndarray = field(compare=False, repr=False)
+    receivers: tuple[int, ...] = field(compare=False, repr=False)
     description: str = ""
     seed: str = ""
     table_sizes: tuple[int, ...] = (3,)  # how many players may sit at a table dealt this way
@@ -40,12 +47,21 @@ class DealPattern:
     aside_hand: int | None = None  # a hand dealt face down, never opened and never played (rule 6, 003)
 
     @cached_property
+    def targets(self) -> np.ndarray:
+        """``receivers`` as a read-only ``uint8`` array."""
+        import numpy as np
+
+        array = np.array(self.receivers, dtype=np.uint8)
+        array.setflags(write=False)
+        return array
+
+    @cached_property
     def cards_per_hand(self) -> int:
-        return int(np.count_nonzero(self.targets == 0))
+        return self.receivers.count(0)
 
     @cached_property
     def talon_size(self) -> int:
-        return int(np.count_nonzero(self.targets == self.hands)) if self.talons else 0
+        return self.receivers.count(self.hands) if self.talons else 0
 
     @cached_property
     def hand_positions(self) -> np.ndarray:
@@ -80,6 +96,8 @@ class Deal:
 
 
 def _positions_by_receiver(targets: np.ndarray, receivers: range) -> np.ndarray:
+    import numpy as np
+
     rows = [np.flatnonzero(targets == r) for r in receivers]
     if not rows:
         return np.zeros((0, 0), dtype=np.intp)
@@ -108,24 +126,23 @@ def build_pattern(
             targets.extend([hands + step[1]] * step[2])
         else:
             raise DealError(f"pattern {name}: unknown step {step!r}")
-    array = np.array(targets, dtype=np.uint8)
-    array.setflags(write=False)
-    pattern = DealPattern(name, deck, hands, talons, array, description, seed, table_sizes, dummy_hand)
+    pattern = DealPattern(name, deck, hands, talons, tuple(targets), description, seed, table_sizes, dummy_hand)
     _check_pattern(pattern)
     return pattern
 
 
 def _check_pattern(pattern: DealPattern) -> None:
     where = f"pattern {pattern.name}"
-    if len(pattern.targets) != pattern.deck.size:
+    if len(pattern.receivers) != pattern.deck.size:
         raise DealError(
-            f"{where} deals {len(pattern.targets)} cards, the {pattern.deck.value} deck has {pattern.deck.size}"
+            f"{where} deals {len(pattern.receivers)} cards, the {pattern.deck.value} deck has {pattern.deck.size}"
         )
-    counts = np.bincount(pattern.targets, minlength=pattern.hands + pattern.talons)
-    if len(counts) != pattern.hands + pattern.talons:
+    tally = Counter(pattern.receivers)
+    if not set(tally) <= set(range(pattern.hands + pattern.talons)):
         raise DealError(f"{where} names a receiver beyond its {pattern.hands} hands and {pattern.talons} talons")
+    counts = [tally[r] for r in range(pattern.hands + pattern.talons)]
     if len(set(counts[: pattern.hands])) != 1 or (pattern.talons and len(set(counts[pattern.hands :])) != 1):
-        raise DealError(f"{where}: hands (or talons) would receive unequal numbers of cards: {counts.tolist()}")
+        raise DealError(f"{where}: hands (or talons) would receive unequal numbers of cards: {counts}")
 
 
 def russian_pattern(talon_after_round: int = 1) -> DealPattern:
@@ -205,7 +222,7 @@ def _laid_aside() -> DealPattern:
         base.deck,
         base.hands,
         base.talons,
-        base.targets,
+        base.receivers,
         "two players: dealt by two as for three, the third hand laid aside face down and never opened",
         "003",
         table_sizes=(2,),
@@ -220,7 +237,7 @@ def _gusarik() -> DealPattern:
         base.deck,
         base.hands,
         base.talons,
-        base.targets,
+        base.receivers,
         "two players: dealt as for three, the dummy («болван») is always first hand",
         "003",
         table_sizes=(2,),
@@ -261,6 +278,8 @@ def deal_order(order: np.ndarray, pattern: DealPattern) -> Deal:
 
 def deal_batch(orders: np.ndarray, pattern: DealPattern) -> tuple[np.ndarray, np.ndarray]:
     """Deal ``m`` orders at once: ``(m, hands, cards_per_hand)`` and ``(m, talons, talon_size)`` arrays."""
+    import numpy as np
+
     batch = np.asarray(orders)
     if batch.ndim != 2 or batch.shape[1] != pattern.deck.size:
         raise DealError(
@@ -271,6 +290,8 @@ def deal_batch(orders: np.ndarray, pattern: DealPattern) -> tuple[np.ndarray, np
 
 def positions_of(deal: Deal, pattern: DealPattern) -> np.ndarray:
     """The deck order a deal came from: the inverse of ``deal_order``."""
+    import numpy as np
+
     _check_shape(deal, pattern)
     order = np.zeros(pattern.deck.size, dtype=np.uint8)
     for row, cards in zip(pattern.hand_positions, deal.hands):
@@ -285,6 +306,8 @@ def positions_of(deal: Deal, pattern: DealPattern) -> np.ndarray:
 
 
 def _checked_order(order: np.ndarray, pattern: DealPattern) -> np.ndarray:
+    import numpy as np
+
     codes = np.asarray(order, dtype=np.uint8)
     try:
         check_order(codes, pattern.deck)
@@ -350,6 +373,8 @@ def _check_table(dealer: int, num_seats: int, active_count: int) -> None:
 def deal_by_seat(deal: Deal, pattern: DealPattern, dealer: int, num_seats: int) -> tuple[np.ndarray, ...]:
     """The deal's hands in seat order (empty for a seat that sits out), then the dummy's hand or the hand laid
     aside if the pattern has one."""
+    import numpy as np
+
     seats = seats_of_hands(pattern, dealer, num_seats)
     by_seat = [np.zeros(0, dtype=np.uint8) for _ in range(num_seats)]
     extra: list[np.ndarray] = []
@@ -365,6 +390,8 @@ def deal_from_seats(
     seat_hands: Sequence[np.ndarray], talons: Sequence[np.ndarray], pattern: DealPattern, dealer: int, num_seats: int
 ) -> Deal:
     """The inverse of ``deal_by_seat``: hands back in hand-index order."""
+    import numpy as np
+
     seats = seats_of_hands(pattern, dealer, num_seats)
     expected = num_seats + pattern.seat_lists
     if len(seat_hands) != expected:
