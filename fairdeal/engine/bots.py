@@ -10,9 +10,7 @@ cards under the trick instead of winning it.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Protocol
-
-import numpy as np
+from typing import TYPE_CHECKING, Protocol
 
 from fairdeal.engine import evaluate, number_bot
 from fairdeal.engine.actions import (
@@ -34,6 +32,9 @@ from fairdeal.engine.actions import (
 from fairdeal.engine.bids import DARK_PREFIX, MINE, PASS, ContractBid, beats, misere_level_of, parse_bid
 from fairdeal.engine.outcome import DefenceCall, HandKind
 from fairdeal.engine.view import PlayerView
+
+if TYPE_CHECKING:
+    import numpy as np
 
 INVITE_TRICKS = 2.5  # the lone whister invites when he holds most of the four tricks he then answers for
 KONTRA_DEFENCE_TRICKS = 4.5  # a defender doubles holding the contract's defeat (five tricks) nearly alone

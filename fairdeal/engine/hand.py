@@ -14,9 +14,7 @@ from functools import cache, lru_cache
 from itertools import chain, combinations
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from fairdeal.cards import NUM_CODES, Card, DeckKind
+from fairdeal.cards import NUM_CODES, Card
 from fairdeal.deal import Deal, DealPattern, get_pattern, seats_of_hands
 from fairdeal.engine import auction as auction_rules
 from fairdeal.engine import numbers as number_rules
@@ -46,6 +44,8 @@ from fairdeal.engine.state import HandState, amend_fresh, evolve, last_state, ma
 from fairdeal.errors import ConventionError, IllegalAction
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from fairdeal.rules.convention import Convention
 
 PASS_CALL = "pass"
@@ -71,6 +71,25 @@ def new_hand(
     dealt a hand: at four the dealer sits out, at five the dealer and his right-hand neighbour); Gusarik's dummy is
     hand 0 and takes the pseudo-seat ``num_seats``. ``opening_round`` k > 0 starts the k-th opening raspasy of this
     dealer (Classic): no auction. ``refe_seats`` hold a refe (Croatian, from the sheet)."""
+    hands = tuple(_codes(h) for h in deal.hands)
+    talons = tuple(_codes(t) for t in deal.talons)
+    return start_hand(
+        convention, num_seats, dealer, hands, talons, raspasy_streak, opening_round, refe_seats, mechanics
+    )
+
+
+def start_hand(
+    convention: Convention,
+    num_seats: int,
+    dealer: int,
+    hands: tuple[tuple[int, ...], ...],
+    talons: tuple[tuple[int, ...], ...],
+    raspasy_streak: int = 0,
+    opening_round: int = 0,
+    refe_seats: frozenset[int] = frozenset(),
+    mechanics: Mechanics | None = None,
+) -> HandState:
+    """``new_hand`` from the card codes of the hands and talons as ints (the replay of a record deals no arrays)."""
     if num_seats not in convention.players:
         allowed = " or ".join(str(n) for n in convention.players)
         raise IllegalAction(f"{convention.title} is played by {allowed} seats, not {num_seats}")
@@ -81,8 +100,6 @@ def new_hand(
         raise IllegalAction(f"opening raspasy round {opening_round} is outside 1..{table.opening_raspasy_rounds}")
     dummy = num_seats if table.dummy else None
     pattern, active, slots = _layout(table.pattern_name(num_seats), dealer, num_seats, dummy)
-    hands = [_codes(h) for h in deal.hands]
-    talons = tuple(_codes(t) for t in deal.talons)
     _check_deal(pattern, hands, talons)
     by_seat: list[tuple[int, ...]] = [()] * (num_seats + (dummy is not None))
     for cards, slot in zip(hands, slots):
@@ -119,6 +136,8 @@ def new_hand(
 
 def _codes(cards: np.ndarray | Iterable[int]) -> tuple[int, ...]:
     """Card codes as Python ints (a deal holds ``uint8`` arrays; ``tolist`` converts them at once)."""
+    import numpy as np
+
     if isinstance(cards, np.ndarray) and cards.dtype.kind in "ui":
         return tuple(cards.tolist())
     return tuple(int(c) for c in cards)
@@ -140,11 +159,6 @@ def _layout(
     return pattern, active, slots
 
 
-@cache
-def _deck_in_order(deck: DeckKind) -> tuple[int, ...]:
-    return tuple(int(c) for c in deck.codes())
-
-
 def _check_deal(pattern: DealPattern, hands: Sequence[tuple[int, ...]], talons: tuple[tuple[int, ...], ...]) -> None:
     shape = (pattern.cards_per_hand,) * pattern.hands, (pattern.talon_size,) * pattern.talons
     if (tuple(map(len, hands)), tuple(map(len, talons))) != shape:
@@ -153,7 +167,7 @@ def _check_deal(pattern: DealPattern, hands: Sequence[tuple[int, ...]], talons: 
             f"talon(s) of {pattern.talon_size}, got hands of {[len(h) for h in hands]} and talons of "
             f"{[len(t) for t in talons]}"
         )
-    if tuple(sorted(chain(*hands, *talons))) != _deck_in_order(pattern.deck):
+    if tuple(sorted(chain(*hands, *talons))) != pattern.deck.int_codes():
         raise IllegalAction(
             f"the deal does not hold each of the {pattern.deck.size} cards of the "
             f"{pattern.deck.value} deck exactly once"

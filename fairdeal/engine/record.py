@@ -10,10 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from fairdeal.cards import from_ascii_list, to_ascii_list
-from fairdeal.deal import Deal, get_pattern, seats_of_hands
+from fairdeal.cards import codes_from_ascii, to_ascii_list
+from fairdeal.deal import get_pattern, seats_of_hands
 from fairdeal.engine.actions import (
     Action,
     Announce,
@@ -30,7 +28,7 @@ from fairdeal.engine.actions import (
     Play,
     TakeTalon,
 )
-from fairdeal.engine.hand import apply, new_hand, to_move
+from fairdeal.engine.hand import apply, start_hand, to_move
 from fairdeal.engine.outcome import DefenceCall, HandKind
 from fairdeal.engine.state import HandState, Trick
 from fairdeal.errors import CardError, FairdealError, IllegalAction, one_line
@@ -128,7 +126,7 @@ def _replay(record: Mapping[str, Any], convention: Convention, num_seats: int) -
         state = _step(
             state,
             f"{where}, field discard",
-            lambda: Discard(_declarer(state), tuple(int(c) for c in _cards(record.get("discard", [])))),
+            lambda: Discard(_declarer(state), _cards(record.get("discard", []))),
         )
     for index, entry in enumerate(record.get("extras", {}).get("nachgehen", [])):
         state = _replay_follow(state, entry, f"{where}, extras.nachgehen entry {index + 1}")
@@ -144,7 +142,7 @@ def _replay(record: Mapping[str, Any], convention: Convention, num_seats: int) -
         state = _step(
             state,
             f"{where}, extras.defence_discard",
-            lambda: Discard(state.turn, tuple(int(c) for c in _cards(record["extras"]["defence_discard"]))),
+            lambda: Discard(state.turn, _cards(record["extras"]["defence_discard"])),
         )
     if state.phase is Phase.OPEN_CHOICE:
         state = _step(
@@ -180,7 +178,7 @@ def _replay_follow(state: HandState, entry: Mapping[str, Any], where: str) -> Ha
         state = _step(
             state,
             f"{where}, discard",
-            lambda: Discard(int(entry["seat"]), tuple(int(c) for c in _cards(entry["discard"]))),
+            lambda: Discard(int(entry["seat"]), _cards(entry["discard"])),
         )
         state = _step(state, f"{where}, contract", lambda: Declare(int(entry["seat"]), str(entry["contract"])))
     return state
@@ -214,9 +212,9 @@ def _step(state: HandState, where: str, make: Callable[[], Any]) -> HandState:
         raise IllegalAction(f"{where}: {exc}") from None
 
 
-def _cards(items: Iterable[str]) -> np.ndarray:
+def _cards(items: Iterable[str]) -> tuple[int, ...]:
     try:
-        return from_ascii_list(items)
+        return codes_from_ascii(items)
     except CardError as exc:
         raise IllegalAction(str(exc)) from None
 
@@ -240,11 +238,12 @@ def _initial_state(record: Mapping[str, Any], convention: Convention, num_seats:
     talons = tuple(_cards(t) for t in deal["talons"])
     extras = record.get("extras", {})
     streak = int(extras.get("raspasy_streak", 0))
-    return new_hand(
+    return start_hand(
         convention,
         num_seats,
         dealer,
-        Deal(hands, talons),
+        hands,
+        talons,
         streak,
         int(extras.get("opening_round", 0)),
         frozenset(int(s) for s in extras.get("refe", ())),
@@ -265,7 +264,7 @@ def _replay_trick(state: HandState, trick: Mapping[str, Any], where: str) -> Han
         raise IllegalAction(f"{where}: no trick play in this hand at this point (phase {state.phase.value})")
     if int(trick.get("lead", -1)) != state.turn:
         raise IllegalAction(f"{where}, field lead: seat {state.turn} leads, not {trick.get('lead')}")
-    cards = _guard(where, "cards", lambda: [int(c) for c in _cards(trick["cards"])])
+    cards = _guard(where, "cards", lambda: _cards(trick["cards"]))
     for position, card in enumerate(cards, start=1):  # default arguments bind the loop variables (mypy: ignore)
         seat = state.turn
         state = _step(state, f"{where}, card {position}", lambda s=seat, c=card, now=state: Play(s, c, to_move(now)))  # type: ignore[misc]

@@ -20,9 +20,7 @@ import pkgutil
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from fairdeal.cards import DeckKind
 from fairdeal.deal import DealPattern, get_pattern
@@ -34,6 +32,9 @@ from fairdeal.engine.sheet import ScoreLine, Sheet
 from fairdeal.errors import ConventionError, one_line
 from fairdeal.rules.convention import Convention
 from fairdeal.rules.overrides import overrides_of, with_overrides
+
+if TYPE_CHECKING:
+    import numpy as np
 
 # Every module of this package registers its systems when first asked; a new system is a new module there.
 FAMILY_PACKAGE = "fairdeal.systems"
@@ -89,6 +90,8 @@ class System:
     def make_bot(self, kind: str, seed: np.random.SeedSequence) -> Bot:
         """A bot of ``kind`` (``BOT_KINDS``) playing this system."""
         if kind == "random":
+            import numpy as np
+
             return RandomBot(np.random.default_rng(seed))
         if kind in ("heuristic", "easy"):
             return HeuristicBot()

@@ -181,7 +181,7 @@ def _deck(state: HandState) -> frozenset[int]:
 
 @cache
 def deck_codes(name: str) -> frozenset[int]:
-    return frozenset(int(c) for c in DeckKind.parse(name).codes())
+    return frozenset(DeckKind.parse(name).int_codes())
 
 
 def _talon_seen(state: HandState) -> tuple[int, ...]:
