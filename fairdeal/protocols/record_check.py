@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from fairdeal.engine.hand import result
-from fairdeal.engine.match_log import SHEET_EXTRAS
 from fairdeal.engine.record import replay_record, to_record
-from fairdeal.engine.scoring import penalty_lines
-from fairdeal.engine.sheet import Sheet, new_sheet
+from fairdeal.engine.scoring import abort_penalty, penalty_lines
+from fairdeal.engine.settlement import settle
+from fairdeal.engine.sheet import SHEET_EXTRAS, ScoreLine, Sheet, new_sheet
 from fairdeal.engine.state import HandState
 from fairdeal.engine.system import system_of
 from fairdeal.errors import FairdealError, one_line
@@ -117,6 +118,24 @@ def _check_one(
     if canonical_json(record.get("score")) != canonical_json(expected):
         return [("score", f"the score lines should be {canonical_json(expected).decode()}")], sheet
     return [], sheet
+
+
+def end_penalty(convention: Convention, num_seats: int, charged: Sequence[int]) -> tuple[ScoreLine, ...]:
+    """What an evening's end charges: the convention's abort penalty for each seat at fault."""
+    return tuple(line for seat in charged for line in abort_penalty(convention, seat, num_seats))
+
+
+def fraction_text(amount: Fraction) -> str:
+    return str(Fraction(amount))
+
+
+def settlement_due(
+    sheet: Sheet, convention: Convention, names: Sequence[str], charged: Sequence[int]
+) -> dict[str, str]:
+    """What the signed settlement after ``sheet`` must state, by seat name, when the evening's end charges
+    ``charged`` (none when it ran to its settlement)."""
+    final = sheet.apply(end_penalty(convention, len(names), charged))
+    return {name: fraction_text(amount) for name, amount in zip(names, settle(final, convention).amounts)}
 
 
 # Fields of a record that the replay does not derive: the hand number, the sheet's lines (the penalties charged by

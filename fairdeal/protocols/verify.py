@@ -30,7 +30,7 @@ from fairdeal.protocols.canonical import decode
 from fairdeal.protocols.commit_reveal import seed_statement, signature_holds
 from fairdeal.protocols.commit_reveal4.check import Checked, hand_of, is_v4, portable_checks, restored_checks, verify_v4
 from fairdeal.protocols.commit_reveal4.messages import REFUSAL, SETTLEMENT, SETTLEMENT_SIGN
-from fairdeal.protocols.commit_reveal4.parties import end_penalty, roster_convention
+from fairdeal.protocols.commit_reveal4.parties import roster_convention
 from fairdeal.protocols.commit_reveal4.source import SETTLEMENT_FILE
 from fairdeal.protocols.commit_reveal4.source import SETTLEMENT_FORMAT as V4_SETTLEMENT_FORMAT
 from fairdeal.protocols.deck import derive_orders
@@ -53,7 +53,7 @@ from fairdeal.protocols.mental_poker.verify import check_document as check_mp_do
 from fairdeal.protocols.mental_poker.verify import check_records as check_mp_records
 from fairdeal.protocols.mental_poker.verify import check_sequence as check_mp_sequence
 from fairdeal.protocols.pins import Pins
-from fairdeal.protocols.record_check import check_session_records
+from fairdeal.protocols.record_check import check_session_records, end_penalty
 from fairdeal.protocols.record_form import played_record
 from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.signed import parse

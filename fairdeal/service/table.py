@@ -55,13 +55,13 @@ from fairdeal.protocols.commit_reveal4.parties import (
     Service,
     charged_parties,
     end_charge,
-    end_penalty,
     end_step,
     record_hash,
 )
 from fairdeal.protocols.commit_reveal4.source import FORMAT, MAX_ATTEMPTS, SETTLEMENT_FORMAT, VERSION
 from fairdeal.protocols.encoding import frame, u64
 from fairdeal.protocols.identity import SIGNATURE_BYTES, IdentityKey, PublicKey
+from fairdeal.protocols.record_check import end_penalty
 from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.signed import SERVICE, Envelope, open_checked, parse
 from fairdeal.protocols.transcript import seat_deal

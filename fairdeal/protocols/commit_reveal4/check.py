@@ -19,7 +19,6 @@ from typing import Any
 from fairdeal.cards import NUM_CODES, DeckKind, to_ascii_list
 from fairdeal.collector import without_collector
 from fairdeal.engine.scoring import abort_penalty
-from fairdeal.engine.settlement import settle
 from fairdeal.engine.sheet import Sheet, new_sheet
 from fairdeal.errors import CanonicalError, FairdealError, ProtocolError, SignedMessageError
 from fairdeal.protocols.canonical import encode, encode_decoded
@@ -28,11 +27,9 @@ from fairdeal.protocols.commit_reveal4.derive import MAX_SESSION_HANDS, PROTOCOL
 from fairdeal.protocols.commit_reveal4.parties import (
     deck_input_of,
     end_charge,
-    end_penalty,
     end_problem,
     end_step,
     expected_penalty,
-    fraction_text,
     record_hash,
     roster_convention,
 )
@@ -40,7 +37,12 @@ from fairdeal.protocols.commit_reveal4.source import FORMAT, SETTLEMENT_FORMAT, 
 from fairdeal.protocols.deck import derive_orders
 from fairdeal.protocols.identity import IdentityKey, PublicKey
 from fairdeal.protocols.pins import Pins as Pins  # shared by both protocols; still importable from here
-from fairdeal.protocols.record_check import RecordProblem, check_hand_record, replay_session
+from fairdeal.protocols.record_check import (
+    RecordProblem,
+    check_hand_record,
+    replay_session,
+    settlement_due,
+)
 from fairdeal.protocols.record_form import played_record
 from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.signed import SERVICE, Context, Envelope, Sender, open_checked, parse
@@ -753,8 +755,7 @@ def _check_records(
     for s in settlements:
         if s.settlement is None or sheet is None or problems:
             continue
-        final = sheet.apply(end_penalty(convention, len(roster.seats), charged))
-        expected = {seat.name: fraction_text(a) for seat, a in zip(roster.seats, settle(final, convention).amounts)}
+        expected = settlement_due(sheet, convention, [seat.name for seat in roster.seats], charged)
         if s.settlement.body["amounts"] != expected:
             failures.append((s, SERVICE, "settlement", f"the replayed sheet settles to {expected}"))
         elif sum(Fraction(text) for text in expected.values()) != 0:

@@ -25,14 +25,14 @@ import numpy as np
 from fairdeal.cards import DeckKind, to_ascii_list
 from fairdeal.engine.scoring import abort_penalty
 from fairdeal.engine.settlement import settle
-from fairdeal.engine.sheet import ScoreLine, Sheet, new_sheet
+from fairdeal.engine.sheet import Sheet, new_sheet
 from fairdeal.errors import ProtocolError, SignedMessageError
 from fairdeal.protocols.canonical import encode
 from fairdeal.protocols.commit_reveal4 import messages as m
 from fairdeal.protocols.commit_reveal4.derive import MAX_SESSION_HANDS, SEED_BYTES, Session
 from fairdeal.protocols.deck import derive_order
 from fairdeal.protocols.identity import IdentityKey, PublicKey
-from fairdeal.protocols.record_check import check_hand_record
+from fairdeal.protocols.record_check import check_hand_record, end_penalty, fraction_text
 from fairdeal.protocols.record_form import played_record, signed_record
 from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.signed import SERVICE, Context, Envelope, Sender, open_checked, seal
@@ -49,11 +49,6 @@ def record_hash(record: Mapping[str, Any] | None) -> str:
 def expected_penalty(convention: Convention, num_seats: int, absent: Sequence[int]) -> list[dict[str, Any]]:
     """The hand line's ``penalty``: the convention's charge for each seat proved absent, in the aborts' order."""
     return [line.to_record() for seat in absent for line in abort_penalty(convention, seat, num_seats)]
-
-
-def end_penalty(convention: Convention, num_seats: int, charged: Sequence[int]) -> tuple[ScoreLine, ...]:
-    """What an evening's end charges: the convention's abort penalty for each seat at fault."""
-    return tuple(line for seat in charged for line in abort_penalty(convention, seat, num_seats))
 
 
 MAX_ATTEMPTS = 3  # deals of one hand: after the third abort the evening ends
@@ -118,10 +113,6 @@ def end_problem(messages: Sequence[Envelope]) -> str | None:
     if messages and messages[-1].kind == m.ABORT and aborts < MAX_ATTEMPTS:
         return f"a hand aborted {aborts} time(s) is dealt again (up to {MAX_ATTEMPTS} attempts), not ended"
     return None
-
-
-def fraction_text(amount: Fraction) -> str:
-    return str(Fraction(amount))
 
 
 def roster_convention(roster: Roster) -> Convention:

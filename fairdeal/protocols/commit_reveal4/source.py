@@ -42,10 +42,10 @@ from fairdeal.protocols.commit_reveal4.parties import (
     Service,
     charged_parties,
     end_charge,
-    end_penalty,
     end_step,
 )
 from fairdeal.protocols.identity import IdentityKey
+from fairdeal.protocols.record_check import end_penalty
 from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.signed import Envelope
 from fairdeal.protocols.table import TableSpec
