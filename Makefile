@@ -42,11 +42,12 @@ $(WEB_BUILT): $(WEB)/package.json $(WEB)/package-lock.json $(WEB)/verifier/noble
 		--log-level=warning --outfile=$(WEB)/static/vendor/noble-verifier.js
 	touch $@
 
-# The offline verifier page (package data): the bundle, the verifier and the registry's decks and deal patterns
-# inline in one HTML file; rebuilt when any of them changes.
+# The offline verifier page (package data): the bundle, the verifier, the registry's decks and deal patterns, and
+# Pyodide with the engine's modules (the page replays records with them) inline in one HTML file; rebuilt when any
+# of them changes.
 VERIFIER_PAGE := $(WEB)/static/vendor/verifier.html
-$(VERIFIER_PAGE): $(STAMP) $(wildcard $(WEB)/verifier/*) $(wildcard $(WEB)/mental_poker/*.js) fairdeal/web/verifier_page.py fairdeal/deal.py \
-		fairdeal/cards.py fairdeal/engine/system.py $(wildcard fairdeal/rules/*.py fairdeal/systems/*.py)
+$(VERIFIER_PAGE): $(STAMP) $(WEB_BUILT) $(wildcard $(WEB)/verifier/*) $(wildcard $(WEB)/mental_poker/*.js) \
+		$(wildcard fairdeal/*.py fairdeal/*/*.py fairdeal/*/*/*.py)
 	$(BIN)/python -m fairdeal.web.verifier_page
 
 demo: $(STAMP) $(VERIFIER_PAGE)

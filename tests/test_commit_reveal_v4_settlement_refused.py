@@ -29,7 +29,7 @@ from fairdeal.protocols.commit_reveal4.parties import Player, Service
 from fairdeal.protocols.commit_reveal4.source import CommitRevealSource4, SettlementRefused
 from fairdeal.protocols.signed import Envelope
 from fairdeal.protocols.table import TableSpec
-from fairdeal.protocols.verify import Report, verify_documents, verify_log
+from fairdeal.protocols.verify import Report, verify_documents, verify_log, verify_paths
 from fairdeal.systems import get_convention
 
 NOT_MINE = "the settlement is not my sheet's"  # an honest seat's reason for refusing a wrong settlement
@@ -178,16 +178,23 @@ def test_a_settled_evening_still_verifies_and_a_dropped_settlement_line_is_still
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node runs the offline page's JavaScript")
-def test_the_offline_page_does_not_take_a_refused_settlement_as_settled(
-    page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("refuser", ["grudging", "skimming"], ids=["without-cause", "founded"])
+def test_the_offline_page_judges_a_refused_settlement_as_verify_does(
+    page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, refuser: str
 ) -> None:
-    grudging_boris(monkeypatch)
+    """The page replays the records, so it judges the refusal itself: Boris refusing a right settlement is his
+    fault; Anna refusing a skimmed one is a note, and the service is to blame -- as fairdeal verify says, with the
+    log or from the transcripts alone."""
+    (grudging_boris if refuser == "grudging" else skimming)(monkeypatch)
     refused_evening(tmp_path)
     folder = tmp_path / "evening.log.transcripts"
     for files in ([tmp_path / "evening.log", *sorted(folder.iterdir())], sorted(folder.iterdir())):
         report = page_report(page, files)
-        assert not report["ok"] and "a seat refused this commit-reveal settlement" in report["usage"]
-        assert "use fairdeal verify" in report["usage"] and "отказался" in report["usage"]
+        python = verify_log(files[0]) if files[0].suffix == ".log" else verify_paths(files)
+        assert not report["ok"] and report["usage"] is None
+        assert {(f["party"], f["check"]) for f in report["failures"]} == {(f.party, f.check) for f in python.failures}
+        founded = any("a founded refusal" in note for note in report["notes"])
+        assert founded == any("a founded refusal" in note for note in python.notes) == (refuser == "skimming")
 
 
 class Misanswering(Player):
@@ -241,11 +248,14 @@ def test_a_settlement_answered_with_anything_but_its_countersignature_names_the_
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node runs the offline page's JavaScript")
 @pytest.mark.parametrize("kind", [Misanswering, OtherSettlement], ids=["record-sign", "other-settlement"])
-def test_the_offline_page_does_not_take_a_misanswered_settlement_as_settled(
+def test_the_offline_page_names_the_seat_that_misanswered_the_settlement(
     page: Path, tmp_path: Path, kind: type[Misanswering]
 ) -> None:
     misanswered(tmp_path, ("sochi", 3), kind)
     folder = tmp_path / "evening.log.transcripts"
     for files in ([tmp_path / "evening.log", *sorted(folder.iterdir())], sorted(folder.iterdir())):
         report = page_report(page, files)
-        assert not report["ok"] and "use fairdeal verify" in report["usage"]
+        python = verify_log(files[0]) if files[0].suffix == ".log" else verify_paths(files)
+        assert not report["ok"] and report["usage"] is None
+        assert {(f["party"], f["check"]) for f in report["failures"]} == {(f.party, f.check) for f in python.failures}
+        assert {f["party"] for f in report["failures"]} == {"player p2"}

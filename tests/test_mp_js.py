@@ -11,6 +11,7 @@ import random
 import shutil
 import subprocess
 from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,7 @@ from fairdeal.protocols.mental_poker.protocol import TableSetup, discard_commitm
 from fairdeal.protocols.mental_poker.shuffle import shuffle_deck, verify_shuffle
 from fairdeal.protocols.mental_poker.signing import Seating, open_message
 from fairdeal.protocols.mental_poker.source import MentalPokerSource, hand_setup, signed_roster
+from fairdeal.protocols.mental_poker.statements import record_digest
 from fairdeal.protocols.mental_poker.tamper import leaves, mutate, with_field_changed
 from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.verify import Failure, verify_documents, verify_log, verify_paths
@@ -412,6 +414,45 @@ def test_the_page_verifies_mental_poker_evenings_as_fairdeal_verify_does(page: P
     assert [f["check"] for f in pinned["failures"]] == ["identity pin"]
 
 
+def _score_resigned(source: MentalPokerSource) -> dict[str, Any]:
+    """The first hand with a score line one point higher, every player re-signing the record (all colluding): every
+    signature holds, only the engine's replay sees that the line is not the sheet's."""
+    doc = copy.deepcopy(source.transcripts[0])
+    line = doc["record"]["score"][0]
+    higher = Fraction(line["points"]) + 1  # a fraction is signed as its text (record_form.py)
+    line["points"] = int(higher) if higher.denominator == 1 else str(higher)
+    assert source.seating is not None
+    statements = []
+    for statement in doc["statements"]:
+        old = signed.parse(statement)
+        key = source.identities[source.seating.names[old.sender]]
+        body = dict(old.body, record=record_digest(doc["record"]))
+        context = source.seating.context(doc["hand"])
+        statements.append(signed.seal(key, context, old.sender, old.kind, body, old.prev).to_json())
+    doc["statements"] = statements
+    return doc
+
+
+def test_the_pages_engine_replays_mental_poker_records_as_fairdeal_verify_does(page: Path, tmp_path: Path) -> None:
+    """A score line changed in a mental-poker record that every player re-signed: the page's engine names it
+    (record: score) as fairdeal verify does; without the engine the page does not see it. The event-by-event
+    comparison of a record with its messages (ENGINE_CHECKS) stays verify's."""
+    source = next(
+        s for s in map(_hand, ("rostov", "sochi", "leningrad"), (3, 3, 4)) if s.transcripts[0]["record"]["score"]
+    )
+    path = tmp_path / "hand-0001.json"
+    path.write_bytes(encode(_score_resigned(source)))
+    python = verify_paths([path])
+    found = {(f.party, f.check) for f in python.failures}
+    assert ("record", "score") in found
+    replayed = _page(page, str(path))
+    assert {(f["party"], f["check"]) for f in replayed["failures"]} == {
+        line for line in found if line[0] != "record" or line[1] not in ENGINE_CHECKS - {"score"}
+    }
+    unreplayed = _page(page, "--no-replay", str(path))
+    assert ("record", "score") not in {(f["party"], f["check"]) for f in unreplayed["failures"]}
+
+
 def test_chromium_verifies_a_mental_poker_evening_from_file_url(page: Path, tmp_path: Path) -> None:
     """Debian's headless Chromium opens the page from file://, is given a mental-poker evening and shows the
     verdict; one hand with a lying re-signed message turns it; nothing is requested beyond the page itself."""
@@ -432,7 +473,7 @@ def test_chromium_verifies_a_mental_poker_evening_from_file_url(page: Path, tmp_
     assert verdict.startswith("VERIFIED: 2 document(s)"), report
     assert "Mental poker (2 hand(s))" in report and "Terelius" in report
     assert forged_verdict.startswith("NOT VERIFIED") and expected in forged_report
-    assert all(url.startswith("file://") for url in requests), requests
+    assert all(url.startswith(("file://", "blob:")) for url in requests), requests  # blob: the page's own engine
 
 
 # ---- a JavaScript party ------------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import time
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -475,18 +476,111 @@ def test_js_and_python_agree_on_every_system(page: Path, tmp_path: Path) -> None
     assert sum(r["ok"] for r in reports) == 2 * len(TABLES)  # the honest runs, nothing else
 
 
-def test_the_page_states_what_it_does_not_replay(page: Path, tmp_path: Path) -> None:
-    """Two players' cards swapped inside a trick, re-signed by every party: the engine's replay refuses it (the
-    card was not in that hand); the page, which checks conservation but not who held which card, accepts it and
-    names that limit."""
+def _score_changed(evening: Path, rng: random.Random) -> bool:
+    """A score line of a played hand written one point higher, re-signed by every party (all colluding): the
+    record replays, but the sheet it writes is not the engine's. False if no hand wrote a line."""
+    for path in _transcripts(evening):
+        doc = _read(path)
+        index, close = next((i, m) for i, m in enumerate(doc["messages"]) if m["kind"] == "hand-close")
+        lines = (close["body"]["record"] or {}).get("score", [])
+        if not lines:
+            continue
+        line = rng.choice(lines)
+        line["points"] = _one_more(line["points"])
+        _write(path, doc)
+        _reseal_from(evening, path, index)
+        return True
+    return False
+
+
+def _one_more(points: Any) -> Any:
+    """``points`` one higher in its signed form: an integer, or a fraction's text (record_form.py)."""
+    if isinstance(points, str):
+        numerator, _, denominator = points.partition("/")
+        return f"{int(numerator) + int(denominator or 1)}/{denominator}" if denominator else str(int(numerator) + 1)
+    return points + 1
+
+
+def _settlement_shifted(evening: Path, rng: random.Random) -> bool:
+    """One unit moved between two seats of the signed settlement, re-signed by every party: it still sums to zero
+    and every signature holds, but it is not what the replayed sheet settles to."""
+    path = _settlement(evening)
+    doc = _read(path)
+    closing = next(m for m in doc["messages"] if m["kind"] == "settlement")
+    amounts = closing["body"]["amounts"]
+    first, second = rng.sample(sorted(amounts), 2)
+    amounts[first] = str(Fraction(amounts[first]) + 1)
+    amounts[second] = str(Fraction(amounts[second]) - 1)
+    _write(path, doc)
+    roster = Roster.from_json(_read(evening / "roster.json"))
+    keys: dict[Any, IdentityKey] = {"service": _key("service")}
+    keys.update({seat: _key(seat_of.name) for seat, seat_of in enumerate(roster.seats)})
+    prev: str | None = None
+    for position, message in enumerate(doc["messages"]):
+        old = parse(message)
+        body = dict(old.body)
+        if old.kind == "settlement-sign":
+            body["settlement"] = parse(doc["messages"][0]).digest
+        ctx = Context(roster.table, roster.session, old.hand, roster.hash)
+        new = seal(keys[old.sender], ctx, old.sender, old.kind, body, prev or old.prev)
+        doc["messages"][position] = new.to_json()
+        prev = new.digest
+    _write(path, doc)
+    return True
+
+
+REPLAY_MUTATIONS: dict[str, Callable[[Path, random.Random], bool]] = {
+    "two cards of a trick swapped": lambda evening, rng: _replay_a_card(evening, rng, twice=False),
+    "a score line changed": _score_changed,
+    "a settlement amount moved": _settlement_shifted,
+}
+
+
+def test_the_page_replays_records_as_fairdeal_verify_does_on_every_system(page: Path, tmp_path: Path) -> None:
+    """Changes only the engine's replay can see, re-signed by every party (the service and all players colluding):
+    two players' cards swapped in a trick (each card still played once), a score line one point off, a settlement
+    moved by one between two seats (still summing to zero). The page's engine (Pyodide running fairdeal's own
+    modules) refuses each with the same verdict lines (party: check) as fairdeal verify, and accepts the honest
+    evening, on every registered system and table size."""
+    rng = random.Random(SEED)
+    cases = []
+    for system, players in TABLES:
+        evening = _deal(tmp_path / f"{system}-{players}", system, players, hands=3)
+        cases.append((f"{system}/{players}: honest", evening))
+        for label, mutate in REPLAY_MUTATIONS.items():
+            target = _copy(evening, tmp_path, f"{system}-{players}-{label.replace(' ', '-')}")
+            if mutate(target, rng):
+                cases.append((f"{system}/{players}: {label}", target))
+    reports = run_batch(page, tmp_path, [{"files": _files(evening, False), "pins": []} for _, evening in cases])
+    disagreements, refused = [], 0
+    for (label, evening), report in zip(cases, reports, strict=True):
+        python = verify_paths([Path(f) for f in _files(evening, False)])
+        lines = {(f.party, f.check) for f in python.failures}
+        js = {(f["party"], f["check"]) for f in report.get("failures", [])}
+        if report["ok"] != python.ok or js != lines or report.get("crash"):
+            disagreements.append(f"{label}: JS {report['ok']} {sorted(js)}, Python {python.ok} {sorted(lines)}")
+        if "honest" in label and not report["ok"]:
+            disagreements.append(f"{label}: refused an honest evening: {report['failures'][:2]}")
+        refused += not python.ok
+    assert not disagreements, "\n".join(disagreements)
+    assert refused == len(cases) - len(TABLES)  # every change is caught
+    assert {check for _, r in zip(cases, reports) for check in (f["check"] for f in r["failures"])} >= {
+        "replay",
+        "score",
+        "settlement",
+    }
+
+
+def test_the_page_says_what_its_engine_proved(page: Path, tmp_path: Path) -> None:
     evening = _deal(tmp_path / "sochi", "sochi", 3, hands=3)
-    assert _replay_a_card(evening, random.Random(1), twice=False)
-    assert not verify_log(evening / "evening.log").ok
     report = node(page, *_files(evening, True))
-    assert report["ok"]
+    assert report["ok"] and report["replayed"]
+    assert not any("not replayed" in note or "does not check" in note for note in report["notes"])
+    without = node(page, "--no-replay", *_files(evening, True))
+    assert without["ok"] and not without["replayed"]
     html = page_bytes().decode("utf-8")
-    assert "Not checked by this page: who played which card, following suit" in html
-    assert "Эта страница не проверяет" in html
+    assert "each record replays through fairdeal's own engine, run in this page" in html
+    assert "Not checked by this page: who played which card, following suit" in html  # when the engine cannot start
 
 
 def test_unverified_kinds_are_named(page: Path, tmp_path: Path) -> None:
@@ -550,8 +644,9 @@ def verdicts_in_chromium(
 
 
 def test_chromium_verifies_an_evening_from_file_url(page: Path, tmp_path: Path) -> None:
-    """Debian's headless Chromium opens the page from file://, is given an evening, and shows the verdict; a
-    transcript with one flipped signature digit turns it; nothing is requested beyond the page itself."""
+    """Debian's headless Chromium opens the page from file://, is given an evening, boots the page's engine and
+    shows the verdict with the records replayed; a transcript with one flipped signature digit turns it; nothing is
+    requested beyond the page itself."""
     from playwright.sync_api import sync_playwright
 
     if not Path(CHROMIUM).exists():
@@ -592,10 +687,12 @@ def test_chromium_verifies_an_evening_from_file_url(page: Path, tmp_path: Path) 
     assert "the roster is signed by the service" in report
     assert "Identities are NOT pinned" in unpinned and "pins nothing" in unpinned
     assert "Identities are NOT pinned" not in report and "The identities you pinned" in report
-    assert "Not checked by this page" in report and "Эта страница не проверяет" in report
+    assert "each record replays through fairdeal's own engine, run in this page" in report  # Pyodide booted
+    assert "движком fairdeal прямо на этой странице" in report and "Not checked by this page" not in report
     assert forged_verdict.startswith("NOT VERIFIED") and "service: signature" in forged_report
     assert "Identities are NOT pinned" in forged_report
-    assert all(url.startswith("file://") for url in requests), requests
+    # The engine's modules are imported from blob: URLs of the page's own bytes: nothing leaves the machine.
+    assert all(url.startswith(("file://", "blob:")) for url in requests), requests
     assert ended_verdict.startswith("VERIFIED: 3 document(s)"), ended_report
     assert "The evening ended early at hand 2" in ended_report and "charges exactly p1" in ended_report
     assert "Вечер окончен досрочно на раздаче 2" in ended_report
@@ -789,9 +886,9 @@ def test_js_and_python_judge_the_last_end_cases_alike_on_every_system(page: Path
     every registered system and table size."""
     disagreements = []
     for label, report, python in _judged(page, tmp_path, _last_step_cases):
-        # The page does not recompute the settlement's amounts (§13): an end verify rejects charges no one there,
-        # so the forged settlement's charged amounts are verify's finding alone.
-        lines = {(f.party, f.check) for f in python.failures} - {("service", "settlement")}
+        # The page's engine recomputes the settlement's amounts: an end verify rejects charges no one there, so
+        # both name the forged settlement's charged amounts too.
+        lines = {(f.party, f.check) for f in python.failures}
         js = {(f["party"], f["check"]) for f in report.get("failures", [])}
         if report["ok"] != python.ok or js != lines:
             disagreements.append(f"{label}: JS {report['ok']} {sorted(js)}, Python {python.ok} {sorted(lines)}")

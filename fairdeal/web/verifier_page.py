@@ -4,12 +4,19 @@ the browser from ``file://`` (``fairdeal verifier-page``, ``/verifier`` of ``fai
 ``python -m fairdeal.web.verifier_page`` (run by the Makefile) writes it from the page's sources, the esbuild
 bundle of @noble and libsodium's WebAssembly build, and the system registry's decks and deal patterns, exported
 here as data so the JavaScript deals exactly as ``fairdeal.deal`` does for every registered system and table size.
+The page also carries Pyodide's core (from npm, pinned in the lockfile) and the modules of fairdeal's engine that
+``page_replay`` imports, so it replays and scores records with the engine itself.
 """
 
 from __future__ import annotations
 
+import base64
+import gzip
+import io
 import json
+import subprocess
 import sys
+import zipfile
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -34,11 +41,29 @@ MENTAL_POKER_SCRIPTS = (
     "verify.js",
     "party.js",
 )
+PYODIDE = Path(__file__).with_name("node_modules") / "pyodide"
+# Pyodide's loader, its Emscripten module, its WebAssembly binary, its standard library and its lockfile.
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+ENGINE_ZIP = "fairdeal.zip"
 VENDOR = Path(__file__).with_name("static") / "vendor"
 BUNDLE = VENDOR / "noble-verifier.js"
 PAGE_NAME = "verifier.html"
 REGISTRY_MARK = "/*REGISTRY*/"
-SLOTS = ("/*NOBLE*/", "/*VERIFIER*/", "/*MENTAL_POKER*/", "/*PAGE*/", REGISTRY_MARK)
+ENGINE_MARK = "/*ENGINE*/"
+SLOTS = ("/*NOBLE*/", "/*VERIFIER*/", "/*MENTAL_POKER*/", "/*PAGE*/", "/*ENGINE_LOADER*/", REGISTRY_MARK, ENGINE_MARK)
+# Run in a fresh interpreter where numpy and msgspec cannot be imported, as under Pyodide: the modules the replay
+# loads, by file, or the import that fails.
+_CLOSURE = """
+import importlib.abc, json, sys
+class Absent(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("numpy", "msgspec"):
+            raise ModuleNotFoundError(f"{name} is not in the page's Pyodide")
+sys.meta_path.insert(0, Absent())
+import fairdeal.web.page_replay, fairdeal.systems
+fairdeal.systems.registered()  # the registry imports its family modules on first use
+print(json.dumps(sorted(m.__file__ for n, m in sys.modules.items() if n.split(".")[0] == "fairdeal")))
+"""
 
 
 class PageMissingError(FairdealError):
@@ -86,6 +111,28 @@ def registry_data() -> dict[str, Any]:
     }
 
 
+def engine_zip() -> bytes:
+    """The modules of fairdeal that the page's replay imports, as one zip (reproducible: sorted, fixed times)."""
+    done = subprocess.run([sys.executable, "-c", _CLOSURE], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise FairdealError(f"the page's engine imports what Pyodide lacks: {done.stderr.strip().splitlines()[-1]}")
+    package = Path(__file__).parent.parent
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name in json.loads(done.stdout):
+            path = Path(name)
+            entry = zipfile.ZipInfo(path.relative_to(package.parent).as_posix(), date_time=(1980, 1, 1, 0, 0, 0))
+            archive.writestr(entry, path.read_bytes(), zipfile.ZIP_DEFLATED)
+    return buffer.getvalue()
+
+
+def engine_data() -> str:
+    """The page's "engine" element: each file's bytes, gzip-compressed (reproducibly) and base64-encoded."""
+    files = {name: (PYODIDE / name).read_bytes() for name in PYODIDE_FILES} | {ENGINE_ZIP: engine_zip()}
+    packed = {name: base64.b64encode(gzip.compress(data, 9, mtime=0)).decode() for name, data in files.items()}
+    return json.dumps(packed, sort_keys=True)
+
+
 def _script_safe(text: str) -> str:
     """Text that cannot close the ``<script>`` element it is inlined into."""
     return text.replace("</", "<\\/")
@@ -101,7 +148,9 @@ def build_page(bundle: str) -> str:
             (MENTAL_POKER / name).read_text(encoding="utf-8") for name in MENTAL_POKER_SCRIPTS
         ),
         "/*PAGE*/": (SOURCES / "page.js").read_text(encoding="utf-8"),
+        "/*ENGINE_LOADER*/": (SOURCES / "engine.js").read_text(encoding="utf-8"),
         REGISTRY_MARK: "globalThis.FAIRDEAL_REGISTRY = " + json.dumps(registry_data(), sort_keys=True) + ";",
+        ENGINE_MARK: engine_data(),
     }
     for slot in SLOTS:
         if template.count(slot) != 1:
@@ -132,9 +181,14 @@ def main() -> int:
     except OSError:
         print(f"Error: {BUNDLE}: the @noble bundle is missing (the Makefile builds it with esbuild)", file=sys.stderr)
         return 2
+    try:
+        page = build_page(bundle)
+    except (OSError, FairdealError) as exc:
+        print(f"Error: the verifier page cannot be built: {exc}", file=sys.stderr)
+        return 2
     target = VENDOR / PAGE_NAME
     partial = target.with_suffix(".html.partial")
-    partial.write_text(build_page(bundle), encoding="utf-8")
+    partial.write_text(page, encoding="utf-8")
     partial.replace(target)  # atomic: a half-written page is never served
     return 0
 

@@ -5,9 +5,10 @@
 //   node run_verifier_page.cjs PAGE --decode HEXES.json   (each input's canonical value re-encoded, or null)
 //   node run_verifier_page.cjs PAGE --signatures S.json   ([key, message, signature] hex triples: true or false)
 //   --without-wasm (with any of these): as a browser that refuses WebAssembly, libsodium unused (@noble's Ed25519)
+//   --no-replay: without the page's engine (Pyodide), so records are not replayed (the page always replays)
 'use strict';
 const fs = require('fs');
-const { loadPage } = require('../../fairdeal/web/bin/load_page.cjs');
+const { loadEngine, loadPage } = require('../../fairdeal/web/bin/load_page.cjs');
 
 const [page, ...rest] = process.argv.slice(2);
 loadPage(page, (reason) => {
@@ -22,6 +23,8 @@ let roster = null;
 let decodes = null;
 let signatures = null;
 let withoutWasm = false;
+let replay = true;
+let replayer = null;
 for (let i = 0; i < rest.length; i++) {
   if (rest[i] === '--pin') pins.push(rest[++i]);
   else if (rest[i] === '--roster') roster = rest[++i];
@@ -30,10 +33,12 @@ for (let i = 0; i < rest.length; i++) {
   else if (rest[i] === '--decode') decodes = rest[++i];
   else if (rest[i] === '--signatures') signatures = rest[++i];
   else if (rest[i] === '--without-wasm') withoutWasm = true;
+  else if (rest[i] === '--no-replay') replay = false;
   else files.push(rest[i]);
 }
 // libsodium (the mental poker's group) initialises asynchronously: the work starts once it is ready.
-globalThis.fairdealReady.then(() => {
+globalThis.fairdealReady.then(async () => {
+  if (replay && !vectors.length && signatures === null && decodes === null) replayer = await loadEngine(page);
   if (withoutWasm) {
     delete globalThis.fairdealSodium;
     globalThis.fairdealSodiumFailure = 'refused for this run (--without-wasm)';
@@ -79,11 +84,12 @@ function run(names, pinLines, rosterName) {
   const inputs = names.map(read);
   let report;
   try {
-    report = V.verifyFiles(inputs, pinLines.join('\n'), rosterName === null ? null : read(rosterName));
+    report = V.verifyFiles(inputs, pinLines.join('\n'), rosterName === null ? null : read(rosterName), replayer);
   } catch (error) {
     return { ok: false, crash: `${error.name}: ${error.message}` }; // what the page would show as "could not finish"
   }
   return { ok: report.ok, usage: report.usage || null, failures: report.failures, notes: report.notes,
     caveats: report.caveats, unverified: report.unverified, transcripts: report.transcripts,
-    mentalPoker: report.mentalPoker || 0, mentalPokerEnd: report.mentalPokerEnd || null, proved: report.proved || [] };
+    mentalPoker: report.mentalPoker || 0, mentalPokerEnd: report.mentalPokerEnd || null, proved: report.proved || [],
+    replayed: Boolean(report.replayed) };
 }

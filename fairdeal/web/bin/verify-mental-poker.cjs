@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // The Node command-line verifier of fairdeal-mental-poker/4 transcripts: the offline verifier page's own scripts
-// (read from the built page, so the command and the page are one program), the same verdicts as `fairdeal verify`.
+// (read from the built page, so the command and the page are one program, the records replayed by the page's engine),
+// the same verdicts as `fairdeal verify`.
 //   verify-mental-poker [--page PAGE] TRANSCRIPT...
 // Exit 0: every transcript verifies; 1: a finding, one line each naming the party and the step; 2: unreadable input.
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const { loadPage } = require('./load_page.cjs');
+const { loadEngine, loadPage } = require('./load_page.cjs');
 
 const PAGE = path.join(__dirname, '..', 'static', 'vendor', 'verifier.html');
 
@@ -62,7 +63,8 @@ async function main(argv) {
     }
     if (!refused.some((f) => f.source === file)) docs.push({ source: file, doc });
   }
-  const report = docs.length ? MP.verify.verifyTranscripts(docs) : { ok: false, failures: [], notes: [], caveats: [] };
+  const replayer = docs.length ? await loadEngine(page) : null;
+  const report = docs.length ? MP.verify.verifyTranscripts(docs, undefined, null, replayer) : { ok: false, failures: [], notes: [], caveats: [] };
   report.ok = report.ok && !refused.length;
   for (const failure of [...refused, ...report.failures]) process.stdout.write(MP.verify.line(failure) + '\n');
   if (report.ok) process.stdout.write(`verified ${docs.length} mental-poker transcript(s)\n`);

@@ -350,7 +350,8 @@
   }
 
   // Every transcript given ({source, doc}): failures as `fairdeal verify` lists them, notes and caveats.
-  function verifyTranscripts(docs, pins = { roster: null, keys: [] }, checkpoints = null) {
+  // ``replayer`` (the page's engine, FairdealEngine) replays and scores each session's records, as verify does.
+  function verifyTranscripts(docs, pins = { roster: null, keys: [] }, checkpoints = null, replayer = null) {
     const checks = docs.map(({ source, doc }) => checkDocument(source, doc, pins, checkpoints));
     const failure = (c, f) => ({ source: c.source, hand: c.hand, party: f.party, check: f.check, detail: f.detail });
     const failures = checks.flatMap((c) => c.findings.map((f) => failure(c, f)));
@@ -363,10 +364,38 @@
     }
     for (const group of sessions.values()) failures.push(...checkSequence(group).map(([c, f]) => failure(c, f)));
     const notes = checks.flatMap((c) => c.notes.map((n) => `${c.source}: hand ${c.hand}: ${n}`));
+    for (const group of replayer ? sessions.values() : []) {
+      const [problems, recordNotes] = checkRecords(group, replayer);
+      failures.push(...problems.map(([c, check, detail]) => failure(c, { party: RECORD, check, detail })));
+      notes.push(...recordNotes.map(([c, text]) => `${c.source}: hand ${c.hand}: ${text}`));
+    }
     const pinned = Boolean(pins.roster) || pins.keys.length > 0;
     const caveats = checks.length && !pinned ? [`mental poker: ${UNPINNED}`] : [];
     for (const c of checks) caveats.push(...c.caveats.map((text) => `${c.source}: hand ${c.hand}: ${text}`));
     return { ok: failures.length === 0 && checks.length > 0, failures, notes, caveats };
+  }
+
+  // verify.check_records: the session's records through the engine (play legality, renonces included, and score
+  // lines), each with the deal its messages proved.
+  function checkRecords(checks, replayer) {
+    const ordered = [...checks].sort((a, b) => (a.hand || 0) - (b.hand || 0));
+    const first = ordered[0].doc;
+    const evening = replayer.open({ system: first.system, convention: first.convention ?? {}, pulya: first.pulya ?? null, seats: first.players });
+    if (typeof evening === 'string') {
+      return [[], ordered.filter((c) => has(c.doc, 'record')).map((c) => [c, 'record not replayed: the session names no convention'])];
+    }
+    const view = (c) => {
+      const doc = { hand: c.doc.hand, dealer: c.doc.dealer };
+      if (c.verified !== null && c.verified.order !== null) {
+        doc.deal = V().seatDeal(c.verified.order, tableOf(c.doc), Number(c.doc.dealer), c.doc.players.length);
+      }
+      if (has(c.doc, 'record')) doc.record = c.doc.record;
+      return doc;
+    };
+    const trusted = ordered.map((c) => c.verified !== null && c.verified.order !== null && !c.findings.length);
+    const found = evening.played(ordered.map(view), trusted);
+    return [found.problems.map(([index, check, detail]) => [ordered[index], check, detail]),
+      found.notes.map(([index, text]) => [ordered[index], text])];
   }
 
   // ---- the settlement (statements.check_settlement, verify.check_settlement_file) ------------------------------
@@ -474,7 +503,7 @@
   // [where, line] settlement line, ``next`` the file after the last cited one (hand-(N+1).json: the voided hand,
   // when the evening ended), ``settlementFile`` the settlement.json beside them. Failures as verify lists them;
   // ``unverified`` gets what the page cannot evaluate (the abort penalty of a house rule).
-  function checkSettlementFile(log, settlementFile, cited, end, next, unverified) {
+  function checkSettlementFile(log, settlementFile, cited, end, next, unverified, replayer = null) {
     const fail = ([party, check, detail]) => ({ source: log.name, hand: null, party, check, detail });
     let last = cited.length ? cited[cited.length - 1][0] : null;
     if (last && !isObject(last.doc)) return []; // the transcript's own checks report it
@@ -505,7 +534,8 @@
     const names = roster.seats.map((seat) => seat.name);
     const charged = (proved === null ? [] : proved.charged).map((name) => names.indexOf(name));
     const convention = has(last.doc, 'convention') ? last.doc.convention : {};
-    const charge = V().abortPenalty(last.doc.system, convention, charged, names.length);
+    const table = { system: last.doc.system, convention, pulya: last.doc.pulya ?? null, seats: names };
+    const charge = V().abortPenalty(table, charged, replayer);
     if (charge.unknown) {
       unverified.push(V().unverifiedPenalty(log.name, charge));
     } else if (!sameValue(penalty, charge.lines)) {

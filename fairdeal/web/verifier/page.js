@@ -39,8 +39,13 @@
       'Зерно каждого игрока открывает его подписанное обязательство, сделанное до раскрытия чужих зёрен; зерно сервиса открывает его обязательство из цепочки, закреплённой при открытии сессии: никто не мог выбрать колоду, увидев чужие зёрна.');
     both(list, 'Each deck order is derived byte for byte from the seeds (SHAKE256, unbiased Fisher–Yates) and dealt by the system\'s deal pattern; the hands and the talon are what the pattern gives.',
       'Порядок каждой колоды получен из зёрен байт в байт (SHAKE256, несмещённая тасовка Фишера–Йетса) и сдан по схеме сдачи системы; руки и прикуп — ровно те, что даёт схема.');
-    both(list, "Every seated player countersigned each hand's record; each record is the verified deal and conserves the cards (no card played twice, none both discarded and played).",
-      'Каждый игрок подписал запись каждой раздачи; запись совпадает с проверенной сдачей, и карты сохраняются (ни одна не сыграна дважды, ни одна не оказалась и в сносе, и во взятке).');
+    if (s.replayed) {
+      both(list, "Every seated player countersigned each hand's record, and each record replays through fairdeal's own engine, run in this page: it is the verified deal; every bid, talon, discard, whist and card is legal under the convention (house rules applied); the tricks, the result and the score lines are the engine's; the settlement amounts are the replayed sheet's.",
+        'Каждый игрок подписал запись каждой раздачи, и каждая запись переиграна движком fairdeal прямо на этой странице: она совпадает с проверенной сдачей; каждая заявка, прикуп, снос, вист и карта разрешены соглашением (с домашними правилами); взятки, результат и записи в пулю — те, что даёт движок; суммы расчёта — по переигранной пуле.');
+    } else {
+      both(list, "Every seated player countersigned each hand's record; each record is the verified deal and conserves the cards (no card played twice, none both discarded and played).",
+        'Каждый игрок подписал запись каждой раздачи; запись совпадает с проверенной сдачей, и карты сохраняются (ни одна не сыграна дважды, ни одна не оказалась и в сносе, и во взятке).');
+    }
     if (s.pinned) {
       both(list, 'The identities you pinned (the roster file, or a public key per seat) are the ones that signed: the holders of those keys took part. A pin proves this only if you had it from the players themselves (your own copy of the roster you signed, a key a player gave you), not from the files the service published.',
         'Закреплённые вами ключи (файл roster.json или открытый ключ места) — те самые, что подписывали: играли владельцы этих ключей. Это доказательство, только если вы получили их от самих игроков (ваша копия подписанного вами списка, ключ, который дал игрок), а не из файлов, опубликованных сервисом.');
@@ -83,11 +88,16 @@
       both(list, 'Identities are NOT pinned: the keys checked are the ones the files state, so one program could have played every seat. Give your own copy of the roster you signed, or paste each seat\'s public key, to know who took part.',
         'Участники НЕ закреплены: проверены ключи, указанные в самих файлах, — одна программа могла играть за всех. Добавьте подписанный вами roster.json или вставьте открытый ключ каждого места.');
     }
-    both(list, 'Not checked by this page: who played which card, following suit and trumping, the auction, the contract, the result, the score lines and the settlement amounts. Every seated player\'s countersignature covers them; `fairdeal verify` replays them.',
-      'Эта страница не проверяет: кто какой картой ходил, обязанность ходить в масть и козырять, торговлю, контракт, результат, записи и суммы расчёта. Их покрывают подписи всех игроков; `fairdeal verify` переигрывает их.');
+    if (!report.replayed) {
+      both(list, 'Not checked by this page: who played which card, following suit and trumping, the auction, the contract, the result, the score lines and the settlement amounts. Every seated player\'s countersignature covers them; `fairdeal verify` replays them.',
+        'Эта страница не проверяет: кто какой картой ходил, обязанность ходить в масть и козырять, торговлю, контракт, результат, записи и суммы расчёта. Их покрывают подписи всех игроков; `fairdeal verify` переигрывает их.');
+    }
     both(list, 'The commit-reveal service sees every card as it deals: the protocol proves the deck was not chosen, not that the service kept the cards secret.',
       'Сервис commit-reveal видит все карты при сдаче: протокол доказывает, что колоду не выбирали, но не то, что сервис хранил карты в тайне.');
-    if (report.mentalPoker) {
+    if (report.mentalPoker && report.replayed) {
+      both(list, 'Mental poker: this page replays each record through the engine (legality, result, score lines), but does not compare it step by step with the messages (that each card played is the one the messages opened, the talon and discard the record names, the penalty a hand line charges for an aborted attempt); every player\'s signature on the record covers them, and `fairdeal verify` checks them.',
+        'Mental poker: эта страница переигрывает каждую запись движком (законность ходов, результат, записи в пулю), но не сверяет её шаг за шагом с сообщениями (что сыгранная карта — та, что открыли сообщения, прикуп и снос в записи, штраф в строке раздачи за прерванную попытку); их покрывают подписи всех игроков на записи, `fairdeal verify` их проверяет.');
+    } else if (report.mentalPoker) {
       both(list, 'Mental poker: this page does not replay the game record through the rules (who played which card, the talon and discard the record names, the penalty a hand line charges for an aborted attempt); every player\'s signature on the record covers them, and `fairdeal verify` replays them.',
         'Mental poker: эта страница не переигрывает запись раздачи по правилам (кто какой картой ходил, прикуп и снос в записи, штраф в строке раздачи за прерванную попытку); их покрывают подписи всех игроков на записи, `fairdeal verify` их переигрывает.');
     }
@@ -147,12 +157,27 @@
     }
   }
 
+  // The engine (Pyodide and fairdeal's modules) boots once, on the first run; a page where it cannot start still
+  // checks everything else and says that the records were not replayed.
+  async function engine() {
+    $('verdict').className = 'none';
+    $('verdict').textContent = 'Starting the game engine (once, a few seconds) / Запуск игрового движка (один раз, несколько секунд)…';
+    try {
+      return { replayer: await globalThis.FairdealEngine.load(V.encode), failure: null };
+    } catch (error) {
+      return { replayer: null, failure: error.message };
+    }
+  }
+
   // libsodium's wasm (mental poker) compiles asynchronously after load; a run waits for it, in the order asked.
   async function run() {
     try {
       await globalThis.fairdealReady;
+      const { replayer, failure } = await engine();
       const inputs = [...given.entries()].map(([name, bytes]) => ({ name, bytes }));
-      show(V.verifyFiles(inputs, $('pins').value, pinnedRoster));
+      const report = V.verifyFiles(inputs, $('pins').value, pinnedRoster, replayer);
+      if (failure !== null) report.caveats.push(`records not replayed: the page's engine did not start (${failure}); fairdeal verify replays them`);
+      show(report);
     } catch (error) {
       show({ usage: `the page could not finish: ${error.message}` });
     }

@@ -907,6 +907,7 @@
     const rest = Array.isArray(items) ? items.slice(head.length) : [];
     const grammar = head.concat(signers(rest, expected).map((s) => [s, 'settlement-sign']));
     let opened = walk(c, items, '$.messages', 0, grammar, null);
+    if (opened === null && c.stop !== null && c.stop.check === 'refusal') opened = refusedSettlement(c);
     if (opened === null) return;
     if (charged !== null) { c.end = opened[0]; opened = opened.slice(1); }
     c.settlement = opened[0];
@@ -916,12 +917,26 @@
         c.fail(roster.party(sign.sender), 'settlement countersignature', 'countersigns another settlement');
       }
     }
+    if (c.stop !== null) return; // refused: the evening did not settle, and nobody after the refuser was asked
     const signed = new Set(opened.slice(1).map((sign) => sign.sender));
     for (const seat of expected.filter((s) => !signed.has(s))) {
       c.notes.push(`${roster.party(seat)} did not countersign the settlement (absent, or dropped by the relay: its own signed ` +
         "copy, chained to the service's signed settlement, would show which); the settlement stands: its amounts " +
         'are the replayed sheet of the records every seat countersigned');
     }
+  }
+
+  // check.py's _refused_settlement: the messages before a seat's refusal, checked as a settlement's, so that the
+  // session tells a founded refusal (the settlement, its end or its place is wrong: the publisher's fault) from one
+  // without cause (``settlement refusal``, the refuser's).
+  function refusedSettlement(c) {
+    const opened = c.partial.slice(0, -1);
+    if (!opened.length || (opened[0].kind === 'end' && opened.length < 2)) return null;
+    const refusal = c.partial[c.partial.length - 1];
+    c.failures = c.failures.filter((f) => f !== c.stop);
+    c.stop = { party: c.stop.party, check: 'settlement refusal', detail: `${c.roster.party(refusal.sender)} refused the settlement: ${refusal.body.reason}` };
+    c.failures.push(c.stop);
+    return opened;
   }
 
   // check.py's _signers: the seats whose countersignatures the grammar expects, read from the unverified senders:
@@ -962,7 +977,7 @@
   }
 
   // ---- the session (check.py: check_session) ---------------------------------------------------------------
-  function checkSession(group, late, notes) {
+  function checkSession(group, late, notes, replayer) {
     const hands = group.filter((c) => c.hand !== null).sort((a, b) => a.hand - b.hand);
     const settlements = group.filter((c) => c.hand === null);
     let previous = null;
@@ -999,6 +1014,11 @@
       }
     }
     if (!settlements.length) notes.push(`${group[0].source}: no signed settlement given: the session may go on after its last hand here`);
+    if (replayer) {
+      checkRecords(hands, settlements, late, notes, replayer);
+      for (const s of settlements.filter((x) => x.stop !== null && x.failures.includes(x.stop))) judgeSettlementRefusal(s, late, notes);
+      return;
+    }
     const last = hands[hands.length - 1];
     const ended = last && last.stop !== null && last.partial.length ? last : null;
     const faults = ended === null ? [] : judgeRefusal(ended, notes);
@@ -1007,11 +1027,69 @@
     for (const c of hands) if (c !== ended) checkRecordCards(c, late, notes);
   }
 
-  // The faults in what a hand that stopped short had published (its deal): a refusal with such a fault was founded,
-  // a note, not the refuser's fault. The page does not replay a refused record (fairdeal verify does).
-  function judgeRefusal(ended, notes) {
-    const faults = ended.failures.filter((f) => f !== ended.stop);
+  // check.py's _check_records: the records of the hands played to their end replayed and scored in order by the
+  // engine (the page's Pyodide), a refused record replayed on the sheet before it, the end's charge, and each
+  // settlement against the sheet they settle to.
+  function checkRecords(hands, settlements, late, notes, replayer) {
+    if (!hands.length) return;
+    const roster = hands[0].roster;
+    const evening = replayer.open({ system: roster.system, convention: roster.convention, pulya: roster.pulya, seats: roster.seats.map((s) => s.name) });
+    if (typeof evening === 'string') {
+      for (const c of hands) late.push([c, SERVICE, 'table statement', evening]);
+      return;
+    }
+    const ending = settlements.find((s) => s.end !== null);
+    const last = hands[hands.length - 1];
+    const ended = last.stop !== null && last.partial.length ? last : null;
+    const played = ended !== null ? hands.slice(0, -1) : hands;
+    let problems = [];
+    if (played.length) {
+      const found = evening.played(played.map(recordDoc), played.map((c) => c.deckInput !== null && !c.failures.length));
+      problems = found.problems;
+      for (const [index, check, detail] of problems) late.push([played[index], RECORD, check, detail]);
+      for (const [index, text] of found.notes) notes.push(`${played[index].source}: hand ${played[index].hand}: ${text}`);
+    }
+    const faults = ended === null ? [] : judgeRefusal(ended, notes, (c) => {
+      const found = evening.refused(recordDoc(c)).map(([check, detail]) => ({ party: RECORD, check, detail }));
+      for (const f of found) late.push([c, f.party, f.check, f.detail]);
+      return found;
+    });
+    const charged = ending ? checkEnd(ending, ended, faults, late, notes) : [];
+    for (const s of settlements) {
+      if (s.settlement === null || problems.length) continue;
+      const expected = evening.due(charged);
+      if (expected === null) continue;
+      if (!same(s.settlement.body.amounts, expected)) {
+        late.push([s, SERVICE, 'settlement', `the replayed sheet settles to ${pyRepr(expected)}`]);
+      }
+    }
+  }
+
+  // check.py's _judge_settlement_refusal: a refused settlement did not settle the evening; the refusal was founded
+  // if what it refused is wrong (the settlement, its end or place, or the records it settles: the publisher's fault,
+  // named by those checks; the refusal is then a note), and otherwise stays the refuser's.
+  function judgeSettlementRefusal(s, late, notes) {
+    const faults = s.failures.filter((f) => f !== s.stop).concat(late.filter(([c, party]) => c === s || party === RECORD));
+    if (faults.length) {
+      s.failures = s.failures.filter((f) => f !== s.stop);
+      notes.push(`${s.source}: a founded refusal (${s.stop.detail})`);
+    }
+  }
+
+  function recordDoc(c) {
+    const doc = { hand: c.hand, dealer: c.dealer, deal: c.deal };
+    if (c.record !== null && c.record !== undefined) doc.record = c.record;
+    return doc;
+  }
+
+  // The faults in what a hand that stopped short had published (its deal, and with the engine, a refused record
+  // replayed on the sheet before it): a refusal with such a fault was founded, a note, not the refuser's fault.
+  function judgeRefusal(ended, notes, replayRefused) {
+    let faults = ended.failures.filter((f) => f !== ended.stop);
     const refused = ended.partial[ended.partial.length - 1].kind === 'refusal';
+    if (replayRefused && refused && !faults.length && ended.record !== null && ended.record !== undefined) {
+      faults = replayRefused(ended);
+    }
     if (refused && faults.length && ended.failures.includes(ended.stop)) {
       ended.failures = ended.failures.filter((f) => f !== ended.stop);
       notes.push(`${ended.source}: hand ${ended.hand}: a founded refusal (${ended.stop.detail})`);
@@ -1101,22 +1179,22 @@
     const roster = s.roster, body = s.end.body;
     if (ended === null || ended.stop === null || !ended.partial.length) {
       late.push([s, SERVICE, 'end', `hand ${body.hand} did not stop short: nothing ends the evening`]);
-      return;
+      return [];
     }
     const messages = ended.partial, last = messages[messages.length - 1].kind;
     if (last !== 'refusal' && last !== 'abort' && ended.stop.check !== 'missing record-sign') {
       late.push([s, SERVICE, 'end', `a hand stopped at ${ended.stop.check} is aborted and dealt again, not ended`]);
-      return;
+      return [];
     }
     const problem = endProblem(messages);
-    if (problem !== null) { late.push([s, SERVICE, 'end', problem]); return; }
+    if (problem !== null) { late.push([s, SERVICE, 'end', problem]); return []; }
     const charged = endCharge(roster, messages, faults.length ? faults[0].party : null);
     const step = last === 'refusal' || last === 'abort' ? last : 'record-sign';
     const expected = { hand: ended.hand, step, charged, evidence: ended.last };
     if (!same(body, expected)) {
       const who = charged.map((seat) => roster.party(seat)).join(', ') || 'no one on the sheet';
       late.push([s, SERVICE, 'end', `the evidence proves ${who} at fault; the end states ${pyRepr(body)}`]);
-      return;
+      return charged;
     }
     ended.failures = ended.failures.filter((f) => f !== ended.stop);
     const who = charged.map((seat) => `${roster.party(seat)} charged`).join(', ') || 'no one charged';
@@ -1124,6 +1202,7 @@
     if (last === 'refusal') why = ended.stop.detail;
     else if (last === 'abort') why = `aborted ${messages.filter((e) => e.kind === 'abort').length} times`;
     notes.push(`${ended.source}: hand ${ended.hand}: the evening ends here (${why}); the hand is void; ${who} (the convention's abort penalty)`);
+    return charged;
   }
 
   // What the page checks of a record: it is the verified deal's (hand, dealer, hands, talons, the dummy listed
@@ -1170,7 +1249,9 @@
   // ---- the whole run ---------------------------------------------------------------------------------------
   function handOf(doc) { return isInt(doc.hand) ? Number(doc.hand) : 0; }
 
-  function verifyDocuments(docs, pins) {
+  // ``replayer`` (FairdealEngine's, optional) replays and scores the records; without it the page checks what a
+  // record's cards conserve and leaves play and score to fairdeal verify.
+  function verifyDocuments(docs, pins, replayer) {
     pins = pins || { roster: null, keys: [] };
     const chains = new Map();
     const ordered = docs.map((d, i) => [d, i]).sort((a, b) => handOf(a[0].doc) - handOf(b[0].doc) || a[1] - b[1]).map((x) => x[0]);
@@ -1183,14 +1264,14 @@
       sessions.get(c.roster.hash).push(c);
     }
     const late = [], notes = [];
-    for (const group of sessions.values()) checkSession(group, late, notes);
+    for (const group of sessions.values()) checkSession(group, late, notes, replayer);
     const caveats = [];
     const pinned = Boolean(pins.roster) || pins.keys.length > 0;
     if (checks.length && !pinned) {
       caveats.push('identities are unpinned: the keys checked are the ones the documents state; pin them with the roster file or a public key per seat to know who took part');
     }
     for (const c of checks) for (const text of [...c.aborts, ...c.notes]) notes.push(`${c.source}: ${text}`);
-    for (const group of sessions.values()) {
+    for (const group of replayer ? [] : sessions.values()) {
       const rules = Object.keys(group[0].roster.convention);
       if (rules.length) {
         notes.push(`${group[0].source}: house rules ${rules.join(', ')}: the page does not check their values (they do not change the deal; fairdeal verify applies them)`);
@@ -1323,7 +1404,7 @@
   }
 
   // The log's closing line states the settlement; it must be the signed one (fractions as the log writes them).
-  function checkLogSettlement(kinds, settlementFile, failures, unverified) {
+  function checkLogSettlement(kinds, settlementFile, failures, unverified, replayer) {
     if (!kinds.end) return;
     if (!settlementFile) {
       failures.push({ source: 'settlement.json', hand: null, party: SERVICE, check: 'settlement', detail: "the evening's signed settlement is missing (give settlement.json to the page)" });
@@ -1343,7 +1424,7 @@
     if (!matches) {
       failures.push({ source: where, hand: null, party: RECORD, check: 'settlement line', detail: `the log's settlement is not the signed one ${encodeText(amounts)}` });
     }
-    const charge = signedEndPenalty(settlementFile.doc);
+    const charge = signedEndPenalty(settlementFile.doc, replayer);
     const penalty = has(end, 'penalty') ? end.penalty : [];
     if (charge !== null && charge.unknown) {
       unverified.push(unverifiedPenalty(where, charge));
@@ -1354,7 +1435,7 @@
 
   // The score items the settlement's signed end charges (null when its roster cannot be read: its own checks name
   // it); a settlement without an end charges nothing.
-  function signedEndPenalty(doc) {
+  function signedEndPenalty(doc, replayer) {
     const first = doc.messages[0];
     if (!isObject(first) || first.kind !== 'end') return { lines: [] };
     let roster;
@@ -1366,7 +1447,8 @@
     }
     const charged = isObject(first.body) && Array.isArray(first.body.charged) ? first.body.charged : null;
     if (charged === null || !charged.every(isInt)) return null;
-    return abortPenalty(roster.system, roster.convention, charged.map(Number), roster.seats.length);
+    const table = { system: roster.system, convention: roster.convention, pulya: roster.pulya, seats: roster.seats.map((s) => s.name) };
+    return abortPenalty(table, charged.map(Number), replayer);
   }
 
   // The rules abort_penalty reads: a house rule among them changes the charge in a way this page does not compute.
@@ -1374,8 +1456,11 @@
     'scoring.remiz_whist_factor'];
 
   // The convention's abort penalty for each ``charged`` seat, in order, as score items (engine/scoring.py:
-  // abort_penalty, read from the registry the page carries): {lines}, or {unknown: why the page cannot say}.
-  function abortPenalty(system, convention, charged, numSeats) {
+  // abort_penalty, read from the registry the page carries, or under a house rule that changes it, computed by the
+  // page's engine): {lines}, or {unknown: why the page cannot say}. ``stated``: {system, convention, pulya, seats}.
+  function abortPenalty(stated, charged, replayer) {
+    const { system, convention } = stated;
+    const numSeats = stated.seats.length;
     const facts = registry().systems[system];
     const table = facts && isObject(facts.abort_penalty) ? facts.abort_penalty[String(numSeats)] : undefined;
     if (!Array.isArray(table)) {
@@ -1383,6 +1468,10 @@
         unknownRu: `страница не знает штрафа за уход в ${system} на ${numSeats} мест` };
     }
     const rule = Object.keys(isObject(convention) ? convention : {}).find((path) => PENALTY_RULES.includes(path));
+    if (rule && replayer && charged.every((seat) => seat >= 0 && seat < numSeats)) {
+      const evening = replayer.open(stated);
+      if (typeof evening !== 'string') return { lines: evening.penalty(charged) };
+    }
     if (rule) {
       return { unknown: `the house rule ${rule} changes the abort penalty, and this page does not evaluate it`,
         unknownRu: `домашнее правило ${rule} меняет штраф за уход, а страница его не вычисляет` };
@@ -1420,7 +1509,7 @@
 
   // Everything the page was given: the files ([{name, bytes}]), the pin lines (SEAT=PUBKEY) and the roster the
   // user pins ({name, bytes} or null: a roster among the files is the publisher's copy and pins nothing).
-  function verifyFiles(inputs, pinText, pinRoster) {
+  function verifyFiles(inputs, pinText, pinRoster, replayer) {
     const files = new Map();
     const failures = [], notes = [], unverified = [];
     let log = null;
@@ -1465,10 +1554,13 @@
     // A refused commit-reveal settlement is judged on the replayed sheet, which the page does not replay: with the
     // log or without it, the page sends it to fairdeal verify rather than take the evening as settled.
     const refusedSettlement = [...files.values()].find((f) => settlementRefused(f) === 'commit-reveal');
-    if (refusedSettlement) return refusedUsage(refusedSettlementUsage(refusedSettlement));
+    if (refusedSettlement && !replayer) return refusedUsage(refusedSettlementUsage(refusedSettlement));
     if (log) {
       logInfo = checkLog(log, files, failures);
-      if (logInfo.refused) return refusedUsage(refusedSettlementUsage(logInfo.refused));
+      if (logInfo.refused && (!replayer || settlementRefused(logInfo.refused) !== 'commit-reveal')) {
+        return refusedUsage(refusedSettlementUsage(logInfo.refused));
+      }
+      if (logInfo.refused) notes.push(unsettledNote(logInfo.refused));
       const citedNames = new Set(logInfo.cited.map(([f]) => f.name));
       const settlement = docs.find((f) => f.doc.format === SETTLEMENT_FORMAT);
       const voided = settlement ? voidedHand(files, settlement, logInfo.cited.length) : null;
@@ -1482,21 +1574,21 @@
       // A commit-reveal evening closes with its signed settlement; one that ended in its first hand cites no
       // transcript to tell by, and is judged so when its settlement is commit-reveal's (verify.py: _settlement_of).
       const end = logInfo.kinds.end;
-      if (logInfo.cited.some(([f]) => f.kind === 'v4')) checkLogSettlement(logInfo.kinds, settlement, failures, unverified);
-      else if (!logInfo.cited.length && end && truthy(end[1].penalty) && settlement) checkLogSettlement(logInfo.kinds, settlement, failures, unverified);
+      if (logInfo.cited.some(([f]) => f.kind === 'v4')) checkLogSettlement(logInfo.kinds, settlement, failures, unverified, replayer);
+      else if (!logInfo.cited.length && end && truthy(end[1].penalty) && settlement) checkLogSettlement(logInfo.kinds, settlement, failures, unverified, replayer);
       if (root.FairdealMP) {
-        failures.push(...root.FairdealMP.verify.checkSettlementFile(log, beside(SETTLEMENT_FILE), logInfo.cited, end, next, unverified));
+        failures.push(...root.FairdealMP.verify.checkSettlementFile(log, beside(SETTLEMENT_FILE), logInfo.cited, end, next, unverified, replayer));
         if (mpEnded) ending = root.FairdealMP.verify.provedEnd(mpEnded.doc);
       }
     } else if (pokerSettlement) {
       unverified.push(`${pokerSettlement.name}: a mental-poker settlement is checked against the game log: give the log too`);
     }
-    const result = verifyDocuments(docs.map((f) => ({ source: f.name, doc: f.doc })), pins);
+    const result = verifyDocuments(docs.map((f) => ({ source: f.name, doc: f.doc })), pins, replayer);
     failures.push(...result.failures);
     notes.push(...result.notes);
     const caveats = [...result.caveats];
     if (poker.length) {
-      const mp = root.FairdealMP.verify.verifyTranscripts(poker.map((f) => ({ source: f.name, doc: f.doc })), pins);
+      const mp = root.FairdealMP.verify.verifyTranscripts(poker.map((f) => ({ source: f.name, doc: f.doc })), pins, null, replayer);
       failures.push(...mp.failures);
       notes.push(...mp.notes);
       caveats.push(...mp.caveats);
@@ -1504,7 +1596,8 @@
     const given = docs.length + poker.length;
     const ok = failures.length === 0 && (given > 0 || log !== null);
     return { ok, failures, notes, caveats, unverified, transcripts: given, mentalPoker: poker.length, mentalPokerEnd: ok ? ending : null,
-      pinned: Boolean(pins.roster) || pins.keys.length > 0, proved: ok ? proved(result, pins, log) : [], log: log !== null };
+      pinned: Boolean(pins.roster) || pins.keys.length > 0, proved: ok ? proved(result, pins, log, Boolean(replayer)) : [], log: log !== null,
+      replayed: Boolean(replayer) };
   }
 
   // The protocol of a settlement that did not settle, or null (mental_poker/verify.py: refused_settlement: a seat
@@ -1535,6 +1628,15 @@
     }
   }
 
+  // verify.py's _unsettled_note: a log beside a commit-reveal settlement that did not settle.
+  function unsettledNote(file) {
+    const messages = file.doc.messages;
+    if (messages.some((e) => e.kind === 'refusal')) return `${file.name}: a seat refused the settlement: the evening did not settle (the log has no settlement line)`;
+    const last = messages[messages.length - 1];
+    const answer = last.kind === 'settlement-sign' ? 'a countersignature of another settlement' : String(last.kind);
+    return `${file.name}: a seat answered the settlement with ${pyRepr(answer)} instead of its countersignature: the evening did not settle (the log has no settlement line)`;
+  }
+
   const REFUSED_IN_RUSSIAN = { 'mental-poker': 'расчёт ментального покера', 'commit-reveal': 'расчёт по протоколу commit-reveal' };
 
   function refusedSettlementUsage(file) {
@@ -1553,7 +1655,7 @@
   }
 
   // What an accepted run proves, and what it does not, in plain words (English; the page adds Russian).
-  function proved(result, pins, log) {
+  function proved(result, pins, log, replayed) {
     const out = [];
     for (const group of result.sessions) {
       const roster = group[0].roster;
@@ -1568,7 +1670,7 @@
       const charged = ending ? ending.end.body.charged : [];
       const unsigned = closing ? roster.seats.filter((_, i) => !signed.includes(i) && !charged.includes(i)).map((x) => x.name) : [];
       out.push({ table: roster.table, session: roster.session, system: roster.system, seats: roster.seats.map((s) => s.name),
-        hands, settled, ended, unsigned, pinned: Boolean(pins.roster) || pins.keys.length > 0, log });
+        hands, settled, ended, unsigned, pinned: Boolean(pins.roster) || pins.keys.length > 0, log, replayed });
     }
     return out;
   }

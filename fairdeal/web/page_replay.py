@@ -1,0 +1,73 @@
+"""The offline verifier page's record replay: the engine itself, run in the browser by Pyodide.
+
+The page's JavaScript checks signatures, chains, seeds and deals; a session's records are replayed and scored
+here, by the functions ``fairdeal verify`` calls, so the page and the command cannot judge a record differently.
+Values cross from JavaScript as canonical JSON text and go back as JSON text. This module and everything it
+imports run without numpy or msgspec: the page carries Pyodide with the standard library only.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fairdeal.engine.sheet import Sheet, new_sheet
+from fairdeal.errors import FairdealError
+from fairdeal.protocols.record_check import check_hand_record, end_penalty, replay_session, settlement_due
+from fairdeal.protocols.record_form import played_record
+from fairdeal.systems import rebuild_convention
+
+
+class Evening:
+    """One session, as its roster states it (``{"system", "convention", "pulya", "seats"}``, the seats by name),
+    and the sheet after the hands replayed so far (``None`` once a hand leaves it unknown)."""
+
+    def __init__(self, table: str) -> None:
+        stated = json.loads(table)
+        self.names: list[str] = list(stated["seats"])
+        self.convention = rebuild_convention(stated["system"], stated["convention"], stated["pulya"])
+        self.sheet: Sheet | None = new_sheet(self.convention, len(self.names))
+
+    def played(self, docs: str, trusted: str) -> str:
+        """``replay_session`` over the hands played to their end (``{"hand", "dealer", "deal", "record"?}`` each,
+        in hand order): ``{"problems": [[index, check, detail]...], "notes": [[index, text]...]}``."""
+        played = [_played(doc) for doc in json.loads(docs)]
+        problems, notes, self.sheet = replay_session(played, json.loads(trusted), self.convention, len(self.names))
+        return json.dumps(
+            {"problems": [[p.index, p.check, p.detail] for p in problems], "notes": [list(note) for note in notes]}
+        )
+
+    def refused(self, doc: str) -> str:
+        """A refused record, replayed on the sheet before it: ``[[check, detail]...]``, its faults."""
+        if self.sheet is None:
+            return "[]"
+        found, _ = check_hand_record(_played(json.loads(doc)), self.convention, len(self.names), self.sheet)
+        return json.dumps([list(fault) for fault in found])
+
+    def due(self, charged: str) -> str:
+        """What the settlement must state by seat name (``null`` while the sheet is unknown), the evening's end
+        charging the seats ``charged``."""
+        if self.sheet is None:
+            return "null"
+        return json.dumps(settlement_due(self.sheet, self.convention, self.names, json.loads(charged)))
+
+
+    def penalty(self, charged: str) -> str:
+        """The score items an evening's end charging the seats ``charged`` writes (the convention's abort
+        penalty, house rules applied), as the log's end line states them."""
+        lines = end_penalty(self.convention, len(self.names), json.loads(charged))
+        return json.dumps([line.to_record() for line in lines])
+
+
+def _played(doc: dict[str, Any]) -> dict[str, Any]:
+    """A transcript's record as the log holds it (its fractions signed as ``"p/q"`` texts, record_form.py)."""
+    return {**doc, "record": played_record(doc["record"])} if "record" in doc else doc
+
+
+def open_evening(table: str) -> Evening | str:
+    """The session's ``Evening``, or the reason its convention cannot be rebuilt (the records are then not
+    replayed, as ``fairdeal verify`` notes)."""
+    try:
+        return Evening(table)
+    except FairdealError as exc:
+        return str(exc)
