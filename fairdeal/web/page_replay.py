@@ -51,7 +51,6 @@ class Evening:
             return "null"
         return json.dumps(settlement_due(self.sheet, self.convention, self.names, json.loads(charged)))
 
-
     def penalty(self, charged: str) -> str:
         """The score items an evening's end charging the seats ``charged`` writes (the convention's abort
         penalty, house rules applied), as the log's end line states them."""
