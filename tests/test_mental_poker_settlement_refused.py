@@ -22,6 +22,7 @@ from fairdeal.protocols.canonical import decode
 from fairdeal.protocols.mental_poker import source as mp_source
 from fairdeal.protocols.mental_poker.source import MentalPokerSource
 from fairdeal.protocols.mental_poker.statements import sign_settlement
+from fairdeal.protocols.verify import verify_log, verify_paths
 
 
 class Grudging(MentalPokerSource):
@@ -50,12 +51,7 @@ def test_a_refusal_without_cause_names_the_refuser(tmp_path: Path, monkeypatch: 
 
 
 def test_a_founded_refusal_names_the_publisher(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    proposal = mp_source.settlement_proposal
-
-    def skimmed(seating: Any, hands: int, last: str, amounts: Sequence[Fraction], end: Any = None) -> Any:
-        return proposal(seating, hands, last, [amounts[0] + 1, amounts[1] - 1, *amounts[2:]], end)
-
-    monkeypatch.setattr(mp_source, "settlement_proposal", skimmed)
+    skimming(monkeypatch)
     result = refused_evening(tmp_path)
     assert "player Anna refused the settlement: the amounts are not my sheet's" in result.output
     doc = decode((tmp_path / "evening.log.transcripts" / "settlement.json").read_bytes())
@@ -68,13 +64,32 @@ def test_a_settled_evening_still_verifies_and_a_dropped_settlement_line_is_still
     settled_and_cut_short(tmp_path, "mental-poker")
 
 
+def skimming(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The service proposes a settlement one unit off between the first two seats: every seat refuses it."""
+    proposal = mp_source.settlement_proposal
+
+    def skimmed(seating: Any, hands: int, last: str, amounts: Sequence[Fraction], end: Any = None) -> Any:
+        return proposal(seating, hands, last, [amounts[0] + 1, amounts[1] - 1, *amounts[2:]], end)
+
+    monkeypatch.setattr(mp_source, "settlement_proposal", skimmed)
+
+
 @pytest.mark.skipif(shutil.which("node") is None, reason="node runs the offline page's JavaScript")
-def test_the_offline_page_sends_a_refused_settlement_to_fairdeal_verify(
-    page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("refuser", ["grudging", "skimming"], ids=["without-cause", "founded"])
+def test_the_offline_page_judges_a_refused_settlement_as_verify_does(
+    page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, refuser: str
 ) -> None:
-    monkeypatch.setattr(dealing, "_mental_poker_source", lambda spec, seed, keys: Grudging(spec))
+    """The page's engine replays the records, so the page judges the refusal itself, with the log or from the
+    transcripts and the settlement alone: Boris refusing a sound settlement is his fault; every seat refusing a
+    skimmed one names the amounts (record: settlement) -- the lines fairdeal verify gives."""
+    if refuser == "grudging":
+        monkeypatch.setattr(dealing, "_mental_poker_source", lambda spec, seed, keys: Grudging(spec))
+    else:
+        skimming(monkeypatch)
     refused_evening(tmp_path)
-    files = [tmp_path / "evening.log", *sorted((tmp_path / "evening.log.transcripts").iterdir())]
-    report = page_report(page, files)
-    assert not report["ok"] and "a seat refused this mental-poker settlement" in report["usage"]
-    assert "use fairdeal verify" in report["usage"] and "отказался" in report["usage"]
+    folder = tmp_path / "evening.log.transcripts"
+    for files in ([tmp_path / "evening.log", *sorted(folder.iterdir())], sorted(folder.iterdir())):
+        report = page_report(page, files)
+        python = verify_log(files[0]) if files[0].suffix == ".log" else verify_paths(files)
+        assert not report["ok"] and report["usage"] is None
+        assert {(f["party"], f["check"]) for f in report["failures"]} == {(f.party, f.check) for f in python.failures}

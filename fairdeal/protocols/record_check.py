@@ -21,6 +21,7 @@ from fairdeal.engine.state import HandState
 from fairdeal.engine.system import system_of
 from fairdeal.errors import FairdealError, one_line
 from fairdeal.protocols.encoding import canonical_json
+from fairdeal.protocols.record_form import played_record
 from fairdeal.rules.convention import Convention
 
 
@@ -136,6 +137,25 @@ def settlement_due(
     ``charged`` (none when it ran to its settlement)."""
     final = sheet.apply(end_penalty(convention, len(names), charged))
     return {name: fraction_text(amount) for name, amount in zip(names, settle(final, convention).amounts)}
+
+
+def settled_amounts(
+    convention: Convention, players: Sequence[str], complete: Sequence[Mapping[str, Any]], charged: Sequence[str]
+) -> list[Fraction] | None:
+    """What the ``complete`` hands' records, replayed, and an end's charge on ``charged`` settle to; ``None`` when
+    the records do not replay. Hands only dealt (``fairdeal deal --deal-only``) hold no record and score nothing."""
+    docs = [
+        {"hand": d["hand"], "dealer": d["dealer"], "deal": d["deal"], "record": played_record(d.get("record"))}
+        for d in complete
+    ]
+    sheet = new_sheet(convention, len(players))
+    if any(doc["record"] is not None for doc in docs):
+        problems, _, replayed = replay_session(docs, [True] * len(docs), convention, len(players))
+        if problems or replayed is None:
+            return None
+        sheet = replayed
+    lines = tuple(line for name in charged for line in abort_penalty(convention, players.index(name), len(players)))
+    return list(settle(sheet.apply(lines), convention).amounts)
 
 
 # Fields of a record that the replay does not derive: the hand number, the sheet's lines (the penalties charged by

@@ -53,7 +53,7 @@ from fairdeal.protocols.mental_poker.verify import check_document as check_mp_do
 from fairdeal.protocols.mental_poker.verify import check_records as check_mp_records
 from fairdeal.protocols.mental_poker.verify import check_sequence as check_mp_sequence
 from fairdeal.protocols.pins import Pins
-from fairdeal.protocols.record_check import check_session_records, end_penalty
+from fairdeal.protocols.record_check import check_session_records, end_penalty, settled_amounts
 from fairdeal.protocols.record_form import played_record
 from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.signed import parse
@@ -458,7 +458,6 @@ def _check_mp_settlement(doc: Mapping[str, Any], checks: Sequence[MpCheck]) -> l
     by every seat for the hands given, the end their stopped hand proves, and the amounts their records (and that
     end's charge) settle to."""
     from fairdeal.engine.match_log import number
-    from fairdeal.protocols.mental_poker.settling import settled_amounts
     from fairdeal.protocols.mental_poker.signing import Seating
 
     try:

@@ -13,7 +13,14 @@ from typing import Any
 
 from fairdeal.engine.sheet import Sheet, new_sheet
 from fairdeal.errors import FairdealError
-from fairdeal.protocols.record_check import check_hand_record, end_penalty, replay_session, settlement_due
+from fairdeal.protocols.record_check import (
+    check_hand_record,
+    end_penalty,
+    fraction_text,
+    replay_session,
+    settled_amounts,
+    settlement_due,
+)
 from fairdeal.protocols.record_form import played_record
 from fairdeal.systems import rebuild_convention
 
@@ -56,6 +63,13 @@ class Evening:
         penalty, house rules applied), as the log's end line states them."""
         lines = end_penalty(self.convention, len(self.names), json.loads(charged))
         return json.dumps([line.to_record() for line in lines])
+
+    def settled(self, complete: str, charged: str) -> str:
+        """What a mental-poker session's ``complete`` transcripts, their records replayed, and an end charging the
+        players ``charged`` (by name) settle to, in seat order as fraction texts; ``null`` when they do not
+        replay."""
+        amounts = settled_amounts(self.convention, self.names, json.loads(complete), json.loads(charged))
+        return "null" if amounts is None else json.dumps([fraction_text(amount) for amount in amounts])
 
 
 def _played(doc: dict[str, Any]) -> dict[str, Any]:

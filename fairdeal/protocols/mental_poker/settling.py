@@ -7,15 +7,10 @@ settles to — the records it signed, replayed, with that end's charge. Anything
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from fractions import Fraction
 from typing import Any
 
-from fairdeal.engine.scoring import abort_penalty
-from fairdeal.engine.settlement import settle
-from fairdeal.engine.sheet import new_sheet
 from fairdeal.protocols.mental_poker.verify import proved_end
-from fairdeal.protocols.record_check import replay_session
-from fairdeal.protocols.record_form import played_record
+from fairdeal.protocols.record_check import settled_amounts
 from fairdeal.protocols.transcript import transcript_hash
 from fairdeal.rules.convention import Convention
 
@@ -45,22 +40,3 @@ def settlement_objection(
     if proposal.get("settlement") != expected:
         return f"the amounts are not my sheet's {expected}"
     return None
-
-
-def settled_amounts(
-    convention: Convention, players: Sequence[str], complete: Sequence[Mapping[str, Any]], charged: Sequence[str]
-) -> list[Fraction] | None:
-    """What the ``complete`` hands' records, replayed, and an end's charge on ``charged`` settle to; ``None`` when
-    the records do not replay. Hands only dealt (``fairdeal deal --deal-only``) hold no record and score nothing."""
-    docs = [
-        {"hand": d["hand"], "dealer": d["dealer"], "deal": d["deal"], "record": played_record(d.get("record"))}
-        for d in complete
-    ]
-    sheet = new_sheet(convention, len(players))
-    if any(doc["record"] is not None for doc in docs):
-        problems, _, replayed = replay_session(docs, [True] * len(docs), convention, len(players))
-        if problems or replayed is None:
-            return None
-        sheet = replayed
-    lines = tuple(line for name in charged for line in abort_penalty(convention, players.index(name), len(players)))
-    return list(settle(sheet.apply(lines), convention).amounts)

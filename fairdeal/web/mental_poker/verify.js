@@ -350,8 +350,9 @@
   }
 
   // Every transcript given ({source, doc}): failures as `fairdeal verify` lists them, notes and caveats.
-  // ``replayer`` (the page's engine, FairdealEngine) replays and scores each session's records, as verify does.
-  function verifyTranscripts(docs, pins = { roster: null, keys: [] }, checkpoints = null, replayer = null) {
+  // ``replayer`` (the page's engine, FairdealEngine) replays and scores each session's records, as verify does, and
+  // judges each ``closing`` settlement ({source, doc}) given beside the transcripts.
+  function verifyTranscripts(docs, pins = { roster: null, keys: [] }, checkpoints = null, replayer = null, closing = []) {
     const checks = docs.map(({ source, doc }) => checkDocument(source, doc, pins, checkpoints));
     const failure = (c, f) => ({ source: c.source, hand: c.hand, party: f.party, check: f.check, detail: f.detail });
     const failures = checks.flatMap((c) => c.findings.map((f) => failure(c, f)));
@@ -369,10 +370,13 @@
       failures.push(...problems.map(([c, check, detail]) => failure(c, { party: RECORD, check, detail })));
       notes.push(...recordNotes.map(([c, text]) => `${c.source}: hand ${c.hand}: ${text}`));
     }
+    for (const { source, doc } of closing) {
+      failures.push(...checkClosing(doc, checks, replayer).map(([party, check, detail]) => ({ source, hand: null, party, check, detail })));
+    }
     const pinned = Boolean(pins.roster) || pins.keys.length > 0;
     const caveats = checks.length && !pinned ? [`mental poker: ${UNPINNED}`] : [];
     for (const c of checks) caveats.push(...c.caveats.map((text) => `${c.source}: hand ${c.hand}: ${text}`));
-    return { ok: failures.length === 0 && checks.length > 0, failures, notes, caveats };
+    return { ok: failures.length === 0 && checks.length + closing.length > 0, failures, notes, caveats };
   }
 
   // verify.check_records: the session's records through the engine (play legality, renonces included, and score
@@ -396,6 +400,42 @@
     const found = evening.played(ordered.map(view), trusted);
     return [found.problems.map(([index, check, detail]) => [ordered[index], check, detail]),
       found.notes.map(([index, text]) => [ordered[index], text])];
+  }
+
+  // verify.py's _check_mp_settlement: a settlement given beside its session's transcripts (no game log states the
+  // amounts): signed by every seat for the hands given, the end their stopped hand proves, and the amounts their
+  // records (and that end's charge) settle to, by the page's engine.
+  function checkClosing(doc, checks, replayer) {
+    let roster;
+    try {
+      roster = V().readRoster(isObject(doc) ? doc.roster : undefined, '$.roster');
+    } catch (error) {
+      if (error instanceof V().Refused) return [[RECORD, 'settlement', `the settlement's roster: ${error.message}`]];
+      throw error;
+    }
+    const hands = checks.filter((c) => isObject(c.doc) && sameValue(c.doc.roster, doc.roster)).sort((a, b) => (a.hand || 0) - (b.hand || 0));
+    if (!hands.length) return [[RECORD, 'settlement', 'no transcript of the session it settles was given']];
+    const complete = hands.filter((c) => c.doc.state === 'complete').map((c) => c.doc);
+    const final = hands[hands.length - 1].doc;
+    const stopped = final.state === 'abandoned' || final.state === 'refused' ? final : null;
+    const last = stopped !== null ? stopped : (complete.length ? complete[complete.length - 1] : null);
+    const end = stopped === null ? null : provedEnd(stopped);
+    const names = roster.seats.map((seat) => seat.name);
+    const first = hands[0].doc;
+    const evening = replayer.open({ system: first.system, convention: first.convention ?? {}, pulya: first.pulya ?? null, seats: names });
+    let paid = null;
+    if (typeof evening !== 'string') {
+      const amounts = evening.settled(complete, end === null ? [] : end.charged);
+      if (amounts !== null) paid = Object.fromEntries(names.map((name, i) => [name, fractionValue(amounts[i])]));
+    }
+    const digest = last === null ? '' : V().sha256Hex(V().encode(last));
+    return checkSettlement(doc, roster, doc.roster, complete.length, digest, paid, end);
+  }
+
+  // "p/q" as the JSON number the log would hold (match_log.number: whole amounts stay integers).
+  function fractionValue(text) {
+    const [p, q] = text.split('/').map(Number);
+    return q === undefined ? p : p / q;
   }
 
   // ---- the settlement (statements.check_settlement, verify.check_settlement_file) ------------------------------

@@ -52,8 +52,8 @@
   }
 
   // The replay, over a booted Pyodide and the engine's zip: ``open(table)`` gives the session's evening (its
-  // ``played``, ``refused``, ``due`` and ``penalty``, JSON values in and out), or the reason its convention cannot
-  // be rebuilt.
+  // ``played``, ``refused``, ``due``, ``penalty`` and ``settled``, JSON values in and out), or the reason its
+  // convention cannot be rebuilt.
   function replayer(pyodide, engine, encode) {
     pyodide.FS.mkdirTree('/fairdeal');
     pyodide.FS.writeFile('/fairdeal/engine.zip', engine);
@@ -69,6 +69,7 @@
           refused: (doc) => JSON.parse(evening.refused(text(doc))),
           due: (charged) => JSON.parse(evening.due(text(charged))),
           penalty: (charged) => JSON.parse(evening.penalty(text(charged))),
+          settled: (complete, charged) => JSON.parse(evening.settled(text(complete), text(charged))),
         };
       },
     };

@@ -1551,16 +1551,18 @@
     const pokerSettlement = [...files.values()].find((f) => f.kind === 'mp-settlement');
     let logInfo = null;
     let ending = null; // the end a mental-poker evening's voided hand proves
-    // A refused commit-reveal settlement is judged on the replayed sheet, which the page does not replay: with the
-    // log or without it, the page sends it to fairdeal verify rather than take the evening as settled.
+    // A refused settlement is judged on the replayed sheet: a page whose engine did not start sends it to fairdeal
+    // verify, with the log or without it, rather than take the evening as settled.
     const refusedSettlement = [...files.values()].find((f) => settlementRefused(f) === 'commit-reveal');
     if (refusedSettlement && !replayer) return refusedUsage(refusedSettlementUsage(refusedSettlement));
+    // Mental-poker settlements the engine judges beside their transcripts (verify.py: _check_mp_settlement): any
+    // given without the log; with it, the one a seat refused (the log then has no settlement line).
+    let closing = log || !replayer ? [] : [...files.values()].filter((f) => f.kind === 'mp-settlement');
     if (log) {
       logInfo = checkLog(log, files, failures);
-      if (logInfo.refused && (!replayer || settlementRefused(logInfo.refused) !== 'commit-reveal')) {
-        return refusedUsage(refusedSettlementUsage(logInfo.refused));
-      }
+      if (logInfo.refused && !replayer) return refusedUsage(refusedSettlementUsage(logInfo.refused));
       if (logInfo.refused) notes.push(unsettledNote(logInfo.refused));
+      if (logInfo.refused && settlementRefused(logInfo.refused) === 'mental-poker') closing = [logInfo.refused];
       const citedNames = new Set(logInfo.cited.map(([f]) => f.name));
       const settlement = docs.find((f) => f.doc.format === SETTLEMENT_FORMAT);
       const voided = settlement ? voidedHand(files, settlement, logInfo.cited.length) : null;
@@ -1580,15 +1582,16 @@
         failures.push(...root.FairdealMP.verify.checkSettlementFile(log, beside(SETTLEMENT_FILE), logInfo.cited, end, next, unverified, replayer));
         if (mpEnded) ending = root.FairdealMP.verify.provedEnd(mpEnded.doc);
       }
-    } else if (pokerSettlement) {
-      unverified.push(`${pokerSettlement.name}: a mental-poker settlement is checked against the game log: give the log too`);
+    } else if (pokerSettlement && !replayer) {
+      unverified.push(`${pokerSettlement.name}: a mental-poker settlement is checked against the game log or by the page's engine, which did not start: give the log too`);
     }
     const result = verifyDocuments(docs.map((f) => ({ source: f.name, doc: f.doc })), pins, replayer);
     failures.push(...result.failures);
     notes.push(...result.notes);
     const caveats = [...result.caveats];
-    if (poker.length) {
-      const mp = root.FairdealMP.verify.verifyTranscripts(poker.map((f) => ({ source: f.name, doc: f.doc })), pins, null, replayer);
+    if (poker.length || closing.length) {
+      const given = (list) => list.map((f) => ({ source: f.name, doc: f.doc }));
+      const mp = root.FairdealMP.verify.verifyTranscripts(given(poker), pins, null, replayer, given(closing));
       failures.push(...mp.failures);
       notes.push(...mp.notes);
       caveats.push(...mp.caveats);
@@ -1631,7 +1634,7 @@
   // verify.py's _unsettled_note: a log beside a commit-reveal settlement that did not settle.
   function unsettledNote(file) {
     const messages = file.doc.messages;
-    if (messages.some((e) => e.kind === 'refusal')) return `${file.name}: a seat refused the settlement: the evening did not settle (the log has no settlement line)`;
+    if (settlementRefused(file) === 'mental-poker' || messages.some((e) => e.kind === 'refusal')) return `${file.name}: a seat refused the settlement: the evening did not settle (the log has no settlement line)`;
     const last = messages[messages.length - 1];
     const answer = last.kind === 'settlement-sign' ? 'a countersignature of another settlement' : String(last.kind);
     return `${file.name}: a seat answered the settlement with ${pyRepr(answer)} instead of its countersignature: the evening did not settle (the log has no settlement line)`;
