@@ -11,6 +11,7 @@ from typing import Any
 from click.testing import CliRunner, Result
 
 from fairdeal.cli import cli
+from fairdeal.protocols.verify import verify_log, verify_paths
 
 
 def run(*args: str) -> Result:
@@ -56,3 +57,17 @@ def settled_and_cut_short(out: Path, protocol: str) -> None:
     log.write_text("\n".join(lines[:-1]) + "\n", encoding="utf-8")
     cut = run("verify", "--log", str(log))
     assert cut.exit_code == 1 and "without its settlement line: the evening was cut short" in cut.output
+
+
+def page_judges_as_verify(page: Path, out: Path) -> list[tuple[Any, Any]]:
+    """The refused evening in ``out`` given to the offline page with its log and without it: neither verdict ok,
+    none handed off, the same (party, check) lines as fairdeal verify's; the page's and verify's reports."""
+    folder = out / "evening.log.transcripts"
+    judged = []
+    for files in ([out / "evening.log", *sorted(folder.iterdir())], sorted(folder.iterdir())):
+        report = page_report(page, files)
+        python = verify_log(files[0]) if files[0].suffix == ".log" else verify_paths(files)
+        assert not report["ok"] and report["usage"] is None
+        assert {(f["party"], f["check"]) for f in report["failures"]} == {(f.party, f.check) for f in python.failures}
+        judged.append((report, python))
+    return judged

@@ -17,7 +17,7 @@ import pytest
 from click.testing import Result
 from commit_reveal_parties import TABLES, Grudging, fixed_source
 from settlement_refused_helpers import blamed as blamed_by_cli
-from settlement_refused_helpers import page_report, settled_and_cut_short
+from settlement_refused_helpers import page_judges_as_verify, settled_and_cut_short
 from settlement_refused_helpers import refused_evening as shared_refused_evening
 
 from fairdeal.cli import dealing
@@ -29,7 +29,7 @@ from fairdeal.protocols.commit_reveal4.parties import Player, Service
 from fairdeal.protocols.commit_reveal4.source import CommitRevealSource4, SettlementRefused
 from fairdeal.protocols.signed import Envelope
 from fairdeal.protocols.table import TableSpec
-from fairdeal.protocols.verify import Report, verify_documents, verify_log, verify_paths
+from fairdeal.protocols.verify import Report, verify_documents, verify_log
 from fairdeal.systems import get_convention
 
 NOT_MINE = "the settlement is not my sheet's"  # an honest seat's reason for refusing a wrong settlement
@@ -187,12 +187,7 @@ def test_the_offline_page_judges_a_refused_settlement_as_verify_does(
     log or from the transcripts alone."""
     (grudging_boris if refuser == "grudging" else skimming)(monkeypatch)
     refused_evening(tmp_path)
-    folder = tmp_path / "evening.log.transcripts"
-    for files in ([tmp_path / "evening.log", *sorted(folder.iterdir())], sorted(folder.iterdir())):
-        report = page_report(page, files)
-        python = verify_log(files[0]) if files[0].suffix == ".log" else verify_paths(files)
-        assert not report["ok"] and report["usage"] is None
-        assert {(f["party"], f["check"]) for f in report["failures"]} == {(f.party, f.check) for f in python.failures}
+    for report, python in page_judges_as_verify(page, tmp_path):
         founded = any("a founded refusal" in note for note in report["notes"])
         assert founded == any("a founded refusal" in note for note in python.notes) == (refuser == "skimming")
 
@@ -252,10 +247,5 @@ def test_the_offline_page_names_the_seat_that_misanswered_the_settlement(
     page: Path, tmp_path: Path, kind: type[Misanswering]
 ) -> None:
     misanswered(tmp_path, ("sochi", 3), kind)
-    folder = tmp_path / "evening.log.transcripts"
-    for files in ([tmp_path / "evening.log", *sorted(folder.iterdir())], sorted(folder.iterdir())):
-        report = page_report(page, files)
-        python = verify_log(files[0]) if files[0].suffix == ".log" else verify_paths(files)
-        assert not report["ok"] and report["usage"] is None
-        assert {(f["party"], f["check"]) for f in report["failures"]} == {(f.party, f.check) for f in python.failures}
+    for report, _ in page_judges_as_verify(page, tmp_path):
         assert {f["party"] for f in report["failures"]} == {"player p2"}

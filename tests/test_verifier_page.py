@@ -361,7 +361,8 @@ def _reseal_from(evening: Path, hand_path: Path, index: int) -> None:
     roster = Roster.from_json(_read(evening / "roster.json"))
     keys: dict[Any, IdentityKey] = {"service": _key("service")}
     keys.update({seat: _key(s.name) for seat, s in enumerate(roster.seats)})
-    later = [p for p in _transcripts(evening) if p.name > hand_path.name] + [_settlement(evening)]
+    later = [p for p in _transcripts(evening) if p.name > hand_path.name]
+    later += [_settlement(evening)] if hand_path != _settlement(evening) else []
     prev: str | None = None
     for path in [hand_path, *later]:
         doc = _read(path)
@@ -512,20 +513,7 @@ def _settlement_shifted(evening: Path, rng: random.Random) -> bool:
     amounts[first] = str(Fraction(amounts[first]) + 1)
     amounts[second] = str(Fraction(amounts[second]) - 1)
     _write(path, doc)
-    roster = Roster.from_json(_read(evening / "roster.json"))
-    keys: dict[Any, IdentityKey] = {"service": _key("service")}
-    keys.update({seat: _key(seat_of.name) for seat, seat_of in enumerate(roster.seats)})
-    prev: str | None = None
-    for position, message in enumerate(doc["messages"]):
-        old = parse(message)
-        body = dict(old.body)
-        if old.kind == "settlement-sign":
-            body["settlement"] = parse(doc["messages"][0]).digest
-        ctx = Context(roster.table, roster.session, old.hand, roster.hash)
-        new = seal(keys[old.sender], ctx, old.sender, old.kind, body, prev or old.prev)
-        doc["messages"][position] = new.to_json()
-        prev = new.digest
-    _write(path, doc)
+    _reseal_from(evening, path, 0)
     return True
 
 
