@@ -234,7 +234,8 @@ def _cutters(
     np.add.at(summary.sums.actor_actions, dealers, ((kinds != NO_OP) & (actors >= 0)).sum(axis=1))
     cutter = ((dealers - context.cutter_offset) % layout.num_seats)[:, None]
     steps = np.arange(kinds.shape[1])[None, :]
-    last = cut & (steps == np.where(cut, steps, -1).max(axis=1, keepdims=True))
+    # initial=-1: a block whose hands log no action at all has no column to take the maximum of.
+    last = cut & (steps == np.where(cut, steps, -1).max(axis=1, keepdims=True, initial=-1))
     wrong = cut & (actors >= 0) & (actors != cutter) & (last | (actors != dealers[:, None]))
     bare = last & (actors < 0)
     for j, s in zip(*np.nonzero(wrong | bare)):

@@ -182,7 +182,7 @@ def last_cuts(
     depth (-1: no cut, or a cut of unknown depth)."""
     out = np.full(len(hands), seats, dtype=np.int64)
     depths = np.full(len(hands), -1, dtype=np.int64)
-    if compiled is not None and len(simple):
+    if compiled is not None and len(simple) and compiled.kinds.shape[1]:  # a block may log no action at all
         cut = compiled.kinds == CUT
         last = np.where(cut.any(axis=1), cut.shape[1] - 1 - np.argmax(cut[:, ::-1], axis=1), -1)
         rows = np.arange(len(simple))
