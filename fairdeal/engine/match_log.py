@@ -18,7 +18,7 @@ import msgspec
 from fairdeal.engine.outcome import HandOutcome
 from fairdeal.engine.record import to_record
 from fairdeal.engine.scoring import hand_multiplier
-from fairdeal.engine.sheet import ScoreLine, Sheet
+from fairdeal.engine.sheet import ScoreLine, Sheet, number
 from fairdeal.engine.state import HandState
 from fairdeal.engine.system import house_rules
 from fairdeal.files import OutputFile
@@ -29,11 +29,6 @@ from fairdeal.rules.convention import Convention
 # Evidence keys a deal source may know about the physical deck; copied to the hand line as they are.
 _DECK_FACTS = ("order_before", "shuffle")
 _DEALINGS: tuple[Dealing, ...] = get_args(Dealing)
-
-
-def number(value: Fraction) -> int | float:
-    """A sheet amount as a JSON number: whole amounts stay integers."""
-    return int(value) if value.denominator == 1 else float(value)
 
 
 def table_record(convention: Convention, players: Sequence[str], dealing: str) -> TableRecord:

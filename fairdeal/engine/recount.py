@@ -17,11 +17,11 @@ import msgspec
 
 from fairdeal.engine.hand import result
 from fairdeal.engine.match import dealer_of, first_dealer_from
-from fairdeal.engine.match_log import number, sheet_extras
+from fairdeal.engine.match_log import sheet_extras
 from fairdeal.engine.record import replay_record
 from fairdeal.engine.scoring import penalty_lines
 from fairdeal.engine.settlement import Settlement, settle
-from fairdeal.engine.sheet import SHEET_EXTRAS, ScoreLine, Sheet, is_finished, new_sheet
+from fairdeal.engine.sheet import SHEET_EXTRAS, ScoreLine, Sheet, is_finished, new_sheet, number
 from fairdeal.engine.system import system_of
 from fairdeal.errors import FairdealError, MatchError, one_line
 from fairdeal.log import EndRecord, HandRecord, LogItem, TableRecord, read_log

@@ -19,6 +19,11 @@ Column = Literal["pulya", "gora", "whists"]
 SHEET_EXTRAS = ("bomb", "multiplier", "bombs_earned", "columns", "hat", "pot")
 
 
+def number(value: Fraction) -> int | float:
+    """A sheet amount as a JSON number: whole amounts stay integers."""
+    return int(value) if value.denominator == 1 else float(value)
+
+
 @dataclass(frozen=True)
 class ScoreLine:
     """One entry on the sheet: ``seat`` writes ``points`` in ``column`` (whists: ``on`` the seat written on)."""

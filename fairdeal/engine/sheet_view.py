@@ -15,10 +15,9 @@ from typing import Any
 from rich.table import Table
 
 from fairdeal.engine.countdown import under_hat
-from fairdeal.engine.match_log import number
 from fairdeal.engine.pot import pot_of
 from fairdeal.engine.settlement import Settlement
-from fairdeal.engine.sheet import Sheet
+from fairdeal.engine.sheet import Sheet, number
 from fairdeal.rules.convention import Convention
 
 

@@ -154,7 +154,7 @@ def settled_amounts(
         if problems or replayed is None:
             return None
         sheet = replayed
-    lines = tuple(line for name in charged for line in abort_penalty(convention, players.index(name), len(players)))
+    lines = end_penalty(convention, len(players), [players.index(name) for name in charged])
     return list(settle(sheet.apply(lines), convention).amounts)
 
 

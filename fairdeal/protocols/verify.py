@@ -457,7 +457,7 @@ def _check_mp_settlement(doc: Mapping[str, Any], checks: Sequence[MpCheck]) -> l
     """A mental-poker settlement given beside its session's transcripts (no game log states the amounts): signed
     by every seat for the hands given, the end their stopped hand proves, and the amounts their records (and that
     end's charge) settle to."""
-    from fairdeal.engine.match_log import number
+    from fairdeal.engine.sheet import number
     from fairdeal.protocols.mental_poker.signing import Seating
 
     try:

@@ -11,12 +11,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from fairdeal.engine.sheet import Sheet, new_sheet
+from fairdeal.engine.sheet import Sheet, new_sheet, number
 from fairdeal.errors import FairdealError
 from fairdeal.protocols.record_check import (
     check_hand_record,
     end_penalty,
-    fraction_text,
     replay_session,
     settled_amounts,
     settlement_due,
@@ -66,10 +65,10 @@ class Evening:
 
     def settled(self, complete: str, charged: str) -> str:
         """What a mental-poker session's ``complete`` transcripts, their records replayed, and an end charging the
-        players ``charged`` (by name) settle to, in seat order as fraction texts; ``null`` when they do not
+        players ``charged`` (by name) settle to, in seat order as the log's numbers; ``null`` when they do not
         replay."""
         amounts = settled_amounts(self.convention, self.names, json.loads(complete), json.loads(charged))
-        return "null" if amounts is None else json.dumps([fraction_text(amount) for amount in amounts])
+        return "null" if amounts is None else json.dumps([number(amount) for amount in amounts])
 
 
 def _played(doc: dict[str, Any]) -> dict[str, Any]:

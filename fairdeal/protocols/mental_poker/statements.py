@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from fairdeal.engine.match_log import number
+from fairdeal.engine.sheet import number
 from fairdeal.errors import FairdealError, SignedMessageError
 from fairdeal.protocols import signed
 from fairdeal.protocols.canonical import encode
@@ -200,7 +200,7 @@ def _judge_refusal(
 def _check_settlement_body(
     who: str, body: Mapping[str, Any], prev: str, hands: int, last: str, amounts: Mapping[str, int | float] | None
 ) -> list[Finding]:
-    """``amounts`` are the log's settlement line (JSON numbers, as ``match_log.number`` writes them)."""
+    """``amounts`` are the log's settlement line (JSON numbers, as ``sheet.number`` writes them)."""
     if body.get("hands") != hands or body.get("last") != last or prev != last:
         detail = (
             f"player {who} signed a session of {body.get('hands')} hand(s) ending elsewhere; the log cites "

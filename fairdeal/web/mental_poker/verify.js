@@ -426,16 +426,10 @@
     let paid = null;
     if (typeof evening !== 'string') {
       const amounts = evening.settled(complete, end === null ? [] : end.charged);
-      if (amounts !== null) paid = Object.fromEntries(names.map((name, i) => [name, fractionValue(amounts[i])]));
+      if (amounts !== null) paid = Object.fromEntries(names.map((name, i) => [name, amounts[i]]));
     }
     const digest = last === null ? '' : V().sha256Hex(V().encode(last));
     return checkSettlement(doc, roster, doc.roster, complete.length, digest, paid, end);
-  }
-
-  // "p/q" as the JSON number the log would hold (match_log.number: whole amounts stay integers).
-  function fractionValue(text) {
-    const [p, q] = text.split('/').map(Number);
-    return q === undefined ? p : p / q;
   }
 
   // ---- the settlement (statements.check_settlement, verify.check_settlement_file) ------------------------------
