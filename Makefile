@@ -26,20 +26,38 @@ $(STAMP): pyproject.toml setup.py fairdeal/protocols/_msm.c fairdeal/solver/_dds
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+# The browser verifier's multi-scalar multiplication ($(WEB)/mental_poker/msm_wasm.c): libsodium's own ref10
+# arithmetic, from the libsodium source that PyNaCl's sdist bundles, compiled by Debian's clang against wasi-libc
+# into a WebAssembly module that imports nothing; esbuild bundles it into the page's script (below).
+NACL_SDIST := 1.6.2
+MSM_WASM := build/wasm/msm.wasm
+LIBSODIUM := build/wasm/pynacl-$(NACL_SDIST)/src/libsodium/src/libsodium
+$(MSM_WASM): $(WEB)/mental_poker/msm_wasm.c fairdeal/protocols/msm_buckets.h | $(BIN)/python
+	@{ command -v clang >/dev/null && command -v wasm-ld >/dev/null && test -d /usr/include/wasm32-wasi && \
+		ls /usr/lib/llvm-*/lib/clang/*/lib/wasi/libclang_rt.builtins-wasm32.a >/dev/null 2>&1; } || \
+		{ [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang lld wasi-libc libclang-rt-dev-wasm32 >/dev/null; }
+	rm -rf build/wasm && mkdir -p build/wasm
+	$(BIN)/python -m pip download --quiet --no-binary :all: --no-deps --dest build/wasm pynacl==$(NACL_SDIST)
+	tar -xzf build/wasm/pynacl-$(NACL_SDIST).tar.gz -C build/wasm --wildcards \
+		'*/src/libsodium/src/libsodium/crypto_core/ed25519/ref10/*' '*/src/libsodium/src/libsodium/include/*'
+	clang --target=wasm32-wasi -O3 -std=c11 -nostartfiles -Wno-\#warnings -I$(LIBSODIUM) -I$(LIBSODIUM)/include/sodium \
+		-Ifairdeal/protocols -Wl,--no-entry -Wl,--strip-all -Wl,--gc-sections -o $@ $<
+
 # The browser client's JavaScript (@noble/curves, @noble/hashes) from the lockfile, copied as ES modules into the
 # package data; no bundler, so what the browser runs is byte for byte what npm installed. The offline verifier page
 # opens from file://, where browsers import no modules from other files: esbuild (pinned in the lockfile) bundles
 # the same @noble code and libsodium-wrappers-sumo (the mental poker's ristretto255, its WebAssembly inline as
 # base64) into one classic script that the page inlines; the page is also what `fairdeal serve` shows at /verifier
 # and what the Node tools in fairdeal/web/bin run, so no served module imports libsodium on its own.
-$(WEB_BUILT): $(WEB)/package.json $(WEB)/package-lock.json $(WEB)/verifier/noble.js
+$(WEB_BUILT): $(WEB)/package.json $(WEB)/package-lock.json $(WEB)/verifier/noble.js $(MSM_WASM)
 	cd $(WEB) && npm ci --no-audit --no-fund --silent
 	rm -rf $(WEB)/static/vendor && mkdir -p $(WEB)/static/vendor/curves $(WEB)/static/vendor/hashes
 	cp -r $(WEB)/node_modules/@noble/curves/esm/. $(WEB)/static/vendor/curves/
 	cp -r $(WEB)/node_modules/@noble/hashes/esm/. $(WEB)/static/vendor/hashes/
 	find $(WEB)/static/vendor \( -name '*.map' -o -name '*.d.ts' \) -delete
 	$(WEB)/node_modules/.bin/esbuild $(WEB)/verifier/noble.js --bundle --format=iife --legal-comments=inline \
-		--log-level=warning --outfile=$(WEB)/static/vendor/noble-verifier.js
+		--loader:.wasm=binary --log-level=warning --outfile=$(WEB)/static/vendor/noble-verifier.js
 	touch $@
 
 # The offline verifier page (package data): the bundle, the verifier, the registry's decks and deal patterns, and

@@ -21,6 +21,7 @@ setup(
         Extension(
             "fairdeal.protocols._msm",
             sources=["fairdeal/protocols/_msm.c"],
+            depends=["fairdeal/protocols/msm_buckets.h"],
             include_dirs=["/usr/include/decaf"],
             libraries=["decaf"],
             extra_compile_args=["-O2", "-std=c11"],

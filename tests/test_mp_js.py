@@ -18,6 +18,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from fuzz_mutators import document_paths, replaced
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from mental_poker_parties import SwappedShares
 from test_mental_poker_v4_aborts import Paranoid, StopsPlaying, refused_doc
 from test_mental_poker_v4_aborts import evening as aborted_evening
@@ -39,7 +41,7 @@ from fairdeal.protocols.mental_poker.elgamal import (
     verify_decryption_shares,
 )
 from fairdeal.protocols.mental_poker.fiat_shamir import HandContext
-from fairdeal.protocols.mental_poker.group import ORDER, Point, Scalar, base_mult, hash_to_point
+from fairdeal.protocols.mental_poker.group import ORDER, Point, Scalar, base_mult, hash_to_point, multi_mult_vartime
 from fairdeal.protocols.mental_poker.messages import read_key, read_shares, read_shuffle, shuffle_message
 from fairdeal.protocols.mental_poker.player import Player
 from fairdeal.protocols.mental_poker.proofs import prove_equal_logs
@@ -235,6 +237,43 @@ def test_group_and_proof_vectors(page: Path, tmp_path: Path) -> None:
     ]
     assert got["commitments"] == [m.hex() for m in made]
     assert got["commitments"][-1] == "a296528a281fc54b7c5088c38dc36a4c1bef6b2b19ac0df7a7a9d74b3afd1b00"
+
+
+# Short, negative (ℓ - small), the two halves around (ℓ - 1) / 2, zero and full-size scalars: every recoding path.
+_sum_scalars = st.one_of(
+    st.integers(0, 2**16),
+    st.integers(ORDER - 2**16, ORDER - 1),
+    st.integers(ORDER // 2 - 2, ORDER // 2 + 2),
+    st.integers(0, ORDER - 1),
+)
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32), scalars=st.lists(_sum_scalars, min_size=400, max_size=400))
+def test_the_browsers_multiplication_sums_as_the_python_verifier(
+    page: Path, tmp_path: Path, seed: int, scalars: list[int]
+) -> None:
+    """The page's WebAssembly bucket method (msm_wasm.c) gives the Python's ``multi_mult_vartime`` on sums of every
+    size (none to 300 terms, points repeated), and refuses an invalid point with the same message naming the same
+    term; an encoding seen valid once stays cached as valid and an invalid one stays refused."""
+    rng = random.Random(seed)
+    pool = [hash_to_point(f"test/js-sums/{seed}/{k}") for k in range(40)]
+    hostile = [e for e in _hostile_encodings(rng) if not _python_decodes(e)]
+    cases, expected, left = [], [], list(scalars)
+    for size in (0, 1, 2, 3, 5, 8, 30, 300, 4, 4, 2, 2, 1, 2, 3, 4, 5):
+        terms = [left.pop() if left else rng.randrange(ORDER) for _ in range(size)]
+        points = [rng.choice(pool).hex() for _ in terms]
+        if size and rng.random() < 0.4:
+            points[rng.randrange(size)] = rng.choice(hostile)
+        cases.append({"scalars": [t.to_bytes(32, "little").hex() for t in terms], "points": points})
+        try:
+            made = multi_mult_vartime([Scalar.from_int(t) for t in terms], [Point(bytes.fromhex(p)) for p in points])
+            expected.append({"sum": made.hex()})
+        except MentalPokerError as error:
+            expected.append({"error": str(error)})
+    got = node(page, tmp_path, "--sums", cases + cases)
+    assert got == expected + expected
+    assert any("error" in e for e in expected) and any("sum" in e for e in expected)
 
 
 # ---- transcripts ------------------------------------------------------------------------------------------------
@@ -494,18 +533,18 @@ def test_python_verifies_a_javascript_players_key_shuffle_and_shares(page: Path,
         item = {"table_id": context.table_id, "hand": context.hand, "player": "Вера", "joint_key": key.hex()}
         inputs.append({**item, "deck": [[ct.c1.hex(), ct.c2.hex()] for ct in deck], "positions": positions})
     made = node(page, tmp_path, "--prove", inputs)
-    for given, result in zip(inputs, made, strict=True):
-        context, player = HandContext(given["table_id"], given["hand"]), given["player"]
+    for asked, result in zip(inputs, made, strict=True):
+        context, player = HandContext(asked["table_id"], asked["hand"]), asked["player"]
         share = read_key({"step": "keys", "player": player, **result["keys"]})
         check_key_share(context, share)
-        deck_in = tuple(Ciphertext(Point(bytes.fromhex(a)), Point(bytes.fromhex(b))) for a, b in given["deck"])
+        deck_in = tuple(Ciphertext(Point(bytes.fromhex(a)), Point(bytes.fromhex(b))) for a, b in asked["deck"])
         deck_out, proof = read_shuffle({"step": "shuffle", "player": player, **result["shuffle"]})
-        verify_shuffle(context, player, Point(bytes.fromhex(given["joint_key"])), deck_in, deck_out, proof)
+        verify_shuffle(context, player, Point(bytes.fromhex(asked["joint_key"])), deck_in, deck_out, proof)
         shares = read_shares({"step": "deal", "player": player, **result["deal"]})
-        assert list(shares.positions) == given["positions"]
+        assert list(shares.positions) == asked["positions"]
         verify_decryption_shares(context, share, deck_out, shares)
         with pytest.raises(MentalPokerError):
-            verify_shuffle(context, "west", Point(bytes.fromhex(given["joint_key"])), deck_in, deck_out, proof)
+            verify_shuffle(context, "west", Point(bytes.fromhex(asked["joint_key"])), deck_in, deck_out, proof)
         with pytest.raises(MentalPokerError):
             verify_decryption_shares(context, share, deck_in, shares)  # shares of the deck before the shuffle
         with pytest.raises(MentalPokerError):

@@ -1,8 +1,8 @@
 /* Multi-scalar multiplication in ristretto255 for verifiers: sum of s_i * P_i over public inputs.
  *
  * All field and point arithmetic is libdecaf's (Mike Hamburg's reference implementation of decaf/ristretto,
- * whose decaf_255 group is ristretto255 of RFC 9496, byte for byte the encoding libsodium uses). This file only
- * schedules the group operations: the bucket method (Pippenger) over signed digits. It runs in variable time,
+ * whose decaf_255 group is ristretto255 of RFC 9496, byte for byte the encoding libsodium uses). The schedule,
+ * the bucket method (Pippenger) over signed digits, is msm_buckets.h, which the browser's WebAssembly shares. It runs in variable time,
  * so it is for public scalars only; provers keep libsodium's constant-time single multiplications.
  */
 #define PY_SSIZE_T_CLEAN
@@ -11,120 +11,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BYTES 32
-#define MAX_WINDOW 16
+#define MSM_POINT struct decaf_255_point_s
+#define MSM_INPUT struct decaf_255_point_s
+#define MSM_SET(r, in, neg) ((neg) ? decaf_255_point_negate((r), (in)) : decaf_255_point_copy((r), (in)))
+#define MSM_ADD_INPUT(r, in, neg) ((neg) ? decaf_255_point_sub((r), (r), (in)) : decaf_255_point_add((r), (r), (in)))
+#define MSM_ADD(r, p) decaf_255_point_add((r), (r), (p))
+#define MSM_COPY(r, p) decaf_255_point_copy((r), (p))
+#define MSM_DOUBLE(r) decaf_255_point_double((r), (r))
+#define MSM_IDENTITY(r) decaf_255_point_copy((r), decaf_255_point_identity)
+#include "msm_buckets.h"
 
-/* (ℓ - 1) / 2 in little-endian bytes: a scalar above it is used as ℓ - s on -P, so short negatives stay short. */
-static const uint8_t HALF_ORDER[BYTES] = {
-    0xf6, 0xe9, 0x7a, 0x2e, 0x8d, 0x31, 0x09, 0x2c, 0x6b, 0xce, 0x7b, 0x51, 0xef, 0x7c, 0x6f, 0x0a,
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08,
-};
-
-typedef struct {
-    Py_ssize_t count;
-    int window;
-    int windows;
-    struct decaf_255_point_s *points;
-    int32_t *digits;          /* count rows of `windows` signed digits, least significant first */
-    struct decaf_255_point_s *buckets;
-    uint8_t *filled;
-} Plan;
-
-static int above_half(const uint8_t s[BYTES]) {
-    for (int i = BYTES - 1; i >= 0; i--) {
-        if (s[i] != HALF_ORDER[i]) return s[i] > HALF_ORDER[i];
-    }
-    return 0;
-}
-
-static int bit_length(const uint8_t s[BYTES]) {
-    for (int i = BYTES - 1; i >= 0; i--) {
-        if (s[i]) {
-            int bits = 8;
-            while (!(s[i] & (1u << (bits - 1)))) bits--;
-            return 8 * i + bits;
-        }
-    }
-    return 0;
-}
-
-static unsigned bits_at(const uint8_t s[BYTES], int start, int width) {
-    unsigned value = 0;
-    for (int j = 0; j < width; j++) {
-        int b = start + j;
-        if (b < 8 * BYTES) value |= (unsigned)((s[b >> 3] >> (b & 7)) & 1u) << j;
-    }
-    return value;
-}
-
-/* Signed digits in [-2^(c-1), 2^(c-1)); the extra top window takes the last carry. */
-static void recode(const uint8_t s[BYTES], int window, int windows, int32_t *digits) {
-    int carry = 0;
-    int half = 1 << (window - 1);
-    for (int k = 0; k < windows; k++) {
-        int d = (int)bits_at(s, k * window, window) + carry;
-        carry = d >= half;
-        digits[k] = carry ? d - (1 << window) : d;
-    }
-}
-
-/* The window that minimises additions: per window every point once, then twice the buckets for the sums. */
-static int best_window(Py_ssize_t count, int bits, int *windows) {
-    int best = 2;
-    double best_cost = -1.0;
-    for (int c = 2; c <= MAX_WINDOW; c++) {
-        int w = (bits + c - 1) / c + 1;
-        double cost = (double)w * ((double)count + (double)(1 << c)) + (double)w * c;
-        if (best_cost < 0 || cost < best_cost) {
-            best_cost = cost;
-            best = c;
-        }
-    }
-    *windows = (bits + best - 1) / best + 1;
-    return best;
-}
+#define BYTES MSM_BYTES
+typedef MsmPlan Plan;
 
 static void free_plan(Plan *plan) {
     free(plan->points);
     free(plan->digits);
     free(plan->buckets);
     free(plan->filled);
-}
-
-static void accumulate(struct decaf_255_point_s *into, uint8_t *filled, const struct decaf_255_point_s *point, int negative) {
-    if (!*filled) {
-        if (negative) decaf_255_point_negate(into, point);
-        else decaf_255_point_copy(into, point);
-        *filled = 1;
-    } else if (negative) {
-        decaf_255_point_sub(into, into, point);
-    } else {
-        decaf_255_point_add(into, into, point);
-    }
-}
-
-static void evaluate(const Plan *plan, decaf_255_point_t out) {
-    int buckets = 1 << (plan->window - 1);
-    uint8_t acc_filled = 0;
-    for (int k = plan->windows - 1; k >= 0; k--) {
-        if (acc_filled) {
-            for (int j = 0; j < plan->window; j++) decaf_255_point_double(out, out);
-        }
-        memset(plan->filled, 0, (size_t)buckets);
-        for (Py_ssize_t i = 0; i < plan->count; i++) {
-            int d = plan->digits[i * plan->windows + k];
-            if (d) accumulate(&plan->buckets[abs(d) - 1], &plan->filled[abs(d) - 1], &plan->points[i], d < 0);
-        }
-        /* Σ b·bucket[b] as a running sum of running sums, from the top bucket down. */
-        decaf_255_point_t running, total;
-        uint8_t running_filled = 0, total_filled = 0;
-        for (int b = buckets - 1; b >= 0; b--) {
-            if (plan->filled[b]) accumulate(running, &running_filled, &plan->buckets[b], 0);
-            if (running_filled) accumulate(total, &total_filled, running, 0);
-        }
-        if (total_filled) accumulate(out, &acc_filled, total, 0);
-    }
-    if (!acc_filled) decaf_255_point_copy(out, decaf_255_point_identity);
 }
 
 static void *aligned(size_t count, size_t size) {
@@ -155,15 +59,15 @@ static int prepare(Plan *plan, const uint8_t *scalars, const uint8_t *points) {
             PyErr_Format(PyExc_ValueError, "point %zd is not a valid non-identity ristretto255 encoding", i);
             return -1;
         }
-        if (above_half(scalars + BYTES * i)) {
+        if (msm_above_half(scalars + BYTES * i)) {
             decaf_255_scalar_sub(s, decaf_255_scalar_zero, s);
             decaf_255_point_negate(&plan->points[i], &plan->points[i]);
         }
         decaf_255_scalar_encode(folded[i], s);
-        int b = bit_length(folded[i]);
+        int b = msm_bit_length(folded[i]);
         if (b > bits) bits = b;
     }
-    plan->window = best_window(plan->count, bits, &plan->windows);
+    plan->window = msm_best_window(plan->count, bits, &plan->windows);
     plan->digits = aligned((size_t)plan->count * (size_t)plan->windows, sizeof(int32_t));
     plan->buckets = aligned((size_t)1 << (plan->window - 1), sizeof(struct decaf_255_point_s));
     plan->filled = aligned((size_t)1 << (plan->window - 1), 1);
@@ -173,7 +77,7 @@ static int prepare(Plan *plan, const uint8_t *scalars, const uint8_t *points) {
         return -1;
     }
     for (Py_ssize_t i = 0; i < plan->count; i++) {
-        recode(folded[i], plan->window, plan->windows, plan->digits + i * plan->windows);
+        msm_recode(folded[i], plan->window, plan->windows, plan->digits + i * plan->windows);
     }
     free(folded);
     return 0;
@@ -194,7 +98,7 @@ static PyObject *msm(PyObject *module, PyObject *args) {
     decaf_255_point_t sum;
     uint8_t encoded[BYTES];
     Py_BEGIN_ALLOW_THREADS
-    evaluate(&plan, sum);
+    msm_evaluate(&plan, sum);
     decaf_255_point_encode(encoded, sum);
     Py_END_ALLOW_THREADS
     result = PyBytes_FromStringAndSize((const char *)encoded, BYTES);

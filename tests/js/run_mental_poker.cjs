@@ -4,6 +4,7 @@
 //   node run_mental_poker.cjs PAGE --mutations FILE ({files, changes}: the first finding of each changed hand)
 //   node run_mental_poker.cjs PAGE --prove FILE     (a player's key share, shuffle and shares, made in JS)
 //   node run_mental_poker.cjs PAGE --opening FILE   (the signed opening of a hand, every party in JS)
+//   node run_mental_poker.cjs PAGE --sums FILE      ([{scalars, points}] as hex: each Σ s·P, or the error it raises)
 'use strict';
 const fs = require('fs');
 const { loadPage } = require('../../fairdeal/web/bin/load_page.cjs');
@@ -145,6 +146,16 @@ function opening(v) {
   return envelopes;
 }
 
+// Σ s_i·P_i by the verifier's multiplication (the WebAssembly bucket method), or the refusal's message.
+function sum({ scalars, points }) {
+  try {
+    return { sum: G.multiMult(scalars.map((hex) => G.littleEndian(G.fromHex(hex))), points) };
+  } catch (error) {
+    if (error instanceof G.MentalPokerError) return { error: error.message };
+    throw error;
+  }
+}
+
 // libsodium initialises asynchronously: the work starts once it is ready.
 globalThis.fairdealReady.then(() => {
   let out;
@@ -163,6 +174,8 @@ globalThis.fairdealReady.then(() => {
       shuffles: data.shuffles.map(shuffle),
       commitments: data.commitments.map((v) => MP.hand.discardCommitment(context(v), v.player, v.positions, v.nonce)),
     };
+  } else if (mode === '--sums') {
+    out = data.map(sum);
   } else if (mode === '--batch') {
     out = data.map(report);
   } else {

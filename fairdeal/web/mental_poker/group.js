@@ -3,7 +3,7 @@
 // Python's library, so every encoding is its by construction), strict decoding of received bytes, hashing to the
 // group exactly as the Python does, and Combination (weighted verification equations summed at once). A classic
 // script: it needs globalThis.fairdealNoble (SHA-512) and, once globalThis.fairdealReady has resolved,
-// globalThis.fairdealSodium.
+// globalThis.fairdealSodium and globalThis.fairdealMsm (the multi-scalar multiplication).
 (function (root) {
   'use strict';
   const MP = (root.FairdealMP = root.FairdealMP || {});
@@ -99,10 +99,15 @@
     if (L[name](scratch + OUT, scratch + IN, scratch + OTHER) !== 0) return null;
     return L.HEAPU8.slice(scratch + OUT, scratch + OUT + size); // HEAPU8 is re-read: the heap may have grown
   }
+  // Whether ``bytes`` encode a non-identity point: RFC 9496's strict decoding (libsodium's ref10, in the
+  // multiplication's module, which keeps the decoded point for the sums it will be in) refuses every non-canonical
+  // form, and msm_wasm.c the identity and the top bit too, as the Python does (libsodium 1.0.18 ignored the top
+  // bit, which made 00..80 a second identity).
   function isValidEncoding(bytes) {
-    const L = sodium();
-    L.HEAPU8.set(bytes, scratch + IN);
-    return L._crypto_core_ristretto255_is_valid_point(scratch + IN) === 1;
+    sodium();
+    const M = root.fairdealMsm;
+    new Uint8Array(M.memory.buffer).set(bytes, M.point_input());
+    return M.point_valid() === 1;
   }
 
   const IDENTITY = '0'.repeat(64);
@@ -128,16 +133,14 @@
   const decoded = new Map();
   const MAX_REMEMBERED = 1 << 15;
 
-  // The encoding of a canonical non-identity point, or null: libsodium's RFC 9496 decoding refuses every
-  // non-canonical form; the identity (all zeros, which it accepts) is refused here, and the top bit too, as the
-  // Python refuses it (libsodium 1.0.18 ignored it, which made 00..80 a second identity).
+  // The encoding of a valid non-identity point, or null.
   function decodePoint(hex) {
     let point = decoded.get(hex);
     if (point === undefined) {
       point = null;
-      if (typeof hex === 'string' && hex.length === 64 && hex !== IDENTITY && /^[0-9a-fA-F]*$/.test(hex)) {
+      if (typeof hex === 'string' && hex.length === 64 && /^[0-9a-fA-F]*$/.test(hex)) {
         const bytes = fromHex(hex);
-        if ((bytes[31] & 0x80) === 0 && isValidEncoding(bytes)) point = bytes;
+        if (isValidEncoding(bytes)) point = bytes;
       }
       if (decoded.size >= MAX_REMEMBERED) decoded.clear();
       decoded.set(hex, point);
@@ -152,25 +155,31 @@
     });
   }
 
-  // Σ scalars[i]·points[i] for public scalars, gathered by point; every point must be a valid non-identity element
-  // (multi_mult_vartime: its failure names the merged term, as _msm.c does). Terms ±1 (decryptions, sums of
-  // points) are additions and subtractions, every other term one multiplication.
+  // Σ scalars[i]·points[i] for public scalars, gathered by point: the bucket method in WebAssembly (msm_wasm.c,
+  // the Python extension's schedule over libsodium's own arithmetic), in its memory. Every point must be a valid
+  // non-identity element (multi_mult_vartime: its failure names the merged term, as _msm.c does).
   function sumOf(terms) {
-    let total = ZERO;
+    sodium(); // loaded with the multiplication, or the reason why not
+    const M = root.fairdealMsm;
+    const count = terms.size;
+    const at = M.msm_input(count);
+    const heap = new Uint8Array(M.memory.buffer); // after msm_input, which may grow the memory
     let index = 0;
     for (const [hex, scalar] of terms) {
       const point = decodePoint(hex);
-      if (point === null) {
-        throw new MentalPokerError(`a sum of multiples cannot be formed: point ${index} is not a valid non-identity ristretto255 encoding`);
-      }
+      if (point === null) throw invalidTerm(index);
+      heap.set(scalarBytes(scalar), at + 32 * index);
+      heap.set(point, at + 32 * (count + index));
       index += 1;
-      const s = mod(scalar);
-      if (s === 1n) total = add(total, point);
-      else if (s === ORDER - 1n) total = subtract(total, point);
-      else if (s !== 0n) total = add(total, multiply(s, point));
     }
-    return total;
+    const status = M.msm(count);
+    if (status > 0) throw invalidTerm(status - 1);
+    if (status < 0) throw new Error(`the multi-scalar multiplication of ${count} terms failed (status ${status})`);
+    return new Uint8Array(M.memory.buffer, M.msm_output(), 32).slice();
   }
+
+  const invalidTerm = (index) => new MentalPokerError(
+    `a sum of multiples cannot be formed: point ${index} is not a valid non-identity ristretto255 encoding`);
 
   function merged(scalars, points) {
     if (scalars.length !== points.length) throw new MentalPokerError(`${scalars.length} scalars for ${points.length} points`);
