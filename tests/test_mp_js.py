@@ -429,6 +429,12 @@ def _page(page: Path, *args: str) -> Any:
     return json.loads(done.stdout)
 
 
+def _line(failure: dict[str, Any]) -> str:
+    """A failure the page lists, as ``Failure.line`` writes it."""
+    hand = "?" if failure["hand"] is None else failure["hand"]
+    return f"{failure['source']}: hand {hand}: {failure['party']}: {failure['check']}: {failure['detail']}"
+
+
 def test_the_page_verifies_mental_poker_evenings_as_fairdeal_verify_does(page: Path, tmp_path: Path) -> None:
     files = _evening(tmp_path / "evening", "leningrad", 4)
     log, hands, settlement = Path(files[0]), [Path(f) for f in files[1:-1]], Path(files[-1])
@@ -456,13 +462,11 @@ def test_the_page_verifies_mental_poker_evenings_as_fairdeal_verify_does(page: P
     assert [f["check"] for f in pinned["failures"]] == ["identity pin"]
 
 
-def _score_resigned(source: MentalPokerSource) -> dict[str, Any]:
-    """The first hand with a score line one point higher, every player re-signing the record (all colluding): every
-    signature holds, only the engine's replay sees that the line is not the sheet's."""
+def _record_resigned(source: MentalPokerSource, change: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    """The first hand with its record changed by ``change``, every player re-signing the record (all colluding):
+    every signature holds, only the engine's replay sees what the record says."""
     doc = copy.deepcopy(source.transcripts[0])
-    line = doc["record"]["score"][0]
-    higher = Fraction(line["points"]) + 1  # a fraction is signed as its text (record_form.py)
-    line["points"] = int(higher) if higher.denominator == 1 else str(higher)
+    change(doc["record"])
     assert source.seating is not None
     statements = []
     for statement in doc["statements"]:
@@ -475,24 +479,96 @@ def _score_resigned(source: MentalPokerSource) -> dict[str, Any]:
     return doc
 
 
+def _score_higher(record: dict[str, Any]) -> None:
+    """The first score line one point higher (a fraction is signed as its text, record_form.py)."""
+    line = record["score"][0]
+    higher = Fraction(line["points"]) + 1
+    line["points"] = int(higher) if higher.denominator == 1 else str(higher)
+
+
+def _plays_swapped(record: dict[str, Any]) -> None:
+    """The first two cards of the last trick played the other way round."""
+    cards = record["tricks"][-1]["cards"]
+    cards[0], cards[1] = cards[1], cards[0]
+
+
+def _discard_changed(record: dict[str, Any]) -> None:
+    """The first discarded card said to be another card of the deck."""
+    other = next(card for card in ("7S", "8S", "9S") if card not in record["discard"])
+    record["discard"][0] = other
+
+
+def _penalty_added(record: dict[str, Any]) -> None:
+    """An abort penalty nobody walked away to earn."""
+    record["penalty"] = [{"column": "gora", "seat": 0, "points": 10}]
+
+
 def test_the_pages_engine_replays_mental_poker_records_as_fairdeal_verify_does(page: Path, tmp_path: Path) -> None:
     """A score line changed in a mental-poker record that every player re-signed: the page's engine names it
-    (record: score) as fairdeal verify does; without the engine the page does not see it. The event-by-event
-    comparison of a record with its messages (ENGINE_CHECKS) stays verify's."""
+    (record: score) and lists exactly verify's failures; without the engine the page does not see it."""
     source = next(
         s for s in map(_hand, ("rostov", "sochi", "leningrad"), (3, 3, 4)) if s.transcripts[0]["record"]["score"]
     )
     path = tmp_path / "hand-0001.json"
-    path.write_bytes(encode(_score_resigned(source)))
+    path.write_bytes(encode(_record_resigned(source, _score_higher)))
     python = verify_paths([path])
     found = {(f.party, f.check) for f in python.failures}
     assert ("record", "score") in found
     replayed = _page(page, str(path))
-    assert {(f["party"], f["check"]) for f in replayed["failures"]} == {
-        line for line in found if line[0] != "record" or line[1] not in ENGINE_CHECKS - {"score"}
-    }
+    assert [_line(failure) for failure in replayed["failures"]] == [f.line() for f in python.failures]
     unreplayed = _page(page, "--no-replay", str(path))
     assert ("record", "score") not in {(f["party"], f["check"]) for f in unreplayed["failures"]}
+
+
+def test_the_page_compares_each_record_with_its_messages_as_fairdeal_verify_does(page: Path, tmp_path: Path) -> None:
+    """The step-by-step comparison of a record with the messages (record: events, talon card, discard, abort
+    penalty), run by the page's engine on every registered system and table size: an honest hand, and the record
+    changed and re-signed by every player (the plays of a trick swapped, a discard card changed, an abort penalty
+    nobody earned). The page lists exactly verify's failures, each change is caught, and a hand abandoned during
+    play is judged without the caveat the page gives when its engine does not start."""
+    cases: list[tuple[str, Path]] = []
+    for number, (system, players) in enumerate(TABLES):
+        source = _hand(system, players)
+        record = source.transcripts[0]["record"]
+        changes: list[tuple[str, Callable[[dict[str, Any]], None]]] = [("penalty", _penalty_added)]
+        if record.get("tricks") and len(record["tricks"][-1]["cards"]) > 1:
+            changes.append(("plays", _plays_swapped))
+        if isinstance(record.get("discard"), list):
+            changes.append(("discard", _discard_changed))
+        cases.append((f"{system}/{players}: honest", tmp_path / f"{number}-honest.json"))
+        cases[-1][1].write_bytes(encode(source.transcripts[0]))
+        for name, change in changes:
+            cases.append((f"{system}/{players}: {name}", tmp_path / f"{number}-{name}.json"))
+            cases[-1][1].write_bytes(encode(_record_resigned(source, change)))
+
+    def make(setup: TableSetup, name: str) -> Player:
+        return StopsPlaying(setup, name) if name == "bob" else Player(setup, name)
+
+    names = ("ann", "bob", "cyd")
+    stopped = MentalPokerSource(TableSpec("club", "night", 8, names, SOCHI), make_player=make)
+    play_match(SOCHI, names, [HeuristicBot() for _ in names], source=stopped, max_hands=8)
+    abandoned = copy.deepcopy(stopped.transcripts[-1])
+    cases.append(("abandoned during play", tmp_path / "abandoned.json"))
+    cases[-1][1].write_bytes(encode(abandoned))
+    del abandoned["record"]
+    cases.append(("abandoned during play, no record", tmp_path / "abandoned-bare.json"))
+    cases[-1][1].write_bytes(encode(abandoned))
+    batch = tmp_path / "batch.json"
+    batch.write_text(json.dumps([{"files": [str(path)], "pins": []} for _, path in cases]))
+    reports = _page(page, "--batch", str(batch))
+    caught = set()
+    for (label, path), report in zip(cases, reports, strict=True):
+        python = verify_paths([path])
+        hand = lambda f: "?" if f["hand"] is None else f["hand"]  # noqa: E731
+        lines = [
+            f"{f['source']}: hand {hand(f)}: {f['party']}: {f['check']}: {f['detail']}" for f in report["failures"]
+        ]
+        assert lines == [f.line() for f in python.failures], label
+        assert report["ok"] == python.ok == label.endswith(("honest", "during play")), label
+        assert not any("whose card was due" in caveat for caveat in report["caveats"]), label
+        caught |= {(label.split(": ")[-1], f["check"]) for f in report["failures"] if f["party"] == "record"}
+    assert {("penalty", "abort penalty"), ("plays", "events"), ("discard", "discard")} <= caught
+    assert reports[-1]["failures"][0]["check"] == "abandon"
 
 
 def test_chromium_verifies_a_mental_poker_evening_from_file_url(page: Path, tmp_path: Path) -> None:
@@ -617,7 +693,7 @@ def test_fuzzed_transcripts_never_break_the_verifier_and_agree(page: Path, tmp_p
 def test_refused_redealt_and_abandoned_hands_get_the_verdicts_of_fairdeal_verify(page: Path, tmp_path: Path) -> None:
     """The v4 abort and refusal documents (tests/test_mental_poker_v4_aborts.py's parties): a refusal with cause
     and one without, a filed refusal swapped, forged or missing, a re-dealt hand after a walk-away, a hand
-    abandoned during play (whose due player only Python's replay checks: JS says so)."""
+    abandoned during play (whose due player JS without the page's engine does not check, and says so)."""
     cases: list[tuple[str, dict[str, Any]]] = []
     _, honest_refusal, _ = refused_doc(SwappedShares, "ann")
     cases.append(("a refusal with cause", honest_refusal))

@@ -32,11 +32,12 @@ from fairdeal.errors import MentalPokerError, SignedMessageError
 from fairdeal.protocols import signed
 from fairdeal.protocols.canonical import decode
 from fairdeal.protocols.identity import IdentityKey
+from fairdeal.protocols.mental_poker.events import engine_plays
 from fairdeal.protocols.mental_poker.player import HandRefused, Player, Table, Unresponsive
 from fairdeal.protocols.mental_poker.protocol import TableSetup
 from fairdeal.protocols.mental_poker.settling import settlement_objection
 from fairdeal.protocols.mental_poker.signing import Seating, seal_message
-from fairdeal.protocols.mental_poker.source import MentalPokerSource, dealt_seats, engine_plays, hand_setup
+from fairdeal.protocols.mental_poker.source import MentalPokerSource, dealt_seats, hand_setup
 from fairdeal.protocols.mental_poker.statements import settlement_proposal, sign_record, sign_settlement
 from fairdeal.protocols.mental_poker.tamper import leaves, mutate, with_field_changed
 from fairdeal.protocols.table import TableSpec

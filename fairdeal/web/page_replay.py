@@ -11,8 +11,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from fairdeal.cards import parse_card
+from fairdeal.deal import get_pattern
 from fairdeal.engine.sheet import Sheet, new_sheet, number
 from fairdeal.errors import FairdealError
+from fairdeal.protocols.mental_poker.events import (
+    Event,
+    Finding,
+    abandoned_play_findings,
+    penalty_findings,
+    record_findings,
+)
 from fairdeal.protocols.record_check import (
     check_hand_record,
     end_penalty,
@@ -33,6 +42,7 @@ class Evening:
         self.names: list[str] = list(stated["seats"])
         self.convention = rebuild_convention(stated["system"], stated["convention"], stated["pulya"])
         self.sheet: Sheet | None = new_sheet(self.convention, len(self.names))
+        self.dummy = get_pattern(self.convention.table.pattern_name(len(self.names))).dummy_hand is not None
 
     def played(self, docs: str, trusted: str) -> str:
         """``replay_session`` over the hands played to their end (``{"hand", "dealer", "deal", "record"?}`` each,
@@ -69,6 +79,43 @@ class Evening:
         replay."""
         amounts = settled_amounts(self.convention, self.names, json.loads(complete), json.loads(charged))
         return "null" if amounts is None else json.dumps([number(amount) for amount in amounts])
+
+    def hand_steps(self, facts: str) -> str:
+        """A complete mental-poker hand's record against the steps its messages prove, as ``verify.py``'s
+        ``_check_record_events`` and ``_check_penalty`` word it: ``facts`` holds the ``record``, the ``proven``
+        events, the ``turned`` talon cards, the opened ``discards`` by player and the ``absent`` players (``null``
+        for a v3 hand); ``[[party, check, detail]...]``."""
+        given = json.loads(facts)
+        record, proven = given["record"], [_event(event) for event in given["proven"]]
+        discards = {player: _codes(cards) for player, cards in given["discards"].items()}
+        found = record_findings(
+            record, self.convention, self.names, self.dummy, proven, _codes(given["turned"]), discards
+        )
+        if given["absent"] is not None:
+            found += penalty_findings(record, self.convention, self.names, given["absent"])
+        return _findings(found)
+
+    def abandoned_play(self, facts: str) -> str:
+        """Whether a hand abandoned during play names the player whose card was due after its ``done`` steps, as
+        ``verify.py``'s ``_check_abandoned_play`` words it (``record``, ``done``, ``player``, ``witness``)."""
+        given = json.loads(facts)
+        found = abandoned_play_findings(
+            given["record"], self.convention, self.names, self.dummy, given["done"], given["player"], given["witness"]
+        )
+        return _findings(found)
+
+
+def _event(event: list[Any]) -> Event:
+    """A proven step from JavaScript: a play's card as its code, as the Python's ``_proven_events`` holds it."""
+    return ("play", event[1], parse_card(event[2]).code) if event[0] == "play" else tuple(event)
+
+
+def _codes(cards: list[str]) -> list[int]:
+    return [parse_card(card).code for card in cards]
+
+
+def _findings(found: list[Finding]) -> str:
+    return json.dumps([list(finding) for finding in found])
 
 
 def _played(doc: dict[str, Any]) -> dict[str, Any]:

@@ -27,13 +27,13 @@ from fairdeal.cards import parse_card
 from fairdeal.deal import seats_of_hands
 from fairdeal.engine.deal_source import DealEvidence, Plays
 from fairdeal.engine.match import StopMatch, Unsettled
-from fairdeal.engine.record import replay_record
 from fairdeal.engine.scoring import abort_penalty
 from fairdeal.engine.sheet import ScoreLine
-from fairdeal.errors import FairdealError, MentalPokerError, ProtocolError, SignedMessageError
+from fairdeal.errors import MentalPokerError, ProtocolError, SignedMessageError
 from fairdeal.protocols import signed
 from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.mental_poker.elgamal import decrypt
+from fairdeal.protocols.mental_poker.events import discards_of, engine_plays, expected_events
 from fairdeal.protocols.mental_poker.fiat_shamir import HandContext
 from fairdeal.protocols.mental_poker.player import STEP_TIMEOUTS, HandAbandoned, HandRefused, Player, Table
 from fairdeal.protocols.mental_poker.protocol import TableSetup
@@ -48,7 +48,6 @@ from fairdeal.protocols.record_form import signed_record
 from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.transcript import FORMAT, VERSION, seat_deal, transcript_hash, write_transcript
-from fairdeal.rules.convention import Convention
 
 PROTOCOL_V3 = "fairdeal-mental-poker/3"
 PROTOCOL = PROTOCOL_V4
@@ -101,86 +100,6 @@ def signed_roster(
     for key in (service, *(identities[name] for name in spec.players)):
         roster = roster.signed_by(key)
     return roster
-
-
-def engine_plays(record: Mapping[str, Any], convention: Convention, num_seats: int) -> Plays | None:
-    """Each trick's (seat, card) as the engine replays the record, or ``None`` when the record does not replay."""
-    try:
-        return [trick.plays for trick in replay_record(record, convention, num_seats).tricks]
-    except FairdealError:
-        return None
-
-
-def expected_events(
-    record: Mapping[str, Any], players: Sequence[str], plays: Plays | None, dummy: bool = False
-) -> list[tuple[Any, ...]]:
-    """The protocol steps the game record calls for after the deal, in order (rounds as one event).
-
-    ``plays`` are the engine's seat-tagged cards of each trick (a passer who sits out plays none; Gusarik's dummy
-    is seat ``len(players)``, played by the declarer's opponent); ``players`` are the table's names by seat.
-    Without ``plays`` (a record the engine cannot replay) a play names no player. With a ``dummy`` it is laid
-    open when the defence plays open («вистовать и при этом открыть болвана»).
-    """
-    if any(entry.get("take") for entry in record.get("extras", {}).get("nachgehen", [])):
-        raise ProtocolError(
-            "mental poker has no step yet for a Nachgehen follower taking the discard "
-            "(protocols/mental-poker.md, 'Not covered')"
-        )
-    declarer = record.get("contract", {}).get("declarer")
-    name = _name(players, declarer)
-    opponent = next((p for p in players if p != name), None) if name is not None else None
-    by_seat = list(players) + [opponent]
-    extras = record.get("extras", {})
-    bought = extras.get("talon_bought", 0)
-    events: list[tuple[Any, ...]] = []
-    if record.get("talon_shown"):
-        events.append(("talon", bought))
-    elif "discard" in record:
-        events.append(("take", name, bought))
-    if "discard" in record:
-        events.append(("discard", name))
-    whister = _whist_talon_taker(record, players)
-    if whister is not None:  # «с приглашением своей прикупки»: the whister takes his own talon unseen
-        events += [("take", whister, extras["whist_talon"]), ("discard", whister)]
-    if dummy and record.get("defence_open"):
-        events.append(("dummy",))
-    for index, trick in enumerate(record.get("tricks", [])):
-        if "talon_card" in trick:
-            events.append(("turn",))
-        if plays is None:
-            events += [("play", None, parse_card(card).code) for card in trick["cards"]]
-        else:
-            events += [("play", by_seat[seat], card) for seat, card in plays[index]]
-    events.append(("reveal",))
-    if "discard" in record:
-        events.append(("discard-open", name))
-    if whister is not None:
-        events.append(("discard-open", whister))
-    return events
-
-
-def _name(players: Sequence[str], seat: Any) -> str | None:
-    return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else None
-
-
-def _whist_talon_taker(record: Mapping[str, Any], players: Sequence[str]) -> str | None:
-    """The defender who whisted with his own talon and put two cards away (Hussar), if any."""
-    if "whist_talon" not in record.get("extras", {}) or "defence_discard" not in record.get("extras", {}):
-        return None
-    calls = [entry.get("seat") for entry in record.get("defence", []) if entry.get("call") == "whist-talon"]
-    return _name(players, calls[0]) if calls else None
-
-
-def discards_of(record: Mapping[str, Any], players: Sequence[str]) -> dict[str, list[str]]:
-    """Who put which two cards away, by the record: the declarer's discard and a talon whister's."""
-    found = {}
-    declarer = _name(players, record.get("contract", {}).get("declarer"))
-    if isinstance(record.get("discard"), list) and declarer is not None:
-        found[declarer] = list(record["discard"])
-    whister = _whist_talon_taker(record, players)
-    if whister is not None:
-        found[whister] = list(record["extras"]["defence_discard"])
-    return found
 
 
 def play_out(table: Table, events: Sequence[tuple[Any, ...]], discards: Mapping[str, Sequence[int]]) -> None:

@@ -16,11 +16,11 @@ from typing import Any
 
 import numpy as np
 
-from fairdeal.cards import to_ascii_list
 from fairdeal.engine.scoring import abort_penalty
 from fairdeal.errors import CanonicalError, FairdealError, MentalPokerError, ProtocolError, SignedMessageError
 from fairdeal.protocols import signed
 from fairdeal.protocols.canonical import decode
+from fairdeal.protocols.mental_poker.events import abandoned_play_findings, penalty_findings, record_findings
 from fairdeal.protocols.mental_poker.protocol import ROUNDS, HandState, TableSetup, VerifiedHand, verify_hand
 from fairdeal.protocols.mental_poker.signing import PROTOCOL_V4, Seating, open_message
 from fairdeal.protocols.mental_poker.source import (
@@ -29,9 +29,6 @@ from fairdeal.protocols.mental_poker.source import (
     PROTOCOL,
     PROTOCOL_V3,
     REFUSED,
-    discards_of,
-    engine_plays,
-    expected_events,
     hand_setup,
 )
 from fairdeal.protocols.mental_poker.statements import SETTLEMENT_FILE, check_record_statements, check_settlement
@@ -319,16 +316,9 @@ def _charge(spec: TableSpec, player: str) -> str:
 
 def _check_penalty(c: MpCheck) -> None:
     """The record's ``penalty`` charges exactly the players the abandoned attempts prove absent."""
-    record, spec = played_record(c.doc["record"]), c.spec
-    assert spec is not None  # set before any hand is verified
-    if not isinstance(record, Mapping):
-        return
-    seats = [spec.players.index(name) for name in c.absent]
-    expected = [line.to_record() for seat in seats for line in abort_penalty(spec.convention, seat, len(spec.players))]
-    charged = record.get("penalty", [])
-    if charged != expected:
-        proved = ", ".join(f"player {name}" for name in c.absent) or "no one"
-        c.fail(RECORD, "abort penalty", f"the record charges {charged}; the aborts prove {proved} absent: {expected}")
+    assert c.spec is not None  # set before any hand is verified
+    for finding in penalty_findings(c.doc["record"], c.spec.convention, c.spec.players, c.absent):
+        c.fail(*finding)
 
 
 def _bare(error: MentalPokerError) -> str:
@@ -406,65 +396,26 @@ def _check_abandoned_play(c: MpCheck, player: str) -> None:
     verified, spec = c.verified, c.spec
     assert verified is not None and spec is not None
     witness = verified.state.messages[-1].get("witness")
-    record = played_record(c.doc.get("record"))
-    if not isinstance(record, Mapping):
-        c.fail(f"player {witness}", "abandon", "an abandon during play needs the record that says whose card is due")
-        return
-    try:
-        plays = engine_plays(record, spec.convention, len(spec.players))
-        expected = expected_events(record, spec.players, plays, spec.pattern.dummy_hand is not None)
-    except (FairdealError, KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-        c.fail(RECORD, "events", f"malformed record ({type(exc).__name__}: {exc})")
-        return
     done = len([event for event in _proven_events(verified) if event[0] != "abandon"])
-    due = expected[done] if done < len(expected) else None
-    if due is None or due[0] != "play" or due[1] != player:
-        c.fail(
-            f"player {witness}", "abandon", f"the record awaits {_say(due) if due else 'nothing'}, not {player}'s card"
-        )
+    dummy = spec.pattern.dummy_hand is not None
+    for finding in abandoned_play_findings(
+        c.doc.get("record"), spec.convention, spec.players, dummy, done, player, str(witness)
+    ):
+        c.fail(*finding)
 
 
 def _check_record_events(c: MpCheck) -> None:
     """The record's talon, discard, turned cards and plays are exactly what the messages prove, in order."""
-    record, verified = played_record(c.doc["record"]), c.verified
-    assert verified is not None and verified.order is not None and c.spec is not None  # _check_outcome's checks
-    try:
-        # A record the engine cannot replay is named by ``record_check``; here its plays are compared by card.
-        plays = engine_plays(record, c.spec.convention, len(c.spec.players))
-        expected = expected_events(record, c.spec.players, plays, c.spec.pattern.dummy_hand is not None)
-    except (FairdealError, KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-        c.fail(RECORD, "events", f"malformed record ({type(exc).__name__}: {exc})")
-        return
-    actual = _proven_events(verified)
-    for index, (want, got) in enumerate(zip(expected, actual)):
-        if want != got and not (want[0] == got[0] == "play" and want[1] is None and want[2] == got[2]):
-            c.fail(
-                RECORD,
-                "events",
-                f"step {index + 1} after the deal: the record calls for {_say(want)}, the messages prove {_say(got)}",
-            )
-            return
-    if len(expected) != len(actual):
-        c.fail(
-            RECORD,
-            "events",
-            f"the record calls for {len(expected)} steps after the deal, the messages hold {len(actual)}",
-        )
-        return
+    verified, spec = c.verified, c.spec
+    assert verified is not None and verified.order is not None and spec is not None  # _check_outcome's checks
     rows = verified.state.setup.talon_rows
     turned = [verified.order[p] for p in (rows[0] if rows else ())[: verified.state.turned]]
-    recorded = [t["talon_card"] for t in record.get("tricks", []) if "talon_card" in t]
-    if to_ascii_list(turned) != recorded:
-        c.fail(RECORD, "talon card", f"the turned talon cards are {to_ascii_list(turned)}, the record says {recorded}")
-    recorded_discards = discards_of(record, c.spec.players)
-    for player, cards in verified.discards.items():
-        said = recorded_discards.get(player, [])
-        if not all(isinstance(card, str) for card in said) or sorted(to_ascii_list(cards)) != sorted(said):
-            c.fail(
-                RECORD,
-                "discard",
-                f"{player}'s opened discard is {to_ascii_list(cards)}, the record says {recorded_discards.get(player)}",
-            )
+    dummy = spec.pattern.dummy_hand is not None
+    proven = _proven_events(verified)
+    for finding in record_findings(
+        c.doc["record"], spec.convention, spec.players, dummy, proven, turned, verified.discards
+    ):
+        c.fail(*finding)
 
 
 def _proven_events(verified: VerifiedHand) -> list[tuple[Any, ...]]:
@@ -495,12 +446,6 @@ def _round_event(message: Mapping[str, Any], talons: int) -> tuple[Any, ...]:
     if step == "take":
         return step, message["to"], talon
     return (step, talon) if step == "talon" else (step,)
-
-
-def _say(event: tuple[Any, ...]) -> str:
-    if event[0] == "play":
-        return f"{event[1] or 'a player'} plays {to_ascii_list([event[2]])[0]}"
-    return " ".join(str(part) for part in event)
 
 
 def check_sequence(checks: Sequence[MpCheck]) -> list[tuple[MpCheck, str, str, str]]:

@@ -19,8 +19,10 @@
   const V4_FIELDS = [['roster', 'dict'], ['attempt', 'int'], ['aborts', 'list']];
   const DEAL_RULES = ['players', 'table.deck', 'table.deal_pattern', 'table.hand_players', 'table.dummy',
     'table.patterns_by_players'];
-  const PLAY_ABANDON = 'an abandon during play must name the player whose card the record awaits: this verifier does not '
-    + 'replay the record to check whose card was due; fairdeal verify does';
+  const PLAY_ABANDON = 'an abandon during play must name the player whose card the record awaits: without its engine the page '
+    + 'does not replay the record to check whose card was due; fairdeal verify does';
+  const RECORD_STEPS = "the records are not compared with the messages step by step (the events, the talon cards turned, the "
+    + "discards, the abort penalty): the page's engine did not start; fairdeal verify does";
   const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
   const isInt = (v) => (typeof v === 'number' && Number.isInteger(v)) || typeof v === 'bigint';
   const KINDS = { str: (v) => typeof v === 'string', list: Array.isArray, int: isInt, dict: isObject };
@@ -221,6 +223,7 @@
       const verified = verifyMessages(handSetup(doc, roster, patternName, number), roster, abort.messages, `aborts[${i}].messages`);
       if (verified.abandoned === null) throw new Finding(TRANSCRIPT, 'abort', `attempt ${number} is not abandoned, yet the hand was dealt again`);
       const [player, step] = verified.abandoned;
+      c.absent.push(player);
       c.notes.push(`attempt ${number}: player ${player} walked away at step ${step}; the hand was dealt again`);
     });
   }
@@ -280,12 +283,12 @@
     });
   }
 
-  function checkOutcome(c, roster, patternName, verified) {
+  function checkOutcome(c, roster, patternName, verified, replayer) {
     const doc = c.doc;
     if (verified.abandoned !== null) {
       const [player, step] = verified.abandoned;
       if (doc.state !== 'abandoned') c.findings.push(new Finding(TRANSCRIPT, 'state', 'the messages end with an abandonment, the transcript says complete'));
-      if (step === 'play') c.caveats.push(PLAY_ABANDON);
+      if (step === 'play') checkAbandonedPlay(c, verified, player, replayer);
       c.notes.push(`abandoned: player ${player} stopped answering at step ${step}`);
       return;
     }
@@ -297,13 +300,90 @@
     if (!has(doc, 'deal') || V().encodeText(doc.deal) !== V().encodeText(deal)) {
       c.findings.push(new Finding(TRANSCRIPT, 'deal', 'the published deal is not the one the messages decrypt to'));
     }
-    if (has(doc, 'record')) recordStatements(c, roster, verified.state.head);
+    if (has(doc, 'record')) {
+      checkRecordSteps(c, verified, replayer);
+      recordStatements(c, roster, verified.state.head);
+    }
+  }
+
+  // The session as its document states it, for the page's engine (``Evening``); ``seats`` by name.
+  const stated = (doc, seats) => ({ system: doc.system, convention: doc.convention ?? {}, pulya: doc.pulya ?? null, seats });
+
+  // The hand's evening in the page's engine (one per stated table and engine: its convention is rebuilt once),
+  // or null without one.
+  const evenings = new WeakMap();
+  function engineFor(c, replayer) {
+    if (replayer === null) return null;
+    if (!evenings.has(replayer)) evenings.set(replayer, new Map());
+    const table = stated(c.doc, c.doc.players), key = V().encodeText(table), known = evenings.get(replayer);
+    if (!known.has(key)) known.set(key, replayer.open(table));
+    const evening = known.get(key);
+    return typeof evening === 'string' ? null : evening; // a convention that cannot be rebuilt failed the shape check
+  }
+
+  // _check_record_events and _check_penalty: the record against the steps the messages prove, judged by the
+  // Python (events.py) in the page's engine, so the findings are worded as verify words them.
+  function checkRecordSteps(c, verified, replayer) {
+    const evening = engineFor(c, replayer);
+    if (evening === null) return; // verifyTranscripts says so once
+    const rows = verified.state.setup.talonRows;
+    const turned = (rows.length ? rows[0] : []).slice(0, verified.state.turned).map((p) => verified.order[p]);
+    const facts = { record: c.doc.record, proven: provenEvents(verified), turned,
+      discards: Object.fromEntries(verified.discards), absent: c.absent };
+    for (const [party, check, detail] of evening.handSteps(facts)) c.findings.push(new Finding(party, check, detail));
+  }
+
+  // _check_abandoned_play: an abandon during play names the player whose card the record's replay awaits.
+  function checkAbandonedPlay(c, verified, player, replayer) {
+    const evening = engineFor(c, replayer);
+    if (evening === null) {
+      if (replayer === null) c.caveats.push(PLAY_ABANDON);
+      return;
+    }
+    const messages = verified.state.messages;
+    const facts = { record: has(c.doc, 'record') ? c.doc.record : null, player,
+      done: provenEvents(verified).filter((event) => event[0] !== 'abandon').length,
+      witness: String(messages[messages.length - 1].witness ?? 'None') };
+    for (const [party, check, detail] of evening.abandonedPlay(facts)) c.findings.push(new Finding(party, check, detail));
+  }
+
+  // _proven_events: the post-deal steps the messages hold, each round as one event, with the plays' proven cards.
+  function provenEvents(verified) {
+    const state = verified.state, players = state.setup.players.length, talons = state.setup.talonRows.length;
+    const plays = verified.plays[Symbol.iterator]();
+    const events = [];
+    let left = 0;
+    for (const message of state.messages.slice(state.setup.schedule.length)) {
+      const step = message.step;
+      if (MP.hand.ROUNDS.includes(step)) {
+        if (left === 0) {
+          events.push(roundEvent(message, talons));
+          left = players - (step === 'take' ? 1 : 0);
+        }
+        left -= 1;
+      } else if (step === 'play') {
+        const [player, , card] = plays.next().value;
+        events.push(['play', player, card]);
+      } else {
+        events.push([step, message.player]);
+      }
+    }
+    return events;
+  }
+
+  // A round as one event: a talon round names its talon (and a ``take`` its recipient), as the record's do.
+  function roundEvent(message, talons) {
+    const talon = talons > 1 && has(message, 'talon') ? message.talon : 0;
+    if (message.step === 'take') return ['take', message.to, talon];
+    return message.step === 'talon' ? ['talon', talon] : [message.step];
   }
 
   // One transcript: {source, doc, findings, notes, verified}.
   // ``checkpoints`` (MP.hand.Checkpoints): many variants of one hand each cost only their new suffix.
-  function checkDocument(source, doc, pins, checkpoints = null) {
-    const c = { source, doc, findings: [], notes: [], caveats: [], verified: null, hand: isInt(doc && doc.hand) ? doc.hand : null };
+  // ``replayer``: the page's engine, which compares the record with the steps the messages prove.
+  function checkDocument(source, doc, pins, checkpoints = null, replayer = null) {
+    const c = { source, doc, findings: [], notes: [], caveats: [], verified: null, absent: [],
+      hand: isInt(doc && doc.hand) ? doc.hand : null };
     try {
       if (!isObject(doc)) throw new Finding(TRANSCRIPT, 'transcript shape', 'a transcript is a JSON object');
       checkShape(doc);
@@ -315,7 +395,7 @@
       const verified = verifyMessages(setup, roster, doc.messages, 'messages', refused, checkpoints);
       c.verified = verified;
       if (refused) checkRefusal(c, roster, setup, verified);
-      else checkOutcome(c, roster, patternName, verified);
+      else checkOutcome(c, roster, patternName, verified, replayer);
     } catch (error) {
       if (Array.isArray(error)) c.findings.push(...error);
       else c.findings.push(asFinding(error));
@@ -353,7 +433,7 @@
   // ``replayer`` (the page's engine, FairdealEngine) replays and scores each session's records, as verify does, and
   // judges each ``closing`` settlement ({source, doc}) given beside the transcripts.
   function verifyTranscripts(docs, pins = { roster: null, keys: [] }, checkpoints = null, replayer = null, closing = []) {
-    const checks = docs.map(({ source, doc }) => checkDocument(source, doc, pins, checkpoints));
+    const checks = docs.map(({ source, doc }) => checkDocument(source, doc, pins, checkpoints, replayer));
     const failure = (c, f) => ({ source: c.source, hand: c.hand, party: f.party, check: f.check, detail: f.detail });
     const failures = checks.flatMap((c) => c.findings.map((f) => failure(c, f)));
     const sessions = new Map();
@@ -375,6 +455,7 @@
     }
     const pinned = Boolean(pins.roster) || pins.keys.length > 0;
     const caveats = checks.length && !pinned ? [`mental poker: ${UNPINNED}`] : [];
+    if (replayer === null && checks.some((c) => c.verified !== null && has(c.doc, 'record'))) caveats.push(`mental poker: ${RECORD_STEPS}`);
     for (const c of checks) caveats.push(...c.caveats.map((text) => `${c.source}: hand ${c.hand}: ${text}`));
     return { ok: failures.length === 0 && checks.length + closing.length > 0, failures, notes, caveats };
   }
@@ -384,7 +465,7 @@
   function checkRecords(checks, replayer) {
     const ordered = [...checks].sort((a, b) => (a.hand || 0) - (b.hand || 0));
     const first = ordered[0].doc;
-    const evening = replayer.open({ system: first.system, convention: first.convention ?? {}, pulya: first.pulya ?? null, seats: first.players });
+    const evening = replayer.open(stated(first, first.players));
     if (typeof evening === 'string') {
       return [[], ordered.filter((c) => has(c.doc, 'record')).map((c) => [c, 'record not replayed: the session names no convention'])];
     }
@@ -422,7 +503,7 @@
     const end = stopped === null ? null : provedEnd(stopped);
     const names = roster.seats.map((seat) => seat.name);
     const first = hands[0].doc;
-    const evening = replayer.open({ system: first.system, convention: first.convention ?? {}, pulya: first.pulya ?? null, seats: names });
+    const evening = replayer.open(stated(first, names));
     let paid = null;
     if (typeof evening !== 'string') {
       const amounts = evening.settled(complete, end === null ? [] : end.charged);

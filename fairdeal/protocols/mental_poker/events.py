@@ -1,0 +1,198 @@
+"""The steps a game record calls for after the deal, and the record's checks against the steps a hand's messages
+prove: the events in order, the raspasy talon cards turned, the discards opened, the abort penalty, and whose card
+an abandon during play left due. ``verify.py`` and the offline page (``web/page_replay.py``, under Pyodide) both
+call these, so the page and ``fairdeal verify`` word every finding alike; nothing here needs numpy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from fairdeal.cards import parse_card, to_ascii_list
+from fairdeal.engine.record import replay_record
+from fairdeal.engine.scoring import abort_penalty
+from fairdeal.errors import FairdealError, ProtocolError
+from fairdeal.protocols.record_form import played_record
+from fairdeal.rules.convention import Convention
+
+if TYPE_CHECKING:
+    from fairdeal.engine.deal_source import Plays  # numpy: for the types only
+
+RECORD = "record"
+# What a malformed record raises on its way through the engine's replay and the event list.
+MALFORMED = (FairdealError, KeyError, TypeError, ValueError, AttributeError, IndexError)
+Event = tuple[Any, ...]
+Finding = tuple[str, str, str]  # (party, check, detail)
+
+
+def engine_plays(record: Mapping[str, Any], convention: Convention, num_seats: int) -> Plays | None:
+    """Each trick's (seat, card) as the engine replays the record, or ``None`` when the record does not replay."""
+    try:
+        return [trick.plays for trick in replay_record(record, convention, num_seats).tricks]
+    except FairdealError:
+        return None
+
+
+def expected_events(
+    record: Mapping[str, Any], players: Sequence[str], plays: Plays | None, dummy: bool = False
+) -> list[tuple[Any, ...]]:
+    """The protocol steps the game record calls for after the deal, in order (rounds as one event).
+
+    ``plays`` are the engine's seat-tagged cards of each trick (a passer who sits out plays none; Gusarik's dummy
+    is seat ``len(players)``, played by the declarer's opponent); ``players`` are the table's names by seat.
+    Without ``plays`` (a record the engine cannot replay) a play names no player. With a ``dummy`` it is laid
+    open when the defence plays open («вистовать и при этом открыть болвана»).
+    """
+    if any(entry.get("take") for entry in record.get("extras", {}).get("nachgehen", [])):
+        raise ProtocolError(
+            "mental poker has no step yet for a Nachgehen follower taking the discard "
+            "(protocols/mental-poker.md, 'Not covered')"
+        )
+    declarer = record.get("contract", {}).get("declarer")
+    name = _name(players, declarer)
+    opponent = next((p for p in players if p != name), None) if name is not None else None
+    by_seat = list(players) + [opponent]
+    extras = record.get("extras", {})
+    bought = extras.get("talon_bought", 0)
+    events: list[tuple[Any, ...]] = []
+    if record.get("talon_shown"):
+        events.append(("talon", bought))
+    elif "discard" in record:
+        events.append(("take", name, bought))
+    if "discard" in record:
+        events.append(("discard", name))
+    whister = _whist_talon_taker(record, players)
+    if whister is not None:  # «с приглашением своей прикупки»: the whister takes his own talon unseen
+        events += [("take", whister, extras["whist_talon"]), ("discard", whister)]
+    if dummy and record.get("defence_open"):
+        events.append(("dummy",))
+    for index, trick in enumerate(record.get("tricks", [])):
+        if "talon_card" in trick:
+            events.append(("turn",))
+        if plays is None:
+            events += [("play", None, parse_card(card).code) for card in trick["cards"]]
+        else:
+            events += [("play", by_seat[seat], card) for seat, card in plays[index]]
+    events.append(("reveal",))
+    if "discard" in record:
+        events.append(("discard-open", name))
+    if whister is not None:
+        events.append(("discard-open", whister))
+    return events
+
+
+def _name(players: Sequence[str], seat: Any) -> str | None:
+    return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else None
+
+
+def _whist_talon_taker(record: Mapping[str, Any], players: Sequence[str]) -> str | None:
+    """The defender who whisted with his own talon and put two cards away (Hussar), if any."""
+    if "whist_talon" not in record.get("extras", {}) or "defence_discard" not in record.get("extras", {}):
+        return None
+    calls = [entry.get("seat") for entry in record.get("defence", []) if entry.get("call") == "whist-talon"]
+    return _name(players, calls[0]) if calls else None
+
+
+def discards_of(record: Mapping[str, Any], players: Sequence[str]) -> dict[str, list[str]]:
+    """Who put which two cards away, by the record: the declarer's discard and a talon whister's."""
+    found = {}
+    declarer = _name(players, record.get("contract", {}).get("declarer"))
+    if isinstance(record.get("discard"), list) and declarer is not None:
+        found[declarer] = list(record["discard"])
+    whister = _whist_talon_taker(record, players)
+    if whister is not None:
+        found[whister] = list(record["extras"]["defence_discard"])
+    return found
+
+
+def _expected(record: Any, convention: Convention, players: Sequence[str], dummy: bool) -> list[Event] | Finding:
+    """The record's events, or the finding that it is malformed."""
+    try:
+        plays = engine_plays(record, convention, len(players))
+        return expected_events(record, players, plays, dummy)
+    except MALFORMED as exc:
+        return RECORD, "events", f"malformed record ({type(exc).__name__}: {exc})"
+
+
+def record_findings(
+    record: Any,
+    convention: Convention,
+    players: Sequence[str],
+    dummy: bool,
+    proven: Sequence[Event],
+    turned: Sequence[int],
+    discards: Mapping[str, Sequence[int]],
+) -> list[Finding]:
+    """A complete hand's record against its messages: ``proven`` are the post-deal steps the messages hold (each
+    round one event, plays with their cards), ``turned`` the raspasy talon cards turned, ``discards`` each
+    player's opened discard. The events in order first; only when they agree, the cards turned and put away.
+    ``record`` is the transcript's, as signed."""
+    record = played_record(record)
+    expected = _expected(record, convention, players, dummy)
+    if not isinstance(expected, list):
+        return [expected]
+    for index, (want, got) in enumerate(zip(expected, proven)):
+        if want != got and not (want[0] == got[0] == "play" and want[1] is None and want[2] == got[2]):
+            detail = (
+                f"step {index + 1} after the deal: the record calls for {_say(want)}, the messages prove {_say(got)}"
+            )
+            return [(RECORD, "events", detail)]
+    if len(expected) != len(proven):
+        detail = f"the record calls for {len(expected)} steps after the deal, the messages hold {len(proven)}"
+        return [(RECORD, "events", detail)]
+    found = []
+    recorded = [t["talon_card"] for t in record.get("tricks", []) if "talon_card" in t]
+    if to_ascii_list(turned) != recorded:
+        found.append(
+            (RECORD, "talon card", f"the turned talon cards are {to_ascii_list(turned)}, the record says {recorded}")
+        )
+    recorded_discards = discards_of(record, players)
+    for player, cards in discards.items():
+        said = recorded_discards.get(player, [])
+        if not all(isinstance(card, str) for card in said) or sorted(to_ascii_list(cards)) != sorted(said):
+            detail = (
+                f"{player}'s opened discard is {to_ascii_list(cards)}, the record says {recorded_discards.get(player)}"
+            )
+            found.append((RECORD, "discard", detail))
+    return found
+
+
+def penalty_findings(
+    record: Any, convention: Convention, players: Sequence[str], absent: Sequence[str]
+) -> list[Finding]:
+    """The record's ``penalty`` charges exactly the players the abandoned attempts prove ``absent``."""
+    record = played_record(record)
+    if not isinstance(record, Mapping):
+        return []
+    seats = [players.index(name) for name in absent]
+    expected = [line.to_record() for seat in seats for line in abort_penalty(convention, seat, len(players))]
+    charged = record.get("penalty", [])
+    if charged == expected:
+        return []
+    proved = ", ".join(f"player {name}" for name in absent) or "no one"
+    return [(RECORD, "abort penalty", f"the record charges {charged}; the aborts prove {proved} absent: {expected}")]
+
+
+def abandoned_play_findings(
+    record: Any, convention: Convention, players: Sequence[str], dummy: bool, done: int, player: str, witness: str
+) -> list[Finding]:
+    """A v4 abandon during play must name the player whose card the record's replay awaits after the ``done``
+    post-deal steps the messages hold; ``witness`` signed the abandon."""
+    record = played_record(record)
+    if not isinstance(record, Mapping):
+        return [(f"player {witness}", "abandon", "an abandon during play needs the record that says whose card is due")]
+    expected = _expected(record, convention, players, dummy)
+    if not isinstance(expected, list):
+        return [expected]
+    due = expected[done] if done < len(expected) else None
+    if due is None or due[0] != "play" or due[1] != player:
+        awaited = _say(due) if due else "nothing"
+        return [(f"player {witness}", "abandon", f"the record awaits {awaited}, not {player}'s card")]
+    return []
+
+
+def _say(event: Event) -> str:
+    if event[0] == "play":
+        return f"{event[1] or 'a player'} plays {to_ascii_list([event[2]])[0]}"
+    return " ".join(str(part) for part in event)
