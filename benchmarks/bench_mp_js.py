@@ -91,10 +91,22 @@ def python_seconds(paths: list[Path], docs: list[dict[str, Any]], rounds: int) -
     return best
 
 
-def chromium_milliseconds(page: Path, docs: list[dict[str, Any]], rounds: int) -> tuple[list[float], float]:
-    """Median ``performance.now()`` ms per hand in the page (each hand alone), and the first hand's cold time."""
+def in_chromium(page: Path, script: str, argument: Any) -> Any:
+    """``script`` (an async function of ``argument``) evaluated in the page, opened from file:// in headless
+    Chromium."""
     from playwright.sync_api import sync_playwright
 
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
+        view = browser.new_context(bypass_csp=True).new_page()
+        view.goto(page.resolve().as_uri())
+        result = view.evaluate(script, argument)
+        browser.close()
+    return result
+
+
+def chromium_milliseconds(page: Path, docs: list[dict[str, Any]], rounds: int) -> tuple[list[float], float]:
+    """Median ``performance.now()`` ms per hand in the page (each hand alone), and the first hand's cold time."""
     texts = [encode(doc).decode("utf-8") for doc in docs]
     script = """async ([texts, rounds]) => {
       await globalThis.fairdealReady;
@@ -109,12 +121,7 @@ def chromium_milliseconds(page: Path, docs: list[dict[str, Any]], rounds: int) -
       return [texts.map((text) => { const runs = []; for (let i = 0; i < rounds; i++) runs.push(one(text));
         runs.sort((a, b) => a - b); return runs[Math.floor(runs.length / 2)]; }), cold];
     }"""
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
-        view = browser.new_context(bypass_csp=True).new_page()
-        view.goto(page.resolve().as_uri())
-        medians, cold = view.evaluate(script, [texts, rounds])
-        browser.close()
+    medians, cold = in_chromium(page, script, [texts, rounds])
     return medians, cold
 
 
@@ -122,8 +129,6 @@ def sum_figures(page: Path, size: int) -> None:
     """The verifier's largest sum in a played hand (about 680 terms: the batch of every proof) in Chromium: the
     WebAssembly bucket method against the same sum made as before it, one libsodium multiplication per term. Each
     run sums points the page has not seen (as a hand's are), so each pays for decoding them."""
-    from playwright.sync_api import sync_playwright
-
     sets = [[hash_to_point(f"bench/sum/{run}/{k}").hex() for k in range(size)] for run in range(11)]
     scalars = [hex(random.randrange(ORDER)) for _ in range(size)]
     script = """async ([sets, scalars]) => {
@@ -137,12 +142,7 @@ def sum_figures(page: Path, size: int) -> None:
         return performance.now() - t; }).sort((a, b) => a - b)[2];
       return [median(bucket, sets.slice(1, 6)), median(perTerm, sets.slice(6, 11))];
     }"""
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
-        view = browser.new_context(bypass_csp=True).new_page()
-        view.goto(page.resolve().as_uri())
-        bucket, per_term = view.evaluate(script, [sets, scalars])
-        browser.close()
+    bucket, per_term = in_chromium(page, script, [sets, scalars])
     print(
         f"a sum of {size} products in Chromium (wall ms, median of 5): WebAssembly bucket method {bucket:.1f}, "
         f"libsodium one multiplication per term (the baseline) {per_term:.1f}: x{per_term / bucket:.1f} faster"
@@ -175,8 +175,6 @@ def party_figures(page: Path, tmp: Path, rounds: int) -> None:
         f"Node's first, cold: {js[0] * 1e3:.0f} ms); Python verified every JS shuffle"
     )
     try:
-        from playwright.sync_api import sync_playwright
-
         script = """async (v) => {
           await globalThis.fairdealReady;
           const MP = globalThis.FairdealMP, runs = [];
@@ -190,12 +188,7 @@ def party_figures(page: Path, tmp: Path, rounds: int) -> None:
           }
           return runs;
         }"""
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
-            view = browser.new_context(bypass_csp=True).new_page()
-            view.goto(page.resolve().as_uri())
-            runs = view.evaluate(script, given)
-            browser.close()
+        runs = in_chromium(page, script, given)
         print(f"  Chromium (wall ms): {', '.join(f'{r:.0f}' for r in runs)}; goal ≤ 150 ms")
     except Exception as error:  # a machine without the browser still gets the Node figures
         print(f"  Chromium: not measured ({type(error).__name__}: {error})")
