@@ -158,6 +158,24 @@ def settled_amounts(
     return list(settle(sheet.apply(lines), convention).amounts)
 
 
+def amounts_objection(
+    convention: Convention,
+    players: Sequence[str],
+    complete: Sequence[Mapping[str, Any]],
+    charged: Sequence[str],
+    settlement: Any,
+) -> str | None:
+    """Why a mental-poker seat will not sign ``settlement`` (its amounts by name): they are not what the records
+    it signed (the ``complete`` hands) and the end's charge on ``charged`` settle to; ``None`` when they are."""
+    amounts = settled_amounts(convention, players, complete, charged)
+    if amounts is None:
+        return "the records I signed do not replay to a sheet"
+    expected = {name: str(amount) for name, amount in zip(players, amounts)}
+    if settlement != expected:
+        return f"the amounts are not my sheet's {expected}"
+    return None
+
+
 # Fields of a record that the replay does not derive: the hand number, the sheet's lines (the penalties charged by
 # the dealing protocol included) and the deck's history.
 _NOT_DERIVED = frozenset({"hand", "score", "penalty", "extras", "order_before", "shuffle"})

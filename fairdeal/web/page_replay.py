@@ -23,6 +23,7 @@ from fairdeal.protocols.mental_poker.events import (
     record_findings,
 )
 from fairdeal.protocols.record_check import (
+    amounts_objection,
     check_hand_record,
     end_penalty,
     replay_session,
@@ -79,6 +80,14 @@ class Evening:
         replay."""
         amounts = settled_amounts(self.convention, self.names, json.loads(complete), json.loads(charged))
         return "null" if amounts is None else json.dumps([number(amount) for amount in amounts])
+
+    def amounts_objection(self, complete: str, charged: str, settlement: str) -> str:
+        """A mental-poker seat's objection to the ``settlement`` put to it (``null`` when the records it signed,
+        the ``complete`` transcripts, and the end's charge on the players ``charged`` settle to it)."""
+        objection = amounts_objection(
+            self.convention, self.names, json.loads(complete), json.loads(charged), json.loads(settlement)
+        )
+        return json.dumps(objection)
 
     def hand_steps(self, facts: str) -> str:
         """A complete mental-poker hand's record against the steps its messages prove, as ``verify.py``'s

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fairdeal.protocols.mental_poker.verify import proved_end
-from fairdeal.protocols.record_check import settled_amounts
+from fairdeal.protocols.record_check import amounts_objection
 from fairdeal.protocols.transcript import transcript_hash
 from fairdeal.rules.convention import Convention
 
@@ -33,10 +33,4 @@ def settlement_objection(
     if proposal.get("end") != proved:
         return f"the end is {proposal.get('end')}; the stopped hand proves {proved}"
     charged = [] if proved is None else list(proved["charged"])
-    amounts = settled_amounts(convention, players, complete, charged)
-    if amounts is None:
-        return "the records I signed do not replay to a sheet"
-    expected = {name: str(amount) for name, amount in zip(players, amounts)}
-    if proposal.get("settlement") != expected:
-        return f"the amounts are not my sheet's {expected}"
-    return None
+    return amounts_objection(convention, players, complete, charged, proposal.get("settlement"))

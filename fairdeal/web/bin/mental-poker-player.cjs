@@ -11,7 +11,7 @@ const fs = require('fs');
 const path = require('path');
 const readline = require('readline');
 const vm = require('vm');
-const { loadPage } = require('./load_page.cjs');
+const { loadEngine, loadPage } = require('./load_page.cjs');
 
 const PAGE = path.join(__dirname, '..', 'static', 'vendor', 'verifier.html');
 const PLAYER = path.join(__dirname, '..', 'mental_poker', 'player.js');
@@ -34,6 +34,7 @@ class Usage extends Error {}
 
 let player = null;
 let signer = null;
+let engine = null; // the page's engine (Pyodide), booted on the first settlement
 let seat = null; // {roster, name, seed}: who this process is, for every hand of the session
 const seated = () => {
   if (player === null) throw new Usage('no hand is set up: send {op: "hand", ...} first');
@@ -84,12 +85,15 @@ const OPS = {
   },
   // The settlement put to the seat, with the transcripts it closes as the host shows them: signed, or refused
   // with the reason (MP.player.settlementObjection).
-  settlement: (r) => {
+  // The amounts are checked against the seat's own sheet by the page's engine, booted on the first settlement.
+  settlement: async (r) => {
     if (!r.proposal || typeof r.proposal !== 'object' || !Array.isArray(r.complete)) {
       throw new Usage('a settlement request is {proposal, complete: [transcript, ...], stopped: transcript or null}');
     }
     const stopped = r.stopped === undefined ? null : r.stopped;
-    return signer.signSettlement(r.proposal, MP.player.settlementObjection(signer, r.proposal, r.complete, stopped));
+    engine = engine || loadEngine(page);
+    const objection = MP.player.settlementObjection(signer, r.proposal, r.complete, stopped, await engine);
+    return signer.signSettlement(r.proposal, objection);
   },
   cards: () => seated().handCards(),
   hidden: () => {
@@ -100,7 +104,7 @@ const OPS = {
   cpu: () => cpu(),
 };
 
-function answer(line) {
+async function answer(line) {
   let request;
   try {
     request = JSON.parse(line);
@@ -111,7 +115,7 @@ function answer(line) {
   if (!Object.prototype.hasOwnProperty.call(OPS, op)) return { error: { kind: 'usage', detail: `unknown op ${JSON.stringify(op)}` } };
   if (op !== 'seat' && op !== 'cpu' && signer === null) return { error: { kind: 'usage', detail: 'no seat: send {op: "seat", ...} first' } };
   try {
-    const value = OPS[op](request);
+    const value = await OPS[op](request);
     return { ok: value === undefined ? null : value };
   } catch (error) {
     if (error instanceof Usage) return { error: { kind: 'usage', detail: error.message } };
@@ -123,9 +127,11 @@ function answer(line) {
 }
 
 // Standard input waits, buffered, until libsodium is ready.
+// Requests are answered one at a time, in order (a settlement waits for the engine).
 ready.then(() => {
   const lines = readline.createInterface({ input: process.stdin, terminal: false });
+  let done = Promise.resolve();
   lines.on('line', (line) => {
-    process.stdout.write(JSON.stringify(answer(line)) + '\n');
+    done = done.then(() => answer(line)).then((reply) => { process.stdout.write(JSON.stringify(reply) + '\n'); });
   });
 });

@@ -132,9 +132,8 @@ class NodeSeat:
     ) -> dict[str, Any]:
         """The seat's signed statement of the settlement ``proposal`` closing the ``complete`` hands (and the
         ``stopped`` one an end voided), or its signed refusal. It checks, as ``settlement_objection`` does and with
-        its reasons, that those are the hands whose records it signed, the hand count, the last hash and the end
-        the stopped hand proves; of the amounts only the names and that they sum to zero (it has no scoring engine
-        to replay the sheet: amounts off the sheet that pass those it signs)."""
+        its reasons, that those are the hands whose records it signed, the hand count, the last hash, the end the
+        stopped hand proves and, by the page's engine, the amounts its own sheet settles to."""
         shown = {"complete": [dict(doc) for doc in complete], "stopped": None if stopped is None else dict(stopped)}
         statement: dict[str, Any] = self.request("settlement", proposal=dict(proposal), **shown)
         return statement

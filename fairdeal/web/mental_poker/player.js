@@ -309,11 +309,11 @@
   // Why the settlement ``proposal`` is not the one this seat can stand behind (settling.settlement_objection);
   // null when it is. ``complete`` are the complete hands' transcripts, ``stopped`` the one an end voided (or
   // null), as the host shows them: each complete one must carry the record statement this seat signed
-  // (``signer.records``), and the stopped one must follow them. The hand count, the last transcript's hash and
-  // the end are checked exactly as a Python seat checks them, with the same reasons. The amounts are not: this
-  // seat has no scoring engine to replay its sheet, so it checks only that they name the roster's seats, each
-  // once, as exact fractions summing to zero; amounts that meet those but are off the sheet it signs.
-  function settlementObjection(signer, proposal, complete, stopped) {
+  // (``signer.records``), and the stopped one must follow them. The hand count, the last transcript's hash, the
+  // end and, by the page's engine (``replayer``), the amounts its own sheet settles to are checked exactly as a
+  // Python seat checks them, with the same reasons. Without the engine the seat checks only that the amounts
+  // name the roster's seats, each once, as exact fractions summing to zero.
+  function settlementObjection(signer, proposal, complete, stopped, replayer = null) {
     const mine = [...signer.records.keys()].sort((a, b) => a - b);
     const shown = complete.map((doc) => (isObject(doc) ? doc.hand : null));
     const carries = (doc) => Array.isArray(doc.statements) && doc.statements.some((s) => V().encodeText(s) === V().encodeText(signer.records.get(doc.hand)));
@@ -333,6 +333,13 @@
       return `the end is ${pyRepr(proposal.end)}; the stopped hand proves ${pyRepr(proved)}`;
     }
     const names = signer.roster.seats.map((seat) => seat.name);
+    const roster = signer.roster;
+    const evening = replayer === null ? null
+      : replayer.open({ system: roster.system, convention: roster.convention, pulya: roster.pulya, seats: names });
+    if (evening !== null && typeof evening !== 'string') {
+      const settlement = has(proposal, 'settlement') ? proposal.settlement : null;
+      return evening.amountsObjection(complete, proved === null ? [] : proved.charged, settlement);
+    }
     const amounts = isObject(proposal.settlement) ? proposal.settlement : {};
     const named = Object.keys(amounts);
     if (named.length !== names.length || !names.every((name) => has(amounts, name))) {
