@@ -2,6 +2,8 @@
 
 The page's JavaScript checks signatures, chains, seeds and deals; a session's records are replayed and scored
 here, by the functions ``fairdeal verify`` calls, so the page and the command cannot judge a record differently.
+So are a mental-poker record against the steps its messages prove, and a mental-poker seat's settlement against
+its own sheet.
 Values cross from JavaScript as canonical JSON text and go back as JSON text. This module and everything it
 imports run without numpy or msgspec: the page carries Pyodide with the standard library only.
 """
@@ -92,17 +94,15 @@ class Evening:
     def hand_steps(self, facts: str) -> str:
         """A complete mental-poker hand's record against the steps its messages prove, as ``verify.py``'s
         ``_check_record_events`` and ``_check_penalty`` word it: ``facts`` holds the ``record``, the ``proven``
-        events, the ``turned`` talon cards, the opened ``discards`` by player and the ``absent`` players (``null``
-        for a v3 hand); ``[[party, check, detail]...]``."""
+        events, the ``turned`` talon cards, the opened ``discards`` by player and the players earlier attempts prove
+        ``absent`` (the page checks v4 hands only); ``[[party, check, detail]...]``."""
         given = json.loads(facts)
         record, proven = given["record"], [_event(event) for event in given["proven"]]
         discards = {player: _codes(cards) for player, cards in given["discards"].items()}
         found = record_findings(
             record, self.convention, self.names, self.dummy, proven, _codes(given["turned"]), discards
         )
-        if given["absent"] is not None:
-            found += penalty_findings(record, self.convention, self.names, given["absent"])
-        return _findings(found)
+        return _findings(found + penalty_findings(record, self.convention, self.names, given["absent"]))
 
     def abandoned_play(self, facts: str) -> str:
         """Whether a hand abandoned during play names the player whose card was due after its ``done`` steps, as

@@ -115,7 +115,6 @@
   const isIdentityPoint = (point) => isZeroBytes(point);
   const encodePoint = (point) => toHex(point);
   const add = (p, q) => call('_crypto_core_ristretto255_add', p, q);
-  const subtract = (p, q) => call('_crypto_core_ristretto255_sub', p, q);
   // s·P and s·B by libsodium's constant-time multiplication (secret scalars are never zero: ℓ > 2^252, and a
   // multiple that would be the identity is libsodium's refusal, an error here rather than a wrong point).
   function multiply(scalar, point) {
@@ -218,6 +217,6 @@
   MP.group = {
     ORDER, DOMAIN, BASE, IDENTITY, MentalPokerError, blame, mod, littleEndian, scalarBytes, decodeScalar, fromDigest,
     randomScalar, decodePoint, validate, sum, multiMult, pointSum, Combination, hashToPoint, concat, toHex, fromHex,
-    isZeroBytes, encodePoint, add, subtract, multiply, baseMultiply, isIdentityPoint, ZERO,
+    isZeroBytes, encodePoint, add, multiply, baseMultiply, isIdentityPoint, ZERO,
   };
 })(globalThis);
