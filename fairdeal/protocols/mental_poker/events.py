@@ -36,7 +36,7 @@ def engine_plays(record: Mapping[str, Any], convention: Convention, num_seats: i
 
 def expected_events(
     record: Mapping[str, Any], players: Sequence[str], plays: Plays | None, dummy: bool = False
-) -> list[tuple[Any, ...]]:
+) -> list[Event]:
     """The protocol steps the game record calls for after the deal, in order (rounds as one event).
 
     ``plays`` are the engine's seat-tagged cards of each trick (a passer who sits out plays none; Gusarik's dummy
@@ -55,7 +55,7 @@ def expected_events(
     by_seat = list(players) + [opponent]
     extras = record.get("extras", {})
     bought = extras.get("talon_bought", 0)
-    events: list[tuple[Any, ...]] = []
+    events: list[Event] = []
     if record.get("talon_shown"):
         events.append(("talon", bought))
     elif "discard" in record:
