@@ -248,8 +248,14 @@ _sum_scalars = st.one_of(
 )
 
 
+def _edge_scalar(rng: random.Random) -> int:
+    """The same mix as ``_sum_scalars``, drawn from a seed: a list of 376 drawn by hypothesis is past its budget."""
+    low, high = rng.choice(((0, 2**16), (ORDER - 2**16, ORDER - 1), (ORDER // 2 - 2, ORDER // 2 + 2), (0, ORDER - 1)))
+    return rng.randint(low, high)
+
+
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(seed=st.integers(0, 2**32), scalars=st.lists(_sum_scalars, min_size=400, max_size=400))
+@given(seed=st.integers(0, 2**32), scalars=st.lists(_sum_scalars, min_size=24, max_size=24))
 def test_the_browsers_multiplication_sums_as_the_python_verifier(
     page: Path, tmp_path: Path, seed: int, scalars: list[int]
 ) -> None:
@@ -261,7 +267,7 @@ def test_the_browsers_multiplication_sums_as_the_python_verifier(
     hostile = [e for e in _hostile_encodings(rng) if not _python_decodes(e)]
     cases, expected, left = [], [], list(scalars)
     for size in (0, 1, 2, 3, 5, 8, 30, 300, 4, 4, 2, 2, 1, 2, 3, 4, 5):
-        terms = [left.pop() if left else rng.randrange(ORDER) for _ in range(size)]
+        terms = [left.pop() if left else _edge_scalar(rng) for _ in range(size)]
         points = [rng.choice(pool).hex() for _ in terms]
         if size and rng.random() < 0.4:
             points[rng.randrange(size)] = rng.choice(hostile)
