@@ -98,6 +98,11 @@ class IllegalAction(FairdealError, ValueError):
     """An action the rules of the hand forbid; the message names the rule (and where, when replaying a record)."""
 
 
+class NoConsistentDeal(IllegalAction):
+    """No deal agrees with everything a party has seen of a hand: some card played broke a rule of play (or an
+    announcement was false); the message names the fact that could not be met."""
+
+
 class MatchError(FairdealError, ValueError):
     """A pulya that cannot be played or re-read: bad table, players, hand cap, or a log that is not a pulya."""
 

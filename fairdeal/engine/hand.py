@@ -143,6 +143,13 @@ def _codes(cards: np.ndarray | Iterable[int]) -> tuple[int, ...]:
     return tuple(int(c) for c in cards)
 
 
+def seats_of_deal(convention: Convention, num_seats: int, dealer: int) -> tuple[int | None, ...]:
+    """The seat that holds each hand of the convention's deal pattern (Gusarik's dummy: seat ``num_seats``;
+    ``None``: the hand laid aside)."""
+    dummy = num_seats if convention.table.dummy else None
+    return _layout(convention.table.pattern_name(num_seats), dealer, num_seats, dummy)[2]
+
+
 @lru_cache(maxsize=256)
 def _layout(
     pattern_name: str, dealer: int, num_seats: int, dummy: int | None
@@ -686,14 +693,20 @@ def _begin_play(state: HandState) -> HandState:
 
 def _may_announce(state: HandState) -> bool:
     """«Если у разыгрывающего на руках нет ни одного туза и он объявил об этом до того, как сделать первый ход ...
-    Нельзя снести тузов и объявить об их отсутствии»; no premium on the directly settled contracts."""
-    scoring = state.convention.scoring
-    if not scoring.premium_no_aces or central(state.extra).no_aces is not None:
-        return False
-    if _number(state) in dict(scoring.direct_values):
+    Нельзя снести тузов и объявить об их отсутствии»."""
+    if not announcement_open(state):
         return False
     assert state.declarer is not None  # the contract is declared
     return not any(c % 8 == ACE for c in state.hands[state.declarer] + state.discard)
+
+
+def announcement_open(state: HandState) -> bool:
+    """Whether the declared contract's premium for a hand without aces may still be announced, as far as the
+    table can see: the convention has it, it is not announced yet, the contract is not settled directly."""
+    scoring = state.convention.scoring
+    if not scoring.premium_no_aces or state.declarer is None or central(state.extra).no_aces is not None:
+        return False
+    return _number(state) not in dict(scoring.direct_values)
 
 
 def _apply_announce(state: HandState, action: Announce) -> HandState:
