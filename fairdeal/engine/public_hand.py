@@ -25,13 +25,18 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from itertools import chain
+from typing import TYPE_CHECKING
 
 from fairdeal.cards import NUM_CODES
+from fairdeal.deal import get_pattern
 from fairdeal.engine.actions import Action, Announce, Discard, Follow, Phase, Play
 from fairdeal.engine.hand import ACE, announcement_open, apply, legal_actions, seats_of_deal, start_hand, to_move
 from fairdeal.engine.play import legal_cards
 from fairdeal.engine.state import HandState, evolve
 from fairdeal.errors import FairdealError, IllegalAction, NoConsistentDeal
+
+if TYPE_CHECKING:
+    from fairdeal.rules.convention import Convention
 
 Slot = tuple[str, int]  # where an unseen card lies now: (kind, seat); the talon and the hand laid aside use 0
 HAND, DISCARD, DEFENCE_DISCARD, TALON, ASIDE = "hand", "discard", "defence discard", "talon", "aside"
@@ -99,6 +104,16 @@ class PublicHand:
         finally:
             self._aces = saved
         return other[1].phase is not self._state.phase
+
+    def no_announcement(self) -> HandState:
+        """The declarer says he may not announce a hand without aces: he holds one."""
+        if not self._opening():
+            raise IllegalAction("no announcement of a hand without aces is open here")
+        with self._learning():
+            self._aces = True
+            if self._state.phase is Phase.ANNOUNCE:
+                self._impute("the declarer holds an ace")
+        return self._state
 
     def put_away(self, seat: int) -> HandState:
         """``seat`` puts cards away unseen: an imputed discard stands for them until the deal is rebuilt."""
@@ -341,6 +356,29 @@ class PublicHand:
             )
         except IllegalAction as exc:
             raise NoConsistentDeal(f"the cards seen do not make a deal: {exc}") from None
+
+
+def imputed_start(
+    convention: Convention,
+    num_seats: int,
+    dealer: int,
+    seat: int | None = None,
+    cards: Iterable[int] = (),
+    raspasy_streak: int = 0,
+    opening_round: int = 0,
+    refe_seats: frozenset[int] = frozenset(),
+) -> HandState:
+    """The hand begun on a deal of the right shape in which ``seat`` holds the ``cards`` it was dealt and every
+    other card lies anywhere: the start of a ``PublicHand``."""
+    pattern = get_pattern(convention.table.pattern_name(num_seats))
+    own = tuple(sorted(cards))
+    rest = iter(c for c in pattern.deck.int_codes() if c not in own)
+    hands = tuple(
+        own if holder == seat and seat is not None else tuple(next(rest) for _ in range(pattern.cards_per_hand))
+        for holder in seats_of_deal(convention, num_seats, dealer)
+    )
+    talons = tuple(tuple(next(rest) for _ in range(pattern.talon_size)) for _ in range(pattern.talons))
+    return start_hand(convention, num_seats, dealer, hands, talons, raspasy_streak, opening_round, refe_seats)
 
 
 def _illegal_beside(state: HandState, seat: int, card: int) -> set[int]:

@@ -102,6 +102,48 @@ def signed_roster(
     return roster
 
 
+def transcript_document(
+    spec: TableSpec,
+    seating: Seating | None,
+    hand: int,
+    dealer: int,
+    messages: Sequence[Mapping[str, Any]],
+    record: Mapping[str, Any] | None,
+    order: np.ndarray | None,
+    previous: str | None,
+    v4: Mapping[str, Any],
+) -> dict[str, Any]:
+    """The transcript of one hand (``order`` is None for an abandoned or refused hand), chained to the one before
+    by ``previous``; ``v4`` holds the hand's ``attempt``, ``aborts``, ``statements`` and ``refusal``."""
+    doc: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "protocol": PROTOCOL_V3 if seating is None else PROTOCOL_V4,
+        "state": COMPLETE if order is not None else ABANDONED if v4.get("refusal") is None else REFUSED,
+        "table": spec.table,
+        "session": spec.session,
+        **spec.convention_fields(),
+        "players": list(spec.players),
+        "hand": hand,
+        "dealer": dealer,
+        "messages": list(messages),
+        "previous": previous,
+    }
+    if order is not None:
+        doc["deal"] = seat_deal(order, spec.pattern.name, dealer, len(spec.players))
+    if record is not None:
+        # v4 files are strict canonical JSON (integers only): a half whist goes in as the exact text "3/2",
+        # the form the record statements sign and every canonical encoder (the JavaScript seat's too) accepts.
+        doc["record"] = dict(record) if seating is None else signed_record(dict(record))
+    if seating is not None:
+        doc.update(roster=seating.roster.to_json(), attempt=v4["attempt"], aborts=list(v4["aborts"]))
+        if v4.get("statements") is not None:
+            doc["statements"] = v4["statements"]
+        if v4.get("refusal") is not None:
+            doc["refusal"] = dict(v4["refusal"])
+    return copy.deepcopy(doc)
+
+
 def play_out(table: Table, events: Sequence[tuple[Any, ...]], discards: Mapping[str, Sequence[int]]) -> None:
     """Run the post-deal events through the players; each message is verified by every other player."""
     for event in events:
@@ -361,34 +403,17 @@ class MentalPokerSource:
     ) -> dict[str, Any]:
         """The transcript of one hand (``order`` is None for an abandoned or refused hand); hands are chained by
         ``previous``."""
-        spec = self.spec
-        doc: dict[str, Any] = {
-            "format": FORMAT,
-            "version": VERSION,
-            "protocol": PROTOCOL_V3 if self.seating is None else PROTOCOL_V4,
-            "state": COMPLETE if order is not None else ABANDONED if refusal is None else REFUSED,
-            "table": spec.table,
-            "session": spec.session,
-            **spec.convention_fields(),
-            "players": list(spec.players),
-            "hand": hand,
-            "dealer": dealer,
-            "messages": list(messages),
-            "previous": self._previous,
-        }
-        if order is not None:
-            doc["deal"] = seat_deal(order, spec.pattern.name, dealer, len(spec.players))
-        if record is not None:
-            # v4 files are strict canonical JSON (integers only): a half whist goes in as the exact text "3/2",
-            # the form the record statements sign and every canonical encoder (the JavaScript seat's too) accepts.
-            doc["record"] = dict(record) if self.seating is None else signed_record(dict(record))
-        if self.seating is not None:
-            doc.update(roster=self.seating.roster.to_json(), attempt=self._attempt, aborts=list(self._aborts))
-            if statements is not None:
-                doc["statements"] = statements
-            if refusal is not None:
-                doc["refusal"] = dict(refusal)
-        doc = copy.deepcopy(doc)
+        doc = transcript_document(
+            self.spec,
+            self.seating,
+            hand,
+            dealer,
+            messages,
+            record,
+            order,
+            self._previous,
+            {"attempt": self._attempt, "aborts": self._aborts, "statements": statements, "refusal": refusal},
+        )
         self._previous = transcript_hash(doc)
         self.transcripts.append(doc)
         return doc

@@ -1,0 +1,275 @@
+"""One mentally dealt hand played live: the host relays and checks every message and runs the game on a deal
+imputed from what it has seen, so it holds no card the rules have not opened.
+
+``MentalPokerSource`` deals a whole hand first and plays it from the assembled deal (a simulation). Here the game
+and the protocol interleave as at a real table: the opening (keys, shuffles, the private deal), then each decision
+asked of the seat the hand waits for and each step the game calls for — a talon opened or passed unseen, a
+discard committed, a raspasy talon card turned, the dummy laid open, a card played with its proof — verified by
+the host before the next is asked. Each party (the host, and every seat for everything but its own cards) follows
+the game with a ``PublicHand`` fed the facts the verified messages open. After the reveal and the discards opened,
+the host replays the actions on the deal the reveal opens: that replay is the record every seat signs, and an
+illegal card shows there, named. The messages come in the order ``events.expected_events`` calls for, so a live
+hand's transcript is checked by ``fairdeal verify`` as any other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from fairdeal.deal import deal_order
+from fairdeal.engine.actions import Action, Announce, Discard, Phase, Play
+from fairdeal.engine.hand import apply, new_hand, result, to_move
+from fairdeal.engine.match_log import hand_fields, sheet_extras
+from fairdeal.engine.public_hand import PublicHand, imputed_start
+from fairdeal.engine.sheet import Sheet
+from fairdeal.engine.state import HandState
+from fairdeal.engine.system import system_of
+from fairdeal.errors import IllegalAction, MentalPokerError
+from fairdeal.protocols.mental_poker.messages import Message, sender
+from fairdeal.protocols.mental_poker.protocol import ROUNDS, TableSetup
+from fairdeal.protocols.mental_poker.protocol import HandState as Protocol
+from fairdeal.protocols.mental_poker.signing import Seating, open_message
+from fairdeal.protocols.table import TableSpec
+
+ACT, ANNOUNCE = "act", "announce"  # a game decision; the declarer's word on a hand without aces (Austrian)
+
+
+@dataclass(frozen=True)
+class Due:
+    """What the hand waits for: ``step`` from ``player`` — a protocol step, a game decision (``act``) or the
+    declarer's word on the no-aces announcement (``announce``); a talon step names its talon, a take its
+    recipient."""
+
+    player: str
+    step: str
+    talon: int = 0
+    to: str | None = None
+
+
+class Follower:
+    """One party's run of the game beside its copy of the protocol state: each verified message becomes the fact
+    it opens to that party. ``own(position)`` opens a card with the party's own share (a seat), else ``None``."""
+
+    def __init__(
+        self,
+        spec: TableSpec,
+        setup: TableSetup,
+        start: HandState,
+        seat: int | None = None,
+        own: Callable[[int], int] | None = None,
+    ):
+        self.spec, self.setup, self._own = spec, setup, own
+        self.seat = seat
+        self.public = PublicHand(start, seat)
+
+    def name(self, seat: int) -> str:
+        """The player who acts for ``seat``: the dummy's cards are played by the declarer's opponent."""
+        if seat < len(self.spec.players):
+            return self.spec.players[seat]
+        declarer = self.public.state.declarer
+        return next(p for s, p in enumerate(self.spec.players) if s != declarer and p in self.setup.players)
+
+    def message(self, protocol: Protocol, message: Message) -> Play | None:
+        """The fact a message just verified opens (``protocol`` already holds it); a card played is returned."""
+        player, step = sender(message)
+        public = self.public
+        if step == "play":
+            state = public.state
+            actor = to_move(state)
+            play = Play(state.turn, protocol.plays[-1][2], None if actor == state.turn else actor)
+            public.act(play)
+            return play
+        if step == "discard" and self.spec.players.index(player) != self.seat:
+            public.put_away(self.spec.players.index(player))
+        elif step in ROUNDS and protocol.round is None:
+            self._round_done(protocol, step)
+        return None
+
+    def _round_done(self, protocol: Protocol, step: str) -> None:
+        rows = self.setup.talon_rows
+        if step == "talon":
+            assert protocol.pending_talon is not None  # set when the round began
+            talon = protocol.pending_talon[0]
+            self.public.show_talon(talon, [protocol.open_position(p) for p in rows[talon]])
+        elif step == "take":
+            assert protocol.pending_talon is not None
+            talon, recipient = protocol.pending_talon
+            if self._own is not None and recipient == self.spec.players[self.seat or 0]:
+                self.public.show_talon(talon, [self._own(p) for p in rows[talon]])
+        elif step == "turn":
+            self.public.show_turned(protocol.open_position(rows[0][protocol.turned - 1]))
+        elif step == "dummy":
+            dummy = self.public.state.dummy
+            assert dummy is not None  # a dummy round only at a table with a dummy
+            self.public.lay_open(dummy, [protocol.open_position(p) for p in self.setup.dummy_positions])
+
+
+class LiveHand:
+    """The host's side of one hand: ``due`` says what it waits for, ``message``/``act``/``announce`` take it.
+    Every message is checked (signature, link, proofs) before anything changes; a refused one raises and changes
+    nothing the protocol keeps."""
+
+    def __init__(
+        self,
+        spec: TableSpec,
+        setup: TableSetup,
+        seating: Seating,
+        dealer: int,
+        sheet: Sheet,
+        opening_round: int = 0,
+    ):
+        self.spec, self.setup, self.seating, self.dealer = spec, setup, seating, dealer
+        self.sheet, self.opening_round = sheet, opening_round
+        self.protocol = Protocol(setup)
+        self.game = Follower(spec, setup, self.start())
+        self.actions: list[Action | int] = []  # the game's actions; a seat's number for a discard nobody saw
+        self._rounds: list[Due] = []  # rounds the game has called for and nobody has begun
+        self.messages: list[dict[str, Any]] = []  # the signed envelopes, as received: the transcript's messages
+
+    @property
+    def hand(self) -> int:
+        return self.setup.context.hand
+
+    def start(self, seat: int | None = None, cards: Sequence[int] = ()) -> HandState:
+        """The hand begun on an imputed deal: ``seat`` holding ``cards`` (a seat's own run), else nobody's."""
+        sheet = self.sheet
+        return imputed_start(
+            self.spec.convention,
+            len(self.spec.players),
+            self.dealer,
+            seat,
+            cards,
+            sheet.raspasy_streak,
+            self.opening_round,
+            sheet.refe_seats(),
+        )
+
+    def due(self) -> Due | None:
+        """What the hand waits for next; ``None`` once every share and discard is out."""
+        expected = self.protocol.expected
+        if expected is not None:
+            step, player = expected
+            pending = self.protocol.pending_talon
+            talon, to = pending if pending is not None and step in ("talon", "take") else (0, None)
+            return Due(player, step, talon, to)
+        if self._rounds:
+            return self._rounds[0]
+        if self.protocol.finished:
+            return None
+        state = self.game.public.state
+        if state.phase is Phase.DONE:
+            return Due(self.setup.players[0], "reveal")
+        if self._talon_card_due(state):
+            return Due(self.setup.players[0], "turn")
+        if self.game.public.undecided:
+            assert state.declarer is not None  # only a declared contract has the announcement
+            return Due(self.game.name(state.declarer), ANNOUNCE)
+        seat = to_move(state)
+        assert seat is not None  # a hand not over has a seat to act
+        step = {Phase.DISCARD: "discard", Phase.DEFENCE_DISCARD: "discard", Phase.PLAY: "play"}.get(state.phase, ACT)
+        return Due(self.game.name(seat), step)
+
+    def _talon_card_due(self, state: HandState) -> bool:
+        """A raspasy trick that a talon card leads, before its first card, with that card not yet turned."""
+        leads = state.phase is Phase.PLAY and not state.current and state.current_talon_card is not None
+        return leads and self.protocol.turned == len(state.tricks)
+
+    def message(self, envelope: Mapping[str, Any]) -> Message:
+        """A seat's signed protocol message, checked against what is due; returns its verified form."""
+        due = self.due()
+        opened = open_message(dict(envelope), self.seating, self.hand, self.protocol.head)
+        player, step = sender(opened.message)
+        if due is None or (player, step) != (due.player, due.step):
+            raise MentalPokerError(f"message out of turn; the hand waits for {due}", player, step)
+        before = self.game.public.state
+        self.protocol.apply(opened.message, digest=opened.digest)
+        self.messages.append(dict(envelope))
+        if self._rounds and step == self._rounds[0].step:
+            self._rounds.pop(0)
+        if step == "discard":
+            self.actions.append(self.spec.players.index(player))
+        played = self.game.message(self.protocol, opened.message)
+        if played is not None:
+            self.actions.append(played)
+        self._called_for(before)
+        return opened.message
+
+    def act(self, player: str, action: Action) -> None:
+        """A seat's game decision (not a discard or a card: those are protocol messages)."""
+        due = self.due()
+        if due is None or due.step != ACT or due.player != player:
+            raise IllegalAction(f"{action}: the hand waits for {due}")
+        if isinstance(action, (Discard, Play)):
+            raise IllegalAction(f"{action}: a discard or a card is a protocol message")
+        before = self.game.public.state
+        self.game.public.act(action)
+        self.actions.append(action)
+        self._called_for(before)
+
+    def announce(self, player: str, action: Announce | None) -> None:
+        """The declarer's word at the first lead: his announcement, or ``None`` (he holds an ace)."""
+        due = self.due()
+        if due is None or due.step != ANNOUNCE or due.player != player:
+            raise IllegalAction(f"the hand waits for {due}, not {player}'s announcement")
+        if action is None:
+            self.game.public.no_announcement()
+            return
+        self.game.public.act(action)
+        self.actions.append(action)
+
+    def _called_for(self, before: HandState) -> None:
+        """The rounds the last step calls for: a talon opened to all or passed to its taker, the dummy laid open."""
+        after = self.game.public.state
+        players = self.setup.players
+        taken = sorted(_lying(before) - _lying(after))
+        if after.talon_shown and not before.talon_shown:
+            talon = taken[0] if taken else after.talon_bought or 0
+            self._rounds.append(Due(players[0], "talon", talon))
+        elif taken:
+            taker = next(s for s in range(len(after.hands)) if len(after.hands[s]) > len(before.hands[s]))
+            name = self.game.name(taker)
+            first = next(p for p in players if p != name)
+            self._rounds.append(Due(first, "take", taken[0], name))
+        if after.dummy is not None and after.defence_open and not before.defence_open:
+            self._rounds.append(Due(players[0], "dummy"))
+
+    def record(self) -> tuple[dict[str, Any], np.ndarray, Sheet]:
+        """Once every share and discard is out: the record (the actions replayed on the deal the reveal opened,
+        the sheet's lines written), the deck order, and the sheet after the hand. An illegal action shows here,
+        naming the seat that took it."""
+        if not self.protocol.finished:
+            raise MentalPokerError("the hand is not over: its deal is not open yet")
+        order = np.array([self.protocol.open_position(p) for p in range(self.setup.size)], dtype=np.uint8)
+        convention, seats = self.spec.convention, len(self.spec.players)
+        deal = deal_order(order, self.spec.pattern)
+        state = new_hand(
+            convention, seats, self.dealer, deal, self.sheet.raspasy_streak, self.opening_round, self.sheet.refe_seats()
+        )
+        for action in self.actions:
+            if isinstance(action, int):
+                action = Discard(
+                    action, tuple(sorted(int(order[p]) for p in self.protocol.discards[self.spec.players[action]]))
+                )
+            try:
+                state = apply(state, action)
+            except IllegalAction as exc:
+                who = self.spec.players[action.by if isinstance(action, Play) else action.seat]
+                raise MentalPokerError(f"the deal the reveal opened makes this illegal: {exc}", who) from None
+        outcome = result(state)
+        after, lines = system_of(convention).score_hand(self.sheet, outcome)
+        fields = hand_fields(self.hand, state, {}, lines, sheet_extras(self.sheet, after, outcome, convention))
+        return {k: v for k, v in fields.items() if k != "type"}, order, after
+
+    def _discard(self, seat: int, order: np.ndarray) -> Discard:
+        """The discard ``seat`` committed to, as it opened it after the reveal."""
+        positions = self.protocol.discards[self.spec.players[seat]]
+        return Discard(seat, tuple(sorted(int(order[p]) for p in positions)))
+
+
+def _lying(state: HandState) -> set[int]:
+    """The talons (by index) whose first card still lies in the talon: those nobody has taken."""
+    return {index for index, talon in enumerate(state.dealt_talons) if talon and talon[0] in state.talon}

@@ -1,0 +1,180 @@
+"""A seat at a live mentally dealt hand, behind the same messages a remote player sends: its own secrets (a
+``Player``), its own run of the game that knows its cards (a ``Follower``), and a bot that decides from its view.
+
+A bot seated by the service is one of these: it sees what the host relays and nothing else, so a table of one
+person and two bots is still dealt by three parties, each holding its own key share.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from fairdeal.engine.actions import Action, Announce, Discard, Phase, Play
+from fairdeal.engine.bots import Bot
+from fairdeal.engine.hand import to_move
+from fairdeal.engine.state import HandState
+from fairdeal.engine.view import actor_view
+from fairdeal.errors import IllegalAction
+from fairdeal.protocols.identity import IdentityKey
+from fairdeal.protocols.mental_poker.live import ACT, ANNOUNCE, Due, Follower, LiveHand
+from fairdeal.protocols.mental_poker.messages import Message
+from fairdeal.protocols.mental_poker.player import Player
+from fairdeal.protocols.mental_poker.protocol import TableSetup
+from fairdeal.protocols.mental_poker.signing import Seating
+from fairdeal.protocols.mental_poker.statements import sign_record
+from fairdeal.protocols.table import TableSpec
+
+Start = Any  # a callable (seat, cards) -> HandState: the hand begun on a deal in which the seat holds its cards
+
+
+class LiveSeat:
+    """One seated party. ``start(seat, cards)`` begins its run of the game once the deal has shown it its cards;
+    a seat that sits this hand out (four or five at the table) holds no key and only signs the record."""
+
+    def __init__(
+        self,
+        spec: TableSpec,
+        setup: TableSetup,
+        seating: Seating,
+        identity: IdentityKey,
+        bot: Bot,
+        start: Start,
+    ):
+        self.name = identity.name
+        self.seat = spec.players.index(self.name)
+        self.hand = setup.context.hand
+        self.spec, self.seating, self.identity, self.bot, self._start = spec, seating, identity, bot, start
+        self.player = Player(setup, self.name).sign_with(identity, seating) if self.name in setup.players else None
+        self._follower: Follower | None = None
+
+    @property
+    def game(self) -> HandState:
+        """This seat's run of the hand: the true hand in everything it may see."""
+        return self._following().public.state
+
+    def answer(self, due: Due) -> Any:
+        """What the hand waits for from this seat: a signed message, a game action, or its word on the no-aces
+        announcement (an ``Announce``, or ``None``: it holds an ace)."""
+        if due.step == ACT:
+            action = self._decide()
+            self._following().public.act(action)
+            return action
+        if due.step == ANNOUNCE:
+            return self._announcement()
+        player = self._dealt()
+        if due.step == "discard":
+            action = self._decide()
+            if not isinstance(action, Discard):
+                raise IllegalAction(f"{action}: the hand waits for {self.name}'s discard")
+            self._following().public.act(action)
+            return self._sent(player.discard(action.cards))
+        if due.step == "play":
+            action = self._decide()
+            if not isinstance(action, Play):
+                raise IllegalAction(f"{action}: the hand waits for {self.name}'s card")
+            return self._sent(player.play(action.card))
+        return self._sent(_protocol_step(player, due))
+
+    def receive(self, envelope: Mapping[str, Any]) -> None:
+        """Another seat's message, relayed: verified, then followed."""
+        player = self._dealt()
+        player.receive(dict(envelope))
+        self._follow(player.state.messages[-1])
+
+    def observe(self, action: Action | None, announcing: bool = False) -> None:
+        """Another seat's game decision (``announcing``: the declarer's word, ``None`` if he holds an ace)."""
+        if self.player is None:
+            return
+        public = self._following().public
+        if action is None and announcing:
+            public.no_announcement()
+        elif action is not None:
+            public.act(action)
+
+    def sign(self, record: Mapping[str, Any], head: str) -> dict[str, Any]:
+        """This seat's signed statement on the record: agreeing, or refusing when the record's cards are not the
+        ones the messages proved."""
+        refusal = self.player.record_refusal(record) if self.player is not None else None
+        return sign_record(self.identity, self.seating, self.hand, record, head, refusal)
+
+    def _decide(self) -> Action:
+        state = self.game
+        actor = to_move(state)
+        assert actor is not None  # asked only while the hand waits for this seat
+        return self.bot.act(actor_view(state, actor))
+
+    def _announcement(self) -> Announce | None:
+        public = self._following().public
+        if public.state.phase is Phase.ANNOUNCE:
+            action = self._decide()
+            if not isinstance(action, Announce):
+                raise IllegalAction(f"{action}: the hand waits for {self.name}'s announcement")
+            public.act(action)
+            return action
+        public.no_announcement()
+        return None
+
+    def _dealt(self) -> Player:
+        if self.player is None:
+            raise IllegalAction(f"{self.name} sits this hand out and sends no message")
+        return self.player
+
+    def _sent(self, envelope: Message) -> Message:
+        player = self._dealt()
+        if player.state.dealt:
+            self._follow(player.state.messages[-1])
+        return envelope
+
+    def _follow(self, message: Message) -> None:
+        player = self._dealt()
+        if player.state.dealt:
+            self._following().message(player.state, message)
+
+    def _following(self) -> Follower:
+        """The seat's run of the game, begun when the deal has shown it its cards."""
+        if self._follower is None:
+            player = self._dealt()
+            if not player.state.dealt:
+                raise IllegalAction(f"{self.name} has no cards before the deal is complete")
+            start = self._start(self.seat, player.hand())
+            self._follower = Follower(self.spec, player.setup, start, self.seat, player.card_at)
+        return self._follower
+
+
+def _protocol_step(player: Player, due: Due) -> Message:
+    """The message of a round or a closing step."""
+    if due.step == "talon":
+        return player.open_talon(due.talon)
+    if due.step == "take":
+        assert due.to is not None  # a take round names its recipient
+        return player.take(due.to, due.talon)
+    steps = {
+        "keys": player.keys,
+        "shuffle": player.shuffle,
+        "deal": player.deal,
+        "turn": player.turn,
+        "dummy": player.open_dummy,
+        "reveal": player.reveal,
+        "discard-open": player.open_discard,
+    }
+    return steps[due.step]()
+
+
+def play_through(hand: LiveHand, seats: Mapping[str, LiveSeat]) -> None:
+    """Run ``hand`` to its last message with every seat in this process, each shown only what the host relays:
+    a game decision to every other seat, a message to every other seat dealt a hand."""
+    while (due := hand.due()) is not None:
+        answer = seats[due.player].answer(due)
+        others = [seat for name, seat in seats.items() if name != due.player]
+        if due.step == ACT:
+            hand.act(due.player, answer)
+        elif due.step == ANNOUNCE:
+            hand.announce(due.player, answer)
+        else:
+            hand.message(answer)
+        for seat in others:
+            if due.step in (ACT, ANNOUNCE):
+                seat.observe(answer, announcing=due.step == ANNOUNCE)
+            elif seat.player is not None:
+                seat.receive(answer)
