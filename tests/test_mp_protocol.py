@@ -16,7 +16,7 @@ from fairdeal.protocols.encoding import canonical_json
 from fairdeal.protocols.mental_poker.elgamal import Ciphertext, card_of_point, card_point, encrypt, make_key_share
 from fairdeal.protocols.mental_poker.fiat_shamir import HandContext
 from fairdeal.protocols.mental_poker.group import BASE, Point, Scalar, base_mult
-from fairdeal.protocols.mental_poker.messages import key_message, read_key, shuffle_message
+from fairdeal.protocols.mental_poker.messages import discard_open_message, key_message, read_key, shuffle_message
 from fairdeal.protocols.mental_poker.player import Player, play_hand
 from fairdeal.protocols.mental_poker.protocol import HandState, TableSetup, verify_hand
 from fairdeal.protocols.mental_poker.shuffle import prove_shuffle, random_permutation
@@ -270,3 +270,56 @@ def test_two_colluders_cannot_open_a_card_dealt_to_the_third(honest):
         with pytest.raises(MentalPokerError, match="not a card"):
             card_of_point(ciphertext.c2 - colluders)
     assert len(east.hand()) == 10
+
+
+def _opened_after_discard(lay_open):
+    """Deal (talon opened), north commits a discard of two of his own cards and lays his hand open with
+    ``lay_open(north, held, discarded)`` positions; every message checked by the others."""
+    players, messages = play_hand(SETUP)
+    north = players[0]
+    cards = north.hand()[:2]
+    message = north.discard(cards)
+    for other in players[1:]:
+        other.receive(message)
+    held = [p for p in north._held_positions() if p not in north._discard[0]]
+    opened = dict(north._shares("open", lay_open(held, list(north._discard[0]))), prev=north.state.head)
+    try:  # a cheat's own copy of the hand need not accept what he sends; an honest seat's does
+        north.state.apply(opened, check_proofs=False)
+        for other in players[1:]:
+            other.receive(opened)
+    except MentalPokerError:
+        pass
+    return players, messages + [message, opened]
+
+
+def test_a_hand_laid_open_is_the_holders_cards_and_everyone_can_read_it():
+    players, messages = _opened_after_discard(lambda held, discarded: held)
+    state = verify_hand(SETUP, messages, partial=True).state
+    north = players[0]
+    assert sorted(state.open_position(p) for p in state.laid_open["north"]) == sorted(
+        north.card_at(p) for p in north._held_positions() if p not in north._discard[0]
+    )
+
+
+def test_laying_open_a_card_not_held_or_too_few_is_refused():
+    foreign = SETUP.hand_positions("east")[0]
+    _, swapped = _opened_after_discard(lambda held, discarded: held[1:] + [foreign])
+    rejected(swapped, "north", "open")
+    _, short = _opened_after_discard(lambda held, discarded: held[1:])
+    error = rejected(short, "north", "open")
+    assert "not the 10 unplayed cards of his" in str(error)
+
+
+def test_a_discarded_card_laid_open_as_held_is_caught_when_the_discard_opens():
+    """The discard is hidden when the hand is laid open; its opening must show none of the cards laid open."""
+    players, messages = _opened_after_discard(lambda held, discarded: held[2:] + discarded)
+    for player in players:
+        message = player.reveal()
+        for other in players:
+            if other is not player:
+                other.receive(message)
+        messages.append(message)
+    north = players[0]
+    messages.append(dict(discard_open_message(north.name, *north._discard), prev=north.state.head))
+    error = rejected(messages, "north", "discard-open")
+    assert "were laid open as cards he held" in str(error)

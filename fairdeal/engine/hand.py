@@ -575,7 +575,8 @@ def _apply_defend(state: HandState, action: Defend) -> HandState:
     if rules.lone_whister_invites or rules.passer_sits_out or _kontra_open(state):
         return _after_defence(state)
     if state.dummy is not None:  # «вистовать и при этом открыть болвана»
-        state = evolve(state, open_seats=frozenset({state.dummy}), defence_open=True)
+        opened = frozenset({state.dummy})
+        state = evolve(state, open_seats=opened, defence_open=True, laid_open=state.laying_open(opened))
         return play_rules.start_play(state, HandKind.GAME)
     assert state.contract is not None  # the defence answered a declared contract
     forced_closed = state.dark and state.convention.defence.dark_six_forced_whist and state.contract.level == 6
@@ -606,7 +607,8 @@ def _whister_takes_talon(state: HandState, seat: int) -> HandState:
 
 def _apply_choose_open(state: HandState, action: ChooseOpen) -> HandState:
     if action.open:
-        state = evolve(state, defence_open=True, open_seats=frozenset(state.defenders))
+        opened = frozenset(state.defenders)
+        state = evolve(state, defence_open=True, open_seats=opened, laid_open=state.laying_open(opened))
     return play_rules.start_play(state, HandKind.GAME)
 
 

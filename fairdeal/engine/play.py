@@ -43,7 +43,8 @@ def start_play(state: HandState, kind: HandKind, seats: tuple[int, ...] | None =
         and not (state.dark and defence.dark_misere_closed)
     ):
         # Codex: «если ход должны сделать вистующие - они же и открывают карты ещё до первого хода»
-        amend_fresh(state, open_seats=frozenset(state.defenders), defence_open=True)
+        opened = frozenset(state.defenders)
+        amend_fresh(state, open_seats=opened, defence_open=True, laid_open=state.laying_open(opened))
     return amend_fresh(state, phase=_PLAY, leader=first, turn=first)
 
 
@@ -171,13 +172,13 @@ def play_legal_card(state: HandState, card: int) -> HandState:
     kept["current"] = current
     kept["turn"] = seats[(seats.index(seat) + 1) % len(seats)]
     if len(current) == 1 and not state.tricks:
-        kept.update(_opened_at_first_lead(state))
+        kept.update(_opened_at_first_lead(after))
     return after
 
 
 def _opened_at_first_lead(state: HandState) -> dict[str, object]:
-    """The hands turned face up once the first card is led: the misère defenders' where the convention opens them
-    then, and an open contract's declarer («После первого хода ... в открытую»)."""
+    """The hands turned face up once the first card is led (``state`` holds it): the misère defenders' where the
+    convention opens them then, and an open contract's declarer («После первого хода ... в открытую»)."""
     changes: dict[str, object] = {}
     defence = state.convention.defence
     if (
@@ -190,6 +191,10 @@ def _opened_at_first_lead(state: HandState) -> dict[str, object]:
         seats = changes.get("open_seats", state.open_seats)
         assert isinstance(seats, frozenset)
         changes["open_seats"] = seats | {state.declarer}
+    if "open_seats" in changes:
+        opened = changes["open_seats"]
+        assert isinstance(opened, frozenset)
+        changes["laid_open"] = state.laying_open(opened)
     return changes
 
 

@@ -62,6 +62,8 @@ class HandState:
     defence: tuple[tuple[int, DefenceCall], ...] = ()
     defence_open: bool = False
     open_seats: frozenset[int] = frozenset()  # hands lying face up
+    # Each hand as it was laid face up: (seat, cards played in the hand before, the cards it held then).
+    laid_open: tuple[tuple[int, int, tuple[int, ...]], ...] = ()
     kind: HandKind | None = None
     tricks: tuple[Trick, ...] = ()
     current: tuple[tuple[int, int], ...] = ()  # the trick being played: (seat, card)
@@ -104,6 +106,12 @@ class HandState:
     def players(self) -> tuple[int, ...]:
         """Active seats that are people at the table (the dummy excluded)."""
         return tuple(s for s in self.active if s != self.dummy)
+
+    def laying_open(self, seats: frozenset[int]) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+        """``laid_open`` with the hands of ``seats`` that do not lie open yet laid open now."""
+        played = sum(len(t.plays) for t in self.tricks) + len(self.current)
+        fresh = sorted(seats - self.open_seats)
+        return self.laid_open + tuple((seat, played, self.hands[seat]) for seat in fresh)
 
     @property
     def current_talon_card(self) -> int | None:

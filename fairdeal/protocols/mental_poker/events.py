@@ -18,31 +18,51 @@ from fairdeal.rules.convention import Convention
 
 if TYPE_CHECKING:
     from fairdeal.engine.deal_source import Plays  # numpy: for the types only
+    from fairdeal.engine.state import HandState
 
 RECORD = "record"
 # What a malformed record raises on its way through the engine's replay and the event list.
 MALFORMED = (FairdealError, KeyError, TypeError, ValueError, AttributeError, IndexError)
 Event = tuple[Any, ...]
+LaidOpen = tuple[tuple[int, int, tuple[int, ...]], ...]  # (seat, cards played before, the cards held then)
 Finding = tuple[str, str, str]  # (party, check, detail)
 
 
-def engine_plays(record: Mapping[str, Any], convention: Convention, num_seats: int) -> Plays | None:
-    """Each trick's (seat, card) as the engine replays the record, or ``None`` when the record does not replay."""
+def engine_hand(record: Mapping[str, Any], convention: Convention, num_seats: int) -> HandState | None:
+    """The hand as the engine replays the record, or ``None`` when the record does not replay."""
     try:
-        return [trick.plays for trick in replay_record(record, convention, num_seats).tricks]
+        return replay_record(record, convention, num_seats)
     except FairdealError:
         return None
 
 
+def engine_plays(record: Mapping[str, Any], convention: Convention, num_seats: int) -> Plays | None:
+    """Each trick's (seat, card) as the engine replays the record, or ``None`` when the record does not replay."""
+    state = engine_hand(record, convention, num_seats)
+    return None if state is None else [trick.plays for trick in state.tricks]
+
+
+def hands_laid_open(state: HandState | None, players: Sequence[str]) -> LaidOpen:
+    """The players' hands the replay lays face up: (seat, cards played before, the cards held then); Gusarik's
+    dummy, nobody's, is opened by its own round."""
+    return () if state is None else tuple(entry for entry in state.laid_open if entry[0] < len(players))
+
+
 def expected_events(
-    record: Mapping[str, Any], players: Sequence[str], plays: Plays | None, dummy: bool = False
+    record: Mapping[str, Any],
+    players: Sequence[str],
+    plays: Plays | None,
+    dummy: bool = False,
+    laid_open: LaidOpen = (),
 ) -> list[Event]:
     """The protocol steps the game record calls for after the deal, in order (rounds as one event).
 
     ``plays`` are the engine's seat-tagged cards of each trick (a passer who sits out plays none; Gusarik's dummy
     is seat ``len(players)``, played by the declarer's opponent); ``players`` are the table's names by seat.
     Without ``plays`` (a record the engine cannot replay) a play names no player. With a ``dummy`` it is laid
-    open when the defence plays open («вистовать и при этом открыть болвана»).
+    open when the defence plays open («вистовать и при этом открыть болвана»). Each hand ``laid_open`` (the
+    engine's, ``hands_laid_open``) is opened by its holder when it is laid face up: before the first card, or
+    after it.
     """
     if any(entry.get("take") for entry in record.get("extras", {}).get("nachgehen", [])):
         raise ProtocolError(
@@ -67,13 +87,15 @@ def expected_events(
         events += [("take", whister, extras["whist_talon"]), ("discard", whister)]
     if dummy and record.get("defence_open"):
         events.append(("dummy",))
+    played = 0
     for index, trick in enumerate(record.get("tricks", [])):
         if "talon_card" in trick:
             events.append(("turn",))
-        if plays is None:
-            events += [("play", None, parse_card(card).code) for card in trick["cards"]]
-        else:
-            events += [("play", by_seat[seat], card) for seat, card in plays[index]]
+        cards = [(None, parse_card(card).code) for card in trick["cards"]] if plays is None else plays[index]
+        for seat, card in cards:
+            events += [("open", players[s]) for s, before, _ in laid_open if before == played]
+            events.append(("play", None if seat is None else by_seat[seat], card))
+            played += 1
     events.append(("reveal",))
     if "discard" in record:
         events.append(("discard-open", name))
@@ -109,8 +131,9 @@ def discards_of(record: Mapping[str, Any], players: Sequence[str]) -> dict[str, 
 def _expected(record: Any, convention: Convention, players: Sequence[str], dummy: bool) -> list[Event] | Finding:
     """The record's events, or the finding that it is malformed."""
     try:
-        plays = engine_plays(record, convention, len(players))
-        return expected_events(record, players, plays, dummy)
+        state = engine_hand(record, convention, len(players))
+        plays = None if state is None else [trick.plays for trick in state.tricks]
+        return expected_events(record, players, plays, dummy, hands_laid_open(state, players))
     except MALFORMED as exc:
         return RECORD, "events", f"malformed record ({type(exc).__name__}: {exc})"
 
@@ -127,7 +150,8 @@ def record_findings(
     """A complete hand's record against its messages: ``proven`` are the post-deal steps the messages hold (each
     round one event, plays with their cards), ``turned`` the raspasy talon cards turned, ``discards`` each
     player's opened discard. The events in order first; only when they agree, the cards turned and put away.
-    ``record`` is the transcript's, as signed."""
+    ``record`` is the transcript's, as signed. (A hand laid open is its holder's unplayed cards less his discard,
+    which the protocol holds him to; with the deal, the events and the discard agreed, they are the record's.)"""
     record = played_record(record)
     expected = _expected(record, convention, players, dummy)
     if not isinstance(expected, list):

@@ -42,12 +42,13 @@ ACT, ANNOUNCE = "act", "announce"  # a game decision; the declarer's word on a h
 class Due:
     """What the hand waits for: ``step`` from ``player`` — a protocol step, a game decision (``act``) or the
     declarer's word on the no-aces announcement (``announce``); a talon step names its talon, a take its
-    recipient."""
+    recipient, a card chosen by the seat who plays this player's open hand the card."""
 
     player: str
     step: str
     talon: int = 0
     to: str | None = None
+    card: int | None = None  # a card another seat chose from this player's hand laid open: his to prove
 
 
 class Follower:
@@ -85,6 +86,9 @@ class Follower:
             return play
         if step == "discard" and self.spec.players.index(player) != self.seat:
             public.put_away(self.spec.players.index(player))
+        elif step == "open":
+            shown = protocol.laid_open[player]
+            public.lay_open(self.spec.players.index(player), [protocol.open_position(p) for p in shown])
         elif step in ROUNDS and protocol.round is None:
             self._round_done(protocol, step)
         return None
@@ -99,7 +103,10 @@ class Follower:
             assert protocol.pending_talon is not None
             talon, recipient = protocol.pending_talon
             if self._own is not None and recipient == self.spec.players[self.seat or 0]:
-                self.public.show_talon(talon, [self._own(p) for p in rows[talon]])
+                # The rules may give him only the first of the cards passed (the 19th century's little poverty).
+                state = self.public.state
+                taken = sum(1 for c in state.dealt_talons[talon] if c not in state.talon)
+                self.public.show_talon(talon, [self._own(p) for p in rows[talon][:taken]])
         elif step == "turn":
             self.public.show_turned(protocol.open_position(rows[0][protocol.turned - 1]))
         elif step == "dummy":
@@ -129,6 +136,7 @@ class LiveHand:
         self.actions: list[Action | int] = []  # the game's actions; a seat's number for a discard nobody saw
         self._rounds: list[Due] = []  # rounds the game has called for and nobody has begun
         self.messages: list[dict[str, Any]] = []  # the signed envelopes, as received: the transcript's messages
+        self.chosen: Play | None = None  # a card chosen from another seat's open hand, awaiting its holder's proof
 
     @property
     def hand(self) -> int:
@@ -170,6 +178,11 @@ class LiveHand:
             return Due(self.game.name(state.declarer), ANNOUNCE)
         seat = to_move(state)
         assert seat is not None  # a hand not over has a seat to act
+        if state.phase is Phase.PLAY and seat != state.turn and state.turn != state.dummy:
+            # The seat who plays another's open hand chooses; the holder proves the card.
+            if self.chosen is None:
+                return Due(self.game.name(seat), ACT)
+            return Due(self.game.name(state.turn), "play", card=self.chosen.card)
         step = {Phase.DISCARD: "discard", Phase.DEFENCE_DISCARD: "discard", Phase.PLAY: "play"}.get(state.phase, ACT)
         return Due(self.game.name(seat), step)
 
@@ -185,6 +198,8 @@ class LiveHand:
         player, step = sender(opened.message)
         if due is None or (player, step) != (due.player, due.step):
             raise MentalPokerError(f"message out of turn; the hand waits for {due}", player, step)
+        if step == "play" and due.card is not None and self._card_of(opened.message) != due.card:
+            raise MentalPokerError("proves another card than the one chosen from his open hand", player, step)
         before = self.game.public.state
         self.protocol.apply(opened.message, digest=opened.digest)
         self.messages.append(dict(envelope))
@@ -195,6 +210,7 @@ class LiveHand:
         played = self.game.message(self.protocol, opened.message)
         if played is not None:
             self.actions.append(played)
+            self.chosen = None
         self._called_for(before)
         return opened.message
 
@@ -203,12 +219,30 @@ class LiveHand:
         due = self.due()
         if due is None or due.step != ACT or due.player != player:
             raise IllegalAction(f"{action}: the hand waits for {due}")
-        if isinstance(action, (Discard, Play)):
-            raise IllegalAction(f"{action}: a discard or a card is a protocol message")
+        if isinstance(action, Discard) or (isinstance(action, Play) and action.seat == action.by):
+            raise IllegalAction(f"{action}: a discard or a card of one's own is a protocol message")
+        if isinstance(action, Play):
+            self._choose(action)
+            return
         before = self.game.public.state
         self.game.public.act(action)
         self.actions.append(action)
         self._called_for(before)
+
+    def _choose(self, action: Play) -> None:
+        """A card chosen from another seat's open hand: legal there, it waits for its holder's proof."""
+        state = self.game.public.state
+        if action.seat != state.turn or action.by != to_move(state):
+            raise IllegalAction(f"{action}: it is not that card's turn")
+        if action.card not in state.hands[action.seat]:
+            raise IllegalAction(f"{action}: the card is not in that open hand")
+        self.chosen = action
+
+    def _card_of(self, message: Message) -> int:
+        """The card a play message proves, worked out on a copy (the protocol state changes only once checked)."""
+        trial = self.protocol.snapshot()
+        trial.apply(message, digest="")
+        return trial.plays[-1][2]
 
     def announce(self, player: str, action: Announce | None) -> None:
         """The declarer's word at the first lead: his announcement, or ``None`` (he holds an ace)."""
@@ -236,6 +270,9 @@ class LiveHand:
             self._rounds.append(Due(first, "take", taken[0], name))
         if after.dummy is not None and after.defence_open and not before.defence_open:
             self._rounds.append(Due(players[0], "dummy"))
+        for seat, _, _ in after.laid_open[len(before.laid_open) :]:
+            if seat != after.dummy:
+                self._rounds.append(Due(self.spec.players[seat], "open"))
 
     def record(self) -> tuple[dict[str, Any], np.ndarray, Sheet]:
         """Once every share and discard is out: the record (the actions replayed on the deal the reveal opened,

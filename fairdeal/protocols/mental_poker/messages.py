@@ -39,6 +39,7 @@ FIELDS: dict[str, set[str]] = {
     "turn": _SHARES,
     "dummy": _SHARES,
     "reveal": _SHARES,
+    "open": _SHARES,
     "play": {"position", "share", "proof"},
     "discard": {"commitment"},
     "discard-open": {"positions", "nonce"},

@@ -218,6 +218,11 @@ class Player:
         )
         return [p for p in self.state.holdings(self.name) + talon if p not in played | discarded]
 
+    def open_hand(self) -> Message:
+        """Lay my hand face up: my shares of every card I hold now (not my discard)."""
+        dummy = set(self.setup.dummy_positions)
+        return self._send(self._shares("open", [p for p in self._held_positions() if p not in dummy]))
+
     # ---- the end ------------------------------------------------------------------------------------------------
 
     def reveal(self) -> Message:

@@ -3,8 +3,8 @@
 Fixed opening: ``keys``, ``shuffle``, ``deal`` from every player in turn. Then the steps the game calls for, in
 the order it calls for them: ``talon`` (opened publicly), ``take`` (the talon passed unseen to the declarer),
 ``turn`` (one raspasy talon card turned), ``discard`` (the declarer's commitment), ``dummy`` (Gusarik's dummy laid
-open), ``play`` (a card proven to come from the sender's holdings), ``reveal`` (every share not yet published),
-``discard-open``; or ``abandon``.
+open), ``open`` (a player's hand laid face up: his shares of the cards he holds), ``play`` (a card proven to come
+from the sender's holdings), ``reveal`` (every share not yet published), ``discard-open``; or ``abandon``.
 Every message carries ``prev``, the hash of the message before it, so a verifier stops at the first change.
 ``HandState`` checks who may send what when and verifies every proof; each failure names the sender and step.
 """
@@ -48,7 +48,7 @@ from fairdeal.protocols.mental_poker.shuffle import Deck, ShuffleClaim, add_shuf
 
 OPENING = ("keys", "shuffle", "deal")
 ROUNDS = ("talon", "take", "turn", "dummy", "reveal")  # steps every listed player sends, one after another
-SINGLE = ("play", "discard", "discard-open")  # steps one player sends when the game calls for them
+SINGLE = ("play", "discard", "open", "discard-open")  # steps one player sends when the game calls for them
 STEPS = OPENING + ROUNDS + SINGLE + ("abandon",)
 
 
@@ -150,6 +150,7 @@ class HandState:
         self.holders: dict[int, str] = {}  # talons a player plays from, once he has committed his discard
         self.commitments: dict[str, bytes] = {}  # discard commitments, in the order made
         self.discards: dict[str, tuple[int, ...]] = {}  # discards opened after the reveal
+        self.laid_open: dict[str, tuple[int, ...]] = {}  # the positions of each hand laid face up
         self.plays: list[tuple[str, int, int]] = []  # (player, position, card)
         self.abandoned: tuple[str, str] | None = None  # (player who stopped answering, step)
         self.cards: dict[tuple[bytes, ...], int] = {}  # decryptions made, by ciphertext and shares
@@ -382,6 +383,29 @@ class HandState:
         with blame(player, "play"):
             self.plays.append((player, position, self.open_position(position)))
 
+    def _apply_open(self, player: str, message: Message, check_proofs: bool) -> None:
+        """A hand laid face up: its holder's shares of every card he holds now — his hand and the talon he plays
+        from, less the cards played and the discard he committed (whose opening must then show none of these)."""
+        if player in self.laid_open:
+            raise MentalPokerError("has laid his hand open already", player, "open")
+        shares = read_shares(message)
+        talons = [p for t, row in enumerate(self.setup.talon_rows) if self.holders.get(t) == player for p in row]
+        own = set(self.setup.hand_positions(player)) | set(talons)
+        played = own & {p for _, p, _ in self.plays}
+        count = self.setup.pattern.cards_per_hand - len(played)
+        positions = set(shares.positions)
+        if len(positions) != len(shares.positions) or not positions <= own - played or len(positions) != count:
+            raise MentalPokerError(
+                f"shares for positions {sorted(shares.positions)}, not the {count} unplayed cards of his",
+                player,
+                "open",
+            )
+        if check_proofs:
+            self._check_shares(shares, "decrypt")
+        for position, share in zip(shares.positions, shares.shares):
+            self.shares.setdefault(position, {})[player] = share
+        self.laid_open[player] = tuple(sorted(positions))
+
     def _apply_reveal(self, player: str, message: Message, check_proofs: bool) -> None:
         missing = [p for p in range(self.setup.size) if player not in self.shares.get(p, {})]
         self._apply_shares(player, message, missing, check_proofs)
@@ -403,6 +427,10 @@ class HandState:
         if not set(positions) <= set(self.holdings(player)) or set(positions) & played:
             raise MentalPokerError(
                 f"positions {list(positions)} are not two unplayed cards of his", player, "discard-open"
+            )
+        if set(positions) & set(self.laid_open.get(player, ())):
+            raise MentalPokerError(
+                f"positions {list(positions)} were laid open as cards he held", player, "discard-open"
             )
         self.discards[player] = tuple(positions)
 
@@ -477,6 +505,7 @@ class HandState:
         copy.round = None if self.round is None else (self.round[0], list(self.round[1]))
         copy.opened, copy.taken, copy.holders = set(self.opened), dict(self.taken), dict(self.holders)
         copy.commitments, copy.discards = dict(self.commitments), dict(self.discards)
+        copy.laid_open = dict(self.laid_open)
         return copy
 
     def order(self) -> tuple[int, ...]:

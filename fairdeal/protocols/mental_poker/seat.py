@@ -58,7 +58,8 @@ class LiveSeat:
         announcement (an ``Announce``, or ``None``: it holds an ace)."""
         if due.step == ACT:
             action = self._decide()
-            self._following().public.act(action)
+            if not isinstance(action, Play):  # a card chosen from another's open hand counts once he proves it
+                self._following().public.act(action)
             return action
         if due.step == ANNOUNCE:
             return self._announcement()
@@ -69,6 +70,8 @@ class LiveSeat:
                 raise IllegalAction(f"{action}: the hand waits for {self.name}'s discard")
             self._following().public.act(action)
             return self._sent(player.discard(action.cards))
+        if due.step == "play" and due.card is not None:
+            return self._sent(player.play(due.card))
         if due.step == "play":
             action = self._decide()
             if not isinstance(action, Play):
@@ -89,7 +92,7 @@ class LiveSeat:
         public = self._following().public
         if action is None and announcing:
             public.no_announcement()
-        elif action is not None:
+        elif action is not None and not isinstance(action, Play):
             public.act(action)
 
     def sign(self, record: Mapping[str, Any], head: str) -> dict[str, Any]:
@@ -155,6 +158,7 @@ def _protocol_step(player: Player, due: Due) -> Message:
         "deal": player.deal,
         "turn": player.turn,
         "dummy": player.open_dummy,
+        "open": player.open_hand,
         "reveal": player.reveal,
         "discard-open": player.open_discard,
     }

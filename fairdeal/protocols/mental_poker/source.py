@@ -33,7 +33,7 @@ from fairdeal.errors import MentalPokerError, ProtocolError, SignedMessageError
 from fairdeal.protocols import signed
 from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.mental_poker.elgamal import decrypt
-from fairdeal.protocols.mental_poker.events import discards_of, engine_plays, expected_events
+from fairdeal.protocols.mental_poker.events import discards_of, engine_hand, expected_events, hands_laid_open
 from fairdeal.protocols.mental_poker.fiat_shamir import HandContext
 from fairdeal.protocols.mental_poker.player import STEP_TIMEOUTS, HandAbandoned, HandRefused, Player, Table
 from fairdeal.protocols.mental_poker.protocol import TableSetup
@@ -162,6 +162,8 @@ def play_out(table: Table, events: Sequence[tuple[Any, ...]], discards: Mapping[
             table.say(table.by_name(event[1]), step, lambda p: p.discard(discards[p.name]))
         elif step == "play":
             table.say(table.by_name(event[1]), step, methodcaller("play", event[2]))
+        elif step == "open":
+            table.say(table.by_name(event[1]), step, methodcaller("open_hand"))
         else:
             table.say(table.by_name(event[1]), step, methodcaller("open_discard"))
 
@@ -272,14 +274,16 @@ class MentalPokerSource:
         if self._hand is None or self._hand[0] != hand:
             raise ProtocolError(f"mental poker: hand {hand} is not the hand in progress")
         _, dealer, table = self._hand
+        replayed = engine_hand(record, self.spec.convention, len(self.spec.players)) if record else None
         if record and plays is None:
-            plays = engine_plays(record, self.spec.convention, len(self.spec.players))
-            if plays is None:
+            if replayed is None:
                 raise ProtocolError(
                     f"mental poker: hand {hand}: the game record does not replay, so its cards have no seats"
                 )
+            plays = [trick.plays for trick in replayed.tricks]
         dummy = self.spec.pattern.dummy_hand is not None
-        events = expected_events(record, self.spec.players, plays, dummy) if record else [("reveal",)]
+        laid_open = hands_laid_open(replayed, self.spec.players)
+        events = expected_events(record, self.spec.players, plays, dummy, laid_open) if record else [("reveal",)]
         discards = {
             name: [parse_card(c).code for c in cards]
             for name, cards in discards_of(record or {}, self.spec.players).items()

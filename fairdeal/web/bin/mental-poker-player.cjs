@@ -69,6 +69,7 @@ const OPS = {
   dummy: () => seated().openDummy(),
   discard: (r) => seated().discard(r.cards),
   play: (r) => seated().play(r.card),
+  open: () => seated().openHand(),
   reveal: () => seated().reveal(),
   'discard-open': () => seated().openDiscard(),
   abandon: (r) => seated().witnessAbandon(r.absent, r.at),

@@ -12,7 +12,7 @@
 
   const OPENING = ['keys', 'shuffle', 'deal'];
   const ROUNDS = ['talon', 'take', 'turn', 'dummy', 'reveal'];
-  const SINGLE = ['play', 'discard', 'discard-open'];
+  const SINGLE = ['play', 'discard', 'open', 'discard-open'];
   const STEPS = [...OPENING, ...ROUNDS, ...SINGLE, 'abandon'];
   const pyTuple = (step, player) => `('${step}', '${player}')`;
   const pyInts = (list) => '[' + list.join(', ') + ']';
@@ -81,7 +81,7 @@
       Object.assign(this, {
         setup, batch, messages: [], head: setup.genesis(), keyShares: new Map(), jointKey: null, deck: [],
         pending: [], shares: new Map(), round: null, pendingTalon: null, done: [], turned: 0, opened: new Set(),
-        taken: new Map(), holders: new Map(), commitments: new Map(), discards: new Map(), plays: [], abandoned: null,
+        taken: new Map(), holders: new Map(), commitments: new Map(), discards: new Map(), laidOpen: new Map(), plays: [], abandoned: null,
       });
     }
 
@@ -257,6 +257,27 @@
       this.plays.push([player, position, G.blame(player, 'play', () => this.openPosition(position))]);
     }
 
+    // A hand laid face up: its holder's shares of every card he holds now (not the cards played, not his discard).
+    applyOpen(player, message) {
+      if (this.laidOpen.has(player)) throw new MentalPokerError('has laid his hand open already', player, 'open');
+      const shares = M.readShares(message);
+      const talons = this.setup.talonRows.flatMap((row, t) => (this.holders.get(t) === player ? row : []));
+      const own = new Set([...this.setup.handPositions(player), ...talons]);
+      const played = new Set(this.plays.map(([, p]) => p).filter((p) => own.has(p)));
+      const count = this.setup.handPositions(player).length - played.size;
+      const positions = new Set(shares.positions);
+      const held = [...positions].every((p) => own.has(p) && !played.has(p));
+      if (positions.size !== shares.positions.length || !held || positions.size !== count) {
+        throw new MentalPokerError(`shares for positions ${pyInts(sortedNumbers(shares.positions))}, not the ${count} unplayed cards of his`, player, 'open');
+      }
+      this.checkShares(shares, 'decrypt');
+      shares.positions.forEach((position, i) => {
+        if (!this.shares.has(position)) this.shares.set(position, new Map());
+        this.shares.get(position).set(player, shares.shares[i]);
+      });
+      this.laidOpen.set(player, sortedNumbers(shares.positions));
+    }
+
     applyReveal(player, message) {
       const missing = [];
       for (let p = 0; p < this.setup.size; p++) if (!(this.shares.get(p) || new Map()).has(player)) missing.push(p);
@@ -280,6 +301,10 @@
       const mine = this.holdings(player);
       if (!positions.every((p) => mine.includes(p)) || positions.some((p) => played.has(p))) {
         throw new MentalPokerError(`positions ${pyInts(positions)} are not two unplayed cards of his`, player, 'discard-open');
+      }
+      const shown = this.laidOpen.get(player) || [];
+      if (positions.some((p) => shown.includes(Number(p)))) {
+        throw new MentalPokerError(`positions ${pyInts(positions)} were laid open as cards he held`, player, 'discard-open');
       }
       this.discards.set(player, positions.map(Number));
     }
@@ -352,7 +377,7 @@
         keyShares: new Map(this.keyShares), shares: new Map([...this.shares].map(([p, m]) => [p, new Map(m)])),
         round: this.round === null ? null : [this.round[0], [...this.round[1]]], opened: new Set(this.opened),
         taken: new Map(this.taken), holders: new Map(this.holders), commitments: new Map(this.commitments),
-        discards: new Map(this.discards),
+        discards: new Map(this.discards), laidOpen: new Map(this.laidOpen),
       });
       return copy;
     }
@@ -377,7 +402,7 @@
 
   const STEP_METHODS = { keys: 'applyKeys', shuffle: 'applyShuffle', deal: 'applyDeal', talon: 'applyTalon',
     take: 'applyTake', turn: 'applyTurn', dummy: 'applyDummy', reveal: 'applyReveal', play: 'applyPlay',
-    discard: 'applyDiscard', 'discard-open': 'applyDiscardOpen' };
+    discard: 'applyDiscard', open: 'applyOpen', 'discard-open': 'applyDiscardOpen' };
 
   // A hand's messages may stop only where a hand can end (_check_stop).
   function checkStop(state) {

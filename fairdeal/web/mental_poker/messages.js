@@ -25,7 +25,7 @@
   const SHARES = ['shares', 'proof'];
   const FIELDS = {
     keys: ['public', 'c', 's'], shuffle: ['deck', 'proof'], deal: SHARES, talon: [...SHARES, 'talon'],
-    take: [...SHARES, 'to', 'talon'], turn: SHARES, dummy: SHARES, reveal: SHARES, play: ['position', 'share', 'proof'],
+    take: [...SHARES, 'to', 'talon'], turn: SHARES, dummy: SHARES, reveal: SHARES, open: SHARES, play: ['position', 'share', 'proof'],
     discard: ['commitment'], 'discard-open': ['positions', 'nonce'], abandon: ['at', 'witness'],
   };
   const ENVELOPE = ['step', 'player', 'prev'];

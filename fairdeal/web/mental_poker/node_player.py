@@ -252,6 +252,9 @@ class NodePlayer(Player):
     def play(self, card: int) -> Message:
         return self._act("play", card=Card.from_code(card).ascii)
 
+    def open_hand(self) -> Message:
+        return self._act("open")
+
     def reveal(self) -> Message:
         return self._act("reveal")
 

@@ -216,6 +216,12 @@
       return this.send({ step: 'play', player: this.name, position, share: made.shares[0].share, proof: made.proof });
     }
 
+    // Lay my hand face up: my shares of every card I hold now (not the dummy's, not my discard).
+    openHand() {
+      const dummy = new Set(this.setup.dummyPositions);
+      return this.sendShares('open', this.heldPositions().filter((p) => !dummy.has(p)));
+    }
+
     // ---- the end --------------------------------------------------------------------------------------------
     reveal() {
       const missing = [];
