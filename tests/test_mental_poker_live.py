@@ -7,14 +7,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from fairdeal.engine.actions import Phase, Play
 from fairdeal.engine.bots import HeuristicBot, RandomBot
+from fairdeal.engine.hand import to_move
+from fairdeal.engine.play import legal_cards
 from fairdeal.engine.sheet import new_sheet
 from fairdeal.engine.system import conventions, get_convention
-from fairdeal.errors import IllegalAction
+from fairdeal.errors import IllegalAction, MentalPokerError, SignedMessageError
 from fairdeal.protocols.identity import IdentityKey
+from fairdeal.protocols.mental_poker.elgamal import make_key_share
 from fairdeal.protocols.mental_poker.live import LiveHand
-from fairdeal.protocols.mental_poker.seat import LiveSeat, play_through
-from fairdeal.protocols.mental_poker.signing import Seating
+from fairdeal.protocols.mental_poker.messages import key_message
+from fairdeal.protocols.mental_poker.seat import LiveSeat, play_through, relay
+from fairdeal.protocols.mental_poker.signing import Seating, seal_message
 from fairdeal.protocols.mental_poker.source import hand_setup, signed_roster, transcript_document
 from fairdeal.protocols.mental_poker.verify import check_document
 from fairdeal.protocols.table import TableSpec
@@ -65,3 +70,104 @@ def test_a_live_hand_verifies_at_every_table(system: str, players: int, seed: in
     )
     check = check_document("live", doc)
     assert check.findings == []
+
+
+class Revoker(LiveSeat):
+    """Plays a card of another suit where the rules make him follow (a renonce), once, from his own hand, and
+    stops checking the game himself; his card's proof holds, as it is his."""
+
+    cheated = False
+
+    def _decide(self):
+        action = super()._decide()
+        state = self.game
+        if self.cheated or state.phase is not Phase.PLAY or to_move(state) != self.seat or state.turn != self.seat:
+            return action
+        illegal = [c for c in state.hands[self.seat] if c not in legal_cards(state)]
+        if not illegal:
+            return action
+        self.cheated = True
+        return Play(self.seat, illegal[0])
+
+    def _follow(self, message):
+        if not self.cheated:
+            super()._follow(message)
+
+
+def _revoked(system: str, seed: int):
+    for attempt in range(40):
+        hand, seats, spec, _ = live_hand(system, 3, seed + 1000 * attempt)
+        cheat = spec.players[attempt % 3]
+        seat = seats[cheat]
+        seats[cheat] = Revoker(spec, hand.setup, hand.seating, seat.identity, seat.bot, hand.start)
+        play_through(hand, seats)
+        if seats[cheat].cheated:
+            return hand, cheat
+    pytest.fail("no renonce was possible in 40 hands")
+
+
+@pytest.mark.parametrize("system", ["sochi", "rostov", "croatian"])
+def test_a_renonce_is_named_after_the_reveal_and_no_honest_seat_is(system: str) -> None:
+    hand, cheat = _revoked(system, 7)
+    assert hand.protocol.finished  # stopped early or played out, the hand was revealed
+    with pytest.raises(MentalPokerError) as caught:
+        hand.record()
+    assert caught.value.player == cheat, str(caught.value)
+    assert "illegal" in str(caught.value)
+
+
+def _public_positions(hand: LiveHand) -> set[int]:
+    state, setup = hand.protocol, hand.setup
+    rows = setup.talon_rows
+    shown = {p for t in state.opened for p in rows[t]} | set(rows[0][: state.turned] if rows else ())
+    shown |= {p for _, p, _ in state.plays} | {p for ps in state.laid_open.values() for p in ps}
+    return shown | (set(setup.dummy_positions) if state.dummy_open else set())
+
+
+@pytest.mark.parametrize(("system", "players"), [("sochi", 3), ("gusarik-sochi", 2), ("rostov", 4), ("hussar", 2)])
+def test_the_host_can_open_no_card_before_the_rules_open_it(system: str, players: int) -> None:
+    """After every message, each position whose every share the host has seen is one the rules have opened."""
+    hand, seats, _, _ = live_hand(system, players, 3)
+    checked = 0
+    while (due := hand.due()) is not None and due.step != "reveal":  # the reveal opens everything
+        relay(hand, seats, due, seats[due.player].answer(due))
+        readable = {p for p, shares in hand.protocol.shares.items() if len(shares) == len(hand.setup.players)}
+        assert readable <= _public_positions(hand)
+        checked += 1
+    assert due is not None and due.step == "reveal" and checked > 3 * players
+
+
+def test_the_host_refuses_what_is_not_due_and_changes_nothing() -> None:
+    hand, seats, spec, _ = live_hand("sochi", 3, 0)
+    due = hand.due()
+    other = next(name for name in spec.players if name != due.player)
+    head = hand.protocol.head
+    share = make_key_share(hand.setup.context, other)[1]
+    early = seal_message(seats[other].identity, hand.seating, 1, dict(key_message(share), prev=hand.protocol.head))
+    with pytest.raises(MentalPokerError, match="out of turn"):
+        hand.message(early)
+    assert hand.protocol.head == head and hand.messages == []
+    with pytest.raises(IllegalAction, match="waits for"):
+        hand.act(due.player, Play(0, 0))
+    first = seats[due.player].answer(due)
+    hand.message(first)
+    with pytest.raises(SignedMessageError):
+        hand.message(first)  # replayed: it does not follow the last message
+    assert len(hand.messages) == 1
+
+
+def test_the_holder_of_an_open_hand_must_prove_the_card_chosen_from_it() -> None:
+    """The lone whister chooses from the passer's open hand; the passer proving another card is refused."""
+    for seed in range(60):
+        hand, seats, _, _ = live_hand("sochi", 3, seed)
+        while (due := hand.due()) is not None:
+            if due.card is not None:
+                holder = seats[due.player]
+                other = next(c for c in holder.game.hands[holder.seat] if c != due.card)
+                head = hand.protocol.head
+                with pytest.raises(MentalPokerError, match="another card than the one chosen"):
+                    hand.message(holder.player.play(other))
+                assert hand.protocol.head == head
+                return
+            relay(hand, seats, due, seats[due.player].answer(due))
+    pytest.fail("no lone whister played an open hand in 60 hands")

@@ -28,7 +28,7 @@ from fairdeal.engine.public_hand import PublicHand, imputed_start
 from fairdeal.engine.sheet import Sheet
 from fairdeal.engine.state import HandState
 from fairdeal.engine.system import system_of
-from fairdeal.errors import IllegalAction, MentalPokerError
+from fairdeal.errors import IllegalAction, MentalPokerError, NoConsistentDeal
 from fairdeal.protocols.mental_poker.messages import Message, sender
 from fairdeal.protocols.mental_poker.protocol import ROUNDS, TableSetup
 from fairdeal.protocols.mental_poker.protocol import HandState as Protocol
@@ -79,9 +79,7 @@ class Follower:
         player, step = sender(message)
         public = self.public
         if step == "play":
-            state = public.state
-            actor = to_move(state)
-            play = Play(state.turn, protocol.plays[-1][2], None if actor == state.turn else actor)
+            play = self.play_of(protocol)
             public.act(play)
             return play
         if step == "discard" and self.spec.players.index(player) != self.seat:
@@ -92,6 +90,12 @@ class Follower:
         elif step in ROUNDS and protocol.round is None:
             self._round_done(protocol, step)
         return None
+
+    def play_of(self, protocol: Protocol) -> Play:
+        """The game's action for the card the last message proved: whose card, and who chose it."""
+        state = self.public.state
+        actor = to_move(state)
+        return Play(state.turn, protocol.plays[-1][2], None if actor == state.turn else actor)
 
     def _round_done(self, protocol: Protocol, step: str) -> None:
         rows = self.setup.talon_rows
@@ -137,6 +141,7 @@ class LiveHand:
         self._rounds: list[Due] = []  # rounds the game has called for and nobody has begun
         self.messages: list[dict[str, Any]] = []  # the signed envelopes, as received: the transcript's messages
         self.chosen: Play | None = None  # a card chosen from another seat's open hand, awaiting its holder's proof
+        self.broken: str | None = None  # why no deal fits what was shown: the hand goes straight to the reveal
 
     @property
     def hand(self) -> int:
@@ -164,12 +169,12 @@ class LiveHand:
             pending = self.protocol.pending_talon
             talon, to = pending if pending is not None and step in ("talon", "take") else (0, None)
             return Due(player, step, talon, to)
-        if self._rounds:
+        if self._rounds and self.broken is None:
             return self._rounds[0]
         if self.protocol.finished:
             return None
         state = self.game.public.state
-        if state.phase is Phase.DONE:
+        if state.phase is Phase.DONE or self.broken is not None:
             return Due(self.setup.players[0], "reveal")
         if self._talon_card_due(state):
             return Due(self.setup.players[0], "turn")
@@ -207,12 +212,30 @@ class LiveHand:
             self._rounds.pop(0)
         if step == "discard":
             self.actions.append(self.spec.players.index(player))
-        played = self.game.message(self.protocol, opened.message)
+        if self.broken is None:
+            self._follow(opened.message, before)
+        return opened.message
+
+    def _follow(self, message: Message, before: HandState) -> None:
+        """The game's side of a verified message. A card no deal allows (its proof holds: it is the sender's)
+        means some card before it broke a rule: the hand stops and is revealed, and the replay on the opened deal
+        names who broke it (``record``)."""
+        try:
+            played = self.game.message(self.protocol, message)
+        except NoConsistentDeal as exc:
+            if sender(message)[1] == "play":  # replayed on the opened deal with the rest, to find the rule broken
+                self.actions.append(self.game.play_of(self.protocol))
+            self.stop(str(exc))
+            return
         if played is not None:
             self.actions.append(played)
             self.chosen = None
         self._called_for(before)
-        return opened.message
+
+    def stop(self, why: str) -> None:
+        """A party shows that no deal fits what the hand has shown: nothing more is played, the reveal is due."""
+        if self.broken is None:
+            self.broken, self.chosen, self._rounds = why, None, []
 
     def act(self, player: str, action: Action) -> None:
         """A seat's game decision (not a discard or a card: those are protocol messages)."""
@@ -277,7 +300,7 @@ class LiveHand:
     def record(self) -> tuple[dict[str, Any], np.ndarray, Sheet]:
         """Once every share and discard is out: the record (the actions replayed on the deal the reveal opened,
         the sheet's lines written), the deck order, and the sheet after the hand. An illegal action shows here,
-        naming the seat that took it."""
+        naming the seat that took it; so does a card after which no deal fitted (``broken``)."""
         if not self.protocol.finished:
             raise MentalPokerError("the hand is not over: its deal is not open yet")
         order = np.array([self.protocol.open_position(p) for p in range(self.setup.size)], dtype=np.uint8)
@@ -296,6 +319,8 @@ class LiveHand:
             except IllegalAction as exc:
                 who = self.spec.players[action.by if isinstance(action, Play) else action.seat]
                 raise MentalPokerError(f"the deal the reveal opened makes this illegal: {exc}", who) from None
+        if self.broken is not None:
+            raise MentalPokerError(f"the hand stopped ({self.broken}), yet its cards replay legally")
         outcome = result(state)
         after, lines = system_of(convention).score_hand(self.sheet, outcome)
         fields = hand_fields(self.hand, state, {}, lines, sheet_extras(self.sheet, after, outcome, convention))

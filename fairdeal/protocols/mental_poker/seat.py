@@ -15,7 +15,7 @@ from fairdeal.engine.bots import Bot
 from fairdeal.engine.hand import to_move
 from fairdeal.engine.state import HandState
 from fairdeal.engine.view import actor_view
-from fairdeal.errors import IllegalAction
+from fairdeal.errors import IllegalAction, NoConsistentDeal
 from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.mental_poker.live import ACT, ANNOUNCE, Due, Follower, LiveHand
 from fairdeal.protocols.mental_poker.messages import Message
@@ -47,6 +47,7 @@ class LiveSeat:
         self.spec, self.seating, self.identity, self.bot, self._start = spec, seating, identity, bot, start
         self.player = Player(setup, self.name).sign_with(identity, seating) if self.name in setup.players else None
         self._follower: Follower | None = None
+        self.broken: str | None = None  # why no deal fits what this seat was shown: it follows no further
 
     @property
     def game(self) -> HandState:
@@ -87,7 +88,7 @@ class LiveSeat:
 
     def observe(self, action: Action | None, announcing: bool = False) -> None:
         """Another seat's game decision (``announcing``: the declarer's word, ``None`` if he holds an ace)."""
-        if self.player is None:
+        if self.player is None or self.broken is not None:
             return
         public = self._following().public
         if action is None and announcing:
@@ -131,8 +132,11 @@ class LiveSeat:
 
     def _follow(self, message: Message) -> None:
         player = self._dealt()
-        if player.state.dealt:
-            self._following().message(player.state, message)
+        if player.state.dealt and self.broken is None:
+            try:
+                self._following().message(player.state, message)
+            except NoConsistentDeal as exc:
+                self.broken = str(exc)
 
     def _following(self) -> Follower:
         """The seat's run of the game, begun when the deal has shown it its cards."""
@@ -166,19 +170,26 @@ def _protocol_step(player: Player, due: Due) -> Message:
 
 
 def play_through(hand: LiveHand, seats: Mapping[str, LiveSeat]) -> None:
-    """Run ``hand`` to its last message with every seat in this process, each shown only what the host relays:
-    a game decision to every other seat, a message to every other seat dealt a hand."""
+    """Run ``hand`` to its last message with every seat in this process, each shown only what the host relays."""
     while (due := hand.due()) is not None:
-        answer = seats[due.player].answer(due)
-        others = [seat for name, seat in seats.items() if name != due.player]
-        if due.step == ACT:
-            hand.act(due.player, answer)
-        elif due.step == ANNOUNCE:
-            hand.announce(due.player, answer)
-        else:
-            hand.message(answer)
-        for seat in others:
-            if due.step in (ACT, ANNOUNCE):
-                seat.observe(answer, announcing=due.step == ANNOUNCE)
-            elif seat.player is not None:
-                seat.receive(answer)
+        relay(hand, seats, due, seats[due.player].answer(due))
+
+
+def relay(hand: LiveHand, seats: Mapping[str, LiveSeat], due: Due, answer: Any) -> None:
+    """The host takes one seat's ``answer`` to what was ``due`` and shows it to every other seat: a game decision
+    to all, a message to those dealt a hand. A seat that sees no deal fits stops the hand for the reveal."""
+    if due.step == ACT:
+        hand.act(due.player, answer)
+    elif due.step == ANNOUNCE:
+        hand.announce(due.player, answer)
+    else:
+        hand.message(answer)
+    for name, seat in seats.items():
+        if name == due.player:
+            continue
+        if due.step in (ACT, ANNOUNCE):
+            seat.observe(answer, announcing=due.step == ANNOUNCE)
+        elif seat.player is not None:
+            seat.receive(answer)
+        if seat.broken is not None:
+            hand.stop(f"{seat.name}: {seat.broken}")
