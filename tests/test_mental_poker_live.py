@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from fuzz_mutators import ODD_VALUES, document_paths, replaced
+from hypothesis import HealthCheck, given, reject, settings
+from hypothesis import strategies as st
 
 from fairdeal.engine.actions import Phase, Play
 from fairdeal.engine.bots import HeuristicBot, RandomBot
@@ -13,10 +16,11 @@ from fairdeal.engine.hand import to_move
 from fairdeal.engine.play import legal_cards
 from fairdeal.engine.sheet import new_sheet
 from fairdeal.engine.system import conventions, get_convention
-from fairdeal.errors import IllegalAction, MentalPokerError, SignedMessageError
+from fairdeal.errors import CanonicalError, FairdealError, IllegalAction, MentalPokerError, SignedMessageError
+from fairdeal.protocols import signed
 from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.mental_poker.elgamal import make_key_share
-from fairdeal.protocols.mental_poker.live import LiveHand
+from fairdeal.protocols.mental_poker.live import ACT, ANNOUNCE, LiveHand
 from fairdeal.protocols.mental_poker.messages import key_message
 from fairdeal.protocols.mental_poker.seat import LiveSeat, play_through, relay
 from fairdeal.protocols.mental_poker.signing import Seating, seal_message
@@ -171,3 +175,58 @@ def test_the_holder_of_an_open_hand_must_prove_the_card_chosen_from_it() -> None
                 return
             relay(hand, seats, due, seats[due.player].answer(due))
     pytest.fail("no lone whister played an open hand in 60 hands")
+
+
+@pytest.fixture(scope="module")
+def recorded_hand():
+    """A Sochi hand played live: its host's table and every step, with what was due when it came."""
+    hand, seats, _, _ = live_hand("sochi", 3, 0)
+    steps = []
+    while (due := hand.due()) is not None:
+        answer = seats[due.player].answer(due)
+        steps.append((due, answer))
+        relay(hand, seats, due, answer)
+    return hand, steps, {name: seat.identity for name, seat in seats.items()}
+
+
+def _host_at(hand: LiveHand, steps, at: int) -> LiveHand:
+    """A fresh host of the same hand, fed the steps before ``at``."""
+    host = LiveHand(hand.spec, hand.setup, hand.seating, hand.dealer, hand.sheet)
+    for due, answer in steps[:at]:
+        if due.step == ACT:
+            host.act(due.player, answer)
+        elif due.step == ANNOUNCE:
+            host.announce(due.player, answer)
+        else:
+            host.message(answer)
+    return host
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(index=st.integers(0, 10**6), pick=st.integers(0, 10**6), odd=st.sampled_from(ODD_VALUES), resign=st.booleans())
+def test_a_malformed_message_gets_a_clear_refusal_and_changes_nothing(recorded_hand, index, pick, odd, resign) -> None:
+    """Any field of any signed message set to an odd value — or any field of its body, signed again by its own
+    sender (a sender who lies) — shown to a host that waits for that message: refused with a ``FairdealError``
+    (one clear line), the host unchanged."""
+    hand, steps, identities = recorded_hand
+    messages = [n for n, (due, _) in enumerate(steps) if due.step not in (ACT, ANNOUNCE)]
+    at = messages[index % len(messages)]
+    due, envelope = steps[at]
+    paths = document_paths(envelope["body"] if resign else envelope)[1:]
+    if resign:
+        body = replaced(envelope["body"], paths[pick % len(paths)], odd)
+        key, context = identities[due.player], hand.seating.context(envelope["hand"])
+        try:
+            broken = signed.seal(key, context, envelope["sender"], envelope["kind"], body, envelope["prev"]).to_json()
+        except CanonicalError:
+            reject()  # no signer can sign what canonical JSON cannot encode
+    else:
+        broken = replaced(envelope, paths[pick % len(paths)], odd)
+    host = _host_at(hand, steps, at)
+    head, count = host.protocol.head, len(host.messages)
+    try:
+        host.message(broken)
+    except FairdealError as exc:
+        assert "\n" not in str(exc) and (host.protocol.head, len(host.messages)) == (head, count)
+    else:
+        assert broken == envelope  # only a value that changed nothing may pass
