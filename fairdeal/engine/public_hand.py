@@ -90,6 +90,16 @@ class PublicHand:
             return self._apply(action)
 
     @property
+    def laid_open(self) -> frozenset[int]:
+        """The seats whose hands have been laid open to this party (their cards in ``state`` are the true ones)."""
+        return frozenset(self._laid_open)
+
+    @property
+    def talons_shown(self) -> dict[int, tuple[int, ...]]:
+        """The talons opened to this party, by index (their first cards only where only those were taken)."""
+        return dict(self._talons)
+
+    @property
     def undecided(self) -> bool:
         """Whether who acts next hangs on cards this party has not seen: the declarer alone knows whether he may
         announce a hand without aces (Austrian), and his announcement or the first card settles it."""

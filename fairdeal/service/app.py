@@ -47,8 +47,9 @@ from fairdeal.service.limits import (
     check_name,
     decode,
 )
+from fairdeal.service.roster_flow import Refused
 from fairdeal.service.store import Store
-from fairdeal.service.table import ROSTER_SIGN, SIGNED, Message, Refused, Seat, Stage, Table
+from fairdeal.service.table import ROSTER_SIGN, SIGNED, Message, Seat, Stage, Table
 from fairdeal.web.verifier_page import PageMissingError, page_bytes
 
 Handler = Callable[[Request], Awaitable[Response]]

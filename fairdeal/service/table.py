@@ -27,7 +27,7 @@ import datetime
 import hashlib
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
@@ -44,7 +44,7 @@ from fairdeal.engine.settlement import settle
 from fairdeal.engine.sheet import ScoreLine, Sheet, is_finished, new_sheet
 from fairdeal.engine.sheet_view import sheet_json
 from fairdeal.engine.state import HandState
-from fairdeal.engine.system import System, get_system, house_rules
+from fairdeal.engine.system import System, get_system
 from fairdeal.engine.view import view_for
 from fairdeal.errors import FairdealError, ProtocolError, SignedMessageError
 from fairdeal.protocols.canonical import encode
@@ -60,12 +60,13 @@ from fairdeal.protocols.commit_reveal4.parties import (
 )
 from fairdeal.protocols.commit_reveal4.source import FORMAT, MAX_ATTEMPTS, SETTLEMENT_FORMAT, VERSION
 from fairdeal.protocols.encoding import frame, u64
-from fairdeal.protocols.identity import SIGNATURE_BYTES, IdentityKey, PublicKey
+from fairdeal.protocols.identity import IdentityKey, PublicKey
 from fairdeal.protocols.record_check import end_penalty
 from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.signed import SERVICE, Envelope, open_checked, parse
 from fairdeal.protocols.transcript import seat_deal
 from fairdeal.rules.convention import Convention
+from fairdeal.service.roster_flow import Refused, fixed_roster, signed_by_seat, unsigned_seats
 
 SESSION = "pulya"
 SERVICE_SEAT = -1  # the seat column of the service's own events (the roster's time, timeouts)
@@ -73,10 +74,6 @@ RELAY_SEAT = -2  # the seat column of the service's signed envelopes (recomputed
 BOT_SEED_DOMAIN = "fairdeal-serve/bot-seed/4"
 SIGNED, ROSTER_SIGN, ACT = "signed", "roster-sign", "act"
 ROSTER_TIME, TIMEOUT, RELAYED = "roster-time", "timeout", "service"
-
-
-class Refused(FairdealError):
-    """A client message the table does not accept; the text is sent back as one line, nothing is stored."""
 
 
 class Stage(Enum):
@@ -331,20 +328,8 @@ class Table:
             raise Refused(f"seat {seat}: only the service fixes the roster")
         if self.stage is not Stage.SEATING or len(self.seats) < self.num_seats:
             raise Refused("the roster is fixed once, when every chair is taken")
-        names = [(self.seats[s].name, PublicKey.from_hex(self.seats[s].key)) for s in range(self.num_seats)]
-        header = {
-            "system": self.convention.name,
-            "convention": house_rules(self.convention),
-            "pulya": self.convention.pulya.size,
-        }
-        time = body.get("time")
-        if set(body) != {"time"} or not isinstance(time, str):
-            raise Refused("roster-time: body.time must be the roster's UTC time")
-        try:
-            roster = Roster.create(PROTOCOL, self.id, SESSION, time, header, self.service_key.public, names)
-        except (ProtocolError, TypeError) as exc:
-            raise Refused(f"roster: {exc}") from None
-        self.roster = roster.signed_by(self.service_key)
+        names = [(self.seats[s].name, self.seats[s].key) for s in range(self.num_seats)]
+        self.roster = fixed_roster(PROTOCOL, self.id, SESSION, self.convention, names, self.service_key, body)
         self.stage = Stage.ROSTER
 
     def _roster_sign(self, seat: int, body: dict[str, Any]) -> None:
@@ -352,19 +337,7 @@ class Table:
             raise Refused(f"cannot sign the roster now: the table is at the {self.stage.value} stage")
         if seat == SERVICE_SEAT:
             raise Refused("the service has signed the roster already")
-        roster = self._live_roster
-        slots = list(roster.seat_signatures or [b""] * self.num_seats)
-        if slots[seat]:
-            raise Refused(f"seat {seat} has already signed the roster")
-        signature = body.get("signature")
-        if set(body) != {"signature"} or not _is_hex(signature, SIGNATURE_BYTES):
-            raise Refused(f"roster-sign: body.signature must be {2 * SIGNATURE_BYTES} lowercase hex digits")
-        assert isinstance(signature, str)  # checked by _is_hex
-        raw = bytes.fromhex(signature)
-        if not roster.seats[seat].key.verify(roster.message(), raw):
-            raise Refused(f"roster-sign: signature: seat {seat}'s signature of the roster does not verify")
-        slots[seat] = raw
-        self.roster = replace(roster, seat_signatures=tuple(slots))
+        self.roster = signed_by_seat(self._live_roster, seat, body)
 
     def _signed(self, seat: int, body: dict[str, Any]) -> None:
         """A seat's signed envelope: the one the protocol expects next, or refused naming the check."""
@@ -728,8 +701,7 @@ class Table:
             turn = to_move(self._live_state)
             due = [] if turn is None else [turn]
         elif self.stage is Stage.ROSTER:
-            slots = self._live_roster.seat_signatures or (b"",) * self.num_seats
-            due = [s for s in range(self.num_seats) if not slots[s]]
+            due = unsigned_seats(self._live_roster)
         elif self.stage in DUE_KIND:
             answering = self._answering()
             due = [answering[self.answered]] if self.answered < len(answering) else []
@@ -894,12 +866,6 @@ def player_answered(player: Player, envelope: Envelope) -> bool:
 def _bot_key(info: Seat) -> IdentityKey:
     assert info.bot_secret is not None  # asked of bot seats only
     return IdentityKey.from_seed(bytes.fromhex(info.bot_secret), info.name)
-
-
-def _is_hex(value: Any, length: int) -> bool:
-    if not isinstance(value, str) or len(value) != 2 * length:
-        return False
-    return all(c in "0123456789abcdef" for c in value)
 
 
 def _short(value: Any) -> str:

@@ -147,6 +147,11 @@ class LiveHand:
     def hand(self) -> int:
         return self.setup.context.hand
 
+    @property
+    def actions_taken(self) -> bool:
+        """Whether anything of the hand has happened yet: a message or a decision."""
+        return bool(self.messages or self.actions)
+
     def start(self, seat: int | None = None, cards: Sequence[int] = ()) -> HandState:
         """The hand begun on an imputed deal: ``seat`` holding ``cards`` (a seat's own run), else nobody's."""
         sheet = self.sheet

@@ -1,0 +1,497 @@
+"""One online table dealt by mental poker (``fairdeal-mental-poker/4``): the service relays and checks every
+message and holds no card.
+
+Like the commit-reveal ``Table`` it is event-sourced: its chairs are the ``seats`` rows and its history the
+``messages`` rows — the roster's time and signatures, every seat's signed protocol message, every game decision,
+every signed statement on a record or the settlement — and everything else is recomputed by feeding those rows, in
+order, through ``submit``. Each hand is a ``LiveHand``: it says what it waits for (a seat's protocol step, game
+decision or word on the no-aces announcement), takes it only when it is due and checks, and follows the game on a
+deal imputed from what the messages opened. When every share and discard is out, the host replays the hand on the
+opened deal: that record, with the sheet's lines, is put to every seat, and each signs it (or signs a refusal).
+After the last hand the service proposes the settlement and every seat signs it. A server-side bot is a
+``LiveSeat`` with its own secrets, shown only what the host relays.
+
+What this table does not do yet: a seat that stops answering stops the table (``TIMEOUT``: v4's witnessed abandon
+and re-deal need another seat to witness it), and a server restarted in the middle of a hand cannot finish that
+hand with its bots (their secrets for the hand lived in memory): the table stops with that reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from fairdeal.engine.actions import Action, Announce
+from fairdeal.engine.hand import legal_actions, to_move
+from fairdeal.engine.match import dealer_of
+from fairdeal.engine.settlement import settle
+from fairdeal.engine.sheet import Sheet, is_finished, new_sheet
+from fairdeal.engine.sheet_view import sheet_json
+from fairdeal.engine.system import System, get_system
+from fairdeal.errors import FairdealError, MentalPokerError
+from fairdeal.protocols import signed
+from fairdeal.protocols.identity import IdentityKey
+from fairdeal.protocols.mental_poker.live import ACT, ANNOUNCE, Due, LiveHand
+from fairdeal.protocols.mental_poker.seat import LiveSeat
+from fairdeal.protocols.mental_poker.signing import PROTOCOL_V4, Seating
+from fairdeal.protocols.mental_poker.source import hand_setup, transcript_document
+from fairdeal.protocols.mental_poker.statements import (
+    RECORD,
+    SETTLEMENT,
+    record_digest,
+    settlement_document,
+    settlement_proposal,
+    sign_record,
+    sign_settlement,
+)
+from fairdeal.protocols.roster import Roster
+from fairdeal.protocols.table import TableSpec
+from fairdeal.protocols.transcript import transcript_hash
+from fairdeal.service.roster_flow import Refused, fixed_roster, signed_by_seat, unsigned_seats
+from fairdeal.service.table import (
+    ACT as ACT_ROW,
+)
+from fairdeal.service.table import (
+    ROSTER_SIGN,
+    ROSTER_TIME,
+    SERVICE_SEAT,
+    SESSION,
+    TIMEOUT,
+    Derived,
+    Message,
+    Seat,
+    Stage,
+    encode_action,
+    now,
+)
+
+MP_SIGNED, STATEMENT = "mp-signed", "statement"  # a seat's signed protocol message; its signed record/settlement
+
+
+@dataclass
+class MpTable:
+    """A mental-poker table's live state; ``MpTable.load`` rebuilds it from its rows, ``submit`` feeds it one."""
+
+    id: str
+    system: System
+    num_seats: int
+    max_hands: int
+    service_key: IdentityKey
+    seats: dict[int, Seat] = field(default_factory=dict)
+    stage: Stage = Stage.SEATING
+    reason: str | None = None
+    last_seq: dict[int, int] = field(default_factory=dict)
+    roster: Roster | None = None
+    hand: int = 0
+    live: LiveHand | None = None
+    sheet: Sheet | None = None
+    record: dict[str, Any] | None = None  # the hand's record put to the seats (the RECORD stage)
+    statements: list[dict[str, Any]] = field(default_factory=list)  # signed statements on the record or settlement
+    transcripts: list[dict[str, Any]] = field(default_factory=list)  # every closed hand's transcript
+    proposal: dict[str, Any] | None = None  # the settlement put to the seats (the SETTLE stage)
+    settlement: dict[str, Any] | None = None
+    _order: np.ndarray | None = None
+    _sheet_after: Sheet | None = None
+    _bots: dict[int, LiveSeat] = field(default_factory=dict)  # this hand's server-side seats
+    _derived: list[Derived] = field(default_factory=list)
+    _replaying: bool = False  # rows read back at start-up: the bots made theirs in another process
+
+    @classmethod
+    def new(cls, table_id: str, system: str, num_seats: int, max_hands: int, service_key: IdentityKey) -> MpTable:
+        sys_ = get_system(system)
+        sys_.convention.check_players(num_seats)
+        return cls(table_id, sys_, num_seats, max_hands, service_key, sheet=new_sheet(sys_.convention, num_seats))
+
+    @classmethod
+    def load(
+        cls, row: Mapping[str, Any], seat_rows: list[Mapping[str, Any]], messages: list[Message], key: IdentityKey
+    ) -> MpTable:
+        """Rebuild a table from its rows: the chairs, then every stored row replayed in order. A hand in progress
+        that server-side bots took part in cannot go on: their secrets for it are gone."""
+        table = cls.new(row["id"], row["system"], row["seats"], row["max_hands"], key)
+        for seat in seat_rows:
+            table.seats[seat["seat"]] = Seat(seat["seat"], seat["name"], seat["key"], seat["bot_secret"])
+        for message in messages:
+            table.submit(message, replay=True)
+        if table.stage is Stage.PLAY and table.live is not None and table.live.actions_taken and table._bot_seats():
+            table.stage = Stage.ABORTED
+            table.reason = f"the service restarted during hand {table.hand}; its bots' secrets for it are gone"
+        return table
+
+    # ---- the parts every stage reads ---------------------------------------------------------------------------
+
+    @property
+    def convention(self) -> Any:
+        return self.system.convention
+
+    @property
+    def service_public(self) -> str:
+        return self.service_key.public.hex
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self.seats[s].name for s in range(self.num_seats))
+
+    @property
+    def spec(self) -> TableSpec:
+        return TableSpec(self.id, SESSION, self.max_hands, self.names, self.convention)
+
+    @property
+    def seating(self) -> Seating:
+        if self.roster is None:
+            raise Refused("the roster is not fixed yet")
+        return Seating(self.roster)
+
+    @property
+    def _sheet(self) -> Sheet:
+        assert self.sheet is not None  # set by ``new``
+        return self.sheet
+
+    def take_seat(self, seat: Seat) -> None:
+        if self.stage is not Stage.SEATING or seat.seat in self.seats or not 0 <= seat.seat < self.num_seats:
+            raise Refused(f"table {self.id}: seat {seat.seat} is not free")
+        if any(s.name == seat.name or s.key == seat.key for s in self.seats.values()):
+            raise Refused(f"table {self.id}: that name or key is seated already")
+        self.seats[seat.seat] = seat
+
+    def next_seq(self, seat: int) -> int:
+        return self.last_seq.get(seat, 0) + 1
+
+    # ---- rows ----------------------------------------------------------------------------------------------------
+
+    def submit(self, message: Message, replay: bool = False) -> list[Derived]:
+        """Accept ``message`` or raise ``Refused`` leaving the table unchanged; returns the documents it closed."""
+        if message.seat != SERVICE_SEAT and message.seat not in self.seats:
+            raise Refused(f"seat {message.seat} is empty at table {self.id}")
+        if message.seq <= self.last_seq.get(message.seat, 0):
+            raise Refused(f"seat {message.seat}: message {message.seq} is a replay")
+        if self.stage.over:
+            raise Refused(f"table {self.id} is {self.stage.value}")
+        handler = _HANDLERS.get(message.type)
+        if handler is None:
+            raise Refused(f"unknown message type {message.type!r}")
+        self._replaying = replay
+        try:
+            handler(self, message.seat, message.body)
+        except Refused:
+            raise
+        except FairdealError as exc:
+            raise Refused(str(exc)) from None
+        self.last_seq[message.seat] = message.seq
+        self._advance()
+        derived, self._derived = self._derived, []
+        return derived
+
+    def _roster_time(self, seat: int, body: dict[str, Any]) -> None:
+        if seat != SERVICE_SEAT or self.stage is not Stage.SEATING or len(self.seats) < self.num_seats:
+            raise Refused("the service fixes the roster once, when every chair is taken")
+        names = [(self.seats[s].name, self.seats[s].key) for s in range(self.num_seats)]
+        self.roster = fixed_roster(PROTOCOL_V4, self.id, SESSION, self.convention, names, self.service_key, body)
+        self.stage = Stage.ROSTER
+
+    def _roster_sign(self, seat: int, body: dict[str, Any]) -> None:
+        if self.stage is not Stage.ROSTER or self.roster is None:
+            raise Refused(f"cannot sign the roster now: the table is at the {self.stage.value} stage")
+        self.roster = signed_by_seat(self.roster, seat, body)
+
+    def _signed(self, seat: int, body: dict[str, Any]) -> None:
+        """A seat's signed protocol message: the hand's host takes it only when due and sound."""
+        live = self._live()
+        if body.get("sender") != seat:
+            raise Refused(f"sender: this is seat {seat}; it cannot send a message signed as {body.get('sender')!r}")
+        live.message(body)
+        if self._replaying:
+            return
+        for bot_seat, bot in self._bots.items():
+            if bot_seat != seat and bot.player is not None:
+                bot.receive(body)
+            if bot.broken is not None:  # a bot that sees no deal fits stops the hand for the reveal
+                live.stop(f"{bot.name}: {bot.broken}")
+
+    def _act(self, seat: int, body: dict[str, Any]) -> None:
+        """A seat's game decision (``action``), or its word on the no-aces announcement (``announce``)."""
+        live, name = self._live(), self.seats[seat].name
+        due = live.due()
+        if due is None or due.player != name or due.step not in (ACT, ANNOUNCE):
+            raise Refused(f"seat {seat}: the hand waits for {_say(due)}")
+        state = live.game.public.state
+        if due.step == ANNOUNCE:
+            if set(body) != {"announce"}:
+                raise Refused(f"seat {seat}: the hand waits for the declarer's word on a hand without aces")
+            wanted = body["announce"]
+            announce = None if wanted is None else Announce(seat, bool(wanted.get("no_aces")))
+            live.announce(name, announce)
+            self._show_bots(seat, announce, announcing=True)
+            return
+        action = next((a for a in legal_actions(state) if encode_action(a) == body.get("action")), None)
+        if action is None or set(body) != {"action"}:
+            raise Refused(f"seat {seat}: {body.get('action')!r} is not a legal decision now")
+        live.act(name, action)
+        self._show_bots(seat, action)
+
+    def _statement(self, seat: int, body: dict[str, Any]) -> None:
+        """A seat's signed statement on the hand's record (the RECORD stage) or the settlement (SETTLE)."""
+        due = self.waiting_for(people_only=False)
+        if seat not in due:
+            raise Refused(f"seat {seat}: no statement of yours is due (the table is at the {self.stage.value} stage)")
+        seating = self.seating
+        if self.stage is Stage.RECORD:
+            assert self.live is not None and self.record is not None  # the RECORD stage follows a closed hand
+            hand, kind, prev = self.hand, RECORD, self.live.protocol.head
+            expected = {"record": record_digest(self.record), "agrees": True}
+        else:
+            assert self.proposal is not None  # the SETTLE stage has its proposal
+            hand, kind, prev, expected = 0, SETTLEMENT, self.proposal["last"], dict(self.proposal)
+        envelope = signed.open_checked(
+            signed.parse(body, "statement"),
+            seating.context(hand),
+            seating.keys,
+            prev=prev,
+            kind=kind,
+            presenter=f"seat {seat}",
+            names=seating.names,
+        )
+        if envelope.sender != seat:
+            raise Refused(f"statement: signed by seat {envelope.sender}, sent by seat {seat}")
+        if envelope.body.get("agrees") is False:
+            self.statements.append(dict(body))
+            self.stage, self.reason = Stage.ABORTED, f"seat {seat} refused the {kind}: {envelope.body.get('reason')}"
+            return
+        if dict(envelope.body) != expected:
+            raise Refused(f"statement: seat {seat}'s {kind} is not the one put to the table")
+        self.statements.append(dict(body))
+
+    def _timeout(self, seat: int, body: dict[str, Any]) -> None:
+        late = body.get("seat")
+        if seat != SERVICE_SEAT or late not in self.waiting_for(people_only=False):
+            raise Refused(f"timeout: seat {late!r} is not awaited")
+        self.reason = f"seat {late} did not answer at hand {self.hand} ({self.stage.value})"
+        self.stage = Stage.ABORTED
+
+    # ---- the service's own steps ---------------------------------------------------------------------------------
+
+    def _advance(self) -> None:
+        """Take every step that needs no seat: open the first hand, close a hand, put its record, settle."""
+        if self.stage is Stage.ROSTER and self.roster is not None and not unsigned_seats(self.roster):
+            self.roster.check()
+            self._next_hand()
+        if self.stage is Stage.PLAY and self.live is not None and self.live.due() is None:
+            self._close_hand()
+        if self.stage is Stage.RECORD and len(self.statements) == self.num_seats:
+            self._file_hand()
+        if self.stage is Stage.SETTLE and len(self.statements) == self.num_seats:
+            self.settlement = settlement_document(self.statements, self.seating)
+            self._derived.append(Derived(0, self.settlement, transcript_hash(self.settlement), None, self.sheet_json()))
+            self.stage = Stage.FINISHED
+
+    def _next_hand(self) -> None:
+        if self.hand >= self.max_hands or is_finished(self._sheet, self.convention):
+            self._settle()
+            return
+        self.hand += 1
+        dealer, opening_round = dealer_of(self.convention, self.hand - 1, 0, self.num_seats)
+        setup = hand_setup(self.spec, self.hand, dealer, self.seating)
+        self.live = LiveHand(self.spec, setup, self.seating, dealer, self._sheet, opening_round)
+        self._bots = {
+            seat: LiveSeat(self.spec, setup, self.seating, _bot_key(info), self._bot_policy(seat), self.live.start)
+            for seat, info in self.seats.items()
+            if info.is_bot
+        }
+        self.stage, self.record, self.statements = Stage.PLAY, None, []
+
+    def _close_hand(self) -> None:
+        assert self.live is not None  # the PLAY stage has its hand
+        try:
+            self.record, self._order, self._sheet_after = self.live.record()
+        except MentalPokerError as exc:
+            self.stage, self.reason = Stage.ABORTED, f"hand {self.hand}: {exc}"
+            return
+        self.stage = Stage.RECORD
+
+    def _file_hand(self) -> None:
+        live = self.live
+        assert live is not None and self.record is not None  # the RECORD stage follows a closed hand
+        previous = transcript_hash(self.transcripts[-1]) if self.transcripts else None
+        v4 = {"attempt": 1, "aborts": [], "statements": self.statements}
+        doc = transcript_document(
+            self.spec, self.seating, self.hand, live.dealer, live.messages, self.record, self._order, previous, v4
+        )
+        self.transcripts.append(doc)
+        self.sheet = self._sheet_after
+        line = {"type": "hand", **self.record}
+        self._derived.append(Derived(self.hand, doc, transcript_hash(doc), line, self.sheet_json()))
+        self._next_hand()
+
+    def _settle(self) -> None:
+        last = transcript_hash(self.transcripts[-1]) if self.transcripts else ""
+        amounts = settle(self._sheet, self.convention).amounts
+        self.proposal = settlement_proposal(self.seating, len(self.transcripts), last, amounts)
+        self.stage, self.statements, self.live, self._bots = Stage.SETTLE, [], None, {}
+
+    def _live(self) -> LiveHand:
+        if self.stage is not Stage.PLAY or self.live is None:
+            raise Refused(f"no hand is being played: the table is at the {self.stage.value} stage")
+        return self.live
+
+    # ---- who is awaited, and the server-side bots ----------------------------------------------------------------
+
+    def waiting_for(self, people_only: bool = True) -> list[int]:
+        """The seats the table waits for now (people only, unless asked)."""
+        due: list[int] = []
+        if self.stage is Stage.ROSTER and self.roster is not None:
+            due = unsigned_seats(self.roster)
+        elif self.stage is Stage.PLAY and self.live is not None:
+            step = self.live.due()
+            due = [] if step is None else [self.names.index(step.player)]
+        elif self.stage in (Stage.RECORD, Stage.SETTLE):
+            due = [len(self.statements)] if len(self.statements) < self.num_seats else []
+        return [s for s in due if not (people_only and self.seats[s].is_bot)]
+
+    def service_event(self) -> Message | None:
+        if self.stage is Stage.SEATING and len(self.seats) == self.num_seats:
+            return Message(SERVICE_SEAT, self.next_seq(SERVICE_SEAT), ROSTER_TIME, {"time": now()})
+        return None
+
+    def bot_message(self) -> Message | None:
+        """The next row the service or a server-side bot must add now, or ``None``."""
+        event = self.service_event()
+        if event is not None:
+            return event
+        for seat in self._bot_seats():
+            if seat not in self.waiting_for(people_only=False):
+                continue
+            info = self.seats[seat]
+            if self.stage is Stage.ROSTER:
+                assert self.roster is not None  # the ROSTER stage has its roster
+                body = {"signature": _bot_key(info).sign(self.roster.message()).hex()}
+                return Message(seat, self.next_seq(seat), ROSTER_SIGN, body)
+            if self.stage in (Stage.RECORD, Stage.SETTLE):
+                return Message(seat, self.next_seq(seat), STATEMENT, self._bot_statement(seat))
+            return self._bot_step(seat)
+        return None
+
+    def _bot_step(self, seat: int) -> Message | None:
+        live = self.live
+        bot = self._bots.get(seat)
+        if live is None or bot is None:
+            return None
+        due = live.due()
+        assert due is not None  # the bot is awaited
+        answer = bot.answer(due)
+        if due.step == ACT:
+            return Message(seat, self.next_seq(seat), ACT_ROW, {"action": encode_action(answer)})
+        if due.step == ANNOUNCE:
+            body = {"announce": None if answer is None else {"no_aces": answer.no_aces}}
+            return Message(seat, self.next_seq(seat), ACT_ROW, body)
+        return Message(seat, self.next_seq(seat), MP_SIGNED, dict(answer))
+
+    def _bot_statement(self, seat: int) -> dict[str, Any]:
+        key = _bot_key(self.seats[seat])
+        if self.stage is Stage.RECORD:
+            assert self.live is not None and self.record is not None
+            bot = self._bots.get(seat)
+            if bot is not None:
+                return bot.sign(self.record, self.live.protocol.head)
+            return sign_record(key, self.seating, self.hand, self.record, self.live.protocol.head)
+        assert self.proposal is not None
+        return sign_settlement(key, self.seating, self.proposal)
+
+    def _show_bots(self, seat: int, action: Action | None, announcing: bool = False) -> None:
+        if self._replaying:
+            return
+        for bot_seat, bot in self._bots.items():
+            if bot_seat != seat:
+                bot.observe(action, announcing)
+
+    def _bot_seats(self) -> list[int]:
+        return [s for s, info in sorted(self.seats.items()) if info.is_bot]
+
+    def _bot_policy(self, seat: int) -> Any:
+        secret = self.seats[seat].bot_secret or ""
+        entropy = int.from_bytes(bytes.fromhex(secret)[:8] or b"\0", "big")
+        return self.system.make_bot("heuristic", np.random.SeedSequence(entropy))
+
+    # ---- what each seat may see ----------------------------------------------------------------------------------
+
+    def sheet_json(self) -> dict[str, Any]:
+        names = list(self.names) if len(self.seats) == self.num_seats else [f"seat {s}" for s in range(self.num_seats)]
+        return sheet_json(self._sheet, settle(self._sheet, self.convention), names, self.convention)
+
+    def summary(self) -> dict[str, Any]:
+        """What anyone may know of the table: no card."""
+        return {
+            "table": self.id,
+            "protocol": PROTOCOL_V4,
+            "system": self.convention.name,
+            "title": self.convention.title,
+            "seats": self.num_seats,
+            "max_hands": self.max_hands,
+            "stage": self.stage.value,
+            "over": self.stage.over,
+            "reason": self.reason,
+            "hand": self.hand,
+            "service_key": self.service_public,
+            "roster": [
+                {"seat": s.seat, "name": s.name, "key": s.key, "bot": s.is_bot}
+                for s in sorted(self.seats.values(), key=lambda s: s.seat)
+            ],
+        }
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see now: the public game as the host follows it — never a card the rules have not
+        opened (the seat's own cards are its client's to open), and what the hand waits for."""
+        out = self.summary()
+        out["you"] = seat
+        out["sheet"] = self.sheet_json()
+        out["waiting_for"] = self.waiting_for(people_only=False)
+        out["due"] = None
+        out["game"] = None
+        if self.stage is Stage.PLAY and self.live is not None:
+            due = self.live.due()
+            out["due"] = None if due is None else {"player": due.player, "step": due.step, "card": due.card}
+            out["game"] = self._public_game(seat, due)
+        return out
+
+    def _public_game(self, seat: int | None, due: Due | None) -> dict[str, Any]:
+        assert self.live is not None
+        public = self.live.game.public
+        state = public.state
+        shown = {str(s): list(state.hands[s]) for s in sorted(public.laid_open)}
+        decide = due is not None and due.step == ACT and seat is not None and due.player == self.names[seat]
+        return {
+            "phase": state.phase.value,
+            "to_move": to_move(state),
+            "auction": [[s, t] for s, t in state.auction],
+            "declarer": state.declarer,
+            "contract": state.contract.token if state.contract else None,
+            "defence": [[s, c.value] for s, c in state.defence],
+            "open_hands": shown,
+            "talons_shown": {str(t): list(cards) for t, cards in public.talons_shown.items()},
+            "tricks": [{"plays": [list(p) for p in t.plays], "winner": t.winner} for t in state.tricks],
+            "current": [list(p) for p in state.current],
+            "won": list(state.won),
+            "cards_held": [len(h) for h in state.hands[: self.num_seats]],
+            "legal": [encode_action(a) for a in legal_actions(state)] if decide else [],
+        }
+
+
+def _bot_key(info: Seat) -> IdentityKey:
+    assert info.bot_secret is not None  # asked of bot seats only
+    return IdentityKey.from_seed(bytes.fromhex(info.bot_secret), info.name)
+
+
+def _say(due: Due | None) -> str:
+    return "nothing" if due is None else f"{due.player}'s {due.step}"
+
+
+_HANDLERS = {
+    ROSTER_TIME: MpTable._roster_time,
+    ROSTER_SIGN: MpTable._roster_sign,
+    MP_SIGNED: MpTable._signed,
+    ACT_ROW: MpTable._act,
+    STATEMENT: MpTable._statement,
+    TIMEOUT: MpTable._timeout,
+}

@@ -1,0 +1,200 @@
+"""The mental-poker table the service runs (``fairdeal/service/mp_table.py``): bots play whole evenings through
+``submit`` at every table of every system, the transcripts and the settlement verify, no view shows a card the
+rules have not opened, a seat outside the service plays through rows alone, and a reloaded table equals the live
+one."""
+
+from __future__ import annotations
+
+import secrets
+
+import pytest
+
+from fairdeal.engine.actions import Announce
+from fairdeal.engine.bots import HeuristicBot
+from fairdeal.engine.hand import legal_actions
+from fairdeal.engine.system import registered
+from fairdeal.protocols.identity import IdentityKey
+from fairdeal.protocols.mental_poker.live import ACT, ANNOUNCE
+from fairdeal.protocols.mental_poker.seat import LiveSeat
+from fairdeal.protocols.mental_poker.statements import check_settlement, sign_settlement
+from fairdeal.protocols.mental_poker.verify import check_document, check_records, check_sequence
+from fairdeal.protocols.transcript import transcript_hash
+from fairdeal.service.mp_table import MP_SIGNED, STATEMENT, MpTable
+from fairdeal.service.roster_flow import Refused
+from fairdeal.service.table import ACT as ACT_ROW
+from fairdeal.service.table import ROSTER_SIGN, Message, Seat, Stage, encode_action
+
+CELLS = [(s.name, n) for s in registered() for n in s.players]
+SERVICE_KEY = IdentityKey.generate("service")
+
+
+def _table(name: str, seats: int, hands: int, people: tuple[int, ...] = ()) -> tuple[MpTable, dict[int, IdentityKey]]:
+    table = MpTable.new("t-mp", name, seats, hands, SERVICE_KEY)
+    keys = {}
+    for seat in range(seats):
+        secret = secrets.token_hex(32)
+        key = IdentityKey.from_seed(bytes.fromhex(secret), f"p{seat}")
+        keys[seat] = key
+        table.take_seat(Seat(seat, f"p{seat}", key.public.hex, None if seat in people else secret))
+    return table, keys
+
+
+def _run_bots(table: MpTable) -> list[Message]:
+    rows = []
+    while (message := table.bot_message()) is not None:
+        table.submit(message)
+        rows.append(message)
+        _assert_views_hide_unopened_cards(table)
+    return rows
+
+
+def _assert_views_hide_unopened_cards(table: MpTable) -> None:
+    """No view names a card in a hand the rules have not laid open, nor a talon nobody was shown."""
+    if table.live is None or table.stage is not Stage.PLAY:
+        return
+    protocol = table.live.protocol
+    if protocol.revealed:
+        return
+    readable = {p for p, shares in protocol.shares.items() if len(shares) == len(table.live.setup.players)}
+    opened = {protocol.open_position(p) for p in readable}
+    for seat in (None, *range(table.num_seats)):
+        game = table.view(seat)["game"]
+        shown = {c for cards in game["open_hands"].values() for c in cards}
+        shown |= {c for cards in game["talons_shown"].values() for c in cards}
+        shown |= {c for trick in game["tricks"] for _, c in trick["plays"]} | {c for _, c in game["current"]}
+        assert shown <= opened
+
+
+def _verified_evening(table: MpTable) -> None:
+    assert table.stage is Stage.FINISHED, table.reason
+    checks = [check_document(f"hand {doc['hand']}", doc) for doc in table.transcripts]
+    assert [c.findings for c in checks] == [[] for _ in checks]
+    assert check_sequence(checks) == []
+    bad, _ = check_records(checks)
+    assert bad == []
+    last = transcript_hash(table.transcripts[-1])
+    found = check_settlement(table.settlement, table.seating, len(table.transcripts), last, None)
+    assert found == []
+
+
+@pytest.mark.parametrize("cell", CELLS, ids=[f"{n}-{p}p" for n, p in CELLS])
+def test_bots_play_an_evening_at_every_table_and_it_verifies(cell):
+    name, seats = cell
+    table, _ = _table(name, seats, 2)
+    _run_bots(table)
+    _verified_evening(table)
+
+
+class _Client:
+    """A person's seat outside the service: its own ``LiveSeat``, fed only the rows the table stored."""
+
+    def __init__(self, table: MpTable, seat: int, key: IdentityKey):
+        self.table, self.seat, self.key = table, seat, key
+        self.party: LiveSeat | None = None
+        self.seen = 0  # rows of the table's log shown to it
+
+    def hand_started(self) -> None:
+        live = self.table.live
+        assert live is not None
+        self.party = LiveSeat(self.table.spec, live.setup, live.seating, self.key, HeuristicBot(), live.start)
+
+    def answer(self) -> Message:
+        table, seq = self.table, self.table.next_seq(self.seat)
+        if table.stage is Stage.ROSTER:
+            return Message(self.seat, seq, ROSTER_SIGN, {"signature": self.key.sign(table.roster.message()).hex()})
+        if table.stage is Stage.RECORD:
+            return Message(self.seat, seq, STATEMENT, self.party.sign(table.record, table.live.protocol.head))
+        if table.stage is Stage.SETTLE:
+            return Message(self.seat, seq, STATEMENT, sign_settlement(self.key, table.seating, table.proposal))
+        due = table.live.due()
+        answer = self.party.answer(due)
+        if due.step == ACT:
+            return Message(self.seat, seq, ACT_ROW, {"action": encode_action(answer)})
+        if due.step == ANNOUNCE:
+            return Message(
+                self.seat, seq, ACT_ROW, {"announce": None if answer is None else {"no_aces": answer.no_aces}}
+            )
+        return Message(self.seat, seq, MP_SIGNED, dict(answer))
+
+    def show(self, row: Message) -> None:
+        """A row another seat added, as a client receives it over the socket."""
+        if self.party is None or row.seat == self.seat or row.seat < 0:
+            return
+        if row.type == MP_SIGNED and self.party.player is not None:
+            self.party.receive(row.body)
+        elif row.type == ACT_ROW and "announce" in row.body:
+            announced = row.body["announce"]
+            self.party.observe(None if announced is None else Announce(row.seat, announced["no_aces"]), True)
+        elif row.type == ACT_ROW:
+            action = next(a for a in _all_actions(self.party) if encode_action(a) == row.body["action"])
+            self.party.observe(action)
+
+
+def _all_actions(party: LiveSeat):
+    return legal_actions(party.game)
+
+
+def _row(table: MpTable) -> dict[str, object]:
+    return {"id": table.id, "system": table.convention.name, "seats": table.num_seats, "max_hands": table.max_hands}
+
+
+def _seat_rows(table: MpTable) -> list[dict[str, object]]:
+    return [{"seat": s.seat, "name": s.name, "key": s.key, "bot_secret": s.bot_secret} for s in table.seats.values()]
+
+
+def test_a_person_outside_the_service_plays_through_rows_alone():
+    """Two bots and one seat whose secrets never enter the service: the evening verifies, and the table the
+    service rebuilds from its rows equals the live one."""
+    table, keys = _table("sochi", 3, 2, people=(1,))
+    client = _Client(table, 1, keys[1])
+    rows: list[Message] = []
+    hand = 0
+    while not table.stage.over:
+        message = table.bot_message()
+        if message is None:
+            assert table.waiting_for() == [1]
+            message = client.answer()
+        table.submit(message)
+        rows.append(message)
+        if table.hand != hand and table.stage is Stage.PLAY:
+            hand = table.hand
+            client.hand_started()
+        elif message.seat != 1:
+            client.show(message)
+    _verified_evening(table)
+    seat_rows = [
+        {"seat": s.seat, "name": s.name, "key": s.key, "bot_secret": s.bot_secret} for s in table.seats.values()
+    ]
+    row = {"id": table.id, "system": "sochi", "seats": 3, "max_hands": 2}
+    again = MpTable.load(row, seat_rows, rows, SERVICE_KEY)
+    assert again.stage is Stage.FINISHED
+    assert again.transcripts == table.transcripts and again.settlement == table.settlement
+
+
+def test_the_table_refuses_what_is_not_due_and_a_bad_signature():
+    table, keys = _table("sochi", 3, 1, people=(0,))
+    while table.waiting_for() != [0]:
+        table.submit(table.bot_message())
+    with pytest.raises(Refused, match="signature"):
+        table.submit(Message(0, table.next_seq(0), ROSTER_SIGN, {"signature": "00" * 64}))
+    table.submit(Message(0, table.next_seq(0), ROSTER_SIGN, {"signature": keys[0].sign(table.roster.message()).hex()}))
+    while table.waiting_for() != [0]:
+        table.submit(table.bot_message())
+    with pytest.raises(Refused, match="waits for"):
+        table.submit(Message(0, table.next_seq(0), ACT_ROW, {"action": {"kind": "bid", "seat": 0, "token": "6S"}}))
+    with pytest.raises(Refused, match="replay"):
+        table.submit(Message(0, 1, ACT_ROW, {"action": {}}))
+
+
+def test_a_restart_in_the_middle_of_a_hand_with_bots_stops_the_table_with_the_reason():
+    table, _ = _table("sochi", 3, 1)
+    rows = []
+    for _ in range(20):
+        message = table.bot_message()
+        table.submit(message)
+        rows.append(message)
+    seat_rows = [
+        {"seat": s.seat, "name": s.name, "key": s.key, "bot_secret": s.bot_secret} for s in table.seats.values()
+    ]
+    again = MpTable.load({"id": table.id, "system": "sochi", "seats": 3, "max_hands": 1}, seat_rows, rows, SERVICE_KEY)
+    assert again.stage is Stage.ABORTED and "restarted during hand 1" in again.reason
