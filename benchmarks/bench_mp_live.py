@@ -36,12 +36,7 @@ def _one(system: str, players: int, seed: int) -> tuple[float, float, float] | N
             started = time.process_time()
             answer = seats[due.player].answer(due)
             middle = time.process_time()
-            if due.step == ACT:
-                hand.act(due.player, answer)
-            elif due.step == ANNOUNCE:
-                hand.announce(due.player, answer)
-            else:
-                hand.message(answer)
+            hand.take(due, answer)
             ended = time.process_time()
             for name, seat in seats.items():
                 if name != due.player and due.step in (ACT, ANNOUNCE):

@@ -37,7 +37,8 @@ from fairdeal.protocols.signed import parse
 from fairdeal.protocols.verify import verify_documents
 from fairdeal.service import db
 from fairdeal.service.app import login_statement
-from fairdeal.service.table import Seat, Table
+from fairdeal.service.rows import Seat
+from fairdeal.service.table import Table
 
 
 def free_port() -> int:

@@ -193,12 +193,7 @@ def _host_at(hand: LiveHand, steps, at: int) -> LiveHand:
     """A fresh host of the same hand, fed the steps before ``at``."""
     host = LiveHand(hand.spec, hand.setup, hand.seating, hand.dealer, hand.sheet)
     for due, answer in steps[:at]:
-        if due.step == ACT:
-            host.act(due.player, answer)
-        elif due.step == ANNOUNCE:
-            host.announce(due.player, answer)
-        else:
-            host.message(answer)
+        host.take(due, answer)
     return host
 
 

@@ -21,8 +21,8 @@ from fairdeal.protocols.mental_poker.verify import check_document, check_records
 from fairdeal.protocols.transcript import transcript_hash
 from fairdeal.service.mp_table import MP_SIGNED, STATEMENT, MpTable
 from fairdeal.service.roster_flow import Refused
-from fairdeal.service.table import ACT as ACT_ROW
-from fairdeal.service.table import ROSTER_SIGN, Message, Seat, Stage, encode_action
+from fairdeal.service.rows import ACT as ACT_ROW
+from fairdeal.service.rows import ROSTER_SIGN, Message, Seat, Stage, encode_action
 
 CELLS = [(s.name, n) for s in registered() for n in s.players]
 SERVICE_KEY = IdentityKey.generate("service")

@@ -16,7 +16,8 @@ from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.signed import Envelope
 from fairdeal.protocols.verify import verify_documents
 from fairdeal.service.roster_flow import Refused
-from fairdeal.service.table import RELAY_SEAT, Message, Seat, Stage, Table
+from fairdeal.service.rows import RELAY_SEAT, Message, Seat, Stage
+from fairdeal.service.table import Table
 
 CELLS = [(s.name, n) for s in registered() for n in s.players]
 SERVICE_KEY = IdentityKey.generate("service")

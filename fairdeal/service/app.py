@@ -48,8 +48,9 @@ from fairdeal.service.limits import (
     decode,
 )
 from fairdeal.service.roster_flow import Refused
+from fairdeal.service.rows import ROSTER_SIGN, SIGNED, Message, Seat, Stage
 from fairdeal.service.store import Store
-from fairdeal.service.table import ROSTER_SIGN, SIGNED, Message, Seat, Stage, Table
+from fairdeal.service.table import Table
 from fairdeal.web.verifier_page import PageMissingError, page_bytes
 
 Handler = Callable[[Request], Awaitable[Response]]

@@ -30,7 +30,7 @@ from fairdeal.engine.match import dealer_of
 from fairdeal.engine.settlement import settle
 from fairdeal.engine.sheet import Sheet, is_finished, new_sheet
 from fairdeal.engine.sheet_view import sheet_json
-from fairdeal.engine.system import System, get_system
+from fairdeal.engine.system import get_system
 from fairdeal.errors import FairdealError, MentalPokerError
 from fairdeal.protocols import signed
 from fairdeal.protocols.identity import IdentityKey
@@ -47,14 +47,11 @@ from fairdeal.protocols.mental_poker.statements import (
     sign_record,
     sign_settlement,
 )
-from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.transcript import transcript_hash
 from fairdeal.service.roster_flow import Refused, fixed_roster, signed_by_seat, unsigned_seats
-from fairdeal.service.table import (
-    ACT as ACT_ROW,
-)
-from fairdeal.service.table import (
+from fairdeal.service.rows import ACT as ACT_ROW
+from fairdeal.service.rows import (
     ROSTER_SIGN,
     ROSTER_TIME,
     SERVICE_SEAT,
@@ -67,25 +64,15 @@ from fairdeal.service.table import (
     encode_action,
     now,
 )
+from fairdeal.service.served import ServedTable
 
 MP_SIGNED, STATEMENT = "mp-signed", "statement"  # a seat's signed protocol message; its signed record/settlement
 
 
 @dataclass
-class MpTable:
+class MpTable(ServedTable):
     """A mental-poker table's live state; ``MpTable.load`` rebuilds it from its rows, ``submit`` feeds it one."""
 
-    id: str
-    system: System
-    num_seats: int
-    max_hands: int
-    service_key: IdentityKey
-    seats: dict[int, Seat] = field(default_factory=dict)
-    stage: Stage = Stage.SEATING
-    reason: str | None = None
-    last_seq: dict[int, int] = field(default_factory=dict)
-    roster: Roster | None = None
-    hand: int = 0
     live: LiveHand | None = None
     sheet: Sheet | None = None
     record: dict[str, Any] | None = None  # the hand's record put to the seats (the RECORD stage)
@@ -124,14 +111,6 @@ class MpTable:
     # ---- the parts every stage reads ---------------------------------------------------------------------------
 
     @property
-    def convention(self) -> Any:
-        return self.system.convention
-
-    @property
-    def service_public(self) -> str:
-        return self.service_key.public.hex
-
-    @property
     def names(self) -> tuple[str, ...]:
         return tuple(self.seats[s].name for s in range(self.num_seats))
 
@@ -156,9 +135,6 @@ class MpTable:
         if any(s.name == seat.name or s.key == seat.key for s in self.seats.values()):
             raise Refused(f"table {self.id}: that name or key is seated already")
         self.seats[seat.seat] = seat
-
-    def next_seq(self, seat: int) -> int:
-        return self.last_seq.get(seat, 0) + 1
 
     # ---- rows ----------------------------------------------------------------------------------------------------
 
@@ -422,23 +398,7 @@ class MpTable:
 
     def summary(self) -> dict[str, Any]:
         """What anyone may know of the table: no card."""
-        return {
-            "table": self.id,
-            "protocol": PROTOCOL_V4,
-            "system": self.convention.name,
-            "title": self.convention.title,
-            "seats": self.num_seats,
-            "max_hands": self.max_hands,
-            "stage": self.stage.value,
-            "over": self.stage.over,
-            "reason": self.reason,
-            "hand": self.hand,
-            "service_key": self.service_public,
-            "roster": [
-                {"seat": s.seat, "name": s.name, "key": s.key, "bot": s.is_bot}
-                for s in sorted(self.seats.values(), key=lambda s: s.seat)
-            ],
-        }
+        return self.summary_of(PROTOCOL_V4)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see now: the public game as the host follows it — never a card the rules have not

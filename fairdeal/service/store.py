@@ -11,7 +11,8 @@ from fairdeal.protocols.canonical import encode
 from fairdeal.protocols.encoding import canonical_json
 from fairdeal.protocols.identity import IdentityKey
 from fairdeal.service import db
-from fairdeal.service.table import Derived, Message, Seat, Stage, Table
+from fairdeal.service.rows import Derived, Message, Seat, Stage
+from fairdeal.service.table import Table
 
 
 def _text(value: object) -> str:

@@ -23,18 +23,15 @@ signed for this table, session, hand and roster — or it is refused and nothing
 from __future__ import annotations
 
 import contextlib
-import datetime
 import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any
 
 import numpy as np
 
 from fairdeal.deal import deal_order, get_pattern
-from fairdeal.engine.actions import Action
 from fairdeal.engine.bots import Bot
 from fairdeal.engine.hand import apply, is_over, legal_actions, new_hand, result, to_move
 from fairdeal.engine.match import dealer_of
@@ -44,7 +41,7 @@ from fairdeal.engine.settlement import settle
 from fairdeal.engine.sheet import ScoreLine, Sheet, is_finished, new_sheet
 from fairdeal.engine.sheet_view import sheet_json
 from fairdeal.engine.state import HandState
-from fairdeal.engine.system import System, get_system
+from fairdeal.engine.system import get_system
 from fairdeal.engine.view import view_for
 from fairdeal.errors import FairdealError, ProtocolError, SignedMessageError
 from fairdeal.protocols.canonical import encode
@@ -65,33 +62,27 @@ from fairdeal.protocols.record_check import end_penalty
 from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.signed import SERVICE, Envelope, open_checked, parse
 from fairdeal.protocols.transcript import seat_deal
-from fairdeal.rules.convention import Convention
 from fairdeal.service.roster_flow import Refused, fixed_roster, signed_by_seat, unsigned_seats
+from fairdeal.service.rows import (
+    ACT,
+    RELAY_SEAT,
+    RELAYED,
+    ROSTER_SIGN,
+    ROSTER_TIME,
+    SERVICE_SEAT,
+    SESSION,
+    SIGNED,
+    TIMEOUT,
+    Derived,
+    Message,
+    Seat,
+    Stage,
+    encode_action,
+    now,
+)
+from fairdeal.service.served import ServedTable
 
-SESSION = "pulya"
-SERVICE_SEAT = -1  # the seat column of the service's own events (the roster's time, timeouts)
-RELAY_SEAT = -2  # the seat column of the service's signed envelopes (recomputed on replay, kept as evidence)
 BOT_SEED_DOMAIN = "fairdeal-serve/bot-seed/4"
-SIGNED, ROSTER_SIGN, ACT = "signed", "roster-sign", "act"
-ROSTER_TIME, TIMEOUT, RELAYED = "roster-time", "timeout", "service"
-
-
-class Stage(Enum):
-    SEATING = "seating"  # chairs still empty
-    ROSTER = "roster"  # the roster awaits every seat's signature
-    ACCEPT = "accept"  # the session opening awaits every seat's acceptance
-    COMMIT = "commit"  # seed commitments for the hand
-    SEED = "seed"  # seed openings for the hand
-    PLAY = "play"  # the engine's hand
-    RECORD = "record"  # the hand-close awaits every seat's countersignature
-    SETTLE = "settle"  # the settlement awaits every seat's countersignature
-    FINISHED = "finished"  # the pulya closed (or reached the table's hand cap), the settlement signed
-    ENDED = "ended"  # a seat's fault ended the evening (v4's end policy), the settlement signed
-    ABORTED = "aborted"
-
-    @property
-    def over(self) -> bool:
-        return self in (Stage.FINISHED, Stage.ENDED, Stage.ABORTED)
 
 
 # What each protocol stage asks of the seats, in seat order.
@@ -102,40 +93,6 @@ DUE_KIND = {
     Stage.RECORD: m.RECORD_SIGN,
     Stage.SETTLE: m.SETTLEMENT_SIGN,
 }
-
-
-@dataclass(frozen=True)
-class Seat:
-    seat: int
-    name: str
-    key: str  # ed25519 public identity key, hex
-    bot_secret: str | None = None  # a server-side bot's identity-key seed; None for a person
-
-    @property
-    def is_bot(self) -> bool:
-        return self.bot_secret is not None
-
-
-@dataclass(frozen=True)
-class Message:
-    """An accepted (or proposed) row: a seat's (or the service's, seat -1) message, less the table."""
-
-    seat: int
-    seq: int
-    type: str
-    body: dict[str, Any]
-    signature: str | None = None
-
-
-@dataclass(frozen=True)
-class Derived:
-    """Rows a message produced besides itself (a closed hand, or the signed settlement as hand 0)."""
-
-    hand: int
-    transcript: dict[str, Any]
-    sha256: str
-    line: dict[str, Any] | None
-    sheet: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -151,42 +108,19 @@ class HandRecord:
     reveal: str
 
 
-def encode_action(action: Action) -> dict[str, Any]:
-    """An engine action as a JSON object: its kind and fields (enums by value, card tuples as lists)."""
-    out: dict[str, Any] = {"kind": type(action).__name__.lower()}
-    for name, value in vars(action).items():
-        out[name] = value.value if isinstance(value, Enum) else list(value) if isinstance(value, tuple) else value
-    return out
-
-
-def now() -> str:
-    return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
 def document_hash(doc: dict[str, Any]) -> str:
     return hashlib.sha256(encode(doc)).hexdigest()
 
 
 @dataclass
-class Table:
+class Table(ServedTable):
     """A table's live state; build it with ``Table.load`` from its rows, then feed it messages with ``submit``."""
 
-    id: str
-    system: System
-    num_seats: int
-    max_hands: int
-    service_key: IdentityKey
-    chain_tail: str
-    seats: dict[int, Seat] = field(default_factory=dict)
-    stage: Stage = Stage.SEATING
-    reason: str | None = None
-    last_seq: dict[int, int] = field(default_factory=dict)
-    roster: Roster | None = None
+    chain_tail: str = ""  # the secret tail of the service's seed chain
     service: Service | None = None
     chain: list[Envelope] = field(default_factory=list)  # every envelope of the session, in order
     opening: list[Envelope] = field(default_factory=list)
     hand_messages: list[Envelope] = field(default_factory=list)
-    hand: int = 0
     dealer: int = 0
     answered: int = 0  # seats (in order) that answered the current step
     order: np.ndarray | None = None
@@ -218,7 +152,7 @@ class Table:
     ) -> Table:
         sys_ = get_system(system)
         sys_.convention.check_players(num_seats)
-        table = cls(table_id, sys_, num_seats, max_hands, service_key, chain_tail)
+        table = cls(table_id, sys_, num_seats, max_hands, service_key, chain_tail=chain_tail)
         table.sheet = new_sheet(sys_.convention, num_seats)
         return table
 
@@ -259,14 +193,6 @@ class Table:
     def _live_roster(self) -> Roster:
         assert self.roster is not None  # set when the chairs are full
         return self.roster
-
-    @property
-    def convention(self) -> Convention:
-        return self.system.convention
-
-    @property
-    def service_public(self) -> str:
-        return self.service_key.public.hex
 
     # ---- seating ---------------------------------------------------------------------------------------------
 
@@ -313,9 +239,6 @@ class Table:
         handler(self, message.seat, message.body)
         self.last_seq[message.seat] = message.seq
         return self._advance()
-
-    def next_seq(self, seat: int) -> int:
-        return self.last_seq.get(seat, 0) + 1
 
     def service_event(self) -> Message | None:
         """The service's own row due now: the roster's time once the chairs are full."""
@@ -749,26 +672,7 @@ class Table:
 
     def summary(self) -> dict[str, Any]:
         """What anyone may know of the table: no card, no seed."""
-        return {
-            "table": self.id,
-            "protocol": PROTOCOL,
-            "system": self.convention.name,
-            "title": self.convention.title,
-            "seats": self.num_seats,
-            "max_hands": self.max_hands,
-            "deck": self.convention.table.deck,
-            "stage": self.stage.value,
-            "over": self.stage.over,
-            "reason": self.reason,
-            "ended": self._end_view(),
-            "hand": self.hand,
-            "dealer": self.dealer,
-            "service_key": self.service_public,
-            "roster": [
-                {"seat": s.seat, "name": s.name, "key": s.key, "bot": s.is_bot}
-                for s in sorted(self.seats.values(), key=lambda s: s.seat)
-            ],
-        }
+        return self.summary_of(PROTOCOL) | {"ended": self._end_view(), "dealer": self.dealer}
 
     def _end_view(self) -> dict[str, Any] | None:
         """The signed end as the tables show it: the voided hand, the step, the seats charged and the charge."""

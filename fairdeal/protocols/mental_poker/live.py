@@ -242,6 +242,15 @@ class LiveHand:
         if self.broken is None:
             self.broken, self.chosen, self._rounds = why, None, []
 
+    def take(self, due: Due, answer: Any) -> None:
+        """A seat's ``answer`` to what was ``due``: a decision, its word on the announcement, or a message."""
+        if due.step == ACT:
+            self.act(due.player, answer)
+        elif due.step == ANNOUNCE:
+            self.announce(due.player, answer)
+        else:
+            self.message(answer)
+
     def act(self, player: str, action: Action) -> None:
         """A seat's game decision (not a discard or a card: those are protocol messages)."""
         due = self.due()

@@ -178,12 +178,7 @@ def play_through(hand: LiveHand, seats: Mapping[str, LiveSeat]) -> None:
 def relay(hand: LiveHand, seats: Mapping[str, LiveSeat], due: Due, answer: Any) -> None:
     """The host takes one seat's ``answer`` to what was ``due`` and shows it to every other seat: a game decision
     to all, a message to those dealt a hand. A seat that sees no deal fits stops the hand for the reveal."""
-    if due.step == ACT:
-        hand.act(due.player, answer)
-    elif due.step == ANNOUNCE:
-        hand.announce(due.player, answer)
-    else:
-        hand.message(answer)
+    hand.take(due, answer)
     for name, seat in seats.items():
         if name == due.player:
             continue
