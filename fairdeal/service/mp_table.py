@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from fairdeal.engine.actions import Action, Announce
+from fairdeal.engine.bots import Bot
 from fairdeal.engine.hand import legal_actions, to_move
 from fairdeal.engine.match import dealer_of
 from fairdeal.engine.settlement import settle
@@ -381,11 +382,13 @@ class MpTable(ServedTable):
         for bot_seat, bot in self._bots.items():
             if bot_seat != seat:
                 bot.observe(action, announcing)
+            if bot.broken is not None and self.live is not None:
+                self.live.stop(f"{bot.name}: {bot.broken}")
 
     def _bot_seats(self) -> list[int]:
         return [s for s, info in sorted(self.seats.items()) if info.is_bot]
 
-    def _bot_policy(self, seat: int) -> Any:
+    def _bot_policy(self, seat: int) -> Bot:
         secret = self.seats[seat].bot_secret or ""
         entropy = int.from_bytes(bytes.fromhex(secret)[:8] or b"\0", "big")
         return self.system.make_bot("heuristic", np.random.SeedSequence(entropy))

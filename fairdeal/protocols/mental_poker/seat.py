@@ -7,7 +7,7 @@ person and two bots is still dealt by three parties, each holding its own key sh
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from fairdeal.engine.actions import Action, Announce, Discard, Phase, Play
@@ -25,7 +25,8 @@ from fairdeal.protocols.mental_poker.signing import Seating
 from fairdeal.protocols.mental_poker.statements import sign_record
 from fairdeal.protocols.table import TableSpec
 
-Start = Any  # a callable (seat, cards) -> HandState: the hand begun on a deal in which the seat holds its cards
+# The hand begun on a deal in which ``seat`` holds ``cards`` (``LiveHand.start``): where a seat's own run begins.
+Start = Callable[[int, Sequence[int]], HandState]
 
 
 class LiveSeat:
@@ -91,10 +92,13 @@ class LiveSeat:
         if self.player is None or self.broken is not None:
             return
         public = self._following().public
-        if action is None and announcing:
-            public.no_announcement()
-        elif action is not None and not isinstance(action, Play):
-            public.act(action)
+        try:
+            if action is None and announcing:
+                public.no_announcement()
+            elif action is not None and not isinstance(action, Play):
+                public.act(action)
+        except NoConsistentDeal as exc:  # a declarer's word this seat's own cards disprove
+            self.broken = str(exc)
 
     def sign(self, record: Mapping[str, Any], head: str) -> dict[str, Any]:
         """This seat's signed statement on the record: agreeing, or refusing when the record's cards are not the
