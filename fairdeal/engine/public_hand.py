@@ -62,6 +62,7 @@ class PublicHand:
         self._laid_open: dict[int, frozenset[int]] = {}  # a seat's hand laid open: the cards it held then
         self._mine = set(start.hands[seat]) if seat is not None else set()  # the cards the party has held
         self._aces: bool | None = None  # whether the declarer's hand and discard hold an ace, once he has shown it
+        self._undecided: tuple[HandState | None, bool] = (None, False)  # ``undecided`` for the state last asked
 
     @property
     def state(self) -> HandState:
@@ -105,15 +106,17 @@ class PublicHand:
         announce a hand without aces (Austrian), and his announcement or the first card settles it."""
         if not self._opening():
             return False
-        saved = self._aces
-        self._aces = self._state.phase is Phase.ANNOUNCE
-        try:
-            other = self._imputed(self._state.phase.value)
-        except NoConsistentDeal:
-            return False
-        finally:
-            self._aces = saved
-        return other[1].phase is not self._state.phase
+        if self._undecided[0] is not self._state:  # asked again and again while the hand waits: worked out once
+            saved = self._aces
+            self._aces = self._state.phase is Phase.ANNOUNCE
+            try:
+                other = self._imputed(self._state.phase.value)[1].phase is not self._state.phase
+            except NoConsistentDeal:
+                other = False
+            finally:
+                self._aces = saved
+            self._undecided = (self._state, other)
+        return self._undecided[1]
 
     def no_announcement(self) -> HandState:
         """The declarer says he may not announce a hand without aces: he holds one."""
@@ -168,6 +171,7 @@ class PublicHand:
         """A new fact is kept only if some deal agrees with it: a refused one leaves the party as it was."""
         facts = (dict(self._talons), list(self.turned), dict(self._laid_open), set(self._mine), self._aces)
         seen = (dict(self._discarders), {seat: set(cards) for seat, cards in self._forbidden.items()})
+        self._undecided = (None, False)  # a new fact may settle it
         try:
             yield
         except FairdealError:
