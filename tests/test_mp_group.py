@@ -20,8 +20,11 @@ from fairdeal.protocols.mental_poker.group import (
     Scalar,
     base_mult,
     blame,
+    drawn_from,
     hash_to_point,
     multi_mult,
+    secret_below,
+    secret_bytes,
     validate,
 )
 
@@ -194,3 +197,22 @@ def test_hash_to_point_vectors_of_the_spec():
     assert len(rows) == 6
     for label, point in rows:
         assert hash_to_point(label).hex() == point, label
+
+
+@given(st.binary(min_size=1, max_size=64), st.binary(min_size=1, max_size=64), st.integers(1, 2**40))
+def test_a_seeded_stream_repeats_itself_and_no_other(seed, other, bound):
+    """Inside ``drawn_from`` every secret draw is the seed's own (the same again for the same seed, different for
+    another); below a bound it stays below it; outside, the draws are the OS's again."""
+    with drawn_from(seed):
+        first = (secret_bytes(32), Scalar.random(), secret_below(bound))
+    with drawn_from(seed):
+        again = (secret_bytes(32), Scalar.random(), secret_below(bound))
+    assert first == again and 0 <= first[2] < bound
+    if other != seed:
+        with drawn_from(other):
+            assert secret_bytes(32) != first[0]
+    assert secret_bytes(32) != secret_bytes(32)
+    with drawn_from(seed), drawn_from(other):
+        pass
+    with drawn_from(seed):
+        assert secret_bytes(32) == first[0]

@@ -186,15 +186,33 @@ def test_the_table_refuses_what_is_not_due_and_a_bad_signature():
         table.submit(Message(0, 1, ACT_ROW, {"action": {}}))
 
 
-def test_a_restart_in_the_middle_of_a_hand_with_bots_stops_the_table_with_the_reason():
-    table, _ = _table("sochi", 3, 1)
+@pytest.mark.parametrize("rows_before", [12, 40, 75])
+def test_a_restarted_service_rebuilds_its_bots_mid_hand_and_the_evening_goes_on(rows_before):
+    """Each bot makes its stored rows again from its derived secrets; the rebuilt table is the live one, and it
+    plays the evening to a settlement that verifies."""
+    table, _ = _table("sochi", 3, 2)
     rows = []
-    for _ in range(20):
+    for _ in range(rows_before):
         message = table.bot_message()
         table.submit(message)
         rows.append(message)
-    seat_rows = [
-        {"seat": s.seat, "name": s.name, "key": s.key, "bot_secret": s.bot_secret} for s in table.seats.values()
-    ]
-    again = MpTable.load({"id": table.id, "system": "sochi", "seats": 3, "max_hands": 1}, seat_rows, rows, SERVICE_KEY)
-    assert again.stage is Stage.ABORTED and "restarted during hand 1" in again.reason
+    again = MpTable.load(_row(table), _seat_rows(table), rows, SERVICE_KEY)
+    assert (again.stage, again.hand, again.live.protocol.head) == (table.stage, table.hand, table.live.protocol.head)
+    _run_bots(again)
+    _verified_evening(again)
+
+
+def test_a_stored_bot_row_that_is_not_what_the_bot_makes_refuses_to_load():
+    table, _ = _table("sochi", 3, 1)
+    rows = []
+    while len(rows) < 20:
+        message = table.bot_message()
+        table.submit(message)
+        rows.append(message)
+    forged = next(i for i, r in enumerate(rows) if r.type == ACT_ROW and r.body["action"]["kind"] == "bid")
+    other = {"kind": "bid", "seat": rows[forged].body["action"]["seat"], "token": "pass"}
+    if rows[forged].body["action"] == other:
+        other = dict(other, token="6S")
+    rows[forged] = Message(rows[forged].seat, rows[forged].seq, ACT_ROW, {"action": other})
+    with pytest.raises(Refused, match="not what the bot makes again"):
+        MpTable.load(_row(table), _seat_rows(table), rows, SERVICE_KEY)

@@ -11,14 +11,17 @@ opened deal: that record, with the sheet's lines, is put to every seat, and each
 After the last hand the service proposes the settlement and every seat signs it. A server-side bot is a
 ``LiveSeat`` with its own secrets, shown only what the host relays.
 
-What this table does not do yet: a seat that stops answering stops the table (``TIMEOUT``: v4's witnessed abandon
-and re-deal need another seat to witness it), and a server restarted in the middle of a hand cannot finish that
-hand with its bots (their secrets for the hand lived in memory): the table stops with that reason.
+A bot's secrets (its key share, shuffle, proofs, discard nonce) are drawn from a stream derived from its own secret,
+the table, the hand and the answer's number (``group.drawn_from``), so a restarted service rebuilds it by letting
+it make its stored rows again — the same bytes, or the table refuses to load them. What this table does not do
+yet: a seat that stops answering stops the table (``TIMEOUT``: v4's witnessed abandon and re-deal need another seat
+to witness it).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import hashlib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +37,7 @@ from fairdeal.engine.sheet_view import sheet_json
 from fairdeal.engine.system import get_system
 from fairdeal.errors import FairdealError, MentalPokerError
 from fairdeal.protocols import signed
+from fairdeal.protocols.encoding import frame, u64
 from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.mental_poker.live import ACT, ANNOUNCE, Due, LiveHand
 from fairdeal.protocols.mental_poker.seat import LiveSeat
@@ -68,6 +72,7 @@ from fairdeal.service.rows import (
 from fairdeal.service.served import ServedTable
 
 MP_SIGNED, STATEMENT = "mp-signed", "statement"  # a seat's signed protocol message; its signed record/settlement
+BOT_DRAWS = "fairdeal-serve/mp-bot-draws/4"
 
 
 @dataclass
@@ -85,7 +90,6 @@ class MpTable(ServedTable):
     _sheet_after: Sheet | None = None
     _bots: dict[int, LiveSeat] = field(default_factory=dict)  # this hand's server-side seats
     _derived: list[Derived] = field(default_factory=list)
-    _replaying: bool = False  # rows read back at start-up: the bots made theirs in another process
 
     @classmethod
     def new(cls, table_id: str, system: str, num_seats: int, max_hands: int, service_key: IdentityKey) -> MpTable:
@@ -97,16 +101,14 @@ class MpTable(ServedTable):
     def load(
         cls, row: Mapping[str, Any], seat_rows: list[Mapping[str, Any]], messages: list[Message], key: IdentityKey
     ) -> MpTable:
-        """Rebuild a table from its rows: the chairs, then every stored row replayed in order. A hand in progress
-        that server-side bots took part in cannot go on: their secrets for it are gone."""
+        """Rebuild a table from its rows: the chairs, then every stored row replayed in order; each bot makes its
+        own rows again from its derived secrets (and must make the very rows stored), so a hand in progress goes
+        on."""
         table = cls.new(row["id"], row["system"], row["seats"], row["max_hands"], key)
         for seat in seat_rows:
             table.seats[seat["seat"]] = Seat(seat["seat"], seat["name"], seat["key"], seat["bot_secret"])
         for message in messages:
             table.submit(message, replay=True)
-        if table.stage is Stage.PLAY and table.live is not None and table.live.actions_taken and table._bot_seats():
-            table.stage = Stage.ABORTED
-            table.reason = f"the service restarted during hand {table.hand}; its bots' secrets for it are gone"
         return table
 
     # ---- the parts every stage reads ---------------------------------------------------------------------------
@@ -150,8 +152,9 @@ class MpTable(ServedTable):
         handler = _HANDLERS.get(message.type)
         if handler is None:
             raise Refused(f"unknown message type {message.type!r}")
-        self._replaying = replay
         try:
+            if replay:
+                self._bot_made(message)
             handler(self, message.seat, message.body)
         except Refused:
             raise
@@ -161,6 +164,14 @@ class MpTable(ServedTable):
         self._advance()
         derived, self._derived = self._derived, []
         return derived
+
+    def _bot_made(self, message: Message) -> None:
+        """A stored row of a bot's in play, read back: the bot makes it again, and it must be the same."""
+        if self.stage is not Stage.PLAY or message.seat not in self._bots or message.type not in (MP_SIGNED, ACT_ROW):
+            return
+        again = self._bot_step(message.seat)
+        if again is None or again.body != message.body:
+            raise Refused(f"seat {message.seat}: the stored bot message is not what the bot makes again")
 
     def _roster_time(self, seat: int, body: dict[str, Any]) -> None:
         if seat != SERVICE_SEAT or self.stage is not Stage.SEATING or len(self.seats) < self.num_seats:
@@ -180,8 +191,6 @@ class MpTable(ServedTable):
         if body.get("sender") != seat:
             raise Refused(f"sender: this is seat {seat}; it cannot send a message signed as {body.get('sender')!r}")
         live.message(body)
-        if self._replaying:
-            return
         for bot_seat, bot in self._bots.items():
             if bot_seat != seat and bot.player is not None:
                 bot.receive(body)
@@ -273,7 +282,15 @@ class MpTable(ServedTable):
         setup = hand_setup(self.spec, self.hand, dealer, self.seating)
         self.live = LiveHand(self.spec, setup, self.seating, dealer, self._sheet, opening_round)
         self._bots = {
-            seat: LiveSeat(self.spec, setup, self.seating, _bot_key(info), self._bot_policy(seat), self.live.start)
+            seat: LiveSeat(
+                self.spec,
+                setup,
+                self.seating,
+                _bot_key(info),
+                self._bot_policy(seat),
+                self.live.start,
+                self._seeds(seat),
+            )
             for seat, info in self.seats.items()
             if info.is_bot
         }
@@ -377,8 +394,6 @@ class MpTable(ServedTable):
         return sign_settlement(key, self.seating, self.proposal)
 
     def _show_bots(self, seat: int, action: Action | None, announcing: bool = False) -> None:
-        if self._replaying:
-            return
         for bot_seat, bot in self._bots.items():
             if bot_seat != seat:
                 bot.observe(action, announcing)
@@ -387,6 +402,16 @@ class MpTable(ServedTable):
 
     def _bot_seats(self) -> list[int]:
         return [s for s, info in sorted(self.seats.items()) if info.is_bot]
+
+    def _seeds(self, seat: int) -> Callable[[int], bytes]:
+        """The secret of a bot's k-th answer in this hand: derived, not stored, so that after a restart the bot
+        makes again exactly the messages it had sent, and goes on from there."""
+        secret, hand = bytes.fromhex(self.seats[seat].bot_secret or ""), self.hand
+
+        def seed(k: int) -> bytes:
+            return hashlib.sha256(frame(BOT_DRAWS, secret, self.id, u64(hand), u64(k))).digest()
+
+        return seed
 
     def _bot_policy(self, seat: int) -> Bot:
         secret = self.seats[seat].bot_secret or ""

@@ -18,8 +18,9 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 import rbcl
@@ -74,7 +75,7 @@ class Scalar:
     @staticmethod
     def random() -> Scalar:
         # 64 uniform bytes reduced modulo ℓ: bias below 2^-250.
-        return Scalar(rbcl.crypto_core_ristretto255_scalar_reduce(os.urandom(64)))
+        return Scalar(rbcl.crypto_core_ristretto255_scalar_reduce(secret_bytes(64)))
 
     @staticmethod
     def from_digest(digest64: bytes) -> Scalar:
@@ -259,6 +260,41 @@ def _merged(scalars: Sequence[Scalar], points: Sequence[Point]) -> dict[bytes, S
 def point_sum(points: Sequence[Point]) -> Point:
     """The sum of public points, each a valid non-identity element."""
     return multi_mult_vartime([ONE] * len(points), points) if points else IDENTITY
+
+
+_DRAWS: ContextVar[Callable[[int], bytes]] = ContextVar("fairdeal_mental_poker_draws", default=os.urandom)
+
+
+def secret_bytes(count: int) -> bytes:
+    """``count`` random bytes for a party's secrets (key shares, shuffles, proof nonces, commitment nonces): the
+    operating system's, or inside ``drawn_from`` a stream of the party's own."""
+    return _DRAWS.get()(count)
+
+
+def secret_below(bound: int) -> int:
+    """A uniform integer in ``[0, bound)`` from ``secret_bytes`` (rejection sampling, no modulo bias)."""
+    limit = (1 << 64) - (1 << 64) % bound
+    while (value := int.from_bytes(secret_bytes(8), "little")) >= limit:
+        pass
+    return value % bound
+
+
+@contextmanager
+def drawn_from(seed: bytes) -> Iterator[None]:
+    """Inside, every ``secret_bytes`` is SHAKE256 of the secret ``seed`` and a counter: a party that must make its
+    messages again from its own secret (a served table's bot, after a restart) makes the same ones. A verifier's
+    batch weights never come from here (``random_weight``): the prover must not be able to foresee them."""
+    counter = iter(range(1 << 62))
+
+    def draw(count: int) -> bytes:
+        block = next(counter).to_bytes(8, "big")
+        return hashlib.shake_256(DOMAIN + b"draw" + len(seed).to_bytes(2, "big") + seed + block).digest(count)
+
+    token = _DRAWS.set(draw)
+    try:
+        yield
+    finally:
+        _DRAWS.reset(token)
 
 
 def random_weight() -> int:

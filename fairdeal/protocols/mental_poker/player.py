@@ -5,7 +5,6 @@ player stops answering.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as StepTimeout
@@ -17,7 +16,7 @@ from fairdeal.errors import MentalPokerError, SignedMessageError
 from fairdeal.protocols import signed
 from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.mental_poker.elgamal import DecryptionShares, make_decryption_shares, make_key_share
-from fairdeal.protocols.mental_poker.group import Point, Scalar
+from fairdeal.protocols.mental_poker.group import Point, Scalar, secret_bytes
 from fairdeal.protocols.mental_poker.messages import (
     Message,
     abandon_message,
@@ -201,7 +200,7 @@ class Player:
         """Commit to the two discarded cards' positions without showing them."""
         positions = self._held_positions(taking=True)
         chosen = tuple(sorted(self._position_of(card, positions) for card in cards))
-        nonce = os.urandom(32)
+        nonce = secret_bytes(32)
         self._discard = (chosen, nonce)
         return self._send(discard_message(self.name, discard_commitment(self.setup.context, self.name, chosen, nonce)))
 

@@ -17,6 +17,7 @@ from fairdeal.engine.state import HandState
 from fairdeal.engine.view import actor_view
 from fairdeal.errors import IllegalAction, NoConsistentDeal
 from fairdeal.protocols.identity import IdentityKey
+from fairdeal.protocols.mental_poker.group import drawn_from
 from fairdeal.protocols.mental_poker.live import ACT, ANNOUNCE, Due, Follower, LiveHand
 from fairdeal.protocols.mental_poker.messages import Message
 from fairdeal.protocols.mental_poker.player import Player
@@ -41,13 +42,17 @@ class LiveSeat:
         identity: IdentityKey,
         bot: Bot,
         start: Start,
+        seeds: Callable[[int], bytes] | None = None,
     ):
+        """``seeds(k)``, when given, is the secret every random draw of the seat's ``k``-th answer comes from, so
+        that it can make its answers again after a restart (a served table's bot); else the OS's."""
         self.name = identity.name
         self.seat = spec.players.index(self.name)
         self.hand = setup.context.hand
         self.spec, self.seating, self.identity, self.bot, self._start = spec, seating, identity, bot, start
         self.player = Player(setup, self.name).sign_with(identity, seating) if self.name in setup.players else None
         self._follower: Follower | None = None
+        self._seeds, self._answered = seeds, 0
         self.broken: str | None = None  # why no deal fits what this seat was shown: it follows no further
 
     @property
@@ -58,6 +63,13 @@ class LiveSeat:
     def answer(self, due: Due) -> Any:
         """What the hand waits for from this seat: a signed message, a game action, or its word on the no-aces
         announcement (an ``Announce``, or ``None``: it holds an ace)."""
+        self._answered += 1
+        if self._seeds is None:
+            return self._answer(due)
+        with drawn_from(self._seeds(self._answered)):
+            return self._answer(due)
+
+    def _answer(self, due: Due) -> Any:
         if due.step == ACT:
             action = self._decide()
             if not isinstance(action, Play):  # a card chosen from another's open hand counts once he proves it

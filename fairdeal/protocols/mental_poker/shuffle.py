@@ -6,7 +6,6 @@ The exact proof system (statement, prover, verifier, what is hashed, soundness) 
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -26,6 +25,7 @@ from fairdeal.protocols.mental_poker.group import (
     hash_to_point,
     multi_mult,
     random_weight,
+    secret_below,
     validate,
 )
 
@@ -57,10 +57,10 @@ def shuffle_generators(size: int) -> ShuffleGenerators:
 
 
 def random_permutation(size: int) -> tuple[int, ...]:
-    """A uniform permutation from the OS generator (Fisher-Yates over ``secrets``)."""
+    """A uniform permutation (Fisher-Yates over ``secret_below``: the OS generator, or the party's own stream)."""
     order = list(range(size))
     for i in range(size - 1, 0, -1):
-        j = secrets.randbelow(i + 1)
+        j = secret_below(i + 1)
         order[i], order[j] = order[j], order[i]
     return tuple(order)
 
