@@ -66,7 +66,7 @@ class PublicHand:
 
     @property
     def state(self) -> HandState:
-        """The hand on the deal imputed now: every public field is the true hand's."""
+        """The hand on the deal imputed now: every public field is the true hand's (but see ``undecided``)."""
         return self._state
 
     def act(self, action: Action) -> HandState:
