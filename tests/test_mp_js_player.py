@@ -1,8 +1,8 @@
 """The JavaScript mental-poker player (fairdeal/web/mental_poker/player.js) seated at a Python table under Node
 (fairdeal/web/mental_poker/node_player.py): whole hands with one JavaScript seat and with every seat in
 JavaScript, on every kind of table, verified by `fairdeal verify` and by the Node verifier; its statements are the
-Python ones byte for byte; it shows no share of its own cards before it plays them; and against hostile Python
-parties it refuses exactly where, and with the check, a Python seat refuses."""
+Python ones byte for byte; it shows no share of its own cards before it plays them or the rules lay them open; and
+against hostile Python parties it refuses exactly where, and with the check, a Python seat refuses."""
 
 from __future__ import annotations
 
@@ -277,7 +277,9 @@ def test_a_half_whist_evening_is_verified_by_fairdeal_verify_the_node_verifier_a
     _verified_everywhere(page, log, tmp_path)
 
 
-def test_the_javascript_seat_shows_no_share_of_its_cards_before_it_plays_them(page: Path, tmp_path: Path) -> None:
+def test_the_javascript_seat_shows_no_share_of_its_cards_before_it_plays_them_or_lays_them_open(
+    page: Path, tmp_path: Path
+) -> None:
     with seats(page, ["ann"]) as js:
         source, _ = evening("sochi", NAMES[:3], js, tmp_path, hands=3)
     for doc in source.transcripts:
@@ -292,7 +294,7 @@ def test_the_javascript_seat_shows_no_share_of_its_cards_before_it_plays_them(pa
             if message["kind"] == "reveal":
                 before_reveal = False
             shown = {s["position"] for s in body.get("shares", [])} | {body[k] for k in ("position",) if k in body}
-            if before_reveal and message["kind"] != "play":
+            if before_reveal and message["kind"] not in ("play", "open"):  # an open hand: the rules show it
                 assert not shown & own, (doc["hand"], message["kind"])
             if message["kind"] == "deal":
                 assert shown == set(setup.deal_positions("ann"))
