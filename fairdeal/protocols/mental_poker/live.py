@@ -147,11 +147,6 @@ class LiveHand:
     def hand(self) -> int:
         return self.setup.context.hand
 
-    @property
-    def actions_taken(self) -> bool:
-        """Whether anything of the hand has happened yet: a message or a decision."""
-        return bool(self.messages or self.actions)
-
     def start(self, seat: int | None = None, cards: Sequence[int] = ()) -> HandState:
         """The hand begun on an imputed deal: ``seat`` holding ``cards`` (a seat's own run), else nobody's."""
         sheet = self.sheet
@@ -323,11 +318,8 @@ class LiveHand:
         state = new_hand(
             convention, seats, self.dealer, deal, self.sheet.raspasy_streak, self.opening_round, self.sheet.refe_seats()
         )
-        for action in self.actions:
-            if isinstance(action, int):
-                action = Discard(
-                    action, tuple(sorted(int(order[p]) for p in self.protocol.discards[self.spec.players[action]]))
-                )
+        for taken in self.actions:
+            action = self._discard(taken, order) if isinstance(taken, int) else taken
             try:
                 state = apply(state, action)
             except IllegalAction as exc:
