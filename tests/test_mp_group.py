@@ -212,7 +212,3 @@ def test_a_seeded_stream_repeats_itself_and_no_other(seed, other, bound):
         with drawn_from(other):
             assert secret_bytes(32) != first[0]
     assert secret_bytes(32) != secret_bytes(32)
-    with drawn_from(seed), drawn_from(other):
-        pass
-    with drawn_from(seed):
-        assert secret_bytes(32) == first[0]
