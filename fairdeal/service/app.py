@@ -47,6 +47,7 @@ from fairdeal.service.limits import (
     check_name,
     decode,
 )
+from fairdeal.service.mp_table import MP_SIGNED, STATEMENT, MpTable
 from fairdeal.service.roster_flow import Refused
 from fairdeal.service.rows import ROSTER_SIGN, SIGNED, Message, Seat, Stage
 from fairdeal.service.store import Store
@@ -57,7 +58,10 @@ Handler = Callable[[Request], Awaitable[Response]]
 WEB = Path(__file__).resolve().parent.parent / "web"
 LOGIN = "serve-login"
 DEFAULT_HANDS = 60
-SIGNED_FRAMES = (SIGNED, ROSTER_SIGN)
+SIGNED_FRAMES = (SIGNED, ROSTER_SIGN, MP_SIGNED, STATEMENT)
+ENVELOPE_FRAMES = (SIGNED, MP_SIGNED, STATEMENT)  # frames that carry a signed envelope (roster-sign: a signature)
+DEALINGS = {"commit-reveal": Table, "mental-poker": MpTable}
+AnyTable = Table | MpTable
 
 
 def service_key(db_url: str, key_path: str | Path | None = None) -> IdentityKey:
@@ -79,7 +83,7 @@ def login_statement(table: str, nonce: str) -> dict[str, Any]:
 
 @dataclass
 class Slot:
-    table: Table
+    table: AnyTable
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     sockets: dict[WebSocket, int | None] = field(default_factory=dict)
     chain_sent: dict[WebSocket, int] = field(default_factory=dict)  # how much of the chain each socket was sent
@@ -97,6 +101,7 @@ class Hub:
             table = self.store.load(table_id)
             if table is None:
                 return None
+            assert isinstance(table, AnyTable)  # the store makes one of the two
             self.slots[table_id] = Slot(table)
         return self.slots[table_id]
 
@@ -192,12 +197,13 @@ class Hub:
                 slot.sockets.pop(socket, None)
 
     async def send_chain(self, slot: Slot, socket: WebSocket) -> None:
-        """The signed messages this socket has not been sent yet (a new socket gets the whole session)."""
-        start, chain = slot.chain_sent.get(socket, 0), slot.table.chain
-        if len(chain) > start:
-            envelopes = [e.to_json() for e in chain[start:]]
-            await socket.send_json({"type": "chain", "from": start, "envelopes": envelopes})
-            slot.chain_sent[socket] = len(chain)
+        """The messages this socket has not been sent yet (a new socket gets the whole session): commit-reveal's
+        signed envelopes, or mental poker's seat messages and decisions, each with its hand and seat."""
+        start = slot.chain_sent.get(socket, 0)
+        news = slot.table.relayed_since(start)
+        if news:
+            await socket.send_json({"type": "chain", "from": start, "envelopes": news})
+            slot.chain_sent[socket] = start + len(news)
 
 
 def create_app(
@@ -252,6 +258,9 @@ def create_app(
     async def create_table(request: Request) -> Response:
         body = await body_of(request)
         name, seats, hands = body.get("system"), body.get("seats"), body.get("max_hands", DEFAULT_HANDS)
+        dealing = body.get("dealing", "commit-reveal")
+        if dealing not in DEALINGS:
+            raise BadInput(f"dealing: {' or '.join(DEALINGS)}, not {dealing!r}")
         try:
             system = get_system(name) if isinstance(name, str) else None
         except FairdealError:
@@ -262,9 +271,12 @@ def create_app(
             raise BadInput(f"seats: {system.name} is played by {', '.join(map(str, system.players))} seats")
         if not isinstance(hands, int) or not 1 <= hands <= 500:
             raise BadInput("max_hands: an integer 1..500")
-        table = Table.new(
-            f"t-{secrets.token_hex(5)}", system.name, seats, hands, store.service_key, secrets.token_hex(32)
-        )
+        table_id = f"t-{secrets.token_hex(5)}"
+        table: AnyTable
+        if dealing == "mental-poker":
+            table = MpTable.new(table_id, system.name, seats, hands, store.service_key)
+        else:
+            table = Table.new(table_id, system.name, seats, hands, store.service_key, secrets.token_hex(32))
         store.create_table(table)
         hub.slots[table.id] = Slot(table)
         return JSONResponse(table.summary(), status_code=201)
@@ -430,7 +442,7 @@ def _attachment(name: str) -> dict[str, Any]:
     return {"content-disposition": f'attachment; filename="{name}"'}
 
 
-def _log_text(table: Table, store: Store) -> str:
+def _log_text(table: AnyTable, store: Store) -> str:
     """The table's game log (protocols/game-log.md): header, one line per finished hand, the settlement."""
     lines = [json.dumps(table.log_header(), ensure_ascii=False)]
     lines += [text for _, text in store.lines(table.id)]
@@ -440,7 +452,7 @@ def _log_text(table: Table, store: Store) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _audit_html(table: Table, store: Store) -> str:
+def _audit_html(table: AnyTable, store: Store) -> str:
     """`fairdeal audit` on the table's history (log and transcripts as files), as its HTML report."""
     from fairdeal.audit.html import render_html
     from fairdeal.audit.run import RunOptions, run_audit
@@ -531,9 +543,10 @@ def read_frame(raw: str) -> dict[str, Any]:
 
 
 def _signed_frame(frame: dict[str, Any], table: str, seat: int | None) -> Message:
-    """``{"type":"signed","table","seat","envelope"}`` or ``{"type":"roster-sign","table","seat","signature"}``."""
+    """``{"type","table","seat","envelope"}`` for a signed message (``signed``, ``mp-signed``, ``statement``), or
+    ``{"type":"roster-sign","table","seat","signature"}``."""
     kind = frame["type"]
-    payload = "envelope" if kind == SIGNED else "signature"
+    payload = "envelope" if kind in ENVELOPE_FRAMES else "signature"
     if set(frame) != {"type", "table", "seat", payload}:
         raise BadInput(f"a {kind} frame has exactly the fields type, table, seat, {payload}")
     if frame["table"] != table:
@@ -542,10 +555,10 @@ def _signed_frame(frame: dict[str, Any], table: str, seat: int | None) -> Messag
         raise BadInput("a spectator sends no messages")
     if frame["seat"] != seat:
         raise BadInput(f"seat: this connection holds seat {seat}; it cannot speak for seat {frame['seat']}")
-    if kind == SIGNED:
+    if kind in ENVELOPE_FRAMES:
         if not isinstance(frame["envelope"], dict):
             raise BadInput("envelope: an object is expected")
-        return Message(seat, 0, SIGNED, frame["envelope"])
+        return Message(seat, 0, kind, frame["envelope"])
     return Message(seat, 0, ROSTER_SIGN, {"signature": frame["signature"]})
 
 

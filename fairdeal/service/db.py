@@ -49,12 +49,14 @@ tables = Table(
     metadata,
     Column("id", String(40), primary_key=True),
     Column("system", String(40), nullable=False),
+    # the dealing protocol: fairdeal-commit-reveal/4 or fairdeal-mental-poker/4 (migration 0002)
+    Column("protocol", String(40), nullable=False, server_default="fairdeal-commit-reveal/4"),
     Column("seats", Integer, nullable=False),
     Column("max_hands", Integer, nullable=False),
     Column("status", String(16), nullable=False),  # a Stage value: seating ... finished, ended, aborted
     Column("reason", Text, nullable=True),  # why it ended early or was aborted
     Column("service_key", String(64), nullable=False),  # the service's signing-key seed (server secret)
-    Column("chain_tail", String(64), nullable=False),  # the secret tail of the service's seed chain
+    Column("chain_tail", String(64), nullable=False),  # the secret tail of the service's seed chain ("": none)
     Column("created", DateTime(timezone=True), server_default=func.now(), nullable=False),
 )
 

@@ -20,20 +20,24 @@ to witness it).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
-from fairdeal.engine.actions import Action, Announce
+from fairdeal.engine.actions import Action, Announce, Discard, Play
 from fairdeal.engine.bots import Bot
 from fairdeal.engine.hand import legal_actions, to_move
 from fairdeal.engine.match import dealer_of
+from fairdeal.engine.match_log import end_record, table_record
+from fairdeal.engine.play import led_suit, trick_winner, trump_of
 from fairdeal.engine.settlement import settle
 from fairdeal.engine.sheet import Sheet, is_finished, new_sheet
 from fairdeal.engine.sheet_view import sheet_json
+from fairdeal.engine.state import HandState
 from fairdeal.engine.system import get_system
 from fairdeal.errors import FairdealError, MentalPokerError
 from fairdeal.protocols import signed
@@ -79,6 +83,9 @@ BOT_DRAWS = "fairdeal-serve/mp-bot-draws/4"
 class MpTable(ServedTable):
     """A mental-poker table's live state; ``MpTable.load`` rebuilds it from its rows, ``submit`` feeds it one."""
 
+    protocol: ClassVar[str] = PROTOCOL_V4
+    dealing: ClassVar[str] = "mental-poker"
+
     live: LiveHand | None = None
     sheet: Sheet | None = None
     record: dict[str, Any] | None = None  # the hand's record put to the seats (the RECORD stage)
@@ -86,6 +93,7 @@ class MpTable(ServedTable):
     transcripts: list[dict[str, Any]] = field(default_factory=list)  # every closed hand's transcript
     proposal: dict[str, Any] | None = None  # the settlement put to the seats (the SETTLE stage)
     settlement: dict[str, Any] | None = None
+    relayed: list[dict[str, Any]] = field(default_factory=list)  # every seat's message and decision, for sockets
     _order: np.ndarray | None = None
     _sheet_after: Sheet | None = None
     _bots: dict[int, LiveSeat] = field(default_factory=dict)  # this hand's server-side seats
@@ -132,13 +140,6 @@ class MpTable(ServedTable):
         assert self.sheet is not None  # set by ``new``
         return self.sheet
 
-    def take_seat(self, seat: Seat) -> None:
-        if self.stage is not Stage.SEATING or seat.seat in self.seats or not 0 <= seat.seat < self.num_seats:
-            raise Refused(f"table {self.id}: seat {seat.seat} is not free")
-        if any(s.name == seat.name or s.key == seat.key for s in self.seats.values()):
-            raise Refused(f"table {self.id}: that name or key is seated already")
-        self.seats[seat.seat] = seat
-
     # ---- rows ----------------------------------------------------------------------------------------------------
 
     def submit(self, message: Message, replay: bool = False) -> list[Derived]:
@@ -161,6 +162,8 @@ class MpTable(ServedTable):
         except FairdealError as exc:
             raise Refused(str(exc)) from None
         self.last_seq[message.seat] = message.seq
+        if message.type in (MP_SIGNED, ACT_ROW):
+            self.relayed.append({"hand": self.hand, "seat": message.seat, "type": message.type, "body": message.body})
         self._advance()
         derived, self._derived = self._derived, []
         return derived
@@ -367,6 +370,25 @@ class MpTable(ServedTable):
             return self._bot_step(seat)
         return None
 
+    def bot_due(self) -> str | None:
+        """The type of row ``bot_message`` would add now, without making it (a bot's answer moves its party)."""
+        if self.service_event() is not None:
+            return ROSTER_TIME
+        bots = [s for s in self.waiting_for(people_only=False) if self.seats[s].is_bot]
+        if not bots:
+            return None
+        if self.stage is Stage.ROSTER:
+            return ROSTER_SIGN
+        if self.stage is not Stage.PLAY:
+            return STATEMENT
+        due = self.live.due() if self.live is not None else None
+        return ACT_ROW if due is not None and due.step in (ACT, ANNOUNCE) else MP_SIGNED
+
+    def timeout_message(self, seat: int) -> Message | None:
+        """A late seat is recorded as such: nobody else holds its key share or knows its cards, so nobody can
+        answer for it."""
+        return Message(SERVICE_SEAT, self.next_seq(SERVICE_SEAT), TIMEOUT, {"seat": seat})
+
     def _bot_step(self, seat: int) -> Message | None:
         live = self.live
         bot = self._bots.get(seat)
@@ -424,23 +446,35 @@ class MpTable(ServedTable):
         names = list(self.names) if len(self.seats) == self.num_seats else [f"seat {s}" for s in range(self.num_seats)]
         return sheet_json(self._sheet, settle(self._sheet, self.convention), names, self.convention)
 
-    def summary(self) -> dict[str, Any]:
-        """What anyone may know of the table: no card."""
-        return self.summary_of(PROTOCOL_V4)
-
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see now: the public game as the host follows it — never a card the rules have not
-        opened (the seat's own cards are its client's to open), and what the hand waits for."""
+        opened (the seat's own cards are its client's to open) — what the hand waits for, and what a seat's client
+        needs to answer it: the signed roster, the hand's setup, the record or settlement put to the seats."""
         out = self.summary()
-        out["you"] = seat
+        out |= {"you": seat, "last_seq": self.last_seq.get(seat, 0) if seat is not None else 0}
         out["sheet"] = self.sheet_json()
         out["waiting_for"] = self.waiting_for(people_only=False)
-        out["due"] = None
-        out["game"] = None
+        out["signed_roster"] = self.roster.to_json() if self.roster is not None else None
+        out["history"] = [_history_row(doc) for doc in self.transcripts]
+        out["relayed"] = len(self.relayed)
+        out |= {"due": None, "game": None, "setup": None, "record": None, "head": None, "proposal": None}
+        if self.live is not None and self.stage in (Stage.PLAY, Stage.RECORD):
+            setup = self.live.setup
+            out["setup"] = {
+                "hand": self.hand,
+                "attempt": 1,
+                "pattern": setup.pattern.name,
+                "players": list(setup.players),
+                "dealer": self.live.dealer,
+            }
         if self.stage is Stage.PLAY and self.live is not None:
             due = self.live.due()
-            out["due"] = None if due is None else {"player": due.player, "step": due.step, "card": due.card}
+            out["due"] = None if due is None else dataclasses.asdict(due)
             out["game"] = self._public_game(seat, due)
+        if self.stage is Stage.RECORD and self.live is not None:
+            out["record"], out["head"] = self.record, self.live.protocol.head
+        if self.stage is Stage.SETTLE:
+            out["proposal"] = self.proposal
         return out
 
     def _public_game(self, seat: int | None, due: Due | None) -> dict[str, Any]:
@@ -448,7 +482,11 @@ class MpTable(ServedTable):
         public = self.live.game.public
         state = public.state
         shown = {str(s): list(state.hands[s]) for s in sorted(public.laid_open)}
-        decide = due is not None and due.step == ACT and seat is not None and due.player == self.names[seat]
+        mine = seat is not None and due is not None and due.player == self.names[seat]
+        actor = to_move(state)
+        # The host's game holds imputed cards in every hidden hand: it can list a seat's choices only where they
+        # need no hidden card — a decision, or a card from a hand open to all (the dummy it plays for the table).
+        decide = mine and due is not None and (due.step == ACT or (due.step == "play" and actor != seat))
         return {
             "phase": state.phase.value,
             "to_move": to_move(state),
@@ -462,8 +500,63 @@ class MpTable(ServedTable):
             "current": [list(p) for p in state.current],
             "won": list(state.won),
             "cards_held": [len(h) for h in state.hands[: self.num_seats]],
+            "dealer": self.live.dealer,
             "legal": [encode_action(a) for a in legal_actions(state)] if decide else [],
+            "own": _own_card_rule(state) if mine and actor == seat else None,
         }
+
+    def relayed_since(self, start: int) -> list[dict[str, Any]]:
+        """The seats' messages and decisions from the ``start``-th: what a socket has not been sent yet."""
+        return self.relayed[start:]
+
+    def log_header(self) -> dict[str, Any]:
+        import msgspec
+
+        header: dict[str, Any] = msgspec.to_builtins(table_record(self.convention, self.names, self.dealing))
+        return header
+
+    def log_trailer(self) -> dict[str, Any] | None:
+        if self.stage is not Stage.FINISHED:
+            return None
+        import msgspec
+
+        trailer: dict[str, Any] = msgspec.to_builtins(
+            end_record(self.names, settle(self._sheet, self.convention).amounts)
+        )
+        return trailer
+
+
+def _own_card_rule(state: HandState) -> dict[str, Any]:
+    """What a seat's client needs to choose from its own hidden cards, which only it knows: how many it discards
+    (the host's hand holds imputed cards, so the count is all it can say), and which cards the trick admits — the
+    suit led, the trump, and the card to beat when the rules make a seat head the trick (``legal_cards``'s rule)."""
+    discards = [a for a in legal_actions(state) if isinstance(a, Discard)]
+    current = state.current
+    overtake = bool(current) and state.convention.play.must_overtake
+    trump = trump_of(state)
+    best = None
+    if overtake:
+        winner = trick_winner(current, None, trump)
+        best = next(card for s, card in current if s == winner)
+    plays = any(isinstance(a, Play) for a in legal_actions(state)) if not discards else False
+    return {
+        "discard": len(discards[0].cards) if discards else 0,
+        "play": plays,
+        "led": led_suit(state),
+        "trump": trump,
+        "beat": best,
+    }
+
+
+def _history_row(doc: dict[str, Any]) -> dict[str, Any]:
+    record = doc.get("record", {})
+    return {
+        "hand": doc["hand"],
+        "dealer": record.get("dealer"),
+        "kind": record.get("kind"),
+        "contract": record.get("contract"),
+        "declarer": record.get("declarer"),
+    }
 
 
 def _bot_key(info: Seat) -> IdentityKey:

@@ -1,20 +1,25 @@
-"""What every served table has, whatever it deals by: its chairs, its stage, the roster, the last row each seat
-sent, and the summary anyone may see."""
+"""What every served table has, whatever it deals by: its chairs and who may take them, its stage, the roster,
+the last row each seat sent, the summary anyone may see, and what the service relays to every socket."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from fairdeal.engine.system import System
-from fairdeal.protocols.identity import IdentityKey
+from fairdeal.errors import ProtocolError
+from fairdeal.protocols.identity import IdentityKey, PublicKey
 from fairdeal.protocols.roster import Roster
 from fairdeal.rules.convention import Convention
-from fairdeal.service.rows import Seat, Stage
+from fairdeal.service.roster_flow import Refused
+from fairdeal.service.rows import Message, Seat, Stage
 
 
 @dataclass
 class ServedTable:
+    protocol: ClassVar[str]  # what deals the hands: fairdeal-commit-reveal/4, fairdeal-mental-poker/4
+    dealing: ClassVar[str]  # the game log's name for it (match_log.Dealing)
+
     id: str
     system: System
     num_seats: int
@@ -26,6 +31,7 @@ class ServedTable:
     last_seq: dict[int, int] = field(default_factory=dict)
     roster: Roster | None = None
     hand: int = 0
+    outbox: list[Message] = field(default_factory=list)  # the service's own signed rows of the step just taken
 
     @property
     def convention(self) -> Convention:
@@ -35,14 +41,39 @@ class ServedTable:
     def service_public(self) -> str:
         return self.service_key.public.hex
 
+    def check_seat(self, seat: int, name: str, key: str) -> None:
+        """Refuse a chair that is taken, a name or key already at the table, or a table that has begun."""
+        if self.stage is not Stage.SEATING:
+            raise Refused(f"table {self.id} has no empty chair")
+        if not 0 <= seat < self.num_seats:
+            raise Refused(f"seat {seat} is outside 0..{self.num_seats - 1}")
+        if seat in self.seats:
+            raise Refused(f"seat {seat} is taken by {self.seats[seat].name}")
+        if any(s.name == name for s in self.seats.values()):
+            raise Refused(f"the name {name!r} is already at table {self.id}")
+        if any(s.key == key for s in self.seats.values()) or key == self.service_public:
+            raise Refused(f"this key already holds a seat at table {self.id}")
+        try:
+            PublicKey.from_hex(key)
+        except ProtocolError as exc:
+            raise Refused(f"key: {exc}") from None
+
+    def take_seat(self, seat: Seat) -> None:
+        self.check_seat(seat.seat, seat.name, seat.key)
+        self.seats[seat.seat] = seat
+
+    def seat_of_key(self, key: str) -> int | None:
+        return next((s.seat for s in self.seats.values() if s.key == key), None)
+
     def next_seq(self, seat: int) -> int:
         return self.last_seq.get(seat, 0) + 1
 
-    def summary_of(self, protocol: str) -> dict[str, Any]:
+    def summary(self) -> dict[str, Any]:
         """What anyone may know of the table: no card, no seed."""
         return {
             "table": self.id,
-            "protocol": protocol,
+            "protocol": self.protocol,
+            "dealing": self.dealing,
             "system": self.convention.name,
             "title": self.convention.title,
             "seats": self.num_seats,

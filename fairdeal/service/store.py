@@ -10,9 +10,14 @@ from sqlalchemy import Engine, func, insert, select, update
 from fairdeal.protocols.canonical import encode
 from fairdeal.protocols.encoding import canonical_json
 from fairdeal.protocols.identity import IdentityKey
+from fairdeal.protocols.mental_poker.signing import PROTOCOL_V4
 from fairdeal.service import db
-from fairdeal.service.rows import Derived, Message, Seat, Stage
+from fairdeal.service.mp_table import MP_SIGNED, STATEMENT, MpTable
+from fairdeal.service.rows import RELAYED, SIGNED, Derived, Message, Seat, Stage
+from fairdeal.service.served import ServedTable
 from fairdeal.service.table import Table
+
+SIGNED_ROWS = (SIGNED, RELAYED, MP_SIGNED, STATEMENT)  # rows whose body is a signed envelope
 
 
 def _text(value: object) -> str:
@@ -29,21 +34,22 @@ class Store:
     def __init__(self, engine: Engine, service_key: IdentityKey):
         self.engine, self.service_key = engine, service_key
 
-    def create_table(self, table: Table) -> None:
+    def create_table(self, table: ServedTable) -> None:
         with self.engine.begin() as c:
             c.execute(
                 insert(db.tables).values(
                     id=table.id,
                     system=table.convention.name,
+                    protocol=table.protocol,
                     seats=table.num_seats,
                     max_hands=table.max_hands,
                     status=table.stage.value,
                     service_key=table.service_public,  # the public identity key; the private one is a file
-                    chain_tail=table.chain_tail,
+                    chain_tail=table.chain_tail if isinstance(table, Table) else "",
                 )
             )
 
-    def add_seat(self, table: Table, seat: Seat) -> None:
+    def add_seat(self, table: ServedTable, seat: Seat) -> None:
         with self.engine.begin() as c:
             if (
                 seat.bot_secret is None
@@ -57,7 +63,7 @@ class Store:
             )
             c.execute(update(db.tables).where(db.tables.c.id == table.id).values(status=table.stage.value))
 
-    def append(self, table: Table, message: Message, derived: Iterable[Derived]) -> None:
+    def append(self, table: ServedTable, message: Message, derived: Iterable[Derived]) -> None:
         """Store an accepted message, the service's envelopes it produced, the hands it closed (the settlement
         as hand 0) and the table's new status, atomically."""
         with self.engine.begin() as c:
@@ -69,7 +75,7 @@ class Store:
                         seq=row.seq,
                         type=row.type,
                         body=_text(row.body),
-                        signature=row.body.get("signature") if row.type in ("signed", "service") else None,
+                        signature=row.body.get("signature") if row.type in SIGNED_ROWS else None,
                     )
                 )
             for d in derived:
@@ -101,7 +107,7 @@ class Store:
         with self.engine.connect() as c:
             return [row.id for row in c.execute(query)]
 
-    def load(self, table_id: str) -> Table | None:
+    def load(self, table_id: str) -> ServedTable | None:
         with self.engine.connect() as c:
             row = c.execute(select(db.tables).where(db.tables.c.id == table_id)).mappings().first()
             if row is None:
@@ -113,7 +119,8 @@ class Store:
                     select(db.messages).where(db.messages.c.table_id == table_id).order_by(db.messages.c.id)
                 )
             ]
-        return Table.load(dict(row), [dict(s) for s in seat_rows], messages, self.service_key)
+        kind = MpTable if row["protocol"] == PROTOCOL_V4 else Table
+        return kind.load(dict(row), [dict(s) for s in seat_rows], messages, self.service_key)
 
     def transcripts(self, table_id: str) -> list[tuple[int, str]]:
         with self.engine.connect() as c:

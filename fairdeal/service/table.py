@@ -27,7 +27,7 @@ import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -57,7 +57,7 @@ from fairdeal.protocols.commit_reveal4.parties import (
 )
 from fairdeal.protocols.commit_reveal4.source import FORMAT, MAX_ATTEMPTS, SETTLEMENT_FORMAT, VERSION
 from fairdeal.protocols.encoding import frame, u64
-from fairdeal.protocols.identity import IdentityKey, PublicKey
+from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.record_check import end_penalty
 from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.signed import SERVICE, Envelope, open_checked, parse
@@ -116,6 +116,8 @@ def document_hash(doc: dict[str, Any]) -> str:
 class Table(ServedTable):
     """A table's live state; build it with ``Table.load`` from its rows, then feed it messages with ``submit``."""
 
+    protocol: ClassVar[str] = PROTOCOL
+    dealing: ClassVar[str] = "commit-reveal"
     chain_tail: str = ""  # the secret tail of the service's seed chain
     service: Service | None = None
     chain: list[Envelope] = field(default_factory=list)  # every envelope of the session, in order
@@ -133,7 +135,6 @@ class Table(ServedTable):
     ended: dict[str, Any] | None = None  # the signed end's body, when a seat's fault ended the evening
     charge: tuple[ScoreLine, ...] = ()  # what the end charged (on the sheet already)
     unsigned: list[int] = field(default_factory=list)  # seats that sent no settlement countersignature in time
-    outbox: list[Message] = field(default_factory=list)  # the service's envelopes of the step just taken
     _opening_round: int = 0
     _relayed: int = 0  # the service's envelopes so far
     _fields: dict[str, Any] = field(default_factory=dict)  # the closed hand's log line, less its transcript
@@ -193,32 +194,6 @@ class Table(ServedTable):
     def _live_roster(self) -> Roster:
         assert self.roster is not None  # set when the chairs are full
         return self.roster
-
-    # ---- seating ---------------------------------------------------------------------------------------------
-
-    def check_seat(self, seat: int, name: str, key: str) -> None:
-        """Refuse a chair that is taken, a name or key already at the table, or a table that has begun."""
-        if self.stage is not Stage.SEATING:
-            raise Refused(f"table {self.id} has no empty chair")
-        if not 0 <= seat < self.num_seats:
-            raise Refused(f"seat {seat} is outside 0..{self.num_seats - 1}")
-        if seat in self.seats:
-            raise Refused(f"seat {seat} is taken by {self.seats[seat].name}")
-        if any(s.name == name for s in self.seats.values()):
-            raise Refused(f"the name {name!r} is already at table {self.id}")
-        if any(s.key == key for s in self.seats.values()) or key == self.service_public:
-            raise Refused(f"this key already holds a seat at table {self.id}")
-        try:
-            PublicKey.from_hex(key)
-        except ProtocolError as exc:
-            raise Refused(f"key: {exc}") from None
-
-    def take_seat(self, seat: Seat) -> None:
-        self.check_seat(seat.seat, seat.name, seat.key)
-        self.seats[seat.seat] = seat
-
-    def seat_of_key(self, key: str) -> int | None:
-        return next((s.seat for s in self.seats.values() if s.key == key), None)
 
     # ---- rows ------------------------------------------------------------------------------------------------
 
@@ -672,7 +647,7 @@ class Table(ServedTable):
 
     def summary(self) -> dict[str, Any]:
         """What anyone may know of the table: no card, no seed."""
-        return self.summary_of(PROTOCOL) | {"ended": self._end_view(), "dealer": self.dealer}
+        return super().summary() | {"ended": self._end_view(), "dealer": self.dealer}
 
     def _end_view(self) -> dict[str, Any] | None:
         """The signed end as the tables show it: the voided hand, the step, the seats charged and the charge."""
@@ -743,11 +718,15 @@ class Table(ServedTable):
 
     # ---- the game log ----------------------------------------------------------------------------------------
 
+    def relayed_since(self, start: int) -> list[dict[str, Any]]:
+        """The session's signed envelopes from the ``start``-th: what a socket has not been sent yet."""
+        return [e.to_json() for e in self.chain[start:]]
+
     def log_header(self) -> dict[str, Any]:
         import msgspec
 
         names = [self.seats[s].name for s in range(self.num_seats)]
-        header: dict[str, Any] = msgspec.to_builtins(table_record(self.convention, names, "commit-reveal"))
+        header: dict[str, Any] = msgspec.to_builtins(table_record(self.convention, names, self.dealing))
         return header
 
     def log_trailer(self) -> dict[str, Any] | None:

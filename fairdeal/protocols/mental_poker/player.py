@@ -190,6 +190,10 @@ class Player:
         """This player's cards in the order received; only this player can compute them."""
         return tuple(self.card_at(p) for p in self.setup.hand_positions(self.name))
 
+    def held_cards(self, taking: bool = False) -> tuple[int, ...]:
+        """The cards I hold now (``taking``: with the talon I am taking), unplayed and not discarded."""
+        return tuple(self.card_at(p) for p in self._held_positions(taking))
+
     def _position_of(self, card: int, positions: Sequence[int]) -> int:
         for position in positions:
             if self.card_at(position) == card:
