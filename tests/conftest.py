@@ -5,6 +5,7 @@ import os
 from pathlib import Path
 
 import pytest
+from browser_helpers import ARGS, CHROMIUM
 from hypothesis import settings
 
 from fairdeal.web.verifier_page import page_bytes
@@ -20,3 +21,16 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("page") / "verifier.html"
     path.write_bytes(page_bytes())
     return path
+
+
+@pytest.fixture
+def browser():
+    """Debian's Chromium, headless, driven by Playwright."""
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Debian's chromium is needed (make installs it as root)")
+    with sync_playwright() as p:
+        instance = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield instance
+        instance.close()

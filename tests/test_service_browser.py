@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-import pytest
+from browser_helpers import click_something, wait_until
 from service_helpers import Server, create_table
 from sqlalchemy import func, select
 
@@ -21,53 +21,9 @@ from fairdeal.protocols.roster import Roster
 from fairdeal.protocols.verify import verify_documents
 from fairdeal.service import db
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 # FAIRDEAL_SCREENSHOTS=docs/screenshots refreshes the committed pictures; otherwise they go to the test's temp dir.
 SHOTS_DIR = os.environ.get("FAIRDEAL_SCREENSHOTS")
 NAMES = ["Анна", "Boris", "Вера"]
-
-
-@pytest.fixture
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Debian's chromium is needed (make installs it as root)")
-    with sync_playwright() as p:
-        instance = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield instance
-        instance.close()
-
-
-def _wait(condition, limit: float = 20.0) -> None:
-    deadline = time.monotonic() + limit
-    while not condition():
-        assert time.monotonic() < deadline, "the table did not change in time"
-        time.sleep(0.1)
-
-
-def _click_something(page, rng) -> bool:
-    """One click a player would make now: an action button, a playable card, or a card to discard."""
-    for selector in ("button.act", ".card.act", ".card.pick:not(.chosen)"):
-        found = page.locator(f"#mine {selector}")
-        count = found.count()
-        if count:
-            target = found.nth(int(rng.integers(count)) if selector != ".card.pick:not(.chosen)" else 0)
-            try:
-                target.click(timeout=5000)
-            except Exception:  # the view changed under the pointer: look again
-                return False
-            return True
-    return False
 
 
 def _export_key(page, path: Path) -> Path:
@@ -104,7 +60,7 @@ def test_three_browsers_play_two_hands_one_reconnecting(browser, tmp_path):
             page.press("#name", "Tab")
             page.goto(url)
             page.click(f"button.sit[data-seat='{seat}']")
-            _wait(lambda seat=seat: len(server.http.get(f"/api/tables/{table}").json()["roster"]) == seat + 1)
+            wait_until(lambda seat=seat: len(server.http.get(f"/api/tables/{table}").json()["roster"]) == seat + 1)
             pages.append(page)
         for page in pages:
             page.wait_for_selector("#mine", timeout=20_000)
@@ -133,7 +89,7 @@ def test_three_browsers_play_two_hands_one_reconnecting(browser, tmp_path):
                 if not shot and page.query_selector_all("#trick .played").__len__() >= 2:
                     page.screenshot(path=str(shots / "table.png"))
                     shot = True
-                _click_something(page, rng)
+                click_something(page, rng)
             time.sleep(0.05)
         checked = "() => [...document.querySelectorAll('#history td.check')].map((e) => e.innerText).join() === '✓,✓'"
         for page in pages:  # every row's check, not only the last: a reloaded page checks the first hand again
@@ -193,7 +149,7 @@ def test_a_browser_checks_an_evenings_end_shows_the_charge_and_signs_the_settlem
         page.press("#name", "Tab")
         page.goto(f"http://127.0.0.1:{server.port}/#{table}")
         page.click("button.sit[data-seat='0']")
-        _wait(lambda: len(server.http.get(f"/api/tables/{table}").json()["roster"]) == 1)
+        wait_until(lambda: len(server.http.get(f"/api/tables/{table}").json()["roster"]) == 1)
         assert server.http.post(f"/api/tables/{table}/bots", json={"seat": 1}).status_code == 200
         dan = ScriptedPlayer(server, table, "Dan", 2)
         dan.connect()
@@ -210,7 +166,7 @@ def test_a_browser_checks_an_evenings_end_shows_the_charge_and_signs_the_settlem
         deadline = time.monotonic() + 180
         while server.http.get(f"/api/tables/{table}").json()["stage"] not in ("ended", "aborted"):
             assert time.monotonic() < deadline, "the evening did not end in time"
-            _click_something(page, rng)
+            click_something(page, rng)
             time.sleep(0.05)
         walker.join(timeout=30)
         page.wait_for_selector("#ended", timeout=20_000)

@@ -22,6 +22,7 @@ from fairdeal.protocols.canonical import encode
 from fairdeal.service import db
 
 RUNNER = Path(__file__).parent / "js" / "run_verifier_page.cjs"
+SEAT_MODULE = Path(__file__).resolve().parent.parent / "fairdeal" / "web" / "static" / "mental_poker_seat.js"
 
 
 def _mp_table(server: Server, system: str, seats: int, hands: int) -> str:
@@ -159,7 +160,7 @@ def test_a_database_of_the_first_schema_is_brought_forward(tmp_path):
 
 def test_the_own_card_rule_admits_what_the_engine_admits(tmp_path):
     """The rule a seat's client applies to its own hidden cards (led suit, trump, card to beat) picks the engine's
-    legal cards, in every trick of random hands of every system."""
+    legal cards, in every trick of random hands of every system: in the Python seat and in the browser's."""
     import numpy as np
 
     from fairdeal.engine.driver import random_deal
@@ -168,7 +169,7 @@ def test_the_own_card_rule_admits_what_the_engine_admits(tmp_path):
     from fairdeal.service.mp_table import _own_card_rule
 
     rng = np.random.default_rng(7)
-    checked = 0
+    cases = []
     for system in registered():
         for seats in system.players:
             for _ in range(3):
@@ -176,8 +177,20 @@ def test_the_own_card_rule_admits_what_the_engine_admits(tmp_path):
                 while legal_actions(state):
                     rule = _own_card_rule(state)
                     if rule["play"] and state.turn is not None:
-                        assert own_legal_cards(state.hands[state.turn], rule) == legal_cards(state)
-                        checked += 1
+                        held = [int(c) for c in state.hands[state.turn]]
+                        assert own_legal_cards(tuple(held), rule) == legal_cards(state)
+                        cases.append({"held": held, "rule": rule, "legal": [int(c) for c in legal_cards(state)]})
                     actions = legal_actions(state)
                     state = apply(state, actions[int(rng.integers(len(actions)))])
-    assert checked > 1000
+    assert len(cases) > 1000
+    (tmp_path / "cases.json").write_text(json.dumps(cases), encoding="utf-8")
+    script = (  # the browser seat's own function, under Node
+        f"import {{ ownLegalCards }} from {json.dumps(SEAT_MODULE.as_uri())};"
+        f"import fs from 'node:fs';"
+        f"const cases = JSON.parse(fs.readFileSync({json.dumps(str(tmp_path / 'cases.json'))}, 'utf8'));"
+        "const wrong = cases.filter((c) => ownLegalCards(c.held, c.rule).join() !== c.legal.join());"
+        "console.log(JSON.stringify(wrong.slice(0, 3)));"
+    )
+    shown = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, timeout=120)
+    assert shown.returncode == 0, shown.stderr
+    assert json.loads(shown.stdout) == []

@@ -549,13 +549,15 @@ def _own_card_rule(state: HandState) -> dict[str, Any]:
 
 
 def _history_row(doc: dict[str, Any]) -> dict[str, Any]:
+    """A closed hand as the table's history shows it (the commit-reveal table's row: the contract's token)."""
     record = doc.get("record", {})
+    contract = record.get("contract") or {}
     return {
         "hand": doc["hand"],
         "dealer": record.get("dealer"),
         "kind": record.get("kind"),
-        "contract": record.get("contract"),
-        "declarer": record.get("declarer"),
+        "contract": contract.get("bid"),
+        "declarer": contract.get("declarer"),
     }
 
 

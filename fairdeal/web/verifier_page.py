@@ -48,6 +48,9 @@ ENGINE_ZIP = "fairdeal.zip"
 VENDOR = Path(__file__).with_name("static") / "vendor"
 BUNDLE = VENDOR / "noble-verifier.js"
 PAGE_NAME = "verifier.html"
+# The served table's browser seat at a mental-poker table (after the bundle): the registry, the verifier, the
+# mental-poker scripts and the seat (player.js), as one classic script.
+SEAT_SCRIPT = VENDOR / "mental-poker.js"
 REGISTRY_MARK = "/*REGISTRY*/"
 ENGINE_MARK = "/*ENGINE*/"
 SLOTS = ("/*NOBLE*/", "/*VERIFIER*/", "/*MENTAL_POKER*/", "/*PAGE*/", "/*ENGINE_LOADER*/", REGISTRY_MARK, ENGINE_MARK)
@@ -138,18 +141,30 @@ def _script_safe(text: str) -> str:
     return text.replace("</", "<\\/")
 
 
+def _registry_script() -> str:
+    return "globalThis.FAIRDEAL_REGISTRY = " + json.dumps(registry_data(), sort_keys=True) + ";"
+
+
+def _mental_poker_scripts(*extra: str) -> str:
+    return "\n".join((MENTAL_POKER / name).read_text(encoding="utf-8") for name in (*MENTAL_POKER_SCRIPTS, *extra))
+
+
+def build_seat_script() -> str:
+    """The browser seat's script: what the page verifies with, and the seat that plays (``player.js``)."""
+    verifier = (SOURCES / "verifier.js").read_text(encoding="utf-8")
+    return "\n".join((_registry_script(), verifier, _mental_poker_scripts("player.js")))
+
+
 def build_page(bundle: str) -> str:
     """The page's HTML: the template with the @noble bundle, the verifier, the page script and the registry."""
     template = (SOURCES / "page.html").read_text(encoding="utf-8")
     parts = {
         "/*NOBLE*/": bundle,
         "/*VERIFIER*/": (SOURCES / "verifier.js").read_text(encoding="utf-8"),
-        "/*MENTAL_POKER*/": "\n".join(
-            (MENTAL_POKER / name).read_text(encoding="utf-8") for name in MENTAL_POKER_SCRIPTS
-        ),
+        "/*MENTAL_POKER*/": _mental_poker_scripts(),
         "/*PAGE*/": (SOURCES / "page.js").read_text(encoding="utf-8"),
         "/*ENGINE_LOADER*/": (SOURCES / "engine.js").read_text(encoding="utf-8"),
-        REGISTRY_MARK: "globalThis.FAIRDEAL_REGISTRY = " + json.dumps(registry_data(), sort_keys=True) + ";",
+        REGISTRY_MARK: _registry_script(),
         ENGINE_MARK: engine_data(),
     }
     for slot in SLOTS:
@@ -182,14 +197,14 @@ def main() -> int:
         print(f"Error: {BUNDLE}: the @noble bundle is missing (the Makefile builds it with esbuild)", file=sys.stderr)
         return 2
     try:
-        page = build_page(bundle)
+        built = {VENDOR / PAGE_NAME: build_page(bundle), SEAT_SCRIPT: build_seat_script()}
     except (OSError, FairdealError) as exc:
         print(f"Error: the verifier page cannot be built: {exc}", file=sys.stderr)
         return 2
-    target = VENDOR / PAGE_NAME
-    partial = target.with_suffix(".html.partial")
-    partial.write_text(page, encoding="utf-8")
-    partial.replace(target)  # atomic: a half-written page is never served
+    for target, text in built.items():
+        partial = target.with_name(target.name + ".partial")
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(target)  # atomic: a half-written file is never served
     return 0
 
 

@@ -1,7 +1,9 @@
 // The fairdeal serve browser client: lobby, table, sheet and history. The identity key and every hand's seed are
 // made here and kept in IndexedDB; the server never sees a secret key, and sees a seed only after every seat has
-// committed to its own. Every protocol message (fairdeal-commit-reveal/4) is checked, built and signed here.
+// committed to its own. Every protocol message (fairdeal-commit-reveal/4) is checked, built and signed here; at a
+// mental-poker table (fairdeal-mental-poker/4) mental_poker_seat.js plays the seat, and the server sees no card.
 import * as P from './protocol.js';
+import { MentalPokerSeat, loadSeatScripts } from './mental_poker_seat.js';
 
 const $ = (sel, el = document) => el.querySelector(sel);
 const h = (tag, attrs = {}, ...kids) => {
@@ -35,6 +37,9 @@ const WORDS = {
     ended: 'вечер окончен досрочно', endtitle: 'Вечер окончен досрочно', voided: 'аннулирована',
     charged: 'штраф', nocharge: 'штрафа нет', on: 'на', 'record-sign': 'не подписана вовремя запись сдачи',
     refusal: 'отказ подписать', abort: 'раздача трижды прервана: не пришли семена', times: 'раз', evidence: 'доказательство',
+    dealing: 'Раздача', 'commit-reveal': 'обязательства и раскрытие', 'mental-poker': 'ментальный покер',
+    waiting: 'ждём', keys: 'ключи', shuffle: 'тасовка', deal: 'раздача', dummy: 'болван', reveal: 'вскрытие',
+    'discard-open': 'вскрытие снёса', provedcheck: 'карты записи — те, что доказал протокол',
   },
   en: {
     lobby: 'Tables', create: 'Create table', system: 'System', seats: 'Players', name: 'Name', join: 'Sit here',
@@ -56,7 +61,9 @@ const WORDS = {
     ended: 'the evening ended early', endtitle: 'The evening ended early', voided: 'void', charged: 'charged',
     nocharge: 'no one charged', on: 'on', 'record-sign': "the hand's record was not countersigned in time",
     refusal: 'a refusal to sign', abort: 'the deal was aborted three times: seeds not sent', times: 'times',
-    evidence: 'evidence',
+    evidence: 'evidence', dealing: 'Dealing', 'commit-reveal': 'commit-reveal', 'mental-poker': 'mental poker',
+    waiting: 'waiting for', keys: 'keys', shuffle: 'shuffle', deal: 'deal', dummy: 'dummy', reveal: 'reveal',
+    'discard-open': 'opening the discard', provedcheck: "the record's cards are the ones the messages proved",
   },
 };
 let lang = localStorage.getItem('fairdeal-lang') || 'ru';
@@ -136,6 +143,7 @@ async function lobby(me) {
   const tables = await (await fetch('/api/tables')).json();
   const sysSel = h('select', { id: 'system' }, systems.map((s) => h('option', { value: s.name }, s.title)));
   const seatSel = h('select', { id: 'seats' });
+  const dealSel = h('select', { id: 'dealing' }, ['commit-reveal', 'mental-poker'].map((d) => h('option', { value: d }, t(d))));
   const fillSeats = () => {
     const s = systems.find((x) => x.name === sysSel.value);
     seatSel.replaceChildren(...s.players.map((n) => h('option', { value: n }, n)));
@@ -144,19 +152,20 @@ async function lobby(me) {
   fillSeats();
   const create = h('button', { id: 'create', on: { click: async () => {
     const reply = await fetch('/api/tables', { method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ system: sysSel.value, seats: Number(seatSel.value) }) });
+      body: JSON.stringify({ system: sysSel.value, seats: Number(seatSel.value), dealing: dealSel.value }) });
     const body = await reply.json();
     if (!reply.ok) return status(body.error, true);
     location.hash = body.table;
   } } }, t('create'));
   root.append(
     h('section', { class: 'panel' }, h('h2', {}, t('create')),
-      h('label', {}, t('system'), ' ', sysSel), ' ', h('label', {}, t('seats'), ' ', seatSel), ' ', create),
+      h('label', {}, t('system'), ' ', sysSel), ' ', h('label', {}, t('seats'), ' ', seatSel), ' ',
+      h('label', {}, t('dealing'), ' ', dealSel), ' ', create),
     identityPanel(me),
     h('section', { class: 'panel' }, h('h2', {}, t('lobby')),
       h('table', { class: 'list' }, tables.map((x) => h('tr', {},
         h('td', {}, h('a', { href: '#' + x.table }, x.table)), h('td', {}, x.title), h('td', {}, x.seats),
-        h('td', {}, t(x.stage)), h('td', {}, x.roster.map((r) => r.name).join(', ')))))),
+        h('td', {}, t(x.dealing)), h('td', {}, t(x.stage)), h('td', {}, x.roster.map((r) => r.name).join(', ')))))),
     h('p', {}, h('a', { href: '/operator' }, t('operators'))),
   );
 }
@@ -194,7 +203,7 @@ class TableClient {
   constructor(me, tableId) {
     this.me = me; this.tableId = tableId; this.view = null; this.seatWanted = null; this.picked = new Set();
     this.sent = new Set(); this.retry = 0; this.closed = false; this.checks = {}; this.dealt = {};
-    this.envelopes = []; this.player = null;
+    this.envelopes = []; this.player = null; this.mp = null;
   }
 
   connect(seat = null) {
@@ -228,7 +237,7 @@ class TableClient {
       this.envelopes.push(...m.envelopes);
     } else if (m.type === 'view') {
       this.view = m.view;
-      this.onView().catch((e) => status(String(e), true));
+      (m.view.dealing === 'mental-poker' ? this.onMentalPokerView(m.view) : this.onView()).catch((e) => this.failed(e));
     } else if (m.type === 'error') {
       status(m.error, true);
     }
@@ -247,6 +256,26 @@ class TableClient {
     for (const x of v.history) if (!(x.hand in this.checks)) this.checks[x.hand] = await kvGet(`check:${this.tableId}:${x.hand}`);
     this.render();
     await this.protocolStep();
+  }
+
+  failed(error) {
+    status(String(error.message || error), true);
+    console.error(error);  // the stack, for whoever opens the console
+  }
+
+  // A mental-poker table: the seat (its party, its secrets) completes the view with my cards and answers.
+  async onMentalPokerView(raw) {
+    await loadSeatScripts();
+    this.mp ??= new MentalPokerSeat({
+      tableId: this.tableId, me: this.me, rows: () => this.envelopes, store: { get: kvGet, set: kvSet },
+      send: (frame) => this.ws.send(P.canonicalJson({ ...frame, table: this.tableId, seat: this.view.you })),
+      act: (body) => this.send('act', body),
+    });
+    if (raw.you !== null && ['play', 'record'].includes(raw.stage)) await this.mp.follow(raw);
+    this.view = this.mp.present(raw);
+    for (const x of raw.history) if (!(x.hand in this.checks)) this.checks[x.hand] = await kvGet(`check:${this.tableId}:${x.hand}`);
+    this.render();
+    await this.mp.step(this.view);
   }
 
   sendSigned(envelope) {
@@ -305,7 +334,8 @@ class TableClient {
   }
 
   act(action) {
-    this.send('act', { action });
+    if (this.mp) this.mp.choose(action).catch((e) => this.failed(e));
+    else this.send('act', { action });
     this.picked.clear();
   }
 
@@ -356,7 +386,7 @@ class TableClient {
   renderCentre() {
     const v = this.view, g = v.game;
     const kids = [h('div', { class: 'stage' }, `${t('stage')}: ${t(v.stage)}`, v.hand ? ` · ${t('hand')} ${v.hand}` : '',
-      v.reason ? ` · ${v.reason}` : '')];
+      v.reason ? ` · ${v.reason}` : '', v.due ? ` · ${t('waiting')} ${v.due.player}: ${t(v.due.step)}` : '')];
     if (g) {
       kids.push(h('div', { class: 'auction' }, g.auction.map(([s, tok]) => h('span', { class: 'bid' }, `${this.name(s)}: ${tokenText(tok)}`))));
       if (g.contract) kids.push(h('div', { class: 'contract' }, `${t('contract')}: ${tokenText(g.contract)} · ${t('declarer')}: ${this.name(g.declarer)}`));
@@ -447,7 +477,7 @@ class TableClient {
       h('table', { class: 'list', id: 'history' }, v.history.map((x) => h('tr', {},
         h('td', {}, x.hand), h('td', {}, this.name(x.dealer)), h('td', {}, x.contract ? tokenText(x.contract) : x.kind),
         h('td', {}, x.declarer === null ? '' : this.name(x.declarer)),
-        h('td', { class: 'check', title: this.checks[x.hand] || t('dealcheck') },
+        h('td', { class: 'check', title: this.checks[x.hand] || t(this.mp ? 'provedcheck' : 'dealcheck') },
           this.checks[x.hand] === '' ? '✓' : this.checks[x.hand] ? '✗' : ''),
         h('td', {}, h('a', { href: `/api/tables/${v.table}/hands/${x.hand}/transcript`, download: true }, t('transcript'))),
         h('td', {}, h('a', { href: `/api/tables/${v.table}/hands/${x.hand}/line`, target: '_blank' }, t('line')))))));
