@@ -97,6 +97,22 @@ def test_a_restarted_server_goes_on_with_the_hand_in_progress(tmp_path):
         server.stop()
 
 
+def test_an_operators_abort_outlives_a_restart(tmp_path):
+    db_file = str(tmp_path / "fairdeal.db")
+    server = Server(db_file).start()
+    try:
+        table = _mp_table(server, "leningrad", 4, 2)
+        _bots(server, table, [0, 1, 2])
+        reply = server.http.post(f"/api/tables/{table}/abort", json={"reason": "closing time"})
+        assert reply.status_code == 200 and reply.json()["stage"] == "aborted"
+        server.kill()
+        server = Server(db_file, port=server.port).start()
+        view = server.http.get(f"/api/tables/{table}").json()
+        assert (view["stage"], view["reason"], view["dealing"]) == ("aborted", "closing time", "mental-poker")
+    finally:
+        server.stop()
+
+
 def test_a_seat_cannot_send_for_another_and_a_forged_message_is_refused(tmp_path):
     with Server(str(tmp_path / "fairdeal.db")) as server:
         table = _mp_table(server, "sochi", 3, 1)

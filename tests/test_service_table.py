@@ -118,11 +118,14 @@ def test_the_service_key_is_made_beside_the_database_once_and_pinned_by_each_tab
     assert path.stat().st_mode & 0o777 == 0o600 and IdentityKey.load(path).public == key.public
     assert service_key(str(tmp_path / "x.db")).public == key.public  # made once, then read
     assert service_key(str(tmp_path / "x.db"), tmp_path / "given.key").public != key.public
+    from fairdeal.service import db
+    from fairdeal.service.store import Store
+
+    engine = db.connect(str(tmp_path / "x.db"))
     table = _bot_table("sochi", 3, 1)
-    row = {"id": table.id, "system": "sochi", "seats": 3, "max_hands": 1, "service_key": table.service_public}
-    row |= {"chain_tail": table.chain_tail, "status": "seating", "reason": None}
+    Store(engine, SERVICE_KEY).create_table(table)
     with pytest.raises(FairdealError, match="another service key"):
-        Table.load(row, [], [], key)
+        Store(engine, key).load(table.id)
 
 
 def test_a_seat_that_lets_a_seed_step_lapse_is_aborted_signed_and_the_hand_dealt_again():

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 from sqlalchemy import Engine, func, insert, select, update
 
+from fairdeal.errors import FairdealError
 from fairdeal.protocols.canonical import encode
 from fairdeal.protocols.encoding import canonical_json
 from fairdeal.protocols.identity import IdentityKey
@@ -119,8 +120,13 @@ class Store:
                     select(db.messages).where(db.messages.c.table_id == table_id).order_by(db.messages.c.id)
                 )
             ]
+        if row["service_key"] != self.service_key.public.hex:
+            raise FairdealError(f"table {table_id}: it was opened under another service key ({row['service_key']})")
         kind = MpTable if row["protocol"] == PROTOCOL_V4 else Table
-        return kind.load(dict(row), [dict(s) for s in seat_rows], messages, self.service_key)
+        table = kind.load(dict(row), [dict(s) for s in seat_rows], messages, self.service_key)
+        if row["status"] == Stage.ABORTED.value and table.stage is not Stage.ABORTED:
+            table.stage, table.reason = Stage.ABORTED, row["reason"]  # an operator's abort: a status, not a row
+        return table
 
     def transcripts(self, table_id: str) -> list[tuple[int, str]]:
         with self.engine.connect() as c:

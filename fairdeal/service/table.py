@@ -43,7 +43,7 @@ from fairdeal.engine.sheet_view import sheet_json
 from fairdeal.engine.state import HandState
 from fairdeal.engine.system import get_system
 from fairdeal.engine.view import view_for
-from fairdeal.errors import FairdealError, ProtocolError, SignedMessageError
+from fairdeal.errors import ProtocolError, SignedMessageError
 from fairdeal.protocols.canonical import encode
 from fairdeal.protocols.commit_reveal4 import messages as m
 from fairdeal.protocols.commit_reveal4.derive import PROTOCOL
@@ -162,8 +162,6 @@ class Table(ServedTable):
         cls, row: dict[str, Any], seat_rows: list[dict[str, Any]], messages: list[Message], service_key: IdentityKey
     ) -> Table:
         """Rebuild a table from its rows: the chairs, then every stored row replayed in order."""
-        if row["service_key"] != service_key.public.hex:
-            raise FairdealError(f"table {row['id']}: it was opened under another service key ({row['service_key']})")
         table = cls.new(row["id"], row["system"], row["seats"], row["max_hands"], service_key, row["chain_tail"])
         for seat in seat_rows:
             table.seats[seat["seat"]] = Seat(seat["seat"], seat["name"], seat["key"], seat["bot_secret"])
@@ -171,8 +169,6 @@ class Table(ServedTable):
             if message.seat == RELAY_SEAT:  # recomputed by the replay itself
                 continue
             table.submit(message)
-        if row["status"] == Stage.ABORTED.value and table.stage is not Stage.ABORTED:
-            table.stage, table.reason = Stage.ABORTED, row["reason"]
         return table
 
     @property
