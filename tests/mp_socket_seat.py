@@ -15,8 +15,10 @@ from websockets.sync.client import connect
 from fairdeal.deal import get_pattern
 from fairdeal.protocols.canonical import encode
 from fairdeal.protocols.identity import IdentityKey
+from fairdeal.protocols.mental_poker.live import Due
 from fairdeal.protocols.mental_poker.player import Player
 from fairdeal.protocols.mental_poker.protocol import TableSetup
+from fairdeal.protocols.mental_poker.seat import protocol_step
 from fairdeal.protocols.mental_poker.signing import Seating
 from fairdeal.protocols.mental_poker.statements import sign_record, sign_settlement
 from fairdeal.protocols.roster import Roster
@@ -175,25 +177,7 @@ class SocketSeat:
                 legal = own_legal_cards(own, game["own"])
             self.frame("mp-signed", player.play(legal[int(self.rng.integers(len(legal)))]))
         else:
-            self.frame("mp-signed", self.protocol_step(player, due))
-
-    @staticmethod
-    def protocol_step(player: Player, due: dict[str, Any]) -> Any:
-        if due["step"] == "talon":
-            return player.open_talon(due["talon"])
-        if due["step"] == "take":
-            return player.take(due["to"], due["talon"])
-        steps = {
-            "keys": player.keys,
-            "shuffle": player.shuffle,
-            "deal": player.deal,
-            "turn": player.turn,
-            "dummy": player.open_dummy,
-            "open": player.open_hand,
-            "reveal": player.reveal,
-            "discard-open": player.open_discard,
-        }
-        return steps[due["step"]]()
+            self.frame("mp-signed", protocol_step(player, Due(**due)))
 
     def statement(self, view: dict[str, Any]) -> None:
         seating = self.seating(view)

@@ -10,9 +10,9 @@ from fuzz_mutators import ODD_VALUES, document_paths, replaced
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
-from fairdeal.engine.actions import Phase, Play
+from fairdeal.engine.actions import Bid, Phase, Play
 from fairdeal.engine.bots import HeuristicBot, RandomBot
-from fairdeal.engine.hand import to_move
+from fairdeal.engine.hand import legal_actions, to_move
 from fairdeal.engine.play import legal_cards
 from fairdeal.engine.sheet import new_sheet
 from fairdeal.engine.system import conventions, get_convention
@@ -225,3 +225,39 @@ def test_a_malformed_message_gets_a_clear_refusal_and_changes_nothing(recorded_h
         assert "\n" not in str(exc) and (host.protocol.head, len(host.messages)) == (head, count)
     else:
         assert broken == envelope  # only a value that changed nothing may pass
+
+
+class MisereBidder(LiveSeat):
+    """Bids misère at its first chance and passes after; in play it plays as the heuristic bot does."""
+
+    def _decide(self):
+        state = self.game
+        if state.phase is Phase.AUCTION:
+            bids = [a for a in legal_actions(state) if isinstance(a, Bid)]
+            wanted = [b for b in bids if b.token == "misere"] or [b for b in bids if b.token == "pass"]
+            if wanted:
+                return wanted[0]
+        return super()._decide()
+
+
+@pytest.mark.parametrize("system", ["gusarik-sochi", "gusarik-leningrad", "gusarik-rostov"])
+@pytest.mark.parametrize("dealer", [0, 1])
+def test_a_misere_caught_from_gusariks_dummy_lays_it_open_before_the_first_card(system: str, dealer: int) -> None:
+    """Nobody chooses a card from a hand face down: the dummy's opponent catches the misère from it, so the dummy
+    is laid open before the first card (not only when the defence plays open), and the transcript verifies."""
+    names = NAMES[:2]
+    spec = TableSpec("club", system, 1, names, get_convention(system))
+    identities = {name: IdentityKey.generate(name) for name in names}
+    seating = Seating(signed_roster(spec, identities, IdentityKey.generate("service")))
+    setup = hand_setup(spec, 1, dealer, seating)
+    hand = LiveHand(spec, setup, seating, dealer, new_sheet(spec.convention, 2))
+    seats = {n: MisereBidder(spec, setup, seating, identities[n], HeuristicBot(), hand.start) for n in names}
+    play_through(hand, seats)
+    steps = [m["step"] for m in hand.protocol.messages]
+    assert hand.game.public.state.kind.value == "misere"
+    assert "dummy" in steps and steps.index("dummy") < steps.index("play")
+    record, order, _ = hand.record()
+    statements = [seats[name].sign(record, hand.protocol.head) for name in spec.players]
+    meta = {"attempt": 1, "aborts": [], "statements": statements}
+    doc = transcript_document(spec, seating, 1, dealer, hand.messages, record, order, None, meta)
+    assert check_document("live", doc).findings == []

@@ -19,6 +19,8 @@ from fairdeal.cli import cli
 from fairdeal.engine.play import legal_cards
 from fairdeal.engine.state import HandState
 from fairdeal.protocols.canonical import encode
+from fairdeal.protocols.mental_poker.live import Due
+from fairdeal.protocols.mental_poker.seat import protocol_step
 from fairdeal.service import db
 
 RUNNER = Path(__file__).parent / "js" / "run_verifier_page.cjs"
@@ -122,7 +124,7 @@ def test_a_seat_cannot_send_for_another_and_a_forged_message_is_refused(tmp_path
         person.play_until(lambda v: v["stage"] == "play" and v["due"]["player"] == "Анна")
         view = person.views[-1]
         person.follow(view)
-        envelope = dict(SocketSeat.protocol_step(person.player, view["due"]))
+        envelope = dict(protocol_step(person.player, Due(**view["due"])))
         person.ws.send(encode({"type": "mp-signed", "table": table, "seat": 1, "envelope": envelope}).decode())
         assert "cannot speak for seat 1" in _error(person)
         forged = envelope | {"signature": "00" * 64}

@@ -60,7 +60,8 @@ def expected_events(
     ``plays`` are the engine's seat-tagged cards of each trick (a passer who sits out plays none; Gusarik's dummy
     is seat ``len(players)``, played by the declarer's opponent); ``players`` are the table's names by seat.
     Without ``plays`` (a record the engine cannot replay) a play names no player. With a ``dummy`` it is laid
-    open when the defence plays open («вистовать и при этом открыть болвана»). Each hand ``laid_open`` (the
+    open before the first card when the defence plays open («вистовать и при этом открыть болвана») or when it
+    plays at all (a misère caught from it): nobody chooses a card from a hand face down. Each hand ``laid_open`` (the
     engine's, ``hands_laid_open``) is opened by its holder when it is laid face up: before the first card, or
     after it.
     """
@@ -85,7 +86,8 @@ def expected_events(
     whister = _whist_talon_taker(record, players)
     if whister is not None:  # «с приглашением своей прикупки»: the whister takes his own talon unseen
         events += [("take", whister, extras["whist_talon"]), ("discard", whister)]
-    if dummy and record.get("defence_open"):
+    dummy_plays = plays is not None and any(seat == len(players) for trick in plays for seat, _ in trick)
+    if dummy and (record.get("defence_open") or dummy_plays):
         events.append(("dummy",))
     played = 0
     for index, trick in enumerate(record.get("tricks", [])):

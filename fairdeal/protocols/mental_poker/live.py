@@ -300,11 +300,18 @@ class LiveHand:
             name = self.game.name(taker)
             first = next(p for p in players if p != name)
             self._rounds.append(Due(first, "take", taken[0], name))
-        if after.dummy is not None and after.defence_open and not before.defence_open:
+        if self._dummy_needed(after):
             self._rounds.append(Due(players[0], "dummy"))
         for seat, _, _ in after.laid_open[len(before.laid_open) :]:
             if seat != after.dummy:
                 self._rounds.append(Due(self.spec.players[seat], "open"))
+
+    def _dummy_needed(self, state: HandState) -> bool:
+        """Gusarik's dummy is laid open once, before any card: when the defence plays open, or when play begins
+        with the dummy in the tricks (a misère caught from it): nobody can choose a card from a hand face down."""
+        if state.dummy is None or self.protocol.dummy_open or any(r.step == "dummy" for r in self._rounds):
+            return False
+        return state.defence_open or (state.phase is Phase.PLAY and state.dummy in state.trick_seats)
 
     def record(self) -> tuple[dict[str, Any], np.ndarray, Sheet]:
         """Once every share and discard is out: the record (the actions replayed on the deal the reveal opened,

@@ -91,7 +91,7 @@ class LiveSeat:
             if not isinstance(action, Play):
                 raise IllegalAction(f"{action}: the hand waits for {self.name}'s card")
             return self._sent(player.play(action.card))
-        return self._sent(_protocol_step(player, due))
+        return self._sent(protocol_step(player, due))
 
     def receive(self, envelope: Mapping[str, Any]) -> None:
         """Another seat's message, relayed: verified, then followed."""
@@ -165,8 +165,8 @@ class LiveSeat:
         return self._follower
 
 
-def _protocol_step(player: Player, due: Due) -> Message:
-    """The message of a round or a closing step."""
+def protocol_step(player: Player, due: Due) -> Message:
+    """``player``'s message for a step that asks no choice of him (a round of the opening, a talon, the reveal)."""
     if due.step == "talon":
         return player.open_talon(due.talon)
     if due.step == "take":
