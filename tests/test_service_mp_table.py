@@ -63,6 +63,25 @@ def _assert_views_hide_unopened_cards(table: MpTable) -> None:
         shown |= {c for cards in game["talons_shown"].values() for c in cards}
         shown |= {c for trick in game["tricks"] for _, c in trick["plays"]} | {c for _, c in game["current"]}
         assert shown <= opened
+        _assert_choices_come_from_the_right_hand(table, seat)
+
+
+def _assert_choices_come_from_the_right_hand(table: MpTable, seat: int | None) -> None:
+    """A seat due to play a card it chooses gets the host's list only for a hand laid open to all (the dummy it
+    plays), each card of that hand; for its own hand it gets the rule to apply, and no list of imputed cards."""
+    view = table.view(seat)
+    due, game = view["due"], view["game"]
+    if seat is None or due is None or due["player"] != table.names[seat] or due["step"] != "play":
+        return
+    if due["card"] is not None:  # a card another chose from my open hand: mine to prove
+        return
+    state = table.live.game.public.state
+    if state.turn == seat:
+        assert game["legal"] == [] and game["own"] is not None and game["own"]["play"]
+        return
+    held = game["open_hands"][str(state.turn)]
+    assert game["legal"] and game["own"] is None
+    assert all(a["kind"] == "play" and a["seat"] == state.turn and a["card"] in held for a in game["legal"])
 
 
 def _verified_evening(table: MpTable) -> None:

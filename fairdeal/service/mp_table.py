@@ -485,8 +485,10 @@ class MpTable(ServedTable):
         mine = seat is not None and due is not None and due.player == self.names[seat]
         actor = to_move(state)
         # The host's game holds imputed cards in every hidden hand: it can list a seat's choices only where they
-        # need no hidden card — a decision, or a card from a hand open to all (the dummy it plays for the table).
-        decide = mine and due is not None and (due.step == ACT or (due.step == "play" and actor != seat))
+        # need no hidden card — a decision, or a card from a hand open to all (the dummy it plays for the table);
+        # a card from the seat's own hand is its client's to choose, by the ``own`` rule.
+        elsewhere = due is not None and due.step == "play" and state.turn != seat
+        decide = mine and due is not None and (due.step == ACT or elsewhere)
         return {
             "phase": state.phase.value,
             "to_move": to_move(state),
@@ -502,7 +504,7 @@ class MpTable(ServedTable):
             "cards_held": [len(h) for h in state.hands[: self.num_seats]],
             "dealer": self.live.dealer,
             "legal": [encode_action(a) for a in legal_actions(state)] if decide else [],
-            "own": _own_card_rule(state) if mine and actor == seat else None,
+            "own": _own_card_rule(state) if mine and actor == seat and not elsewhere else None,
         }
 
     def relayed_since(self, start: int) -> list[dict[str, Any]]:

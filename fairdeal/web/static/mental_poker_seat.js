@@ -219,6 +219,7 @@ export class MentalPokerSeat {
     if (due.step === 'discard') return combinations(hand, g.own.discard).map((cards) => ({ kind: 'discard', cards }));
     if (due.step !== 'play' || due.card !== null) return [];
     if (g.legal.length) return g.legal;  // a hand open to all that I play for the table
+    if (!g.own) return [];
     return ownLegalCards(hand, g.own).map((card) => ({ kind: 'play', seat: view.you, card }));
   }
 }
