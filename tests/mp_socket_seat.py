@@ -172,8 +172,8 @@ class SocketSeat:
             elif game["legal"]:  # a hand open to all that I play for the table
                 legal = tuple(a["card"] for a in game["legal"])
             else:
-                shown = {c for cards in game["open_hands"].values() for c in cards}
-                own = tuple(c for c in player.held_cards() if c not in shown)
+                elsewhere = {c for s, cards in game["open_hands"].items() if int(s) != self.seat for c in cards}
+                own = tuple(c for c in player.held_cards() if c not in elsewhere)
                 legal = own_legal_cards(own, game["own"])
             self.frame("mp-signed", player.play(legal[int(self.rng.integers(len(legal)))]))
         else:
