@@ -32,7 +32,7 @@ from fairdeal.engine.actions import Action, Announce, Discard, Play
 from fairdeal.engine.bots import Bot
 from fairdeal.engine.hand import legal_actions, to_move
 from fairdeal.engine.match import dealer_of
-from fairdeal.engine.match_log import end_record, table_record
+from fairdeal.engine.match_log import end_record
 from fairdeal.engine.play import led_suit, trick_winner, trump_of
 from fairdeal.engine.settlement import settle
 from fairdeal.engine.sheet import Sheet, is_finished, new_sheet
@@ -491,7 +491,7 @@ class MpTable(ServedTable):
         decide = mine and due is not None and (due.step == ACT or elsewhere)
         return {
             "phase": state.phase.value,
-            "to_move": to_move(state),
+            "to_move": actor,
             "auction": [[s, t] for s, t in state.auction],
             "declarer": state.declarer,
             "contract": state.contract.token if state.contract else None,
@@ -511,12 +511,6 @@ class MpTable(ServedTable):
         """The seats' messages and decisions from the ``start``-th: what a socket has not been sent yet."""
         return self.relayed[start:]
 
-    def log_header(self) -> dict[str, Any]:
-        import msgspec
-
-        header: dict[str, Any] = msgspec.to_builtins(table_record(self.convention, self.names, self.dealing))
-        return header
-
     def log_trailer(self) -> dict[str, Any] | None:
         if self.stage is not Stage.FINISHED:
             return None
@@ -532,7 +526,8 @@ def _own_card_rule(state: HandState) -> dict[str, Any]:
     """What a seat's client needs to choose from its own hidden cards, which only it knows: how many it discards
     (the host's hand holds imputed cards, so the count is all it can say), and which cards the trick admits — the
     suit led, the trump, and the card to beat when the rules make a seat head the trick (``legal_cards``'s rule)."""
-    discards = [a for a in legal_actions(state) if isinstance(a, Discard)]
+    legal = legal_actions(state)
+    discards = [a for a in legal if isinstance(a, Discard)]
     current = state.current
     overtake = bool(current) and state.convention.play.must_overtake
     trump = trump_of(state)
@@ -540,7 +535,7 @@ def _own_card_rule(state: HandState) -> dict[str, Any]:
     if overtake:
         winner = trick_winner(current, None, trump)
         best = next(card for s, card in current if s == winner)
-    plays = any(isinstance(a, Play) for a in legal_actions(state)) if not discards else False
+    plays = not discards and any(isinstance(a, Play) for a in legal)
     return {
         "discard": len(discards[0].cards) if discards else 0,
         "play": plays,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from fairdeal.engine.match_log import table_record
 from fairdeal.engine.system import System
 from fairdeal.errors import ProtocolError
 from fairdeal.protocols.identity import IdentityKey, PublicKey
@@ -64,6 +65,14 @@ class ServedTable:
 
     def seat_of_key(self, key: str) -> int | None:
         return next((s.seat for s in self.seats.values() if s.key == key), None)
+
+    def log_header(self) -> dict[str, Any]:
+        """The game log's table line: the system, the players by seat, how the hands are dealt."""
+        import msgspec
+
+        names = [self.seats[s].name for s in range(self.num_seats)]
+        header: dict[str, Any] = msgspec.to_builtins(table_record(self.convention, names, self.dealing))
+        return header
 
     def next_seq(self, seat: int) -> int:
         return self.last_seq.get(seat, 0) + 1

@@ -35,7 +35,7 @@ from fairdeal.deal import deal_order, get_pattern
 from fairdeal.engine.bots import Bot
 from fairdeal.engine.hand import apply, is_over, legal_actions, new_hand, result, to_move
 from fairdeal.engine.match import dealer_of
-from fairdeal.engine.match_log import end_record, hand_fields, sheet_extras, table_record
+from fairdeal.engine.match_log import end_record, hand_fields, sheet_extras
 from fairdeal.engine.scoring import abort_penalty
 from fairdeal.engine.settlement import settle
 from fairdeal.engine.sheet import ScoreLine, Sheet, is_finished, new_sheet
@@ -717,13 +717,6 @@ class Table(ServedTable):
     def relayed_since(self, start: int) -> list[dict[str, Any]]:
         """The session's signed envelopes from the ``start``-th: what a socket has not been sent yet."""
         return [e.to_json() for e in self.chain[start:]]
-
-    def log_header(self) -> dict[str, Any]:
-        import msgspec
-
-        names = [self.seats[s].name for s in range(self.num_seats)]
-        header: dict[str, Any] = msgspec.to_builtins(table_record(self.convention, names, self.dealing))
-        return header
 
     def log_trailer(self) -> dict[str, Any] | None:
         if self.stage not in (Stage.FINISHED, Stage.ENDED):
