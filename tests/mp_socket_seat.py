@@ -1,7 +1,8 @@
 """A person's seat at a served mental-poker table, over the WebSocket, as the browser client plays it: its own
 identity key and mental-poker ``Player`` (its key share, shuffle, discard nonce never leave it), the hand's
 setup and the public game from the views, its own cards from its own shares, its choices made at random among
-the legal ones."""
+the legal ones — or, for a ``keen`` seat, passing in the auction and whisting whenever it may, so that every
+hand it sits in comes to tricks."""
 
 from __future__ import annotations
 
@@ -42,8 +43,8 @@ def own_legal_cards(held: tuple[int, ...], rule: dict[str, Any]) -> tuple[int, .
 
 
 class SocketSeat:
-    def __init__(self, port: int, table: str, name: str, seat: int, seed: int = 0):
-        self.port, self.table, self.name, self.seat = port, table, name, seat
+    def __init__(self, port: int, table: str, name: str, seat: int, seed: int = 0, keen: bool = False):
+        self.port, self.table, self.name, self.seat, self.keen = port, table, name, seat, keen
         self.key = IdentityKey.generate(name)
         self.rng = np.random.default_rng(seed)
         self.views: list[dict[str, Any]] = []
@@ -153,8 +154,7 @@ class SocketSeat:
     def answer(self, view: dict[str, Any]) -> None:
         due, game, player = view["due"], view["game"], self.player
         if due["step"] == "act":
-            legal = game["legal"]
-            self.act(view, {"action": legal[int(self.rng.integers(len(legal)))]})
+            self.act(view, {"action": self.decision(game["legal"])})
             return
         assert player is not None
         if due["step"] == "announce":
@@ -178,6 +178,11 @@ class SocketSeat:
             self.frame("mp-signed", player.play(legal[int(self.rng.integers(len(legal)))]))
         else:
             self.frame("mp-signed", protocol_step(player, Due(**due)))
+
+    def decision(self, legal: list[dict[str, Any]]) -> dict[str, Any]:
+        wanted = [a for a in legal if a.get("token") == "pass" or a.get("call") == "whist"] if self.keen else []
+        chosen = wanted or legal
+        return chosen[int(self.rng.integers(len(chosen)))]
 
     def statement(self, view: dict[str, Any]) -> None:
         seating = self.seating(view)

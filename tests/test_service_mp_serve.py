@@ -85,7 +85,7 @@ def test_a_restarted_server_goes_on_with_the_hand_in_progress(tmp_path):
     try:
         table = _mp_table(server, "sochi", 3, 1)
         _bots(server, table, [1, 2])
-        person = SocketSeat(server.port, table, "Анна", 0)
+        person = SocketSeat(server.port, table, "Анна", 0, keen=True)  # she passes and whists: the hand has tricks
         person.connect()
         person.play_until(lambda v: v["stage"] == "play" and len(v["game"]["tricks"]) >= 2)
         person.close()
