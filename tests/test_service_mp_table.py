@@ -9,20 +9,29 @@ import secrets
 
 import pytest
 
-from fairdeal.engine.actions import Announce
-from fairdeal.engine.bots import HeuristicBot
+from fairdeal.engine.actions import Action, Announce, Bid, Defend
+from fairdeal.engine.bots import Bot, HeuristicBot
 from fairdeal.engine.hand import legal_actions
+from fairdeal.engine.match import dealer_of
+from fairdeal.engine.outcome import DefenceCall
+from fairdeal.engine.scoring import abort_penalty
 from fairdeal.engine.system import registered
+from fairdeal.engine.view import PlayerView
+from fairdeal.protocols import signed
 from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.mental_poker.live import ACT, ANNOUNCE
+from fairdeal.protocols.mental_poker.messages import abandon_message
 from fairdeal.protocols.mental_poker.seat import LiveSeat
+from fairdeal.protocols.mental_poker.signing import seal_message
+from fairdeal.protocols.mental_poker.source import MAX_ATTEMPTS, dealt_seats
 from fairdeal.protocols.mental_poker.statements import check_settlement, sign_settlement
-from fairdeal.protocols.mental_poker.verify import check_document, check_records, check_sequence
+from fairdeal.protocols.mental_poker.verify import check_document, check_records, check_sequence, proved_end
+from fairdeal.protocols.record_form import signed_record
 from fairdeal.protocols.transcript import transcript_hash
 from fairdeal.service.mp_table import MP_SIGNED, STATEMENT, MpTable
 from fairdeal.service.roster_flow import Refused
 from fairdeal.service.rows import ACT as ACT_ROW
-from fairdeal.service.rows import ROSTER_SIGN, Message, Seat, Stage, encode_action
+from fairdeal.service.rows import ROSTER_SIGN, SERVICE_SEAT, TIMEOUT, Message, Seat, Stage, encode_action
 
 CELLS = [(s.name, n) for s in registered() for n in s.players]
 SERVICE_KEY = IdentityKey.generate("service")
@@ -107,15 +116,15 @@ def test_bots_play_an_evening_at_every_table_and_it_verifies(cell):
 class _Client:
     """A person's seat outside the service: its own ``LiveSeat``, fed only the rows the table stored."""
 
-    def __init__(self, table: MpTable, seat: int, key: IdentityKey):
-        self.table, self.seat, self.key = table, seat, key
+    def __init__(self, table: MpTable, seat: int, key: IdentityKey, bot: Bot | None = None):
+        self.table, self.seat, self.key, self.bot = table, seat, key, bot or HeuristicBot()
         self.party: LiveSeat | None = None
         self.seen = 0  # rows of the table's log shown to it
 
     def hand_started(self) -> None:
         live = self.table.live
         assert live is not None
-        self.party = LiveSeat(self.table.spec, live.setup, live.seating, self.key, HeuristicBot(), live.start)
+        self.party = LiveSeat(self.table.spec, live.setup, live.seating, self.key, self.bot, live.start)
 
     def answer(self) -> Message:
         table, seq = self.table, self.table.next_seq(self.seat)
@@ -235,3 +244,156 @@ def test_a_stored_bot_row_that_is_not_what_the_bot_makes_refuses_to_load():
     rows[forged] = Message(rows[forged].seat, rows[forged].seq, ACT_ROW, {"action": other})
     with pytest.raises(Refused, match="not what the bot makes again"):
         MpTable.load(_row(table), _seat_rows(table), rows, SERVICE_KEY)
+
+
+# ---- v4's abort policy: a seat that stops answering ---------------------------------------------------------------
+
+
+class _KeenBot:
+    """Passes in the auction and whists whenever it may, so that every hand it sits in comes to tricks."""
+
+    def act(self, view: PlayerView) -> Action:
+        keen = [a for a in view.legal if a in (Bid(view.seat, "pass"), Defend(view.seat, DefenceCall.WHIST))]
+        return keen[0] if keen else HeuristicBot().act(view)
+
+
+def _walker_table(name: str, seats: int, hands: int, dealt: int = 0) -> tuple[MpTable, int, _Client]:
+    """A table whose one person (a keen player) is the ``dealt``-th player of hand 1, beside bots."""
+    probe, _ = _table(name, seats, hands)
+    dealer, _ = dealer_of(probe.convention, 0, 0, seats)
+    walker = dealt_seats(probe.spec, dealer)[dealt]
+    table, keys = _table(name, seats, hands, people=(walker,))
+    return table, walker, _Client(table, walker, keys[walker], _KeenBot())
+
+
+def _play_walking(table: MpTable, walker: int, client: _Client, walks: set[tuple[int, int, str]]) -> list[Message]:
+    """The evening, the person answering everything but the steps ``walks`` names as (hand, attempt, step): there
+    the service records a timeout. Returns every row, in order."""
+    rows: list[Message] = []
+    started = None
+    while not table.stage.over:
+        message = table.bot_message()
+        if message is None:
+            assert table.waiting_for() == [walker]
+            due = table.live.due() if table.stage is Stage.PLAY else None
+            if due is not None and (table.hand, table.attempt, due.step) in walks:
+                message = Message(SERVICE_SEAT, table.next_seq(SERVICE_SEAT), TIMEOUT, {"seat": walker})
+            else:
+                message = client.answer()
+        table.submit(message)
+        rows.append(message)
+        if table.stage is Stage.PLAY and (table.hand, table.attempt) != started:
+            started = (table.hand, table.attempt)
+            client.hand_started()
+        elif message.seat not in (walker, SERVICE_SEAT):
+            client.show(message)
+    return rows
+
+
+@pytest.mark.parametrize("cell", CELLS, ids=[f"{n}-{p}p" for n, p in CELLS])
+def test_a_seat_that_walks_away_from_the_opening_is_charged_and_the_hand_dealt_again(cell):
+    """At every table: the seat silent at its shuffle is named by the next player's signed abandon, the hand is
+    dealt again under a new attempt, and its record charges the seat the convention's abort penalty; the
+    evening verifies, the abandoned opening included."""
+    name, seats = cell
+    table, walker, client = _walker_table(name, seats, 1)
+    rows = _play_walking(table, walker, client, {(1, 1, "shuffle")})
+    _verified_evening(table)
+    _assert_rebuilds(table, rows)
+    doc = table.transcripts[0]
+    assert (doc["attempt"], [a["attempt"] for a in doc["aborts"]]) == (2, [1])
+    abandon = signed.parse(doc["aborts"][0]["messages"][-1])
+    assert abandon.kind == "abandon" and abandon.body["player"] == table.names[walker]
+    charge = [line.to_record() for line in abort_penalty(table.convention, walker, seats)]
+    assert doc["record"].get("penalty", []) == signed_record({"penalty": charge}).get("penalty", [])
+
+
+@pytest.mark.parametrize("cell", CELLS, ids=[f"{n}-{p}p" for n, p in CELLS])
+def test_a_seat_that_walks_away_from_every_attempt_ends_the_evening(cell):
+    """After the last attempt the hand is void and the evening ends: the stopped hand proves the seat at fault,
+    it alone is charged, and every other seat signs the settlement with that end."""
+    name, seats = cell
+    table, walker, client = _walker_table(name, seats, 2)
+    rows = _play_walking(table, walker, client, {(1, attempt, "keys") for attempt in range(1, MAX_ATTEMPTS + 1)})
+    _assert_ended_on(table, walker, hand=1, step="keys")
+    _assert_rebuilds(table, rows)
+    assert table.transcripts[0]["attempt"] == MAX_ATTEMPTS and len(table.transcripts[0]["aborts"]) == 2
+
+
+def _assert_rebuilds(table: MpTable, rows: list[Message]) -> None:
+    """The table the service rebuilds from the rows (the timeouts and abandons included) is the live one."""
+    again = MpTable.load(_row(table), _seat_rows(table), rows, SERVICE_KEY)
+    assert (again.stage, again.ended, again.charge) == (table.stage, table.ended, table.charge)
+    assert again.transcripts == table.transcripts and again.settlement == table.settlement
+
+
+def _assert_ended_on(table: MpTable, walker: int, hand: int, step: str) -> None:
+    assert table.stage is Stage.ENDED, table.reason
+    stopped = table.transcripts[-1]
+    assert (stopped["hand"], stopped["state"]) == (hand, "abandoned")
+    assert check_document(f"hand {hand}", stopped).findings == []
+    end = proved_end(f"hand {hand}", stopped)
+    assert end == {"hand": hand, "charged": [table.names[walker]]}
+    complete = [doc for doc in table.transcripts if doc["state"] == "complete"]
+    found = check_settlement(table.settlement, table.seating, len(complete), transcript_hash(stopped), None, end)
+    assert found == []
+    signers = {signed.parse(s).sender for s in table.settlement["statements"]}
+    assert signers == set(range(table.num_seats)) - {walker}
+    view = table.view(None)
+    assert view["ended"]["names"] == [table.names[walker]] and view["ended"]["step"] == step
+    charge = abort_penalty(table.convention, walker, table.num_seats)
+    assert view["ended"]["penalty"] == [line.to_record() for line in charge]
+    assert table.log_trailer()["type"] == "end"
+
+
+def test_a_seat_silent_in_a_round_after_the_deal_ends_the_evening():
+    """The deal is done, the hand cannot be dealt again: a seat silent in the reveal is named, and the evening
+    ends on that hand after the first was played and signed."""
+    table, walker, client = _walker_table("sochi", 3, 3, dealt=2)  # second to reveal in hand 2
+    _play_walking(table, walker, client, {(2, 1, "reveal")})
+    _assert_ended_on(table, walker, hand=2, step="reveal")
+    assert [doc["state"] for doc in table.transcripts] == ["complete", "abandoned"]
+    assert table.proposal["hands"] == 1
+
+
+def test_a_late_card_or_decision_stops_the_table():
+    """An abandon in play is proved from the hand's record, which a hand cut short has not got: a late card or
+    decision stops the table (``docs/architecture.md``)."""
+    for step in ("act", "play"):
+        table, walker, client = _walker_table("sochi", 3, 1)
+        _play_walking(table, walker, client, {(1, 1, step)})
+        assert table.stage is Stage.ABORTED and f"{table.names[walker]}'s {step}" in table.reason
+
+
+def test_only_the_asked_witness_signs_an_abandon_of_the_awaited_step_and_a_silent_witness_stops_the_table():
+    table, keys = _table("sochi", 3, 1, people=(0, 1, 2))
+    clients = {seat: _Client(table, seat, keys[seat]) for seat in range(3)}
+    while table.stage is not Stage.PLAY:
+        table.submit(table.bot_message() or clients[table.waiting_for()[0]].answer())
+    for client in clients.values():
+        client.hand_started()
+    first, witness, third = (table.names.index(name) for name in table.live.setup.players)
+
+    def abandon(seat: int, absent: int, step: str) -> Message:
+        said = dict(abandon_message(table.names[absent], step), prev=table.live.protocol.head)
+        body = seal_message(keys[seat], table.seating, 1, said)
+        return Message(seat, table.next_seq(seat), MP_SIGNED, body)
+
+    def timeout(seat: int) -> Message:
+        return Message(SERVICE_SEAT, table.next_seq(SERVICE_SEAT), TIMEOUT, {"seat": seat})
+
+    with pytest.raises(Refused, match="out of turn"):  # nobody has given up on the first seat yet
+        table.submit(abandon(witness, first, "keys"))
+    with pytest.raises(Refused, match="not awaited"):
+        table.submit(timeout(witness))
+    table.submit(timeout(first))
+    assert table.waiting_for() == [witness] and table.view(witness)["due"]["step"] == "abandon"
+    with pytest.raises(Refused, match="out of turn"):  # too late: the hand waits for the witness now
+        late = clients[first].party.player.keys()
+        table.submit(Message(first, table.next_seq(first), MP_SIGNED, dict(late)))
+    with pytest.raises(Refused, match="out of turn"):  # another seat than the one asked
+        table.submit(abandon(third, first, "keys"))
+    with pytest.raises(Refused, match="waits for"):  # the witness names another step than the one awaited
+        table.submit(abandon(witness, first, "shuffle"))
+    table.submit(timeout(witness))
+    assert table.stage is Stage.ABORTED and f"{table.names[witness]}'s abandon" in table.reason

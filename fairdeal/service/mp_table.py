@@ -13,9 +13,16 @@ After the last hand the service proposes the settlement and every seat signs it.
 
 A bot's secrets (its key share, shuffle, proofs, discard nonce) are drawn from a stream derived from its own secret,
 the table, the hand and the answer's number (``group.drawn_from``), so a restarted service rebuilds it by letting
-it make its stored rows again — the same bytes, or the table refuses to load them. What this table does not do
-yet: a seat that stops answering stops the table (``TIMEOUT``: v4's witnessed abandon and re-deal need another seat
-to witness it).
+it make its stored rows again — the same bytes, or the table refuses to load them.
+
+A seat that stops answering a step the protocol fixes (the opening, a round, a discard's opening) meets v4's abort
+policy: the service records the timeout and the next player of the hand signs the abandon. In the opening the
+attempt is void and the hand dealt again with fresh keys and shuffles, the absent seat charged the convention's
+abort penalty with the hand's record (``MAX_ATTEMPTS`` deals in all); after the deal, or after the last attempt,
+the evening ends: the hand is void (its transcript the evidence), the absent seat is charged on the sheet before it,
+and every other seat signs the settlement with that ``end``. A seat late with a decision or a card stops the table:
+v4 proves an abandon in play from the hand's record, which a hand cut short has not got
+(``docs/architecture.md``).
 """
 
 from __future__ import annotations
@@ -34,8 +41,9 @@ from fairdeal.engine.hand import legal_actions, to_move
 from fairdeal.engine.match import dealer_of
 from fairdeal.engine.match_log import end_record
 from fairdeal.engine.play import led_suit, trick_winner, trump_of
+from fairdeal.engine.scoring import abort_penalty
 from fairdeal.engine.settlement import settle
-from fairdeal.engine.sheet import Sheet, is_finished, new_sheet
+from fairdeal.engine.sheet import ScoreLine, Sheet, is_finished, new_sheet
 from fairdeal.engine.sheet_view import sheet_json
 from fairdeal.engine.state import HandState
 from fairdeal.engine.system import get_system
@@ -46,7 +54,7 @@ from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.mental_poker.live import ACT, ANNOUNCE, Due, LiveHand
 from fairdeal.protocols.mental_poker.seat import LiveSeat
 from fairdeal.protocols.mental_poker.signing import PROTOCOL_V4, Seating
-from fairdeal.protocols.mental_poker.source import hand_setup, transcript_document
+from fairdeal.protocols.mental_poker.source import COMPLETE, MAX_ATTEMPTS, hand_setup, transcript_document
 from fairdeal.protocols.mental_poker.statements import (
     RECORD,
     SETTLEMENT,
@@ -94,6 +102,11 @@ class MpTable(ServedTable):
     proposal: dict[str, Any] | None = None  # the settlement put to the seats (the SETTLE stage)
     settlement: dict[str, Any] | None = None
     relayed: list[dict[str, Any]] = field(default_factory=list)  # every seat's message and decision, for sockets
+    attempt: int = 1  # the deal of this hand: one more after each opening a seat walked away from
+    aborts: list[dict[str, Any]] = field(default_factory=list)  # this hand's abandoned openings: their messages
+    penalty: list[ScoreLine] = field(default_factory=list)  # what those openings charged, written with the record
+    ended: dict[str, Any] | None = None  # the end a stopped hand proves: {hand, charged (names), step}
+    charge: tuple[ScoreLine, ...] = ()  # what the end charged (on the sheet already)
     _order: np.ndarray | None = None
     _sheet_after: Sheet | None = None
     _bots: dict[int, LiveSeat] = field(default_factory=dict)  # this hand's server-side seats
@@ -163,7 +176,8 @@ class MpTable(ServedTable):
             raise Refused(str(exc)) from None
         self.last_seq[message.seat] = message.seq
         if message.type in (MP_SIGNED, ACT_ROW):
-            self.relayed.append({"hand": self.hand, "seat": message.seat, "type": message.type, "body": message.body})
+            row = {"hand": self.hand, "attempt": self.attempt, "seat": message.seat, "type": message.type}
+            self.relayed.append(row | {"body": message.body})
         self._advance()
         derived, self._derived = self._derived, []
         return derived
@@ -254,10 +268,16 @@ class MpTable(ServedTable):
         self.statements.append(dict(body))
 
     def _timeout(self, seat: int, body: dict[str, Any]) -> None:
+        """The service's record that ``body.seat`` did not answer in time: at a step the protocol fixes, the next
+        player of the hand is asked to witness it (v4's abandon); anywhere else the table stops."""
         late = body.get("seat")
         if seat != SERVICE_SEAT or late not in self.waiting_for(people_only=False):
             raise Refused(f"timeout: seat {late!r} is not awaited")
-        self.reason = f"seat {late} did not answer at hand {self.hand} ({self.stage.value})"
+        if self.stage is Stage.PLAY and self.live is not None and self.live.can_abandon():
+            self.live.ask_witness()
+            return
+        due = self.live.due() if self.stage is Stage.PLAY and self.live is not None else None
+        self.reason = f"seat {late} did not answer at hand {self.hand} ({_say(due) if due else self.stage.value})"
         self.stage = Stage.ABORTED
 
     # ---- the service's own steps ---------------------------------------------------------------------------------
@@ -267,23 +287,29 @@ class MpTable(ServedTable):
         if self.stage is Stage.ROSTER and self.roster is not None and not unsigned_seats(self.roster):
             self.roster.check()
             self._next_hand()
-        if self.stage is Stage.PLAY and self.live is not None and self.live.due() is None:
+        if self.stage is Stage.PLAY and self.live is not None and self.live.abandoned is not None:
+            self._abandoned()
+        elif self.stage is Stage.PLAY and self.live is not None and self.live.due() is None:
             self._close_hand()
         if self.stage is Stage.RECORD and len(self.statements) == self.num_seats:
             self._file_hand()
-        if self.stage is Stage.SETTLE and len(self.statements) == self.num_seats:
+        if self.stage is Stage.SETTLE and len(self.statements) == len(self._settling()):
             self.settlement = settlement_document(self.statements, self.seating)
             self._derived.append(Derived(0, self.settlement, transcript_hash(self.settlement), None, self.sheet_json()))
-            self.stage = Stage.FINISHED
+            self.stage = Stage.FINISHED if self.ended is None else Stage.ENDED
 
     def _next_hand(self) -> None:
         if self.hand >= self.max_hands or is_finished(self._sheet, self.convention):
             self._settle()
             return
-        self.hand += 1
+        self.hand, self.attempt, self.aborts, self.penalty = self.hand + 1, 1, [], []
+        self._deal()
+
+    def _deal(self) -> None:
+        """Open the hand's attempt: a fresh setup bound to it, the host's hand and every bot's party."""
         dealer, opening_round = dealer_of(self.convention, self.hand - 1, 0, self.num_seats)
-        setup = hand_setup(self.spec, self.hand, dealer, self.seating)
-        self.live = LiveHand(self.spec, setup, self.seating, dealer, self._sheet, opening_round)
+        setup = hand_setup(self.spec, self.hand, dealer, self.seating, self.attempt)
+        self.live = LiveHand(self.spec, setup, self.seating, dealer, self._sheet, opening_round, self.penalty)
         self._bots = {
             seat: LiveSeat(
                 self.spec,
@@ -299,6 +325,32 @@ class MpTable(ServedTable):
         }
         self.stage, self.record, self.statements = Stage.PLAY, None, []
 
+    def _abandoned(self) -> None:
+        """A witnessed abandon: an opening is dealt again (the absent seat charged with the hand's record), until
+        the last attempt; after the deal, or then, the evening ends."""
+        assert self.live is not None and self.live.abandoned is not None  # called on a witnessed abandon
+        absent, step = self.live.abandoned
+        if self.live.protocol.dealt or self.attempt == MAX_ATTEMPTS:
+            self._end_evening(absent, step)
+            return
+        self.aborts.append({"attempt": self.attempt, "messages": list(self.live.messages)})
+        self.penalty += abort_penalty(self.convention, self.names.index(absent), self.num_seats)
+        self.attempt += 1
+        self._deal()
+
+    def _end_evening(self, absent: str, step: str) -> None:
+        """v4's end: the hand is void, its transcript filed as the evidence; the absent seat is charged the abort
+        penalty on the sheet before it; every other seat is asked to sign the settlement with that end."""
+        live = self.live
+        assert live is not None  # the PLAY stage has its hand
+        doc = self._transcript(live, None, None)
+        self.charge = abort_penalty(self.convention, self.names.index(absent), self.num_seats)
+        self.sheet = self._sheet.apply(self.charge)
+        self._derived.append(Derived(self.hand, doc, transcript_hash(doc), None, self.sheet_json()))
+        self.ended = {"hand": self.hand, "charged": [absent], "step": step}
+        self.reason = f"hand {self.hand}: {absent} stopped answering at the {step} step; the evening ends"
+        self._settle()
+
     def _close_hand(self) -> None:
         assert self.live is not None  # the PLAY stage has its hand
         try:
@@ -311,22 +363,34 @@ class MpTable(ServedTable):
     def _file_hand(self) -> None:
         live = self.live
         assert live is not None and self.record is not None  # the RECORD stage follows a closed hand
-        previous = transcript_hash(self.transcripts[-1]) if self.transcripts else None
-        v4 = {"attempt": 1, "aborts": [], "statements": self.statements}
-        doc = transcript_document(
-            self.spec, self.seating, self.hand, live.dealer, live.messages, self.record, self._order, previous, v4
-        )
-        self.transcripts.append(doc)
+        doc = self._transcript(live, self.record, self._order)
         self.sheet = self._sheet_after
         line = {"type": "hand", **self.record}
         self._derived.append(Derived(self.hand, doc, transcript_hash(doc), line, self.sheet_json()))
         self._next_hand()
 
+    def _transcript(self, live: LiveHand, record: dict[str, Any] | None, order: np.ndarray | None) -> dict[str, Any]:
+        """The hand's transcript (a void one without ``record`` and ``order``), chained to the one before."""
+        previous = transcript_hash(self.transcripts[-1]) if self.transcripts else None
+        statements = self.statements if record is not None else None
+        v4 = {"attempt": self.attempt, "aborts": self.aborts, "statements": statements}
+        hand, dealer, messages = self.hand, live.dealer, live.messages
+        doc = transcript_document(self.spec, self.seating, hand, dealer, messages, record, order, previous, v4)
+        self.transcripts.append(doc)
+        return doc
+
     def _settle(self) -> None:
         last = transcript_hash(self.transcripts[-1]) if self.transcripts else ""
         amounts = settle(self._sheet, self.convention).amounts
-        self.proposal = settlement_proposal(self.seating, len(self.transcripts), last, amounts)
+        complete = sum(1 for doc in self.transcripts if doc["state"] == COMPLETE)
+        end = None if self.ended is None else {"hand": self.ended["hand"], "charged": self.ended["charged"]}
+        self.proposal = settlement_proposal(self.seating, complete, last, amounts, end)
         self.stage, self.statements, self.live, self._bots = Stage.SETTLE, [], None, {}
+
+    def _settling(self) -> list[int]:
+        """The seats that sign the settlement, in order: every seat but the one an end charges."""
+        charged = self.ended["charged"] if self.ended is not None else []
+        return [seat for seat in range(self.num_seats) if self.names[seat] not in charged]
 
     def _live(self) -> LiveHand:
         if self.stage is not Stage.PLAY or self.live is None:
@@ -343,8 +407,11 @@ class MpTable(ServedTable):
         elif self.stage is Stage.PLAY and self.live is not None:
             step = self.live.due()
             due = [] if step is None else [self.names.index(step.player)]
-        elif self.stage in (Stage.RECORD, Stage.SETTLE):
+        elif self.stage is Stage.RECORD:
             due = [len(self.statements)] if len(self.statements) < self.num_seats else []
+        elif self.stage is Stage.SETTLE:
+            signing = self._settling()
+            due = signing[len(self.statements) : len(self.statements) + 1]
         return [s for s in due if not (people_only and self.seats[s].is_bot)]
 
     def service_event(self) -> Message | None:
@@ -428,10 +495,10 @@ class MpTable(ServedTable):
     def _seeds(self, seat: int) -> Callable[[int], bytes]:
         """The secret of a bot's k-th answer in this hand: derived, not stored, so that after a restart the bot
         makes again exactly the messages it had sent, and goes on from there."""
-        secret, hand = bytes.fromhex(self.seats[seat].bot_secret or ""), self.hand
+        secret, hand, attempt = bytes.fromhex(self.seats[seat].bot_secret or ""), self.hand, self.attempt
 
         def seed(k: int) -> bytes:
-            return hashlib.sha256(frame(BOT_DRAWS, secret, self.id, u64(hand), u64(k))).digest()
+            return hashlib.sha256(frame(BOT_DRAWS, secret, self.id, u64(hand), u64(attempt), u64(k))).digest()
 
         return seed
 
@@ -462,7 +529,7 @@ class MpTable(ServedTable):
             setup = self.live.setup
             out["setup"] = {
                 "hand": self.hand,
-                "attempt": 1,
+                "attempt": self.attempt,
                 "pattern": setup.pattern.name,
                 "players": list(setup.players),
                 "dealer": self.live.dealer,
@@ -511,13 +578,31 @@ class MpTable(ServedTable):
         """The seats' messages and decisions from the ``start``-th: what a socket has not been sent yet."""
         return self.relayed[start:]
 
+    def summary(self) -> dict[str, Any]:
+        """What anyone may know of the table: no card, no secret."""
+        return super().summary() | {"ended": self._end_view()}
+
+    def _end_view(self) -> dict[str, Any] | None:
+        """The end as the tables show it (the commit-reveal table's shape): the voided hand, the step, the seats
+        charged and the charge."""
+        if self.ended is None:
+            return None
+        names = list(self.ended["charged"])
+        return {
+            "hand": self.ended["hand"],
+            "step": self.ended["step"],
+            "charged": [self.names.index(name) for name in names],
+            "names": names,
+            "penalty": [line.to_record() for line in self.charge],
+        }
+
     def log_trailer(self) -> dict[str, Any] | None:
-        if self.stage is not Stage.FINISHED:
+        if self.stage not in (Stage.FINISHED, Stage.ENDED):
             return None
         import msgspec
 
         trailer: dict[str, Any] = msgspec.to_builtins(
-            end_record(self.names, settle(self._sheet, self.convention).amounts)
+            end_record(self.names, settle(self._sheet, self.convention).amounts, self.charge)
         )
         return trailer
 

@@ -25,7 +25,7 @@ from fairdeal.engine.actions import Action, Announce, Discard, Phase, Play
 from fairdeal.engine.hand import apply, new_hand, result, to_move
 from fairdeal.engine.match_log import hand_fields, sheet_extras
 from fairdeal.engine.public_hand import PublicHand, imputed_start
-from fairdeal.engine.sheet import Sheet
+from fairdeal.engine.sheet import ScoreLine, Sheet
 from fairdeal.engine.state import HandState
 from fairdeal.engine.system import system_of
 from fairdeal.errors import IllegalAction, MentalPokerError, NoConsistentDeal
@@ -36,19 +36,23 @@ from fairdeal.protocols.mental_poker.signing import Seating, open_message
 from fairdeal.protocols.table import TableSpec
 
 ACT, ANNOUNCE = "act", "announce"  # a game decision; the declarer's word on a hand without aces (Austrian)
+ABANDON = "abandon"  # a seat's signed word that another did not send the step the hand waited for
 
 
 @dataclass(frozen=True)
 class Due:
     """What the hand waits for: ``step`` from ``player`` — a protocol step, a game decision (``act``) or the
     declarer's word on the no-aces announcement (``announce``); a talon step names its talon, a take its
-    recipient, a card chosen by the seat who plays this player's open hand the card."""
+    recipient, a card chosen by the seat who plays this player's open hand the card, an abandon the player who
+    did not answer and the step he did not send."""
 
     player: str
     step: str
     talon: int = 0
     to: str | None = None
     card: int | None = None  # a card another seat chose from this player's hand laid open: his to prove
+    absent: str | None = None
+    at: str | None = None
 
 
 class Follower:
@@ -132,9 +136,11 @@ class LiveHand:
         dealer: int,
         sheet: Sheet,
         opening_round: int = 0,
+        penalty: Sequence[ScoreLine] = (),
     ):
+        """``penalty``: what the hand's earlier, abandoned attempts charged; written with its record."""
         self.spec, self.setup, self.seating, self.dealer = spec, setup, seating, dealer
-        self.sheet, self.opening_round = sheet, opening_round
+        self.sheet, self.opening_round, self.penalty = sheet, opening_round, tuple(penalty)
         self.protocol = Protocol(setup)
         self.game = Follower(spec, setup, self.start())
         self.actions: list[Action | int] = []  # the game's actions; a seat's number for a discard nobody saw
@@ -142,10 +148,33 @@ class LiveHand:
         self.messages: list[dict[str, Any]] = []  # the signed envelopes, as received: the transcript's messages
         self.chosen: Play | None = None  # a card chosen from another seat's open hand, awaiting its holder's proof
         self.broken: str | None = None  # why no deal fits what was shown: the hand goes straight to the reveal
+        self.witness: Due | None = None  # the abandon asked of a seat once the host gave up waiting for another
 
     @property
     def hand(self) -> int:
         return self.setup.context.hand
+
+    @property
+    def abandoned(self) -> tuple[str, str] | None:
+        """(player, step): who stopped answering where, once a witness has signed it."""
+        return self.protocol.abandoned
+
+    def can_abandon(self) -> bool:
+        """Whether the hand can be abandoned now: it waits for a step the protocol itself fixes (the opening, a
+        round, a discard's opening). A card or a decision is the game's to call for: an abandon there would need
+        the hand's record to prove whose turn it was, and a hand cut short has none."""
+        return self.witness is None and self.protocol.expected is not None and self.abandoned is None
+
+    def ask_witness(self) -> Due:
+        """The host gives up waiting: the next player of the hand is asked to sign that the awaited one did not
+        send his step (v4's witnessed abandon); nothing else is taken until he does."""
+        due = self.due()
+        if due is None or not self.can_abandon():
+            raise MentalPokerError(f"the hand cannot be abandoned while it waits for {due}")
+        players = self.setup.players
+        witness = players[(players.index(due.player) + 1) % len(players)]
+        self.witness = Due(witness, ABANDON, absent=due.player, at=due.step)
+        return self.witness
 
     def start(self, seat: int | None = None, cards: Sequence[int] = ()) -> HandState:
         """The hand begun on an imputed deal: ``seat`` holding ``cards`` (a seat's own run), else nobody's."""
@@ -162,7 +191,11 @@ class LiveHand:
         )
 
     def due(self) -> Due | None:
-        """What the hand waits for next; ``None`` once every share and discard is out."""
+        """What the hand waits for next; ``None`` once every share and discard is out, or once abandoned."""
+        if self.abandoned is not None:
+            return None
+        if self.witness is not None:
+            return self.witness
         expected = self.protocol.expected
         if expected is not None:
             step, player = expected
@@ -201,8 +234,9 @@ class LiveHand:
         due = self.due()
         opened = open_message(dict(envelope), self.seating, self.hand, self.protocol.head)
         player, step = sender(opened.message)
-        if due is None or (player, step) != (due.player, due.step):
-            raise MentalPokerError(f"message out of turn; the hand waits for {due}", player, step)
+        speaker = opened.message.get("witness", player) if step == ABANDON else player
+        if due is None or (speaker, step) != (due.player, due.step):
+            raise MentalPokerError(f"message out of turn; the hand waits for {due}", speaker, step)
         if step == "play" and due.card is not None and self._card_of(opened.message) != due.card:
             raise MentalPokerError("proves another card than the one chosen from his open hand", player, step)
         before = self.game.public.state
@@ -335,8 +369,11 @@ class LiveHand:
         if self.broken is not None:
             raise MentalPokerError(f"the hand stopped ({self.broken}), yet its cards replay legally")
         outcome = result(state)
-        after, lines = system_of(convention).score_hand(self.sheet, outcome)
-        fields = hand_fields(self.hand, state, {}, lines, sheet_extras(self.sheet, after, outcome, convention))
+        before = self.sheet.apply(self.penalty)
+        after, lines = system_of(convention).score_hand(before, outcome)
+        fields = hand_fields(self.hand, state, {}, lines, sheet_extras(before, after, outcome, convention))
+        if self.penalty:
+            fields["penalty"] = [line.to_record() for line in self.penalty]
         return {k: v for k, v in fields.items() if k != "type"}, order, after
 
     def _discard(self, seat: int, order: np.ndarray) -> Discard:

@@ -18,7 +18,7 @@ from fairdeal.engine.view import actor_view
 from fairdeal.errors import IllegalAction, NoConsistentDeal
 from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.mental_poker.group import drawn_from
-from fairdeal.protocols.mental_poker.live import ACT, ANNOUNCE, Due, Follower, LiveHand
+from fairdeal.protocols.mental_poker.live import ABANDON, ACT, ANNOUNCE, Due, Follower, LiveHand
 from fairdeal.protocols.mental_poker.messages import Message
 from fairdeal.protocols.mental_poker.player import Player
 from fairdeal.protocols.mental_poker.protocol import TableSetup
@@ -166,7 +166,11 @@ class LiveSeat:
 
 
 def protocol_step(player: Player, due: Due) -> Message:
-    """``player``'s message for a step that asks no choice of him (a round of the opening, a talon, the reveal)."""
+    """``player``'s message for a step that asks no choice of him (a round of the opening, a talon, the reveal, his
+    word that another did not answer)."""
+    if due.step == ABANDON:
+        assert due.absent is not None and due.at is not None  # an abandon names who did not send what
+        return player.witness_abandon(due.absent, due.at)
     if due.step == "talon":
         return player.open_talon(due.talon)
     if due.step == "take":
