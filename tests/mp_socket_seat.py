@@ -43,15 +43,25 @@ def own_legal_cards(held: tuple[int, ...], rule: dict[str, Any]) -> tuple[int, .
 
 
 class SocketSeat:
-    def __init__(self, port: int, table: str, name: str, seat: int, seed: int = 0, keen: bool = False):
-        self.port, self.table, self.name, self.seat, self.keen = port, table, name, seat, keen
+    def __init__(
+        self,
+        port: int,
+        table: str,
+        name: str,
+        seat: int,
+        seed: int = 0,
+        keen: bool = False,
+        silent: frozenset[tuple[int, int, str]] = frozenset(),
+    ):
+        """``silent``: the (hand, attempt, step)s this seat leaves unanswered, as a player who walks away."""
+        self.port, self.table, self.name, self.seat, self.keen, self.silent = port, table, name, seat, keen, silent
         self.key = IdentityKey.generate(name)
         self.rng = np.random.default_rng(seed)
         self.views: list[dict[str, Any]] = []
         self.relayed: list[dict[str, Any]] = []
         self.errors: list[str] = []
         self.player: Player | None = None
-        self.player_hand = 0
+        self.player_deal = (0, 0)  # the (hand, attempt) the party was made for
         self.fed = 0  # relayed rows shown to the player
         self.answered: set[tuple[Any, ...]] = set()
 
@@ -113,7 +123,8 @@ class SocketSeat:
             self.once(("roster",), lambda: self.roster_sign(view))
         elif view["stage"] == "play" and view["due"] is not None:
             self.follow(view)
-            if view["due"]["player"] == self.name and len(self.relayed) == view["relayed"]:
+            due = (view["hand"], view["setup"]["attempt"], view["due"]["step"])
+            if view["due"]["player"] == self.name and len(self.relayed) == view["relayed"] and due not in self.silent:
                 self.once(("play", view["hand"], view["relayed"]), lambda: self.answer(view))
         elif view["stage"] in ("record", "settle") and view["waiting_for"][:1] == [self.seat]:
             self.follow(view)
@@ -134,8 +145,9 @@ class SocketSeat:
         setup = view["setup"]
         if setup is None:
             return
-        if self.player_hand != setup["hand"]:
-            self.player_hand, self.player = setup["hand"], None
+        deal = (setup["hand"], setup["attempt"])
+        if self.player_deal != deal:
+            self.player_deal, self.player = deal, None
             if self.name in setup["players"]:
                 seating = self.seating(view)
                 table_setup = TableSetup(
@@ -147,7 +159,7 @@ class SocketSeat:
                 self.player = Player(table_setup, self.name).sign_with(self.key, seating)
         for row in self.relayed[self.fed :]:
             mine = row["seat"] == self.seat
-            if row["hand"] == setup["hand"] and row["type"] == "mp-signed" and not mine and self.player:
+            if (row["hand"], row["attempt"]) == deal and row["type"] == "mp-signed" and not mine and self.player:
                 self.player.receive(row["body"])
         self.fed = max(self.fed, len(self.relayed))  # back from a lost connection, the resent rows may lag
 

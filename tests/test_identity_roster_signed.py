@@ -220,3 +220,13 @@ def test_key_file_reader_refuses_garbage(tmp_path_factory: pytest.TempPathFactor
 def test_open_checked_refuses_parse_garbage() -> None:
     with pytest.raises(SignedMessageError, match="message form"):
         parse([1, 2])
+
+
+@pytest.mark.parametrize("kind", ["", "a\nb", "Keys", "seed commit", "x" * 41, "-keys", "ключи"])
+def test_a_kind_that_is_not_a_word_is_refused_in_one_line(kind: str) -> None:
+    """A report prints the kind it refuses beside the sender: only a lowercase word (hyphens allowed) is one."""
+    envelope = {"sender": 0, "kind": kind, "hand": 1, "body": {}, "prev": "00" * 32, "signature": "00" * 64}
+    with pytest.raises(SignedMessageError, match="a message kind") as refused:
+        parse(envelope)
+    assert "\n" not in str(refused.value) and refused.value.check == "message form"
+    assert parse(envelope | {"kind": "discard-open"}).kind == "discard-open"

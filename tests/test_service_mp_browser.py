@@ -2,7 +2,8 @@
 separate identity keys in their own IndexedDB) deal and play by clicking; one reloads mid-hand and her party comes
 back from IndexedDB. A fourth context watches the table and records the traffic of all four sockets: from it, and
 from the service's database, no card a player holds unplayed can be opened — a share of it is missing. The
-transcripts verify in ``fairdeal verify`` and in the offline page."""
+transcripts verify in ``fairdeal verify`` and in the offline page. A browser witnesses a player who walks away,
+and signs the end it checked."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import numpy as np
 import pytest
 from browser_helpers import click_something, wait_until
 from click.testing import CliRunner
+from mp_socket_seat import SocketSeat
 from service_helpers import Server
 from sqlalchemy import select
 
@@ -108,9 +110,12 @@ def _database_envelopes(db_file: Path) -> list[dict[str, Any]]:
     return [json.loads(body) for body in rows]
 
 
-def _seat_browsers(browser: Any, server: Server, table: str, wiretap: Wiretap, console: list[str]) -> list[Any]:
+def _seat_browsers(
+    browser: Any, server: Server, table: str, wiretap: Wiretap, console: list[str], seats: tuple[int, ...] = (0, 1, 2)
+) -> list[Any]:
     pages = []
-    for seat, name in enumerate(NAMES):
+    for seat in seats:
+        name = NAMES[seat]
         page = browser.new_context(viewport={"width": 1280, "height": 820}).new_page()
         page.on("console", lambda m, seat=seat: console.append(f"{seat}: {m.text}"))
         page.on("pageerror", lambda e, seat=seat: console.append(f"{seat}: {e}"))
@@ -120,9 +125,15 @@ def _seat_browsers(browser: Any, server: Server, table: str, wiretap: Wiretap, c
         page.press("#name", "Tab")
         page.goto(f"http://127.0.0.1:{server.port}/#{table}")
         page.click(f"button.sit[data-seat='{seat}']")
-        wait_until(lambda seat=seat: len(server.http.get(f"/api/tables/{table}").json()["roster"]) == seat + 1)
+        wait_until(
+            lambda seat=seat: seat in [r["seat"] for r in server.http.get(f"/api/tables/{table}").json()["roster"]]
+        )
         pages.append(page)
     return pages
+
+
+def _roster(server: Server, table: str) -> list[dict[str, Any]]:
+    return list(server.http.get(f"/api/tables/{table}").json()["roster"])
 
 
 def _reload(player: Any) -> None:
@@ -190,3 +201,38 @@ def test_three_browsers_deal_mentally_and_a_spy_opens_no_card(browser, tmp_path,
         sent = c.execute(select(db.messages.c.seat, db.messages.c.type)).all()
     for seat in range(3):  # every seat dealt from its own browser
         assert {"roster-sign", "mp-signed", "statement"} <= {kind for s, kind in sent if s == seat}
+
+
+def test_a_browser_witnesses_a_player_who_walks_away_and_signs_the_end(browser, tmp_path, page):
+    """Boris signs the roster and never deals. Each time he is timed out, Вера's browser — the next player of the
+    hand — signs the abandon of that attempt; after the third the evening ends, and both browsers check the end
+    against the stopped hand before they sign the settlement. Everything verifies."""
+    with Server(str(tmp_path / "fairdeal.db"), turn_timeout=3) as server:
+        body = {"system": "sochi", "seats": 3, "max_hands": 2, "dealing": "mental-poker"}
+        table = server.http.post("/api/tables", json=body).json()["table"]
+        wiretap, console = Wiretap(), []
+        pages = _seat_browsers(browser, server, table, wiretap, console, seats=(0, 2))
+        walker = SocketSeat(server.port, table, NAMES[1], 1, silent=frozenset((1, a, "keys") for a in (1, 2, 3)))
+        walker.connect()
+        final = walker.play_until(lambda v: v["over"], limit=120)
+        walker.close()
+        assert final["stage"] == "ended", (final["reason"], console[-10:])
+        for player in pages:
+            player.wait_for_selector("#ended", timeout=30_000)
+        docs = server.http.get(f"/api/tables/{table}/transcripts").json()
+        log = server.http.get(f"/api/tables/{table}/log").text
+    assert not [line for line in console if "Error" in line], console
+    stopped, settlement = docs
+    abandons = [a["messages"][-1] for a in stopped["aborts"]] + [stopped["messages"][-1]]
+    assert [(m["kind"], m["sender"], m["body"]["player"]) for m in abandons] == [("abandon", 2, NAMES[1])] * 3
+    assert sorted(s["sender"] for s in settlement["statements"]) == [0, 2]
+    files = []
+    for name, doc in (("hand-0001.json", stopped), ("end.json", settlement)):
+        (tmp_path / name).write_bytes(encode(doc))
+        files.append(str(tmp_path / name))
+    (tmp_path / "evening.jsonl").write_text(log, encoding="utf-8")
+    for command in (["verify", *files], ["log", "validate", str(tmp_path / "evening.jsonl")]):
+        result = CliRunner().invoke(cli, command)
+        assert result.exit_code == 0, result.output
+    shown = subprocess.run(["node", str(RUNNER), str(page), *files], capture_output=True, text=True, timeout=300)
+    assert shown.returncode == 0, shown.stderr

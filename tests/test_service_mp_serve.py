@@ -79,6 +79,51 @@ def test_a_person_and_bots_play_an_evening_that_verifies(tmp_path, page, system,
     assert {"roster-sign", "mp-signed", "statement"} <= set(mine)
 
 
+def _verifies(tmp_path: Path, page: Path, files: list[str], log: Path) -> None:
+    """The downloads verify in ``fairdeal verify`` and the offline page; the log validates and makes a sheet."""
+    for command in (["verify", *files], ["log", "validate", str(log)], ["sheet", str(log)]):
+        result = CliRunner().invoke(cli, command)
+        assert result.exit_code == 0, result.output
+    shown = subprocess.run(["node", str(RUNNER), str(page), *files], capture_output=True, text=True, timeout=300)
+    assert shown.returncode == 0, shown.stderr
+
+
+def test_a_person_who_walks_away_from_an_opening_is_charged_and_the_hand_dealt_again(tmp_path, page):
+    """Silent at her shuffle, she is timed out; a bot signs the abandon, the hand is dealt again, and she comes
+    back to play it: its record charges her the abort penalty, and the evening verifies."""
+    with Server(str(tmp_path / "fairdeal.db"), turn_timeout=3) as server:
+        table = _mp_table(server, "sochi", 3, 2)
+        _bots(server, table, [1, 2])
+        person = SocketSeat(server.port, table, "Анна", 0, silent=frozenset({(1, 1, "shuffle")}))
+        person.connect()
+        final = person.play_until(lambda v: v["over"], limit=180)
+        person.close()
+        assert final["stage"] == "finished", final["reason"]
+        files = _download(server, table, tmp_path)
+    first = json.loads(Path(files[0]).read_text(encoding="utf-8"))
+    assert (first["attempt"], len(first["aborts"]), first["record"]["penalty"][0]["seat"]) == (2, 1, 0)
+    _verifies(tmp_path, page, files, tmp_path / f"{table}.jsonl")
+
+
+def test_a_person_who_walks_away_from_every_attempt_ends_the_evening(tmp_path, page):
+    """Silent at her keys three times: the evening ends on hand 1, she alone is charged, the others sign the
+    settlement with that end, and the end verifies."""
+    walks = frozenset((1, attempt, "keys") for attempt in (1, 2, 3))
+    with Server(str(tmp_path / "fairdeal.db"), turn_timeout=2) as server:
+        table = _mp_table(server, "leningrad", 3, 2)
+        _bots(server, table, [1, 2])
+        person = SocketSeat(server.port, table, "Анна", 0, silent=walks)
+        person.connect()
+        final = person.play_until(lambda v: v["over"], limit=120)
+        person.close()
+        assert final["stage"] == "ended", final["reason"]
+        files = _download(server, table, tmp_path)
+        log = tmp_path / f"{table}.jsonl"
+    assert final["ended"]["names"] == ["Анна"] and final["ended"]["step"] == "keys"
+    assert json.loads(log.read_text(encoding="utf-8").splitlines()[-1])["penalty"][0]["seat"] == 0
+    _verifies(tmp_path, page, files, log)
+
+
 def test_a_restarted_server_goes_on_with_the_hand_in_progress(tmp_path):
     db_file = str(tmp_path / "fairdeal.db")
     server = Server(db_file).start()

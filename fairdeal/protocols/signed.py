@@ -12,6 +12,7 @@ is in what that party signed (a bad signature, a replay or a broken link is the 
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -26,6 +27,8 @@ SERVICE = "service"
 FIELDS = frozenset({"sender", "kind", "hand", "body", "prev", "signature"})
 
 Sender = int | str  # a seat number, or "service"
+
+_KIND = re.compile(r"[a-z][a-z0-9-]{0,39}")  # every kind is a word: nothing a report could not print on one line
 
 
 @dataclass(frozen=True)
@@ -130,8 +133,8 @@ def parse(doc: Any, where: str = "message", decoded: bool = False) -> Envelope:
     sender = doc["sender"]
     if sender != SERVICE and (not isinstance(sender, int) or isinstance(sender, bool) or not 0 <= sender < 16):
         raise bad("sender", "a seat number or 'service' is expected")
-    if not isinstance(doc["kind"], str) or not doc["kind"]:
-        raise bad("kind", "a message kind is expected")
+    if not isinstance(doc["kind"], str) or not _KIND.fullmatch(doc["kind"]):
+        raise bad("kind", "a message kind (a lowercase word, hyphens allowed) is expected")
     if not isinstance(doc["hand"], int) or isinstance(doc["hand"], bool) or doc["hand"] < 0:
         raise bad("hand", "a hand number is expected")
     if not isinstance(doc["body"], dict):

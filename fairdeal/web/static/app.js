@@ -39,7 +39,8 @@ const WORDS = {
     refusal: 'отказ подписать', abort: 'раздача трижды прервана: не пришли семена', times: 'раз', evidence: 'доказательство',
     dealing: 'Раздача', 'commit-reveal': 'обязательства и раскрытие', 'mental-poker': 'ментальный покер',
     waiting: 'ждём', keys: 'ключи', shuffle: 'тасовка', deal: 'раздача', dummy: 'болван', reveal: 'вскрытие',
-    'discard-open': 'вскрытие снёса', provedcheck: 'карты записи — те, что доказал протокол',
+    'discard-open': 'вскрытие снёса', abandon: 'свидетельство: игрок не ответил', turn: 'карта прикупа',
+    provedcheck: 'карты записи — те, что доказал протокол',
   },
   en: {
     lobby: 'Tables', create: 'Create table', system: 'System', seats: 'Players', name: 'Name', join: 'Sit here',
@@ -63,7 +64,8 @@ const WORDS = {
     refusal: 'a refusal to sign', abort: 'the deal was aborted three times: seeds not sent', times: 'times',
     evidence: 'evidence', dealing: 'Dealing', 'commit-reveal': 'commit-reveal', 'mental-poker': 'mental poker',
     waiting: 'waiting for', keys: 'keys', shuffle: 'shuffle', deal: 'deal', dummy: 'dummy', reveal: 'reveal',
-    'discard-open': 'opening the discard', provedcheck: "the record's cards are the ones the messages proved",
+    'discard-open': 'opening the discard', abandon: 'witnessing a player who did not answer',
+    turn: 'turning a talon card', provedcheck: "the record's cards are the ones the messages proved",
   },
 };
 let lang = localStorage.getItem('fairdeal-lang') || 'ru';

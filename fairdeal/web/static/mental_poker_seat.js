@@ -8,8 +8,10 @@ import * as P from './protocol.js';
 const SCRIPTS = ['/static/vendor/noble-verifier.js', '/static/vendor/mental-poker.js'];
 const PROTOCOL = 'fairdeal-mental-poker/4';
 const ACE = 7; // a card's rank within its suit: code % 8
-// The steps a seat's party answers by itself: no choice in them, only its secrets.
+// The steps a seat's party answers by itself: no choice in them, only its secrets (or, asked to witness, its word
+// that the seat the hand waited for did not answer).
 const AUTOMATIC = {
+  abandon: (p, due) => p.witnessAbandon(due.absent, due.at),
   keys: (p) => p.keys(), shuffle: (p) => p.shuffle(), deal: (p) => p.deal(), turn: (p) => p.turn(),
   dummy: (p) => p.openDummy(), open: (p) => p.openHand(), reveal: (p) => p.reveal(),
   'discard-open': (p) => p.openDiscard(), talon: (p, due) => p.openTalon(due.talon), take: (p, due) => p.take(due.to, due.talon),
@@ -56,18 +58,20 @@ export class MentalPokerSeat {
   // ``send(frame)``: a frame to the table's socket; ``act(body)``: an act row.
   constructor({ tableId, me, rows, store, send, act }) {
     Object.assign(this, { tableId, me, rows, store, send, actRow: act });
-    this.fed = 0; this.player = null; this.playerHand = 0; this.signerOf = null; this.answered = new Set(); this.checks = {};
+    this.fed = 0; this.player = null; this.playerDeal = null; this.signerOf = null; this.answered = new Set(); this.checks = {};
   }
 
   name(view) { return view.roster.find((r) => r.seat === view.you)?.name; }
-  secretsKey(hand) { return `mp:${this.tableId}:${hand}`; }
+  // A deal of a hand: a hand walked away from in its opening is dealt again as a new attempt, with a new party.
+  secretsKey(deal) { return `mp:${this.tableId}:${deal}`; }
 
-  // Begin my party for the view's hand and show it the rows it has not seen (from a reload: mine too).
+  // Begin my party for the view's deal and show it the rows it has not seen (from a reload: mine too).
   async follow(view) {
     const setup = view.setup;
     if (!setup) return;
-    if (this.playerHand !== setup.hand) {
-      this.playerHand = setup.hand; this.player = null; this.fed = 0;
+    const deal = `${setup.hand}:${setup.attempt}`;
+    if (this.playerDeal !== deal) {
+      this.playerDeal = deal; this.player = null; this.fed = 0;
       if (setup.players.includes(this.name(view))) {
         this.player = new (MP().player.Player)({ roster: view.signed_roster, hand: setup.hand, attempt: setup.attempt,
           pattern: setup.pattern, players: setup.players, name: this.name(view), seed: this.me.secret });
@@ -76,7 +80,7 @@ export class MentalPokerSeat {
     }
     if (!this.player) { this.fed = Math.max(this.fed, this.rows().length); return; }
     for (const row of this.rows().slice(this.fed)) {
-      if (row.hand !== setup.hand || row.type !== 'mp-signed') continue;
+      if (`${row.hand}:${row.attempt}` !== deal || row.type !== 'mp-signed') continue;
       // A row of mine comes back after my party applied it when sending; from a reload it is new to the party.
       if (row.seat === view.you && row.body.prev !== this.player.head) continue;
       try {
@@ -87,21 +91,21 @@ export class MentalPokerSeat {
       }
     }
     this.fed = Math.max(this.fed, this.rows().length);
-    if (!this.restored) await this.restore(setup.hand);
+    if (!this.restored) await this.restore();
   }
 
   // A reloaded page's party gets back its key share and discard from IndexedDB.
-  async restore(hand) {
+  async restore() {
     this.restored = true;
-    const kept = await this.store.get(this.secretsKey(hand));
+    const kept = await this.store.get(this.secretsKey(this.playerDeal));
     if (!kept) return;
     if (kept.secret && this.player.secret === null) [this.player.secret, this.player.publicKey] = [BigInt('0x' + kept.secret), kept.publicKey];
     if (kept.discarded && this.player.discarded === null) this.player.discarded = kept.discarded;
   }
 
-  async keep(hand) {
+  async keep() {
     const p = this.player;
-    await this.store.set(this.secretsKey(hand), { secret: p.secret === null ? null : p.secret.toString(16), publicKey: p.publicKey, discarded: p.discarded });
+    await this.store.set(this.secretsKey(this.playerDeal), { secret: p.secret === null ? null : p.secret.toString(16), publicKey: p.publicKey, discarded: p.discarded });
   }
 
   // The protocol's own steps, the statements and the roster signature: answered as soon as they are due.
@@ -130,7 +134,7 @@ export class MentalPokerSeat {
 
   async automatic(view, due) {
     const envelope = AUTOMATIC[due.step](this.player, due);
-    if (due.step === 'keys') await this.keep(view.hand);
+    if (due.step === 'keys') await this.keep();
     this.send({ type: 'mp-signed', envelope });
   }
 
@@ -156,7 +160,7 @@ export class MentalPokerSeat {
 
   async discard(codes) {
     const envelope = this.player.discard(codes.map(cardOf));
-    await this.keep(this.playerHand);  // the nonce is kept before the commitment leaves
+    await this.keep();  // the nonce is kept before the commitment leaves
     this.send({ type: 'mp-signed', envelope });
   }
 
@@ -183,7 +187,8 @@ export class MentalPokerSeat {
     this.send({ type: 'statement', envelope });
   }
 
-  // The settlement, signed as put or with my objection: the hands shown must be the ones whose records I signed.
+  // The settlement, signed as put or with my objection: the hands shown must be the ones whose records I signed,
+  // and an end must be the one the stopped hand proves.
   async signSettlement(view) {
     const signer = this.signer(view);
     for (const row of view.history) {
@@ -191,8 +196,10 @@ export class MentalPokerSeat {
       if (signed) signer.records.set(row.hand, signed);
     }
     const docs = await (await fetch(`/api/tables/${this.tableId}/transcripts`)).json();
-    const complete = docs.filter((doc) => doc.format !== 'fairdeal-settlement');
-    const objection = MP().player.settlementObjection(signer, view.proposal, complete, null);
+    const hands = docs.filter((doc) => doc.format !== 'fairdeal-settlement');
+    const complete = hands.filter((doc) => doc.state === 'complete');
+    const stopped = hands.find((doc) => doc.state !== 'complete') || null;
+    const objection = MP().player.settlementObjection(signer, view.proposal, complete, stopped);
     this.send({ type: 'statement', envelope: signer.signSettlement(view.proposal, objection) });
   }
 

@@ -431,6 +431,7 @@
 
   // ---- signed envelopes (fairdeal/protocols/signed.py) -----------------------------------------------------
   const ENVELOPE_FIELDS = ['body', 'hand', 'kind', 'prev', 'sender', 'signature'];
+  const KIND = /^[a-z][a-z0-9-]{0,39}$/; // every kind is a word: nothing a report could not print on one line
 
   function parseEnvelope(doc, where) {
     const bad = (field, what) => new Refused(`${where}.${field}: ${what}`, SERVICE, 'message form');
@@ -440,7 +441,7 @@
     if (doc.sender !== SERVICE && !(isInt(doc.sender) && doc.sender >= 0 && doc.sender < 16)) {
       throw bad('sender', "a seat number or 'service' is expected");
     }
-    if (typeof doc.kind !== 'string' || !doc.kind) throw bad('kind', 'a message kind is expected');
+    if (typeof doc.kind !== 'string' || !KIND.test(doc.kind)) throw bad('kind', 'a message kind (a lowercase word, hyphens allowed) is expected');
     if (!isNatural(doc.hand)) throw bad('hand', 'a hand number is expected');
     if (!isObject(doc.body)) throw bad('body', 'an object is expected');
     if (!isHex(doc.prev, 32)) throw bad('prev', '64 lowercase hex digits are expected');
