@@ -132,6 +132,21 @@ def _seat_browsers(
     return pages
 
 
+def _assert_verifies(tmp_path: Path, page: Path, docs: list[dict[str, Any]], log: str) -> None:
+    """The table's documents verify in ``fairdeal verify`` and in the offline page; its log validates."""
+    files = []
+    for i, doc in enumerate(docs):
+        path = tmp_path / f"doc-{i}.json"
+        path.write_bytes(encode(doc))
+        files.append(str(path))
+    (tmp_path / "evening.jsonl").write_text(log, encoding="utf-8")
+    for command in (["verify", *files], ["log", "validate", str(tmp_path / "evening.jsonl")]):
+        result = CliRunner().invoke(cli, command)
+        assert result.exit_code == 0, result.output
+    shown = subprocess.run(["node", str(RUNNER), str(page), *files], capture_output=True, text=True, timeout=300)
+    assert shown.returncode == 0, shown.stderr
+
+
 def _roster(server: Server, table: str) -> list[dict[str, Any]]:
     return list(server.http.get(f"/api/tables/{table}").json()["roster"])
 
@@ -185,17 +200,7 @@ def test_three_browsers_deal_mentally_and_a_spy_opens_no_card(browser, tmp_path,
         log = server.http.get(f"/api/tables/{table}/log").text
     assert checked > 0 and "after the deal" in reloaded and not [line for line in console if "Error" in line]
     assert len(docs) == hands + 1 and docs[-1]["format"] == "fairdeal-settlement"
-    files = []
-    for i, doc in enumerate(docs):
-        path = tmp_path / f"doc-{i}.json"
-        path.write_bytes(encode(doc))
-        files.append(str(path))
-    (tmp_path / "evening.jsonl").write_text(log, encoding="utf-8")
-    for command in (["verify", *files], ["log", "validate", str(tmp_path / "evening.jsonl")]):
-        result = CliRunner().invoke(cli, command)
-        assert result.exit_code == 0, result.output
-    shown = subprocess.run(["node", str(RUNNER), str(page), *files], capture_output=True, text=True, timeout=300)
-    assert shown.returncode == 0, shown.stderr
+    _assert_verifies(tmp_path, page, docs, log)
     engine = db.connect(str(db_file))
     with engine.connect() as c:
         sent = c.execute(select(db.messages.c.seat, db.messages.c.type)).all()
@@ -226,13 +231,4 @@ def test_a_browser_witnesses_a_player_who_walks_away_and_signs_the_end(browser, 
     abandons = [a["messages"][-1] for a in stopped["aborts"]] + [stopped["messages"][-1]]
     assert [(m["kind"], m["sender"], m["body"]["player"]) for m in abandons] == [("abandon", 2, NAMES[1])] * 3
     assert sorted(s["sender"] for s in settlement["statements"]) == [0, 2]
-    files = []
-    for name, doc in (("hand-0001.json", stopped), ("end.json", settlement)):
-        (tmp_path / name).write_bytes(encode(doc))
-        files.append(str(tmp_path / name))
-    (tmp_path / "evening.jsonl").write_text(log, encoding="utf-8")
-    for command in (["verify", *files], ["log", "validate", str(tmp_path / "evening.jsonl")]):
-        result = CliRunner().invoke(cli, command)
-        assert result.exit_code == 0, result.output
-    shown = subprocess.run(["node", str(RUNNER), str(page), *files], capture_output=True, text=True, timeout=300)
-    assert shown.returncode == 0, shown.stderr
+    _assert_verifies(tmp_path, page, docs, log)

@@ -12,8 +12,8 @@ After the last hand the service proposes the settlement and every seat signs it.
 ``LiveSeat`` with its own secrets, shown only what the host relays.
 
 A bot's secrets (its key share, shuffle, proofs, discard nonce) are drawn from a stream derived from its own secret,
-the table, the hand and the answer's number (``group.drawn_from``), so a restarted service rebuilds it by letting
-it make its stored rows again — the same bytes, or the table refuses to load them.
+the table, the hand, its attempt and the answer's number (``group.drawn_from``), so a restarted service rebuilds
+it by letting it make its stored rows again — the same bytes, or the table refuses to load them.
 
 A seat that stops answering a step the protocol fixes (the opening, a round, a discard's opening) meets v4's abort
 policy: the service records the timeout and the next player of the hand signs the abandon. In the opening the
@@ -493,8 +493,8 @@ class MpTable(ServedTable):
         return [s for s, info in sorted(self.seats.items()) if info.is_bot]
 
     def _seeds(self, seat: int) -> Callable[[int], bytes]:
-        """The secret of a bot's k-th answer in this hand: derived, not stored, so that after a restart the bot
-        makes again exactly the messages it had sent, and goes on from there."""
+        """The secret of a bot's k-th answer in this attempt of the hand: derived, not stored, so that after a
+        restart the bot makes again exactly the messages it had sent, and goes on from there."""
         secret, hand, attempt = bytes.fromhex(self.seats[seat].bot_secret or ""), self.hand, self.attempt
 
         def seed(k: int) -> bytes:
