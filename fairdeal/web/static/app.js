@@ -40,6 +40,7 @@ const WORDS = {
     dealing: 'Раздача', 'commit-reveal': 'обязательства и раскрытие', 'mental-poker': 'ментальный покер',
     waiting: 'ждём', keys: 'ключи', shuffle: 'тасовка', deal: 'раздача', dummy: 'болван', reveal: 'вскрытие',
     'discard-open': 'вскрытие снёса', abandon: 'свидетельство: игрок не ответил', turn: 'карта прикупа',
+    attempt: 'раздача',
     provedcheck: 'карты записи — те, что доказал протокол',
   },
   en: {
@@ -65,7 +66,7 @@ const WORDS = {
     evidence: 'evidence', dealing: 'Dealing', 'commit-reveal': 'commit-reveal', 'mental-poker': 'mental poker',
     waiting: 'waiting for', keys: 'keys', shuffle: 'shuffle', deal: 'deal', dummy: 'dummy', reveal: 'reveal',
     'discard-open': 'opening the discard', abandon: 'witnessing a player who did not answer',
-    turn: 'turning a talon card', provedcheck: "the record's cards are the ones the messages proved",
+    turn: 'turning a talon card', attempt: 'deal', provedcheck: "the record's cards are the ones the messages proved",
   },
 };
 let lang = localStorage.getItem('fairdeal-lang') || 'ru';
@@ -387,7 +388,9 @@ class TableClient {
 
   renderCentre() {
     const v = this.view, g = v.game;
-    const kids = [h('div', { class: 'stage' }, `${t('stage')}: ${t(v.stage)}`, v.hand ? ` · ${t('hand')} ${v.hand}` : '',
+    // A hand dealt again after a player walked away from its opening says which deal of it this is.
+    const attempt = v.setup && v.setup.attempt > 1 ? ` (${t('attempt')} ${v.setup.attempt})` : '';
+    const kids = [h('div', { class: 'stage' }, `${t('stage')}: ${t(v.stage)}`, v.hand ? ` · ${t('hand')} ${v.hand}${attempt}` : '',
       v.reason ? ` · ${v.reason}` : '', v.due ? ` · ${t('waiting')} ${v.due.player}: ${t(v.due.step)}` : '')];
     if (g) {
       kids.push(h('div', { class: 'auction' }, g.auction.map(([s, tok]) => h('span', { class: 'bid' }, `${this.name(s)}: ${tokenText(tok)}`))));
