@@ -80,12 +80,14 @@ test: $(STAMP) $(VERIFIER_PAGE)
 	$(BIN)/python -m pytest $(PYTEST_PARALLEL)
 	$(MAKE) wheel-test
 
-# Style and types (settings in pyproject.toml): lint findings, unformatted files and mypy --strict errors fail.
+# Style and types (settings in pyproject.toml): lint findings, unformatted files and mypy --strict errors fail;
+# ESLint's recommended rules over the browser client, the verifier page and the Node tools (fairdeal/web/eslint.config.js).
 LINTED := fairdeal tests benchmarks
-lint: $(STAMP)
+lint: $(STAMP) $(WEB_BUILT)
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/ruff format --check $(LINTED)
 	$(BIN)/mypy --strict
+	cd $(WEB) && node_modules/.bin/eslint .
 
 # The package as a user gets it: sdist, then a wheel built from it, installed in a fresh venv, and the whole suite
 # run against that install from another folder (so nothing is read from the checkout by accident).

@@ -40,7 +40,7 @@ async function loadEngine(page) {
     for (const [name, packed] of Object.entries(JSON.parse(match[1]))) {
       fs.writeFileSync(path.join(partial, name), zlib.gunzipSync(Buffer.from(packed, 'base64')));
     }
-    try { fs.renameSync(partial, dir); } catch (error) { fs.rmSync(partial, { recursive: true }); } // another run won
+    try { fs.renameSync(partial, dir); } catch { fs.rmSync(partial, { recursive: true }); } // another run won
   }
   const { loadPyodide } = await import(url.pathToFileURL(path.join(dir, 'pyodide.mjs')).href);
   const pyodide = await loadPyodide({

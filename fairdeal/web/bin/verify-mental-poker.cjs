@@ -19,7 +19,7 @@ function usage(text) {
 function loose(bytes) {
   try {
     return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-  } catch (error) {
+  } catch {
     return null;
   }
 }

@@ -261,8 +261,8 @@
 
     // A signed refusal of the message shown (v4): ``error`` is what receive threw.
     refuse(shown, error) {
-      let refused = '';
-      try { refused = V().parseEnvelope(shown, 'message').digest; } catch (ignored) { refused = ''; }
+      let refused = '';  // a message that does not parse has no digest to name
+      try { refused = V().parseEnvelope(shown, 'message').digest; } catch { /* refused stays empty */ }
       const reason = typeof error.reason === 'string' ? error.reason : reasonOf(error);
       const body = { check: error.check || error.step || 'message', reason, refused };
       return this.sign('refuse', body, this.state.head);

@@ -242,8 +242,8 @@
     }
     const refuser = roster.seats[refusal.sender].name;
     const reason = refusal.body.reason;
-    let shown = '';
-    try { shown = V().parseEnvelope(filed.shown, 'refusal.shown').digest; } catch (error) { shown = ''; }
+    let shown = '';  // a filed message that does not parse has no digest to match
+    try { shown = V().parseEnvelope(filed.shown, 'refusal.shown').digest; } catch { /* shown stays empty */ }
     if (refusal.body.refused !== shown) throw new Finding(TRANSCRIPT, 'refusal', `the filed message is not the one player ${refuser} refused`);
     try {
       verifyMessages(setup, roster, [...c.doc.messages, filed.shown], 'messages', true);

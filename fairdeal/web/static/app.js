@@ -39,8 +39,7 @@ const WORDS = {
     refusal: 'отказ подписать', abort: 'раздача трижды прервана: не пришли семена', times: 'раз', evidence: 'доказательство',
     dealing: 'Раздача', 'commit-reveal': 'обязательства и раскрытие', 'mental-poker': 'ментальный покер',
     waiting: 'ждём', keys: 'ключи', shuffle: 'тасовка', deal: 'раздача', dummy: 'болван', reveal: 'вскрытие',
-    'discard-open': 'вскрытие снёса', abandon: 'свидетельство: игрок не ответил', turn: 'карта прикупа',
-    attempt: 'раздача',
+    'discard-open': 'вскрытие снёса', attempt: 'раздача',
     provedcheck: 'карты записи — те, что доказал протокол',
   },
   en: {
@@ -65,12 +64,19 @@ const WORDS = {
     refusal: 'a refusal to sign', abort: 'the deal was aborted three times: seeds not sent', times: 'times',
     evidence: 'evidence', dealing: 'Dealing', 'commit-reveal': 'commit-reveal', 'mental-poker': 'mental poker',
     waiting: 'waiting for', keys: 'keys', shuffle: 'shuffle', deal: 'deal', dummy: 'dummy', reveal: 'reveal',
-    'discard-open': 'opening the discard', abandon: 'witnessing a player who did not answer',
-    turn: 'turning a talon card', attempt: 'deal', provedcheck: "the record's cards are the ones the messages proved",
+    'discard-open': 'opening the discard', attempt: 'deal', provedcheck: "the record's cards are the ones the messages proved",
   },
+};
+// A mental-poker hand's steps, where the words above name something else (``turn`` is whose move it is).
+const STEPS = {
+  ru: { act: 'решение', turn: 'карта прикупа', take: 'прикуп в руку', open: 'открыть карты', announce: 'объявление',
+    abandon: 'свидетельство: игрок не ответил' },
+  en: { act: 'a decision', turn: 'turning a talon card', take: 'passing the talon', open: 'laying the hand open',
+    announce: 'the announcement', abandon: 'witnessing a player who did not answer' },
 };
 let lang = localStorage.getItem('fairdeal-lang') || 'ru';
 const t = (k) => WORDS[lang][k] ?? k;
+const stepWord = (step) => STEPS[lang][step] ?? t(step);
 
 const SUITS = ['♠', '♣', '♦', '♥'];
 const RANKS = ['7', '8', '9', '10', 'J', 'Q', 'K', 'A'];
@@ -391,7 +397,7 @@ class TableClient {
     // A hand dealt again after a player walked away from its opening says which deal of it this is.
     const attempt = v.setup && v.setup.attempt > 1 ? ` (${t('attempt')} ${v.setup.attempt})` : '';
     const kids = [h('div', { class: 'stage' }, `${t('stage')}: ${t(v.stage)}`, v.hand ? ` · ${t('hand')} ${v.hand}${attempt}` : '',
-      v.reason ? ` · ${v.reason}` : '', v.due ? ` · ${t('waiting')} ${v.due.player}: ${t(v.due.step)}` : '')];
+      v.reason ? ` · ${v.reason}` : '', v.due ? ` · ${t('waiting')} ${v.due.player}: ${stepWord(v.due.step)}` : '')];
     if (g) {
       kids.push(h('div', { class: 'auction' }, g.auction.map(([s, tok]) => h('span', { class: 'bid' }, `${this.name(s)}: ${tokenText(tok)}`))));
       if (g.contract) kids.push(h('div', { class: 'contract' }, `${t('contract')}: ${tokenText(g.contract)} · ${t('declarer')}: ${this.name(g.declarer)}`));
@@ -420,7 +426,7 @@ class TableClient {
     const names = [...counts].map(([name, n]) => (n > 1 ? `${name} ×${n} ${t('times')}` : name));
     const who = names.length ? `${t('charged')}: ${names.join(', ')}` : t('nocharge');
     return h('div', { class: 'final ended', id: 'ended' }, h('strong', {}, t('endtitle')),
-      h('div', {}, `${t('hand')} ${end.hand}: ${t('voided')} · ${t(end.step)}`),
+      h('div', {}, `${t('hand')} ${end.hand}: ${t('voided')} · ${stepWord(end.step)}`),
       h('div', { class: 'charge' }, who, lines.length ? ` (${lines.join('; ')})` : ''),
       h('a', { href: `/api/tables/${v.table}/hands/${end.hand}/transcript`, download: true }, `${t('transcript')} · ${t('evidence')}`));
   }

@@ -87,7 +87,7 @@ export class MentalPokerSeat {
         this.player.receive(row.body);
       } catch (error) {  // the relay showed a message the service should have refused: this seat answers no more
         this.answered.add('*');
-        throw new Error(MP().player.errorJson(error).reason);
+        throw new Error(MP().player.errorJson(error).reason, { cause: error });
       }
     }
     this.fed = Math.max(this.fed, this.rows().length);

@@ -202,7 +202,7 @@
         }
         try {
           text += strictUtf8.decode(this.data.subarray(start, end));
-        } catch (error) {
+        } catch {
           this.pos = start;
           throw this.fail(path, 'invalid UTF-8 (or a surrogate) in a string');
         }
@@ -279,12 +279,12 @@
 
   function keyPoint(keyHex) {
     if (!points.has(keyHex)) {
-      let point = null;
+      let point;
       try {
         point = noble().ed25519.Point.fromBytes(fromHex(keyHex), false);
         if (point.isSmallOrder()) point = null;
         else point._setWindowSize(8);
-      } catch (error) {
+      } catch {
         point = null; // no curve point: it verifies nothing
       }
       if (points.size >= MAX_REMEMBERED) points.clear();
@@ -1153,6 +1153,7 @@
     if (typeof value === 'string') {
       const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
       const escaped = value.replace(/\\/g, '\\\\').split(quote).join('\\' + quote);
+      // eslint-disable-next-line no-control-regex -- control characters are exactly what repr escapes
       return quote + escaped.replace(/[\x00-\x1f\x7f]/g, (c) => CONTROL[c] || `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`) + quote;
     }
     if (Array.isArray(value)) return '[' + value.map(pyRepr).join(', ') + ']';
@@ -1302,7 +1303,7 @@
     }
     if (doc === null) {
       let text;
-      try { text = strictUtf8.decode(bytes); } catch (error) { return { kind: 'unreadable', name, reason: 'not UTF-8 text' }; }
+      try { text = strictUtf8.decode(bytes); } catch { return { kind: 'unreadable', name, reason: 'not UTF-8 text' }; }
       if (/^\s*\{\s*"type"\s*:\s*"table"/.test(text) || /\n\s*\{.*"type"\s*:\s*"hand"/.test(text)) return { kind: 'log', name, text };
       let loose;
       try { loose = JSON.parse(text); } catch (error) { return { kind: 'unreadable', name, reason: `not JSON: ${error.message}` }; }
@@ -1383,7 +1384,7 @@
     } else if (!refused && !kinds.end) {
       failures.push({ source: log.name, hand: null, party: RECORD, check: 'game log', detail: `the log ends after ${cited.length} hand(s) without its settlement line: the evening was cut short` });
     }
-    for (const [file, line, where] of cited) {
+    for (const [file, line] of cited) {
       if (file.kind !== 'v4') continue;
       const copy = Object.fromEntries(Object.entries(line).filter(([k]) => k !== 'type' && k !== 'transcript'));
       const close = Array.isArray(file.doc.messages) ? file.doc.messages.find((m) => isObject(m) && m.kind === 'hand-close') : null;
@@ -1550,7 +1551,6 @@
     let docs = [...files.values()].filter((f) => f.kind === 'v4');
     let poker = [...files.values()].filter((f) => f.kind === 'mp');
     const pokerSettlement = [...files.values()].find((f) => f.kind === 'mp-settlement');
-    let logInfo = null;
     let ending = null; // the end a mental-poker evening's voided hand proves
     // A refused settlement is judged on the replayed sheet: a page whose engine did not start sends it to fairdeal
     // verify, with the log or without it, rather than take the evening as settled.
@@ -1560,7 +1560,7 @@
     // given without the log; with it, the one a seat refused (the log then has no settlement line).
     let closing = log || !replayer ? [] : [...files.values()].filter((f) => f.kind === 'mp-settlement');
     if (log) {
-      logInfo = checkLog(log, files, failures);
+      const logInfo = checkLog(log, files, failures);
       if (logInfo.refused && !replayer) return refusedUsage(refusedSettlementUsage(logInfo.refused));
       if (logInfo.refused) notes.push(unsettledNote(logInfo.refused));
       if (logInfo.refused && settlementRefused(logInfo.refused) === 'mental-poker') closing = [logInfo.refused];
