@@ -6,6 +6,7 @@ one."""
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 import pytest
 
@@ -266,12 +267,14 @@ def _walker_table(name: str, seats: int, hands: int, dealt: int = 0) -> tuple[Mp
     return table, walker, _Client(table, walker, keys[walker], _KeenBot())
 
 
-def _play_walking(table: MpTable, walker: int, client: _Client, walks: set[tuple[int, int, str]]) -> list[Message]:
-    """The evening, the person answering everything but the steps ``walks`` names as (hand, attempt, step): there
-    the service records a timeout. Returns every row, in order."""
+def _play_walking(
+    table: MpTable, walker: int, client: _Client, walks: set[tuple[int, int, str]], until: Any = None
+) -> list[Message]:
+    """The evening (or until ``until(table)``), the person answering everything but the steps ``walks`` names as
+    (hand, attempt, step): there the service records a timeout. Returns every row, in order."""
     rows: list[Message] = []
     started = None
-    while not table.stage.over:
+    while not table.stage.over and not (until is not None and until(table)):
         message = table.bot_message()
         if message is None:
             assert table.waiting_for() == [walker]
@@ -306,6 +309,20 @@ def test_a_seat_that_walks_away_from_the_opening_is_charged_and_the_hand_dealt_a
     assert abandon.kind == "abandon" and abandon.body["player"] == table.names[walker]
     charge = [line.to_record() for line in abort_penalty(table.convention, walker, seats)]
     assert doc["record"].get("penalty", []) == signed_record({"penalty": charge}).get("penalty", [])
+
+
+def test_a_message_of_an_abandoned_attempt_is_refused_in_the_next():
+    """Every signature binds the attempt: the first attempt's messages, its abandon included, replayed into the
+    second, are refused; nothing changes."""
+    table, walker, client = _walker_table("sochi", 3, 1)
+    rows = _play_walking(table, walker, client, {(1, 1, "shuffle")}, until=lambda t: t.attempt == 2)
+    old = [row for row in rows if row.type == MP_SIGNED]
+    assert signed.parse(old[-1].body).kind == "abandon"
+    head = table.live.protocol.head
+    for row in (old[0], old[-1]):  # bound to attempt 1: its chain's genesis, its signatures' context
+        with pytest.raises(Refused, match=r"chain link|signature"):
+            table.submit(Message(row.seat, table.next_seq(row.seat), MP_SIGNED, row.body))
+    assert (table.attempt, table.live.protocol.head, table.live.messages) == (2, head, [])
 
 
 @pytest.mark.parametrize("cell", CELLS, ids=[f"{n}-{p}p" for n, p in CELLS])
