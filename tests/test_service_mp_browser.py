@@ -212,7 +212,7 @@ def test_a_browser_witnesses_a_player_who_walks_away_and_signs_the_end(browser, 
     """Boris signs the roster and never deals. Each time he is timed out, Вера's browser — the next player of the
     hand — signs the abandon of that attempt; after the third the evening ends, and both browsers check the end
     against the stopped hand before they sign the settlement. Everything verifies."""
-    with Server(str(tmp_path / "fairdeal.db"), turn_timeout=3) as server:
+    with Server(str(tmp_path / "fairdeal.db"), turn_timeout=6) as server:
         body = {"system": "sochi", "seats": 3, "max_hands": 2, "dealing": "mental-poker"}
         table = server.http.post("/api/tables", json=body).json()["table"]
         wiretap, console = Wiretap(), []

@@ -91,7 +91,7 @@ def _verifies(tmp_path: Path, page: Path, files: list[str], log: Path) -> None:
 def test_a_person_who_walks_away_from_an_opening_is_charged_and_the_hand_dealt_again(tmp_path, page):
     """Silent at her shuffle, she is timed out; a bot signs the abandon, the hand is dealt again, and she comes
     back to play it: its record charges her the abort penalty, and the evening verifies."""
-    with Server(str(tmp_path / "fairdeal.db"), turn_timeout=3) as server:
+    with Server(str(tmp_path / "fairdeal.db"), turn_timeout=6) as server:
         table = _mp_table(server, "sochi", 3, 2)
         _bots(server, table, [1, 2])
         person = SocketSeat(server.port, table, "Анна", 0, silent=frozenset({(1, 1, "shuffle")}))
@@ -109,7 +109,7 @@ def test_a_person_who_walks_away_from_every_attempt_ends_the_evening(tmp_path, p
     """Silent at her keys three times: the evening ends on hand 1, she alone is charged, the others sign the
     settlement with that end, and the end verifies."""
     walks = frozenset((1, attempt, "keys") for attempt in (1, 2, 3))
-    with Server(str(tmp_path / "fairdeal.db"), turn_timeout=2) as server:
+    with Server(str(tmp_path / "fairdeal.db"), turn_timeout=4) as server:
         table = _mp_table(server, "leningrad", 3, 2)
         _bots(server, table, [1, 2])
         person = SocketSeat(server.port, table, "Анна", 0, silent=walks)
