@@ -64,6 +64,7 @@ from fairdeal.protocols.mental_poker.statements import (
     sign_record,
     sign_settlement,
 )
+from fairdeal.protocols.record_check import end_penalty
 from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.transcript import transcript_hash
 from fairdeal.service.roster_flow import Refused, fixed_roster, signed_by_seat, unsigned_seats
@@ -344,7 +345,7 @@ class MpTable(ServedTable):
         live = self.live
         assert live is not None  # the PLAY stage has its hand
         doc = self._transcript(live, None, None)
-        self.charge = abort_penalty(self.convention, self.names.index(absent), self.num_seats)
+        self.charge = end_penalty(self.convention, self.num_seats, [self.names.index(absent)])
         self.sheet = self._sheet.apply(self.charge)
         self._derived.append(Derived(self.hand, doc, transcript_hash(doc), None, self.sheet_json()))
         self.ended = {"hand": self.hand, "charged": [absent], "step": step}

@@ -30,7 +30,7 @@ from fairdeal.engine.state import HandState
 from fairdeal.engine.system import system_of
 from fairdeal.errors import IllegalAction, MentalPokerError, NoConsistentDeal
 from fairdeal.protocols.mental_poker.messages import Message, sender
-from fairdeal.protocols.mental_poker.protocol import ROUNDS, TableSetup
+from fairdeal.protocols.mental_poker.protocol import ROUNDS, TableSetup, witness_of
 from fairdeal.protocols.mental_poker.protocol import HandState as Protocol
 from fairdeal.protocols.mental_poker.signing import Seating, open_message
 from fairdeal.protocols.table import TableSpec
@@ -171,9 +171,7 @@ class LiveHand:
         due = self.due()
         if due is None or not self.can_abandon():
             raise MentalPokerError(f"the hand cannot be abandoned while it waits for {due}")
-        players = self.setup.players
-        witness = players[(players.index(due.player) + 1) % len(players)]
-        self.witness = Due(witness, ABANDON, absent=due.player, at=due.step)
+        self.witness = Due(witness_of(self.setup.players, due.player), ABANDON, absent=due.player, at=due.step)
         return self.witness
 
     def start(self, seat: int | None = None, cards: Sequence[int] = ()) -> HandState:

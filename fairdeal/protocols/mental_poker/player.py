@@ -27,7 +27,7 @@ from fairdeal.protocols.mental_poker.messages import (
     shuffle_message,
     single_share_message,
 )
-from fairdeal.protocols.mental_poker.protocol import HandState, TableSetup, discard_commitment
+from fairdeal.protocols.mental_poker.protocol import HandState, TableSetup, discard_commitment, witness_of
 from fairdeal.protocols.mental_poker.shuffle import shuffle_deck
 from fairdeal.protocols.mental_poker.signing import Seating, open_message, seal_message
 
@@ -319,8 +319,7 @@ class Table:
 
     def _abandon(self, silent: Player, step: str) -> None:
         """The next seat in table order witnesses who stopped answering at which step; nothing more is revealed."""
-        seat = self.players.index(silent)
-        witness = self.players[(seat + 1) % len(self.players)]
+        witness = self.by_name(witness_of([p.name for p in self.players], silent.name))
         if witness.seating is not None:
             message = witness.witness_abandon(silent.name, step)
             self._deliver(witness, message, skip=silent)

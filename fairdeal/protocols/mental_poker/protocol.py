@@ -119,6 +119,11 @@ def message_hash(message: Message) -> str:
     return hashlib.sha256(canonical_json(message)).hexdigest()
 
 
+def witness_of(players: Sequence[str], absent: str) -> str:
+    """Who signs that ``absent`` stopped answering: the next player of the hand in table order."""
+    return players[(players.index(absent) + 1) % len(players)]
+
+
 def discard_commitment(context: HandContext, player: str, positions: Sequence[int], nonce: bytes) -> bytes:
     """The hiding, binding commitment to the two discarded positions (SHA-512 of framed inputs, first 32 bytes)."""
     encoded = b"".join(p.to_bytes(2, "big") for p in sorted(positions))
