@@ -262,9 +262,14 @@ class TableClient {
         await kvSet(key, g.hand);
       }
     }
-    for (const x of v.history) if (!(x.hand in this.checks)) this.checks[x.hand] = await kvGet(`check:${this.tableId}:${x.hand}`);
+    await this.loadChecks(v.history);
     this.render();
     await this.protocolStep();
+  }
+
+  // Each closed hand's own check (its deal re-derived here, or its record's cards proved), as this browser kept it.
+  async loadChecks(history) {
+    for (const x of history) if (!(x.hand in this.checks)) this.checks[x.hand] = await kvGet(`check:${this.tableId}:${x.hand}`);
   }
 
   failed(error) {
@@ -282,7 +287,7 @@ class TableClient {
     });
     if (raw.you !== null && ['play', 'record'].includes(raw.stage)) await this.mp.follow(raw);
     this.view = this.mp.present(raw);
-    for (const x of raw.history) if (!(x.hand in this.checks)) this.checks[x.hand] = await kvGet(`check:${this.tableId}:${x.hand}`);
+    await this.loadChecks(raw.history);
     this.render();
     await this.mp.step(this.view);
   }

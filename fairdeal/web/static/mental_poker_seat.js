@@ -58,7 +58,7 @@ export class MentalPokerSeat {
   // ``send(frame)``: a frame to the table's socket; ``act(body)``: an act row.
   constructor({ tableId, me, rows, store, send, act }) {
     Object.assign(this, { tableId, me, rows, store, send, actRow: act });
-    this.fed = 0; this.player = null; this.playerDeal = null; this.signerOf = null; this.answered = new Set(); this.checks = {};
+    this.fed = 0; this.player = null; this.playerDeal = null; this.signerOf = null; this.answered = new Set();
   }
 
   name(view) { return view.roster.find((r) => r.seat === view.you)?.name; }
@@ -181,8 +181,7 @@ export class MentalPokerSeat {
     const refusal = this.player ? this.player.recordRefusal(view.record) : null;
     const signer = this.player || this.signer(view);
     const envelope = MP().player.signRecord(signer, view.record, view.head, refusal, view.hand);
-    this.checks[view.hand] = refusal || '';
-    await this.store.set(`check:${this.tableId}:${view.hand}`, this.checks[view.hand]);
+    await this.store.set(`check:${this.tableId}:${view.hand}`, refusal || '');  // the history's ✓ or ✗
     await this.store.set(`mprecord:${this.tableId}:${view.hand}`, envelope);
     this.send({ type: 'statement', envelope });
   }
