@@ -231,6 +231,15 @@ def test_a_contract_raised_in_the_transcript_or_the_log_fails(played, tmp_path):
     assert ("transcript", "record statement") in checks
 
 
+@pytest.mark.parametrize("record", [7, None, True, "hand", [], ["AS"]])
+def test_a_record_that_is_not_an_object_is_a_finding_not_a_crash(played, record):
+    """The publisher replaced the record with another JSON value: the players signed none of them."""
+    source, _ = played
+    failures, report = found([dict(source.transcripts[0], record=record)])
+    assert not report.ok
+    assert ("transcript", "record statement") in failures
+
+
 def test_a_rescored_settlement_line_fails_against_the_signed_settlement(played, tmp_path):
     _, log = played
     lines = [json.loads(raw) for raw in log.read_text(encoding="utf-8").splitlines()]

@@ -31,7 +31,7 @@ from fairdeal.engine.match import play_match
 from fairdeal.engine.system import conventions
 from fairdeal.errors import MentalPokerError
 from fairdeal.protocols import signed
-from fairdeal.protocols.canonical import encode
+from fairdeal.protocols.canonical import decode, encode
 from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.mental_poker.elgamal import (
     Ciphertext,
@@ -54,6 +54,7 @@ from fairdeal.protocols.mental_poker.tamper import leaves, mutate, with_field_ch
 from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.verify import Failure, verify_documents, verify_log, verify_paths
 from fairdeal.rules import SOCHI
+from fairdeal.rules.overrides import parameter_forms
 from fairdeal.systems import get_convention
 
 RUNNER = Path(__file__).parent / "js" / "run_mental_poker.cjs"
@@ -693,6 +694,87 @@ def test_fuzzed_transcripts_never_break_the_verifier_and_agree(page: Path, tmp_p
             problems.append(f"{path}: the verifier could not finish: {report['crash']}")
         elif report["ok"] != ok or report["lines"][:1] != lines[:1]:
             problems.append(f"{path}: JS {report['ok']} {report['lines'][:1]}, Python {ok} {lines[:1]}")
+    assert not problems, "\n".join(problems)
+
+
+ROSTER_SHAPES: list[Any] = [
+    {},
+    {"a": 1},
+    {"key": "ff", "name": "ann", "seat": 0, "zeta": 1, "alpha": 2, "mid": 3, "omega": 4},
+    {"seat": 0, "name": "ann", "k" * 300: "ff"},
+    {"seat": 0, "\u00e9t\u00e9\U0001f0a1": 1, "\U0001f0a1x": 2, "key": "ff", "name": "ann"},
+]
+
+
+@pytest.mark.parametrize("where", [("roster",), ("roster", "roster"), ("roster", "roster", "seats", 1)])
+def test_a_roster_with_odd_fields_is_named_as_python_names_it(
+    page: Path, tmp_path: Path, where: tuple[Any, ...]
+) -> None:
+    """Missing fields sorted, then at most three unknown ones quoted and shortened: the same words in both."""
+    doc = _hand("sochi", 3).transcripts[0]
+    cases = []
+    for number, shape in enumerate(ROSTER_SHAPES):
+        target = tmp_path / f"odd-{number}.json"
+        changed = replaced(doc, where, shape)
+        target.write_bytes(encode(changed))
+        cases.append((target, changed))
+    reports = node(page, tmp_path, "--batch", [[str(target)] for target, _ in cases])
+    for (target, changed), report in zip(cases, reports, strict=True):
+        ok, lines = _python_lines(target, changed)
+        assert not ok and "missing or unknown" in lines[0]
+        assert (report["ok"], report["lines"][:1]) == (ok, lines[:1])
+
+
+COMBINATION = "transcript: table: convention ("  # with_overrides: values each readable, together refused
+HOUSE_RULE_VALUES: list[Any] = [
+    None,
+    True,
+    "no",
+    "TRUE",
+    0,
+    7,
+    "3/4",
+    " -1_000/2_0 ",
+    "\u0663/\u0664",
+    "1/0",
+    "5/\U0001d7ce\U0001d7ce",
+    ".5e-2",
+    "1.",
+    "1.d",
+    "1e",
+    "left",
+    "gora",
+    [],
+    [1, 2],
+    [[1, 2]],
+    [[1, "x"]],
+    ["x"],
+    {"a": 1},
+    "\u00e9" * 80,
+]
+
+
+def test_house_rules_are_read_as_python_reads_them(page: Path, tmp_path: Path) -> None:
+    """Every form of parameter, given values of every kind (and names it does not know): the page refuses
+    exactly what ``with_overrides`` refuses, in its words, or both go on to compare the roster; what it cannot
+    judge without the engine (values that do not go together) it refuses still."""
+    doc = _hand("sochi", 3).transcripts[0]
+    by_form = {json.dumps(form): path for path, form in sorted(parameter_forms().items())}
+    overrides = [{path: value} for path in by_form.values() for value in HOUSE_RULE_VALUES]
+    overrides += [{"price_per_trick": 1}, {"no.such": 1}, {"pulya.size": 30}]
+    cases = []
+    for number, rules in enumerate(overrides):
+        target = tmp_path / f"rules-{number}.json"
+        target.write_bytes(encode({**doc, "convention": rules}))
+        cases.append(target)
+    reports = node(page, tmp_path, "--batch", [[str(target)] for target in cases])
+    problems = []
+    for target, report in zip(cases, reports, strict=True):
+        ok, lines = _python_lines(target, decode(target.read_bytes()))
+        # Only an engine judges how house rules go together: there the page need only refuse.
+        same = not report["ok"] if COMBINATION in lines[0] else (report["ok"], report["lines"][:1]) == (ok, lines[:1])
+        if not same:
+            problems.append(f"JS {report['lines'][:1]}, Python {lines[:1]}")
     assert not problems, "\n".join(problems)
 
 

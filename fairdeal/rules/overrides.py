@@ -135,6 +135,26 @@ def _from_json(value: JsonValue, hint: Any, path: str) -> Any:
     raise wrong
 
 
+def parameter_forms() -> dict[str, JsonValue]:
+    """Every parameter's type as data, for a reader in another language that checks a value as ``_from_json``
+    does: each node ``{"expected": words for the message, "kind": ...}``, with ``"of"`` the parts it is made of."""
+    return {path: _form(hint) for path, hint in parameter_types().items()}
+
+
+def _form(hint: Any) -> JsonValue:
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    form: dict[str, JsonValue] = {"expected": _describe(hint)}
+    if origin in (Union, types.UnionType):
+        return form | {"kind": "any", "of": [_form(a) for a in args]}
+    if origin is Literal:
+        return form | {"kind": "one of", "of": list(args)}
+    if origin is frozenset or (origin is tuple and len(args) == 2 and args[1] is Ellipsis):
+        return form | {"kind": "list", "of": _form(args[0])}
+    if origin is tuple:
+        return form | {"kind": "tuple", "of": [_form(a) for a in args]}
+    return form | {"kind": {type(None): "null", bool: "bool", int: "int", str: "str", Fraction: "fraction"}[hint]}
+
+
 def _fraction(value: JsonValue, wrong: ConventionError) -> Fraction:
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise wrong

@@ -26,7 +26,7 @@ from fairdeal.deal import DealPattern, get_pattern
 from fairdeal.engine.scoring import abort_penalty
 from fairdeal.engine.system import conventions
 from fairdeal.errors import FairdealError
-from fairdeal.rules.overrides import parameter_types
+from fairdeal.rules.overrides import parameter_forms
 
 SOURCES = Path(__file__).with_name("verifier")
 MENTAL_POKER = Path(__file__).with_name("mental_poker")
@@ -87,8 +87,8 @@ def _pattern_data(pattern: DealPattern) -> dict[str, Any]:
 
 def registry_data() -> dict[str, Any]:
     """Every registered system's players, deck and deal pattern per table size, the abort penalty of each seat per
-    table size (the score items an evening's end charges), the patterns they name and the decks in code order (the
-    order the shuffle starts from)."""
+    table size (the score items an evening's end charges), the patterns they name, the decks in code order (the
+    order the shuffle starts from) and every house rule's type (so the page refuses what the engine cannot read)."""
     systems: dict[str, Any] = {}
     names: set[str] = set()
     for name, convention in sorted(conventions().items()):
@@ -110,7 +110,7 @@ def registry_data() -> dict[str, Any]:
         "decks": {kind.value: to_ascii_list(kind.codes()) for kind in DeckKind},
         "patterns": {name: _pattern_data(get_pattern(name)) for name in sorted(names)},
         "systems": systems,
-        "parameters": sorted(parameter_types()),
+        "parameters": dict(sorted(parameter_forms().items())),
     }
 
 

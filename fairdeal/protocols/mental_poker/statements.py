@@ -30,8 +30,9 @@ TRANSCRIPT = "transcript"
 Finding = tuple[str, str, str]  # (party, check, detail)
 
 
-def record_digest(record: Mapping[str, Any]) -> str:
-    return hashlib.sha256(encode(signed_record(dict(record)))).hexdigest()
+def record_digest(record: Any) -> str:
+    """The digest a statement signs; of whatever value a transcript states as its record (a hostile one too)."""
+    return hashlib.sha256(encode(signed_record(dict(record) if isinstance(record, Mapping) else record))).hexdigest()
 
 
 def _seat(seating: Seating, key: IdentityKey) -> int:
@@ -48,9 +49,7 @@ def sign_record(
     return signed.seal(key, seating.context(hand), _seat(seating, key), RECORD, body, head).to_json()
 
 
-def check_record_statements(
-    statements: Any, seating: Seating, hand: int, record: Mapping[str, Any], head: str
-) -> list[Finding]:
+def check_record_statements(statements: Any, seating: Seating, hand: int, record: Any, head: str) -> list[Finding]:
     """One valid statement per roster seat over exactly this record, after exactly this hand."""
     if not isinstance(statements, list):
         return [(TRANSCRIPT, "record statement", "'statements' must list the players' signed statements")]

@@ -62,23 +62,39 @@
     if (doc.format !== 'fairdeal-transcript' || doc.version !== 1) throw bad('not a fairdeal-transcript version 1 document');
   }
 
-  // The convention's table facts, from the registry (stated_convention for what the registry knows).
-  function tableOf(doc) {
+  // stated_convention: what the transcript states of its convention, read (as Python reads it) before the roster.
+  function conventionOf(doc) {
     const bad = (detail) => new Finding(TRANSCRIPT, 'table', detail);
-    const system = root.FAIRDEAL_REGISTRY.systems[doc.system];
     const overrides = has(doc, 'convention') ? doc.convention : {};
-    if (!system || !isObject(overrides)) throw bad(`unknown system ${pyRepr(doc.system)}, or its house rules are not an object`);
-    for (const path of Object.keys(overrides)) {
-      if (DEAL_RULES.includes(path)) throw bad(`the house rule ${path} changes the deal, and this verifier does not apply it: use fairdeal verify`);
+    if (!isObject(overrides)) throw bad('the statement names no system, or its house rules are not an object');
+    const pulya = has(doc, 'pulya') ? doc.pulya : null;
+    if (pulya !== null && !(isInt(pulya) && pulya >= 1)) {
+      throw bad(`the statement's pulya ${pyRepr(pulya)} is not a positive whole number`);
     }
-    const n = doc.players.length;
+    const systems = root.FAIRDEAL_REGISTRY.systems, name = doc.system.trim().toLowerCase();
+    if (!has(systems, name)) {
+      throw bad(`unknown system ${V().oneLine(pyRepr(doc.system), 40)}; known systems: ${Object.keys(systems).sort().join(', ')}`);
+    }
+    const problem = V().houseRulesProblem(overrides);
+    if (problem !== null) throw bad(problem);
+    const system = systems[name], n = doc.players.length;
     const pattern = system.patterns[String(n)] || system.deal_pattern;
-    for (const [name, value] of [['deck', system.deck], ['deal_pattern', pattern]]) {
-      if (has(doc, name) && doc[name] !== value) {
-        throw bad(`the statement's ${name} ${pyRepr(doc[name])} is not '${value}', the ${name} of ${doc.system}`);
+    const dealRule = Object.keys(overrides).find((path) => DEAL_RULES.includes(path));
+    if (dealRule !== undefined) return { system, name, pattern, dealRule }; // its deck and pattern are not the registry's
+    for (const [fact, value] of [['deck', system.deck], ['deal_pattern', pattern]]) {
+      if (has(doc, fact) && doc[fact] !== value) {
+        throw bad(`the statement's ${fact} ${pyRepr(doc[fact])} is not '${value}', the ${fact} of ${name}`);
       }
     }
-    if (!system.players.includes(n)) throw bad(`cannot set the hand up: ${doc.system} is played by ${system.players.join(', ')} players, not ${n}`);
+    return { system, name, pattern, dealRule };
+  }
+
+  // The deal pattern the hand is dealt by, after the roster (as TableSpec reads the seating).
+  function tableOf(doc) {
+    const bad = (detail) => new Finding(TRANSCRIPT, 'table', detail);
+    const { system, name, pattern, dealRule } = conventionOf(doc), n = doc.players.length;
+    if (dealRule !== undefined) throw bad(`the house rule ${dealRule} changes the deal, and this verifier does not apply it: use fairdeal verify`);
+    if (!system.players.includes(n)) throw bad(`cannot set the hand up: convention ${pyRepr(name)} is played by ${system.players.join(', ')} players, not ${n}`);
     return pattern;
   }
 
@@ -387,6 +403,7 @@
     try {
       if (!isObject(doc)) throw new Finding(TRANSCRIPT, 'transcript shape', 'a transcript is a JSON object');
       checkShape(doc);
+      conventionOf(doc);
       const roster = checkRoster(doc, pins);
       const patternName = tableOf(doc);
       const setup = handSetup(doc, roster, patternName, Number(doc.attempt));

@@ -333,8 +333,10 @@
     if (!isObject(value)) throw protocolError(`${where}: an object is expected`);
     const have = Object.keys(value);
     if (have.length !== fields.length || !fields.every((f) => have.includes(f))) {
-      const named = [...fields.filter((f) => !have.includes(f)), ...have.filter((f) => !fields.includes(f))];
-      throw protocolError(`${where}: fields ${named.slice(0, 6).join(', ')} are missing or unknown`);
+      const missing = fields.filter((f) => !have.includes(f)).sort(comparePoints);
+      const unknown = have.filter((f) => !fields.includes(f)).sort(comparePoints).slice(0, 3);
+      const named = [...missing, ...unknown.map((key) => oneLine(pyRepr(key), QUOTE_CHARS))];
+      throw protocolError(`${where}: fields ${named.join(', ')} are missing or unknown`);
     }
     return value;
   }
@@ -376,10 +378,12 @@
     }
     const service = publicKey(body.service, `${at}.service`);
     if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(body.time)) {
-      throw protocolError(`roster: time ${JSON.stringify(body.time)} is not YYYY-MM-DDTHH:MM:SSZ`);
+      throw protocolError(`roster: time ${pyRepr(body.time)} is not YYYY-MM-DDTHH:MM:SSZ`);
     }
     const names = seats.map((s) => s.name);
-    if (new Set(names).size !== names.length) throw protocolError('roster: seat names must be distinct and non-empty');
+    if (!names.length || new Set(names).size !== names.length || !names.every(Boolean)) {
+      throw protocolError(`roster: seat names must be distinct and non-empty: ${pyRepr(names)}`);
+    }
     const keys = [service, ...seats.map((s) => s.key)];
     if (new Set(keys).size !== keys.length) {
       throw protocolError('roster: every party needs its own identity key (one key sits twice)');
@@ -408,6 +412,76 @@
     });
   }
 
+  // ---- house rules (fairdeal/rules/overrides.py: with_overrides, one value at a time) ------------------------
+  const WORDS = ['yes', 'true', 'no', 'false'];
+  const DIGITS = String.raw`\p{Nd}+(?:_\p{Nd}+)*`;
+  // Python's Fraction(text): a sign, then a ratio or a decimal with an exponent, in any script's digits.
+  const FRACTION_TEXT = new RegExp(String.raw`^\s*[-+]?(?=\p{Nd}|\.\p{Nd})(\p{Nd}*|${DIGITS})` +
+    String.raw`(?:(?:/(${DIGITS}))?|(?:\.(${DIGITS})?)?(?:[eE][-+]?${DIGITS})?)\s*$`, 'u');
+
+  // A digit's value in any script: Unicode puts each script's 0..9 in a run of ten (some runs adjoin).
+  function digitValue(digit) {
+    let start = digit.codePointAt(0);
+    while (/\p{Nd}/u.test(String.fromCodePoint(start - 1))) start -= 1;
+    return (digit.codePointAt(0) - start) % 10;
+  }
+
+  function fractionText(text) {
+    const match = FRACTION_TEXT.exec(text);
+    return match !== null && (match[2] === undefined || Array.from(match[2]).some((d) => d !== '_' && digitValue(d) !== 0));
+  }
+
+  // The form (and the value) _from_json names when it cannot read ``value`` as ``form``, or null: a part of a list
+  // or of a fixed list is named itself; a choice of forms is named whole.
+  function unreadable(value, form) {
+    const own = [form, value], of = form.of;
+    switch (form.kind) {
+      case 'any': return of.some((f) => unreadable(value, f) === null) ? null : own;
+      case 'null': return value === null ? null : own;
+      case 'one of': return typeof value === 'string' && of.includes(value) ? null : own;
+      case 'bool': return typeof value === 'boolean' || (typeof value === 'string' && WORDS.includes(value.toLowerCase())) ? null : own;
+      case 'int': return isInt(value) ? null : own;
+      case 'str': return typeof value === 'string' ? null : own;
+      case 'fraction': return isInt(value) || (typeof value === 'string' && fractionText(value)) ? null : own;
+      case 'list': return Array.isArray(value) ? firstUnreadable(value.map((v) => [v, of])) : own;
+      default: // 'tuple'
+        return Array.isArray(value) && value.length === of.length ? firstUnreadable(value.map((v, i) => [v, of[i]])) : own;
+    }
+  }
+
+  function firstUnreadable(parts) {
+    for (const [value, form] of parts) {
+      const found = unreadable(value, form);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+
+  // json.dumps(value, ensure_ascii=False), as Python prints a value it rejects.
+  function pyDumps(value) {
+    if (Array.isArray(value)) return '[' + value.map(pyDumps).join(', ') + ']';
+    if (isObject(value)) return '{' + Object.keys(value).map((k) => `${JSON.stringify(k)}: ${pyDumps(value[k])}`).join(', ') + '}';
+    return typeof value === 'bigint' ? String(value) : JSON.stringify(value);
+  }
+
+  // Why the house rules cannot be read (with_overrides' words), or null; combinations a convention refuses are
+  // the engine's to judge.
+  function houseRulesProblem(overrides) {
+    const parameters = registry().parameters;
+    for (const [path, value] of Object.entries(overrides)) {
+      if (!has(parameters, path)) {
+        const tail = path.split('.').pop();
+        const near = Object.keys(parameters).filter((p) => p.split('.').pop() === tail).sort();
+        return `convention.${path}: no such parameter (see docs/conventions.md)${near.length ? `; did you mean ${near.join(' or ')}?` : ''}`;
+      }
+      const found = unreadable(value, parameters[path]);
+      if (found !== null) {
+        return `convention.${path}: expected ${found[0].expected}, got ${Array.from(pyDumps(found[1])).slice(0, 60).join('')}`;
+      }
+    }
+    return null;
+  }
+
   // The table a roster states, as far as the deal goes: the system's deck and pattern per table size.
   function tableOf(roster) {
     const system = registry().systems[roster.system];
@@ -415,7 +489,7 @@
       throw protocolError(`unknown system ${JSON.stringify(roster.system)}; known systems: ${Object.keys(registry().systems).join(', ')}`);
     }
     for (const path of Object.keys(roster.convention)) {
-      if (!registry().parameters.includes(path)) {
+      if (!has(registry().parameters, path)) {
         throw protocolError(`convention override ${path}: no such parameter (see docs/conventions.md)`);
       }
       if (DEAL_RULES.includes(path)) {
@@ -511,7 +585,7 @@
     }
     const have = Object.keys(envelope.body), want = Object.keys(fields);
     if (have.length !== want.length || !want.every((f) => have.includes(f))) {
-      const odd = [...have.filter((f) => !want.includes(f)), ...want.filter((f) => !have.includes(f))].sort();
+      const odd = [...have.filter((f) => !want.includes(f)), ...want.filter((f) => !have.includes(f))].sort(comparePoints);
       throw new Refused(`${envelope.kind}: fields ${odd.join(', ')} missing or unknown`, who, 'message body');
     }
     for (const name of want) {
@@ -1145,6 +1219,16 @@
     return null;
   }
 
+  // fairdeal.errors.one_line of printable text: at most `limit` code points, the middle cut.
+  const QUOTE_CHARS = 40;
+  function oneLine(text, limit) {
+    const points = Array.from(text);
+    if (points.length <= limit) return text;
+    const half = Math.floor((limit - 20) / 2);
+    const cut = String(points.length - 2 * half).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+    return `${points.slice(0, half).join('')}…(${cut} chars)…${points.slice(-half).join('')}`;
+  }
+
   // Python's repr() of a JSON value: findings and refusals read byte for byte as Python's. Of ASCII text only; an object's integer-like keys come first in JavaScript, not in the order read.
   const CONTROL = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };
   function pyRepr(value) {
@@ -1681,5 +1765,5 @@
 
   root.FairdealVerifier = { decode, encode, context, ed25519Verify, drawsFromStream, deriveOrder, seatDeal, verifyDocuments, verifyFiles, readFile,
     CanonicalError, sha256Hex, concat, toHex, fromHex, readRoster, checkRosterSignatures, parseEnvelope, Refused, encodeText,
-    signedRecord, verifySignature, abortPenalty, unverifiedPenalty, pyRepr, sameValue, truthy };
+    signedRecord, verifySignature, abortPenalty, unverifiedPenalty, pyRepr, oneLine, houseRulesProblem, sameValue, truthy };
 })(globalThis);
