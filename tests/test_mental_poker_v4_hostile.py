@@ -17,7 +17,7 @@ from fairdeal.cli import cli
 from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.match import play_match
 from fairdeal.protocols import signed
-from fairdeal.protocols.canonical import encode
+from fairdeal.protocols.canonical import decode, encode
 from fairdeal.protocols.commit_reveal4.check import Pins
 from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.mental_poker.fiat_shamir import HandContext
@@ -238,6 +238,19 @@ def test_a_record_that_is_not_an_object_is_a_finding_not_a_crash(played, record)
     failures, report = found([dict(source.transcripts[0], record=record)])
     assert not report.ok
     assert ("transcript", "record statement") in failures
+    assert [f.detail for f in report.failures if f.check == "events"] == ["the record is not a JSON object"]
+
+
+@pytest.mark.parametrize("statements", [True, 7, "statements", {"0": "x"}, None])
+def test_a_settlement_whose_statements_are_not_a_list_is_signed_by_nobody(played, statements):
+    """The session's transcripts with a settlement whose statements the publisher replaced: no seat signed it."""
+    _, log = played
+    folder = log.parent / "evening.log.transcripts"
+    docs = [(p.name, decode(p.read_bytes())) for p in sorted(folder.glob("hand-*.json"))]
+    settlement = dict(decode((folder / "settlement.json").read_bytes()), statements=statements)
+    report = verify_documents([*docs, ("settlement.json", settlement)])
+    assert not report.ok
+    assert {(f.party, f.check) for f in report.failures} == {("record", "settlement")}
 
 
 def test_a_rescored_settlement_line_fails_against_the_signed_settlement(played, tmp_path):

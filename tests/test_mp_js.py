@@ -725,6 +725,20 @@ def test_a_roster_with_odd_fields_is_named_as_python_names_it(
         assert (report["ok"], report["lines"][:1]) == (ok, lines[:1])
 
 
+def test_a_hand_number_out_of_range_is_named_as_python_names_it(page: Path, tmp_path: Path) -> None:
+    """A negative hand (no context can be framed for it), hand 0 and beyond a session's hands: the same words."""
+    doc = _hand("sochi", 3).transcripts[0]
+    cases = []
+    for hand in (-1, -(2**40), 0, 2, 1_000_000, 1_000_001, 10**14):
+        target = tmp_path / f"hand-{hand}.json"
+        target.write_bytes(encode(dict(doc, hand=hand)))
+        cases.append(target)
+    reports = node(page, tmp_path, "--batch", [[str(target)] for target in cases])
+    for target, report in zip(cases, reports, strict=True):
+        ok, lines = _python_lines(target, decode(target.read_bytes()))
+        assert not ok and (report["ok"], report["lines"][:1]) == (ok, lines[:1])
+
+
 COMBINATION = "transcript: table: convention ("  # with_overrides: values each readable, together refused
 HOUSE_RULE_VALUES: list[Any] = [
     None,

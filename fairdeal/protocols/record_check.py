@@ -91,6 +91,8 @@ def _check_one(
     doc: Mapping[str, Any], convention: Convention, num_seats: int, sheet: Sheet | None
 ) -> tuple[list[tuple[str, str]], Sheet | None]:
     record = doc["record"]
+    if not isinstance(record, Mapping):
+        return [("record form", "the record is not a JSON object")], None
     found = _check_header(doc, record)
     if found:
         return found, None

@@ -154,6 +154,8 @@ def record_findings(
     player's opened discard. The events in order first; only when they agree, the cards turned and put away.
     ``record`` is the transcript's, as signed. (A hand laid open is its holder's unplayed cards less his discard,
     which the protocol holds him to; with the deal, the events and the discard agreed, they are the record's.)"""
+    if not isinstance(record, Mapping):
+        return [(RECORD, "events", "the record is not a JSON object")]
     record = played_record(record)
     expected = _expected(record, convention, players, dummy)
     if not isinstance(expected, list):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
+from fairdeal.errors import ProtocolError
 from fairdeal.protocols.mental_poker.group import DOMAIN, Point, Scalar
 
 
@@ -21,6 +22,10 @@ class HandContext:
 
     table_id: str
     hand: int
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.hand < 2**64:  # framed as eight unsigned bytes
+            raise ProtocolError(f"hand {self.hand} is not a hand number (0 to 2**64 - 1)")
 
     def encode(self) -> bytes:
         return _framed(self.table_id.encode("utf-8")) + _framed(self.hand.to_bytes(8, "big"))

@@ -143,7 +143,8 @@ def check_settlement(
     found: list[Finding] = []
     signed_by: set[int] = set()
     refused_by: set[int] = set()
-    for index, entry in enumerate(doc.get("statements") or []):
+    entries = doc.get("statements")
+    for index, entry in enumerate(entries if isinstance(entries, list) else []):
         try:
             envelope = signed.open_checked(
                 signed.parse(entry, f"statements[{index}]"),

@@ -11,6 +11,7 @@
   const V = () => root.FairdealVerifier;
   const TRANSCRIPT = 'transcript', RECORD = 'record';
   const PROTOCOL_V4 = 'fairdeal-mental-poker/4', PROTOCOL_V3 = 'fairdeal-mental-poker/3';
+  const SESSION_HANDS = 1000000; // fairdeal/protocols/derive.py: MAX_SESSION_HANDS, what a TableSpec holds
   const STATES = ['complete', 'abandoned', 'refused'];
   const UNPINNED = 'identities are unpinned: the keys come from the transcripts themselves, so this proves only that some holders '
     + 'of those keys played (one program could have played every seat); pin them with --roster, --key or --me';
@@ -139,10 +140,12 @@
 
   // The dealt seats' names in hand order: the pattern's player hands from the dealer's left.
   function handSetup(doc, roster, patternName, attempt) {
+    if (doc.hand > SESSION_HANDS) throw new Finding(TRANSCRIPT, 'table', `cannot set the hand up: a session holds 1..${SESSION_HANDS} hands, got ${doc.hand}`);
     const p = root.FAIRDEAL_REGISTRY.patterns[patternName];
     const n = doc.players.length;
     const playerHands = [...Array(p.hands).keys()].filter((h) => h !== p.dummy_hand && h !== p.aside_hand);
     if (!(doc.dealer >= 0 && doc.dealer < n)) throw new Finding(TRANSCRIPT, 'table', `cannot set the hand up: dealer seat ${doc.dealer} is outside 0..${n - 1}`);
+    if (!(doc.hand >= 0)) throw new Finding(TRANSCRIPT, 'table', `cannot set the hand up: hand ${doc.hand} is not a hand number (0 to 2**64 - 1)`);
     const names = playerHands.map((_, i) => doc.players[(Number(doc.dealer) + 1 + i) % n]);
     const bound = V().context(PROTOCOL_V4, roster.table, roster.session, roster.hash, attempt);
     const context = MP.fiatShamir.handContext(G.toHex(bound), Number(doc.hand));
