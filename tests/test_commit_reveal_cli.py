@@ -147,6 +147,21 @@ def test_verify_log_checks_citations_copies_and_transcripts(tmp_path):
     assert "hand 3: record: transcript reference: cannot read" in run("verify", "--log", str(log)).output
 
 
+@pytest.mark.parametrize(
+    ("field", "value"), [("pulya", "x"), ("pulya", []), ("pulya", True), ("pulya", 1.5), ("convention", ["AS"])]
+)
+def test_a_header_convention_of_the_wrong_type_is_one_failure_line(tmp_path, field, value):
+    """The log header's pulya or house rules replaced by a value of another type: verify names it, exit 1."""
+    assert run("deal", "--hands", "2", "--out", str(tmp_path)).exit_code == 0
+    log = tmp_path / "evening.log"
+    lines = log.read_text(encoding="utf-8").splitlines()
+    lines[0] = json.dumps(dict(json.loads(lines[0]), **{field: value}))
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = run("verify", "--log", str(log))
+    assert result.exit_code == 1
+    assert f"{field}:" in result.output and "Traceback" not in result.output
+
+
 def test_verify_needs_transcripts_or_a_log():
     result = CliRunner().invoke(cli, ["verify"])
     assert result.exit_code == 2 and "one of the two" in result.output

@@ -177,7 +177,12 @@ def house_rules(convention: Convention) -> dict[str, Any]:
 
 
 def rebuild_convention(system: str, overrides: Mapping[str, Any] | None = None, pulya: int | None = None) -> Convention:
-    """The convention a log header or a table statement names: the system, its overrides, the agreed pulya."""
+    """The convention a log header or a table statement names: the system, its overrides, the agreed pulya
+    (each as read from a file: ``ConventionError`` names what is not of its type)."""
+    if overrides is not None and not isinstance(overrides, Mapping):
+        raise ConventionError("the house rules are not a JSON object", field="convention")
+    if pulya is not None and (isinstance(pulya, bool) or not isinstance(pulya, int) or pulya < 1):
+        raise ConventionError(f"{one_line(repr(pulya), 40)} is not a positive whole number", field="pulya")
     convention = with_overrides(get_convention(system), overrides or {})
     if pulya is not None and pulya != convention.pulya.size:
         convention = replace(convention, pulya=replace(convention.pulya, size=pulya))
