@@ -241,6 +241,18 @@ def test_a_record_that_is_not_an_object_is_a_finding_not_a_crash(played, record)
     assert [f.detail for f in report.failures if f.check == "events"] == ["the record is not a JSON object"]
 
 
+@pytest.mark.parametrize("change", [{"version": None}, {"version": True}, {"version": 2}, {"note": "paid"}])
+def test_a_settlement_of_another_version_or_with_another_field_is_not_the_signed_one(played, change):
+    """The statements inside still verify; the document around them is not the one a v4 table writes."""
+    _, log = played
+    folder = log.parent / "evening.log.transcripts"
+    docs = [(p.name, decode(p.read_bytes())) for p in sorted(folder.glob("hand-*.json"))]
+    settlement = decode((folder / "settlement.json").read_bytes()) | change
+    report = verify_documents([*docs, ("settlement.json", settlement)])
+    assert [(f.party, f.check) for f in report.failures] == [("record", "settlement")]
+    assert "version 1 document" in report.failures[0].detail
+
+
 @pytest.mark.parametrize("statements", [True, 7, "statements", {"0": "x"}, None])
 def test_a_settlement_whose_statements_are_not_a_list_is_signed_by_nobody(played, statements):
     """The session's transcripts with a settlement whose statements the publisher replaced: no seat signed it."""

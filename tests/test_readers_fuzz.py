@@ -6,9 +6,12 @@ import json
 import numpy as np
 import pytest
 from fuzz_helpers import HANDS, HEADER, broken_rules, fuzz_log, named_lines, rejected, run, valid_hand_lines
+from fuzz_mutators import document_paths, replaced
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from fairdeal.protocols.canonical import decode
+from fairdeal.protocols.verify import verify_documents
 from fairdeal.systems import conventions
 
 FUZZ = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -136,3 +139,40 @@ def test_an_engine_refusal_quoting_a_long_value_stays_short(tmp_path):
     path = write(tmp_path, "long.jsonl", [HEADER, HANDS[4], line, HANDS[6]])
     for argv in COMMANDS:
         assert not broken_rules(run([*argv, str(path)])), argv
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**63) + 1, 2**63 - 1) | st.text(max_size=80),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=4),
+    max_leaves=8,
+)
+
+
+@pytest.fixture(scope="module")
+def signed_evenings(tmp_path_factory):
+    """Two hands and the settlement of each protocol, as `fairdeal deal` writes them."""
+    evenings = {}
+    for protocol in ("commit-reveal", "mental-poker"):
+        out = tmp_path_factory.mktemp(protocol)
+        args = ["deal", "--protocol", protocol, "--hands", "2", "--seed", "3", "--out", str(out)]
+        assert run(args).code == 0
+        folder = out / "evening.log.transcripts"
+        evenings[protocol] = [(p.name, decode(p.read_bytes())) for p in sorted(folder.glob("*.json"))]
+    return evenings
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_field_of_a_signed_document_replaced_is_a_finding(signed_evenings, data):
+    """A hostile publisher replaces one field of a transcript or settlement with any JSON value: `verify` reports
+    findings (one line each) and never raises."""
+    docs = signed_evenings[data.draw(st.sampled_from(sorted(signed_evenings)), label="protocol")]
+    index = data.draw(st.integers(0, len(docs) - 1), label="document")
+    name, doc = docs[index]
+    path = data.draw(st.sampled_from(document_paths(doc)[1:]), label="path")
+    value = data.draw(JSON_VALUES, label="value")
+    changed = replaced(doc, path, value)
+    report = verify_documents([*docs[:index], (name, changed), *docs[index + 1 :]])
+    if changed != doc:
+        assert not report.ok
+    assert all("\n" not in failure.line() for failure in report.failures)

@@ -25,6 +25,7 @@ from fairdeal.protocols.record_form import signed_record
 RECORD, SETTLEMENT = "record", "settlement"
 SETTLEMENT_FORMAT = "fairdeal-settlement"
 SETTLEMENT_FILE = "settlement.json"
+SETTLEMENT_HEAD: dict[str, Any] = {"format": SETTLEMENT_FORMAT, "version": 1, "protocol": PROTOCOL_V4}
 TRANSCRIPT = "transcript"
 
 Finding = tuple[str, str, str]  # (party, check, detail)
@@ -118,12 +119,17 @@ def settlement_document(statements: Sequence[Mapping[str, Any]], seating: Seatin
     """The session's closing document: every seated player's signed statement (after an evening's end, every
     player's but the charged), in seat order."""
     return {
-        "format": SETTLEMENT_FORMAT,
-        "version": 1,
-        "protocol": PROTOCOL_V4,
+        **SETTLEMENT_HEAD,
         "roster": seating.roster.to_json(),
         "statements": [dict(statement) for statement in statements],
     }
+
+
+def _settlement_form(doc: Any) -> bool:
+    """Exactly the closing document's fields, its head's values of their own JSON types (``true`` is no 1)."""
+    if not isinstance(doc, dict) or doc.keys() != {*SETTLEMENT_HEAD, "roster", "statements"}:
+        return False
+    return all(type(doc[key]) is type(value) and doc[key] == value for key, value in SETTLEMENT_HEAD.items())
 
 
 def check_settlement(
@@ -136,8 +142,9 @@ def check_settlement(
 ) -> list[Finding]:
     """The closing statement: every seat signed this session's hand count, last transcript and settlement; after
     an evening's ``end`` (what the stopped hand proves), every seat but the charged signed exactly that end."""
-    if not isinstance(doc, dict) or doc.get("format") != SETTLEMENT_FORMAT or doc.get("protocol") != PROTOCOL_V4:
-        return [("record", "settlement", f"not a {SETTLEMENT_FORMAT} document of {PROTOCOL_V4}")]
+    if not _settlement_form(doc):
+        fields = ", ".join(sorted([*SETTLEMENT_HEAD, "roster", "statements"]))
+        return [("record", "settlement", f"not a {SETTLEMENT_FORMAT} version 1 document of {PROTOCOL_V4} ({fields})")]
     if doc.get("roster") != seating.roster.to_json():
         return [("record", "settlement", "the settlement is signed for another roster than the transcripts'")]
     found: list[Finding] = []

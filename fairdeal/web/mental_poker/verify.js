@@ -594,7 +594,11 @@
   // charged signed exactly that end, and a signed refusal is judged: with cause (the publisher's fault) or without.
   function checkSettlement(doc, roster, rosterDoc, hands, last, amounts, end) {
     const found = [];
-    if (!isObject(doc) || doc.format !== 'fairdeal-settlement' || doc.protocol !== PROTOCOL_V4) return [[RECORD, 'settlement', `not a fairdeal-settlement document of ${PROTOCOL_V4}`]];
+    const fields = ['format', 'protocol', 'roster', 'statements', 'version'];
+    if (!isObject(doc) || Object.keys(doc).sort().join() !== fields.join() || doc.format !== 'fairdeal-settlement'
+      || doc.version !== 1 || doc.protocol !== PROTOCOL_V4) {
+      return [[RECORD, 'settlement', `not a fairdeal-settlement version 1 document of ${PROTOCOL_V4} (${fields.join(', ')})`]];
+    }
     if (!sameValue(doc.roster, rosterDoc)) return [[RECORD, 'settlement', "the settlement is signed for another roster than the transcripts'"]];
     const signedBy = new Set(), refusedBy = new Set();
     (Array.isArray(doc.statements) ? doc.statements : []).forEach((entry, index) => {
