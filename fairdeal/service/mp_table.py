@@ -223,10 +223,13 @@ class MpTable(ServedTable):
             raise Refused(f"seat {seat}: the hand waits for {_say(due)}")
         state = live.game.public.state
         if due.step == ANNOUNCE:
-            if set(body) != {"announce"}:
-                raise Refused(f"seat {seat}: the hand waits for the declarer's word on a hand without aces")
-            wanted = body["announce"]
-            announce = None if wanted is None else Announce(seat, bool(wanted.get("no_aces")))
+            wanted = body.get("announce", False)
+            if set(body) != {"announce"} or not (wanted is None or _is_no_aces_word(wanted)):
+                raise Refused(
+                    f"seat {seat}: the hand waits for the declarer's word on a hand without aces "
+                    '(announce: null, or {"no_aces": true or false})'
+                )
+            announce = None if wanted is None else Announce(seat, wanted["no_aces"])
             live.announce(name, announce)
             self._show_bots(seat, announce, announcing=True)
             return
@@ -239,7 +242,7 @@ class MpTable(ServedTable):
     def _statement(self, seat: int, body: dict[str, Any]) -> None:
         """A seat's signed statement on the hand's record (the RECORD stage) or the settlement (SETTLE)."""
         due = self.waiting_for(people_only=False)
-        if seat not in due:
+        if seat not in due or self.stage not in (Stage.RECORD, Stage.SETTLE):
             raise Refused(f"seat {seat}: no statement of yours is due (the table is at the {self.stage.value} stage)")
         seating = self.seating
         if self.stage is Stage.RECORD:
@@ -629,6 +632,10 @@ def _own_card_rule(state: HandState) -> dict[str, Any]:
         "trump": trump,
         "beat": best,
     }
+
+
+def _is_no_aces_word(value: Any) -> bool:
+    return isinstance(value, dict) and value.keys() == {"no_aces"} and isinstance(value["no_aces"], bool)
 
 
 def _history_row(doc: dict[str, Any]) -> dict[str, Any]:
