@@ -6,11 +6,12 @@ one."""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
+from message_strategies import odd_messages
 
 from fairdeal.engine.actions import Action, Announce, Bid, Defend
 from fairdeal.engine.bots import Bot, HeuristicBot
@@ -173,25 +174,37 @@ def _seat_rows(table: MpTable) -> list[dict[str, object]]:
     return [{"seat": s.seat, "name": s.name, "key": s.key, "bot_secret": s.bot_secret} for s in table.seats.values()]
 
 
-def test_a_person_outside_the_service_plays_through_rows_alone():
-    """Two bots and one seat whose secrets never enter the service: the evening verifies, and the table the
-    service rebuilds from its rows equals the live one."""
-    table, keys = _table("sochi", 3, 2, people=(1,))
-    client = _Client(table, 1, keys[1])
+def _play(
+    table: MpTable, clients: dict[int, _Client], before: Callable[[int], None] = lambda seat: None
+) -> list[Message]:
+    """The evening to its end, the bots' messages and the people's (``before`` runs as each person is asked);
+    every client sees the rows the others add. Returns every row."""
     rows: list[Message] = []
     hand = 0
     while not table.stage.over:
         message = table.bot_message()
         if message is None:
-            assert table.waiting_for() == [1]
-            message = client.answer()
+            seat = table.waiting_for()[0]
+            before(seat)
+            message = clients[seat].answer()
         table.submit(message)
         rows.append(message)
         if table.hand != hand and table.stage is Stage.PLAY:
             hand = table.hand
-            client.hand_started()
-        elif message.seat != 1:
-            client.show(message)
+            for client in clients.values():
+                client.hand_started()
+        else:
+            for seat, client in clients.items():
+                if seat != message.seat:
+                    client.show(message)
+    return rows
+
+
+def test_a_person_outside_the_service_plays_through_rows_alone():
+    """Two bots and one seat whose secrets never enter the service: the evening verifies, and the table the
+    service rebuilds from its rows equals the live one."""
+    table, keys = _table("sochi", 3, 2, people=(1,))
+    rows = _play(table, {1: _Client(table, 1, keys[1])})
     _verified_evening(table)
     seat_rows = [
         {"seat": s.seat, "name": s.name, "key": s.key, "bot_secret": s.bot_secret} for s in table.seats.values()
@@ -202,73 +215,43 @@ def test_a_person_outside_the_service_plays_through_rows_alone():
     assert again.transcripts == table.transcripts and again.settlement == table.settlement
 
 
-HOSTILE_BODIES = st.dictionaries(
-    st.sampled_from(["action", "announce", "signature", "sender", "seat", "time", "kind", "body", "x"]),
-    st.recursive(
-        st.none() | st.booleans() | st.integers(-3, 40) | st.text(max_size=8),
-        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
-        max_leaves=6,
-    ),
-    max_size=3,
-)
-
-
-KINDS = [ROSTER_SIGN, MP_SIGNED, ACT_ROW, STATEMENT, TIMEOUT, "chat"]
-
-
 @settings(max_examples=40, deadline=None)
-@given(odd=st.lists(st.tuples(st.sampled_from(KINDS), HOSTILE_BODIES), min_size=1, max_size=30))
+@given(odd=odd_messages([ROSTER_SIGN, MP_SIGNED, ACT_ROW, STATEMENT, TIMEOUT]))
 def test_any_message_a_person_sends_is_refused_and_the_evening_goes_on(odd):
     """Whenever the person's seat is awaited it first sends a message of any type with any body (a hostile or
     broken client; the ``odd`` ones in turn): the table refuses it with a one-line reason and changes nothing;
     the evening ends and verifies."""
     table, keys = _table("sochi", 3, 1, people=(1,))
-    client = _Client(table, 1, keys[1])
-    hand, turn = 0, 0
-    while not table.stage.over:
-        message = table.bot_message()
-        if message is None:
-            kind, body = odd[turn % len(odd)]
-            turn += 1
-            with pytest.raises(Refused) as refused:
-                table.submit(Message(1, table.next_seq(1), kind, body))
-            assert str(refused.value) and "\n" not in str(refused.value)
-            message = client.answer()
-        table.submit(message)
-        if table.hand != hand and table.stage is Stage.PLAY:
-            hand = table.hand
-            client.hand_started()
-        elif message.seat != 1:
-            client.show(message)
+    turn = 0
+
+    def hostile_first(seat: int) -> None:
+        nonlocal turn
+        kind, body = odd[turn % len(odd)]
+        turn += 1
+        with pytest.raises(Refused) as refused:
+            table.submit(Message(seat, table.next_seq(seat), kind, body))
+        assert str(refused.value) and "\n" not in str(refused.value)
+
+    _play(table, {1: _Client(table, 1, keys[1])}, hostile_first)
     _verified_evening(table)
 
 
 def test_the_declarers_word_on_a_hand_without_aces_is_null_or_a_yes_or_no():
     """Austrian: every declarer is asked; a word of another shape is refused and the hand waits for a real one."""
     table, keys = _table("austrian", 3, 6, people=(0, 1, 2))
-    clients = {seat: _Client(table, seat, keys[seat]) for seat in range(3)}
-    hand, asked = 0, 0
-    while not table.stage.over:
-        message = table.bot_message()
-        if message is None:
-            seat = table.waiting_for()[0]
-            due = table.live.due() if table.stage is Stage.PLAY else None
-            if due is not None and due.step == ANNOUNCE:
-                asked += 1
-                for word in (7, "no", [], {"no_aces": 1}, {"no_aces": True, "x": 1}, {"aces": False}):
-                    with pytest.raises(Refused, match="without aces"):
-                        table.submit(Message(seat, table.next_seq(seat), ACT_ROW, {"announce": word}))
-            message = clients[seat].answer()
-        seat = message.seat
-        table.submit(message)
-        if table.hand != hand and table.stage is Stage.PLAY:
-            hand = table.hand
-            for client in clients.values():
-                client.hand_started()
-        else:
-            for other, client in clients.items():
-                if other != seat:
-                    client.show(message)
+    asked = 0
+
+    def odd_words_first(seat: int) -> None:
+        nonlocal asked
+        due = table.live.due() if table.stage is Stage.PLAY else None
+        if due is None or due.step != ANNOUNCE:
+            return
+        asked += 1
+        for word in (7, "no", [], {"no_aces": 1}, {"no_aces": True, "x": 1}, {"aces": False}):
+            with pytest.raises(Refused, match="without aces"):
+                table.submit(Message(seat, table.next_seq(seat), ACT_ROW, {"announce": word}))
+
+    _play(table, {seat: _Client(table, seat, keys[seat]) for seat in range(3)}, odd_words_first)
     assert asked > 0
     _verified_evening(table)
 
