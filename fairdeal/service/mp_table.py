@@ -223,7 +223,7 @@ class MpTable(ServedTable):
             raise Refused(f"seat {seat}: the hand waits for {_say(due)}")
         state = live.game.public.state
         if due.step == ANNOUNCE:
-            wanted = body.get("announce", False)
+            wanted = body.get("announce")
             if set(body) != {"announce"} or not (wanted is None or _is_no_aces_word(wanted)):
                 raise Refused(
                     f"seat {seat}: the hand waits for the declarer's word on a hand without aces "

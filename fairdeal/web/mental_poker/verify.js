@@ -91,9 +91,9 @@
   }
 
   // The deal pattern the hand is dealt by, after the roster (as TableSpec reads the seating).
-  function tableOf(doc) {
+  function tableOf(doc, stated = conventionOf(doc)) {
     const bad = (detail) => new Finding(TRANSCRIPT, 'table', detail);
-    const { system, name, pattern, dealRule } = conventionOf(doc), n = doc.players.length;
+    const { system, name, pattern, dealRule } = stated, n = doc.players.length;
     if (dealRule !== undefined) throw bad(`the house rule ${dealRule} changes the deal, and this verifier does not apply it: use fairdeal verify`);
     if (!system.players.includes(n)) throw bad(`cannot set the hand up: convention ${pyRepr(name)} is played by ${system.players.join(', ')} players, not ${n}`);
     return pattern;
@@ -406,9 +406,9 @@
     try {
       if (!isObject(doc)) throw new Finding(TRANSCRIPT, 'transcript shape', 'a transcript is a JSON object');
       checkShape(doc);
-      conventionOf(doc);
+      const stated = conventionOf(doc);
       const roster = checkRoster(doc, pins);
-      const patternName = tableOf(doc);
+      const patternName = tableOf(doc, stated);
       const setup = handSetup(doc, roster, patternName, Number(doc.attempt));
       checkAborts(c, roster, patternName);
       const refused = doc.state === 'refused';
