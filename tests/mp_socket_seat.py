@@ -95,10 +95,6 @@ class SocketSeat:
             encode({"type": kind, "table": self.table, "seat": self.seat, "envelope": dict(envelope)}).decode()
         )
 
-    def act(self, view: dict[str, Any], body: dict[str, Any]) -> None:
-        envelope = {"type": "act", "table": self.table, "seat": self.seat, "seq": view["last_seq"] + 1}
-        self.ws.send(json.dumps(envelope | {"body": body, "signature": None}))
-
     def play_until(self, done: Any, limit: float = 120.0) -> dict[str, Any]:
         deadline = time.monotonic() + limit
         while time.monotonic() < deadline:
@@ -165,14 +161,14 @@ class SocketSeat:
 
     def answer(self, view: dict[str, Any]) -> None:
         due, game, player = view["due"], view["game"], self.player
-        if due["step"] == "act":
-            self.act(view, {"action": self.decision(game["legal"])})
-            return
         assert player is not None
+        if due["step"] == "act":
+            self.frame("mp-signed", player.decide({"action": self.decision(game["legal"])}))
+            return
         if due["step"] == "announce":
             held = player.held_cards()
             word = None if any(c % 8 == ACES for c in held) else {"no_aces": bool(self.rng.integers(2))}
-            self.act(view, {"announce": word})
+            self.frame("mp-signed", player.decide({"announce": word}))
             return
         if due["step"] == "discard":
             held = list(player.held_cards(taking=True))

@@ -4,14 +4,18 @@ game. At every table of every system the transcript verifies as ``fairdeal verif
 
 from __future__ import annotations
 
-import numpy as np
+import re
+from collections.abc import Callable
+from typing import Any
+
+import live_hands
 import pytest
 from fuzz_mutators import ODD_VALUES, document_paths, replaced
-from hypothesis import HealthCheck, given, reject, settings
+from hypothesis import HealthCheck, assume, given, reject, settings
 from hypothesis import strategies as st
 
 from fairdeal.engine.actions import Bid, Phase, Play
-from fairdeal.engine.bots import HeuristicBot, RandomBot
+from fairdeal.engine.bots import HeuristicBot
 from fairdeal.engine.hand import legal_actions, to_move
 from fairdeal.engine.play import legal_cards
 from fairdeal.engine.sheet import new_sheet
@@ -20,8 +24,9 @@ from fairdeal.errors import CanonicalError, FairdealError, IllegalAction, Mental
 from fairdeal.protocols import signed
 from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.mental_poker.elgamal import make_key_share
-from fairdeal.protocols.mental_poker.live import ACT, ANNOUNCE, LiveHand
-from fairdeal.protocols.mental_poker.messages import key_message
+from fairdeal.protocols.mental_poker.events import decision_findings
+from fairdeal.protocols.mental_poker.live import ACT, LiveHand
+from fairdeal.protocols.mental_poker.messages import decide_message, key_message
 from fairdeal.protocols.mental_poker.seat import LiveSeat, play_through, relay
 from fairdeal.protocols.mental_poker.signing import Seating, seal_message
 from fairdeal.protocols.mental_poker.source import hand_setup, signed_roster, transcript_document
@@ -29,51 +34,24 @@ from fairdeal.protocols.mental_poker.verify import check_document
 from fairdeal.protocols.table import TableSpec
 
 TABLES = [(name, players) for name, convention in sorted(conventions().items()) for players in convention.players]
-NAMES = ("ann", "bob", "cyd", "dan", "eve")
 
 
 def live_hand(system: str, players: int, seed: int) -> tuple[LiveHand, dict[str, LiveSeat], TableSpec, Seating]:
-    names = NAMES[:players]
-    spec = TableSpec("club", f"{system}-{players}", 1, names, get_convention(system))
-    identities = {name: IdentityKey.generate(name) for name in names}
-    seating = Seating(signed_roster(spec, identities, IdentityKey.generate("service")))
-    dealer = seed % players
-    setup = hand_setup(spec, 1, dealer, seating)
-    hand = LiveHand(spec, setup, seating, dealer, new_sheet(spec.convention, players))
-    rng = np.random.default_rng(seed)
-    seats = {
-        name: LiveSeat(
-            spec, setup, seating, identities[name], RandomBot(rng) if seed % 2 else HeuristicBot(), hand.start
-        )
-        for name in names
-    }
-    return hand, seats, spec, seating
+    return live_hands.live_hand(system, players, seed)[:4]
 
 
 @pytest.mark.parametrize(("system", "players"), TABLES)
 @pytest.mark.parametrize("seed", [0, 1])
 def test_a_live_hand_verifies_at_every_table(system: str, players: int, seed: int) -> None:
-    hand, seats, spec, seating = live_hand(system, players, seed)
+    hand, seats, spec, _ = live_hand(system, players, seed)
     try:
         play_through(hand, seats)
     except IllegalAction as exc:
         assert "Nachgehen follower" in str(exc)
         return
-    record, order, _ = hand.record()
-    statements = [seats[name].sign(record, hand.protocol.head) for name in spec.players]
-    doc = transcript_document(
-        spec,
-        seating,
-        1,
-        hand.dealer,
-        hand.messages,
-        record,
-        order,
-        None,
-        {"attempt": 1, "aborts": [], "statements": statements},
-    )
-    check = check_document("live", doc)
-    assert check.findings == []
+    doc = live_hands.finished_transcript(hand, seats, spec)
+    assert check_document("live", doc).findings == []
+    assert any(m["kind"] == "decide" for m in doc["messages"])
 
 
 class Revoker(LiveSeat):
@@ -151,8 +129,10 @@ def test_the_host_refuses_what_is_not_due_and_changes_nothing() -> None:
     with pytest.raises(MentalPokerError, match="out of turn"):
         hand.message(early)
     assert hand.protocol.head == head and hand.messages == []
-    with pytest.raises(IllegalAction, match="waits for"):
-        hand.act(due.player, Play(0, 0))
+    decision = dict(decide_message(due.player, {"action": {"kind": "bid", "seat": 0, "token": "pass"}}), prev=head)
+    with pytest.raises(MentalPokerError, match="out of turn"):
+        hand.message(seal_message(seats[due.player].identity, hand.seating, 1, decision))
+    assert hand.protocol.head == head and hand.messages == []
     first = seats[due.player].answer(due)
     hand.message(first)
     with pytest.raises(SignedMessageError):
@@ -192,8 +172,8 @@ def recorded_hand():
 def _host_at(hand: LiveHand, steps, at: int) -> LiveHand:
     """A fresh host of the same hand, fed the steps before ``at``."""
     host = LiveHand(hand.spec, hand.setup, hand.seating, hand.dealer, hand.sheet)
-    for due, answer in steps[:at]:
-        host.take(due, answer)
+    for _, answer in steps[:at]:
+        host.message(answer)
     return host
 
 
@@ -204,8 +184,7 @@ def test_a_malformed_message_gets_a_clear_refusal_and_changes_nothing(recorded_h
     sender (a sender who lies) — shown to a host that waits for that message: refused with a ``FairdealError``
     (one clear line), the host unchanged."""
     hand, steps, identities = recorded_hand
-    messages = [n for n, (due, _) in enumerate(steps) if due.step not in (ACT, ANNOUNCE)]
-    at = messages[index % len(messages)]
+    at = index % len(steps)
     due, envelope = steps[at]
     paths = document_paths(envelope["body"] if resign else envelope)[1:]
     if resign:
@@ -245,7 +224,7 @@ class MisereBidder(LiveSeat):
 def test_a_misere_caught_from_gusariks_dummy_lays_it_open_before_the_first_card(system: str, dealer: int) -> None:
     """Nobody chooses a card from a hand face down: the dummy's opponent catches the misère from it, so the dummy
     is laid open before the first card (not only when the defence plays open), and the transcript verifies."""
-    names = NAMES[:2]
+    names = live_hands.NAMES[:2]
     spec = TableSpec("club", system, 1, names, get_convention(system))
     identities = {name: IdentityKey.generate(name) for name in names}
     seating = Seating(signed_roster(spec, identities, IdentityKey.generate("service")))
@@ -261,3 +240,132 @@ def test_a_misere_caught_from_gusariks_dummy_lays_it_open_before_the_first_card(
     meta = {"attempt": 1, "aborts": [], "statements": statements}
     doc = transcript_document(spec, seating, 1, dealer, hand.messages, record, order, None, meta)
     assert check_document("live", doc).findings == []
+
+
+# ---- signed decisions -------------------------------------------------------------------------------------------
+
+
+def _decides(doc: dict[str, Any]) -> list[int]:
+    """The decisions that are actions of the game: not the declarer's word that he holds an ace (the deal proves
+    that one, and the record holds no action for it)."""
+    return [
+        index
+        for index, message in enumerate(doc["messages"])
+        if message["kind"] == "decide" and message["body"] != {"announce": None}
+    ]
+
+
+def _another_decision(index: int) -> Callable[[list[dict[str, Any]]], None]:
+    def change(messages: list[dict[str, Any]]) -> None:
+        concede = {"action": {"kind": "concede", "seat": 0}}
+        body = messages[index]["body"]
+        messages[index]["body"] = (
+            concede if body != concede else {"action": {"kind": "bid", "seat": 0, "token": "pass"}}
+        )
+
+    return change
+
+
+@pytest.mark.parametrize(
+    ("system", "players"), [("sochi", 3), ("austrian", 3), ("gusarik-sochi", 2), ("rostov", 4), ("croatian", 3)]
+)
+def test_the_record_holds_the_decisions_its_seats_signed(system: str, players: int) -> None:
+    """A seat's party checks only the record's cards before it signs, so a service could build the record on
+    decisions nobody made and still get every signature. The signed decisions forbid it: with a decision dropped
+    from the chain, or one its seat signed otherwise (the chain and every record statement signed again, all
+    colluding), verify names the record (``record: decisions``); the honest hand has no finding."""
+    doc, seating, identities = live_hands.live_transcript(system, players, 5)
+    assert check_document("live", doc).findings == []
+    first, last = _decides(doc)[0], _decides(doc)[-1]
+    dropped = live_hands.rechained(doc, seating, identities, last, lambda messages: messages.pop(last))
+    changed = live_hands.rechained(doc, seating, identities, first, _another_decision(first))
+    for bad in (dropped, changed):
+        findings = check_document("live", bad).findings
+        assert [(party, check) for party, check, _ in findings] == [("record", "decisions")], findings
+    assert "the seats signed" in check_document("live", changed).findings[0][2]
+
+
+def test_a_transcript_without_signed_decisions_stays_valid() -> None:
+    """The simulation's transcripts (and every file written before decisions were signed) carry none: the record
+    statements vouch for the decisions there, as before."""
+    doc, seating, identities = live_hands.live_transcript("austrian", 3, 2)
+    decides = [index for index, message in enumerate(doc["messages"]) if message["kind"] == "decide"]
+
+    def strip(messages: list[dict[str, Any]]) -> None:
+        for index in reversed(decides):
+            messages.pop(index)
+
+    bare = live_hands.rechained(doc, seating, identities, decides[0], strip)
+    assert check_document("live", bare).findings == []
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_change_to_the_signed_decisions_is_a_finding(signed_hand, data) -> None:
+    """``decision_findings`` is exact: the signed decisions as the record has them give nothing; any of them
+    dropped, doubled, moved, or given to another seat gives one ``record: decisions`` finding."""
+    record, decided, spec = signed_hand
+    assert decision_findings(record, spec.convention, spec.players, decided) == []
+    changed = list(decided)
+    index = data.draw(st.integers(0, len(changed) - 1))
+    how = data.draw(st.sampled_from(["drop", "double", "move", "seat"]))
+    if how == "drop":
+        changed.pop(index)
+    elif how == "double":
+        changed.insert(index, changed[index])
+    elif how == "move":
+        to = data.draw(st.integers(0, len(changed) - 1))
+        changed.insert(to, changed.pop(index))
+        assume(changed != list(decided))
+    else:
+        player, decision = changed[index]
+        changed[index] = (data.draw(st.sampled_from([p for p in spec.players if p != player])), decision)
+    found = decision_findings(record, spec.convention, spec.players, changed)
+    assert [(party, check) for party, check, _ in found] == [("record", "decisions")]
+
+
+@pytest.fixture(scope="module")
+def signed_hand():
+    """A played Sochi hand's record and the decisions its seats signed, in order."""
+    hand, seats, spec, _ = live_hand("sochi", 3, 4)
+    play_through(hand, seats)
+    record, _, _ = hand.record()
+    return record, list(hand.protocol.decisions), spec
+
+
+@pytest.mark.parametrize(
+    ("decision", "error"),
+    [
+        ({}, "exactly one of 'action' and 'announce'"),
+        ({"action": {"kind": "bid"}, "announce": None}, "exactly one of 'action' and 'announce'"),
+        ({"action": 7}, "field 'kind' is missing or not a str"),
+        ({"action": {"kind": "bid", "seat": 0, "token": "11S"}}, "is not a legal decision now"),
+        ({"announce": {"no_aces": True}}, "decision: a game action"),
+    ],
+)
+def test_a_decision_the_game_cannot_take_is_refused_and_changes_nothing(decision, error) -> None:
+    """At the auction: a decision of no shape, of both kinds, not an action, an illegal bid, or a word on an
+    announcement nobody asked for — refused with its reason, the host unchanged."""
+    hand, seats, _, _ = live_hand("sochi", 3, 0)
+    while (due := hand.due()).step != ACT:
+        relay(hand, seats, due, seats[due.player].answer(due))
+    head, count = hand.protocol.head, len(hand.messages)
+    message = dict(decide_message(due.player, decision), prev=head)
+    with pytest.raises(FairdealError, match=re.escape(error)):
+        hand.message(seal_message(seats[due.player].identity, hand.seating, 1, message))
+    assert (hand.protocol.head, len(hand.messages)) == (head, count)
+
+
+def test_a_decision_is_signed_only_between_the_deal_and_the_reveal() -> None:
+    """Before the deal is out the protocol fixes every sender, after the reveal only discards are opened (or the
+    hand is over): a decision there is refused by the protocol itself, whoever would judge the game."""
+    hand, seats, _, _ = live_hand("sochi", 3, 0)
+    protocol = hand.protocol
+    decision = {"step": "decide", "player": "ann", "action": {"kind": "bid", "seat": 0, "token": "pass"}}
+    with pytest.raises(MentalPokerError, match="out of turn"):
+        protocol.snapshot().apply(dict(decision, prev=protocol.head), check_proofs=False)
+    while not protocol.revealed:
+        due = hand.due()
+        relay(hand, seats, due, seats[due.player].answer(due))
+    with pytest.raises(MentalPokerError, match=r"discard-open|the hand is over"):
+        protocol.snapshot().apply(dict(decision, prev=protocol.head), check_proofs=False)

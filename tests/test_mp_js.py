@@ -15,6 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import live_hands
 import pytest
 from click.testing import CliRunner
 from fuzz_mutators import document_paths, replaced
@@ -704,6 +705,55 @@ ROSTER_SHAPES: list[Any] = [
     {"seat": 0, "name": "ann", "k" * 300: "ff"},
     {"seat": 0, "\u00e9t\u00e9\U0001f0a1": 1, "\U0001f0a1x": 2, "key": "ff", "name": "ann"},
 ]
+
+
+def _dropped(index: int) -> Callable[[list[dict[str, Any]]], None]:
+    def drop(messages: list[dict[str, Any]]) -> None:
+        del messages[index]
+
+    return drop
+
+
+def _body(index: int, new: dict[str, Any]) -> Callable[[list[dict[str, Any]]], None]:
+    return lambda messages: messages[index].update(body=new)
+
+
+def _decision_cases(tmp: Path) -> list[tuple[str, Path]]:
+    """Live hands of every registered system and table size, their decisions signed in the chain: honest; the
+    last action dropped, the first changed, or the first of no shape, each chain and record statement signed
+    again by its own sender."""
+    cases = []
+    for number, (system, players) in enumerate(TABLES):
+        doc, seating, identities = live_hands.live_transcript(system, players, number)
+        decides = [i for i, m in enumerate(doc["messages"]) if m["kind"] == "decide" and m["body"].get("action")]
+        first, last = decides[0], decides[-1]
+        variants = {
+            "honest": doc,
+            "dropped": live_hands.rechained(doc, seating, identities, last, _dropped(last)),
+            "changed": live_hands.rechained(doc, seating, identities, first, _body(first, {"action": {"kind": "x"}})),
+            "shapeless": live_hands.rechained(doc, seating, identities, first, _body(first, {"action": 7})),
+        }
+        for name, variant in variants.items():
+            cases.append((f"{system}/{players}: {name}", tmp / f"{number}-{name}.json"))
+            cases[-1][1].write_bytes(encode(variant))
+    return cases
+
+
+def test_the_page_checks_signed_decisions_as_fairdeal_verify_does(page: Path, tmp_path: Path) -> None:
+    """Decisions signed into a live hand's chain (``decide``): the page takes them where the protocol allows
+    them, reads their shape as Python does, and has its engine compare the record with them; on every system it
+    lists exactly verify's failures, and each change is caught (record: decisions, or the signer's decide)."""
+    cases = _decision_cases(tmp_path)
+    batch = tmp_path / "batch.json"
+    batch.write_text(json.dumps([{"files": [str(path)], "pins": []} for _, path in cases]))
+    reports = _page(page, "--batch", str(batch))
+    caught = set()
+    for (label, path), report in zip(cases, reports, strict=True):
+        python = verify_paths([path])
+        assert [_line(failure) for failure in report["failures"]] == [f.line() for f in python.failures], label
+        assert report["ok"] == python.ok == label.endswith("honest"), label
+        caught |= {(label.split(": ")[-1], f["check"]) for f in report["failures"]}
+    assert {("dropped", "decisions"), ("changed", "decisions"), ("shapeless", "decide")} <= caught
 
 
 @pytest.mark.parametrize("where", [("roster",), ("roster", "roster"), ("roster", "roster", "seats", 1)])

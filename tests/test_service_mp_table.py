@@ -13,9 +13,8 @@ import pytest
 from hypothesis import given, settings
 from message_strategies import odd_messages
 
-from fairdeal.engine.actions import Action, Announce, Bid, Defend
+from fairdeal.engine.actions import Action, Bid, Defend
 from fairdeal.engine.bots import Bot, HeuristicBot
-from fairdeal.engine.hand import legal_actions
 from fairdeal.engine.match import dealer_of
 from fairdeal.engine.outcome import DefenceCall
 from fairdeal.engine.scoring import abort_penalty
@@ -23,8 +22,9 @@ from fairdeal.engine.system import registered
 from fairdeal.engine.view import PlayerView
 from fairdeal.protocols import signed
 from fairdeal.protocols.identity import IdentityKey
-from fairdeal.protocols.mental_poker.live import ACT, ANNOUNCE
-from fairdeal.protocols.mental_poker.messages import abandon_message
+from fairdeal.protocols.mental_poker.live import ANNOUNCE
+from fairdeal.protocols.mental_poker.messages import abandon_message, decide_message
+from fairdeal.protocols.mental_poker.player import Player
 from fairdeal.protocols.mental_poker.seat import LiveSeat
 from fairdeal.protocols.mental_poker.signing import seal_message
 from fairdeal.protocols.mental_poker.source import MAX_ATTEMPTS, dealt_seats
@@ -35,7 +35,7 @@ from fairdeal.protocols.transcript import transcript_hash
 from fairdeal.service.mp_table import MP_SIGNED, STATEMENT, MpTable
 from fairdeal.service.roster_flow import Refused
 from fairdeal.service.rows import ACT as ACT_ROW
-from fairdeal.service.rows import ROSTER_SIGN, SERVICE_SEAT, TIMEOUT, Message, Seat, Stage, encode_action
+from fairdeal.service.rows import ROSTER_SIGN, SERVICE_SEAT, TIMEOUT, Message, Seat, Stage
 
 CELLS = [(s.name, n) for s in registered() for n in s.players]
 SERVICE_KEY = IdentityKey.generate("service")
@@ -138,15 +138,7 @@ class _Client:
             return Message(self.seat, seq, STATEMENT, self.party.sign(table.record, table.live.protocol.head))
         if table.stage is Stage.SETTLE:
             return Message(self.seat, seq, STATEMENT, sign_settlement(self.key, table.seating, table.proposal))
-        due = table.live.due()
-        answer = self.party.answer(due)
-        if due.step == ACT:
-            return Message(self.seat, seq, ACT_ROW, {"action": encode_action(answer)})
-        if due.step == ANNOUNCE:
-            return Message(
-                self.seat, seq, ACT_ROW, {"announce": None if answer is None else {"no_aces": answer.no_aces}}
-            )
-        return Message(self.seat, seq, MP_SIGNED, dict(answer))
+        return Message(self.seat, seq, MP_SIGNED, dict(self.party.answer(table.live.due())))
 
     def show(self, row: Message) -> None:
         """A row another seat added, as a client receives it over the socket."""
@@ -154,16 +146,11 @@ class _Client:
             return
         if row.type == MP_SIGNED and self.party.player is not None:
             self.party.receive(row.body)
-        elif row.type == ACT_ROW and "announce" in row.body:
-            announced = row.body["announce"]
-            self.party.observe(None if announced is None else Announce(row.seat, announced["no_aces"]), True)
-        elif row.type == ACT_ROW:
-            action = next(a for a in _all_actions(self.party) if encode_action(a) == row.body["action"])
-            self.party.observe(action)
 
 
-def _all_actions(party: LiveSeat):
-    return legal_actions(party.game)
+def _decide(player: Player, decision: dict[str, Any]) -> dict[str, Any]:
+    """A decision as ``player`` would sign it next, before it is signed (his party does not take it)."""
+    return dict(decide_message(player.name, decision), prev=player.state.head)
 
 
 def _row(table: MpTable) -> dict[str, object]:
@@ -237,7 +224,8 @@ def test_any_message_a_person_sends_is_refused_and_the_evening_goes_on(odd):
 
 
 def test_the_declarers_word_on_a_hand_without_aces_is_null_or_a_yes_or_no():
-    """Austrian: every declarer is asked; a word of another shape is refused and the hand waits for a real one."""
+    """Austrian: every declarer is asked; a word of another shape, signed by him, is refused and the hand waits for
+    a real one."""
     table, keys = _table("austrian", 3, 6, people=(0, 1, 2))
     asked = 0
 
@@ -247,11 +235,18 @@ def test_the_declarers_word_on_a_hand_without_aces_is_null_or_a_yes_or_no():
         if due is None or due.step != ANNOUNCE:
             return
         asked += 1
+        player = clients[seat].party.player
         for word in (7, "no", [], {"no_aces": 1}, {"no_aces": True, "x": 1}, {"aces": False}):
-            with pytest.raises(Refused, match="without aces"):
-                table.submit(Message(seat, table.next_seq(seat), ACT_ROW, {"announce": word}))
+            signed = seal_message(keys[seat], table.seating, table.hand, _decide(player, {"announce": word}))
+            with pytest.raises(Refused, match="announce"):
+                table.submit(Message(seat, table.next_seq(seat), MP_SIGNED, signed))
+        action = {"kind": "bid", "seat": seat, "token": "pass"}
+        signed = seal_message(keys[seat], table.seating, table.hand, _decide(player, {"action": action}))
+        with pytest.raises(Refused, match="without aces"):
+            table.submit(Message(seat, table.next_seq(seat), MP_SIGNED, signed))
 
-    _play(table, {seat: _Client(table, seat, keys[seat]) for seat in range(3)}, odd_words_first)
+    clients = {seat: _Client(table, seat, keys[seat]) for seat in range(3)}
+    _play(table, clients, odd_words_first)
     assert asked > 0
     _verified_evening(table)
 
@@ -265,10 +260,10 @@ def test_the_table_refuses_what_is_not_due_and_a_bad_signature():
     table.submit(Message(0, table.next_seq(0), ROSTER_SIGN, {"signature": keys[0].sign(table.roster.message()).hex()}))
     while table.waiting_for() != [0]:
         table.submit(table.bot_message())
-    with pytest.raises(Refused, match="waits for"):
+    with pytest.raises(Refused, match="unknown message type 'act'"):
         table.submit(Message(0, table.next_seq(0), ACT_ROW, {"action": {"kind": "bid", "seat": 0, "token": "6S"}}))
     with pytest.raises(Refused, match="replay"):
-        table.submit(Message(0, 1, ACT_ROW, {"action": {}}))
+        table.submit(Message(0, 1, MP_SIGNED, {}))
 
 
 @pytest.mark.parametrize("rows_before", [12, 40, 75])
@@ -294,11 +289,15 @@ def test_a_stored_bot_row_that_is_not_what_the_bot_makes_refuses_to_load():
         message = table.bot_message()
         table.submit(message)
         rows.append(message)
-    forged = next(i for i, r in enumerate(rows) if r.type == ACT_ROW and r.body["action"]["kind"] == "bid")
-    other = {"kind": "bid", "seat": rows[forged].body["action"]["seat"], "token": "pass"}
-    if rows[forged].body["action"] == other:
+    forged = next(i for i, r in enumerate(rows) if r.body.get("kind") == "decide")
+    body = rows[forged].body
+    other = {"kind": "bid", "seat": body["body"]["action"]["seat"], "token": "pass"}
+    if body["body"]["action"] == other:
         other = dict(other, token="6S")
-    rows[forged] = Message(rows[forged].seat, rows[forged].seq, ACT_ROW, {"action": other})
+    seat = rows[forged].seat
+    key = IdentityKey.from_seed(bytes.fromhex(table.seats[seat].bot_secret), table.seats[seat].name)
+    resigned = signed.seal(key, table.seating.context(1), seat, "decide", {"action": other}, body["prev"]).to_json()
+    rows[forged] = Message(seat, rows[forged].seq, MP_SIGNED, resigned)
     with pytest.raises(Refused, match="not what the bot makes again"):
         MpTable.load(_row(table), _seat_rows(table), rows, SERVICE_KEY)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import Any
 
 from fairdeal.cards import Card
 from fairdeal.engine.outcome import DefenceCall
@@ -158,3 +159,12 @@ class Play:
 Action = (
     Bid | TakeTalon | Discard | Declare | Concede | Defend | ChooseOpen | Invite | Kontra | Announce | Follow | Play
 )
+
+
+def encode_action(action: Action) -> dict[str, Any]:
+    """An action as a JSON object: its kind and fields (enums by value, card tuples as lists), as a served table
+    and a signed decision carry it."""
+    out: dict[str, Any] = {"kind": type(action).__name__.lower()}
+    for name, value in vars(action).items():
+        out[name] = value.value if isinstance(value, enum.Enum) else list(value) if isinstance(value, tuple) else value
+    return out

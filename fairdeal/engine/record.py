@@ -97,13 +97,16 @@ def _invitation_asked(state: HandState) -> bool:
     return state.convention.defence.lone_whister_invites and len(whists) == 1 and len(state.defence) > 1
 
 
-def replay_record(record: Mapping[str, Any], convention: Convention, num_seats: int) -> HandState:
+def replay_record(
+    record: Mapping[str, Any], convention: Convention, num_seats: int, trail: list[Action] | None = None
+) -> HandState:
     """Rebuild a hand from its record's deal and actions; raises ``IllegalAction`` naming hand, trick and field.
+    ``trail``, when given, receives every action applied, in order.
 
     A record may come from a transcript no schema has checked: a value of any type or size ends as one short
     ``IllegalAction``, never as another exception."""
     try:
-        return _replay(record, convention, num_seats)
+        return _replay(record, convention, num_seats, [] if trail is None else trail)
     except IllegalAction as exc:
         raise IllegalAction(one_line(str(exc), _MESSAGE_CHARS)) from None
     except (KeyError, TypeError, ValueError, OverflowError, AttributeError, IndexError) as exc:
@@ -114,54 +117,61 @@ def replay_record(record: Mapping[str, Any], convention: Convention, num_seats: 
 _MESSAGE_CHARS = 300
 
 
-def _replay(record: Mapping[str, Any], convention: Convention, num_seats: int) -> HandState:
+def _replay(record: Mapping[str, Any], convention: Convention, num_seats: int, trail: list[Action]) -> HandState:
     where = f"hand {record.get('hand', '?')}"
     state: HandState = _guard(where, "deal", lambda: _initial_state(record, convention, num_seats))
     # The lambdas bind the loop variables by default arguments, which mypy cannot type (hence the ignores).
     for index, entry in enumerate(_field(record, "auction", where)):
-        state = _step(state, f"{where}, auction entry {index + 1}", lambda e=entry: Bid(int(e["seat"]), str(e["bid"])))  # type: ignore[misc]
+        bid = f"{where}, auction entry {index + 1}"
+        state = _step(trail, state, bid, lambda e=entry: Bid(int(e["seat"]), str(e["bid"])))  # type: ignore[misc]
     if state.phase is Phase.TALON:  # the dark six kept: the talon is taken (a switch is an auction entry)
-        state = _step(state, f"{where}, field auction", lambda: TakeTalon(_declarer(state)))
+        state = _step(trail, state, f"{where}, field auction", lambda: TakeTalon(_declarer(state)))
     if state.phase is Phase.DISCARD:
         state = _step(
+            trail,
             state,
             f"{where}, field discard",
             lambda: Discard(_declarer(state), _cards(record.get("discard", []))),
         )
     for index, entry in enumerate(record.get("extras", {}).get("nachgehen", [])):
-        state = _replay_follow(state, entry, f"{where}, extras.nachgehen entry {index + 1}")
+        state = _replay_follow(trail, state, entry, f"{where}, extras.nachgehen entry {index + 1}")
     if state.phase is Phase.CONTRACT:
-        state = _step(state, f"{where}, field contract", lambda: _contract_action(record, state))
+        state = _step(trail, state, f"{where}, field contract", lambda: _contract_action(record, state))
     for index, entry in enumerate(record.get("defence", [])):
         state = _step(
+            trail,
             state,
             f"{where}, defence entry {index + 1}",
             lambda e=entry: Defend(int(e["seat"]), DefenceCall(e["call"])),  # type: ignore[misc]
         )
     if state.phase is Phase.DEFENCE_DISCARD:
         state = _step(
+            trail,
             state,
             f"{where}, extras.defence_discard",
             lambda: Discard(state.turn, _cards(record["extras"]["defence_discard"])),
         )
     if state.phase is Phase.OPEN_CHOICE:
         state = _step(
-            state, f"{where}, field defence_open", lambda: ChooseOpen(state.turn, bool(record["defence_open"]))
+            trail, state, f"{where}, field defence_open", lambda: ChooseOpen(state.turn, bool(record["defence_open"]))
         )
     if state.phase is Phase.INVITE:
-        state = _step(state, f"{where}, extras.invited", lambda: Invite(state.turn, bool(record["extras"]["invited"])))
+        state = _step(
+            trail, state, f"{where}, extras.invited", lambda: Invite(state.turn, bool(record["extras"]["invited"]))
+        )
     for index, entry in enumerate(record.get("extras", {}).get("kontra", [])):
         state = _step(
+            trail,
             state,
             f"{where}, extras.kontra entry {index + 1}",
             lambda e=entry: Kontra(int(e["seat"]), str(e["call"]) != "pass"),  # type: ignore[misc]
         )
     if state.phase is Phase.ANNOUNCE:
         state = _step(
-            state, f"{where}, extras.no_aces", lambda: Announce(state.turn, bool(record["extras"]["no_aces"]))
+            trail, state, f"{where}, extras.no_aces", lambda: Announce(state.turn, bool(record["extras"]["no_aces"]))
         )
     for number, trick in enumerate(record.get("tricks", []), start=1):
-        state = _replay_trick(state, trick, f"{where}, trick {number}")
+        state = _replay_trick(trail, state, trick, f"{where}, trick {number}")
     _check_derived(state, record, where)
     return state
 
@@ -171,16 +181,17 @@ def _declarer(state: HandState) -> int:
     return state.declarer
 
 
-def _replay_follow(state: HandState, entry: Mapping[str, Any], where: str) -> HandState:
+def _replay_follow(trail: list[Action], state: HandState, entry: Mapping[str, Any], where: str) -> HandState:
     """One Nachgehen step: the follower takes the discard, puts two away and names his contract — or passes."""
-    state = _step(state, where, lambda: Follow(int(entry["seat"]), bool(entry["take"])))
+    state = _step(trail, state, where, lambda: Follow(int(entry["seat"]), bool(entry["take"])))
     if bool(entry["take"]):
         state = _step(
+            trail,
             state,
             f"{where}, discard",
             lambda: Discard(int(entry["seat"]), _cards(entry["discard"])),
         )
-        state = _step(state, f"{where}, contract", lambda: Declare(int(entry["seat"]), str(entry["contract"])))
+        state = _step(trail, state, f"{where}, contract", lambda: Declare(int(entry["seat"]), str(entry["contract"])))
     return state
 
 
@@ -201,15 +212,17 @@ def _guard(where: str, field: str, make: Callable[[], Any]) -> Any:
         raise IllegalAction(f"{where}, field {field}: malformed ({one_line(repr(exc), 200)})") from None
 
 
-def _step(state: HandState, where: str, make: Callable[[], Any]) -> HandState:
+def _step(trail: list[Action], state: HandState, where: str, make: Callable[[], Any]) -> HandState:
     try:
         action = make()
     except (FairdealError, KeyError, TypeError, ValueError, OverflowError) as exc:
         raise IllegalAction(f"{where}: malformed ({one_line(repr(exc), 200)})") from None
     try:
-        return apply(state, action)
+        after = apply(state, action)
     except IllegalAction as exc:
         raise IllegalAction(f"{where}: {exc}") from None
+    trail.append(action)
+    return after
 
 
 def _cards(items: Iterable[str]) -> tuple[int, ...]:
@@ -259,7 +272,7 @@ def _contract_action(record: Mapping[str, Any], state: HandState) -> Action:
     return Declare(state.declarer, str(contract["bid"]))
 
 
-def _replay_trick(state: HandState, trick: Mapping[str, Any], where: str) -> HandState:
+def _replay_trick(trail: list[Action], state: HandState, trick: Mapping[str, Any], where: str) -> HandState:
     if state.phase is not Phase.PLAY:
         raise IllegalAction(f"{where}: no trick play in this hand at this point (phase {state.phase.value})")
     if int(trick.get("lead", -1)) != state.turn:
@@ -267,7 +280,8 @@ def _replay_trick(state: HandState, trick: Mapping[str, Any], where: str) -> Han
     cards = _guard(where, "cards", lambda: _cards(trick["cards"]))
     for position, card in enumerate(cards, start=1):  # default arguments bind the loop variables (mypy: ignore)
         seat = state.turn
-        state = _step(state, f"{where}, card {position}", lambda s=seat, c=card, now=state: Play(s, c, to_move(now)))  # type: ignore[misc]
+        at = f"{where}, card {position}"
+        state = _step(trail, state, at, lambda s=seat, c=card, now=state: Play(s, c, to_move(now)))  # type: ignore[misc]
     if state.current:
         raise IllegalAction(f"{where}, field cards: the trick holds {len(cards)} cards, not {len(state.active)}")
     last = state.tricks[-1]

@@ -2,14 +2,14 @@
 message and holds no card.
 
 Like the commit-reveal ``Table`` it is event-sourced: its chairs are the ``seats`` rows and its history the
-``messages`` rows — the roster's time and signatures, every seat's signed protocol message, every game decision,
-every signed statement on a record or the settlement — and everything else is recomputed by feeding those rows, in
-order, through ``submit``. Each hand is a ``LiveHand``: it says what it waits for (a seat's protocol step, game
-decision or word on the no-aces announcement), takes it only when it is due and checks, and follows the game on a
-deal imputed from what the messages opened. When every share and discard is out, the host replays the hand on the
-opened deal: that record, with the sheet's lines, is put to every seat, and each signs it (or signs a refusal).
-After the last hand the service proposes the settlement and every seat signs it. A server-side bot is a
-``LiveSeat`` with its own secrets, shown only what the host relays.
+``messages`` rows — the roster's time and signatures, every seat's signed protocol message (a game decision is one,
+a ``decide`` in the hand's chain), every signed statement on a record or the settlement — and everything else is
+recomputed by feeding those rows, in order, through ``submit``. Each hand is a ``LiveHand``: it says what it waits
+for (a seat's protocol step, game decision or word on the no-aces announcement), takes it only when it is due and
+checks, and follows the game on a deal imputed from what the messages opened. When every share and discard is out,
+the host replays the hand on the opened deal: that record, with the sheet's lines, is put to every seat, and each
+signs it (or signs a refusal). After the last hand the service proposes the settlement and every seat signs it. A
+server-side bot is a ``LiveSeat`` with its own secrets, shown only what the host relays.
 
 A bot's secrets (its key share, shuffle, proofs, discard nonce) are drawn from a stream derived from its own secret,
 the table, the hand, its attempt and the answer's number (``group.drawn_from``), so a restarted service rebuilds
@@ -35,7 +35,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from fairdeal.engine.actions import Action, Announce, Discard, Play
+from fairdeal.engine.actions import Discard, Play, encode_action
 from fairdeal.engine.bots import Bot
 from fairdeal.engine.hand import legal_actions, to_move
 from fairdeal.engine.match import dealer_of
@@ -51,7 +51,7 @@ from fairdeal.errors import FairdealError, MentalPokerError
 from fairdeal.protocols import signed
 from fairdeal.protocols.encoding import frame, u64
 from fairdeal.protocols.identity import IdentityKey
-from fairdeal.protocols.mental_poker.live import ACT, ANNOUNCE, Due, LiveHand
+from fairdeal.protocols.mental_poker.live import ACT, Due, LiveHand
 from fairdeal.protocols.mental_poker.seat import LiveSeat
 from fairdeal.protocols.mental_poker.signing import PROTOCOL_V4, Seating
 from fairdeal.protocols.mental_poker.source import COMPLETE, MAX_ATTEMPTS, hand_setup, transcript_document
@@ -68,7 +68,6 @@ from fairdeal.protocols.record_check import end_penalty
 from fairdeal.protocols.table import TableSpec
 from fairdeal.protocols.transcript import transcript_hash
 from fairdeal.service.roster_flow import Refused, fixed_roster, signed_by_seat, unsigned_seats
-from fairdeal.service.rows import ACT as ACT_ROW
 from fairdeal.service.rows import (
     ROSTER_SIGN,
     ROSTER_TIME,
@@ -79,7 +78,6 @@ from fairdeal.service.rows import (
     Message,
     Seat,
     Stage,
-    encode_action,
     now,
 )
 from fairdeal.service.served import ServedTable
@@ -176,7 +174,7 @@ class MpTable(ServedTable):
         except FairdealError as exc:
             raise Refused(str(exc)) from None
         self.last_seq[message.seat] = message.seq
-        if message.type in (MP_SIGNED, ACT_ROW):
+        if message.type == MP_SIGNED:
             row = {"hand": self.hand, "attempt": self.attempt, "seat": message.seat, "type": message.type}
             self.relayed.append(row | {"body": message.body})
         self._advance()
@@ -185,7 +183,7 @@ class MpTable(ServedTable):
 
     def _bot_made(self, message: Message) -> None:
         """A stored row of a bot's in play, read back: the bot makes it again, and it must be the same."""
-        if self.stage is not Stage.PLAY or message.seat not in self._bots or message.type not in (MP_SIGNED, ACT_ROW):
+        if self.stage is not Stage.PLAY or message.seat not in self._bots or message.type != MP_SIGNED:
             return
         again = self._bot_step(message.seat)
         if again is None or again.body != message.body:
@@ -214,30 +212,6 @@ class MpTable(ServedTable):
                 bot.receive(body)
             if bot.broken is not None:  # a bot that sees no deal fits stops the hand for the reveal
                 live.stop(f"{bot.name}: {bot.broken}")
-
-    def _act(self, seat: int, body: dict[str, Any]) -> None:
-        """A seat's game decision (``action``), or its word on the no-aces announcement (``announce``)."""
-        live, name = self._live(), self.seats[seat].name
-        due = live.due()
-        if due is None or due.player != name or due.step not in (ACT, ANNOUNCE):
-            raise Refused(f"seat {seat}: the hand waits for {_say(due)}")
-        state = live.game.public.state
-        if due.step == ANNOUNCE:
-            wanted = body.get("announce")
-            if set(body) != {"announce"} or not (wanted is None or _is_no_aces_word(wanted)):
-                raise Refused(
-                    f"seat {seat}: the hand waits for the declarer's word on a hand without aces "
-                    '(announce: null, or {"no_aces": true or false})'
-                )
-            announce = None if wanted is None else Announce(seat, wanted["no_aces"])
-            live.announce(name, announce)
-            self._show_bots(seat, announce, announcing=True)
-            return
-        action = next((a for a in legal_actions(state) if encode_action(a) == body.get("action")), None)
-        if action is None or set(body) != {"action"}:
-            raise Refused(f"seat {seat}: {body.get('action')!r} is not a legal decision now")
-        live.act(name, action)
-        self._show_bots(seat, action)
 
     def _statement(self, seat: int, body: dict[str, Any]) -> None:
         """A seat's signed statement on the hand's record (the RECORD stage) or the settlement (SETTLE)."""
@@ -452,8 +426,7 @@ class MpTable(ServedTable):
             return ROSTER_SIGN
         if self.stage is not Stage.PLAY:
             return STATEMENT
-        due = self.live.due() if self.live is not None else None
-        return ACT_ROW if due is not None and due.step in (ACT, ANNOUNCE) else MP_SIGNED
+        return MP_SIGNED
 
     def timeout_message(self, seat: int) -> Message | None:
         """A late seat is recorded as such: nobody else holds its key share or knows its cards, so nobody can
@@ -467,13 +440,7 @@ class MpTable(ServedTable):
             return None
         due = live.due()
         assert due is not None  # the bot is awaited
-        answer = bot.answer(due)
-        if due.step == ACT:
-            return Message(seat, self.next_seq(seat), ACT_ROW, {"action": encode_action(answer)})
-        if due.step == ANNOUNCE:
-            body = {"announce": None if answer is None else {"no_aces": answer.no_aces}}
-            return Message(seat, self.next_seq(seat), ACT_ROW, body)
-        return Message(seat, self.next_seq(seat), MP_SIGNED, dict(answer))
+        return Message(seat, self.next_seq(seat), MP_SIGNED, dict(bot.answer(due)))
 
     def _bot_statement(self, seat: int) -> dict[str, Any]:
         key = _bot_key(self.seats[seat])
@@ -485,13 +452,6 @@ class MpTable(ServedTable):
             return sign_record(key, self.seating, self.hand, self.record, self.live.protocol.head)
         assert self.proposal is not None
         return sign_settlement(key, self.seating, self.proposal)
-
-    def _show_bots(self, seat: int, action: Action | None, announcing: bool = False) -> None:
-        for bot_seat, bot in self._bots.items():
-            if bot_seat != seat:
-                bot.observe(action, announcing)
-            if bot.broken is not None and self.live is not None:
-                self.live.stop(f"{bot.name}: {bot.broken}")
 
     def _bot_seats(self) -> list[int]:
         return [s for s, info in sorted(self.seats.items()) if info.is_bot]
@@ -634,10 +594,6 @@ def _own_card_rule(state: HandState) -> dict[str, Any]:
     }
 
 
-def _is_no_aces_word(value: Any) -> bool:
-    return isinstance(value, dict) and value.keys() == {"no_aces"} and isinstance(value["no_aces"], bool)
-
-
 def _history_row(doc: dict[str, Any]) -> dict[str, Any]:
     """A closed hand as the table's history shows it (the commit-reveal table's row: the contract's token)."""
     record = doc.get("record", {})
@@ -664,7 +620,6 @@ _HANDLERS = {
     ROSTER_TIME: MpTable._roster_time,
     ROSTER_SIGN: MpTable._roster_sign,
     MP_SIGNED: MpTable._signed,
-    ACT_ROW: MpTable._act,
     STATEMENT: MpTable._statement,
     TIMEOUT: MpTable._timeout,
 }

@@ -8,8 +8,6 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from fairdeal.engine.actions import Action
-
 SESSION = "pulya"
 SERVICE_SEAT = -1  # the seat column of the service's own events (the roster's time, timeouts)
 RELAY_SEAT = -2  # the seat column of the service's signed envelopes (recomputed on replay, kept as evidence)
@@ -68,14 +66,6 @@ class Derived:
     sha256: str
     line: dict[str, Any] | None
     sheet: dict[str, Any]
-
-
-def encode_action(action: Action) -> dict[str, Any]:
-    """An engine action as a JSON object: its kind and fields (enums by value, card tuples as lists)."""
-    out: dict[str, Any] = {"kind": type(action).__name__.lower()}
-    for name, value in vars(action).items():
-        out[name] = value.value if isinstance(value, Enum) else list(value) if isinstance(value, tuple) else value
-    return out
 
 
 def now() -> str:

@@ -32,6 +32,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from fairdeal.deal import deal_order, get_pattern
+from fairdeal.engine.actions import encode_action
 from fairdeal.engine.bots import Bot
 from fairdeal.engine.hand import apply, is_over, legal_actions, new_hand, result, to_move
 from fairdeal.engine.match import dealer_of
@@ -77,7 +78,6 @@ from fairdeal.service.rows import (
     Message,
     Seat,
     Stage,
-    encode_action,
     now,
 )
 from fairdeal.service.served import ServedTable

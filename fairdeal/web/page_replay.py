@@ -21,6 +21,7 @@ from fairdeal.protocols.mental_poker.events import (
     Event,
     Finding,
     abandoned_play_findings,
+    decision_findings,
     penalty_findings,
     record_findings,
 )
@@ -94,14 +95,17 @@ class Evening:
     def hand_steps(self, facts: str) -> str:
         """A complete mental-poker hand's record against the steps its messages prove, as ``verify.py``'s
         ``_check_record_events`` and ``_check_penalty`` word it: ``facts`` holds the ``record``, the ``proven``
-        events, the ``turned`` talon cards, the opened ``discards`` by player and the players earlier attempts prove
-        ``absent`` (the page checks v4 hands only); ``[[party, check, detail]...]``."""
+        events, the ``turned`` talon cards, the opened ``discards`` by player, the signed decisions ``decided``
+        (``[player, decision]`` in order) and the players earlier attempts prove ``absent`` (the page checks v4
+        hands only); ``[[party, check, detail]...]``."""
         given = json.loads(facts)
         record, proven = given["record"], [_event(event) for event in given["proven"]]
         discards = {player: _codes(cards) for player, cards in given["discards"].items()}
         found = record_findings(
             record, self.convention, self.names, self.dummy, proven, _codes(given["turned"]), discards
         )
+        decided = [(player, decision) for player, decision in given["decided"]]
+        found += decision_findings(record, self.convention, self.names, decided)
         return _findings(found + penalty_findings(record, self.convention, self.names, given["absent"]))
 
     def abandoned_play(self, facts: str) -> str:

@@ -1,18 +1,21 @@
 """The steps a game record calls for after the deal, and the record's checks against the steps a hand's messages
-prove: the events in order, the raspasy talon cards turned, the discards opened, the abort penalty, and whose card
-an abandon during play left due. ``verify.py`` and the offline page (``web/page_replay.py``, under Pyodide) both
-call these, so the page and ``fairdeal verify`` word every finding alike; nothing here needs numpy.
+prove: the events in order, the raspasy talon cards turned, the discards opened, the decisions signed, the abort
+penalty, and whose card an abandon during play left due. ``verify.py`` and the offline page (``web/page_replay.py``,
+under Pyodide) both call these, so the page and ``fairdeal verify`` word every finding alike; nothing here needs
+numpy.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from fairdeal.cards import parse_card, to_ascii_list
+from fairdeal.engine.actions import Action, Discard, Play, encode_action
 from fairdeal.engine.record import replay_record
 from fairdeal.engine.scoring import abort_penalty
-from fairdeal.errors import FairdealError, ProtocolError
+from fairdeal.errors import FairdealError, ProtocolError, one_line
 from fairdeal.protocols.record_form import played_record
 from fairdeal.rules.convention import Convention
 
@@ -184,6 +187,58 @@ def record_findings(
             )
             found.append((RECORD, "discard", detail))
     return found
+
+
+def decision_findings(
+    record: Any, convention: Convention, players: Sequence[str], decided: Sequence[tuple[str, Mapping[str, Any]]]
+) -> list[Finding]:
+    """v4: the record's decisions are the ones its seats signed, by the same seats, in the same order — every
+    action its replay takes but the discards and the cards the messages prove (a card chosen from another's open
+    hand is the chooser's decision), the no-aces announcement included; the declarer's word that he holds an ace
+    is no action (the opened deal proves it). With the cards proven, that fixes the game. A transcript with no
+    signed decision (the simulation's) leaves them to the record statements."""
+    if not decided or not isinstance(record, Mapping):
+        return []
+    trail: list[Action] = []
+    try:
+        replay_record(played_record(record), convention, len(players), trail)
+    except MALFORMED:
+        return []  # the record's replay names its own fault
+    made = [_decision(action, players) for action in trail if _is_decision(action, len(players))]
+    signed = [_signed(player, decision, players) for player, decision in decided if decision != {"announce": None}]
+    for index, (want, got) in enumerate(zip(made, signed)):
+        if want != got:
+            detail = f"decision {index + 1}: the record has {_word(want)}, the seats signed {_word(got)}"
+            return [(RECORD, "decisions", detail)]
+    if len(made) != len(signed):
+        return [(RECORD, "decisions", f"the record has {len(made)} decisions, the seats signed {len(signed)}")]
+    return []
+
+
+def _is_decision(action: Action, seats: int) -> bool:
+    """A seat's choice that no protocol message proves: not a discard, not a card its holder plays (nor the
+    dummy's, which its player proves)."""
+    if isinstance(action, Discard):
+        return False
+    return not isinstance(action, Play) or (action.by != action.seat and action.seat < seats)
+
+
+def _decision(action: Action, players: Sequence[str]) -> tuple[str, dict[str, Any]]:
+    actor = action.by if isinstance(action, Play) else action.seat
+    return _name(players, actor) or str(actor), encode_action(action)
+
+
+def _signed(player: str, decision: Mapping[str, Any], players: Sequence[str]) -> tuple[str, Any]:
+    """A signed decision as the action it names: the announcement word is the declarer's ``Announce``."""
+    if "announce" in decision:
+        word = decision["announce"]
+        seat = players.index(player) if player in players else -1
+        return player, {"kind": "announce", "seat": seat, "no_aces": word["no_aces"]}
+    return player, decision["action"]
+
+
+def _word(decision: tuple[str, Any]) -> str:
+    return f"{decision[0]}'s {one_line(json.dumps(decision[1], sort_keys=True), 120)}"
 
 
 def penalty_findings(

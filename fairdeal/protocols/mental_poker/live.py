@@ -3,17 +3,19 @@ imputed from what it has seen, so it holds no card the rules have not opened.
 
 ``MentalPokerSource`` deals a whole hand first and plays it from the assembled deal (a simulation). Here the game
 and the protocol interleave as at a real table: the opening (keys, shuffles, the private deal), then each decision
-asked of the seat the hand waits for and each step the game calls for — a talon opened or passed unseen, a
-discard committed, a raspasy talon card turned, the dummy laid open, a card played with its proof — verified by
-the host before the next is asked. Each party (the host, and every seat for everything but its own cards) follows
-the game with a ``PublicHand`` fed the facts the verified messages open. After the reveal and the discards opened,
-the host replays the actions on the deal the reveal opens: that replay is the record every seat signs, and an
-illegal card shows there, named. The messages come in the order ``events.expected_events`` calls for, so a live
-hand's transcript is checked by ``fairdeal verify`` as any other.
+asked of the seat the hand waits for (a signed ``decide`` in the hand's chain) and each step the game calls for — a
+talon opened or passed unseen, a discard committed, a raspasy talon card turned, the dummy laid open, a card played
+with its proof — verified by the host before the next is asked. Each party (the host, and every seat for everything
+but its own cards) follows the game with a ``PublicHand`` fed the facts the verified messages open. After the reveal
+and the discards opened, the host replays the actions on the deal the reveal opens: that replay is the record every
+seat signs, and an illegal card shows there, named. The messages come in the order ``events.expected_events`` calls
+for, so a live hand's transcript is checked by ``fairdeal verify`` as any other, and its record's decisions against
+the signed ones.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -21,21 +23,22 @@ from typing import Any
 import numpy as np
 
 from fairdeal.deal import deal_order
-from fairdeal.engine.actions import Action, Announce, Discard, Phase, Play
-from fairdeal.engine.hand import apply, new_hand, result, to_move
+from fairdeal.engine.actions import Action, Announce, Discard, Phase, Play, encode_action
+from fairdeal.engine.hand import apply, legal_actions, new_hand, result, to_move
 from fairdeal.engine.match_log import hand_fields, sheet_extras
 from fairdeal.engine.public_hand import PublicHand, imputed_start
 from fairdeal.engine.sheet import ScoreLine, Sheet
 from fairdeal.engine.state import HandState
 from fairdeal.engine.system import system_of
-from fairdeal.errors import IllegalAction, MentalPokerError, NoConsistentDeal
-from fairdeal.protocols.mental_poker.messages import Message, sender
-from fairdeal.protocols.mental_poker.protocol import ROUNDS, TableSetup, witness_of
+from fairdeal.errors import IllegalAction, MentalPokerError, NoConsistentDeal, one_line
+from fairdeal.protocols.mental_poker.messages import Message, read_decision, sender
+from fairdeal.protocols.mental_poker.protocol import DECIDE, ROUNDS, TableSetup, witness_of
 from fairdeal.protocols.mental_poker.protocol import HandState as Protocol
 from fairdeal.protocols.mental_poker.signing import Seating, open_message
 from fairdeal.protocols.table import TableSpec
 
-ACT, ANNOUNCE = "act", "announce"  # a game decision; the declarer's word on a hand without aces (Austrian)
+# A game decision; the declarer's word on a hand without aces (Austrian): each a signed ``decide`` message.
+ACT, ANNOUNCE = "act", "announce"
 ABANDON = "abandon"  # a seat's signed word that another did not send the step the hand waited for
 
 
@@ -78,14 +81,22 @@ class Follower:
         declarer = self.public.state.declarer
         return next(p for s, p in enumerate(self.spec.players) if s != declarer and p in self.setup.players)
 
-    def message(self, protocol: Protocol, message: Message) -> Play | None:
-        """The fact a message just verified opens (``protocol`` already holds it); a card played is returned."""
+    def message(self, protocol: Protocol, message: Message) -> Action | None:
+        """The fact a message just verified opens (``protocol`` already holds it): a card played, or a decision's
+        action, is returned (a card chosen from another's open hand waits for its holder's proof)."""
         player, step = sender(message)
         public = self.public
         if step == "play":
             play = self.play_of(protocol)
             public.act(play)
             return play
+        if step == DECIDE:
+            action = self.decision(message)
+            if action is None:
+                public.no_announcement()
+            elif not isinstance(action, Play):
+                public.act(action)
+            return action
         if step == "discard" and self.spec.players.index(player) != self.seat:
             public.put_away(self.spec.players.index(player))
         elif step == "open":
@@ -94,6 +105,28 @@ class Follower:
         elif step in ROUNDS and protocol.round is None:
             self._round_done(protocol, step)
         return None
+
+    def decision(self, message: Message) -> Action | None:
+        """The action a signed decision names, if its sender may take it now (``IllegalAction`` if not); ``None``
+        for the declarer's word that he holds an ace. Nothing changes."""
+        player, _ = sender(message)
+        decision = read_decision(message)
+        state = self.public.state
+        if "announce" in decision:
+            word = decision["announce"]
+            if state.declarer is None or self.name(state.declarer) != player:
+                raise IllegalAction(f"{player} is not the declarer: he has no hand without aces to announce")
+            return None if word is None else Announce(state.declarer, word["no_aces"])
+        wanted = decision["action"]
+        action = next((a for a in legal_actions(state) if encode_action(a) == wanted), None)
+        if action is None:
+            raise IllegalAction(f"{one_line(json.dumps(wanted), 120)} is not a legal decision now")
+        if isinstance(action, Discard) or (isinstance(action, Play) and action.by == action.seat):
+            raise IllegalAction(f"{action}: a discard or a card of one's own is a protocol message, not a decision")
+        actor = action.by if isinstance(action, Play) else action.seat
+        if self.name(actor) != player:
+            raise IllegalAction(f"{action}: the decision is {self.name(actor)}'s, not {player}'s")
+        return action
 
     def play_of(self, protocol: Protocol) -> Play:
         """The game's action for the card the last message proved: whose card, and who chose it."""
@@ -124,7 +157,7 @@ class Follower:
 
 
 class LiveHand:
-    """The host's side of one hand: ``due`` says what it waits for, ``message``/``act``/``announce`` take it.
+    """The host's side of one hand: ``due`` says what it waits for, ``message`` takes it.
     Every message is checked (signature, link, proofs) before anything changes; a refused one raises and changes
     nothing the protocol keeps."""
 
@@ -228,13 +261,17 @@ class LiveHand:
         return leads and self.protocol.turned == len(state.tricks)
 
     def message(self, envelope: Mapping[str, Any]) -> Message:
-        """A seat's signed protocol message, checked against what is due; returns its verified form."""
+        """A seat's signed message — a protocol step or a decision — checked against what is due; returns its
+        verified form."""
         due = self.due()
         opened = open_message(dict(envelope), self.seating, self.hand, self.protocol.head)
         player, step = sender(opened.message)
         speaker = opened.message.get("witness", player) if step == ABANDON else player
-        if due is None or (speaker, step) != (due.player, due.step):
+        awaited = None if due is None else DECIDE if due.step in (ACT, ANNOUNCE) else due.step
+        if due is None or (speaker, step) != (due.player, awaited):
             raise MentalPokerError(f"message out of turn; the hand waits for {due}", speaker, step)
+        if step == DECIDE:
+            self._check_decision(due, opened.message)
         if step == "play" and due.card is not None and self._card_of(opened.message) != due.card:
             raise MentalPokerError("proves another card than the one chosen from his open hand", player, step)
         before = self.game.public.state
@@ -248,20 +285,37 @@ class LiveHand:
             self._follow(opened.message, before)
         return opened.message
 
+    def _check_decision(self, due: Due, message: Message) -> None:
+        """A decision of the kind due (a word on the announcement, or an action), legal now."""
+        if ("announce" in read_decision(message)) != (due.step == ANNOUNCE):
+            wanted = "his word on a hand without aces" if due.step == ANNOUNCE else "a game action"
+            raise IllegalAction(f"the hand waits for {due.player}'s decision: {wanted}")
+        action = self.game.decision(message)
+        if isinstance(action, Play):
+            state = self.game.public.state
+            if action.seat != state.turn or action.by != to_move(state):
+                raise IllegalAction(f"{action}: it is not that card's turn")
+            if action.card not in state.hands[action.seat]:
+                raise IllegalAction(f"{action}: the card is not in that open hand")
+
     def _follow(self, message: Message, before: HandState) -> None:
         """The game's side of a verified message. A card no deal allows (its proof holds: it is the sender's)
         means some card before it broke a rule: the hand stops and is revealed, and the replay on the opened deal
         names who broke it (``record``)."""
+        step = sender(message)[1]
         try:
-            played = self.game.message(self.protocol, message)
+            taken = self.game.message(self.protocol, message)
         except NoConsistentDeal as exc:
-            if sender(message)[1] == "play":  # replayed on the opened deal with the rest, to find the rule broken
+            if step == "play":  # replayed on the opened deal with the rest, to find the rule broken
                 self.actions.append(self.game.play_of(self.protocol))
             self.stop(str(exc))
             return
-        if played is not None:
-            self.actions.append(played)
-            self.chosen = None
+        if step == DECIDE and isinstance(taken, Play):
+            self.chosen = taken  # its holder proves it next
+        elif taken is not None:
+            self.actions.append(taken)
+            if step == "play":
+                self.chosen = None
         self._called_for(before)
 
     def stop(self, why: str) -> None:
@@ -269,55 +323,11 @@ class LiveHand:
         if self.broken is None:
             self.broken, self.chosen, self._rounds = why, None, []
 
-    def take(self, due: Due, answer: Any) -> None:
-        """A seat's ``answer`` to what was ``due``: a decision, its word on the announcement, or a message."""
-        if due.step == ACT:
-            self.act(due.player, answer)
-        elif due.step == ANNOUNCE:
-            self.announce(due.player, answer)
-        else:
-            self.message(answer)
-
-    def act(self, player: str, action: Action) -> None:
-        """A seat's game decision (not a discard or a card: those are protocol messages)."""
-        due = self.due()
-        if due is None or due.step != ACT or due.player != player:
-            raise IllegalAction(f"{action}: the hand waits for {due}")
-        if isinstance(action, Discard) or (isinstance(action, Play) and action.seat == action.by):
-            raise IllegalAction(f"{action}: a discard or a card of one's own is a protocol message")
-        if isinstance(action, Play):
-            self._choose(action)
-            return
-        before = self.game.public.state
-        self.game.public.act(action)
-        self.actions.append(action)
-        self._called_for(before)
-
-    def _choose(self, action: Play) -> None:
-        """A card chosen from another seat's open hand: legal there, it waits for its holder's proof."""
-        state = self.game.public.state
-        if action.seat != state.turn or action.by != to_move(state):
-            raise IllegalAction(f"{action}: it is not that card's turn")
-        if action.card not in state.hands[action.seat]:
-            raise IllegalAction(f"{action}: the card is not in that open hand")
-        self.chosen = action
-
     def _card_of(self, message: Message) -> int:
         """The card a play message proves, worked out on a copy (the protocol state changes only once checked)."""
         trial = self.protocol.snapshot()
         trial.apply(message, digest="")
         return trial.plays[-1][2]
-
-    def announce(self, player: str, action: Announce | None) -> None:
-        """The declarer's word at the first lead: his announcement, or ``None`` (he holds an ace)."""
-        due = self.due()
-        if due is None or due.step != ANNOUNCE or due.player != player:
-            raise IllegalAction(f"the hand waits for {due}, not {player}'s announcement")
-        if action is None:
-            self.game.public.no_announcement()
-            return
-        self.game.public.act(action)
-        self.actions.append(action)
 
     def _called_for(self, before: HandState) -> None:
         """The rounds the last step calls for: a talon opened to all or passed to its taker, the dummy laid open."""

@@ -44,6 +44,7 @@ FIELDS: dict[str, set[str]] = {
     "discard": {"commitment"},
     "discard-open": {"positions", "nonce"},
     "abandon": {"at", "witness"},  # v4: ``witness`` is the seat that signed it
+    "decide": {"action", "announce"},  # v4: exactly one of them
 }
 _ENVELOPE = {"step", "player", "prev"}
 _PROOF_FIELDS = {"u", "chain", "t", "t_chain", "k", "k_chain", "k_open"}
@@ -251,6 +252,28 @@ def abandon_message(player: str, at: str) -> dict[str, Any]:
 
 def read_abandon(message: Message) -> str:
     return _Reader(message).field(message, "at", str)
+
+
+def decide_message(player: str, decision: Mapping[str, Any]) -> dict[str, Any]:
+    """A seat's game decision: ``{"action": the engine's action as JSON}``, or the declarer's word on a hand without
+    aces, ``{"announce": null or {"no_aces": bool}}``."""
+    return {"step": "decide", "player": player, **decision}
+
+
+def read_decision(message: Message) -> dict[str, Any]:
+    """A ``decide`` message's decision, its shape checked: what it means is the game's to judge."""
+    reader = _Reader(message)
+    fields = sorted(set(message) & FIELDS["decide"])
+    if len(fields) != 1:
+        raise reader.fail("a decision holds exactly one of 'action' and 'announce'")
+    value = message[fields[0]]
+    if fields[0] == "action":
+        reader.field(value, "kind", str)
+    elif value is not None:
+        _exact(reader, value, {"no_aces"}, "announce")
+        if not isinstance(value.get("no_aces"), bool):
+            raise reader.fail("announce must be null or {'no_aces': true or false}")
+    return {fields[0]: value}
 
 
 def read_recipient(message: Message) -> str:

@@ -20,6 +20,7 @@ from fairdeal.protocols.mental_poker.group import Point, Scalar, secret_bytes
 from fairdeal.protocols.mental_poker.messages import (
     Message,
     abandon_message,
+    decide_message,
     discard_message,
     discard_open_message,
     key_message,
@@ -116,6 +117,11 @@ class Player:
         """Sign that ``absent`` did not send ``step`` after the request this seat last received (v4: the witness
         is another seat; the abandon's ``prev`` is that signed request)."""
         return self._send(dict(abandon_message(absent, step), witness=self.name))
+
+    def decide(self, decision: Mapping[str, Any]) -> Message:
+        """Sign this seat's game decision (v4): ``{"action": ...}``, or ``{"announce": ...}`` on a hand without
+        aces. The game, not the protocol, judges it."""
+        return self._send(decide_message(self.name, decision))
 
     def refuse(self, message: Any, error: Exception) -> Message | None:
         """A signed refusal of ``message`` (v4): the evidence an honest seat leaves when it stops."""

@@ -4,7 +4,9 @@ Fixed opening: ``keys``, ``shuffle``, ``deal`` from every player in turn. Then t
 the order it calls for them: ``talon`` (opened publicly), ``take`` (the talon passed unseen to the declarer),
 ``turn`` (one raspasy talon card turned), ``discard`` (the declarer's commitment), ``dummy`` (Gusarik's dummy laid
 open), ``open`` (a player's hand laid face up: his shares of the cards he holds), ``play`` (a card proven to come
-from the sender's holdings), ``reveal`` (every share not yet published), ``discard-open``; or ``abandon``.
+from the sender's holdings), ``reveal`` (every share not yet published), ``discard-open``; or ``abandon``. From
+v4 a seat's game decision may be a signed ``decide`` wherever the protocol fixes no sender between the deal and the
+reveal: the protocol keeps it in order; what it means is the game's to judge.
 Every message carries ``prev``, the hash of the message before it, so a verifier stops at the first change.
 ``HandState`` checks who may send what when and verifies every proof; each failure names the sender and step.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from fairdeal.deal import DealPattern
 from fairdeal.errors import FairdealError, MentalPokerError
@@ -34,6 +37,7 @@ from fairdeal.protocols.mental_poker.messages import (
     Message,
     check_fields,
     read_abandon,
+    read_decision,
     read_discard,
     read_discard_open,
     read_key,
@@ -49,7 +53,8 @@ from fairdeal.protocols.mental_poker.shuffle import Deck, ShuffleClaim, add_shuf
 OPENING = ("keys", "shuffle", "deal")
 ROUNDS = ("talon", "take", "turn", "dummy", "reveal")  # steps every listed player sends, one after another
 SINGLE = ("play", "discard", "open", "discard-open")  # steps one player sends when the game calls for them
-STEPS = OPENING + ROUNDS + SINGLE + ("abandon",)
+DECIDE = "decide"  # v4: a seat's signed game decision, between the deal and the reveal where no step is fixed
+STEPS = OPENING + ROUNDS + SINGLE + ("abandon", DECIDE)
 
 
 @dataclass(frozen=True)
@@ -157,6 +162,7 @@ class HandState:
         self.discards: dict[str, tuple[int, ...]] = {}  # discards opened after the reveal
         self.laid_open: dict[str, tuple[int, ...]] = {}  # the positions of each hand laid face up
         self.plays: list[tuple[str, int, int]] = []  # (player, position, card)
+        self.decisions: list[tuple[str, dict[str, Any]]] = []  # (player, decision), signed in this order
         self.abandoned: tuple[str, str] | None = None  # (player who stopped answering, step)
         self.cards: dict[tuple[bytes, ...], int] = {}  # decryptions made, by ciphertext and shares
 
@@ -250,6 +256,8 @@ class HandState:
                 raise MentalPokerError(f"the {step} round starts with {self.round[1][0]}", player, step)
         elif self.revealed and step != "discard-open":
             raise MentalPokerError("every share is out; only the discard may still be opened", player, step)
+        elif step == DECIDE and self.setup.version < 4:
+            raise MentalPokerError("decisions are signed messages from version 4 on", player, step)
 
     def _round_players(self, player: str, step: str, message: Message) -> list[str]:
         players = list(self.setup.players)
@@ -388,6 +396,9 @@ class HandState:
         with blame(player, "play"):
             self.plays.append((player, position, self.open_position(position)))
 
+    def _apply_decide(self, player: str, message: Message, check_proofs: bool) -> None:
+        self.decisions.append((player, read_decision(message)))
+
     def _apply_open(self, player: str, message: Message, check_proofs: bool) -> None:
         """A hand laid face up: its holder's shares of every card he holds now — his hand and the talon he plays
         from, less the cards played and the discard he committed (whose opening must then show none of these)."""
@@ -510,7 +521,7 @@ class HandState:
         copy.round = None if self.round is None else (self.round[0], list(self.round[1]))
         copy.opened, copy.taken, copy.holders = set(self.opened), dict(self.taken), dict(self.holders)
         copy.commitments, copy.discards = dict(self.commitments), dict(self.discards)
-        copy.laid_open = dict(self.laid_open)
+        copy.laid_open, copy.decisions = dict(self.laid_open), list(self.decisions)
         return copy
 
     def order(self) -> tuple[int, ...]:

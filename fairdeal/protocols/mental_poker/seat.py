@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from fairdeal.engine.actions import Action, Announce, Discard, Phase, Play
+from fairdeal.engine.actions import Action, Announce, Discard, Phase, Play, encode_action
 from fairdeal.engine.bots import Bot
 from fairdeal.engine.hand import to_move
 from fairdeal.engine.state import HandState
@@ -60,24 +60,21 @@ class LiveSeat:
         """This seat's run of the hand: the true hand in everything it may see."""
         return self._following().public.state
 
-    def answer(self, due: Due) -> Any:
-        """What the hand waits for from this seat: a signed message, a game action, or its word on the no-aces
-        announcement (an ``Announce``, or ``None``: it holds an ace)."""
+    def answer(self, due: Due) -> Message:
+        """What the hand waits for from this seat: a signed message — a protocol step, or a decision (a game
+        action, or its word on the no-aces announcement)."""
         self._answered += 1
         if self._seeds is None:
             return self._answer(due)
         with drawn_from(self._seeds(self._answered)):
             return self._answer(due)
 
-    def _answer(self, due: Due) -> Any:
-        if due.step == ACT:
-            action = self._decide()
-            if not isinstance(action, Play):  # a card chosen from another's open hand counts once he proves it
-                self._following().public.act(action)
-            return action
-        if due.step == ANNOUNCE:
-            return self._announcement()
+    def _answer(self, due: Due) -> Message:
         player = self._dealt()
+        if due.step == ACT:
+            return self._sent(player.decide({"action": encode_action(self._decide())}))
+        if due.step == ANNOUNCE:
+            return self._sent(player.decide({"announce": self._announcement()}))
         if due.step == "discard":
             action = self._decide()
             if not isinstance(action, Discard):
@@ -99,19 +96,6 @@ class LiveSeat:
         player.receive(dict(envelope))
         self._follow(player.state.messages[-1])
 
-    def observe(self, action: Action | None, announcing: bool = False) -> None:
-        """Another seat's game decision (``announcing``: the declarer's word, ``None`` if he holds an ace)."""
-        if self.player is None or self.broken is not None:
-            return
-        public = self._following().public
-        try:
-            if action is None and announcing:
-                public.no_announcement()
-            elif action is not None and not isinstance(action, Play):
-                public.act(action)
-        except NoConsistentDeal as exc:  # a declarer's word this seat's own cards disprove
-            self.broken = str(exc)
-
     def sign(self, record: Mapping[str, Any], head: str) -> dict[str, Any]:
         """This seat's signed statement on the record: agreeing, or refusing when the record's cards are not the
         ones the messages proved."""
@@ -124,16 +108,14 @@ class LiveSeat:
         assert actor is not None  # asked only while the hand waits for this seat
         return self.bot.act(actor_view(state, actor))
 
-    def _announcement(self) -> Announce | None:
-        public = self._following().public
-        if public.state.phase is Phase.ANNOUNCE:
-            action = self._decide()
-            if not isinstance(action, Announce):
-                raise IllegalAction(f"{action}: the hand waits for {self.name}'s announcement")
-            public.act(action)
-            return action
-        public.no_announcement()
-        return None
+    def _announcement(self) -> dict[str, bool] | None:
+        """The declarer's word: whether he announces the hand without aces he holds, or ``None``: he holds one."""
+        if self.game.phase is not Phase.ANNOUNCE:
+            return None
+        action = self._decide()
+        if not isinstance(action, Announce):
+            raise IllegalAction(f"{action}: the hand waits for {self.name}'s announcement")
+        return {"no_aces": action.no_aces}
 
     def _dealt(self) -> Player:
         if self.player is None:
@@ -195,16 +177,12 @@ def play_through(hand: LiveHand, seats: Mapping[str, LiveSeat]) -> None:
         relay(hand, seats, due, seats[due.player].answer(due))
 
 
-def relay(hand: LiveHand, seats: Mapping[str, LiveSeat], due: Due, answer: Any) -> None:
-    """The host takes one seat's ``answer`` to what was ``due`` and shows it to every other seat: a game decision
-    to all, a message to those dealt a hand. A seat that sees no deal fits stops the hand for the reveal."""
-    hand.take(due, answer)
+def relay(hand: LiveHand, seats: Mapping[str, LiveSeat], due: Due, answer: Message) -> None:
+    """The host takes one seat's ``answer`` to what was ``due`` and shows it to every other seat dealt a hand. A
+    seat that sees no deal fits stops the hand for the reveal."""
+    hand.message(answer)
     for name, seat in seats.items():
-        if name == due.player:
-            continue
-        if due.step in (ACT, ANNOUNCE):
-            seat.observe(answer, announcing=due.step == ANNOUNCE)
-        elif seat.player is not None:
+        if name != due.player and seat.player is not None:
             seat.receive(answer)
         if seat.broken is not None:
             hand.stop(f"{seat.name}: {seat.broken}")

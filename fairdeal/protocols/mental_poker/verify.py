@@ -20,8 +20,13 @@ from fairdeal.engine.scoring import abort_penalty
 from fairdeal.errors import CanonicalError, FairdealError, MentalPokerError, ProtocolError, SignedMessageError
 from fairdeal.protocols import signed
 from fairdeal.protocols.canonical import decode
-from fairdeal.protocols.mental_poker.events import abandoned_play_findings, penalty_findings, record_findings
-from fairdeal.protocols.mental_poker.protocol import ROUNDS, HandState, TableSetup, VerifiedHand, verify_hand
+from fairdeal.protocols.mental_poker.events import (
+    abandoned_play_findings,
+    decision_findings,
+    penalty_findings,
+    record_findings,
+)
+from fairdeal.protocols.mental_poker.protocol import DECIDE, ROUNDS, HandState, TableSetup, VerifiedHand, verify_hand
 from fairdeal.protocols.mental_poker.signing import PROTOCOL_V4, Seating, open_message
 from fairdeal.protocols.mental_poker.source import (
     ABANDONED,
@@ -405,7 +410,8 @@ def _check_abandoned_play(c: MpCheck, player: str) -> None:
 
 
 def _check_record_events(c: MpCheck) -> None:
-    """The record's talon, discard, turned cards and plays are exactly what the messages prove, in order."""
+    """The record's talon, discard, turned cards and plays are exactly what the messages prove, in order, and its
+    decisions the signed ones."""
     verified, spec = c.verified, c.spec
     assert verified is not None and verified.order is not None and spec is not None  # _check_outcome's checks
     rows = verified.state.setup.talon_rows
@@ -414,7 +420,7 @@ def _check_record_events(c: MpCheck) -> None:
     proven = _proven_events(verified)
     for finding in record_findings(
         c.doc["record"], spec.convention, spec.players, dummy, proven, turned, verified.discards
-    ):
+    ) + decision_findings(c.doc["record"], spec.convention, spec.players, verified.state.decisions):
         c.fail(*finding)
 
 
@@ -434,7 +440,7 @@ def _proven_events(verified: VerifiedHand) -> list[tuple[Any, ...]]:
         elif step == "play":
             player, _, card = next(plays)
             events.append(("play", player, card))
-        else:
+        elif step != DECIDE:
             events.append((step, message["player"]))
     return events
 

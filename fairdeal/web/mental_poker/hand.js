@@ -13,7 +13,8 @@
   const OPENING = ['keys', 'shuffle', 'deal'];
   const ROUNDS = ['talon', 'take', 'turn', 'dummy', 'reveal'];
   const SINGLE = ['play', 'discard', 'open', 'discard-open'];
-  const STEPS = [...OPENING, ...ROUNDS, ...SINGLE, 'abandon'];
+  const DECIDE = 'decide';  // v4: a seat's signed game decision, where no step is fixed between the deal and the reveal
+  const STEPS = [...OPENING, ...ROUNDS, ...SINGLE, 'abandon', DECIDE];
   const pyTuple = (step, player) => `('${step}', '${player}')`;
   const pyInts = (list) => '[' + list.join(', ') + ']';
   const sortedNumbers = (list) => [...list].sort((a, b) => a - b);
@@ -82,6 +83,7 @@
         setup, batch, messages: [], head: setup.genesis(), keyShares: new Map(), jointKey: null, deck: [],
         pending: [], shares: new Map(), round: null, pendingTalon: null, done: [], turned: 0, opened: new Set(),
         taken: new Map(), holders: new Map(), commitments: new Map(), discards: new Map(), laidOpen: new Map(), plays: [], abandoned: null,
+        decisions: [],
       });
     }
 
@@ -140,6 +142,8 @@
         if (this.round[1][0] !== player) throw new MentalPokerError(`the ${step} round starts with ${this.round[1][0]}`, player, step);
       } else if (this.revealed && step !== 'discard-open') {
         throw new MentalPokerError('every share is out; only the discard may still be opened', player, step);
+      } else if (step === DECIDE && this.setup.version < 4) {
+        throw new MentalPokerError('decisions are signed messages from version 4 on', player, step);
       }
     }
 
@@ -309,6 +313,8 @@
       this.discards.set(player, positions.map(Number));
     }
 
+    applyDecide(player, message) { this.decisions.push([player, M.readDecision(message)]); }
+
     applyAbandon(player, message) {
       const at = M.readAbandon(message);
       const v4 = this.setup.version >= 4;
@@ -377,7 +383,7 @@
         keyShares: new Map(this.keyShares), shares: new Map([...this.shares].map(([p, m]) => [p, new Map(m)])),
         round: this.round === null ? null : [this.round[0], [...this.round[1]]], opened: new Set(this.opened),
         taken: new Map(this.taken), holders: new Map(this.holders), commitments: new Map(this.commitments),
-        discards: new Map(this.discards), laidOpen: new Map(this.laidOpen),
+        discards: new Map(this.discards), laidOpen: new Map(this.laidOpen), decisions: [...this.decisions],
       });
       return copy;
     }
@@ -402,7 +408,7 @@
 
   const STEP_METHODS = { keys: 'applyKeys', shuffle: 'applyShuffle', deal: 'applyDeal', talon: 'applyTalon',
     take: 'applyTake', turn: 'applyTurn', dummy: 'applyDummy', reveal: 'applyReveal', play: 'applyPlay',
-    discard: 'applyDiscard', open: 'applyOpen', 'discard-open': 'applyDiscardOpen' };
+    discard: 'applyDiscard', open: 'applyOpen', 'discard-open': 'applyDiscardOpen', decide: 'applyDecide' };
 
   // A hand's messages may stop only where a hand can end (_check_stop).
   function checkStop(state) {
@@ -448,5 +454,5 @@
     return verifyFrom(state, messages, digests, partial, start, checkpoints);
   }
 
-  MP.hand = { OPENING, ROUNDS, STEPS, HandState, Checkpoints, tableSetup, verifyHand, discardCommitment, cardOfPoint };
+  MP.hand = { OPENING, ROUNDS, STEPS, DECIDE, HandState, Checkpoints, tableSetup, verifyHand, discardCommitment, cardOfPoint };
 })(globalThis);

@@ -27,6 +27,7 @@
     keys: ['public', 'c', 's'], shuffle: ['deck', 'proof'], deal: SHARES, talon: [...SHARES, 'talon'],
     take: [...SHARES, 'to', 'talon'], turn: SHARES, dummy: SHARES, reveal: SHARES, open: SHARES, play: ['position', 'share', 'proof'],
     discard: ['commitment'], 'discard-open': ['positions', 'nonce'], abandon: ['at', 'witness'],
+    decide: ['action', 'announce'],  // exactly one of them
   };
   const ENVELOPE = ['step', 'player', 'prev'];
   const PROOF_FIELDS = ['u', 'chain', 't', 't_chain', 'k', 'k_chain', 'k_open'];
@@ -133,6 +134,20 @@
   }
 
   const readAbandon = (message) => new Reader(message).field(message, 'at', 'str');
+  // A decide message's decision, its shape checked: what it means is the game's to judge.
+  function readDecision(message) {
+    const r = new Reader(message);
+    const fields = FIELDS.decide.filter((k) => Object.prototype.hasOwnProperty.call(message, k));
+    if (fields.length !== 1) throw r.fail("a decision holds exactly one of 'action' and 'announce'");
+    const value = message[fields[0]];
+    if (fields[0] === 'action') r.field(value, 'kind', 'str');
+    else if (value !== null) {
+      r.exact(value, ['no_aces'], 'announce');
+      if (typeof value.no_aces !== 'boolean') throw r.fail("announce must be null or {'no_aces': true or false}");
+    }
+    return { [fields[0]]: value };
+  }
+
   const readRecipient = (message) => new Reader(message).field(message, 'to', 'str');
 
   function readTalonIndex(message, talons) {
@@ -147,5 +162,5 @@
   }
 
   MP.messages = { sender, checkFields, readKey, readShuffle, readShares, readSingleShare, readDiscard,
-    readDiscardOpen, readAbandon, readRecipient, readTalonIndex, pyList };
+    readDiscardOpen, readAbandon, readDecision, readRecipient, readTalonIndex, pyList };
 })(globalThis);

@@ -209,6 +209,9 @@
       return this.send({ step: 'discard', player: this.name, commitment });
     }
 
+    // Sign my game decision (``{action}``, or ``{announce}`` on a hand without aces): the game judges it.
+    decide(decision) { return this.send({ step: MP.hand.DECIDE, player: this.name, ...decision }); }
+
     // Prove ``card`` comes from my holdings: its position and my decryption share of it.
     play(card) {
       const position = this.positionOf(card, this.heldPositions());

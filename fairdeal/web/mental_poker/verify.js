@@ -348,7 +348,7 @@
     const rows = verified.state.setup.talonRows;
     const turned = (rows.length ? rows[0] : []).slice(0, verified.state.turned).map((p) => verified.order[p]);
     const facts = { record: c.doc.record, proven: provenEvents(verified), turned,
-      discards: Object.fromEntries(verified.discards), absent: c.absent };
+      discards: Object.fromEntries(verified.discards), decided: verified.state.decisions, absent: c.absent };
     for (const [party, check, detail] of evening.handSteps(facts)) c.findings.push(new Finding(party, check, detail));
   }
 
@@ -383,7 +383,7 @@
       } else if (step === 'play') {
         const [player, , card] = plays.next().value;
         events.push(['play', player, card]);
-      } else {
+      } else if (step !== MP.hand.DECIDE) {
         events.push([step, message.player]);
       }
     }

@@ -283,7 +283,6 @@ class TableClient {
     this.mp ??= new MentalPokerSeat({
       tableId: this.tableId, me: this.me, rows: () => this.envelopes, store: { get: kvGet, set: kvSet },
       send: (frame) => this.ws.send(P.canonicalJson({ ...frame, table: this.tableId, seat: this.view.you })),
-      act: (body) => this.send('act', body),
     });
     if (raw.you !== null && ['play', 'record'].includes(raw.stage)) await this.mp.follow(raw);
     this.view = this.mp.present(raw);

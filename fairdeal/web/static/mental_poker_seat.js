@@ -55,9 +55,9 @@ function combinations(items, k) {
 
 export class MentalPokerSeat {
   // ``rows()``: the relayed rows this socket has received, in order; ``store``: {get, set} over IndexedDB;
-  // ``send(frame)``: a frame to the table's socket; ``act(body)``: an act row.
-  constructor({ tableId, me, rows, store, send, act }) {
-    Object.assign(this, { tableId, me, rows, store, send, actRow: act });
+  // ``send(frame)``: a frame to the table's socket.
+  constructor({ tableId, me, rows, store, send }) {
+    Object.assign(this, { tableId, me, rows, store, send });
     this.fed = 0; this.player = null; this.playerDeal = null; this.signerOf = null; this.answered = new Set();
   }
 
@@ -120,7 +120,7 @@ export class MentalPokerSeat {
       const key = `${view.hand}:${view.relayed}:${due.step}`;
       if (AUTOMATIC[due.step]) return this.once(key, () => this.automatic(view, due));
       if (due.step === 'play' && due.card !== null) return this.once(key, () => this.play(due.card));
-      if (due.step === 'announce' && this.heldCodes().some((c) => (c & 7) === ACE)) return this.once(key, () => this.actRow({ announce: null }));
+      if (due.step === 'announce' && this.heldCodes().some((c) => (c & 7) === ACE)) return this.once(key, () => this.decide({ announce: null }));
     }
     if (view.stage === 'record' && view.waiting_for[0] === view.you) return this.once(`record:${view.hand}`, () => this.signRecord(view));
     if (view.stage === 'settle' && view.waiting_for[0] === view.you) return this.once('settle', () => this.signSettlement(view));
@@ -158,6 +158,9 @@ export class MentalPokerSeat {
 
   play(code) { this.send({ type: 'mp-signed', envelope: this.player.play(cardOf(code)) }); }
 
+  // A game decision, signed into the hand's chain: the service relays it and cannot make one in my name.
+  decide(decision) { this.send({ type: 'mp-signed', envelope: this.player.decide(decision) }); }
+
   async discard(codes) {
     const envelope = this.player.discard(codes.map(cardOf));
     await this.keep();  // the nonce is kept before the commitment leaves
@@ -168,8 +171,8 @@ export class MentalPokerSeat {
   async choose(action) {
     if (action.kind === 'play') return this.play(action.card);
     if (action.kind === 'discard') return this.discard(action.cards);
-    if (action.kind === 'announce') return this.actRow({ announce: { no_aces: action.no_aces } });
-    return this.actRow({ action });
+    if (action.kind === 'announce') return this.decide({ announce: { no_aces: action.no_aces } });
+    return this.decide({ action });
   }
 
   signer(view) {
