@@ -17,10 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from test_mental_poker_live import live_hand
+from live_hands import live_hand
 
 from fairdeal.errors import IllegalAction
-from fairdeal.protocols.mental_poker.live import ACT, ANNOUNCE
 from fairdeal.protocols.mental_poker.source import transcript_document
 from fairdeal.protocols.mental_poker.verify import check_document
 
@@ -29,19 +28,17 @@ TABLES = [("sochi", 3), ("rostov", 4), ("leningrad", 5), ("gusarik-sochi", 2), (
 
 def _one(system: str, players: int, seed: int) -> tuple[float, float, float] | None:
     """(host, seats, verify) CPU seconds for one hand, or ``None`` for a hand mental poker does not cover."""
-    hand, seats, spec, seating = live_hand(system, players, seed)
+    hand, seats, spec, seating, _ = live_hand(system, players, seed)
     host = others = 0.0
     try:
         while (due := hand.due()) is not None:
             started = time.process_time()
             answer = seats[due.player].answer(due)
             middle = time.process_time()
-            hand.take(due, answer)
+            hand.message(answer)
             ended = time.process_time()
             for name, seat in seats.items():
-                if name != due.player and due.step in (ACT, ANNOUNCE):
-                    seat.observe(answer, announcing=due.step == ANNOUNCE)
-                elif name != due.player and seat.player is not None:
+                if name != due.player and seat.player is not None:
                     seat.receive(answer)
             others += middle - started + time.process_time() - ended
             host += ended - middle
