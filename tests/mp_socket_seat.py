@@ -16,7 +16,7 @@ from websockets.sync.client import connect
 from fairdeal.deal import get_pattern
 from fairdeal.protocols.canonical import encode
 from fairdeal.protocols.identity import IdentityKey
-from fairdeal.protocols.mental_poker.live import Due
+from fairdeal.protocols.mental_poker.following import Due
 from fairdeal.protocols.mental_poker.player import Player
 from fairdeal.protocols.mental_poker.protocol import TableSetup
 from fairdeal.protocols.mental_poker.seat import protocol_step
@@ -95,7 +95,9 @@ class SocketSeat:
             encode({"type": kind, "table": self.table, "seat": self.seat, "envelope": dict(envelope)}).decode()
         )
 
-    def play_until(self, done: Any, limit: float = 120.0) -> dict[str, Any]:
+    def play_until(self, done: Any, limit: float = 120.0, beside: Any = None) -> dict[str, Any]:
+        """Answer until ``done(view)``; ``beside()``, when given, runs between short waits (other players acting
+        in the same thread)."""
         deadline = time.monotonic() + limit
         while time.monotonic() < deadline:
             if self.views and done(self.views[-1]):
@@ -103,9 +105,13 @@ class SocketSeat:
             if self.views:
                 self.step(self.views[-1])
             try:
-                self.receive(timeout=max(0.1, deadline - time.monotonic()))
+                wait = 0.2 if beside is not None else max(0.1, deadline - time.monotonic())
+                self.receive(timeout=wait)
             except TimeoutError:
-                break
+                if beside is None:
+                    break
+            if beside is not None:
+                beside()
         last = self.views[-1] if self.views else {}
         raise AssertionError(f"{self.name}: stuck at {last.get('stage')} {last.get('due')}; errors {self.errors[-3:]}")
 

@@ -25,7 +25,8 @@ from fairdeal.protocols import signed
 from fairdeal.protocols.identity import IdentityKey
 from fairdeal.protocols.mental_poker.elgamal import make_key_share
 from fairdeal.protocols.mental_poker.events import decision_findings
-from fairdeal.protocols.mental_poker.live import ACT, LiveHand
+from fairdeal.protocols.mental_poker.following import ACT
+from fairdeal.protocols.mental_poker.live import LiveHand
 from fairdeal.protocols.mental_poker.messages import decide_message, key_message
 from fairdeal.protocols.mental_poker.seat import LiveSeat, play_through, relay
 from fairdeal.protocols.mental_poker.signing import Seating, seal_message

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from mental_poker_parties import SwappedShares
 from test_mental_poker_v4_aborts import Paranoid, StopsPlaying, refused_doc
 from test_mental_poker_v4_aborts import evening as aborted_evening
+from test_service_mp_table import walked_evening
 from test_verifier_page import verdicts_in_chromium
 
 from fairdeal.cli import cli
@@ -573,7 +574,7 @@ def test_the_page_compares_each_record_with_its_messages_as_fairdeal_verify_does
         ]
         assert lines == [f.line() for f in python.failures], label
         assert report["ok"] == python.ok == label.endswith(("honest", "during play")), label
-        assert not any("whose card was due" in caveat for caveat in report["caveats"]), label
+        assert not any("whose step was due" in caveat for caveat in report["caveats"]), label
         caught |= {(label.split(": ")[-1], f["check"]) for f in report["failures"] if f["party"] == "record"}
     assert {("penalty", "abort penalty"), ("plays", "events"), ("discard", "discard")} <= caught
     assert reports[-1]["failures"][0]["check"] == "abandon"
@@ -756,6 +757,70 @@ def test_the_page_checks_signed_decisions_as_fairdeal_verify_does(page: Path, tm
     assert {("dropped", "decisions"), ("changed", "decisions"), ("shapeless", "decide")} <= caught
 
 
+def _stopped_cases(tmp: Path) -> list[tuple[str, list[Path]]]:
+    """Served evenings cut short in play, each as its transcripts and settlement: a seat late with a decision or
+    a card (at a table with two talons, a dummy, a sitting-out dealer, the no-aces announcement, Classic's opening
+    raspasy); the witness re-signing his abandon to name another seat (at two players, another step); the stated
+    start moved."""
+    cases = []
+    for number, (system, players, step) in enumerate(
+        [
+            ("sochi", 3, "act"),
+            ("sochi", 3, "play"),
+            ("hussar", 2, "play"),
+            ("gusarik-sochi", 2, "act"),
+            ("rostov", 4, "play"),
+            ("austrian", 3, "play"),
+            ("classic", 3, "act"),
+        ]
+    ):
+        table, walker, _, keys = walked_evening(system, players, step)
+        docs = list(table.transcripts)
+        stopped = docs[-1]
+        envelope = signed.parse(stopped["messages"][-1])
+        witness = table.seating.names[envelope.sender]
+        at = envelope.body["at"]
+        others = [n for n in table.names if n not in (witness, table.names[walker])]
+        other_step = "play" if at == "decide" else "decide"
+        body = {"player": others[0], "at": at} if others else {"player": table.names[walker], "at": other_step}
+        context = table.seating.context(stopped["hand"])
+        lie = signed.seal(keys[envelope.sender], context, envelope.sender, "abandon", body, envelope.prev).to_json()
+        variants = {
+            "honest": stopped,
+            "moved start": {**stopped, "start": {"raspasy_streak": 3, "refe": []}},
+            "framed": {**stopped, "messages": [*stopped["messages"][:-1], lie]},
+        }
+        for name, last in variants.items():
+            folder = tmp / f"{number}-{name.replace(' ', '-')}"
+            folder.mkdir()
+            paths = []
+            for doc in [*docs[:-1], last]:
+                paths.append(folder / f"hand-{doc['hand']:04d}.json")
+                paths[-1].write_bytes(encode(doc))
+            paths.append(folder / "settlement.json")
+            paths[-1].write_bytes(encode(table.settlement))
+            cases.append((f"{system}/{players} late {step}: {name}", paths))
+    return cases
+
+
+def test_the_page_judges_a_live_hand_cut_short_in_play_as_fairdeal_verify_does(page: Path, tmp_path: Path) -> None:
+    """A hand abandoned in play at a served table has no record: both verifiers follow its game through the
+    chain (signed decisions, proven cards) from the start it states, to the seat it awaited. The page lists
+    exactly verify's failures: none on an honest evening, the witness named when his abandon frames another
+    seat, a start the sheet before the hand does not give named too."""
+    cases = _stopped_cases(tmp_path)
+    batch = tmp_path / "batch.json"
+    batch.write_text(json.dumps([{"files": [str(p) for p in paths], "pins": []} for _, paths in cases]))
+    reports = _page(page, "--batch", str(batch))
+    caught = set()
+    for (label, paths), report in zip(cases, reports, strict=True):
+        python = verify_paths(paths)
+        assert [_line(failure) for failure in report["failures"]] == [f.line() for f in python.failures], label
+        assert report["ok"] == python.ok == label.endswith("honest"), label
+        caught |= {(label.split(": ")[-1], f["check"]) for f in report["failures"]}
+    assert {("framed", "abandon"), ("moved start", "start")} <= caught
+
+
 @pytest.mark.parametrize("where", [("roster",), ("roster", "roster"), ("roster", "roster", "seats", 1)])
 def test_a_roster_with_odd_fields_is_named_as_python_names_it(
     page: Path, tmp_path: Path, where: tuple[Any, ...]
@@ -880,7 +945,7 @@ def test_refused_redealt_and_abandoned_hands_get_the_verdicts_of_fairdeal_verify
         ok, lines = _python_lines(path, doc)
         assert (report["ok"], report["lines"][:1]) == (ok, lines[:1]), label
     assert [r["ok"] for r in reports] == [False, False, False, False, False, True, False, True]
-    assert any("whose card was due" in text for text in reports[-1]["caveats"])
+    assert any("whose step was due" in text for text in reports[-1]["caveats"])
     assert any("player bob stopped answering at step play" in text for text in reports[-1]["notes"])
 
 

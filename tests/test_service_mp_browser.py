@@ -232,3 +232,36 @@ def test_a_browser_witnesses_a_player_who_walks_away_and_signs_the_end(browser, 
     assert [(m["kind"], m["sender"], m["body"]["player"]) for m in abandons] == [("abandon", 2, NAMES[1])] * 3
     assert sorted(s["sender"] for s in settlement["statements"]) == [0, 2]
     _assert_verifies(tmp_path, page, docs, log)
+
+
+@pytest.mark.parametrize("step", ["act", "play"])
+def test_a_browser_witnesses_a_player_late_with_a_decision_or_a_card(browser, tmp_path, page, step):
+    """Boris stops answering when the game awaits his decision (or his card): the next player's browser signs the
+    abandon at that step by itself, the hand is void and states the start its game is followed from, both
+    browsers sign the end, and the evening verifies in Python and in the page — whose step was due followed
+    through the chain of signed decisions and proven cards."""
+    with Server(str(tmp_path / "fairdeal.db"), turn_timeout=6) as server:
+        body = {"system": "sochi", "seats": 3, "max_hands": 2, "dealing": "mental-poker"}
+        table = server.http.post("/api/tables", json=body).json()["table"]
+        wiretap, console = Wiretap(), []
+        pages = _seat_browsers(browser, server, table, wiretap, console, seats=(0, 2))
+        walker = SocketSeat(server.port, table, NAMES[1], 1, silent=frozenset((h, 1, step) for h in (1, 2)))
+        walker.connect()
+        rng = np.random.default_rng(11)
+        final = walker.play_until(
+            lambda v: v["over"], limit=240, beside=lambda: [click_something(player, rng) for player in pages]
+        )
+        walker.close()
+        assert final["stage"] == "ended", (final["reason"], console[-10:])
+        for player in pages:
+            player.wait_for_selector("#ended", timeout=30_000)
+        docs = server.http.get(f"/api/tables/{table}/transcripts").json()
+        log = server.http.get(f"/api/tables/{table}/log").text
+    assert not [line for line in console if "Error" in line], console
+    stopped, settlement = docs[-2:]
+    abandon = stopped["messages"][-1]
+    at = "decide" if step == "act" else "play"
+    assert (abandon["kind"], abandon["body"]) == ("abandon", {"player": NAMES[1], "at": at})
+    assert "record" not in stopped and set(stopped["start"]) == {"raspasy_streak", "refe"}
+    assert sorted(s["sender"] for s in settlement["statements"]) == [0, 2]
+    _assert_verifies(tmp_path, page, docs, log)

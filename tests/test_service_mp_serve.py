@@ -19,7 +19,7 @@ from fairdeal.cli import cli
 from fairdeal.engine.play import legal_cards
 from fairdeal.engine.state import HandState
 from fairdeal.protocols.canonical import encode
-from fairdeal.protocols.mental_poker.live import Due
+from fairdeal.protocols.mental_poker.following import Due
 from fairdeal.protocols.mental_poker.seat import protocol_step
 from fairdeal.service import db
 

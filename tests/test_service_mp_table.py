@@ -15,20 +15,21 @@ from message_strategies import odd_messages
 
 from fairdeal.engine.actions import Action, Bid, Defend
 from fairdeal.engine.bots import Bot, HeuristicBot
-from fairdeal.engine.match import dealer_of
 from fairdeal.engine.outcome import DefenceCall
+from fairdeal.engine.rotation import dealer_of
 from fairdeal.engine.scoring import abort_penalty
-from fairdeal.engine.system import registered
+from fairdeal.engine.system import get_convention, registered
 from fairdeal.engine.view import PlayerView
 from fairdeal.protocols import signed
 from fairdeal.protocols.identity import IdentityKey
-from fairdeal.protocols.mental_poker.live import ANNOUNCE
+from fairdeal.protocols.mental_poker.following import ANNOUNCE
 from fairdeal.protocols.mental_poker.messages import abandon_message, decide_message
 from fairdeal.protocols.mental_poker.player import Player
 from fairdeal.protocols.mental_poker.seat import LiveSeat
 from fairdeal.protocols.mental_poker.signing import seal_message
 from fairdeal.protocols.mental_poker.source import MAX_ATTEMPTS, dealt_seats
 from fairdeal.protocols.mental_poker.statements import check_settlement, sign_settlement
+from fairdeal.protocols.mental_poker.steps import DECIDE
 from fairdeal.protocols.mental_poker.verify import check_document, check_records, check_sequence, proved_end
 from fairdeal.protocols.record_form import signed_record
 from fairdeal.protocols.transcript import transcript_hash
@@ -162,10 +163,14 @@ def _seat_rows(table: MpTable) -> list[dict[str, object]]:
 
 
 def _play(
-    table: MpTable, clients: dict[int, _Client], before: Callable[[int], None] = lambda seat: None
+    table: MpTable,
+    clients: dict[int, _Client],
+    before: Callable[[int], None] = lambda seat: None,
+    instead: Callable[[int], Message | None] = lambda seat: None,
 ) -> list[Message]:
-    """The evening to its end, the bots' messages and the people's (``before`` runs as each person is asked);
-    every client sees the rows the others add. Returns every row."""
+    """The evening to its end, the bots' messages and the people's (``before`` runs as each person is asked, and
+    ``instead`` may give the row to add in his place); every client sees the rows the others add. Returns every
+    row."""
     rows: list[Message] = []
     hand = 0
     while not table.stage.over:
@@ -173,7 +178,7 @@ def _play(
         if message is None:
             seat = table.waiting_for()[0]
             before(seat)
-            message = clients[seat].answer()
+            message = instead(seat) or clients[seat].answer()
         table.submit(message)
         rows.append(message)
         if table.hand != hand and table.stage is Stage.PLAY:
@@ -428,13 +433,65 @@ def test_a_seat_silent_in_a_round_after_the_deal_ends_the_evening():
     assert table.proposal["hands"] == 1
 
 
-def test_a_late_card_or_decision_stops_the_table():
-    """An abandon in play is proved from the hand's record, which a hand cut short has not got: a late card or
-    decision stops the table (``docs/architecture.md``)."""
-    for step in ("act", "play"):
-        table, walker, client = _walker_table("sochi", 3, 1)
-        _play_walking(table, walker, client, {(1, 1, step)})
-        assert table.stage is Stage.ABORTED and f"{table.names[walker]}'s {step}" in table.reason
+def walked_evening(name: str, seats: int, step: str) -> tuple[MpTable, int, list[Message], dict[int, IdentityKey]]:
+    """An evening of people's seats in which the first seat the game awaits ``step`` from (``act``: a decision,
+    ``play``: a card) stays silent until the service records a timeout: the table, that seat, every row, and
+    the people's keys."""
+    opening = get_convention(name).table.opening_raspasy_rounds * seats  # Classic opens with raspasy: no auction
+    table, keys = _table(name, seats, opening + 30, people=tuple(range(seats)))  # the evening ends at the walk
+    clients = {seat: _Client(table, seat, keys[seat]) for seat in range(seats)}
+    walked: list[int] = []
+
+    def walk_once(seat: int) -> Message | None:
+        due = table.live.due() if table.stage is Stage.PLAY else None
+        if walked or due is None or due.step != step:
+            return None
+        walked.append(seat)
+        return Message(SERVICE_SEAT, table.next_seq(SERVICE_SEAT), TIMEOUT, {"seat": seat})
+
+    rows = _play(table, clients, instead=walk_once)
+    assert walked, f"no {step} was awaited in {table.max_hands} hands"
+    return table, walked[0], rows, keys
+
+
+@pytest.mark.parametrize("cell", CELLS, ids=[f"{n}-{p}p" for n, p in CELLS])
+@pytest.mark.parametrize("step", ["act", "play"])
+def test_a_seat_late_with_a_decision_or_a_card_is_named_and_the_evening_ends(cell, step):
+    """At every table, every seat a person's: the first seat the game awaits a decision (or a card) from stays
+    silent and is named by the next player's signed abandon; the hand is void, its transcript states the start
+    its game is followed from, and the stopped hand proves the seat at fault from its chain alone — the signed
+    decisions and proven cards say whose step was due. The evening ends with that seat charged, and the table
+    rebuilds from its rows."""
+    table, walker, rows, _ = walked_evening(*cell, step)
+    stopped = table.transcripts[-1]
+    _assert_ended_on(table, walker, hand=stopped["hand"], step=DECIDE if step == "act" else step)
+    _assert_rebuilds(table, rows)
+    assert set(stopped["start"]) == {"raspasy_streak", "refe"} and "record" not in stopped
+    checks = [check_document(f"hand {doc['hand']}", doc) for doc in table.transcripts]
+    assert check_records(checks) == ([], [(checks[-1], "no game record: play and score not checked")])
+
+
+def test_an_abandon_in_play_that_names_another_than_the_game_awaits_is_the_witnesses_fault():
+    """The witness (with the service) names another seat, or another step, than the one the chain shows was due:
+    re-signed by him, the stopped hand blames him, and a start the sheet does not give is found too."""
+    table, walker, client = _walker_table("sochi", 3, 1)
+    _play_walking(table, walker, client, {(1, 1, "play")})
+    stopped = table.transcripts[-1]
+    envelope = signed.parse(stopped["messages"][-1])
+    witness = table.seating.names[envelope.sender]
+    other = next(n for n in table.names if n not in (witness, table.names[walker]))
+    key = IdentityKey.from_seed(bytes.fromhex(table.seats[envelope.sender].bot_secret), witness)
+    context = table.seating.context(1)
+    for body in ({"player": other, "at": "play"}, {"player": table.names[walker], "at": "decide"}):
+        lie = signed.seal(key, context, envelope.sender, "abandon", body, envelope.prev).to_json()
+        findings = check_document("hand 1", {**stopped, "messages": [*stopped["messages"][:-1], lie]}).findings
+        assert [(party, check) for party, check, _ in findings] == [(f"player {witness}", "abandon")], findings
+        assert "the game awaits " + table.names[walker] + "'s play" in findings[0][2]
+    moved = {**stopped, "start": {"raspasy_streak": 2, "refe": []}}
+    checks = [check_document("hand 1", moved)]
+    assert [check for _, check, _ in check_records(checks)[0]] == ["start"]
+    shapeless = check_document("hand 1", {**stopped, "start": {"raspasy_streak": -1, "refe": []}}).findings
+    assert [(party, check) for party, check, _ in shapeless] == [("transcript", "start")]
 
 
 def test_only_the_asked_witness_signs_an_abandon_of_the_awaited_step_and_a_silent_witness_stops_the_table():

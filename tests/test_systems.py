@@ -15,9 +15,10 @@ from fairdeal.engine.actions import Bid, Declare, Defend, Discard, Phase, Play, 
 from fairdeal.engine.bots import HeuristicBot, RandomBot
 from fairdeal.engine.driver import deal_from_text
 from fairdeal.engine.hand import apply, is_over, legal_actions, new_hand, result, to_move
-from fairdeal.engine.match import dealer_of, first_dealer_from, play_match, seeded_source
+from fairdeal.engine.match import play_match, seeded_source
 from fairdeal.engine.outcome import Contract, DefenceCall, HandKind, HandOutcome
 from fairdeal.engine.record import replay_record, to_record
+from fairdeal.engine.rotation import dealer_of, first_dealer_from
 from fairdeal.engine.scoring import renonce_penalty, score_hand
 from fairdeal.engine.settlement import settle
 from fairdeal.engine.sheet import new_sheet

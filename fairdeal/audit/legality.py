@@ -33,9 +33,9 @@ from fairdeal.bounded import strip_bom
 from fairdeal.cards import DeckKind
 from fairdeal.deal import get_pattern
 from fairdeal.engine.hand import result
-from fairdeal.engine.match import dealer_of, first_dealer_from
 from fairdeal.engine.outcome import HandOutcome
 from fairdeal.engine.record import replay_record
+from fairdeal.engine.rotation import dealer_of, first_dealer_from
 from fairdeal.engine.scoring import penalty_lines
 from fairdeal.engine.settlement import settle
 from fairdeal.engine.sheet import ScoreLine, Sheet, new_sheet

@@ -380,7 +380,8 @@ def _ended_document(source: CommitRevealSource4 | MentalPokerSource) -> Mapping[
 
 
 def _deal_only(source: CommitRevealSource4 | MentalPokerSource, spec: TableSpec, out_dir: Path) -> dict[str, Any]:
-    from fairdeal.engine.match import StopMatch, dealer_of
+    from fairdeal.engine.match import StopMatch
+    from fairdeal.engine.rotation import dealer_of
 
     lines: list[str] = []
     hands: list[dict[str, Any]] = []

@@ -24,6 +24,7 @@ from fairdeal.engine.driver import play_hand
 from fairdeal.engine.hand import result
 from fairdeal.engine.match_log import MatchLog, hand_fields, sheet_extras
 from fairdeal.engine.outcome import HandKind, HandOutcome
+from fairdeal.engine.rotation import dealer_of
 from fairdeal.engine.scoring import failed_contract
 from fairdeal.engine.settlement import Settlement, settle
 from fairdeal.engine.sheet import ScoreLine, Sheet, is_finished, new_sheet
@@ -86,23 +87,6 @@ def seeded_source(seed: int | None, convention: Convention | None = None) -> Shu
     """The default deal source: a server RNG seeded for reproducible evenings, shuffling the convention's deck."""
     deck = DeckKind.parse(convention.table.deck) if convention is not None else DeckKind.PIQUET32
     return ShuffledDeckSource(deck=deck, rng=np.random.default_rng(seed))
-
-
-def dealer_of(convention: Convention, index: int, first_dealer: int, num_seats: int) -> tuple[int, int]:
-    """(dealer, opening round) of the hand at 0-based ``index``: the deal passes clockwise, but during Classic's
-    opening raspasy each dealer deals ``opening_raspasy_rounds`` times in a row («сдача не переходила»), the k-th
-    of them being opening round k."""
-    rounds = convention.table.opening_raspasy_rounds
-    if index < rounds * num_seats:
-        return (first_dealer + index // rounds) % num_seats, index % rounds + 1
-    return (first_dealer + index) % num_seats, 0
-
-
-def first_dealer_from(convention: Convention, index: int, dealer: int, num_seats: int) -> int:
-    """The first dealer of a pulya whose hand at 0-based ``index`` was dealt by ``dealer`` (``dealer_of`` inverted)."""
-    rounds = convention.table.opening_raspasy_rounds
-    steps = index // rounds if index < rounds * num_seats else index
-    return (dealer - steps) % num_seats
 
 
 def play_match(

@@ -16,9 +16,9 @@ from typing import Any
 import msgspec
 
 from fairdeal.engine.hand import result
-from fairdeal.engine.match import dealer_of, first_dealer_from
 from fairdeal.engine.match_log import sheet_extras
 from fairdeal.engine.record import replay_record
+from fairdeal.engine.rotation import dealer_of, first_dealer_from
 from fairdeal.engine.scoring import penalty_lines
 from fairdeal.engine.settlement import Settlement, settle
 from fairdeal.engine.sheet import SHEET_EXTRAS, ScoreLine, Sheet, is_finished, new_sheet, number

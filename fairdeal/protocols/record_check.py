@@ -66,6 +66,8 @@ def replay_session(
         if doc["hand"] != previous_hand + 1:
             sheet = None
         previous_hand = doc["hand"]
+        if "start" in doc and "record" not in doc and sheet is not None:
+            problems += [RecordProblem(index, "start", detail) for detail in _start_problems(doc["start"], sheet)]
         if "record" not in doc or not trusted[index]:
             sheet = None
             why = "no game record" if "record" not in doc else "the deal failed verification"
@@ -76,6 +78,14 @@ def replay_session(
         if sheet is None and not found:
             notes.append((index, "score lines not checked: the sheet before this hand is unknown"))
     return problems, notes, sheet
+
+
+def _start_problems(stated: Any, sheet: Sheet) -> list[str]:
+    """A hand cut short in play states the start its game is followed from: it must be the sheet's."""
+    given = {"raspasy_streak": sheet.raspasy_streak, "refe": sorted(sheet.refe_seats())}
+    if stated == given:
+        return []
+    return [f"the hand states its start as {one_line(repr(stated), 120)}; the sheet before it gives {given}"]
 
 
 def check_hand_record(

@@ -15,14 +15,13 @@ A bot's secrets (its key share, shuffle, proofs, discard nonce) are drawn from a
 the table, the hand, its attempt and the answer's number (``group.drawn_from``), so a restarted service rebuilds
 it by letting it make its stored rows again — the same bytes, or the table refuses to load them.
 
-A seat that stops answering a step the protocol fixes (the opening, a round, a discard's opening) meets v4's abort
-policy: the service records the timeout and the next player of the hand signs the abandon. In the opening the
-attempt is void and the hand dealt again with fresh keys and shuffles, the absent seat charged the convention's
-abort penalty with the hand's record (``MAX_ATTEMPTS`` deals in all); after the deal, or after the last attempt,
-the evening ends: the hand is void (its transcript the evidence), the absent seat is charged on the sheet before it,
-and every other seat signs the settlement with that ``end``. A seat late with a decision or a card stops the table:
-v4 proves an abandon in play from the hand's record, which a hand cut short has not got
-(``docs/architecture.md``).
+A seat that stops answering in a hand — at a step the protocol fixes (the opening, a round, a discard's opening)
+or one the game calls for (a decision, a card, a discard) — meets v4's abort policy: the service records the
+timeout and the next player of the hand signs the abandon. In the opening the attempt is void and the hand dealt
+again with fresh keys and shuffles, the absent seat charged the convention's abort penalty with the hand's record
+(``MAX_ATTEMPTS`` deals in all); after the deal, or after the last attempt, the evening ends: the hand is void (its
+transcript the evidence, with the ``start`` its game is followed from when only the game said whose step was due),
+the absent seat is charged on the sheet before it, and every other seat signs the settlement with that ``end``.
 """
 
 from __future__ import annotations
@@ -38,9 +37,9 @@ import numpy as np
 from fairdeal.engine.actions import Discard, Play, encode_action
 from fairdeal.engine.bots import Bot
 from fairdeal.engine.hand import legal_actions, to_move
-from fairdeal.engine.match import dealer_of
 from fairdeal.engine.match_log import end_record
 from fairdeal.engine.play import led_suit, trick_winner, trump_of
+from fairdeal.engine.rotation import dealer_of
 from fairdeal.engine.scoring import abort_penalty
 from fairdeal.engine.settlement import settle
 from fairdeal.engine.sheet import ScoreLine, Sheet, is_finished, new_sheet
@@ -51,7 +50,8 @@ from fairdeal.errors import FairdealError, MentalPokerError
 from fairdeal.protocols import signed
 from fairdeal.protocols.encoding import frame, u64
 from fairdeal.protocols.identity import IdentityKey
-from fairdeal.protocols.mental_poker.live import ACT, Due, LiveHand
+from fairdeal.protocols.mental_poker.following import ACT, Due
+from fairdeal.protocols.mental_poker.live import LiveHand
 from fairdeal.protocols.mental_poker.seat import LiveSeat
 from fairdeal.protocols.mental_poker.signing import PROTOCOL_V4, Seating
 from fairdeal.protocols.mental_poker.source import COMPLETE, MAX_ATTEMPTS, hand_setup, transcript_document
@@ -246,8 +246,9 @@ class MpTable(ServedTable):
         self.statements.append(dict(body))
 
     def _timeout(self, seat: int, body: dict[str, Any]) -> None:
-        """The service's record that ``body.seat`` did not answer in time: at a step the protocol fixes, the next
-        player of the hand is asked to witness it (v4's abandon); anywhere else the table stops."""
+        """The service's record that ``body.seat`` did not answer in time: in a hand (at a step the protocol fixes,
+        or a decision, card, discard or round the game calls for) the next player of the hand is asked to witness
+        it (v4's abandon); anywhere else — a witness silent too, a statement not signed — the table stops."""
         late = body.get("seat")
         if seat != SERVICE_SEAT or late not in self.waiting_for(people_only=False):
             raise Refused(f"timeout: seat {late!r} is not awaited")
@@ -352,6 +353,8 @@ class MpTable(ServedTable):
         previous = transcript_hash(self.transcripts[-1]) if self.transcripts else None
         statements = self.statements if record is not None else None
         v4 = {"attempt": self.attempt, "aborts": self.aborts, "statements": statements}
+        if record is None and live.protocol.awaited_by_game:  # abandoned where only the game says whose step
+            v4["start"] = live.start_facts()
         hand, dealer, messages = self.hand, live.dealer, live.messages
         doc = transcript_document(self.spec, self.seating, hand, dealer, messages, record, order, previous, v4)
         self.transcripts.append(doc)

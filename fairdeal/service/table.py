@@ -35,8 +35,8 @@ from fairdeal.deal import deal_order, get_pattern
 from fairdeal.engine.actions import encode_action
 from fairdeal.engine.bots import Bot
 from fairdeal.engine.hand import apply, is_over, legal_actions, new_hand, result, to_move
-from fairdeal.engine.match import dealer_of
 from fairdeal.engine.match_log import end_record, hand_fields, sheet_extras
+from fairdeal.engine.rotation import dealer_of
 from fairdeal.engine.scoring import abort_penalty
 from fairdeal.engine.settlement import settle
 from fairdeal.engine.sheet import ScoreLine, Sheet, is_finished, new_sheet

@@ -22,9 +22,11 @@ from fairdeal.protocols.mental_poker.events import (
     Finding,
     abandoned_play_findings,
     decision_findings,
+    live_abandon_findings,
     penalty_findings,
     record_findings,
 )
+from fairdeal.protocols.mental_poker.following import Fact
 from fairdeal.protocols.record_check import (
     amounts_objection,
     check_hand_record,
@@ -114,6 +116,26 @@ class Evening:
         given = json.loads(facts)
         found = abandoned_play_findings(
             given["record"], self.convention, self.names, self.dummy, given["done"], given["player"], given["witness"]
+        )
+        return _findings(found)
+
+    def abandoned_live(self, facts: str) -> str:
+        """Whether a live hand cut short names the player whose step its game left due, as ``verify.py``'s
+        ``_check_abandoned_play`` words it without a record: ``facts`` holds the hand's ``dealt`` players, its
+        ``dealer``, ``hand`` and stated ``start``, the chain's ``facts`` (``Fact.to_json``), the ``player`` and
+        step (``at``) the abandon names, and its ``witness``; cards come as their text, as the page holds them."""
+        given = json.loads(facts)
+        found = live_abandon_findings(
+            self.convention,
+            self.names,
+            given["dealt"],
+            given["dealer"],
+            given["hand"],
+            given["start"],
+            [Fact.from_json({**fact, "cards": _codes(fact["cards"])}) for fact in given["facts"]],
+            given["player"],
+            given["at"],
+            given["witness"],
         )
         return _findings(found)
 

@@ -15,9 +15,9 @@ import numpy as np
 from fairdeal.engine.actions import Action, Defend, Phase, Play
 from fairdeal.engine.driver import MAX_STEPS, random_deal
 from fairdeal.engine.hand import apply, is_over, legal_actions, new_hand, result, to_move
-from fairdeal.engine.match import dealer_of
 from fairdeal.engine.match_log import hand_fields, sheet_extras
 from fairdeal.engine.outcome import DefenceCall, HandKind
+from fairdeal.engine.rotation import dealer_of
 from fairdeal.engine.sheet import new_sheet
 from fairdeal.engine.system import system_of
 from fairdeal.engine.view import view_for

@@ -1,8 +1,8 @@
 """The steps a game record calls for after the deal, and the record's checks against the steps a hand's messages
 prove: the events in order, the raspasy talon cards turned, the discards opened, the decisions signed, the abort
-penalty, and whose card an abandon during play left due. ``verify.py`` and the offline page (``web/page_replay.py``,
-under Pyodide) both call these, so the page and ``fairdeal verify`` word every finding alike; nothing here needs
-numpy.
+penalty, and whose step an abandon during play left due (from the record, or following the chain's facts).
+``verify.py`` and the offline page (``web/page_replay.py``, under Pyodide) both call these, so the page and
+``fairdeal verify`` word every finding alike; nothing here needs numpy.
 """
 
 from __future__ import annotations
@@ -13,17 +13,21 @@ from typing import TYPE_CHECKING, Any
 
 from fairdeal.cards import parse_card, to_ascii_list
 from fairdeal.engine.actions import Action, Discard, Play, encode_action
+from fairdeal.engine.public_hand import imputed_start
 from fairdeal.engine.record import replay_record
+from fairdeal.engine.rotation import dealer_of
 from fairdeal.engine.scoring import abort_penalty
-from fairdeal.errors import FairdealError, ProtocolError, one_line
+from fairdeal.engine.state import HandState
+from fairdeal.errors import FairdealError, IllegalAction, ProtocolError, one_line
+from fairdeal.protocols.mental_poker.following import Fact, Follower, PublicGame
 from fairdeal.protocols.record_form import played_record
 from fairdeal.rules.convention import Convention
 
 if TYPE_CHECKING:
     from fairdeal.engine.deal_source import Plays  # numpy: for the types only
-    from fairdeal.engine.state import HandState
 
-RECORD = "record"
+RECORD, TRANSCRIPT = "record", "transcript"
+MAX_STREAK = 1000  # raspasy in a row a stated start may claim: more than a session can hold
 # What a malformed record raises on its way through the engine's replay and the event list.
 MALFORMED = (FairdealError, KeyError, TypeError, ValueError, AttributeError, IndexError)
 Event = tuple[Any, ...]
@@ -273,6 +277,60 @@ def abandoned_play_findings(
         awaited = _say(due) if due else "nothing"
         return [(f"player {witness}", "abandon", f"the record awaits {awaited}, not {player}'s card")]
     return []
+
+
+def live_abandon_findings(
+    convention: Convention,
+    players: Sequence[str],
+    dealt: Sequence[str],
+    dealer: int,
+    hand: int,
+    start: Any,
+    facts: Sequence[Fact],
+    absent: str,
+    at: str,
+    witness: str,
+) -> list[Finding]:
+    """A v4 abandon where the game, not the protocol, said whose step was due, in a hand cut short with no record
+    (a live table): the game followed through the chain's ``facts`` from the ``start`` the transcript states (the
+    raspasy streak and the seats holding a refe; the opening round follows from the hand's number) must await
+    exactly ``absent``'s ``at``. The decisions are signed, so the chain alone fixes the game."""
+    begun = _begun(convention, players, dealer, hand, start)
+    if isinstance(begun, str):
+        return [(TRANSCRIPT, "start", begun)]
+    game = PublicGame(Follower(players, dealt, begun))
+    for fact in facts:
+        try:
+            game.take(fact)
+        except IllegalAction as exc:  # the host would have refused it: a decision its signer could not take
+            return [(f"player {fact.player}", fact.step, str(exc))]
+    due = game.due()
+    if due is None or (due.player, due.message_step) != (absent, at):
+        awaited = "nothing" if due is None else f"{due.player}'s {due.message_step}"
+        return [(f"player {witness}", "abandon", f"the game awaits {awaited}, not {absent}'s {at}")]
+    return []
+
+
+def _begun(convention: Convention, players: Sequence[str], dealer: int, hand: int, start: Any) -> HandState | str:
+    """The hand begun on a deal nobody has seen, from the stated start; or what is wrong with the start."""
+    seats = len(players)
+    shape = "start must be {raspasy_streak: a count, refe: the seats holding a refe}"
+    if not isinstance(start, Mapping) or set(start) != {"raspasy_streak", "refe"}:
+        return shape
+    streak, refe = start["raspasy_streak"], start["refe"]
+    if not _count(streak) or streak > MAX_STREAK or not isinstance(refe, list):
+        return shape
+    if not all(_count(seat) and seat < seats for seat in refe) or refe != sorted(set(refe)):
+        return f"refe {one_line(json.dumps(refe), 60)} does not list seats of this table, each once, in order"
+    _, opening_round = dealer_of(convention, hand - 1, 0, seats)
+    try:
+        return imputed_start(convention, seats, dealer, None, (), streak, opening_round, frozenset(refe))
+    except FairdealError as exc:
+        return f"the hand cannot begin so: {exc}"
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def _say(event: Event) -> str:

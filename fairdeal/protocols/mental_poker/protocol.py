@@ -49,12 +49,7 @@ from fairdeal.protocols.mental_poker.messages import (
     sender,
 )
 from fairdeal.protocols.mental_poker.shuffle import Deck, ShuffleClaim, add_shuffle_equations, verify_shuffles
-
-OPENING = ("keys", "shuffle", "deal")
-ROUNDS = ("talon", "take", "turn", "dummy", "reveal")  # steps every listed player sends, one after another
-SINGLE = ("play", "discard", "open", "discard-open")  # steps one player sends when the game calls for them
-DECIDE = "decide"  # v4: a seat's signed game decision, between the deal and the reveal where no step is fixed
-STEPS = OPENING + ROUNDS + SINGLE + ("abandon", DECIDE)
+from fairdeal.protocols.mental_poker.steps import DECIDE, GAME_CALLED, OPENING, ROUNDS, STEPS
 
 
 @dataclass(frozen=True)
@@ -164,6 +159,7 @@ class HandState:
         self.plays: list[tuple[str, int, int]] = []  # (player, position, card)
         self.decisions: list[tuple[str, dict[str, Any]]] = []  # (player, decision), signed in this order
         self.abandoned: tuple[str, str] | None = None  # (player who stopped answering, step)
+        self.awaited_by_game = False  # the abandon named a step the game, not the protocol, left due
         self.cards: dict[tuple[bytes, ...], int] = {}  # decryptions made, by ciphertext and shares
 
     # ---- whose turn -------------------------------------------------------------------------------------------
@@ -462,10 +458,10 @@ class HandState:
             raise MentalPokerError(f"the hand waits for {expected}, not for {player} at {at}", witness, "abandon")
         if at not in STEPS or at == "abandon":
             raise MentalPokerError(f"{at!r} is not a step", witness, "abandon")
-        if expected is None and self.setup.version >= 4 and (at != "play" or not self.dealt):
-            # Only a card is awaited outside the fixed steps; whose card, the game record's replay says.
+        if expected is None and self.setup.version >= 4 and (at not in GAME_CALLED or not self.dealt):
+            # Outside the fixed steps only what the game calls for is awaited; whose it is, the game says.
             raise MentalPokerError(f"the hand waits for nobody's {at} here", witness, "abandon")
-        self.abandoned = (player, at)
+        self.abandoned, self.awaited_by_game = (player, at), expected is None
         self.round = None
 
     # ---- shares -------------------------------------------------------------------------------------------------

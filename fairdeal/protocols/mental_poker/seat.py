@@ -17,13 +17,15 @@ from fairdeal.engine.state import HandState
 from fairdeal.engine.view import actor_view
 from fairdeal.errors import IllegalAction, NoConsistentDeal
 from fairdeal.protocols.identity import IdentityKey
+from fairdeal.protocols.mental_poker.following import ACT, ANNOUNCE, Due, Follower
 from fairdeal.protocols.mental_poker.group import drawn_from
-from fairdeal.protocols.mental_poker.live import ABANDON, ACT, ANNOUNCE, Due, Follower, LiveHand
-from fairdeal.protocols.mental_poker.messages import Message
+from fairdeal.protocols.mental_poker.live import LiveHand, fact_of
+from fairdeal.protocols.mental_poker.messages import Message, sender
 from fairdeal.protocols.mental_poker.player import Player
 from fairdeal.protocols.mental_poker.protocol import TableSetup
 from fairdeal.protocols.mental_poker.signing import Seating
 from fairdeal.protocols.mental_poker.statements import sign_record
+from fairdeal.protocols.mental_poker.steps import ABANDON
 from fairdeal.protocols.table import TableSpec
 
 # The hand begun on a deal in which ``seat`` holds ``cards`` (``LiveHand.start``): where a seat's own run begins.
@@ -130,9 +132,9 @@ class LiveSeat:
 
     def _follow(self, message: Message) -> None:
         player = self._dealt()
-        if player.state.dealt and self.broken is None:
+        if player.state.dealt and self.broken is None and sender(message)[1] != ABANDON:
             try:
-                self._following().message(player.state, message)
+                self._following().take(fact_of(player.state, message))
             except NoConsistentDeal as exc:
                 self.broken = str(exc)
 
@@ -143,7 +145,10 @@ class LiveSeat:
             if not player.state.dealt:
                 raise IllegalAction(f"{self.name} has no cards before the deal is complete")
             start = self._start(self.seat, player.hand())
-            self._follower = Follower(self.spec, player.setup, start, self.seat, player.card_at)
+            setup = player.setup
+            self._follower = Follower(
+                self.spec.players, setup.players, start, self.seat, player.card_at, setup.talon_rows
+            )
         return self._follower
 
 

@@ -114,7 +114,8 @@ def transcript_document(
     v4: Mapping[str, Any],
 ) -> dict[str, Any]:
     """The transcript of one hand (``order`` is None for an abandoned or refused hand), chained to the one before
-    by ``previous``; ``v4`` holds the hand's ``attempt``, ``aborts``, ``statements`` and ``refusal``."""
+    by ``previous``; ``v4`` holds the hand's ``attempt``, ``aborts``, ``statements`` and ``refusal``, and for a
+    live hand cut short in play the ``start`` its game is followed from (``LiveHand.start_facts``)."""
     doc: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
@@ -141,6 +142,8 @@ def transcript_document(
             doc["statements"] = v4["statements"]
         if v4.get("refusal") is not None:
             doc["refusal"] = dict(v4["refusal"])
+        if v4.get("start") is not None:
+            doc["start"] = dict(v4["start"])
     return copy.deepcopy(doc)
 
 

@@ -23,10 +23,13 @@ from fairdeal.protocols.canonical import decode
 from fairdeal.protocols.mental_poker.events import (
     abandoned_play_findings,
     decision_findings,
+    live_abandon_findings,
     penalty_findings,
     record_findings,
 )
-from fairdeal.protocols.mental_poker.protocol import DECIDE, ROUNDS, HandState, TableSetup, VerifiedHand, verify_hand
+from fairdeal.protocols.mental_poker.following import Fact
+from fairdeal.protocols.mental_poker.messages import read_decision
+from fairdeal.protocols.mental_poker.protocol import HandState, TableSetup, VerifiedHand, verify_hand
 from fairdeal.protocols.mental_poker.signing import PROTOCOL_V4, Seating, open_message
 from fairdeal.protocols.mental_poker.source import (
     ABANDONED,
@@ -37,6 +40,7 @@ from fairdeal.protocols.mental_poker.source import (
     hand_setup,
 )
 from fairdeal.protocols.mental_poker.statements import SETTLEMENT_FILE, check_record_statements, check_settlement
+from fairdeal.protocols.mental_poker.steps import ABANDON, DECIDE, ROUNDS
 from fairdeal.protocols.pins import Pins
 from fairdeal.protocols.record_check import check_session_records
 from fairdeal.protocols.record_form import played_record
@@ -375,8 +379,8 @@ def _check_outcome(c: MpCheck) -> None:
         player, step = verified.abandoned
         if doc["state"] != ABANDONED:
             c.fail(TRANSCRIPT, "state", "the messages end with an abandonment, the transcript says complete")
-        if c.seating is not None and step == "play":
-            _check_abandoned_play(c, player)
+        if c.seating is not None and verified.state.awaited_by_game:
+            _check_abandoned_play(c, player, step)
         c.notes.append(f"abandoned: player {player} stopped answering at step {step}")
         return
     if doc["state"] != COMPLETE or verified.order is None or not verified.state.finished:
@@ -396,17 +400,58 @@ def _check_outcome(c: MpCheck) -> None:
                 c.fail(*finding)
 
 
-def _check_abandoned_play(c: MpCheck, player: str) -> None:
-    """A v4 abandon during play must name the player whose card the record's replay awaits next."""
-    verified, spec = c.verified, c.spec
+def _check_abandoned_play(c: MpCheck, player: str, step: str) -> None:
+    """A v4 abandon where the game, not the protocol, said whose step was due must name that step's player: the
+    record's replay says whose card (the simulation files one); a live hand cut short has none, and states the
+    start its game is followed from through the chain."""
+    verified, spec, doc = c.verified, c.spec, c.doc
     assert verified is not None and spec is not None
-    witness = verified.state.messages[-1].get("witness")
-    done = len([event for event in _proven_events(verified) if event[0] != "abandon"])
-    dummy = spec.pattern.dummy_hand is not None
-    for finding in abandoned_play_findings(
-        c.doc.get("record"), spec.convention, spec.players, dummy, done, player, str(witness)
-    ):
+    witness = str(verified.state.messages[-1].get("witness"))
+    if "record" not in doc and "start" in doc:
+        facts = public_facts(verified)
+        dealt = verified.state.setup.players
+        found = live_abandon_findings(
+            spec.convention, spec.players, dealt, doc["dealer"], doc["hand"], doc["start"], facts, player, step, witness
+        )
+    else:
+        done = len([event for event in _proven_events(verified) if event[0] != "abandon"])
+        dummy = spec.pattern.dummy_hand is not None
+        record = doc.get("record")
+        found = abandoned_play_findings(record, spec.convention, spec.players, dummy, done, player, witness)
+    for finding in found:
         c.fail(*finding)
+
+
+def public_facts(verified: VerifiedHand) -> list[Fact]:
+    """What the messages after the deal showed everyone, in order, as the host read them (``live.fact_of``): the
+    cards each play, hand laid open, and round's last message opened; each decision; the abandon left out."""
+    state, setup = verified.state, verified.state.setup
+    plays = iter(verified.plays)
+    facts: list[Fact] = []
+    left = turned = 0
+    for message in state.messages[len(setup.schedule()) :]:
+        player, step = message["player"], message["step"]
+        if step in ROUNDS:
+            left = (left or len(setup.players) - (1 if step == "take" else 0)) - 1
+            talon, to = message.get("talon", 0), message.get("to")
+            positions: Sequence[int] = ()
+            if left == 0 and step == "talon":
+                positions = setup.talon_rows[talon]
+            elif left == 0 and step == "turn":
+                positions, turned = setup.talon_rows[0][turned : turned + 1], turned + 1
+            elif left == 0 and step == "dummy":
+                positions = setup.dummy_positions
+            cards = tuple(state.open_position(p) for p in positions)
+            facts.append(Fact(step, player, cards, talon, to, round_done=left == 0))
+        elif step == "play":
+            facts.append(Fact(step, player, (next(plays)[2],)))
+        elif step == DECIDE:
+            facts.append(Fact(step, player, decision=read_decision(message)))
+        elif step == "open":
+            facts.append(Fact(step, player, tuple(state.open_position(p) for p in state.laid_open[player])))
+        elif step != ABANDON:
+            facts.append(Fact(step, player))
+    return facts
 
 
 def _check_record_events(c: MpCheck) -> None:
@@ -513,6 +558,8 @@ def _engine_view(c: MpCheck) -> dict[str, Any]:
         )
     if "record" in doc:
         view["record"] = played_record(doc["record"])
+    if "start" in doc:
+        view["start"] = doc["start"]
     return view
 
 

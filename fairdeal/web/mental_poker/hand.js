@@ -15,6 +15,8 @@
   const SINGLE = ['play', 'discard', 'open', 'discard-open'];
   const DECIDE = 'decide';  // v4: a seat's signed game decision, where no step is fixed between the deal and the reveal
   const STEPS = [...OPENING, ...ROUNDS, ...SINGLE, 'abandon', DECIDE];
+  // What the game, not the protocol, may leave due after the deal: an abandon there names whom the game awaits.
+  const GAME_CALLED = ['talon', 'take', 'turn', 'dummy', 'reveal', 'play', 'discard', 'open', DECIDE];
   const pyTuple = (step, player) => `('${step}', '${player}')`;
   const pyInts = (list) => '[' + list.join(', ') + ']';
   const sortedNumbers = (list) => [...list].sort((a, b) => a - b);
@@ -83,7 +85,7 @@
         setup, batch, messages: [], head: setup.genesis(), keyShares: new Map(), jointKey: null, deck: [],
         pending: [], shares: new Map(), round: null, pendingTalon: null, done: [], turned: 0, opened: new Set(),
         taken: new Map(), holders: new Map(), commitments: new Map(), discards: new Map(), laidOpen: new Map(), plays: [], abandoned: null,
-        decisions: [],
+        decisions: [], awaitedByGame: false,
       });
     }
 
@@ -327,10 +329,11 @@
         throw new MentalPokerError(`the hand waits for ${pyTuple(...expected)}, not for ${player} at ${at}`, witness, 'abandon');
       }
       if (!STEPS.includes(at) || at === 'abandon') throw new MentalPokerError(`'${at}' is not a step`, witness, 'abandon');
-      if (expected === null && v4 && (at !== 'play' || !this.dealt)) {
+      if (expected === null && v4 && (!GAME_CALLED.includes(at) || !this.dealt)) {
         throw new MentalPokerError(`the hand waits for nobody's ${at} here`, witness, 'abandon');
       }
       this.abandoned = [player, at];
+      this.awaitedByGame = expected === null;
       this.round = null;
     }
 
@@ -454,5 +457,5 @@
     return verifyFrom(state, messages, digests, partial, start, checkpoints);
   }
 
-  MP.hand = { OPENING, ROUNDS, STEPS, DECIDE, HandState, Checkpoints, tableSetup, verifyHand, discardCommitment, cardOfPoint };
+  MP.hand = { OPENING, ROUNDS, STEPS, DECIDE, GAME_CALLED, HandState, Checkpoints, tableSetup, verifyHand, discardCommitment, cardOfPoint };
 })(globalThis);

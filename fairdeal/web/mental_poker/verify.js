@@ -20,8 +20,8 @@
   const V4_FIELDS = [['roster', 'dict'], ['attempt', 'int'], ['aborts', 'list']];
   const DEAL_RULES = ['players', 'table.deck', 'table.deal_pattern', 'table.hand_players', 'table.dummy',
     'table.patterns_by_players'];
-  const PLAY_ABANDON = 'an abandon during play must name the player whose card the record awaits: without its engine the page '
-    + 'does not replay the record to check whose card was due; fairdeal verify does';
+  const PLAY_ABANDON = 'an abandon during play must name the player whose step the game awaits: without its engine the page '
+    + 'does not follow the game to check whose step was due; fairdeal verify does';
   const RECORD_STEPS = "the records are not compared with the messages step by step (the events, the talon cards turned, the "
     + "discards, the abort penalty): the page's engine did not start; fairdeal verify does";
   const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -307,7 +307,7 @@
     if (verified.abandoned !== null) {
       const [player, step] = verified.abandoned;
       if (doc.state !== 'abandoned') c.findings.push(new Finding(TRANSCRIPT, 'state', 'the messages end with an abandonment, the transcript says complete'));
-      if (step === 'play') checkAbandonedPlay(c, verified, player, replayer);
+      if (verified.state.awaitedByGame) checkAbandonedPlay(c, verified, player, step, replayer);
       c.notes.push(`abandoned: player ${player} stopped answering at step ${step}`);
       return;
     }
@@ -353,17 +353,53 @@
   }
 
   // _check_abandoned_play: an abandon during play names the player whose card the record's replay awaits.
-  function checkAbandonedPlay(c, verified, player, replayer) {
+  function checkAbandonedPlay(c, verified, player, step, replayer) {
     const evening = engineFor(c, replayer);
     if (evening === null) {
       if (replayer === null) c.caveats.push(PLAY_ABANDON);
       return;
     }
     const messages = verified.state.messages;
-    const facts = { record: has(c.doc, 'record') ? c.doc.record : null, player,
-      done: provenEvents(verified).filter((event) => event[0] !== 'abandon').length,
-      witness: String(messages[messages.length - 1].witness ?? 'None') };
-    for (const [party, check, detail] of evening.abandonedPlay(facts)) c.findings.push(new Finding(party, check, detail));
+    const witness = String(messages[messages.length - 1].witness ?? 'None');
+    let found;
+    if (!has(c.doc, 'record') && has(c.doc, 'start')) {
+      found = evening.abandonedLive({ dealt: verified.state.setup.players, dealer: c.doc.dealer, hand: c.doc.hand,
+        start: c.doc.start, facts: publicFacts(verified), player, at: step, witness });
+    } else {
+      found = evening.abandonedPlay({ record: has(c.doc, 'record') ? c.doc.record : null, player, witness,
+        done: provenEvents(verified).filter((event) => event[0] !== 'abandon').length });
+    }
+    for (const [party, check, detail] of found) c.findings.push(new Finding(party, check, detail));
+  }
+
+  // verify.public_facts: what the messages after the deal showed everyone, as the host read them (Fact.to_json).
+  function publicFacts(verified) {
+    const state = verified.state, setup = state.setup;
+    const plays = verified.plays[Symbol.iterator]();
+    const facts = [];
+    let left = 0, turned = 0;
+    const fact = (step, player, extra = {}) => ({ step, player, cards: [], talon: 0, to: null, decision: null, round_done: false, ...extra });
+    for (const message of state.messages.slice(setup.schedule.length)) {
+      const { player, step } = message;
+      if (MP.hand.ROUNDS.includes(step)) {
+        left = (left || setup.players.length - (step === 'take' ? 1 : 0)) - 1;
+        const talon = has(message, 'talon') ? message.talon : 0, to = has(message, 'to') ? message.to : null;
+        let positions = [];
+        if (left === 0 && step === 'talon') positions = setup.talonRows[talon];
+        else if (left === 0 && step === 'turn') { positions = setup.talonRows[0].slice(turned, turned + 1); turned += 1; }
+        else if (left === 0 && step === 'dummy') positions = setup.dummyPositions;
+        facts.push(fact(step, player, { cards: positions.map((p) => state.openPosition(p)), talon, to, round_done: left === 0 }));
+      } else if (step === 'play') {
+        facts.push(fact(step, player, { cards: [plays.next().value[2]] }));
+      } else if (step === MP.hand.DECIDE) {
+        facts.push(fact(step, player, { decision: MP.messages.readDecision(message) }));
+      } else if (step === 'open') {
+        facts.push(fact(step, player, { cards: state.laidOpen.get(player).map((p) => state.openPosition(p)) }));
+      } else if (step !== 'abandon') {
+        facts.push(fact(step, player));
+      }
+    }
+    return facts;
   }
 
   // _proven_events: the post-deal steps the messages hold, each round as one event, with the plays' proven cards.
@@ -495,6 +531,7 @@
         doc.deal = V().seatDeal(c.verified.order, tableOf(c.doc), Number(c.doc.dealer), c.doc.players.length);
       }
       if (has(c.doc, 'record')) doc.record = c.doc.record;
+      if (has(c.doc, 'start')) doc.start = c.doc.start;
       return doc;
     };
     const trusted = ordered.map((c) => c.verified !== null && c.verified.order !== null && !c.findings.length);

@@ -69,9 +69,9 @@ const WORDS = {
 };
 // A mental-poker hand's steps, where the words above name something else (``turn`` is whose move it is).
 const STEPS = {
-  ru: { act: 'решение', turn: 'карта прикупа', take: 'прикуп в руку', open: 'открыть карты', announce: 'объявление',
+  ru: { act: 'решение', decide: 'решение', turn: 'карта прикупа', take: 'прикуп в руку', open: 'открыть карты', announce: 'объявление',
     abandon: 'свидетельство: игрок не ответил' },
-  en: { act: 'a decision', turn: 'turning a talon card', take: 'passing the talon', open: 'laying the hand open',
+  en: { act: 'a decision', decide: 'a decision', turn: 'turning a talon card', take: 'passing the talon', open: 'laying the hand open',
     announce: 'the announcement', abandon: 'witnessing a player who did not answer' },
 };
 let lang = localStorage.getItem('fairdeal-lang') || 'ru';

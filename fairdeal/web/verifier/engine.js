@@ -52,9 +52,9 @@
   }
 
   // The replay, over a booted Pyodide and the engine's zip: ``open(table)`` gives the session's evening (its
-  // ``played``, ``refused``, ``due``, ``penalty`` and ``settled``, a mental-poker hand's ``handSteps`` and
-  // ``abandonedPlay``, and a mental-poker seat's ``amountsObjection``, JSON values in and out), or the reason its
-  // convention cannot be rebuilt.
+  // ``played``, ``refused``, ``due``, ``penalty`` and ``settled``, a mental-poker hand's ``handSteps``,
+  // ``abandonedPlay`` and ``abandonedLive``, and a mental-poker seat's ``amountsObjection``, JSON values in and
+  // out), or the reason its convention cannot be rebuilt.
   function replayer(pyodide, engine, encode) {
     pyodide.FS.mkdirTree('/fairdeal');
     pyodide.FS.writeFile('/fairdeal/engine.zip', engine);
@@ -73,6 +73,7 @@
           settled: (complete, charged) => JSON.parse(evening.settled(text(complete), text(charged))),
           handSteps: (facts) => JSON.parse(evening.hand_steps(text(facts))),
           abandonedPlay: (facts) => JSON.parse(evening.abandoned_play(text(facts))),
+          abandonedLive: (facts) => JSON.parse(evening.abandoned_live(text(facts))),
           amountsObjection: (complete, charged, settlement) => JSON.parse(
             evening.amounts_objection(text(complete), text(charged), text(settlement))),
         };
