@@ -54,7 +54,7 @@ from fairdeal.protocols.mental_poker.source import MentalPokerSource, hand_setup
 from fairdeal.protocols.mental_poker.statements import record_digest
 from fairdeal.protocols.mental_poker.tamper import leaves, mutate, with_field_changed
 from fairdeal.protocols.table import TableSpec
-from fairdeal.protocols.verify import Failure, verify_documents, verify_log, verify_paths
+from fairdeal.protocols.verify import Failure, Report, verify_documents, verify_log, verify_paths
 from fairdeal.rules import SOCHI
 from fairdeal.rules.overrides import parameter_forms
 from fairdeal.systems import get_convention
@@ -512,6 +512,20 @@ def _penalty_added(record: dict[str, Any]) -> None:
     record["penalty"] = [{"column": "gora", "seat": 0, "points": 10}]
 
 
+def _compared(page: Path, tmp: Path, cases: list[tuple[str, list[Path]]]) -> list[tuple[str, Any, Report]]:
+    """Each case's files verified by the page (one batch) and by ``fairdeal verify``: the page must list exactly
+    verify's failures. Returns (label, the page's report, verify's) for each case."""
+    batch = tmp / "batch.json"
+    batch.write_text(json.dumps([{"files": [str(p) for p in paths], "pins": []} for _, paths in cases]))
+    reports = _page(page, "--batch", str(batch))
+    compared = []
+    for (label, paths), report in zip(cases, reports, strict=True):
+        python = verify_paths(paths)
+        assert [_line(failure) for failure in report["failures"]] == [f.line() for f in python.failures], label
+        compared.append((label, report, python))
+    return compared
+
+
 def test_the_pages_engine_replays_mental_poker_records_as_fairdeal_verify_does(page: Path, tmp_path: Path) -> None:
     """A score line changed in a mental-poker record that every player re-signed: the page's engine names it
     (record: score) and lists exactly verify's failures; without the engine the page does not see it."""
@@ -562,22 +576,14 @@ def test_the_page_compares_each_record_with_its_messages_as_fairdeal_verify_does
     del abandoned["record"]
     cases.append(("abandoned during play, no record", tmp_path / "abandoned-bare.json"))
     cases[-1][1].write_bytes(encode(abandoned))
-    batch = tmp_path / "batch.json"
-    batch.write_text(json.dumps([{"files": [str(path)], "pins": []} for _, path in cases]))
-    reports = _page(page, "--batch", str(batch))
     caught = set()
-    for (label, path), report in zip(cases, reports, strict=True):
-        python = verify_paths([path])
-        hand = lambda f: "?" if f["hand"] is None else f["hand"]  # noqa: E731
-        lines = [
-            f"{f['source']}: hand {hand(f)}: {f['party']}: {f['check']}: {f['detail']}" for f in report["failures"]
-        ]
-        assert lines == [f.line() for f in python.failures], label
+    compared = _compared(page, tmp_path, [(label, [path]) for label, path in cases])
+    for label, report, python in compared:
         assert report["ok"] == python.ok == label.endswith(("honest", "during play")), label
         assert not any("whose step was due" in caveat for caveat in report["caveats"]), label
         caught |= {(label.split(": ")[-1], f["check"]) for f in report["failures"] if f["party"] == "record"}
     assert {("penalty", "abort penalty"), ("plays", "events"), ("discard", "discard")} <= caught
-    assert reports[-1]["failures"][0]["check"] == "abandon"
+    assert compared[-1][1]["failures"][0]["check"] == "abandon"
 
 
 def test_chromium_verifies_a_mental_poker_evening_from_file_url(page: Path, tmp_path: Path) -> None:
@@ -744,14 +750,10 @@ def test_the_page_checks_signed_decisions_as_fairdeal_verify_does(page: Path, tm
     """Decisions signed into a live hand's chain (``decide``): the page takes them where the protocol allows
     them, reads their shape as Python does, and has its engine compare the record with them; on every system it
     lists exactly verify's failures, and each change is caught (record: decisions, or the signer's decide)."""
-    cases = _decision_cases(tmp_path)
-    batch = tmp_path / "batch.json"
-    batch.write_text(json.dumps([{"files": [str(path)], "pins": []} for _, path in cases]))
-    reports = _page(page, "--batch", str(batch))
     caught = set()
-    for (label, path), report in zip(cases, reports, strict=True):
-        python = verify_paths([path])
-        assert [_line(failure) for failure in report["failures"]] == [f.line() for f in python.failures], label
+    for label, report, python in _compared(
+        page, tmp_path, [(label, [path]) for label, path in _decision_cases(tmp_path)]
+    ):
         assert report["ok"] == python.ok == label.endswith("honest"), label
         caught |= {(label.split(": ")[-1], f["check"]) for f in report["failures"]}
     assert {("dropped", "decisions"), ("changed", "decisions"), ("shapeless", "decide")} <= caught
@@ -808,14 +810,8 @@ def test_the_page_judges_a_live_hand_cut_short_in_play_as_fairdeal_verify_does(p
     chain (signed decisions, proven cards) from the start it states, to the seat it awaited. The page lists
     exactly verify's failures: none on an honest evening, the witness named when his abandon frames another
     seat, a start the sheet before the hand does not give named too."""
-    cases = _stopped_cases(tmp_path)
-    batch = tmp_path / "batch.json"
-    batch.write_text(json.dumps([{"files": [str(p) for p in paths], "pins": []} for _, paths in cases]))
-    reports = _page(page, "--batch", str(batch))
     caught = set()
-    for (label, paths), report in zip(cases, reports, strict=True):
-        python = verify_paths(paths)
-        assert [_line(failure) for failure in report["failures"]] == [f.line() for f in python.failures], label
+    for label, report, python in _compared(page, tmp_path, _stopped_cases(tmp_path)):
         assert report["ok"] == python.ok == label.endswith("honest"), label
         caught |= {(label.split(": ")[-1], f["check"]) for f in report["failures"]}
     assert {("framed", "abandon"), ("moved start", "start")} <= caught

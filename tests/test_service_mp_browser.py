@@ -208,18 +208,23 @@ def test_three_browsers_deal_mentally_and_a_spy_opens_no_card(browser, tmp_path,
         assert {"roster-sign", "mp-signed", "statement"} <= {kind for s, kind in sent if s == seat}
 
 
-def test_a_browser_witnesses_a_player_who_walks_away_and_signs_the_end(browser, tmp_path, page):
-    """Boris signs the roster and never deals. Each time he is timed out, Вера's browser — the next player of the
-    hand — signs the abandon of that attempt; after the third the evening ends, and both browsers check the end
-    against the stopped hand before they sign the settlement. Everything verifies."""
+def _walked_evening(
+    browser: Any, tmp_path: Path, silent: frozenset[tuple[int, int, str]]
+) -> tuple[list[dict[str, Any]], str]:
+    """A Sochi evening of two browsers (seats 0 and 2, playing by clicks) and Boris on a socket, who leaves the
+    ``silent`` (hand, attempt, step)s unanswered until the service times him out: it must end, each browser
+    showing the end. Returns the table's documents and its log."""
     with Server(str(tmp_path / "fairdeal.db"), turn_timeout=6) as server:
         body = {"system": "sochi", "seats": 3, "max_hands": 2, "dealing": "mental-poker"}
         table = server.http.post("/api/tables", json=body).json()["table"]
         wiretap, console = Wiretap(), []
         pages = _seat_browsers(browser, server, table, wiretap, console, seats=(0, 2))
-        walker = SocketSeat(server.port, table, NAMES[1], 1, silent=frozenset((1, a, "keys") for a in (1, 2, 3)))
+        walker = SocketSeat(server.port, table, NAMES[1], 1, silent=silent)
         walker.connect()
-        final = walker.play_until(lambda v: v["over"], limit=120)
+        rng = np.random.default_rng(11)
+        final = walker.play_until(
+            lambda v: v["over"], limit=240, beside=lambda: [click_something(player, rng) for player in pages]
+        )
         walker.close()
         assert final["stage"] == "ended", (final["reason"], console[-10:])
         for player in pages:
@@ -227,6 +232,14 @@ def test_a_browser_witnesses_a_player_who_walks_away_and_signs_the_end(browser, 
         docs = server.http.get(f"/api/tables/{table}/transcripts").json()
         log = server.http.get(f"/api/tables/{table}/log").text
     assert not [line for line in console if "Error" in line], console
+    return docs, log
+
+
+def test_a_browser_witnesses_a_player_who_walks_away_and_signs_the_end(browser, tmp_path, page):
+    """Boris signs the roster and never deals. Each time he is timed out, Вера's browser — the next player of the
+    hand — signs the abandon of that attempt; after the third the evening ends, and both browsers check the end
+    against the stopped hand before they sign the settlement. Everything verifies."""
+    docs, log = _walked_evening(browser, tmp_path, frozenset((1, a, "keys") for a in (1, 2, 3)))
     stopped, settlement = docs
     abandons = [a["messages"][-1] for a in stopped["aborts"]] + [stopped["messages"][-1]]
     assert [(m["kind"], m["sender"], m["body"]["player"]) for m in abandons] == [("abandon", 2, NAMES[1])] * 3
@@ -240,24 +253,7 @@ def test_a_browser_witnesses_a_player_late_with_a_decision_or_a_card(browser, tm
     abandon at that step by itself, the hand is void and states the start its game is followed from, both
     browsers sign the end, and the evening verifies in Python and in the page — whose step was due followed
     through the chain of signed decisions and proven cards."""
-    with Server(str(tmp_path / "fairdeal.db"), turn_timeout=6) as server:
-        body = {"system": "sochi", "seats": 3, "max_hands": 2, "dealing": "mental-poker"}
-        table = server.http.post("/api/tables", json=body).json()["table"]
-        wiretap, console = Wiretap(), []
-        pages = _seat_browsers(browser, server, table, wiretap, console, seats=(0, 2))
-        walker = SocketSeat(server.port, table, NAMES[1], 1, silent=frozenset((h, 1, step) for h in (1, 2)))
-        walker.connect()
-        rng = np.random.default_rng(11)
-        final = walker.play_until(
-            lambda v: v["over"], limit=240, beside=lambda: [click_something(player, rng) for player in pages]
-        )
-        walker.close()
-        assert final["stage"] == "ended", (final["reason"], console[-10:])
-        for player in pages:
-            player.wait_for_selector("#ended", timeout=30_000)
-        docs = server.http.get(f"/api/tables/{table}/transcripts").json()
-        log = server.http.get(f"/api/tables/{table}/log").text
-    assert not [line for line in console if "Error" in line], console
+    docs, log = _walked_evening(browser, tmp_path, frozenset((h, 1, step) for h in (1, 2)))
     stopped, settlement = docs[-2:]
     abandon = stopped["messages"][-1]
     at = "decide" if step == "act" else "play"
