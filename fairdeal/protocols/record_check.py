@@ -67,7 +67,9 @@ def replay_session(
             sheet = None
         previous_hand = doc["hand"]
         if "start" in doc and "record" not in doc and sheet is not None:
-            problems += [RecordProblem(index, "start", detail) for detail in _start_problems(doc["start"], sheet)]
+            moved = _start_problem(doc["start"], sheet)
+            if moved is not None:
+                problems.append(RecordProblem(index, "start", moved))
         if "record" not in doc or not trusted[index]:
             sheet = None
             why = "no game record" if "record" not in doc else "the deal failed verification"
@@ -80,12 +82,12 @@ def replay_session(
     return problems, notes, sheet
 
 
-def _start_problems(stated: Any, sheet: Sheet) -> list[str]:
+def _start_problem(stated: Any, sheet: Sheet) -> str | None:
     """A hand cut short in play states the start its game is followed from: it must be the sheet's."""
     given = {"raspasy_streak": sheet.raspasy_streak, "refe": sorted(sheet.refe_seats())}
     if stated == given:
-        return []
-    return [f"the hand states its start as {one_line(repr(stated), 120)}; the sheet before it gives {given}"]
+        return None
+    return f"the hand states its start as {one_line(repr(stated), 120)}; the sheet before it gives {given}"
 
 
 def check_hand_record(

@@ -122,7 +122,7 @@ class Evening:
     def abandoned_live(self, facts: str) -> str:
         """Whether a live hand cut short names the player whose step its game left due, as ``verify.py``'s
         ``_check_abandoned_play`` words it without a record: ``facts`` holds the hand's ``dealt`` players, its
-        ``dealer``, ``hand`` and stated ``start``, the chain's ``facts`` (``Fact.to_json``), the ``player`` and
+        ``dealer``, ``hand`` and stated ``start``, the chain's ``facts`` (``Fact.from_json``), the ``player`` and
         step (``at``) the abandon names, and its ``witness``; cards come as their text, as the page holds them."""
         given = json.loads(facts)
         found = live_abandon_findings(

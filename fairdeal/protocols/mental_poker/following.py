@@ -62,19 +62,9 @@ class Fact:
     decision: Mapping[str, Any] | None = None
     round_done: bool = False
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "step": self.step,
-            "player": self.player,
-            "cards": list(self.cards),
-            "talon": self.talon,
-            "to": self.to,
-            "decision": None if self.decision is None else dict(self.decision),
-            "round_done": self.round_done,
-        }
-
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Fact:
+        """A fact as the page sends it: every field by name, ``cards`` a list."""
         fields = dict(data, cards=tuple(data["cards"]))
         return cls(**fields)
 

@@ -81,7 +81,7 @@ class LiveHand:
         self.spec, self.setup, self.seating, self.dealer = spec, setup, seating, dealer
         self.sheet, self.opening_round, self.penalty = sheet, opening_round, tuple(penalty)
         self.protocol = Protocol(setup)
-        self.play = PublicGame(Follower(spec.players, setup.players, self.start()))
+        self.public_game = PublicGame(Follower(spec.players, setup.players, self.start()))
         self.messages: list[dict[str, Any]] = []  # the signed envelopes, as received: the transcript's messages
         self.witness: Due | None = None  # the abandon asked of a seat once the host gave up waiting for another
 
@@ -92,7 +92,7 @@ class LiveHand:
     @property
     def game(self) -> Follower:
         """The host's run of the game, on a deal imputed from what the messages opened."""
-        return self.play.game
+        return self.public_game.game
 
     @property
     def abandoned(self) -> tuple[str, str] | None:
@@ -145,7 +145,7 @@ class LiveHand:
             pending = self.protocol.pending_talon
             talon, to = pending if pending is not None and step in ("talon", "take") else (0, None)
             return Due(player, step, talon, to)
-        return self.play.due(self.protocol.finished)
+        return self.public_game.due(self.protocol.finished)
 
     def message(self, envelope: Mapping[str, Any]) -> Message:
         """A seat's signed message — a protocol step or a decision — checked against what is due; returns its
@@ -165,7 +165,7 @@ class LiveHand:
         self.protocol.apply(opened.message, digest=opened.digest)
         self.messages.append(dict(envelope))
         if step != ABANDON:
-            self.play.take(fact_of(self.protocol, opened.message))
+            self.public_game.take(fact_of(self.protocol, opened.message))
         return opened.message
 
     def _check_decision(self, due: Due, message: Message) -> None:
@@ -184,7 +184,7 @@ class LiveHand:
 
     def stop(self, why: str) -> None:
         """A party shows that no deal fits what the hand has shown: nothing more is played, the reveal is due."""
-        self.play.stop(why)
+        self.public_game.stop(why)
 
     def _card_of(self, message: Message) -> int:
         """The card a play message proves, worked out on a copy (the protocol state changes only once checked)."""
@@ -204,15 +204,15 @@ class LiveHand:
         state = new_hand(
             convention, seats, self.dealer, deal, self.sheet.raspasy_streak, self.opening_round, self.sheet.refe_seats()
         )
-        for taken in self.play.actions:
+        for taken in self.public_game.actions:
             action = self._discard(taken, order) if isinstance(taken, int) else taken
             try:
                 state = apply(state, action)
             except IllegalAction as exc:
                 who = self.spec.players[action.by if isinstance(action, Play) else action.seat]
                 raise MentalPokerError(f"the deal the reveal opened makes this illegal: {exc}", who) from None
-        if self.play.broken is not None:
-            raise MentalPokerError(f"the hand stopped ({self.play.broken}), yet its cards replay legally")
+        if self.public_game.broken is not None:
+            raise MentalPokerError(f"the hand stopped ({self.public_game.broken}), yet its cards replay legally")
         outcome = result(state)
         before = self.sheet.apply(self.penalty)
         after, lines = system_of(convention).score_hand(before, outcome)

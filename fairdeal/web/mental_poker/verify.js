@@ -372,7 +372,7 @@
     for (const [party, check, detail] of found) c.findings.push(new Finding(party, check, detail));
   }
 
-  // verify.public_facts: what the messages after the deal showed everyone, as the host read them (Fact.to_json).
+  // verify.public_facts: what the messages after the deal showed everyone, as the host read them (Fact.from_json reads them).
   function publicFacts(verified) {
     const state = verified.state, setup = state.setup;
     const plays = verified.plays[Symbol.iterator]();
